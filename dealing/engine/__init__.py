@@ -1,0 +1,96 @@
+"""The rules engine: pure Python, no Django, no database, no I/O.
+
+    from dealing import engine
+    engine.settle(doc)          # settlement/1 for a round/1 document (dict, JSON text or bytes)
+    engine.replay(doc)          # the same as an Outcome object (owed wagers, findings, cards)
+    engine.next_events(doc)     # legal next events for a round in progress
+    engine.check_shoe(doc)      # shoe/1 checks: burns, fees, card counts, reshuffle point
+    engine.house_rules(variant, rules)   # the house rules in force, validated
+
+Each variant is one module exposing the same small interface (`house_rules`, `replay`,
+`next_events`, `check_shoe`, `OPTIONS`, `WAGERS`); the functions here dispatch on ``variant``.
+"""
+
+import importlib
+from types import ModuleType
+
+from . import document as _document
+from .base import Outcome
+from .errors import RoundError
+from .findings import CODES, SEVERITY, Finding
+
+ENGINE_VERSION = "1.0.0"
+VARIANTS = ("ochko", "blackjack", "veintiuno")
+
+__all__ = [
+    "ENGINE_VERSION", "VARIANTS", "CODES", "SEVERITY", "Finding", "Outcome", "RoundError",
+    "load", "variant", "replay", "settle", "next_events", "check_shoe", "house_rules", "options",
+]
+
+_modules: dict[str, ModuleType] = {}
+
+
+def variant(name) -> ModuleType:
+    """The module of a variant, e.g. ``variant("ochko").replay``."""
+    module = _modules.get(name)
+    if module is None:
+        if name not in VARIANTS:
+            raise RoundError("unknown_variant", f"{name!r} is not a game this engine knows "
+                             f"(known: {', '.join(VARIANTS)}).", path="$.variant")
+        module = _modules[name] = importlib.import_module(f"{__name__}.{name}")
+    return module
+
+
+def load(doc) -> dict:
+    """A round document as a dict: JSON text and bytes are parsed exactly (decimals stay Decimal)."""
+    if isinstance(doc, (str, bytes, bytearray)):
+        doc = _document.load_json(doc)
+    return _document.expect_object(doc, "$")
+
+
+def _variant_of(doc: dict) -> ModuleType:
+    if doc.get("format") != "round/1":
+        _document.header(doc, doc.get("variant"))  # raises the precise error
+    name = doc.get("variant")
+    if type(name) is not str:
+        if "variant" not in doc:
+            raise _document.missing("variant", "$")
+        raise _document.wrong_type("variant", name, "text", "$")
+    return variant(name)
+
+
+def replay(doc) -> Outcome:
+    """Replay a round log: the owed settlement of every wager and every finding."""
+    doc = load(doc)
+    return _variant_of(doc).replay(doc)
+
+
+def settle(doc) -> dict:
+    """The `settlement/1` document for a `round/1` document."""
+    return replay(doc).settlement()
+
+
+def next_events(doc) -> list[dict]:
+    """The events the rules allow next for a round in progress (possibly with no events yet)."""
+    doc = load(doc)
+    return _variant_of(doc).next_events(doc)
+
+
+def house_rules(variant_name: str, rules=None) -> dict:
+    """The house rules in force for a variant, from the defaults (or preset) and overrides.
+
+    Raises `RoundError` with code ``unknown_rule`` or ``bad_rule`` and a clear message.
+    """
+    return variant(variant_name).house_rules(rules)
+
+
+def options(variant_name: str) -> list[dict]:
+    """The house rules a table of this variant may set, for forms and documentation."""
+    return [opt.describe() for opt in variant(variant_name).OPTIONS.values()]
+
+
+def check_shoe(doc) -> list[Finding]:
+    """Findings over a `shoe/1` document: the shoe's events and rounds in order."""
+    from .shoe import check_shoe as _check
+
+    return _check(load(doc))

@@ -1,0 +1,288 @@
+"""What every variant shares: house-rule options, owed wagers, the outcome of a replay, and the
+comparison of what the dealer did with what was owed.
+
+A variant module (``ochko``, ``blackjack``, ``veintiuno``) provides one `Variant` object; the
+package's top level dispatches on the document's ``variant``.
+"""
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, Callable
+
+from .errors import RoundError
+from .findings import Finding
+from .money import ZERO, fmt, parse_amount
+
+PAY, TAKE, LEAVE = "pay", "take", "leave"
+RESULT_WORDS = {PAY: "paid", TAKE: "taken", LEAVE: "left"}
+
+
+# --- house rules -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Option:
+    """One house rule a table may set: its default and what values it accepts."""
+
+    name: str
+    default: Any
+    kind: str  # "choice" | "amount" | "int" | "bool"
+    help: str
+    choices: tuple = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def read(self, value, path: str):
+        if self.kind == "choice":
+            if value not in self.choices:
+                raise RoundError("bad_rule", f"House rule \"{self.name}\" is {value!r}; it must be one of "
+                                 f"{', '.join(repr(c) for c in self.choices)}.", path=path)
+            return value
+        if self.kind == "bool":
+            if type(value) is not bool:
+                raise RoundError("bad_rule", f"House rule \"{self.name}\" must be true or false, not {value!r}.",
+                                 path=path)
+            return value
+        if self.kind == "int":
+            if type(value) is not int or (self.minimum is not None and value < self.minimum) or (
+                    self.maximum is not None and value > self.maximum):
+                raise RoundError("bad_rule", f"House rule \"{self.name}\" must be a whole number from "
+                                 f"{self.minimum} to {self.maximum}, not {value!r}.", path=path)
+            return value
+        if self.kind == "amount":
+            try:
+                return parse_amount(value, path)
+            except RoundError:
+                raise RoundError("bad_rule", f"House rule \"{self.name}\" must be a positive amount such as 1 or "
+                                 f"\"0.50\", not {value!r}.", path=path) from None
+        raise AssertionError(self.kind)  # pragma: no cover
+
+    def describe(self) -> dict:
+        out = {"name": self.name, "default": _jsonable(self.default), "kind": self.kind, "help": self.help}
+        if self.choices:
+            out["choices"] = list(self.choices)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        return out
+
+
+def _jsonable(value):
+    return fmt(value) if isinstance(value, Decimal) else value
+
+
+def resolve_rules(variant: str, options: dict[str, Option], rules, path: str = "$.rules",
+                  base: dict | None = None) -> dict:
+    """The house rules in force: the defaults (or a preset's), overridden by `rules`."""
+    in_force = dict(base) if base is not None else {name: opt.default for name, opt in options.items()}
+    if rules is None:
+        return in_force
+    if type(rules) is not dict:
+        raise RoundError("wrong_type", f"{path} must be an object of house rules.", path=path)
+    for name, value in rules.items():
+        opt = options.get(name)
+        if opt is None:
+            raise RoundError("unknown_rule", f"\"{name}\" is not a house rule of {variant} (known: "
+                             f"{', '.join(sorted(options))}).", path=f"{path}.{name}")
+        in_force[name] = opt.read(value, f"{path}.{name}")
+    return in_force
+
+
+def rules_jsonable(rules: dict) -> dict:
+    return {k: _jsonable(v) for k, v in rules.items()}
+
+
+# --- what was owed -----------------------------------------------------------------------------
+
+class Owed:
+    """The settlement one wager was owed.
+
+    `size` is the wager itself (what `take` moves); `amount` is what `pay` moves. `kind` tells
+    the variant's timing checks when it had to be settled; `why` is the reason in plain words.
+    """
+
+    __slots__ = ("stake", "hand", "wager", "result", "amount", "size", "kind", "why", "event", "order")
+
+    def __init__(self, stake: str, hand: str | None, wager: str, result: str, amount: Decimal, size: Decimal,
+                 kind: str = "final", why: str = "", event: int | None = None, order: int = 0):
+        self.stake = stake
+        self.hand = hand
+        self.wager = wager
+        self.result = result
+        self.amount = amount
+        self.size = size
+        self.kind = kind
+        self.why = why
+        self.event = event
+        self.order = order
+
+    @property
+    def delta(self) -> Decimal:
+        """The player's gain from this settlement: pay +amount, take -wager, leave 0."""
+        if self.result == PAY:
+            return self.amount
+        if self.result == TAKE:
+            return -self.size
+        return ZERO
+
+    def as_dict(self) -> dict:
+        out = {"stake": self.stake, "wager": self.wager, "result": self.result, "amount": fmt(self.amount)}
+        if self.hand is not None:
+            out = {"stake": self.stake, "hand": self.hand, "wager": self.wager, "result": self.result,
+                   "amount": fmt(self.amount)}
+        return out
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"<Owed {self.stake}/{self.hand}/{self.wager} {self.result} {self.amount}>"
+
+
+class Settled:
+    """A `pay`, `take` or `leave` event as the dealer logged it."""
+
+    __slots__ = ("event", "stake", "hand", "wager", "result", "amount")
+
+    def __init__(self, event: int, stake: str, hand: str | None, wager: str, result: str, amount: Decimal | None):
+        self.event = event
+        self.stake = stake
+        self.hand = hand
+        self.wager = wager
+        self.result = result
+        self.amount = amount
+
+    def delta(self, size: Decimal | None) -> Decimal:
+        if self.result == PAY:
+            return self.amount
+        if self.result == TAKE:
+            if self.amount is not None:
+                return -self.amount
+            return -size if size is not None else ZERO
+        return ZERO
+
+    def as_dict(self, size: Decimal | None) -> dict:
+        if self.result == PAY or self.amount is not None:
+            return {"result": self.result, "amount": fmt(self.amount)}
+        return {"result": self.result, "amount": None if size is None else fmt(size)}
+
+
+@dataclass
+class Outcome:
+    """The replay of one round: what was owed, what went wrong, and the cards that left the shoe."""
+
+    variant: str
+    wagers: list[Owed] | None
+    findings: list[Finding]
+    cards: list[str] = field(default_factory=list)
+    rules: dict = field(default_factory=dict)
+    extra: dict = field(default_factory=dict)
+    settled: list[Settled] = field(default_factory=list)
+
+    @property
+    def float(self) -> Decimal | None:
+        """Σ take − Σ pay as owed: the float's change for the round."""
+        if self.wagers is None:
+            return None
+        total = ZERO
+        for w in self.wagers:
+            if w.result == TAKE:
+                total += w.size
+            elif w.result == PAY:
+                total -= w.amount
+        return total
+
+    def settlement(self) -> dict:
+        wagers = self.wagers
+        out = {
+            "format": "settlement/1",
+            "variant": self.variant,
+            "wagers": None if wagers is None else [w.as_dict() for w in wagers],
+            "float": None if wagers is None else fmt(self.float),
+        }
+        out.update(self.extra)
+        out["findings"] = [f.to_dict() for f in self.findings]
+        return out
+
+
+def sort_wagers(owed: list[Owed], wager_rank: dict[str, int]) -> list[Owed]:
+    """Sort by stake id, then hand, then wager name, as settlement/1 lists them."""
+    return sorted(owed, key=lambda w: (w.stake, w.hand or "", w.wager))
+
+
+def compare_settlements(
+    owed: dict[tuple, Owed],
+    settled: list[Settled],
+    findings: list[Finding],
+    *,
+    who: Callable[[str, str | None], str],
+    wager_label: Callable[[str], str],
+    check_missing: bool = True,
+) -> dict[tuple, Settled]:
+    """Compare each logged settlement with what was owed. Returns the first settlement of each wager.
+
+    Every wager is judged on its own, so a wrong payout never hides the boxes after it.
+    """
+    first: dict[tuple, Settled] = {}
+    for s in settled:
+        key = (s.stake, s.hand, s.wager)
+        o = owed.get(key)
+        if o is None or key in first:
+            size = o.size if o is not None else None
+            delta = s.delta(size)
+            what = wager_label(s.wager)
+            if o is None:
+                msg = f"{who(s.stake, s.hand)}: {what} {RESULT_WORDS[s.result]}, but this stake has no such wager."
+            else:
+                msg = f"{who(s.stake, s.hand)}: {what} {RESULT_WORDS[s.result]} a second time (first at event " \
+                      f"{first[key].event})."
+            findings.append(Finding("UNEXPECTED_SETTLEMENT", msg, event=s.event, stake=s.stake, hand=s.hand,
+                                    wager=s.wager, expected=None, actual=s.as_dict(size), player_delta=delta))
+            continue
+        first[key] = s
+        if s.result != o.result:
+            delta = s.delta(o.size) - o.delta
+            findings.append(Finding(
+                "WRONG_RESULT",
+                f"{who(s.stake, s.hand)}: {wager_label(s.wager)} {_did(s, o)}, owed {_owed_words(o)}.",
+                event=s.event, stake=s.stake, hand=s.hand, wager=s.wager,
+                expected=_owed_dict(o), actual=s.as_dict(o.size), player_delta=delta))
+        elif s.amount is not None and s.amount != (o.amount if o.result == PAY else o.size):
+            delta = s.delta(o.size) - o.delta
+            owed_amount = o.amount if o.result == PAY else o.size
+            findings.append(Finding(
+                "WRONG_AMOUNT",
+                f"{who(s.stake, s.hand)}: {wager_label(s.wager)} {RESULT_WORDS[s.result]} {fmt(s.amount)}, "
+                f"owed {fmt(owed_amount)}{_because(o)}.",
+                event=s.event, stake=s.stake, hand=s.hand, wager=s.wager,
+                expected=_owed_dict(o), actual=s.as_dict(o.size), player_delta=delta))
+    if check_missing and settled:
+        for key, o in owed.items():
+            if key not in first:
+                findings.append(Finding(
+                    "MISSING_SETTLEMENT",
+                    f"{who(o.stake, o.hand)}: {wager_label(o.wager)} was never settled; owed {_owed_words(o)}.",
+                    event=None, stake=o.stake, hand=o.hand, wager=o.wager,
+                    expected=_owed_dict(o), actual=None, player_delta=-o.delta))
+    return first
+
+
+def _owed_dict(o: Owed) -> dict:
+    return {"result": o.result, "amount": fmt(o.amount if o.result == PAY else o.size)}
+
+
+def _did(s: Settled, o: Owed) -> str:
+    if s.result == PAY:
+        return f"paid {fmt(s.amount)}"
+    return RESULT_WORDS[s.result]
+
+
+def _owed_words(o: Owed) -> str:
+    if o.result == PAY:
+        words = f"paid {fmt(o.amount)}"
+    elif o.result == TAKE:
+        words = f"taken ({fmt(o.size)})"
+    else:
+        words = f"left ({fmt(o.size)} returned, not paid)"
+    return words + _because(o)
+
+
+def _because(o: Owed) -> str:
+    return f" — {o.why}" if o.why else ""

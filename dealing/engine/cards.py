@@ -1,0 +1,39 @@
+"""Card notation shared by every variant: rank + suit, e.g. ``TS``, ``AH``, ``10D``.
+
+Which cards are in the pack, and what they count, is each variant's business; this module only
+reads the notation. A string that is not a card at all is still a *card* as far as the log is
+concerned: the variant reports it as ``CARD_INVALID`` instead of rejecting the whole round.
+"""
+
+RANKS = "23456789TJQKA"
+SUITS = "SHDC"
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RANK_NAMES = {"T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}
+
+# Every spelling we accept, mapped to the canonical two-letter code.
+_SPELLINGS: dict[str, str] = {}
+for _rank in RANKS:
+    for _suit in SUITS:
+        _code = _rank + _suit
+        for _r in ({_rank, "10"} if _rank == "T" else {_rank}):
+            for _text in {_r + _suit, (_r + _suit).lower(), _r.lower() + _suit, _r + _suit.lower()}:
+                _SPELLINGS[_text] = _code
+del _rank, _suit, _code, _r, _text
+
+
+def normalize(text: str) -> str | None:
+    """The canonical code of a card (``"10h"`` -> ``"TH"``), or None when it is not a card."""
+    return _SPELLINGS.get(text)
+
+
+def pack(ranks: str) -> frozenset[str]:
+    """The set of card codes of a pack made of the given ranks in the four suits."""
+    return frozenset(r + s for r in ranks for s in SUITS)
+
+
+def label(code: str) -> str:
+    """A card as people write it: ``10♥``, ``A♠``."""
+    if len(code) != 2 or code[1] not in SUIT_SYMBOLS:
+        return code
+    return RANK_NAMES.get(code[0], code[0]) + SUIT_SYMBOLS[code[1]]

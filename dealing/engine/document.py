@@ -1,0 +1,146 @@
+"""Strict reading of JSON documents: every problem named by its JSON path or event index."""
+
+import json
+from decimal import Decimal
+
+from .errors import RoundError
+from .money import _json_kind, parse_amount
+
+
+def load_json(text) -> object:
+    """Parse JSON text exactly: numbers with decimals become Decimal, NaN/Infinity are refused."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RoundError("not_json", f"The document is not UTF-8 text: {exc.reason}.", path="$") from None
+    try:
+        return json.loads(text, parse_float=Decimal, parse_constant=_refuse_constant)
+    except RoundError:
+        raise
+    except (ValueError, RecursionError) as exc:
+        raise RoundError("not_json", f"The document is not valid JSON: {exc}.", path="$") from None
+
+
+def _refuse_constant(name):
+    raise RoundError("not_json", f"The document is not valid JSON: {name} is not a number.", path="$")
+
+
+def where(path: str, event: int | None) -> str:
+    return f"Event {event}" if event is not None else path
+
+
+def expect_object(value, path: str, event: int | None = None) -> dict:
+    if type(value) is not dict:
+        raise RoundError("wrong_type", f"{where(path, event)} must be an object, not {_json_kind(value)}.",
+                         path=path, event=event)
+    return value
+
+
+def expect_list(value, path: str) -> list:
+    if type(value) is not list:
+        raise RoundError("wrong_type", f"{path} must be a list, not {_json_kind(value)}.", path=path)
+    return value
+
+
+def missing(key: str, path: str, event: int | None = None) -> RoundError:
+    if event is not None:
+        msg = f"Event {event} has no \"{key}\"."
+    else:
+        msg = f"{path} has no \"{key}\"."
+    return RoundError("missing_field", msg, path=f"{path}.{key}", event=event)
+
+
+def wrong_type(key: str, value, wanted: str, path: str, event: int | None = None) -> RoundError:
+    head = f"Event {event}: \"{key}\"" if event is not None else f"{path}.{key}"
+    return RoundError("wrong_type", f"{head} must be {wanted}, not {_json_kind(value)} {value!r}."
+                      if not isinstance(value, (dict, list)) else f"{head} must be {wanted}, not {_json_kind(value)}.",
+                      path=f"{path}.{key}", event=event)
+
+
+def bad_value(key: str, value, why: str, path: str, event: int | None = None) -> RoundError:
+    head = f"Event {event}: \"{key}\"" if event is not None else f"{path}.{key}"
+    return RoundError("bad_value", f"{head} is {value!r}: {why}", path=f"{path}.{key}", event=event)
+
+
+def unknown_fields(obj: dict, allowed, path: str, event: int | None = None) -> None:
+    """Refuse keys the format does not know: a misspelt optional field must not vanish silently."""
+    for key in obj:
+        if key not in allowed:
+            head = f"Event {event}" if event is not None else path
+            raise RoundError("unknown_field", f"{head} has a field \"{key}\" that a round log does not have "
+                             f"(expected: {', '.join(sorted(allowed))}).", path=f"{path}.{key}", event=event)
+
+
+def text(obj: dict, key: str, path: str, event: int | None = None, *, required: bool = True,
+         nullable: bool = False) -> str | None:
+    value = obj.get(key)
+    if value is None:
+        if key in obj and nullable:
+            return None
+        if required or key in obj:
+            if key in obj:
+                raise wrong_type(key, value, "text", path, event)
+            raise missing(key, path, event)
+        return None
+    if type(value) is not str:
+        raise wrong_type(key, value, "text", path, event)
+    if not value.strip():
+        raise bad_value(key, value, "it must not be empty.", path, event)
+    return value
+
+
+def integer(obj: dict, key: str, path: str, event: int | None = None, *, required: bool = True) -> int | None:
+    value = obj.get(key)
+    if value is None:
+        if key in obj:
+            raise wrong_type(key, value, "a whole number", path, event)
+        if required:
+            raise missing(key, path, event)
+        return None
+    if type(value) is not int:
+        raise wrong_type(key, value, "a whole number", path, event)
+    return value
+
+
+def boolean(obj: dict, key: str, path: str, event: int | None = None, *, required: bool = True) -> bool | None:
+    value = obj.get(key)
+    if value is None:
+        if key in obj:
+            raise wrong_type(key, value, "true or false", path, event)
+        if required:
+            raise missing(key, path, event)
+        return None
+    if type(value) is not bool:
+        raise wrong_type(key, value, "true or false", path, event)
+    return value
+
+
+def amount(obj: dict, key: str, path: str, event: int | None = None, *, required: bool = True) -> Decimal | None:
+    value = obj.get(key)
+    if value is None:
+        if key in obj:
+            raise wrong_type(key, value, "an amount", path, event)
+        if required:
+            raise missing(key, path, event)
+        return None
+    return parse_amount(value, f"{path}.{key}", event=event)
+
+
+def header(doc, variant: str) -> dict:
+    """Check the parts of the header every variant shares."""
+    doc = expect_object(doc, "$")
+    fmt_ = doc.get("format")
+    if fmt_ != "round/1":
+        if "format" not in doc:
+            raise missing("format", "$")
+        raise RoundError("wrong_format", f"This is not a round log: \"format\" is {fmt_!r}, expected \"round/1\".",
+                         path="$.format")
+    if doc.get("variant") != variant:
+        raise bad_value("variant", doc.get("variant"), f"expected \"{variant}\".", "$")
+    if "id" in doc and doc["id"] is not None and type(doc["id"]) is not str:
+        raise wrong_type("id", doc["id"], "text (a UUID)", "$")
+    for key in ("shoe", "dealer"):
+        if key in doc and doc[key] is not None and type(doc[key]) is not str:
+            raise wrong_type(key, doc[key], "text", "$")
+    return doc

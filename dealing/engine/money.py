@@ -1,0 +1,89 @@
+"""Amounts: read exactly, written as decimal strings, never through a binary float."""
+
+import re
+from decimal import Decimal
+
+from .errors import RoundError
+
+ZERO = Decimal(0)
+CENT = Decimal("0.01")
+
+_AMOUNT_TEXT = re.compile(r"\d{1,15}(?:\.\d{1,2})?\Z")
+# Integers are by far the most common amounts; keep their Decimals instead of rebuilding them.
+_INT_CACHE: dict[int, Decimal] = {}
+
+
+def parse_amount(value, path: str, *, event: int | None = None, allow_zero: bool = False) -> Decimal:
+    """Read an amount: an integer, a decimal string, or a number with at most 2 decimals.
+
+    Floats can only arrive from callers that parsed JSON without `parse_float=Decimal`; their
+    shortest repr is the text that was sent, so reading that text keeps the value exact.
+    """
+    kind = type(value)
+    if kind is int:
+        amount = _INT_CACHE.get(value)
+        if amount is None:
+            if value < 0 or value >= 10**15:
+                raise _bad(value, path, event)
+            amount = Decimal(value)
+            if len(_INT_CACHE) < 100_000:
+                _INT_CACHE[value] = amount
+    elif kind is str:
+        if not _AMOUNT_TEXT.match(value):
+            raise _bad(value, path, event)
+        amount = Decimal(value)
+    elif kind is Decimal:
+        # JSON read with parse_float=Decimal: its text shows exponents ("1E+3") and extra decimals.
+        if not _AMOUNT_TEXT.match(str(value)):
+            raise _bad(value, path, event)
+        amount = value
+    elif kind is float:
+        text = repr(value)
+        if not _AMOUNT_TEXT.match(text) and not _AMOUNT_TEXT.match(text.removesuffix(".0")):
+            raise _bad(value, path, event)
+        amount = Decimal(text)
+    else:
+        raise RoundError(
+            "wrong_type",
+            f"{_where(path, event)} must be an amount such as 100 or \"7.50\", not {_json_kind(value)}.",
+            path=path,
+            event=event,
+        )
+    if not amount and not allow_zero:
+        raise RoundError("bad_amount", f"{_where(path, event)} must be more than zero.", path=path, event=event)
+    return amount
+
+
+def fmt(amount: Decimal) -> str:
+    """The decimal string an amount leaves the system as: "100", "10.50", "-310"."""
+    if amount == amount.to_integral_value():
+        return str(int(amount))
+    return str(amount.quantize(CENT))
+
+
+def _bad(value, path, event):
+    return RoundError(
+        "bad_amount",
+        f"{_where(path, event)} is {value!r}: an amount is a positive number with at most 2 decimals "
+        f"(100, \"7.50\"), without exponents.",
+        path=path,
+        event=event,
+    )
+
+
+def _where(path, event):
+    if event is not None:
+        return f"Event {event}: the amount"
+    return f"The amount at {path}"
+
+
+def _json_kind(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
