@@ -241,7 +241,8 @@ def compare_settlements(
             delta = s.delta(o.size) - o.delta
             findings.append(Finding(
                 "WRONG_RESULT",
-                f"{who(s.stake, s.hand)}: {wager_label(s.wager)} {_did(s, o)}, owed {_owed_words(o)}.",
+                f"{who(s.stake, s.hand)}: {wager_label(s.wager)} {_did(s, o)}; it should have been "
+                f"{_owed_words(o)}.",
                 event=s.event, stake=s.stake, hand=s.hand, wager=s.wager,
                 expected=_owed_dict(o), actual=s.as_dict(o.size), player_delta=delta))
         elif s.amount is not None and s.amount != (o.amount if o.result == PAY else o.size):
@@ -258,7 +259,8 @@ def compare_settlements(
             if key not in first:
                 findings.append(Finding(
                     "MISSING_SETTLEMENT",
-                    f"{who(o.stake, o.hand)}: {wager_label(o.wager)} was never settled; owed {_owed_words(o)}.",
+                    f"{who(o.stake, o.hand)}: {wager_label(o.wager)} was never settled; it should have been "
+                    f"{_owed_words(o)}.",
                     event=None, stake=o.stake, hand=o.hand, wager=o.wager,
                     expected=_owed_dict(o), actual=None, player_delta=-o.delta))
     return first

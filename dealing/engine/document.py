@@ -46,6 +46,8 @@ def expect_list(value, path: str) -> list:
 def missing(key: str, path: str, event: int | None = None) -> RoundError:
     if event is not None:
         msg = f"Event {event} has no \"{key}\"."
+    elif path == "$":
+        msg = f"The round log has no \"{key}\"."
     else:
         msg = f"{path} has no \"{key}\"."
     return RoundError("missing_field", msg, path=f"{path}.{key}", event=event)

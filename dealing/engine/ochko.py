@@ -295,8 +295,8 @@ class Replay:
 
     def _owe(self, stake: Stake, wager: str, result: str, size: Decimal, kind: str, why: str,
              event: int | None = None) -> None:
-        self.owed[(stake.id, None, wager)] = Owed(stake.id, None, wager, result, size if result == PAY else size,
-                                                  size, kind, why, event)
+        # Every ochko wager pays 1:1, so the amount paid is the wager itself.
+        self.owed[(stake.id, None, wager)] = Owed(stake.id, None, wager, result, size, size, kind, why, event)
 
     def _first_drawing_box(self) -> Box | None:
         for number in self.order:
@@ -402,6 +402,11 @@ class Replay:
             return
         stake.decision = BET
         stake.bet = amount
+        if self.opened:
+            box = self.boxes[stake.box]
+            box.playing.append(stake)
+            if box.state == OUT and self.phase < DEALER:
+                box.state = DRAWING_BOX
         if amount < stake.ante or amount > stake.ante * BET_MULTIPLE_MAX:
             self._flag("BET_RANGE", f"Box {stake.box}, stake {stake.id}: Bet {fmt(amount)} is outside 1–10× its "
                        f"Ante ({fmt(stake.ante)}–{fmt(stake.ante * BET_MULTIPLE_MAX)}).", i, stake=stake.id,
@@ -417,15 +422,19 @@ class Replay:
         self._check_dealt(i)
         for number in self.order:
             box = self.boxes[number]
-            for stake in box.stakes:
-                if stake.decision is None:
-                    self._flag("ILLEGAL_ACTION", f"Event {i}: stake {stake.id} neither folded nor placed a Bet "
-                               f"before the dealer opened; it counts as folded.", i, stake=stake.id)
-                    self._do_fold(i, stake)
             box.playing = [s for s in box.stakes if s.decision == BET]
             box.state = DRAWING_BOX if box.playing else OUT
         self.opened = True
         self.phase = DRAWING
+
+    def _undecided(self, i: int | None) -> None:
+        """A stake that never folded nor bet by the time its box had to draw counts as folded."""
+        for number in self.order:
+            for stake in self.boxes[number].stakes:
+                if stake.decision is None:
+                    self._flag("ILLEGAL_ACTION", f"Stake {stake.id} (box {number}) neither folded nor placed a Bet; "
+                               f"it counts as folded.", i, stake=stake.id)
+                    self._do_fold(i, stake)
 
     def _ensure_open(self, i: int, who: str) -> None:
         if not self.opened:
@@ -511,6 +520,8 @@ class Replay:
             if box.state == DRAWING_BOX:
                 self._flag("DRAW_ORDER", f"Event {i}: the dealer drew before box {number} had finished drawing.", i)
                 box.state = STOOD
+        if self.phase < DEALER:
+            self._undecided(i)
         self.phase = DEALER
         self.dealer_stop_event = None
         if not self._anything_open():
@@ -640,6 +651,8 @@ class Replay:
         if not self.opened:
             self._flag("ILLEGAL_ACTION", "The round ends before the dealer opened his card.", None)
             self._do_open(self.events_seen)
+        if self.phase < DEALER:
+            self._undecided(None)
         for number in self.order:
             box = self.boxes[number]
             if box.state == DRAWING_BOX:
@@ -760,7 +773,7 @@ class Replay:
             if last_box is not None and box_no > last_box:
                 self._flag("PAYMENT_ORDER", f"Event {s.event}: box {box_no} was settled after box {last_box}; "
                            f"settlement goes from box 6 down to box 1.", s.event, stake=s.stake, wager=s.wager)
-            last_box = box_no if last_box is None else min(last_box, box_no)
+            last_box = box_no
 
     # --- what may happen next -------------------------------------------------------------------
 
@@ -933,6 +946,45 @@ _HANDLERS = {
     "burn": Replay._burn,
     "incident": Replay._incident,
 }
+
+
+LOAD_BURNS = 6
+DEALER_CHANGE_BURNS = 1
+
+
+def shoe_findings(shoe) -> list[Finding]:
+    """BURN_COUNT, BURN_FEE and CARD_COUNT over a shoe (rules/ochko.md, The shoe)."""
+    from .shoe import count_cards
+
+    findings: list[Finding] = []
+    fee_due = shoe.table_min / 2
+    # The shoe document starts at its loading: 6 burns are due before the first round.
+    due = ("load", LOAD_BURNS, 0)
+    burns = 0
+    for item in shoe.items:
+        if item.e in ("shuffle", "dealer_change"):
+            due = ("load", LOAD_BURNS, item.index) if item.e == "shuffle" else \
+                ("dealer_change", DEALER_CHANGE_BURNS, item.index)
+            burns = 0
+        elif item.e == "burn":
+            if item.reason == "paid":
+                if item.fee != fee_due:
+                    paid = "no fee" if item.fee is None else f"a fee of {fmt(item.fee)}"
+                    findings.append(Finding("BURN_FEE", f"Shoe item {item.index}: a paid burn with {paid}; the fee is "
+                                            f"half the table minimum, {fmt(fee_due)}.", event=item.index))
+            elif due is not None:
+                burns += 1
+        elif item.e == "round" and due is not None:
+            what, wanted, at = due
+            if burns != wanted:
+                after = "the shoe was loaded" if what == "load" else "the dealer changed"
+                findings.append(Finding("BURN_COUNT", f"Shoe item {item.index}: after {after} (item {at}) {burns} "
+                                        f"card(s) were burned before the next round; the procedure burns {wanted}.",
+                                        event=item.index))
+            due = None
+    count_cards(shoe.items, DECKS, PACK, findings)
+    findings.sort(key=_finding_key)
+    return findings
 
 
 def start(doc) -> Replay:
