@@ -1,0 +1,26 @@
+"""Exact dealer odds: the probability of each final dealer result for each first (or up) card."""
+
+from decimal import ROUND_HALF_EVEN, Decimal, localcontext
+from fractions import Fraction
+
+DIGITS = 12
+
+
+def as_decimal(p: Fraction, digits: int = DIGITS) -> str:
+    """A probability as a decimal string with `digits` places (exact Fraction in, rounded half-even out)."""
+    with localcontext() as ctx:
+        ctx.prec = 50
+        value = Decimal(p.numerator) / Decimal(p.denominator)
+        return str(value.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_EVEN))
+
+
+def dealer_odds(variant: str, preset: str | None = None) -> dict:
+    if variant == "ochko":
+        from .ochko import dealer_odds as odds
+
+        return odds()
+    if variant == "blackjack":
+        from .blackjack import dealer_odds as odds
+
+        return odds(preset or "salon")
+    raise ValueError(f"no dealer odds for {variant!r}")
