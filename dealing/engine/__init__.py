@@ -35,7 +35,7 @@ def variant(name) -> ModuleType:
     module = _modules.get(name)
     if module is None:
         if name not in VARIANTS:
-            raise RoundError("unknown_variant", f"{name!r} is not a game this engine knows "
+            raise RoundError("unknown_variant", f"The game {name!r} is not one this engine knows "
                              f"(known: {', '.join(VARIANTS)}).", path="$.variant")
         module = _modules[name] = importlib.import_module(f"{__name__}.{name}")
     return module

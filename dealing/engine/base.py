@@ -82,7 +82,7 @@ def resolve_rules(variant: str, options: dict[str, Option], rules, path: str = "
     for name, value in rules.items():
         opt = options.get(name)
         if opt is None:
-            raise RoundError("unknown_rule", f"\"{name}\" is not a house rule of {variant} (known: "
+            raise RoundError("unknown_rule", f"There is no house rule \"{name}\" in {variant} (known: "
                              f"{', '.join(sorted(options))}).", path=f"{path}.{name}")
         in_force[name] = opt.read(value, f"{path}.{name}")
     return in_force

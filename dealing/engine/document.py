@@ -1,6 +1,7 @@
 """Strict reading of JSON documents: every problem named by its JSON path or event index."""
 
 import json
+import re
 from decimal import Decimal
 
 from .errors import RoundError
@@ -27,49 +28,81 @@ def _refuse_constant(name):
 
 
 def where(path: str, event: int | None) -> str:
-    return f"Event {event}" if event is not None else path
+    return f"Event {event}" if event is not None else _place(path)
+
+
+_INDEXED = re.compile(r"\$\.(\w+)\[(\d+)\]\Z")
+_NAMES = {"stakes": "stake", "events": "event", "items": "shoe item"}
+
+
+def _place(path: str) -> str:
+    """A JSON path in words: "$.stakes[0]" -> "stake #1", "$.table" -> "the table"."""
+    if path == "$":
+        return "the round log"
+    m = _INDEXED.match(path)
+    if m:
+        return f"{_NAMES.get(m.group(1), m.group(1))} #{int(m.group(2)) + 1}"
+    if path == "$.table":
+        return "the table"
+    if path == "$.rules":
+        return "the house rules"
+    return path
+
+
+def _head(key: str, path: str, event: int | None) -> str:
+    if event is not None:
+        return f"Event {event}: \"{key}\""
+    place = _place(path)
+    return f"In {place}, \"{key}\"" if place != path else f"{path}.{key}"
 
 
 def expect_object(value, path: str, event: int | None = None) -> dict:
     if type(value) is not dict:
-        raise RoundError("wrong_type", f"{where(path, event)} must be an object, not {_json_kind(value)}.",
+        raise RoundError("wrong_type", _cap(f"{where(path, event)} must be an object, not {_json_kind(value)}."),
                          path=path, event=event)
     return value
 
 
 def expect_list(value, path: str) -> list:
     if type(value) is not list:
-        raise RoundError("wrong_type", f"{path} must be a list, not {_json_kind(value)}.", path=path)
+        raise RoundError("wrong_type", _cap(f"{_list_name(path)} must be a list, not {_json_kind(value)}."),
+                         path=path)
     return value
+
+
+def _list_name(path: str) -> str:
+    return {"$.stakes": "the stakes", "$.events": "the events", "$.items": "the shoe items"}.get(path, path)
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def missing(key: str, path: str, event: int | None = None) -> RoundError:
     if event is not None:
         msg = f"Event {event} has no \"{key}\"."
-    elif path == "$":
-        msg = f"The round log has no \"{key}\"."
     else:
-        msg = f"{path} has no \"{key}\"."
+        msg = _cap(f"{_place(path)} has no \"{key}\".")
     return RoundError("missing_field", msg, path=f"{path}.{key}", event=event)
 
 
 def wrong_type(key: str, value, wanted: str, path: str, event: int | None = None) -> RoundError:
-    head = f"Event {event}: \"{key}\"" if event is not None else f"{path}.{key}"
+    head = _head(key, path, event)
     return RoundError("wrong_type", f"{head} must be {wanted}, not {_json_kind(value)} {value!r}."
                       if not isinstance(value, (dict, list)) else f"{head} must be {wanted}, not {_json_kind(value)}.",
                       path=f"{path}.{key}", event=event)
 
 
 def bad_value(key: str, value, why: str, path: str, event: int | None = None) -> RoundError:
-    head = f"Event {event}: \"{key}\"" if event is not None else f"{path}.{key}"
-    return RoundError("bad_value", f"{head} is {value!r}: {why}", path=f"{path}.{key}", event=event)
+    head = _head(key, path, event)
+    return RoundError("bad_value", _cap(f"{head} is {value!r}: {why}"), path=f"{path}.{key}", event=event)
 
 
 def unknown_fields(obj: dict, allowed, path: str, event: int | None = None) -> None:
     """Refuse keys the format does not know: a misspelt optional field must not vanish silently."""
     for key in obj:
         if key not in allowed:
-            head = f"Event {event}" if event is not None else path
+            head = f"Event {event}" if event is not None else _cap(_place(path))
             raise RoundError("unknown_field", f"{head} has a field \"{key}\" that a round log does not have "
                              f"(expected: {', '.join(sorted(allowed))}).", path=f"{path}.{key}", event=event)
 

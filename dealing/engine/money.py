@@ -74,7 +74,11 @@ def _bad(value, path, event):
 def _where(path, event):
     if event is not None:
         return f"Event {event}: the amount"
-    return f"The amount at {path}"
+    from .document import _place
+
+    place = _place(path.rsplit(".", 1)[0]) if "." in path else path
+    key = path.rsplit(".", 1)[-1]
+    return f"In {place}, \"{key}\"" if place != path.rsplit(".", 1)[0] else f"The amount at {path}"
 
 
 def _json_kind(value) -> str:
@@ -86,4 +90,8 @@ def _json_kind(value) -> str:
         return "a list"
     if isinstance(value, dict):
         return "an object"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, (int, float, Decimal)):
+        return "a number"
     return type(value).__name__

@@ -164,6 +164,7 @@ class Replay:
         self.last_draw: int | None = None
         self.dealer_stop_event: int | None = None
         self.nothing_open_flagged = False
+        self.out_of_turn: set[int] = set()
         self.owed: dict[tuple, Owed] = {}
         self.settled: list[Settled] = []
         self.events_seen = 0
@@ -456,9 +457,10 @@ class Replay:
             return
         if self.phase >= DEALER:
             self._flag("DRAW_ORDER", f"Event {i}: box {n} drew after the dealer had started drawing.", i)
-        else:
+        elif n not in self.out_of_turn:
             first = self._first_drawing_box()
             if first is not None and first.number < n:
+                self.out_of_turn.add(n)
                 self._flag("DRAW_ORDER", f"Event {i}: box {n} drew before box {first.number} had finished; boxes "
                            f"draw 1 → 6.", i)
         if action == "stand":
@@ -555,7 +557,7 @@ class Replay:
     def _settle(self, i: int, ev: dict, result: str) -> None:
         stake = self._stake(i, ev)
         wager = ev.get("wager")
-        if wager not in _WAGER_SET:
+        if type(wager) is not str or wager not in _WAGER_SET:
             if "wager" not in ev:
                 raise doc_.missing("wager", f"$.events[{i}]", i)
             raise doc_.bad_value("wager", wager, "an ochko wager is \"ante\", \"bet\" or \"dealer_bet\".",
