@@ -1,0 +1,43 @@
+# The two commands: `make run` (the demo on http://127.0.0.1:8000) and `make test`.
+# Everything runs from .venv, created with Python 3.11 and reinstalled only when a
+# requirements file changes (the stamp file records the last install).
+
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+PYTEST_ARGS ?=
+# Commands that serve no requests (bench, worker) may run on a developer's machine without a
+# real key; an exported SECRET_KEY always wins.
+LOCAL_KEY := SECRET_KEY="$${SECRET_KEY:-local-commands-only-not-a-secret-key}"
+
+.PHONY: install run test worker bench clean
+
+install: $(STAMP)
+
+$(STAMP): requirements.txt requirements-dev.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	touch $(STAMP)
+
+# DEBUG=1: the demo floor's users (password "demo") are for a development machine only.
+run: install
+	DEBUG=1 $(BIN)/python manage.py migrate --noinput
+	DEBUG=1 $(BIN)/python manage.py demo_floor
+	DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:8000
+
+# Uses DATABASE_URL / CELERY_BROKER_URL when they are set, SQLite and eager tasks otherwise.
+# pytest's exit code 5 ("no tests collected") is not a failure.
+test: install
+	$(BIN)/python -m pytest $(PYTEST_ARGS) || [ $$? -eq 5 ]
+
+worker: install
+	@test -n "$$CELERY_BROKER_URL" || { echo "make worker needs CELERY_BROKER_URL (e.g. redis://127.0.0.1:6379/0)" >&2; exit 2; }
+	$(LOCAL_KEY) $(BIN)/celery -A casino worker -l info
+
+bench: install
+	$(LOCAL_KEY) $(BIN)/python manage.py bench
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache

@@ -1,0 +1,1 @@
+"""Audit runs, findings and reviews: every logged payout checked against the rules engine."""

@@ -1,0 +1,1 @@
+"""Models of audit: audit runs, findings, reviews (to come)."""

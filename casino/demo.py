@@ -1,0 +1,100 @@
+"""The demo floor: two pits, six tables, one user per role (password "demo").
+
+Loading is idempotent: what exists is left as it is (an edit made in the admin survives), what is
+missing is created, and memberships (roles, pits) are topped up. Running it twice changes nothing.
+"""
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from . import services
+from .choices import Variant
+from .models import Pit, Table
+from .roles import AUDITOR, DEALER, INSPECTOR, PIT_BOSS, TRAINEE
+
+DEMO_PASSWORD = "demo"
+
+PITS = [
+    ("Pit A", "21 Ochko tables."),
+    ("Pit B", "Blackjack (salon and online) and veintiuno."),
+]
+
+# (pit, name, variant, min, max, boxes, chips, rule overrides)
+TABLES = [
+    ("Pit A", "R-1", Variant.OCHKO, "100", "5000", 6, [100, 500, 1000, 5000], {}),
+    ("Pit A", "R-2", Variant.OCHKO, "500", "25000", 6, [500, 1000, 5000, 25000], {}),
+    ("Pit A", "R-3", Variant.OCHKO, "1000", "50000", 6, [1000, 5000, 10000, 50000], {}),
+    ("Pit B", "Escribas", Variant.BLACKJACK, "100", "5000", 5, [100, 500, 1000, 5000], {"preset": "salon"}),
+    ("Pit B", "Online-1", Variant.BLACKJACK, "1", "1000", 1, [1, 5, 25, 100, 500], {"preset": "online"}),
+    ("Pit B", "Casa-21", Variant.VEINTIUNO, "5", "100", 6, [5, 10, 25, 50], {}),
+]
+
+# (username, first name, last name, role or None for the superuser, badge)
+USERS = [
+    ("dealer1", "Dmitri", "Volkov", DEALER, "D-101"),
+    ("inspector1", "Irina", "Sokolova", INSPECTOR, "I-201"),
+    ("pitboss1", "Pavel", "Orlov", PIT_BOSS, "P-301"),
+    ("auditor1", "Anna", "Lebedeva", AUDITOR, "A-401"),
+    ("trainee1", "Timur", "Kozlov", TRAINEE, "T-501"),
+    ("admin", "Floor", "Administrator", None, ""),
+]
+
+
+@dataclass
+class DemoResult:
+    created: list[str] = field(default_factory=list)
+    unchecked_rules: list[str] = field(default_factory=list)
+
+
+@transaction.atomic
+def demo_floor_load() -> DemoResult:
+    result = DemoResult()
+    pits = {}
+    for name, description in PITS:
+        pit = Pit.objects.filter(name=name).first()
+        if pit is None:
+            pit = services.pit_create(name=name, description=description)
+            result.created.append(f"pit {name}")
+        pits[name] = pit
+
+    for pit_name, name, variant, low, high, boxes, chips, rules in TABLES:
+        if Table.objects.filter(name=name).exists():
+            continue
+        _table_create(result, pit=pits[pit_name], name=name, variant=variant, min_bet=Decimal(low),
+                      max_bet=Decimal(high), boxes=boxes, chips=chips, rules=rules)
+        result.created.append(f"table {name}")
+
+    User = get_user_model()
+    for username, first, last, role, badge in USERS:
+        user = User.objects.filter(username=username).first()
+        if user is None:
+            user = services.user_create(username=username, password=DEMO_PASSWORD, first_name=first,
+                                        last_name=last, email=f"{username}@casino.example",
+                                        is_superuser=role is None)
+            result.created.append(f"user {username}")
+        services.staff_enrol(user=user, roles=(role,) if role else (), pits=list(pits.values()), badge=badge)
+
+    # Later issues load demo rounds here (dealt by the engine, logged by dealer1, then audited),
+    # each step idempotent like the ones above.
+    return result
+
+
+def _table_create(result: DemoResult, **fields) -> Table:
+    """`services.table_create`, except for one case the demo floor must get past (see below)."""
+    table = Table(**fields)
+    try:
+        table.full_clean()
+    except ValidationError as exc:
+        # The blackjack and veintiuno engine modules land after this command was written; until
+        # then their presets cannot be checked. The demo floor still needs those tables, so when
+        # that is the only error the table is stored with its rules unchecked; any other stands.
+        codes = {name: [e.code for e in errors] for name, errors in exc.error_dict.items()}
+        if codes != {"rules": ["variant_unavailable"]}:
+            raise
+        result.unchecked_rules.append(table.name)
+    table.save()
+    return table

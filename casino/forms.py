@@ -1,0 +1,43 @@
+"""Forms of the floor. House rules are checked by the model (and so by the engine)."""
+
+from django import forms
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext_lazy as _
+
+from . import house_rules
+from .choices import Variant
+from .models import Table
+
+
+def rules_help() -> str:
+    """The house-rule options of each variant, from the engine, for the rules field's help text."""
+    parts = []
+    for variant in Variant:
+        try:
+            opts = house_rules.options(variant.value)
+        except house_rules.VariantUnavailable:
+            parts.append(format_html("<b>{}</b>: {}", variant.label, _("not in the rules engine yet")))
+            continue
+        items = format_html_join(
+            "; ", "<code>{}</code> ({}) — {}",
+            ((o["name"], ", ".join(map(str, o.get("choices", []))) or o["kind"], o["help"]) for o in opts),
+        )
+        parts.append(format_html("<b>{}</b>: {}", variant.label, items))
+    return format_html(
+        "{}<br>{}",
+        _("Only the rules that differ from the defaults, as a JSON object, e.g. {\"dark_win_bet\": \"take\"}. "
+          "Options:"),
+        format_html_join("", "{}<br>", ((p,) for p in parts)),
+    )
+
+
+class TableForm(forms.ModelForm):
+    class Meta:
+        model = Table
+        fields = ["name", "pit", "variant", "min_bet", "max_bet", "boxes", "chips", "rules", "is_active"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["rules"].help_text = rules_help()
+        self.fields["chips"].widget = forms.TextInput(attrs={"size": 40})
+        self.fields["rules"].widget = forms.Textarea(attrs={"rows": 3, "cols": 60})

@@ -1,0 +1,130 @@
+"""The floor: pits, their tables (variant, limits, house rules, chips) and the staff who work them."""
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from dealing.engine.errors import RoundError
+from dealing.engine.money import fmt, parse_amount
+
+from . import house_rules
+from .choices import MAX_BOXES, Variant
+
+MONEY = {"max_digits": 14, "decimal_places": 2}
+
+
+class Pit(models.Model):
+    """A group of tables under one pit boss (старший по питу)."""
+
+    name = models.CharField(_("name"), max_length=60, unique=True)
+    description = models.TextField(_("description"), blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("pit")
+        verbose_name_plural = _("pits")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Table(models.Model):
+    """A gaming table: its game, its Ante/bet limits, its boxes, chips and house rules."""
+
+    name = models.CharField(_("name"), max_length=60, unique=True)
+    pit = models.ForeignKey(Pit, on_delete=models.PROTECT, related_name="tables", verbose_name=_("pit"))
+    variant = models.CharField(_("variant"), max_length=20, choices=Variant.choices)
+    rules = models.JSONField(
+        _("house rules"), default=dict, blank=True,
+        help_text=_("Only the rules that differ from the variant's defaults (or preset), as a JSON object."),
+    )
+    min_bet = models.DecimalField(_("minimum Ante"), validators=[MinValueValidator(Decimal("0.01"))], **MONEY)
+    max_bet = models.DecimalField(_("maximum Ante"), validators=[MinValueValidator(Decimal("0.01"))], **MONEY)
+    boxes = models.PositiveSmallIntegerField(_("boxes"), validators=[MinValueValidator(1)])
+    chips = models.JSONField(
+        _("chips"), default=list, blank=True,
+        help_text=_("Chip denominations, smallest first, e.g. [100, 500, 1000, 5000]."),
+    )
+    is_active = models.BooleanField(_("open"), default=True)
+
+    class Meta:
+        ordering = ["pit__name", "name"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        constraints = [
+            models.CheckConstraint(condition=Q(min_bet__gt=0), name="table_min_bet_positive"),
+            models.CheckConstraint(condition=Q(max_bet__gte=F("min_bet")), name="table_max_bet_not_below_min"),
+            models.CheckConstraint(condition=Q(boxes__gte=1), name="table_has_a_box"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def chip_amounts(self) -> list[Decimal]:
+        return [Decimal(str(chip)) for chip in self.chips or []]
+
+    def clean(self):
+        errors: dict[str, list] = {}
+        if self.min_bet is not None and self.max_bet is not None and self.max_bet < self.min_bet:
+            errors.setdefault("max_bet", []).append(
+                gettext("The maximum Ante must not be below the minimum Ante."))
+        limit = MAX_BOXES.get(self.variant)
+        if limit is not None and self.boxes is not None and self.boxes > limit:
+            errors.setdefault("boxes", []).append(
+                gettext("A %(variant)s table has at most %(limit)d boxes.")
+                % {"variant": self.get_variant_display(), "limit": limit})
+        if self.variant in Variant.values:
+            try:
+                house_rules.validate(self.variant, self.rules)
+            except ValidationError as exc:
+                errors.setdefault("rules", []).extend(exc.error_list)
+        try:
+            self.chips = _clean_chips(self.chips)
+        except ValidationError as exc:
+            errors.setdefault("chips", []).extend(exc.error_list)
+        if errors:
+            raise ValidationError(errors)
+
+
+def _clean_chips(chips) -> list[str]:
+    """Chip denominations as canonical decimal strings, strictly increasing."""
+    if chips in (None, ""):
+        return []
+    if not isinstance(chips, list):
+        raise ValidationError(gettext("Chips must be a list of amounts, e.g. [100, 500, 1000]."), code="chips")
+    amounts = []
+    for chip in chips:
+        try:
+            amounts.append(parse_amount(chip, "chips"))
+        except RoundError:
+            raise ValidationError(
+                gettext("%(chip)r is not a chip: a chip is a positive amount with at most 2 decimals.")
+                % {"chip": chip}, code="chips") from None
+    if any(b <= a for a, b in zip(amounts, amounts[1:])):
+        raise ValidationError(gettext("List the chips once each, smallest first."), code="chips")
+    return [fmt(amount) for amount in amounts]
+
+
+class Staff(models.Model):
+    """A person on the floor: a user, the pits they work in, their badge. Roles are groups."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="staff",
+                                verbose_name=_("user"))
+    pits = models.ManyToManyField(Pit, blank=True, related_name="staff_members", verbose_name=_("pits"))
+    badge = models.CharField(_("badge"), max_length=16, blank=True,
+                             help_text=_("Short code on the staff member's badge."))
+
+    class Meta:
+        ordering = ["user__username"]
+        verbose_name = _("staff member")
+        verbose_name_plural = _("staff")
+
+    def __str__(self) -> str:
+        return self.user.get_full_name() or self.user.get_username()

@@ -1,0 +1,101 @@
+"""Reads of the floor."""
+
+from dataclasses import dataclass, field
+
+from django.core.exceptions import ValidationError
+from django.db.models import Prefetch, QuerySet
+
+from dealing import engine
+
+from . import house_rules
+from .models import Pit, Table
+from .roles import user_pits
+
+
+def table_list(*, user, filters: dict | None = None) -> QuerySet:
+    """Tables in the pits the user may see, optionally narrowed by `TableFilter` fields."""
+    from .filters import TableFilter
+
+    tables = Table.objects.filter(pit__in=user_pits(user)).select_related("pit")
+    filterset = TableFilter(filters or {}, tables)
+    if not filterset.is_valid():
+        raise ValidationError({name: errors.as_data() for name, errors in filterset.errors.items()})
+    return filterset.qs
+
+
+@dataclass
+class TableView:
+    """A table as the floor page shows it: the model plus the rules the engine says are in force."""
+
+    table: Table
+    rules_in_force: dict | None  # None while the engine cannot read this variant
+    rules_error: str = ""
+
+    @property
+    def box_numbers(self) -> range:
+        return range(1, self.table.boxes + 1)
+
+
+@dataclass
+class PitView:
+    pit: Pit
+    tables: list[TableView] = field(default_factory=list)
+
+
+def floor_overview(*, user) -> list[PitView]:
+    """Every pit the user may see with its tables, open ones first, and their rules in force."""
+    tables = Table.objects.order_by("-is_active", "name")
+    pits = user_pits(user).prefetch_related(Prefetch("tables", queryset=tables))
+    return [PitView(pit=pit, tables=[_table_view(t) for t in pit.tables.all()]) for pit in pits]
+
+
+def _table_view(table: Table) -> TableView:
+    try:
+        return TableView(table, house_rules.in_force(table.variant, table.rules))
+    except house_rules.VariantUnavailable:
+        return TableView(table, None)
+    except engine.RoundError as exc:
+        # Stored rules the engine now rejects (its options changed): show why instead of failing.
+        return TableView(table, None, exc.message)
+
+
+def health_report() -> dict:
+    """Reachability of the database and the broker, for `GET /healthz`."""
+    database = _database_health()
+    broker = _broker_health()
+    ok = database["ok"] and broker["ok"]
+    return {"status": "ok" if ok else "degraded", "database": database, "broker": broker}
+
+
+def _database_health() -> dict:
+    from django.db import connection
+
+    report = {"ok": False, "vendor": connection.vendor}
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except Exception as exc:  # any failure to talk to the database is what this reports
+        report["error"] = f"{type(exc).__name__}: {exc}"
+    else:
+        report["ok"] = True
+    return report
+
+
+def _broker_health() -> dict:
+    from django.conf import settings
+    from kombu import Connection
+
+    from .config import redact_url
+
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return {"ok": True, "url": None, "mode": "eager"}
+    report = {"ok": False, "url": redact_url(settings.CELERY_BROKER_URL), "mode": "broker"}
+    try:
+        with Connection(settings.CELERY_BROKER_URL, connect_timeout=2) as conn:
+            conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=2)
+    except Exception as exc:  # any failure to reach the broker is what this reports
+        report["error"] = f"{type(exc).__name__}: {exc}"
+    else:
+        report["ok"] = True
+    return report

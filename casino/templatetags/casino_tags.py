@@ -1,0 +1,40 @@
+"""Template filters of the floor pages."""
+
+from decimal import Decimal, InvalidOperation
+
+from django import template
+from django.utils.formats import number_format
+from django.utils.translation import gettext
+
+register = template.Library()
+
+
+@register.filter
+def money(value):
+    """An amount as the floor reads it: grouped digits, cents only when there are any (5,000 / 7.50)."""
+    if value in (None, ""):
+        return ""
+    try:
+        amount = Decimal(str(value))
+    except InvalidOperation:
+        return value
+    places = 0 if amount == amount.to_integral_value() else 2
+    return number_format(amount, decimal_pos=places, use_l10n=True, force_grouping=True)
+
+
+@register.filter
+def rule_value(value):
+    """A house-rule value for display: true/false as yes/no, amounts like `money`."""
+    if value is True:
+        return gettext("yes")
+    if value is False:
+        return gettext("no")
+    if isinstance(value, Decimal):
+        return money(value)
+    return value
+
+
+@register.filter
+def humanize_rule(name: str) -> str:
+    """`dark_win_bet` → `dark win bet`: option names are the engine's, spaced for reading."""
+    return str(name).replace("_", " ")

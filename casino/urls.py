@@ -1,0 +1,27 @@
+"""The project's URLs: pages, login, the admin, the API and its docs, the health endpoint."""
+
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from . import apis, views
+
+# The floor app's pages, under the "casino" namespace; later apps mount theirs the same way
+# (`path("dealing/", include("dealing.urls"))` with app_name = "dealing").
+floor_patterns = ([path("", views.floor, name="floor")], "casino")
+
+# Every app's endpoints, under the "api" namespace.
+api_v1 = [
+    path("tables/", apis.TableListApi.as_view(), name="table-list"),
+]
+
+urlpatterns = [
+    path("", include(floor_patterns)),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+    path("api/v1/", include((api_v1, "api"))),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    path("healthz", views.healthz, name="healthz"),
+]

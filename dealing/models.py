@@ -1,0 +1,1 @@
+"""Models of dealing: shoes, rounds, stakes, incidents, approvals (to come)."""
