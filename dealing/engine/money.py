@@ -9,8 +9,10 @@ ZERO = Decimal(0)
 CENT = Decimal("0.01")
 
 _AMOUNT_TEXT = re.compile(r"\d{1,15}(?:\.\d{1,2})?\Z")
-# Integers are by far the most common amounts; keep their Decimals instead of rebuilding them.
-_INT_CACHE: dict[int, Decimal] = {}
+# Whole amounts are by far the most common; their Decimals are kept instead of rebuilt. Only
+# valid amounts (positive, under the limit) ever enter, so a hit here needs no further check.
+INT_AMOUNTS: dict[int, Decimal] = {}
+_INT_CACHE = INT_AMOUNTS
 
 
 def parse_amount(value, path: str, *, event: int | None = None, allow_zero: bool = False) -> Decimal:
@@ -26,7 +28,7 @@ def parse_amount(value, path: str, *, event: int | None = None, allow_zero: bool
             if value < 0 or value >= 10**15:
                 raise _bad(value, path, event)
             amount = Decimal(value)
-            if len(_INT_CACHE) < 100_000:
+            if value and len(_INT_CACHE) < 100_000:
                 _INT_CACHE[value] = amount
     elif kind is str:
         if not _AMOUNT_TEXT.match(value):
@@ -54,11 +56,20 @@ def parse_amount(value, path: str, *, event: int | None = None, allow_zero: bool
     return amount
 
 
+_FMT: dict[Decimal, str] = {}
+
+
 def fmt(amount: Decimal) -> str:
     """The decimal string an amount leaves the system as: "100", "10.50", "-310"."""
-    if amount == amount.to_integral_value():
-        return str(int(amount))
-    return str(amount.quantize(CENT))
+    text = _FMT.get(amount)
+    if text is None:
+        if amount == amount.to_integral_value():
+            text = str(int(amount))
+        else:
+            text = str(amount.quantize(CENT))
+        if len(_FMT) < 100_000:
+            _FMT[amount] = text
+    return text
 
 
 def _bad(value, path, event):

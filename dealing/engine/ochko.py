@@ -13,6 +13,7 @@ from . import document as doc_
 from .base import LEAVE, PAY, TAKE, Option, Outcome, Owed, Settled, compare_settlements, resolve_rules
 from .errors import RoundError
 from .findings import Finding
+from .money import INT_AMOUNTS as _INT_AMOUNTS
 from .money import ZERO, fmt
 
 NAME = "ochko"
@@ -51,7 +52,12 @@ WAITING, DRAWING_BOX, STOOD, DARK, OCHKO, MNOGO, OUT = (
 FOLD, BET = "fold", "bet"
 
 
+_DEFAULT_RULES = {name: opt.default for name, opt in OPTIONS.items()}
+
+
 def house_rules(rules) -> dict:
+    if rules is None or (type(rules) is dict and not rules):
+        return dict(_DEFAULT_RULES)
     return resolve_rules(NAME, OPTIONS, rules)
 
 
@@ -178,21 +184,26 @@ class Replay:
                              path="$.stakes")
         owners: dict[int, str] = {}
         for k, item in enumerate(raw):
-            path = f"$.stakes[{k}]"
-            doc_.expect_object(item, path)
-            doc_.unknown_fields(item, _STAKE_FIELDS, path)
-            sid = doc_.text(item, "id", path)
+            fast = _fast_stake(item)
+            if fast is not None:
+                sid, box_no, player, ante, dealer_bet, owner = fast
+            else:
+                path = f"$.stakes[{k}]"
+                doc_.expect_object(item, path)
+                doc_.unknown_fields(item, _STAKE_FIELDS, path)
+                sid = doc_.text(item, "id", path)
+                box_no = doc_.integer(item, "box", path)
+                player = doc_.text(item, "player", path)
+                ante = doc_.amount(item, "ante", path)
+                dealer_bet = doc_.amount(item, "dealer_bet", path, required=False)
+                owner = doc_.boolean(item, "owner", path, required=False)
             if sid in self.stakes:
-                raise RoundError("duplicate_stake", f"Two stakes have the id \"{sid}\".", path=f"{path}.id")
-            box_no = doc_.integer(item, "box", path)
-            player = doc_.text(item, "player", path)
-            ante = doc_.amount(item, "ante", path)
-            dealer_bet = doc_.amount(item, "dealer_bet", path, required=False)
-            owner = doc_.boolean(item, "owner", path, required=False)
+                raise RoundError("duplicate_stake", f"Two stakes have the id \"{sid}\".",
+                                 path=f"$.stakes[{k}].id")
             if owner:
                 if box_no in owners:
                     raise RoundError("bad_value", f"Box {box_no} has two owners: stakes \"{owners[box_no]}\" and "
-                                     f"\"{sid}\".", path=f"{path}.owner")
+                                     f"\"{sid}\".", path=f"$.stakes[{k}].owner")
                 owners[box_no] = sid
             stake = Stake(sid, box_no, player, ante, dealer_bet, bool(owner))
             self.stakes[sid] = stake
@@ -236,6 +247,10 @@ class Replay:
         self.findings.append(Finding(code, message, event=event, **kw))
 
     def _stake(self, i: int, ev: dict) -> Stake:
+        try:
+            return self.stakes[ev["stake"]]
+        except (KeyError, TypeError):
+            pass
         sid = ev.get("stake")
         if sid is None:
             raise doc_.missing("stake", f"$.events[{i}]", i)
@@ -257,6 +272,19 @@ class Replay:
 
     def _card(self, i: int, ev: dict) -> tuple:
         """Read a card and count it out of the shoe."""
+        try:
+            info = _CARD[ev["card"]]
+        except (KeyError, TypeError):
+            pass
+        else:
+            if info[4]:
+                code = info[0]
+                self.shoe_cards.append(code)
+                counts = self.card_counts
+                n = counts[code] = counts.get(code, 0) + 1
+                if n > DECKS:
+                    self._too_many(i, code, n)
+                return info
         text = ev.get("card")
         if type(text) is not str:
             if text is None and "card" not in ev:
@@ -276,6 +304,10 @@ class Replay:
             return
         n = self.card_counts.get(code, 0) + 1
         self.card_counts[code] = n
+        if n > DECKS:
+            self._too_many(i, code, n)
+
+    def _too_many(self, i: int, code: str, n: int) -> None:
         if n == DECKS + 1:
             self._flag("CARD_COUNT", f"Event {i}: {_cards.label(code)} appears {n} times; the shoe holds only "
                        f"{DECKS}.", i)
@@ -312,23 +344,32 @@ class Replay:
     # --- events -------------------------------------------------------------------------------
 
     def apply(self, i: int, ev) -> None:
-        if type(ev) is not dict:
-            doc_.expect_object(ev, f"$.events[{i}]", i)
-        kind = ev.get("e")
-        handler = _HANDLERS.get(kind) if type(kind) is str else None
-        if handler is None:
-            if "e" not in ev:
-                raise doc_.missing("e", f"$.events[{i}]", i)
-            raise RoundError("unknown_event", f"Event {i}: {kind!r} is not an event of an ochko round (known: "
-                             f"{', '.join(_HANDLERS)}).", path=f"$.events[{i}].e", event=i)
-        fields = _FIELDS[kind]
-        for key in ev:
-            if key not in fields:
-                doc_.unknown_fields(ev, fields, f"$.events[{i}]", i)
+        try:
+            kind = ev["e"]
+            handler, fields = _HANDLERS[kind]
+        except (KeyError, TypeError, IndexError):
+            self._refuse_event(i, ev)
+        if not ev.keys() <= fields:
+            doc_.unknown_fields(ev, fields, f"$.events[{i}]", i)
         if self.phase == DEALER and kind != "draw" and self.dealer_stop_event is None:
             self.dealer_stop_event = i
         handler(self, i, ev)
         self.events_seen = i + 1
+
+    def _refuse_event(self, i: int, ev) -> None:
+        doc_.expect_object(ev, f"$.events[{i}]", i)
+        if "e" not in ev:
+            raise doc_.missing("e", f"$.events[{i}]", i)
+        raise RoundError("unknown_event", f"Event {i}: {ev['e']!r} is not an event of an ochko round (known: "
+                         f"{', '.join(_HANDLERS)}).", path=f"$.events[{i}].e", event=i)
+
+    def _amount(self, i: int, ev: dict, required: bool = True) -> Decimal | None:
+        value = ev.get("amount")
+        if type(value) is int:
+            amount = _INT_AMOUNTS.get(value)
+            if amount is not None:
+                return amount
+        return doc_.amount(ev, "amount", f"$.events[{i}]", i, required=required)
 
     def _deal(self, i: int, ev: dict) -> None:
         to = ev.get("to")
@@ -398,7 +439,7 @@ class Replay:
 
     def _bet(self, i: int, ev: dict) -> None:
         stake = self._stake(i, ev)
-        amount = doc_.amount(ev, "amount", f"$.events[{i}]", i)
+        amount = self._amount(i, ev)
         if not self._decide(i, stake, "placed a Bet"):
             return
         stake.decision = BET
@@ -442,8 +483,12 @@ class Replay:
             self._flag("ILLEGAL_ACTION", f"Event {i}: {who} before the dealer opened his card.", i)
             self._do_open(i)
 
-    def _box_event(self, i: int, ev: dict, action: str) -> None:
-        n = self._box_number(i, ev)
+    def _box_event(self, i: int, ev: dict) -> None:
+        """hit, dark or stand: the box's drawing, in turn 1 → 6."""
+        action = ev["e"]
+        n = ev.get("box")
+        if type(n) is not int:
+            n = self._box_number(i, ev)
         info = self._card(i, ev) if action != "stand" else None
         self._ensure_open(i, f"box {n} drew")
         self.drawing_actions.append(i)
@@ -470,8 +515,10 @@ class Replay:
             box.dark = info[0]
             box.state = DARK
         else:
-            box.hand.add(info)
-            self._instant(i, box)
+            hand = box.hand
+            hand.add(info)
+            if hand.total >= 21 or len(hand.cards) == 5:
+                self._instant(i, box)
 
     def _instant(self, i: int, box: Box) -> None:
         """Face-up ochko or mnogo while drawing: settled at once, whatever the dealer draws later."""
@@ -504,15 +551,6 @@ class Replay:
 
     def _dealer_first_is_ace(self) -> bool:
         return bool(self.dealer.cards) and self.dealer.cards[0][0] == "A"
-
-    def _hit(self, i, ev):
-        self._box_event(i, ev, "hit")
-
-    def _dark(self, i, ev):
-        self._box_event(i, ev, "dark")
-
-    def _stand(self, i, ev):
-        self._box_event(i, ev, "stand")
 
     def _draw(self, i: int, ev: dict) -> None:
         info = self._card(i, ev)
@@ -554,25 +592,24 @@ class Replay:
             self._flag("ILLEGAL_ACTION", f"Event {i}: box {n}'s dark card was turned before the dealer finished "
                        f"drawing; nobody may see it until then.", i, stake=box.stakes[0].id)
 
-    def _settle(self, i: int, ev: dict, result: str) -> None:
-        stake = self._stake(i, ev)
+    def _settle(self, i: int, ev: dict) -> None:
+        """pay, take or leave: what the dealer did with one wager, judged when the round is over."""
+        result = ev["e"]
+        try:
+            stake = self.stakes[ev["stake"]]
+        except (KeyError, TypeError):
+            stake = self._stake(i, ev)
         wager = ev.get("wager")
         if type(wager) is not str or wager not in _WAGER_SET:
             if "wager" not in ev:
                 raise doc_.missing("wager", f"$.events[{i}]", i)
             raise doc_.bad_value("wager", wager, "an ochko wager is \"ante\", \"bet\" or \"dealer_bet\".",
                                  f"$.events[{i}]", i)
-        amount = doc_.amount(ev, "amount", f"$.events[{i}]", i, required=result == PAY)
+        value = ev.get("amount")
+        amount = _INT_AMOUNTS.get(value) if type(value) is int else None
+        if amount is None:
+            amount = self._amount(i, ev, required=result == PAY)
         self.settled.append(Settled(i, stake.id, None, wager, result, amount))
-
-    def _pay(self, i, ev):
-        self._settle(i, ev, PAY)
-
-    def _take(self, i, ev):
-        self._settle(i, ev, TAKE)
-
-    def _leave(self, i, ev):
-        self._settle(i, ev, LEAVE)
 
     def _burn(self, i: int, ev: dict) -> None:
         text = ev.get("card")
@@ -932,22 +969,48 @@ _FIELDS = {
     "burn": frozenset({"e", "card", "reason"}),
     "incident": frozenset({"e", "kind", "card", "exposed", "resolution", "reported_by", "approved_by", "note"}),
 }
+# event name -> (handler, the fields it may carry)
 _HANDLERS = {
-    "deal": Replay._deal,
-    "fold": Replay._fold,
-    "bet": Replay._bet,
-    "open": Replay._open,
-    "hit": Replay._hit,
-    "dark": Replay._dark,
-    "stand": Replay._stand,
-    "draw": Replay._draw,
-    "reveal": Replay._reveal,
-    "pay": Replay._pay,
-    "take": Replay._take,
-    "leave": Replay._leave,
-    "burn": Replay._burn,
-    "incident": Replay._incident,
+    "deal": (Replay._deal, _FIELDS["deal"]),
+    "fold": (Replay._fold, _FIELDS["fold"]),
+    "bet": (Replay._bet, _FIELDS["bet"]),
+    "open": (Replay._open, _FIELDS["open"]),
+    "hit": (Replay._box_event, _FIELDS["hit"]),
+    "dark": (Replay._box_event, _FIELDS["dark"]),
+    "stand": (Replay._box_event, _FIELDS["stand"]),
+    "draw": (Replay._draw, _FIELDS["draw"]),
+    "reveal": (Replay._reveal, _FIELDS["reveal"]),
+    "pay": (Replay._settle, _FIELDS["pay"]),
+    "take": (Replay._settle, _FIELDS["take"]),
+    "leave": (Replay._settle, _FIELDS["leave"]),
+    "burn": (Replay._burn, _FIELDS["burn"]),
+    "incident": (Replay._incident, _FIELDS["incident"]),
 }
+
+
+def _fast_stake(item):
+    """A well-formed stake read without ceremony, or None to let the precise readers explain."""
+    if type(item) is not dict or not item.keys() <= _STAKE_FIELDS:
+        return None
+    sid, box_no, player = item.get("id"), item.get("box"), item.get("player")
+    ante, dealer_bet, owner = item.get("ante"), item.get("dealer_bet"), item.get("owner")
+    if type(sid) is not str or type(box_no) is not int or type(player) is not str or not sid.strip() \
+            or not player.strip() or type(ante) is not int:
+        return None
+    ante = _INT_AMOUNTS.get(ante)
+    if ante is None:
+        return None
+    if dealer_bet is not None:
+        if type(dealer_bet) is not int:
+            return None
+        dealer_bet = _INT_AMOUNTS.get(dealer_bet)
+        if dealer_bet is None:
+            return None
+    elif "dealer_bet" in item:
+        return None
+    if owner is not None and type(owner) is not bool or owner is None and "owner" in item:
+        return None
+    return sid, box_no, player, ante, dealer_bet, owner
 
 
 LOAD_BURNS = 6
