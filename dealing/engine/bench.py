@@ -1,0 +1,87 @@
+"""Engine throughput: parse + replay + settle + audit of simulated logs with settlement events.
+
+    python -m dealing.engine.bench [--rounds N] [--variant ochko]
+
+Single process, best of three passes. Two figures per variant: from JSON text (what the CLI and
+the API receive, JSON decoding included) and from already-decoded documents (the engine alone).
+"""
+
+import argparse
+import importlib.util
+import json
+import platform
+import time
+
+from . import VARIANTS, settle
+from .__main__ import to_json
+from .document import load_json
+
+
+def _available(variant: str) -> bool:
+    return bool(importlib.util.find_spec(f"dealing.engine.{variant}")
+                and importlib.util.find_spec(f"dealing.engine.simulators.{variant}"))
+
+
+def _best_rate(fn, items, passes: int = 3) -> float:
+    best = None
+    for _ in range(passes):
+        start = time.perf_counter()
+        for item in items:
+            fn(item)
+        elapsed = time.perf_counter() - start
+        best = elapsed if best is None else min(best, elapsed)
+    return len(items) / best
+
+
+def measure(variant: str, rounds: int = 3000, seed: int = 2026) -> dict:
+    from .simulators import simulate
+
+    texts = [to_json(sim.doc) for sim in simulate(variant, rounds, seed=seed)]
+    docs = [load_json(text) for text in texts]
+    events = sum(len(doc["events"]) for doc in docs) / len(docs)
+    # Every simulated log must be clean, or we would be timing error paths.
+    assert all(not settle(doc)["findings"] for doc in docs[:200])
+    from_text = _best_rate(settle, texts)
+    from_docs = _best_rate(settle, docs)
+    return {
+        "variant": variant,
+        "rounds": rounds,
+        "events_per_round": round(events, 1),
+        "rounds_per_s_from_json": round(from_text),
+        "rounds_per_s_from_dicts": round(from_docs),
+        "events_per_s_from_dicts": round(from_docs * events),
+    }
+
+
+def run(rounds: int = 3000, variants=None) -> list[dict]:
+    return [measure(v, rounds) for v in (variants or VARIANTS) if _available(v)]
+
+
+def machine() -> str:
+    return f"{platform.python_implementation()} {platform.python_version()} on {platform.machine()}, " \
+           f"{_cpu_name()}"
+
+
+def _cpu_name() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as handle:
+            for line in handle:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m dealing.engine.bench")
+    parser.add_argument("--rounds", type=int, default=3000)
+    parser.add_argument("--variant", action="append", choices=VARIANTS)
+    args = parser.parse_args(argv)
+    for row in run(args.rounds, args.variant):
+        print(json.dumps(row))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
