@@ -11,7 +11,8 @@ def as_decimal(p: Fraction, digits: int = DIGITS) -> str:
     with localcontext() as ctx:
         ctx.prec = 50
         value = Decimal(p.numerator) / Decimal(p.denominator)
-        return str(value.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_EVEN))
+        # Fixed-point text: an exact zero is "0.000000000000", never "0E-12".
+        return format(value.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_EVEN), "f")
 
 
 def dealer_odds(variant: str, preset: str | None = None) -> dict:
