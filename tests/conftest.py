@@ -1,0 +1,113 @@
+"""Fixtures every test may use: users per role, logged-in clients, a small floor, a browser.
+
+    def test_x(client_for, floor):
+        client = client_for("dealer")              # logged in, in both pits of `floor`
+        client = client_for("dealer", pits=[])     # logged in, no pit
+        anonymous = client_for(None)
+        admin = client_for("superuser")
+"""
+
+import os
+from dataclasses import dataclass
+
+import pytest
+from django.db import connections
+from django.test import Client
+
+from casino.models import Pit, Table
+from casino.roles import ROLES
+from tests.factories import PitFactory, StaffFactory, SuperuserFactory, TableFactory, UserFactory
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@dataclass
+class Floor:
+    """Two pits with an ochko table each."""
+
+    pit_a: Pit
+    pit_b: Pit
+    table_a: Table
+    table_b: Table
+
+    @property
+    def pits(self) -> list[Pit]:
+        return [self.pit_a, self.pit_b]
+
+
+@pytest.fixture
+def floor(db) -> Floor:
+    pit_a = PitFactory(name="Pit A")
+    pit_b = PitFactory(name="Pit B")
+    return Floor(pit_a, pit_b, TableFactory(name="R-1", pit=pit_a), TableFactory(name="R-2", pit=pit_b))
+
+
+@pytest.fixture
+def make_user(db):
+    """make_user(role, pits=...) → a user with that role ("superuser", a role name, or None for
+    no role) and a staff profile in `pits`."""
+
+    def make(role: str | None = None, *, pits=(), username: str | None = None, **fields):
+        extra = {"username": username} if username else {}
+        if role == "superuser":
+            user = SuperuserFactory(**extra, **fields)
+        else:
+            user = UserFactory(role=role, **extra, **fields)
+        StaffFactory(user=user, pits=list(pits))
+        return user
+
+    return make
+
+
+@pytest.fixture
+def client_for(make_user, request):
+    """client_for(role, pits=None) → a test Client logged in with that role; `None` is anonymous.
+
+    By default the user works in every pit of the `floor` fixture when the test uses it.
+    """
+
+    def login(role: str | None, *, pits=None) -> Client:
+        client = Client()
+        if role is None:
+            return client
+        if pits is None:
+            pits = request.getfixturevalue("floor").pits if "floor" in request.fixturenames else []
+        user = make_user(role, pits=pits)
+        client.force_login(user)
+        client.user = user
+        return client
+
+    return login
+
+
+@pytest.fixture(params=ROLES)
+def role(request) -> str:
+    """Each of the five roles in turn."""
+    return request.param
+
+
+@pytest.fixture
+def browser_page(live_server, monkeypatch):
+    """A Playwright page in the system Chromium, against `live_server`; skips when it is absent."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    playwright_sync = pytest.importorskip("playwright.sync_api")
+    # Playwright's sync API runs an event loop in this thread; Django refuses ORM calls from a
+    # thread with a running loop unless told that this is deliberate (tests only).
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with playwright_sync.sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"],
+        )
+        context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        yield page
+        context.close()
+        browser.close()
+        # ORM calls made while Playwright's loop runs get connections of their own (Django keeps
+        # connections per async context); close them here, in that context, or they outlive the
+        # test database.
+        connections.close_all()

@@ -1,0 +1,87 @@
+"""factory_boy factories of the project's models. Apps add theirs here.
+
+    UserFactory(role="dealer")                      # a user in the dealer group
+    StaffFactory(user__role="pit_boss", pits=[pit]) # a staff profile in one pit
+    TableFactory(variant="ochko", pit__name="Pit A")
+"""
+
+from decimal import Decimal
+
+import factory
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+
+from casino.choices import Variant
+from casino.models import Pit, Staff, Table
+
+PASSWORD = "demo"
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ("username",)
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    first_name = factory.Faker("first_name")
+    last_name = factory.Faker("last_name")
+    email = factory.LazyAttribute(lambda u: f"{u.username}@casino.example")
+    password = factory.django.Password(PASSWORD)
+
+    @factory.post_generation
+    def role(user, create, extracted, **kwargs):
+        """`role="dealer"` (or a list of roles) puts the user in those groups."""
+        if not extracted:
+            return
+        roles = [extracted] if isinstance(extracted, str) else list(extracted)
+        groups = list(Group.objects.filter(name__in=roles))
+        assert len(groups) == len(roles), f"unknown role in {roles}"
+        user.groups.add(*groups)
+
+
+class SuperuserFactory(UserFactory):
+    username = factory.Sequence(lambda n: f"admin{n}")
+    is_superuser = True
+    is_staff = True
+
+
+class PitFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Pit
+        django_get_or_create = ("name",)
+
+    name = factory.Sequence(lambda n: f"Pit {n}")
+    description = ""
+
+
+class TableFactory(factory.django.DjangoModelFactory):
+    """An ochko table of six boxes, 100–5,000, by default."""
+
+    class Meta:
+        model = Table
+
+    name = factory.Sequence(lambda n: f"T-{n}")
+    pit = factory.SubFactory(PitFactory)
+    variant = Variant.OCHKO
+    min_bet = Decimal("100")
+    max_bet = Decimal("5000")
+    boxes = 6
+    chips = factory.LazyFunction(lambda: ["100", "500", "1000", "5000"])
+    rules = factory.LazyFunction(dict)
+    is_active = True
+
+
+class StaffFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Staff
+        skip_postgeneration_save = True
+
+    user = factory.SubFactory(UserFactory)
+    badge = factory.Sequence(lambda n: f"B-{n:03d}")
+
+    @factory.post_generation
+    def pits(staff, create, extracted, **kwargs):
+        """`pits=[pit_a, pit_b]` puts the staff member in those pits."""
+        if extracted:
+            staff.pits.add(*extracted)

@@ -1,0 +1,29 @@
+"""Settings for the test suite: the real settings (casino/settings.py), read from the same
+environment, with the few changes a test run needs.
+
+DEBUG stays off, as in production. DATABASE_URL and CELERY_BROKER_URL are honoured, so the same
+suite runs embedded (SQLite, eager) or against PostgreSQL and Redis (.ci/run).
+"""
+
+import os
+
+# A run without SECRET_KEY would stop at start-up (DEBUG is off); tests need no real secret.
+os.environ.setdefault("SECRET_KEY", "tests-only-secret-key-not-for-any-deployment-7d1e5b2a9c")
+
+from casino.settings import *  # noqa: E402,F401,F403
+
+# The test server speaks plain HTTP: no redirect to HTTPS, cookies sent without TLS.
+SECURE_SSL_REDIRECT = False
+SESSION_COOKIE_SECURE = False
+CSRF_COOKIE_SECURE = False
+SECURE_HSTS_SECONDS = 0
+# {% static %} without a collectstatic manifest (tests never run collectstatic).
+STORAGES = {
+    **STORAGES,  # noqa: F405
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+# Hashing a password properly takes a noticeable fraction of a second; tests create many users.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# Serve static files from the apps' folders, as `runserver` does (no STATIC_ROOT in tests).
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True
