@@ -782,3 +782,8 @@ def simulate_session(rng, *, players: list[str] | None = None, rounds: int = 30,
     session.shoe = {"format": "shoe/1", "variant": "veintiuno", "table": {"min": unit, "max": unit * 40},
                     "rules": rules, "items": items}
     return session
+
+
+def simulate_shoe(rng, *, rounds: int, **options) -> dict:
+    """A `shoe/1` document of veintiuno: one pack followed through a correct game night."""
+    return simulate_session(rng, rounds=rounds, **options).shoe
