@@ -48,10 +48,10 @@ def options(variant: str) -> list[dict]:
         return engine.options(variant)
 
 
-def validate(variant: str, rules) -> None:
-    """Raise ValidationError with the engine's sentence when `rules` are not valid for `variant`."""
+def validate(variant: str, rules) -> dict:
+    """The rules in force; ValidationError with the engine's sentence when `rules` are not valid."""
     try:
-        in_force(variant, rules)
+        return in_force(variant, rules)
     except engine.RoundError as exc:
         raise ValidationError(exc.message, code=exc.code) from exc
     except VariantUnavailable:

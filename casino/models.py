@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import F, Q
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from dealing.engine.errors import RoundError
@@ -82,9 +82,16 @@ class Table(models.Model):
                 % {"variant": self.get_variant_display(), "limit": limit})
         if self.variant in Variant.values:
             try:
-                house_rules.validate(self.variant, self.rules)
+                in_force = house_rules.validate(self.variant, self.rules)
             except ValidationError as exc:
                 errors.setdefault("rules", []).extend(exc.error_list)
+            else:
+                # A preset may fix the number of boxes (blackjack online: one player position).
+                seats = in_force.get("boxes")
+                if type(seats) is int and self.boxes is not None and self.boxes > seats and "boxes" not in errors:
+                    errors["boxes"] = [ngettext("The house rules of this table allow %(seats)d box.",
+                                                "The house rules of this table allow at most %(seats)d boxes.",
+                                                seats) % {"seats": seats}]
         try:
             self.chips = _clean_chips(self.chips)
         except ValidationError as exc:

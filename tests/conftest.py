@@ -80,6 +80,24 @@ def client_for(make_user, request):
     return login
 
 
+@pytest.fixture
+def without_engine_module(monkeypatch):
+    """without_engine_module("blackjack"): the engine behaves as before that variant's module existed."""
+    from dealing import engine
+
+    real = engine.variant
+
+    def pretend(*missing: str):
+        def variant(name):
+            if name in missing:
+                raise ModuleNotFoundError(f"No module named 'dealing.engine.{name}'", name=f"dealing.engine.{name}")
+            return real(name)
+
+        monkeypatch.setattr(engine, "variant", variant)
+
+    return pretend
+
+
 @pytest.fixture(params=ROLES)
 def role(request) -> str:
     """Each of the five roles in turn."""

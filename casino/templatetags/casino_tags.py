@@ -23,6 +23,15 @@ def money(value):
 
 
 @register.filter
+def chip_label(value):
+    """A chip's face: thousands as K (1K, 25K) so the value fits on the chip; smaller as `money`."""
+    amount = Decimal(str(value))
+    if amount >= 1000 and amount % 1000 == 0:
+        return f"{money(amount / 1000)}K"
+    return money(amount)
+
+
+@register.filter
 def rule_value(value):
     """A house-rule value for display: true/false as yes/no, amounts like `money`."""
     if value is True:

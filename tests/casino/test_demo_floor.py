@@ -68,6 +68,14 @@ def test_demo_floor_twice_changes_nothing(settings):
     assert snapshot() == before
 
 
+def test_demo_floor_stores_tables_whose_game_the_engine_does_not_read_yet(settings, without_engine_module):
+    settings.DEBUG = True
+    without_engine_module("blackjack", "veintiuno")
+    call_command("demo_floor", stdout=open("/dev/null", "w"))
+    assert Table.objects.get(name="Online-1").rules == {"preset": "online"}
+    assert Table.objects.count() == 6
+
+
 def test_demo_floor_refuses_with_debug_off(settings):
     settings.DEBUG = False
     with pytest.raises(CommandError, match="refuses to run with DEBUG off"):

@@ -68,6 +68,28 @@ def test_ochko_has_at_most_six_boxes():
     assert caught.value.message_dict["boxes"] == ["A 21 Ochko table has at most 6 boxes."]
 
 
+def test_blackjack_presets_and_their_boxes():
+    pit = PitFactory()
+    table = services.table_create(pit=pit, **_table(name="Escribas", variant="blackjack", boxes=5,
+                                                    rules={"preset": "salon"}))
+    assert table.rules == {"preset": "salon"}
+    with pytest.raises(ValidationError) as caught:
+        services.table_create(pit=pit, **_table(name="Online-2", variant="blackjack", boxes=3,
+                                                rules={"preset": "online"}))
+    assert caught.value.message_dict["boxes"] == ["The house rules of this table allow 1 box."]
+    with pytest.raises(ValidationError) as caught:
+        services.table_create(pit=pit, **_table(name="B-9", variant="blackjack", rules={"preset": "casino"}))
+    assert caught.value.message_dict["rules"] == [_engine_message("blackjack", {"preset": "casino"})]
+
+
+def test_a_game_the_engine_does_not_read_cannot_be_validated(without_engine_module):
+    without_engine_module("veintiuno")
+    with pytest.raises(ValidationError) as caught:
+        services.table_create(pit=PitFactory(), **_table(name="Casa-22", variant="veintiuno"))
+    assert [e.code for e in caught.value.error_dict["rules"]] == ["variant_unavailable"]
+    assert "no veintiuno module" in caught.value.message_dict["rules"][0]
+
+
 def test_limits_must_be_ordered_and_positive():
     with pytest.raises(ValidationError) as caught:
         services.table_create(pit=PitFactory(), **_table(min_bet=Decimal("500"), max_bet=Decimal("100")))
@@ -127,10 +149,12 @@ def test_a_user_without_pits_is_told_so(client_for, floor):
     assert "not assigned to any pit" in html
 
 
-def test_floor_shows_tables_whose_game_the_engine_does_not_read_yet(client_for, floor):
+def test_floor_shows_tables_whose_game_the_engine_does_not_read(client_for, floor, without_engine_module):
     TableFactory(name="Escribas", pit=floor.pit_a, variant="blackjack", boxes=5, rules={"preset": "salon"})
+    without_engine_module("blackjack")
     html = client_for(DEALER).get(reverse("casino:floor")).content.decode()
     assert "Escribas" in html and "salon" in html
+    assert "does not read this game yet" in html
 
 
 def test_floor_page_has_the_navigation_and_a_logout_form(client_for, floor):
