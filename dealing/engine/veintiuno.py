@@ -762,12 +762,11 @@ class Replay:
                 return [_move("deal", f"Deal the bank's own {'first' if pass_no == 0 else 'second'} card, {face}.",
                               needs=["card"], to="bank")]
             return [_move("deal", f"Deal seat {to} a card {face}.", needs=["card"], to=to)]
-        # Bust hands hand their bet to the bank at once.
-        owed = None
-        busts = [h for h in self.order if h.state == BUST and h.bet is not None and (h.stake.id, h.name) not in done]
+        owed = self.owed()
+        # Hands over 21 hand their bet to the bank at once.
+        busts = {h.name for h in self.order if h.state == BUST and h.bet is not None and (h.stake.id, h.name) not in done}
         if busts:
-            owed = self.owed()
-            return self._settle_moves({k: o for k, o in owed.items() if o.hand in {h.name for h in busts}}, done)
+            return self._settle_moves({k: o for k, o in owed.items() if o.hand in busts}, done)
         moves = []
         if not self.bank_drew:
             for hand in self.order:
@@ -777,17 +776,26 @@ class Replay:
             if self.puje is None and self.play_started is None and len(self.bank.infos) == 2 \
                     and self.bank.value == 20:
                 moves.append(_move("puje", "The bank holds 20 in two cards: it may send the table al puje."))
-        current = self._current()
-        if current is not None and not self.bank_drew:
-            moves.extend(self._hand_moves(current))
-            return moves
+            # Hands on 21 may stand; the first hand under 21 is the one to play.
+            for hand in self.order:
+                if hand.state != PLAYING or hand.bet is None:
+                    continue
+                if hand.value >= 21 and len(hand.infos) >= 2:
+                    moves.append(_move("stand", f"{self._hand_who(hand).capitalize()} has 21: it stands.",
+                                       hand=hand.name))
+                    moves.extend(m for m in self._hand_moves(hand) if m["e"] == "split")
+                    continue
+                moves.extend(self._hand_moves(hand))
+                # Withdrawn hands and declared naturals may be settled already: their results are known.
+                known = {h.name for h in self.order if h.state in (WITHDRAWN, DECLARED)}
+                moves.extend(self._settle_moves({k: o for k, o in owed.items() if o.hand in known}, done))
+                return moves
         if self.bank.best <= 21:
             moves.append(_move("draw", f"The bank plays by its own choice: draw (it has {self.bank.best}) or stand "
                                f"and settle.", needs=["card"]))
-        owed = self.owed()
         settle = self._settle_moves(owed, done)
         moves.extend(settle)
-        if not settle and (not moves or moves[-1]["e"] == "draw"):
+        if not settle:
             moves.append(self._bank_to_move())
         return moves
 
