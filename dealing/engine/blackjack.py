@@ -273,12 +273,12 @@ class Replay:
 
     def _hand_name(self, i: int, ev: dict) -> str:
         name = ev.get("hand")
-        if name in _GOOD_NAMES:
-            return name
         if type(name) is not str:
             if "hand" not in ev:
                 raise doc_.missing("hand", f"$.events[{i}]", i)
             raise doc_.wrong_type("hand", name, "a hand name such as \"2\" or \"2.1\"", f"$.events[{i}]", i)
+        if name in _GOOD_NAMES:
+            return name
         if not _well_formed(name):
             raise doc_.bad_value("hand", name, "a hand is named by its box number, and a split hand H by H.1 and "
                                  "H.2 (\"2\", \"2.1\", \"2.1.2\").", f"$.events[{i}]", i)
@@ -671,7 +671,7 @@ class Replay:
         stake = self._stake(i, ev)
         hand = self._hand_name(i, ev)
         wager = ev.get("wager")
-        if wager not in _WAGER_SET:
+        if type(wager) is not str or wager not in _WAGER_SET:
             if "wager" not in ev:
                 raise doc_.missing("wager", f"$.events[{i}]", i)
             raise doc_.bad_value("wager", wager, "a blackjack wager is \"bet\", \"double\", \"insurance\" or "
