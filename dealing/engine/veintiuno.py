@@ -23,6 +23,7 @@ from . import document as doc_
 from .base import LEAVE, PAY, TAKE, Option, Outcome, Owed, Settled, compare_settlements, resolve_rules
 from .errors import RoundError
 from .findings import Finding
+from .money import INT_AMOUNTS as _INT_AMOUNTS
 from .money import fmt
 
 NAME = "veintiuno"
@@ -92,7 +93,12 @@ _FINISHED = {
 }
 
 
+_DEFAULT_RULES = {name: opt.default for name, opt in OPTIONS.items()}
+
+
 def house_rules(rules) -> dict:
+    if rules is None or (type(rules) is dict and not rules):
+        return dict(_DEFAULT_RULES)
     return resolve_rules(NAME, OPTIONS, rules)
 
 
@@ -213,6 +219,10 @@ class Replay:
             hand.rank = len(self.order)
             self.order.append(hand)
         self.bank = Hand("bank", None, None)
+        # The deal as it should come: each pass from the first seat onwards, then the bank.
+        self.plan = [(p, seat) for p in (0, 1) for seat in self.seats + ["bank"]]
+        self.plan_at = 0  # the next card due in `plan` (while the deal goes in order)
+        self.deal_left = len(self.plan)  # cards of the two passes still to come
         self.second_pass = False
         self.play_started: int | None = None
         self.last_action = -1  # the last playing action of a hand or the bank (a natural is declared before it)
@@ -234,19 +244,24 @@ class Replay:
                              path="$.stakes")
         for k, item in enumerate(raw):
             path = f"$.stakes[{k}]"
-            doc_.expect_object(item, path)
-            doc_.unknown_fields(item, _STAKE_FIELDS, path)
-            sid = doc_.text(item, "id", path)
+            if type(item) is dict and item.keys() <= _STAKE_FIELDS and type(item.get("id")) is str \
+                    and type(item.get("seat")) is int and type(item.get("player")) is str \
+                    and item["id"].strip() and item["player"].strip():
+                sid, seat, player = item["id"], item["seat"], item["player"]  # well formed: no ceremony
+            else:
+                doc_.expect_object(item, path)
+                doc_.unknown_fields(item, _STAKE_FIELDS, path)
+                sid = doc_.text(item, "id", path)
+                seat = doc_.integer(item, "seat", path)
+                player = doc_.text(item, "player", path)
             if sid in self.stakes:
                 raise RoundError("duplicate_stake", f"Two stakes have the id \"{sid}\".", path=f"{path}.id")
-            seat = doc_.integer(item, "seat", path)
             if seat < 1:
                 raise doc_.bad_value("seat", seat, "seats are numbered from 1 (pie de banco, at the bank's right).",
                                      path)
             if seat in self.by_seat:
                 raise RoundError("duplicate_seat", f"Stakes \"{self.by_seat[seat].id}\" and \"{sid}\" both sit at "
                                  f"seat {seat}; one player per seat.", path=f"{path}.seat")
-            player = doc_.text(item, "player", path)
             if player == self.bank_player:
                 raise doc_.bad_value("player", player, "this player holds the bank this round and cannot also bet "
                                      "against it.", path)
@@ -265,6 +280,10 @@ class Replay:
                                      hand=hand.name if hand is not None and hand.stake is not None else None))
 
     def _stake(self, i: int, ev: dict) -> Stake:
+        try:
+            return self.stakes[ev["stake"]]
+        except (KeyError, TypeError):
+            pass
         sid = ev.get("stake")
         stake = self.stakes.get(sid) if type(sid) is str else None
         if stake is None:
@@ -277,6 +296,10 @@ class Replay:
         return stake
 
     def _hand(self, i: int, ev: dict) -> Hand:
+        try:
+            return self.hands[ev["hand"]]
+        except (KeyError, TypeError):
+            pass
         name = ev.get("hand")
         hand = self.hands.get(name) if type(name) is str else None
         if hand is None:
@@ -290,6 +313,19 @@ class Replay:
 
     def _card(self, i: int, ev: dict) -> tuple:
         """Read a card and count it out of the pack."""
+        try:
+            info = _CARD[ev["card"]]
+        except (KeyError, TypeError):
+            pass
+        else:
+            if info[4]:
+                code = info[0]
+                self.shoe_cards.append(code)
+                counts = self.card_counts
+                n = counts[code] = counts.get(code, 0) + 1
+                if n == self.packs + 1:
+                    self._too_many(i, code, n)
+                return info
         text = ev.get("card")
         if type(text) is not str:
             if text is None and "card" not in ev:
@@ -307,9 +343,12 @@ class Replay:
         n = self.card_counts.get(code, 0) + 1
         self.card_counts[code] = n
         if n == self.packs + 1:
-            self._flag("CARD_COUNT", f"Event {i}: {_cards.label(code)} comes out {n} times in one round; "
-                       f"{'the pack holds' if self.packs == 1 else f'{self.packs} packs hold'} only {self.packs}.", i)
+            self._too_many(i, code, n)
         return info
+
+    def _too_many(self, i: int, code: str, n: int) -> None:
+        self._flag("CARD_COUNT", f"Event {i}: {_cards.label(code)} comes out {n} times in one round; "
+                   f"{'the pack holds' if self.packs == 1 else f'{self.packs} packs hold'} only {self.packs}.", i)
 
     def _who(self, stake_id: str, hand: str | None = None) -> str:
         stake = self.stakes.get(stake_id)
@@ -323,12 +362,7 @@ class Replay:
         return f"hand {hand.name} ({hand.stake.player})"
 
     def _deal_done(self) -> bool:
-        if self.bank.dealt < 2:
-            return False
-        for seat in self.seats:
-            if self.by_seat[seat].hand.dealt < 2:
-                return False
-        return True
+        return self.deal_left <= 0
 
     def _next_deal(self):
         """The card the deal owes next: (pass, seat or "bank"), or None when both passes are done."""
@@ -343,7 +377,7 @@ class Replay:
     def _current(self) -> Hand | None:
         """The hand whose turn it is: the first in playing order still drawing below 21."""
         for hand in self.order:
-            if hand.state == PLAYING and hand.stake.bet is not None and hand.value < 21:
+            if hand.state is PLAYING and hand.stake.bet is not None and hand.value < 21:
                 return hand
         return None
 
@@ -356,7 +390,7 @@ class Replay:
         if hand.state != PLAYING:
             self._illegal(i, hand, f"Event {i}: {self._hand_who(hand)} {_FINISHED[hand.state]}; it cannot {what}.")
             return False
-        if not self._deal_done():
+        if self.deal_left > 0:
             self._flag("DEAL_ORDER", f"Event {i}: {self._hand_who(hand)} played before the deal was complete.", i,
                        stake=hand.stake.id, hand=hand.name)
         elif self.bank_drew:
@@ -376,21 +410,29 @@ class Replay:
     # --- events -------------------------------------------------------------------------------
 
     def apply(self, i: int, ev) -> None:
-        if type(ev) is not dict:
-            doc_.expect_object(ev, f"$.events[{i}]", i)
-        kind = ev.get("e")
-        handler = _HANDLERS.get(kind) if type(kind) is str else None
-        if handler is None:
-            if "e" not in ev:
-                raise doc_.missing("e", f"$.events[{i}]", i)
-            raise RoundError("unknown_event", f"Event {i}: {kind!r} is not an event of a veintiuno round (known: "
-                             f"{', '.join(_HANDLERS)}).", path=f"$.events[{i}].e", event=i)
-        fields = _FIELDS[kind]
-        for key in ev:
-            if key not in fields:
-                doc_.unknown_fields(ev, fields, f"$.events[{i}]", i)
+        try:
+            handler, fields = _HANDLERS[ev["e"]]
+        except (KeyError, TypeError, IndexError):
+            self._refuse_event(i, ev)
+        if not ev.keys() <= fields:
+            doc_.unknown_fields(ev, fields, f"$.events[{i}]", i)
         handler(self, i, ev)
         self.events_seen = i + 1
+
+    def _refuse_event(self, i: int, ev) -> None:
+        doc_.expect_object(ev, f"$.events[{i}]", i)
+        if "e" not in ev:
+            raise doc_.missing("e", f"$.events[{i}]", i)
+        raise RoundError("unknown_event", f"Event {i}: {ev['e']!r} is not an event of a veintiuno round (known: "
+                         f"{', '.join(_HANDLERS)}).", path=f"$.events[{i}].e", event=i)
+
+    def _amount(self, i: int, ev: dict, required: bool = True) -> Decimal | None:
+        value = ev.get("amount")
+        if type(value) is int:
+            amount = _INT_AMOUNTS.get(value)
+            if amount is not None:
+                return amount
+        return doc_.amount(ev, "amount", f"$.events[{i}]", i, required=required)
 
     def _deal(self, i: int, ev: dict) -> None:
         to = ev.get("to")
@@ -400,13 +442,26 @@ class Replay:
             raise doc_.wrong_type("to", to, "a seat number or \"bank\"", f"$.events[{i}]", i)
         info = self._card(i, ev)
         if to == "bank":
-            hand, who = self.bank, "the bank"
+            hand = self.bank
         else:
             stake = self.by_seat.get(to)
             if stake is None:
                 self._flag("DEAL_ORDER", f"Event {i}: nobody sits at seat {to}, so no card is dealt there.", i)
                 return
-            hand, who = stake.hand, f"seat {to}"
+            hand = stake.hand
+        n = hand.dealt
+        if n < 2 and self.plan_at < len(self.plan) and self.plan[self.plan_at] == (n, to) \
+                and self.play_started is None and self.voided is None:
+            # The deal going as it should: the common case, without ceremony.
+            self.plan_at += 1
+            self.deal_left -= 1
+            if n == 1:
+                self.second_pass = True
+                hand.second_at = i
+            hand.dealt = n + 1
+            hand.add(info)
+            return
+        who = "the bank" if to == "bank" else f"seat {to}"
         if self.voided is not None:
             self._illegal(i, None, f"Event {i}: a card dealt to {who} after the hand was voided (event "
                           f"{self.voided}); the new deal is a new round.")
@@ -418,7 +473,10 @@ class Replay:
         elif self.play_started is not None:
             self._flag("DEAL_ORDER", f"Event {i}: a card dealt to {who} after play began (event "
                        f"{self.play_started}).", i)
+        elif self.plan_at < len(self.plan) and self.plan[self.plan_at] == (n, to):
+            self.plan_at += 1
         else:
+            self.plan_at = len(self.plan)  # out of order: from now on the slow way
             due = self._next_deal()
             if due != (n, to):
                 due_who = "the bank" if due[1] == "bank" else f"seat {due[1]}"
@@ -428,6 +486,8 @@ class Replay:
         if n == 1:
             self.second_pass = True
             hand.second_at = i
+        if n < 2:
+            self.deal_left -= 1
         hand.dealt = n + 1
         hand.add(info)
         if hand.stake is not None and hand.best > 21:  # only a third card can do this
@@ -435,7 +495,7 @@ class Replay:
 
     def _bet(self, i: int, ev: dict) -> None:
         stake = self._stake(i, ev)
-        amount = doc_.amount(ev, "amount", f"$.events[{i}]", i)
+        amount = self._amount(i, ev)
         hand = stake.hand
         if stake.bet is not None:
             self._illegal(i, hand, f"Event {i}: stake {stake.id} ({stake.player}) already bet {fmt(stake.bet)}.")
@@ -545,7 +605,7 @@ class Replay:
 
     def _split(self, i: int, ev: dict) -> None:
         hand = self._hand(i, ev)
-        amount = doc_.amount(ev, "amount", f"$.events[{i}]", i)
+        amount = self._amount(i, ev)
         if not self._ready(i, hand, "open (split)"):
             return
         if len(hand.infos) != 2:
@@ -580,7 +640,7 @@ class Replay:
             self._illegal(i, None, f"Event {i}: the bank drew after the hand was voided (event {self.voided}).")
             return
         bank = self.bank
-        if not self._deal_done():
+        if self.deal_left > 0:
             self._flag("DEAL_ORDER", f"Event {i}: the bank drew before the deal was complete.", i)
         else:
             current = self._current()
@@ -597,14 +657,15 @@ class Replay:
 
     def _settle(self, i: int, ev: dict, result: str) -> None:
         stake = self._stake(i, ev)
-        path = f"$.events[{i}]"
-        hand = doc_.text(ev, "hand", path, i)
+        hand = ev.get("hand")
+        if type(hand) is not str or hand not in self.hands:
+            hand = doc_.text(ev, "hand", f"$.events[{i}]", i)
         wager = ev.get("wager")
         if wager != "bet":
             if "wager" not in ev:
-                raise doc_.missing("wager", path, i)
-            raise doc_.bad_value("wager", wager, "the only veintiuno wager is \"bet\".", path, i)
-        amount = doc_.amount(ev, "amount", path, i, required=result == PAY)
+                raise doc_.missing("wager", f"$.events[{i}]", i)
+            raise doc_.bad_value("wager", wager, "the only veintiuno wager is \"bet\".", f"$.events[{i}]", i)
+        amount = self._amount(i, ev, required=result == PAY)
         self.settled.append(Settled(i, stake.id, hand, wager, result, amount))
 
     def _pay(self, i, ev):
@@ -881,23 +942,7 @@ _FIELDS = {
     "leave": frozenset({"e", "stake", "hand", "wager", "amount"}),
     "bank_to": frozenset({"e", "player"}),
 }
-_HANDLERS = {
-    "deal": Replay._deal,
-    "bet": Replay._bet,
-    "declare": Replay._declare,
-    "withdraw": Replay._withdraw,
-    "void": Replay._void,
-    "puje": Replay._puje,
-    "hit": Replay._hit,
-    "stand": Replay._stand,
-    "tapo": Replay._tapo,
-    "split": Replay._split,
-    "draw": Replay._draw,
-    "pay": Replay._pay,
-    "take": Replay._take,
-    "leave": Replay._leave,
-    "bank_to": Replay._bank_to,
-}
+_HANDLERS = {name: (getattr(Replay, "_" + name), fields) for name, fields in _FIELDS.items()}
 
 
 # --- the pack across rounds ----------------------------------------------------------------------
