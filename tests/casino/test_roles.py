@@ -144,3 +144,4 @@ def test_navigation_shows_each_role_what_it_may_use(make_user):
     assert labels(make_user("superuser")) == ["Floor", "Admin"]
     assert labels(make_user(None)) == []
     assert labels(AnonymousUser()) == []
+
