@@ -106,6 +106,12 @@ def test_database_url_selects_postgresql():
     assert db["CONN_HEALTH_CHECKS"] is True
 
 
+def test_conn_max_age_and_log_level():
+    got = settings_of("DATABASES", "LOG_LEVEL", DEBUG="1", CONN_MAX_AGE="60", LOG_LEVEL="debug")
+    assert got["DATABASES"]["default"]["CONN_MAX_AGE"] == 60
+    assert got["LOG_LEVEL"] == "DEBUG"
+
+
 # --- CELERY_BROKER_URL -----------------------------------------------------------------------
 
 def test_without_broker_url_tasks_run_eagerly_in_process():
@@ -151,9 +157,14 @@ def test_security_defaults_follow_debug():
     assert settings_of(*names, DEBUG="1") == {
         "SECURE_SSL_REDIRECT": False, "SESSION_COOKIE_SECURE": False, "CSRF_COOKIE_SECURE": False,
         "SECURE_HSTS_SECONDS": 0}
-    got = settings_of("SECURE_SSL_REDIRECT", "SECURE_PROXY_SSL_HEADER", **PRODUCTION,
-                      SECURE_SSL_REDIRECT="0", USE_X_FORWARDED_PROTO="1")
-    assert got == {"SECURE_SSL_REDIRECT": False, "SECURE_PROXY_SSL_HEADER": ["HTTP_X_FORWARDED_PROTO", "https"]}
+    overridden = ("SECURE_SSL_REDIRECT", "SECURE_PROXY_SSL_HEADER", "SECURE_HSTS_SECONDS",
+                  "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE")
+    got = settings_of(*overridden, **PRODUCTION, SECURE_SSL_REDIRECT="0", USE_X_FORWARDED_PROTO="1",
+                      SECURE_HSTS_SECONDS="3600", SECURE_HSTS_INCLUDE_SUBDOMAINS="0", SECURE_HSTS_PRELOAD="0",
+                      SESSION_COOKIE_SECURE="0", CSRF_COOKIE_SECURE="0")
+    assert got == {"SECURE_SSL_REDIRECT": False, "SECURE_PROXY_SSL_HEADER": ["HTTP_X_FORWARDED_PROTO", "https"],
+                   "SECURE_HSTS_SECONDS": 3600, "SECURE_HSTS_INCLUDE_SUBDOMAINS": False, "SECURE_HSTS_PRELOAD": False,
+                   "SESSION_COOKIE_SECURE": False, "CSRF_COOKIE_SECURE": False}
 
 
 def test_check_deploy_passes_with_production_settings():
