@@ -18,6 +18,7 @@ from . import document as doc_
 from .base import LEAVE, PAY, TAKE, Option, Outcome, Owed, Settled, compare_settlements, resolve_rules
 from .errors import RoundError
 from .findings import Finding
+from .money import INT_AMOUNTS as _INT_AMOUNTS
 from .money import ZERO, fmt
 
 NAME = "blackjack"
@@ -67,11 +68,17 @@ PRESETS = {
 
 def house_rules(rules) -> dict:
     """The rules in force: the preset's (salon when none is named), then the overrides."""
+    if rules is None:
+        return dict(PRESETS["salon"])
+    if type(rules) is dict and len(rules) == 1 and rules.get("preset") in _PRESET_NAMES:
+        return dict(PRESETS[rules["preset"]])
     preset = "salon"
     if type(rules) is dict and "preset" in rules:
         preset = OPTIONS["preset"].read(rules["preset"], "$.rules.preset")
     return resolve_rules(NAME, OPTIONS, rules, base=PRESETS[preset])
 
+
+_PRESET_NAMES = ("salon", "online")
 
 # Card facts by every accepted spelling: (code, value with A = 1, is_ace, in_pack).
 _CARD: dict[str, tuple] = {}
@@ -196,7 +203,10 @@ class Replay:
         # The deal: a card to each box, the dealer's up card, a second card to each box, the hole card.
         self.slots: list = self.order + ["dealer"] + self.order + ["dealer"]
         self.filled = [False] * len(self.slots)
+        self.deal_next = 0  # the first slot of the deal not yet filled
         self.dealer = Hand()
+        self.up = 0  # the up card's value (A = 1); 0 before it is dealt
+        self.dealer_bj = False
         self.phase = DEAL
         self.peeked = False
         self.peek_flagged = False
@@ -260,6 +270,10 @@ class Replay:
         return f"{head}, hand {hand}" if hand is not None and stake is not None and hand != str(stake.box) else head
 
     def _stake(self, i: int, ev: dict) -> Stake:
+        try:
+            return self.stakes[ev["stake"]]
+        except (KeyError, TypeError):
+            pass
         sid = ev.get("stake")
         stake = self.stakes.get(sid) if type(sid) is str else None
         if stake is None:
@@ -296,43 +310,49 @@ class Replay:
 
     def _card(self, i: int, ev: dict) -> tuple:
         """Read a card and count it out of the shoe."""
-        text = ev.get("card")
-        info = _CARD.get(text) if type(text) is str else None
-        if info is None:
-            if type(text) is not str:
-                if "card" not in ev:
-                    raise doc_.missing("card", f"$.events[{i}]", i)
-                raise doc_.wrong_type("card", text, "a card such as \"TS\"", f"$.events[{i}]", i)
-            info = (text, 0, False, False)
-            self.shoe_cards.append(text)
-            self._flag("CARD_INVALID", f"Event {i}: {text!r} is not a card of the 52-card pack.", i)
-            return info
+        try:
+            info = _CARD[ev["card"]]
+        except (KeyError, TypeError):
+            return self._odd_card(i, ev)
         code = info[0]
         self.shoe_cards.append(code)
-        n = self.card_counts.get(code, 0) + 1
-        self.card_counts[code] = n
+        counts = self.card_counts
+        n = counts[code] = counts.get(code, 0) + 1
         if n == self.decks + 1:
             self._flag("CARD_COUNT", f"Event {i}: {_cards.label(code)} appears {n} times; a shoe of {self.decks} "
                        f"pack(s) holds only {self.decks}.", i)
         return info
 
+    def _odd_card(self, i: int, ev: dict) -> tuple:
+        """A card field that is missing, not text, or not a card of the pack."""
+        text = ev.get("card")
+        if type(text) is not str:
+            if "card" not in ev:
+                raise doc_.missing("card", f"$.events[{i}]", i)
+            raise doc_.wrong_type("card", text, "a card such as \"TS\"", f"$.events[{i}]", i)
+        info = (text, 0, False, False)
+        self.shoe_cards.append(text)
+        self._flag("CARD_INVALID", f"Event {i}: {text!r} is not a card of the 52-card pack.", i)
+        return info
+
+    def _dealer_card(self, info: tuple) -> None:
+        dealer = self.dealer
+        dealer.add(info)
+        n = len(dealer.cards)
+        if n == 1:
+            self.up = info[1] if info[3] else 0
+        elif n == 2:
+            self.dealer_bj = info[3] and {self.up, info[1]} == {1, 10}
+
     def _up(self) -> int:
         """The dealer's up card's value (A = 1), 0 before it is dealt."""
-        cards = self.dealer.cards
-        if not cards:
-            return 0
-        info = _CARD.get(cards[0])
-        return info[1] if info else 0
+        return self.up
 
     def _peek_due(self) -> bool:
-        return self._up() in (1, 10)
+        return self.up == 1 or self.up == 10
 
     def _dealer_blackjack(self) -> bool:
-        cards = self.dealer.cards
-        if len(cards) < 2:
-            return False
-        a, b = _CARD.get(cards[0]), _CARD.get(cards[1])
-        return a is not None and b is not None and {a[1], b[1]} == {1, 10}
+        return self.dealer_bj
 
     def _current(self) -> Hand | None:
         for hand in self.play:
@@ -381,8 +401,11 @@ class Replay:
             self._flag("DEAL_ORDER", f"Event {i}: a card dealt to {target} after the deal was over.", i)
         else:
             slots, filled = self.slots, self.filled
-            first = filled.index(False) if False in filled else None
-            slot = next((k for k in range(len(slots)) if not filled[k] and slots[k] == to), None)
+            first = self.deal_next
+            if first < len(slots) and slots[first] == to:
+                slot = first
+            else:
+                slot = next((k for k in range(first, len(slots)) if not filled[k] and slots[k] == to), None)
             if slot is None:
                 self._flag("DEAL_ORDER", f"Event {i}: {target} was dealt a third card in the deal.", i)
             else:
@@ -390,8 +413,11 @@ class Replay:
                 if slot != first:
                     self._flag("DEAL_ORDER", f"Event {i}: {target} was dealt out of turn; the deal goes box 1 → "
                                f"{self.order[-1]}, the dealer's up card, the second cards, the hole card.", i)
+                while first < len(slots) and filled[first]:
+                    first += 1
+                self.deal_next = first
         if to == "dealer":
-            self.dealer.add(info)
+            self._dealer_card(info)
             return
         hand = self.by_box[to].hand
         if hand.state == SPLIT:
@@ -653,7 +679,7 @@ class Replay:
         self.phase = DEALER
         self.dealer_drew = True
         dealer = self.dealer
-        if self._dealer_blackjack():
+        if self.dealer_bj:
             self._flag("DEALER_DRAW_RULE", f"Event {i}: the dealer drew although his blackjack had ended the round.",
                        i)
         elif not self._live():
@@ -664,7 +690,7 @@ class Replay:
         elif dealer.best >= 17:
             self._flag("DEALER_DRAW_RULE", f"Event {i}: the dealer drew on {dealer.words()}; he stands on all "
                        f"17s.", i)
-        dealer.add(info)
+        self._dealer_card(info)
         self.last_action = i
 
     def _settle(self, i: int, ev: dict, result: str) -> None:
@@ -676,7 +702,11 @@ class Replay:
                 raise doc_.missing("wager", f"$.events[{i}]", i)
             raise doc_.bad_value("wager", wager, "a blackjack wager is \"bet\", \"double\", \"insurance\" or "
                                  "\"jackpot\".", f"$.events[{i}]", i)
-        amount = doc_.amount(ev, "amount", f"$.events[{i}]", i, required=result == PAY)
+        amount = ev.get("amount")
+        if type(amount) is not int or amount not in _INT_AMOUNTS:
+            amount = doc_.amount(ev, "amount", f"$.events[{i}]", i, required=result == PAY)
+        else:
+            amount = _INT_AMOUNTS[amount]
         self.settled.append(Settled(i, stake.id, hand, wager, result, amount))
 
     def _pay(self, i, ev):
@@ -805,8 +835,8 @@ class Replay:
 
     def moves(self) -> list[dict]:
         """The events the rules allow next, in the order a dealer would do them."""
-        if self.phase == DEAL and False in self.filled:
-            to = self.slots[self.filled.index(False)]
+        if self.phase == DEAL and self.deal_next < len(self.slots):
+            to = self.slots[self.deal_next]
             if to == "dealer":
                 if self.dealer.cards:
                     return [_move("deal", "Deal your hole card face down.", needs=["card"], to="dealer")]
