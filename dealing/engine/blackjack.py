@@ -344,15 +344,8 @@ class Replay:
         elif n == 2:
             self.dealer_bj = info[3] and {self.up, info[1]} == {1, 10}
 
-    def _up(self) -> int:
-        """The dealer's up card's value (A = 1), 0 before it is dealt."""
-        return self.up
-
     def _peek_due(self) -> bool:
         return self.up == 1 or self.up == 10
-
-    def _dealer_blackjack(self) -> bool:
-        return self.dealer_bj
 
     def _current(self) -> Hand | None:
         for hand in self.play:
@@ -438,7 +431,7 @@ class Replay:
     def _offer(self, i: int, stake: Stake, what: str) -> str | None:
         """Why an insurance / even-money decision is out of place, or None when it is offered."""
         self._close_deal(i)
-        if self._up() != 1:
+        if self.up != 1:
             return f"{what} is offered only while the dealer shows an ace"
         if self.peeked or self.phase >= PLAY:
             return f"{what} was taken after the offer closed (the peek or the first play)"
@@ -497,7 +490,7 @@ class Replay:
                 self.peek_flagged = True
                 self._flag("ILLEGAL_ACTION", f"Event {i}: {who} before the dealer peeked at his hole card "
                            f"({_cards.label(self.dealer.cards[0])} up).", i)
-        if self._dealer_blackjack():
+        if self.dealer_bj:
             self._flag("ILLEGAL_ACTION", f"Event {i}: {who}, but the dealer's blackjack had ended the round.", i)
             return False
         return True
@@ -726,7 +719,7 @@ class Replay:
             self.peek_flagged = True
             self._flag("ILLEGAL_ACTION", f"The dealer never peeked at his hole card "
                        f"({_cards.label(self.dealer.cards[0])} up).", None)
-        if not self._dealer_blackjack() and self._live() and self.dealer.best < 17:
+        if not self.dealer_bj and self._live() and self.dealer.best < 17:
             self._flag("DEALER_DRAW_RULE", f"The dealer stood on {self.dealer.words()}; he draws to 17.",
                        self._stop_event())
         owed = self._owed()
@@ -754,7 +747,7 @@ class Replay:
         """What every wager is owed, from the cards as they lie (hands still open count as stood)."""
         owed: dict[tuple, Owed] = {}
         dealer = self.dealer
-        dealer_bj = self._dealer_blackjack()
+        dealer_bj = self.dealer_bj
         d_best = dealer.best
         d_bust = dealer.hard > 21
         if dealer_bj:
@@ -850,10 +843,10 @@ class Replay:
         early = [o for o in unsettled if o.kind == "even_money"]
         if early:
             return [_settle_move(o) for o in early]
-        dealer_bj = self._dealer_blackjack()
+        dealer_bj = self.dealer_bj
         if self.phase < PLAY and not self.peeked:
             moves = []
-            if self._up() == 1:
+            if self.up == 1:
                 for number in self.order:
                     stake = self.by_box[number]
                     if stake.even_money is not None or stake.insurance is not None:
