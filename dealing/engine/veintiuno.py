@@ -14,6 +14,26 @@ ignored.
 Hands are named by seat (``"2"``); opening (splitting) hand ``H`` makes ``H.1`` (its first card,
 keeping the bet) and ``H.2`` (its second card, with the new bet), played in that order, depth
 first (``"2.1.1"`` after a second opening).
+
+Decisions where the rules page is silent (it decides everything it says):
+- Pie de banco is the first seat in play (seat 1 when it is taken).
+- A two-card 13 counts aces at their best, so A 2 is a 13. The bank's two-card 12 counts 20, so
+  it may send the table al puje; a suited one counts 21 and may not.
+- Opening takes twice the bet of the hand being opened (round-format.md); the amount is not held
+  to the bank's maximum. An opened hand plays face up, so a tapo on it is illegal.
+- A trillona is 21 in exactly seven cards (eight cards making 21 are a plain 21); a tapo card can
+  complete one, and then it pays 7:1 like any trillona.
+- A natural is declared "at once": after its second card and before any other playing action (a
+  hit, stand, tapo, opening, withdraw, void or the bank's draw). A late declaration is illegal and
+  the hand plays on as a plain 21.
+- Al puje a hand may still withdraw on 13, open a pair or declare; it may not stand or take a tapo
+  under 21. The puje may come at any time while the bank holds its two cards.
+- A void returns every bet, a natural declared before it included, and the bank stays.
+- Hitting on 21 is not illegal (a soft 21 may draw on, and a trillona is chased that way); a hand
+  on 21 does not hold up the hands after it.
+- No drawing rule for the bank (it plays by its own choice): only a draw over 21 is illegal.
+- A bust hand's bet goes to the bank at once, but settling it later is not a finding; neither is
+  a log without `bank_to` (only a `bank_to` naming the wrong player is).
 """
 
 from decimal import Decimal

@@ -224,6 +224,13 @@ def test_a_trillona_loses_to_a_bank_natural():
     assert owed(s) == {"1": ("take", 10)}
 
 
+@pytest.mark.parametrize("bank_draw", ["3D", "7D"])
+def test_a_seventh_card_taken_as_tapo_y_quedo_can_make_a_trillona(bank_draw):
+    play = ["hit 1 4C", "hit 1 5D", "hit 1 5H", "hit 1 AH", "tapo 1 AC", f"draw {bank_draw}"]
+    s = settle(rnd({1: ("2D", "3S")}, ("QC", "6C"), play))
+    assert owed(s) == {"1": ("pay", 70)} and codes(s) == []
+
+
 def test_21_in_eight_cards_is_a_plain_21():
     # 2 2 2 3 3 3 A 5: sixteen after seven cards, 21 with the eighth.
     play = ["hit 1 2D", "hit 1 3S", "hit 1 3H", "hit 1 3D", "hit 1 AS", "hit 1 5C", "stand 1"]
@@ -748,6 +755,25 @@ def test_a_session_with_mistakes_still_balances(seed, kind):
     for s in session.simulated:
         found = {f.code for f in engine.replay(json.loads(json.dumps(s.doc, default=str))).findings}
         assert found == ({s.code} if s.mistake else set())
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=SEEDS, kind=st.sampled_from(sorted(sim.MISTAKES)))
+def test_each_injected_mistake_yields_exactly_its_code_and_player_delta(seed, kind):
+    s = sim.simulate_round(random.Random(seed), mistake=kind)
+    findings = engine.replay(json.loads(json.dumps(s.doc, default=str))).findings
+    if s.mistake is None:
+        assert findings == []
+        return
+    assert {f.code for f in findings} == {sim.MISTAKES[kind]}, [f.message for f in findings]
+    if s.player_delta is not None:
+        assert sum(f.player_delta for f in findings) == s.player_delta
+
+
+def test_every_mistake_finds_a_place_to_happen():
+    for kind in sim.MISTAKES:
+        made = sum(sim.simulate_round(random.Random(seed), mistake=kind).mistake == kind for seed in range(20))
+        assert made >= 15, kind
 
 
 # --- fuzz: whatever comes in, only RoundError comes out ------------------------------------------
