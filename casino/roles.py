@@ -43,6 +43,13 @@ SEES_EVERY_PIT = (AUDITOR,)
 _CACHE_ATTR = "_casino_role_names"
 
 
+def check_known(roles) -> None:
+    """ValueError for a misspelt role: a typo must not quietly lock everyone out of a page."""
+    unknown = set(roles) - set(ROLES)
+    if unknown:
+        raise ValueError(f"unknown role(s): {', '.join(sorted(unknown))}")
+
+
 def user_roles(user) -> frozenset[str]:
     """The role names a user holds (for a superuser: every role). Cached on the user object."""
     if not getattr(user, "is_authenticated", False) or not user.is_active:
@@ -61,13 +68,11 @@ def has_role(user, *roles: str) -> bool:
 
     With no roles given only a superuser passes, which is how superuser-only pages are declared.
     """
+    check_known(roles)
     if not getattr(user, "is_authenticated", False) or not user.is_active:
         return False
     if user.is_superuser:
         return True
-    unknown = set(roles) - set(ROLES)
-    if unknown:
-        raise ValueError(f"unknown role(s): {', '.join(sorted(unknown))}")
     return not user_roles(user).isdisjoint(roles)
 
 
@@ -93,6 +98,7 @@ def check_role(request, roles: tuple[str, ...]):
 
 def role_required(*roles: str):
     """Decorator for function views: login required, then any of `roles` (superuser always)."""
+    check_known(roles)
 
     def decorator(view):
         @wraps(view)
@@ -122,9 +128,7 @@ class RoleRequiredMixin:
 
 def HasRole(*roles: str) -> type[BasePermission]:  # noqa: N802 - used like a class
     """A DRF permission class admitting authenticated users with any of `roles`."""
-    unknown = set(roles) - set(ROLES)
-    if unknown:
-        raise ValueError(f"unknown role(s): {', '.join(sorted(unknown))}")
+    check_known(roles)
 
     class _HasRole(BasePermission):
         message = _("Your role does not give access to this endpoint.")

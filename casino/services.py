@@ -7,7 +7,7 @@ from django.contrib.auth.models import Group
 from django.db import transaction
 
 from .models import Pit, Staff, Table
-from .roles import ROLES
+from .roles import check_known
 
 
 def pit_create(*, name: str, description: str = "") -> Pit:
@@ -40,9 +40,7 @@ def table_create(
 @transaction.atomic
 def staff_enrol(*, user, roles: tuple[str, ...] = (), pits=(), badge: str = "") -> Staff:
     """Give a user a staff profile (or update it): add roles (groups) and pits, set the badge."""
-    unknown = set(roles) - set(ROLES)
-    if unknown:
-        raise ValueError(f"unknown role(s): {', '.join(sorted(unknown))}")
+    check_known(roles)
     staff, _created = Staff.objects.get_or_create(user=user)
     if badge and staff.badge != badge:
         staff.badge = badge
