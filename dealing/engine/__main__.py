@@ -3,7 +3,7 @@
     python -m dealing.engine settle [FILE|-]           one JSON round, or JSON Lines (a round per line)
     python -m dealing.engine next [FILE|-]             legal next events for a round in progress
     python -m dealing.engine shoe [FILE|-]             shoe/1 checks
-    python -m dealing.engine simulate N --seed S [--variant ochko] [--mistakes RATE]
+    python -m dealing.engine simulate N --seed S [--variant ochko] [--preset salon|online] [--mistakes RATE]
     python -m dealing.engine odds ochko | blackjack --preset salon|online
 """
 
@@ -89,7 +89,11 @@ def cmd_simulate(args) -> int:
     from .simulators import simulate
 
     out = sys.stdout
-    for sim in simulate(args.variant, args.n, seed=args.seed, mistake_rate=args.mistakes):
+    options = {"preset": args.preset} if args.preset else {}
+    if args.preset and args.variant != "blackjack":
+        sys.stderr.write("--preset applies to blackjack only\n")
+        return 2
+    for sim in simulate(args.variant, args.n, seed=args.seed, mistake_rate=args.mistakes, **options):
         out.write(to_json(sim.doc) + "\n")
     return 0
 
@@ -118,6 +122,7 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--variant", choices=VARIANTS, default="ochko")
     p.add_argument("--mistakes", type=float, default=0.0, help="share of rounds with one injected mistake (0–1)")
+    p.add_argument("--preset", choices=("salon", "online"), default=None, help="blackjack preset")
     p.set_defaults(func=cmd_simulate)
     p = sub.add_parser("odds", help="exact dealer result probabilities by first / up card")
     p.add_argument("variant", choices=("ochko", "blackjack"))
