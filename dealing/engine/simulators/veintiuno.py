@@ -672,11 +672,12 @@ def simulate_round(rng, *, mistake: str | None = None, number: int = 0, table_mi
     rules = dict(rules or {})
     packs = rules.get("packs", pack.packs if pack is not None else 1)
     if players is None:
-        names = rng.sample(PLAYERS, rng.randint(*seats) + 1)
-        bank = bank or names.pop()
-        if bank in names:
-            names.remove(bank)
-        names = names[:seats[1]]
+        count = rng.randint(*seats)
+        if bank is None:
+            names = rng.sample(PLAYERS, count + 1)
+            bank = names.pop()
+        else:
+            names = rng.sample([p for p in PLAYERS if p != bank], count)
         numbers = list(range(1, len(names) + 1))
         if rng.random() < 0.1:  # somebody sat this round out: a gap in the seats
             numbers = sorted(rng.sample(range(1, len(names) + 2), len(names)))
