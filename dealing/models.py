@@ -1,1 +1,244 @@
-"""Models of dealing: shoes, rounds, stakes, incidents, approvals (to come)."""
+"""Dealing: shoes and what happens between rounds, the rounds themselves, their stakes, incidents
+and pit-boss approvals.
+
+A round record is immutable: its `document` (the `round/1` log, canonical) and the fields the chain
+covers are written once by `dealing.services` and never updated. A correction is a new revision
+(`supersedes` the old record) that a pit boss approves. Every record of a table is a link of a
+hash chain: `sha256` covers the record, `prev_sha256` is the previous record's hash on that
+table, so an edit made behind the application's back shows up in `manage.py verify_chain`.
+Only the audit fields (status, time, engine version) and `status` change after writing; the
+chain does not cover them.
+"""
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from casino.choices import Variant
+from casino.models import MONEY, Table
+
+from .choices import (
+    AuditStatus,
+    BurnReason,
+    Decision,
+    IncidentKind,
+    IncidentStatus,
+    Resolution,
+    RoundStatus,
+    ShoeEventKind,
+)
+
+USER = settings.AUTH_USER_MODEL
+
+
+class Shoe(models.Model):
+    """One loading of a table's shoe, from the shuffle to the cut (or its end)."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="shoes", verbose_name=_("table"))
+    number = models.PositiveIntegerField(_("number"), help_text=_("1, 2, … on this table."))
+    decks = models.PositiveSmallIntegerField(_("packs"))
+    loaded_at = models.DateTimeField(_("loaded at"), default=timezone.now)
+    shuffled_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="shuffled_shoes",
+                                    verbose_name=_("shuffled by"))
+    ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)
+    # Rounds and shoe events share one sequence per shoe, so their order is never ambiguous.
+    next_position = models.PositiveIntegerField(default=1, editable=False)
+
+    class Meta:
+        ordering = ["table__name", "-number"]
+        verbose_name = _("shoe")
+        verbose_name_plural = _("shoes")
+        constraints = [models.UniqueConstraint(fields=["table", "number"], name="shoe_number_per_table")]
+
+    def __str__(self) -> str:
+        return f"{self.table.name} / {self.number}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.ended_at is None
+
+
+class ShoeEvent(models.Model):
+    """What happens to a shoe between rounds: a shuffle, a burn (with its reason and fee), a dealer change."""
+
+    shoe = models.ForeignKey(Shoe, on_delete=models.PROTECT, related_name="events", verbose_name=_("shoe"))
+    position = models.PositiveIntegerField(_("position"))
+    kind = models.CharField(_("kind"), max_length=20, choices=ShoeEventKind.choices)
+    card = models.CharField(_("card"), max_length=3, blank=True)
+    reason = models.CharField(_("reason"), max_length=20, choices=BurnReason.choices, blank=True)
+    fee = models.DecimalField(_("fee"), null=True, blank=True, **MONEY)
+    dealer = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                               verbose_name=_("new dealer"))
+    recorded_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+",
+                                    verbose_name=_("recorded by"))
+    recorded_at = models.DateTimeField(_("recorded at"), default=timezone.now)
+
+    class Meta:
+        ordering = ["shoe", "position"]
+        verbose_name = _("shoe event")
+        verbose_name_plural = _("shoe events")
+        constraints = [models.UniqueConstraint(fields=["shoe", "position"], name="shoe_event_position")]
+
+    def __str__(self) -> str:
+        return f"{self.shoe} #{self.position} {self.kind}"
+
+
+class Round(models.Model):
+    """One round as logged: the `round/1` document and what is queried about it."""
+
+    uid = models.UUIDField(_("round id"), default=uuid.uuid4,
+                           help_text=_("The document's id: sending the same round twice stores it once."))
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds", verbose_name=_("table"))
+    shoe = models.ForeignKey(Shoe, on_delete=models.PROTECT, null=True, blank=True, related_name="rounds",
+                             verbose_name=_("shoe"))
+    position = models.PositiveIntegerField(_("position in the shoe"), null=True, blank=True)
+    number = models.PositiveIntegerField(_("round of the shoe"), null=True, blank=True)
+    dealer = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="dealt_rounds",
+                               verbose_name=_("dealer"))
+    variant = models.CharField(_("variant"), max_length=20, choices=Variant.choices)
+    house_rules = models.JSONField(_("house rules in force"), default=dict)
+    table_min = models.DecimalField(_("table minimum"), **MONEY)
+    table_max = models.DecimalField(_("table maximum"), **MONEY)
+    document = models.JSONField(_("round log"))
+    # The chain.
+    chain_index = models.PositiveIntegerField(_("link"), help_text=_("0, 1, 2, … on this table."))
+    sha256 = models.CharField(_("hash"), max_length=64, unique=True)
+    prev_sha256 = models.CharField(_("previous hash"), max_length=64, blank=True)
+    revision = models.PositiveSmallIntegerField(_("revision"), default=1)
+    supersedes = models.ForeignKey("self", on_delete=models.PROTECT, null=True, blank=True,
+                                   related_name="amendments", verbose_name=_("corrects"))
+    amendment_reason = models.TextField(_("reason for the correction"), blank=True)
+    logged_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="logged_rounds",
+                                  verbose_name=_("logged by"))
+    logged_at = models.DateTimeField(_("logged at"), default=timezone.now)
+    # What may change after writing (not covered by the chain).
+    status = models.CharField(_("status"), max_length=20, choices=RoundStatus.choices,
+                              default=RoundStatus.RECORDED)
+    audit_status = models.CharField(_("audit"), max_length=20, choices=AuditStatus.choices,
+                                    default=AuditStatus.PENDING)
+    audited_at = models.DateTimeField(_("audited at"), null=True, blank=True)
+    engine_version = models.CharField(_("engine version"), max_length=20, blank=True)
+    # The engine's figures when the round was logged (the audit recomputes them).
+    float_owed = models.DecimalField(_("float owed"), null=True, blank=True, **MONEY,
+                                     help_text=_("Σ take − Σ pay as the rules owed."))
+    float_logged = models.DecimalField(_("float logged"), null=True, blank=True, **MONEY,
+                                       help_text=_("Σ take − Σ pay as the dealer logged it."))
+
+    class Meta:
+        ordering = ["-logged_at", "-id"]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "chain_index"], name="round_chain_link"),
+            models.UniqueConstraint(fields=["uid", "revision"], name="round_uid_revision"),
+        ]
+        indexes = [
+            models.Index(fields=["table", "logged_at"], name="round_table_time"),
+            models.Index(fields=["dealer", "logged_at"], name="round_dealer_time"),
+            models.Index(fields=["audit_status", "id"], name="round_audit_status"),
+            models.Index(fields=["shoe", "position"], name="round_shoe_position"),
+        ]
+
+    def __str__(self) -> str:
+        rev = f" r{self.revision}" if self.revision > 1 else ""
+        return f"{self.table.name} #{self.chain_index}{rev}"
+
+    @property
+    def in_force(self) -> bool:
+        return self.status == RoundStatus.RECORDED
+
+
+class Stake(models.Model):
+    """One stake of a round, for querying: who played which box for how much, owed and paid."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="stakes", verbose_name=_("round"))
+    stake_id = models.CharField(_("stake"), max_length=40)
+    box = models.PositiveSmallIntegerField(_("box or seat"), null=True)
+    player = models.CharField(_("player"), max_length=80)
+    ante = models.DecimalField(_("Ante"), null=True, blank=True, **MONEY)
+    bet = models.DecimalField(_("Bet"), null=True, blank=True, **MONEY)
+    dealer_bet = models.DecimalField(_("dealer bet"), null=True, blank=True, **MONEY)
+    owed_net = models.DecimalField(_("owed to the player"), null=True, blank=True, **MONEY,
+                                   help_text=_("Σ pay − Σ take as the rules owed (the player's side)."))
+    paid_net = models.DecimalField(_("paid to the player"), null=True, blank=True, **MONEY,
+                                   help_text=_("Σ pay − Σ take as the dealer logged it."))
+
+    class Meta:
+        ordering = ["round", "box", "stake_id"]
+        verbose_name = _("stake")
+        verbose_name_plural = _("stakes")
+        constraints = [models.UniqueConstraint(fields=["round", "stake_id"], name="stake_id_per_round")]
+
+    def __str__(self) -> str:
+        return f"{self.round} {self.stake_id}"
+
+
+class Incident(models.Model):
+    """An exposed dealer card or a card drawn by mistake, reported by an inspector or pit boss."""
+
+    kind = models.CharField(_("kind"), max_length=30, choices=IncidentKind.choices)
+    card = models.CharField(_("card"), max_length=3)
+    exposed = models.BooleanField(_("exposed"), default=True)
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="incidents", verbose_name=_("table"))
+    shoe = models.ForeignKey(Shoe, on_delete=models.PROTECT, null=True, blank=True, related_name="incidents",
+                             verbose_name=_("shoe"))
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, null=True, blank=True, related_name="incidents",
+                              verbose_name=_("round"))
+    dealer = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="incidents_dealt",
+                               verbose_name=_("dealer"))
+    reported_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="incidents_reported",
+                                    verbose_name=_("reported by"))
+    reported_at = models.DateTimeField(_("reported at"), default=timezone.now)
+    status = models.CharField(_("status"), max_length=20, choices=IncidentStatus.choices,
+                              default=IncidentStatus.REPORTED)
+    resolution = models.CharField(_("resolution"), max_length=20, choices=Resolution.choices)
+    to_box = models.PositiveSmallIntegerField(_("placed on box"), null=True, blank=True)
+    evidence = models.CharField(_("evidence"), max_length=120, blank=True,
+                                help_text=_("A reference such as a surveillance clip id."))
+    note = models.TextField(_("note"), blank=True)
+
+    class Meta:
+        ordering = ["-reported_at", "-id"]
+        verbose_name = _("incident")
+        verbose_name_plural = _("incidents")
+        constraints = [
+            models.CheckConstraint(condition=Q(resolution="to_box", to_box__isnull=False)
+                                   | (~Q(resolution="to_box") & Q(to_box__isnull=True)),
+                                   name="incident_box_only_when_placed"),
+        ]
+        indexes = [models.Index(fields=["status", "reported_at"], name="incident_status_time")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.card} ({self.table.name})"
+
+
+class Approval(models.Model):
+    """A pit boss's decision on an incident or on a round's amendment, with his comment."""
+
+    incident = models.ForeignKey(Incident, on_delete=models.PROTECT, null=True, blank=True,
+                                 related_name="approvals", verbose_name=_("incident"))
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, null=True, blank=True, related_name="approvals",
+                              verbose_name=_("amended round"))
+    decided_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="approvals",
+                                   verbose_name=_("decided by"))
+    decision = models.CharField(_("decision"), max_length=20, choices=Decision.choices)
+    comment = models.TextField(_("comment"), blank=True)
+    decided_at = models.DateTimeField(_("decided at"), default=timezone.now)
+
+    class Meta:
+        ordering = ["-decided_at", "-id"]
+        verbose_name = _("approval")
+        verbose_name_plural = _("approvals")
+        constraints = [
+            models.CheckConstraint(condition=Q(incident__isnull=False, round__isnull=True)
+                                   | Q(incident__isnull=True, round__isnull=False),
+                                   name="approval_of_one_thing"),
+        ]
+
+    def __str__(self) -> str:
+        what = self.incident or self.round
+        return f"{self.get_decision_display()}: {what}"
