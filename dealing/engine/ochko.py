@@ -6,6 +6,7 @@ open, drawing, the dealer's draw, reveal, settlement. Each event is validated as
 `Finding`, and the replay keeps going so that one mistake never hides the next.
 """
 
+from bisect import bisect_right
 from decimal import Decimal
 
 from . import cards as _cards
@@ -712,9 +713,9 @@ class Replay:
         else:
             wagers = sorted(self.owed.values(), key=_wager_key)
             if self.settled:
-                compare_settlements(self.owed, self.settled, self.findings, who=self._who,
-                                    wager_label=WAGER_LABEL.__getitem__)
-                self._check_timing()
+                first = compare_settlements(self.owed, self.settled, self.findings, who=self._who,
+                                            wager_label=WAGER_LABEL.__getitem__)
+                self._check_timing(first)
         findings = self.findings
         findings.sort(key=_finding_key)
         return Outcome(NAME, wagers, findings, self.shoe_cards, self.rules, settled=self.settled)
@@ -767,26 +768,28 @@ class Replay:
                         else:
                             self._owe(s, "dealer_bet", TAKE, s.dealer_bet, "final", "the box lost")
 
-    def _check_timing(self) -> None:
-        """Instant results settled before the next drawing action; final settlement 6 → 1, dealer bets last."""
+    def _check_timing(self, first: dict) -> None:
+        """Instant results settled before the next drawing action; final settlement 6 → 1, dealer bets last.
+
+        `first` maps each settled wager to the event that first settled it.
+        """
         owed = self.owed
         stakes = self.stakes
-        first: dict[tuple, int] = {}
-        for s in self.settled:
-            first.setdefault((s.stake, None, s.wager), s.event)
         actions = self.drawing_actions
         for key, o in owed.items():
             if o.kind != "instant":
                 continue
-            at = first.get(key)
-            if at is None:
+            settled = first.get(key)
+            if settled is None:
                 continue
-            for a in actions:
-                if o.event < a < at:
-                    self._flag("LATE_SETTLEMENT", f"Event {at}: {self._who(o.stake)}'s {WAGER_LABEL[o.wager]} "
-                               f"({'ochko' if o.result == PAY else 'mnogo'} at event {o.event}) was settled only "
-                               f"after the next drawing action (event {a}).", at, stake=o.stake, wager=o.wager)
-                    break
+            at = settled.event
+            # The first drawing action after the instant result (actions are in event order).
+            k = bisect_right(actions, o.event)
+            if k < len(actions) and actions[k] < at:
+                a = actions[k]
+                self._flag("LATE_SETTLEMENT", f"Event {at}: {self._who(o.stake)}'s {WAGER_LABEL[o.wager]} "
+                           f"({'ochko' if o.result == PAY else 'mnogo'} at event {o.event}) was settled only "
+                           f"after the next drawing action (event {a}).", at, stake=o.stake, wager=o.wager)
         last_box = None
         last_main: dict[int, int] = {}
         for s in self.settled:
@@ -796,7 +799,7 @@ class Replay:
         for s in self.settled:
             key = (s.stake, None, s.wager)
             o = owed.get(key)
-            if o is None or first.get(key) != s.event:
+            if o is None or first.get(key) is not s:
                 continue
             box_no = stakes[s.stake].box
             if s.wager == "dealer_bet" and stakes[s.stake].decision == BET and last_main.get(box_no, -1) > s.event:
