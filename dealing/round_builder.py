@@ -1,0 +1,225 @@
+"""The `round/1` document of a round entered on the dealer's form, built in the procedure's order.
+
+A form records a round the way a dealer remembers it — box by box: who played, the cards, what
+was paid — while the log must read in the order things happened at the table (rules/ochko.md,
+"One round, step by step"). This module turns the first into the second, and remembers for every
+event where on the form it came from, so the engine's findings and errors can be shown next to
+the field that caused them.
+
+It knows nothing of Django or HTML: the form gives it plain entries (`OchkoEntry`), it gives back
+the document and the sources (`Built`). Whether a card made an instant ochko or mnogo is asked of
+the engine, never worked out here: the rules live in one place.
+
+A builder for blackjack (hands that split, doubles, insurance) sits beside `build_ochko` with its
+own entries; `Source` and `Built` are shared.
+"""
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from dealing import engine
+from dealing.engine.money import fmt
+
+PAY, TAKE, LEAVE = "pay", "take", "leave"
+RESULTS = (PAY, TAKE, LEAVE)
+# A stake's wagers in the order a box is settled: Bet and Ante first, dealer bets after the box's.
+MAIN_WAGERS = ("bet", "ante")
+OCHKO_WAGERS = ("ante", "bet", "dealer_bet")
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where on the form an event came from.
+
+    `part` is one of: "card" (a box's card, `index` 0 being the deal), "dark", "stand", "decision"
+    (a stake's Bet or fold), "result" (a wager's settlement), "dealer_card" (`index` 0 being his
+    face-down card), "open", "reveal".
+    """
+
+    part: str
+    box: int | None = None
+    stake: str | None = None
+    wager: str | None = None
+    index: int | None = None
+
+
+@dataclass
+class Result:
+    """What the dealer did with one wager: pay (an amount), take (optionally the amount), leave."""
+
+    result: str
+    amount: Decimal | None = None
+
+
+@dataclass
+class StakeEntry:
+    id: str
+    box: int
+    player: str
+    ante: Decimal
+    dealer_bet: Decimal | None = None
+    bet: Decimal | None = None  # None: the stake folded
+    results: dict[str, Result] = field(default_factory=dict)
+
+    @property
+    def folded(self) -> bool:
+        return self.bet is None
+
+
+@dataclass
+class BoxEntry:
+    number: int
+    stakes: list[StakeEntry]
+    cards: list[str] = field(default_factory=list)  # the deal card first, then each hit, face up
+    dark: str | None = None
+
+    @property
+    def playing(self) -> list[StakeEntry]:
+        return [s for s in self.stakes if not s.folded]
+
+
+@dataclass
+class OchkoEntry:
+    boxes: list[BoxEntry]
+    dealer_cards: list[str] = field(default_factory=list)  # his face-down card first, then each draw
+
+
+@dataclass
+class Built:
+    document: dict
+    sources: list[Source]  # one per event, same index
+
+    def source_of(self, event: int | None) -> Source | None:
+        if event is None or not 0 <= event < len(self.sources):
+            return None
+        return self.sources[event]
+
+
+def amount_json(amount: Decimal):
+    """An amount as the round log writes it: whole amounts as integers, others as "7.50"."""
+    return int(amount) if amount == amount.to_integral_value() else fmt(amount)
+
+
+class _Log:
+    def __init__(self, header: dict, stakes: list[dict]):
+        self.header = header
+        self.stakes = stakes
+        self.events: list[dict] = []
+        self.sources: list[Source] = []
+        self.settled: set[tuple[str, str]] = set()
+
+    def add(self, event: dict, source: Source) -> int:
+        self.events.append(event)
+        self.sources.append(source)
+        return len(self.events) - 1
+
+    def settle(self, stake: StakeEntry, wager: str) -> None:
+        """The dealer's settlement of one wager, if he entered one and it is not logged yet."""
+        entered = stake.results.get(wager)
+        if entered is None or (stake.id, wager) in self.settled:
+            return
+        self.settled.add((stake.id, wager))
+        event = {"e": entered.result, "stake": stake.id, "wager": wager}
+        if entered.result != LEAVE and entered.amount is not None:
+            event["amount"] = amount_json(entered.amount)
+        self.add(event, Source("result", stake.box, stake.id, wager))
+
+    def settle_box(self, stakes: list[StakeEntry]) -> None:
+        """Bet and Ante of each stake, then the dealer bets (rules/ochko.md, step 10).
+
+        Within a stake what is paid comes first (a dark-card box: its Ante paid, then its Bet
+        returned), otherwise the Bet before the Ante.
+        """
+        for stake in stakes:
+            for wager in sorted(MAIN_WAGERS, key=lambda w: _paid_last(stake, w)):
+                self.settle(stake, wager)
+        for stake in stakes:
+            self.settle(stake, "dealer_bet")
+
+    def document(self) -> dict:
+        return {**self.header, "stakes": self.stakes, "events": list(self.events)}
+
+
+def build_ochko(entry: OchkoEntry, *, header: dict) -> Built:
+    """The `round/1` document of an ochko round, in the order of the procedure.
+
+    `header` gives everything but the stakes and events (format, id, variant, table, rules,
+    dealer). The order: the deal 1 → 6 then the dealer's card; each stake's decision, a fold's
+    settlement right after it; the open; each box's drawing 1 → 6 (hits, then a dark card or a
+    stand), an instant ochko or mnogo settled right after the card that made it; the dealer's
+    draws; the dark cards revealed 1 → 6; the final settlement from box 6 down to box 1, each
+    box's Bets and Antes before its dealer bets. What the dealer entered is logged as entered —
+    a wrong payout stays wrong, for the engine to find.
+    """
+    boxes = sorted((b for b in entry.boxes if b.stakes), key=lambda b: b.number)
+    stakes = []
+    for box in boxes:
+        for s in box.stakes:
+            item = {"id": s.id, "box": box.number, "player": s.player, "ante": amount_json(s.ante)}
+            if s.dealer_bet is not None:
+                item["dealer_bet"] = amount_json(s.dealer_bet)
+            stakes.append(item)
+    log = _Log(dict(header), stakes)
+
+    # 1. The deal: one card face up to each box in play, then the dealer's own card face down.
+    for box in boxes:
+        if box.cards:
+            log.add({"e": "deal", "to": box.number, "card": box.cards[0]}, Source("card", box.number, index=0))
+    if entry.dealer_cards:
+        log.add({"e": "deal", "to": "dealer", "card": entry.dealer_cards[0]}, Source("dealer_card", index=0))
+
+    # 2. Decisions: fold (its Ante and dealer bet go to the float at once) or a Bet.
+    for box in boxes:
+        for s in box.stakes:
+            if s.folded:
+                log.add({"e": "fold", "stake": s.id}, Source("decision", box.number, s.id))
+                for wager in OCHKO_WAGERS:
+                    log.settle(s, wager)
+            else:
+                log.add({"e": "bet", "stake": s.id, "amount": amount_json(s.bet)},
+                        Source("decision", box.number, s.id, "bet"))
+
+    # 3. The dealer closes the Bets and opens his card.
+    log.add({"e": "open"}, Source("open"))
+
+    # 4–5. Drawing, box by box; an instant ochko or mnogo is settled right after its card.
+    for box in boxes:
+        playing = box.playing
+        finished = False
+        for k, card in enumerate(box.cards[1:], start=1):
+            at = log.add({"e": "hit", "box": box.number, "card": card}, Source("card", box.number, index=k))
+            if playing and not finished and _instant_at(log, at):
+                finished = True
+                log.settle_box(playing)
+        if box.dark is not None:
+            log.add({"e": "dark", "box": box.number, "card": box.dark}, Source("dark", box.number))
+        elif playing and not finished:
+            log.add({"e": "stand", "box": box.number}, Source("stand", box.number))
+
+    # 7. The dealer's draws.
+    for k, card in enumerate(entry.dealer_cards[1:], start=1):
+        log.add({"e": "draw", "card": card}, Source("dealer_card", index=k))
+
+    # 8. Every dark card turned over.
+    for box in boxes:
+        if box.dark is not None:
+            log.add({"e": "reveal", "box": box.number}, Source("reveal", box.number))
+
+    # 9–10. Final settlement, box 6 down to box 1.
+    for box in reversed(boxes):
+        log.settle_box(box.stakes)
+    return Built(log.document(), log.sources)
+
+
+def _paid_last(stake: StakeEntry, wager: str) -> bool:
+    entered = stake.results.get(wager)
+    return entered is None or entered.result != PAY
+
+
+def _instant_at(log: _Log, event: int) -> bool:
+    """Did the card at `event` give its box an instant ochko or mnogo? The engine decides."""
+    try:
+        outcome = engine.replay(log.document())
+    except engine.RoundError:
+        return False  # the whole document will be refused with the reason; nothing to place here
+    return any(w.kind == "instant" and w.event == event for w in outcome.wagers or ())
