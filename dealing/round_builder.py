@@ -223,3 +223,43 @@ def _instant_at(log: _Log, event: int) -> bool:
     except engine.RoundError:
         return False  # the whole document will be refused with the reason; nothing to place here
     return any(w.kind == "instant" and w.event == event for w in outcome.wagers or ())
+
+
+def ochko_entry_from_document(doc: dict) -> OchkoEntry:
+    """What the form would hold for a logged ochko round: each box's stakes, cards and dark card,
+    the dealer's cards and the first settlement of each wager — for drawing a stored round.
+
+    It reads a document the engine has accepted; stakes keep whatever ids the log gave them.
+    """
+    boxes: dict[int, BoxEntry] = {}
+    stakes: dict[str, StakeEntry] = {}
+    for item in doc.get("stakes", []):
+        ante, dealer_bet = item.get("ante"), item.get("dealer_bet")
+        stake = StakeEntry(id=str(item["id"]), box=item["box"], player=str(item.get("player", "")),
+                           ante=Decimal(str(ante)) if ante is not None else Decimal(0),
+                           dealer_bet=Decimal(str(dealer_bet)) if dealer_bet is not None else None)
+        stakes[stake.id] = stake
+        boxes.setdefault(stake.box, BoxEntry(stake.box, [])).stakes.append(stake)
+    dealer: list[str] = []
+    for ev in doc.get("events", []):
+        e = ev.get("e")
+        if e == "deal":
+            if ev.get("to") == "dealer":
+                dealer.append(ev.get("card"))
+            elif ev.get("to") in boxes:
+                boxes[ev["to"]].cards.append(ev.get("card"))
+        elif e == "hit" and ev.get("box") in boxes:
+            boxes[ev["box"]].cards.append(ev.get("card"))
+        elif e == "dark" and ev.get("box") in boxes:
+            boxes[ev["box"]].dark = ev.get("card")
+        elif e == "draw":
+            dealer.append(ev.get("card"))
+        elif e == "incident" and ev.get("kind") == "dealer_card_exposed" and dealer:
+            dealer.pop()  # the exposed card is burned; the next deal to the dealer replaces it
+        elif e == "bet" and ev.get("stake") in stakes:
+            stakes[ev["stake"]].bet = Decimal(str(ev.get("amount")))
+        elif e in RESULTS and ev.get("stake") in stakes:
+            amount = ev.get("amount")
+            stakes[ev["stake"]].results.setdefault(
+                ev.get("wager"), Result(e, Decimal(str(amount)) if amount is not None else None))
+    return OchkoEntry(sorted(boxes.values(), key=lambda b: b.number), dealer)

@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 
 from dealing import engine
-from dealing.round_builder import BoxEntry, OchkoEntry, Result, Source, StakeEntry, amount_json, build_ochko
+from dealing.round_builder import (
+    BoxEntry, OchkoEntry, Result, Source, StakeEntry, amount_json, build_ochko, ochko_entry_from_document,
+)
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "ochko"
 # The clean golden rounds without in-round incidents: each is already in the procedure's order.
@@ -15,40 +17,12 @@ IN_ORDER = sorted(p for p in GOLDEN.glob("*.json") if int(p.name[:2]) < 20)
 HEADER = {"format": "round/1", "variant": "ochko", "table": {"min": 100, "max": 5000}, "dealer": "D-1"}
 
 
-def entry_from_log(doc: dict) -> OchkoEntry:
-    """What a dealer would type on the form for a logged round: the inverse of the builder."""
-    boxes: dict[int, BoxEntry] = {}
-    stakes: dict[str, StakeEntry] = {}
-    for item in doc["stakes"]:
-        stake = StakeEntry(id=item["id"], box=item["box"], player=item["player"], ante=Decimal(str(item["ante"])),
-                           dealer_bet=Decimal(str(item["dealer_bet"])) if "dealer_bet" in item else None)
-        stakes[stake.id] = stake
-        boxes.setdefault(item["box"], BoxEntry(item["box"], [])).stakes.append(stake)
-    dealer = []
-    for ev in doc["events"]:
-        e = ev["e"]
-        if e == "deal":
-            (dealer if ev["to"] == "dealer" else boxes[ev["to"]].cards).append(ev["card"])
-        elif e == "hit":
-            boxes[ev["box"]].cards.append(ev["card"])
-        elif e == "dark":
-            boxes[ev["box"]].dark = ev["card"]
-        elif e == "draw":
-            dealer.append(ev["card"])
-        elif e == "bet":
-            stakes[ev["stake"]].bet = Decimal(str(ev["amount"]))
-        elif e in ("pay", "take", "leave"):
-            amount = Decimal(str(ev["amount"])) if "amount" in ev else None
-            stakes[ev["stake"]].results[ev["wager"]] = Result(e, amount)
-    return OchkoEntry(list(boxes.values()), dealer)
-
-
 @pytest.mark.parametrize("path", IN_ORDER, ids=[p.stem for p in IN_ORDER])
 def test_the_builder_gives_back_every_clean_golden_round_event_for_event(path):
     case = json.loads(path.read_text(encoding="utf-8"))
     doc = case["round"]
     header = {k: v for k, v in doc.items() if k not in ("stakes", "events")}
-    built = build_ochko(entry_from_log(doc), header=header)
+    built = build_ochko(ochko_entry_from_document(doc), header=header)
     assert built.document["stakes"] == doc["stakes"]
     assert built.document["events"] == doc["events"], case["why"]
     assert len(built.sources) == len(built.document["events"])
@@ -155,3 +129,13 @@ def test_amounts_are_written_exactly():
     assert built.document["stakes"][0]["ante"] == "100.50"
     assert ("dark", 1, "9D") in events(built) and ("reveal", 1) in events(built)
     assert ("stand", 1) not in events(built)
+
+
+def test_a_stored_round_read_back_for_drawing():
+    case = json.loads((GOLDEN / "30-exposed-card-approved.json").read_text(encoding="utf-8"))
+    entry = ochko_entry_from_document(case["round"])
+    assert entry.dealer_cards == ["9C", "8S"]  # the exposed KH was burned and replaced
+    (box,) = entry.boxes
+    assert box.cards == ["TS", "9D"] and box.dark is None
+    assert box.stakes[0].bet == Decimal(100)
+    assert box.stakes[0].results == {"bet": Result("pay", Decimal(100)), "ante": Result("pay", Decimal(100))}
