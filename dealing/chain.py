@@ -20,7 +20,8 @@ CHAIN_VERSION = 1
 
 
 def json_safe(value):
-    """A document with exact amounts made JSON-safe: whole amounts as integers, others as "7.50".
+    """A document with exact amounts made JSON-safe: whole amounts as integers, others as "7.50"
+    (a number with more decimals, outside any amount, as its exact decimal text).
 
     Stored documents therefore hold no binary floats, so they read back from `jsonb` (or SQLite)
     exactly as written, and their hash never drifts.
@@ -30,7 +31,11 @@ def json_safe(value):
     if isinstance(value, list):
         return [json_safe(item) for item in value]
     if isinstance(value, Decimal):
-        return int(value) if value == value.to_integral_value() else fmt(value)
+        if value == value.to_integral_value():
+            return int(value)
+        text = fmt(value)
+        # An amount has at most 2 decimals ("7.50"); any other number keeps all its digits.
+        return text if Decimal(text) == value else str(value)
     if isinstance(value, float):
         return json_safe(Decimal(repr(value)))
     return value

@@ -1,29 +1,53 @@
 """Every write of dealing: plain functions, keyword-only arguments, validated by the engine first.
 
-A refused write raises `ServiceError` and stores nothing: each service runs in one transaction,
-and the engine reads the whole document before anything is written.
+A refused write raises `ServiceError` (a sentence for the user; `extra` with a stable `code` and,
+for a round, the JSON `path` and `event` index) and stores nothing: each service reads and checks
+everything first and writes in one transaction.
+
+    shoe_start, shoe_end, shoe_burn, shoe_dealer_change          the shoe and what happens between rounds
+    round_log, round_amend, round_amendment_decide               rounds, their corrections, the pit boss's word
+    incident_report, incident_decide                             incidents and the pit boss's word
+    round_record_audit                                           the audit's verdict (audit.tasks)
+
+Who may do what is checked here, so pages and the API cannot disagree (casino.roles):
+a dealer logs the rounds he deals at his pits' tables; a pit boss logs and corrects for his pits;
+an inspector or pit boss reports incidents; only a pit boss of the table's pit decides, never on
+what he reported, dealt or amended himself (four eyes).
 """
 
 import uuid
+from dataclasses import dataclass
 from decimal import Decimal
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino.errors import ServiceError
 from casino.models import Table
-from casino.roles import DEALER, PIT_BOSS, has_role, user_pits
+from casino.roles import DEALER, INSPECTOR, PIT_BOSS, has_role, user_pits
 from dealing import engine
+from dealing.engine import cards as engine_cards
+from dealing.engine import document as engine_document
 from dealing.engine.base import PAY, TAKE, rules_jsonable
 from dealing.engine.money import fmt, parse_amount
 
 from . import chain
-from .choices import AuditStatus, RoundStatus
-from .models import Round, Shoe, Stake
+from .choices import AuditStatus, BurnReason, Decision, IncidentKind, IncidentStatus, Resolution, RoundStatus, ShoeEventKind
+from .models import Approval, Incident, Round, Shoe, ShoeEvent, Stake
 
 User = get_user_model()
+
+# What the database columns hold (dealing.models): longer values are refused, not cut.
+PLAYER_MAX = Stake._meta.get_field("player").max_length
+STAKE_ID_MAX = Stake._meta.get_field("stake_id").max_length
+BOX_MAX = 32767  # PositiveSmallIntegerField on every database
+MONEY_LIMIT = Decimal(10) ** 12  # MONEY: 14 digits, 2 of them decimals
+# A round log is a shallow document; anything nested deeper is not one.
+MAX_DEPTH = 24
+MAX_EXPONENT = 40
 
 
 def engine_error(exc: engine.RoundError) -> ServiceError:
@@ -31,58 +55,289 @@ def engine_error(exc: engine.RoundError) -> ServiceError:
     return ServiceError(exc.message, extra={"code": exc.code, "path": exc.path, "event": exc.event})
 
 
+def _refuse(message: str, code: str, *, status: int = 400, path: str | None = None, event: int | None = None,
+            **extra) -> ServiceError:
+    return ServiceError(message, extra={"code": code, "path": path, "event": event, **extra}, status=status)
+
+
+# --- who may do what -------------------------------------------------------------------------------
+
+def works_at(user, table: Table) -> bool:
+    """The user works in the pit of this table (superusers and auditors: every pit)."""
+    cache = getattr(user, "_dealing_pits", None)
+    if cache is None:
+        cache = user._dealing_pits = set(user_pits(user).values_list("pk", flat=True))
+    return table.pit_id in cache
+
+
+def _staff_of(user, table: Table, *roles: str) -> bool:
+    return has_role(user, *roles) and works_at(user, table)
+
+
+def _require(user, table: Table, roles: tuple[str, ...], message: str) -> None:
+    if not _staff_of(user, table, *roles):
+        raise _refuse(message, "forbidden", status=403)
+
+
+def _dealer_of(table: Table, user) -> bool:
+    return user is not None and user.is_active and _staff_of(user, table, DEALER)
+
+
+def _require_pit_boss(user, table: Table) -> None:
+    _require(user, table, (PIT_BOSS,),
+             _("Only a pit boss of pit %(pit)s decides on what happens at table %(table)s.")
+             % {"pit": table.pit.name, "table": table.name})
+
+
+# --- shoes -------------------------------------------------------------------------------------------
+
+def shoe_decks(table: Table) -> int:
+    """Packs in a new shoe of this table: ochko 8, blackjack its preset's `decks`, veintiuno `packs`."""
+    rules = engine.house_rules(table.variant, table.rules)
+    for key in ("decks", "packs"):
+        if isinstance(rules.get(key), int):
+            return rules[key]
+    return engine.variant(table.variant).DECKS
+
+
+def shoe_start(*, table: Table, shuffled_by, decks: int | None = None, loaded_at=None) -> Shoe:
+    """Load a freshly shuffled shoe at a table: the open shoe (if any) ends, the new one records its shuffle."""
+    _require(shuffled_by, table, (DEALER, PIT_BOSS),
+             _("Only a dealer or pit boss of pit %(pit)s loads a shoe at table %(table)s.")
+             % {"pit": table.pit.name, "table": table.name})
+    if not table.is_active:
+        raise _refuse(_("Table %(table)s is closed.") % {"table": table.name}, "table_closed")
+    if decks is None:
+        decks = shoe_decks(table)
+    elif type(decks) is not int or not 1 <= decks <= 16:
+        raise _refuse(_("A shoe holds from 1 to 16 packs."), "bad_decks", path="decks")
+    now = timezone.now()
+    loaded_at = loaded_at or now
+    with transaction.atomic():
+        Table.objects.select_for_update().filter(pk=table.pk).first()
+        Shoe.objects.filter(table=table, ended_at__isnull=True).update(ended_at=max(now, loaded_at))
+        number = (Shoe.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0) + 1
+        shoe = Shoe.objects.create(table=table, number=number, decks=decks, loaded_at=loaded_at,
+                                   shuffled_by=shuffled_by, next_position=2)
+        ShoeEvent.objects.create(shoe=shoe, position=1, kind=ShoeEventKind.SHUFFLE, recorded_by=shuffled_by,
+                                 recorded_at=loaded_at)
+    return shoe
+
+
+def shoe_end(*, shoe: Shoe, ended_by) -> Shoe:
+    """End a shoe (the cut card came out, or the table closes)."""
+    table = shoe.table
+    _require(ended_by, table, (DEALER, PIT_BOSS),
+             _("Only a dealer or pit boss of pit %(pit)s ends a shoe at table %(table)s.")
+             % {"pit": table.pit.name, "table": table.name})
+    with transaction.atomic():
+        locked = _open_shoe(shoe)
+        locked.ended_at = timezone.now()
+        locked.save(update_fields=["ended_at"])
+    shoe.ended_at = locked.ended_at
+    return shoe
+
+
+def _open_shoe(shoe: Shoe) -> Shoe:
+    """The shoe's row, locked, while it is still open (inside the caller's transaction)."""
+    locked = Shoe.objects.select_for_update().get(pk=shoe.pk)
+    if locked.ended_at is not None:
+        raise _refuse(_("Shoe %(shoe)s has ended; start a new shoe first.") % {"shoe": shoe_reference(shoe)},
+                      "shoe_ended", status=409)
+    return locked
+
+
+def _shoe_event(shoe: Shoe, **fields) -> ShoeEvent:
+    with transaction.atomic():
+        locked = _open_shoe(shoe)
+        position = locked.next_position
+        Shoe.objects.filter(pk=shoe.pk).update(next_position=position + 1)
+        return ShoeEvent.objects.create(shoe=shoe, position=position, **fields)
+
+
+def card_code(variant: str, card, *, path: str = "card") -> str:
+    """A card in the engine's notation ("10h" → "TH"), refused unless the variant's pack holds it."""
+    code = engine_cards.normalize(card) if isinstance(card, str) else None
+    if code is None:
+        raise _refuse(_("\"%(card)s\" is not a card: write rank and suit, like TS or AH.") % {"card": card},
+                      "bad_card", path=path)
+    if code not in engine.variant(variant).PACK:
+        raise _refuse(_("%(card)s is not in the %(variant)s pack.") % {"card": engine_cards.label(code),
+                                                                       "variant": variant},
+                      "card_not_in_pack", path=path)
+    return code
+
+
+def shoe_burn(*, shoe: Shoe, card, reason: str, fee=None, recorded_by) -> ShoeEvent:
+    """A card burned between rounds: after loading, on a dealer change, a paid burn (with its fee), other."""
+    table = shoe.table
+    _require(recorded_by, table, (DEALER, INSPECTOR, PIT_BOSS),
+             _("Only the dealer, inspector or pit boss of pit %(pit)s records burns at table %(table)s.")
+             % {"pit": table.pit.name, "table": table.name})
+    code = card_code(table.variant, card)
+    if reason not in BurnReason.values:
+        raise _refuse(_("A burn's reason is one of: %(reasons)s.") % {"reasons": ", ".join(BurnReason.values)},
+                      "bad_reason", path="reason")
+    if reason == BurnReason.PAID:
+        if fee is None or fee == "":
+            raise _refuse(_("A paid burn needs the fee the player paid."), "fee_required", path="fee")
+        try:
+            fee = parse_amount(fee, "fee")
+        except engine.RoundError:
+            raise _refuse(_("The fee must be a positive amount with at most 2 decimals, such as 50 or \"7.50\"."),
+                          "bad_fee", path="fee") from None
+        if fee >= MONEY_LIMIT:
+            raise _refuse(_("The fee is too large."), "bad_fee", path="fee")
+    elif fee not in (None, ""):
+        raise _refuse(_("Only a paid burn has a fee."), "fee_not_paid", path="fee")
+    else:
+        fee = None
+    return _shoe_event(shoe, kind=ShoeEventKind.BURN, card=code, reason=reason, fee=fee, recorded_by=recorded_by)
+
+
+def shoe_dealer_change(*, shoe: Shoe, dealer, recorded_by) -> ShoeEvent:
+    """A new dealer takes the table (ochko: one card is burned before his first round)."""
+    table = shoe.table
+    _require(recorded_by, table, (DEALER, INSPECTOR, PIT_BOSS),
+             _("Only the dealer, inspector or pit boss of pit %(pit)s records dealer changes at table %(table)s.")
+             % {"pit": table.pit.name, "table": table.name})
+    if not _dealer_of(table, dealer):
+        raise _refuse(_("%(user)s is not a dealer of pit %(pit)s.") % {"user": dealer, "pit": table.pit.name},
+                      "unknown_dealer", path="dealer")
+    return _shoe_event(shoe, kind=ShoeEventKind.DEALER_CHANGE, dealer=dealer, recorded_by=recorded_by)
+
+
+def shoe_reference(shoe: Shoe) -> str:
+    """How a round names its shoe: "R-1/3"."""
+    return f"{shoe.table.name}/{shoe.number}"
+
+
+def shoe_for_round(*, table: Table, reference) -> Shoe | None:
+    """The shoe a round names ("R-1/3"), or the table's open shoe when it names none."""
+    if reference:
+        name, _sep, number = str(reference).rpartition("/")
+        shoe = None
+        if name == table.name and number.isdigit() and len(number) < 10:
+            shoe = Shoe.objects.filter(table=table, number=int(number)).first()
+        if shoe is None:
+            raise _refuse(_("Table %(table)s has no shoe \"%(shoe)s\" (shoes are named like %(example)s).")
+                          % {"table": table.name, "shoe": reference, "example": f"{table.name}/1"},
+                          "unknown_shoe", path="$.shoe")
+        return shoe
+    return Shoe.objects.filter(table=table, ended_at__isnull=True).order_by("-number").first()
+
+
 # --- logging a round -------------------------------------------------------------------------------
+
+@dataclass
+class _Prepared:
+    """A round checked from end to end and ready to be written: nothing is stored before this exists."""
+
+    table: Table
+    dealer: object
+    document: dict  # JSON-safe, as stored
+    outcome: engine.Outcome
+    stakes: list[Stake]  # without their round yet
+
 
 def round_log(*, document, logged_by, table: Table | None = None) -> tuple[Round, bool]:
     """Store a `round/1` document as a new round of its table. Returns (round, created).
 
-    The table (named in the document, or given) supplies the limits and house rules in force; the
-    dealer defaults to the user logging it. The same `id` sent again returns the stored round
-    (created False); the same `id` with a different body is refused with status 409.
+    `document` is a dict or the raw JSON text/bytes (read exactly: amounts never pass through a
+    float). The table (named in the document, or given) supplies the limits and house rules in
+    force; the dealer defaults to the user logging it. The same `id` sent again returns the stored
+    round (created False); the same `id` with a different body is refused with status 409.
     """
-    doc = _read(document)
-    table = table or _table_named(doc)
-    doc = complete_document(doc, table=table, logged_by=logged_by)
-    dealer = _dealer(doc, table)
-    _check_may_log(logged_by, table, dealer)
-    try:
-        outcome = engine.replay(doc)
-    except engine.RoundError as exc:
-        raise engine_error(exc) from None
-    stored = chain.json_safe(doc)
-    existing = _same_round(stored)
+    doc = read_document(document)
+    table = _table_for(doc, table)
+    _check_may_log_at(logged_by, table)
+    prepared = _prepare(doc, table=table, logged_by=logged_by)
+    existing = _same_round(prepared.document)
     if existing is not None:
         return existing, False
     try:
         with transaction.atomic():
-            record = _append(table=table, document=stored, outcome=outcome, dealer=dealer, logged_by=logged_by)
+            record = _append(prepared, logged_by=logged_by)
     except IntegrityError:
         # The same id stored a moment ago by a concurrent request: answer as for a repeat.
-        existing = _same_round(stored)
+        existing = _same_round(prepared.document)
         if existing is None:
             raise
         return existing, False
     return record, True
 
 
-def _read(document) -> dict:
+def read_document(document) -> dict:
+    """A round document as a dict, read by the engine; refused when it could not be stored faithfully."""
     try:
-        return engine.load(document)
+        doc = engine.load(document)
+        engine_document.header(doc, doc.get("variant"))
     except engine.RoundError as exc:
         raise engine_error(exc) from None
+    _check_storable(doc)
+    return dict(doc)
 
 
-def _table_named(doc: dict) -> Table:
+def _check_storable(doc: dict) -> None:
+    """Refuse what the database could not keep exactly: NUL characters and unpaired surrogates in
+    text, numbers too large to write out, documents nested beyond any round log."""
+    stack = [(doc, "$", 0)]
+    while stack:
+        value, path, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise _refuse(_("The document is nested too deeply at %(path)s.") % {"path": path}, "too_deep", path=path)
+        if type(value) is dict:
+            for key, item in value.items():
+                _check_text(key, path)
+                stack.append((item, f"{path}.{key}", depth + 1))
+        elif type(value) is list:
+            stack.extend((item, f"{path}[{i}]", depth + 1) for i, item in enumerate(value))
+        elif type(value) is str:
+            _check_text(value, path)
+        elif type(value) is Decimal and (not value.is_finite() or abs(value.adjusted()) > MAX_EXPONENT):
+            raise _refuse(_("The number at %(path)s is out of range.") % {"path": path}, "bad_number", path=path)
+
+
+def _check_text(text: str, path: str) -> None:
+    if "\x00" in text:
+        raise _refuse(_("The text at %(path)s contains a NUL character.") % {"path": path}, "bad_text", path=path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise _refuse(_("The text at %(path)s is not valid Unicode.") % {"path": path}, "bad_text",
+                      path=path) from None
+
+
+def _table_for(doc: dict, table: Table | None) -> Table:
     raw = doc.get("table")
     name = raw.get("name") if isinstance(raw, dict) else None
+    if table is not None:
+        if name is not None and name != table.name:
+            raise _refuse(_("The round names table \"%(name)s\", but it is being logged at table %(table)s.")
+                          % {"name": name, "table": table.name}, "table_mismatch", path="$.table.name")
+        return table
     if not isinstance(name, str) or not name:
-        raise ServiceError(_("The round does not name its table: give \"table\": {\"name\": …}."),
-                           extra={"code": "table_required", "path": "$.table.name", "event": None})
+        raise _refuse(_("The round does not name its table: give \"table\": {\"name\": …}."), "table_required",
+                      path="$.table.name")
     table = Table.objects.select_related("pit").filter(name=name).first()
     if table is None:
-        raise ServiceError(_("There is no table named \"%(name)s\".") % {"name": name},
-                           extra={"code": "unknown_table", "path": "$.table.name", "event": None})
+        raise _refuse(_("There is no table named \"%(name)s\".") % {"name": name}, "unknown_table",
+                      path="$.table.name")
     return table
+
+
+def _prepare(doc: dict, *, table: Table, logged_by, supersedes: Round | None = None) -> _Prepared:
+    """Complete, check and replay a document; compute its stake rows. Writes nothing."""
+    doc = complete_document(doc, table=table, logged_by=logged_by)
+    dealer = _dealer(doc, table, logged_by)
+    _check_may_log_for(logged_by, table, dealer, supersedes)
+    try:
+        outcome = engine.replay(doc)
+    except engine.RoundError as exc:
+        raise engine_error(exc) from None
+    stored = chain.json_safe(doc)
+    return _Prepared(table=table, dealer=dealer, document=stored, outcome=outcome,
+                     stakes=_stake_rows(stored, outcome))
 
 
 def complete_document(doc: dict, *, table: Table, logged_by) -> dict:
@@ -94,39 +349,31 @@ def complete_document(doc: dict, *, table: Table, logged_by) -> dict:
     """
     doc = dict(doc)
     if doc.get("variant") != table.variant:
-        raise ServiceError(
-            _("Table %(table)s plays %(variant)s, but the round is %(given)s.")
-            % {"table": table.name, "variant": table.variant, "given": doc.get("variant")},
-            extra={"code": "variant_mismatch", "path": "$.variant", "event": None})
+        given = doc.get("variant")
+        if type(given) is not str or given not in engine.VARIANTS:
+            try:  # the engine's own words for a missing or unknown variant
+                engine.replay(doc)
+            except engine.RoundError as exc:
+                raise engine_error(exc) from None
+        raise _refuse(_("Table %(table)s plays %(variant)s, but the round is %(given)s.")
+                      % {"table": table.name, "variant": table.variant, "given": given},
+                      "variant_mismatch", path="$.variant")
     given = doc.get("table") if isinstance(doc.get("table"), dict) else {}
     out_table = dict(given)
     out_table["name"] = table.name
-    for key, value in (("min", table.min_bet), ("max", table.max_bet)):
-        if key in given:
-            try:
-                sent = parse_amount(given[key], f"$.table.{key}")
-            except engine.RoundError as exc:
-                raise engine_error(exc) from None
-            if sent != value:
-                raise ServiceError(
-                    _("The round gives the table %(which)s as %(sent)s; table %(table)s's is %(value)s.")
-                    % {"which": _("minimum") if key == "min" else _("maximum"), "sent": fmt(sent),
-                       "table": table.name, "value": fmt(value)},
-                    extra={"code": "limits_mismatch", "path": f"$.table.{key}", "event": None})
-        out_table[key] = value
+    out_table["min"], out_table["max"] = _limits(given, table)
     doc["table"] = out_table
     in_force = engine.house_rules(table.variant, table.rules)
-    if "rules" in doc and doc["rules"] is not None:
+    if doc.get("rules") is not None:
         try:
             sent_rules = engine.house_rules(table.variant, doc["rules"])
         except engine.RoundError as exc:
             raise engine_error(exc) from None
         if sent_rules != in_force:
             differ = sorted(k for k in in_force if sent_rules.get(k) != in_force.get(k))
-            raise ServiceError(
-                _("The round's house rules differ from table %(table)s's (%(rules)s).")
-                % {"table": table.name, "rules": ", ".join(differ)},
-                extra={"code": "rules_mismatch", "path": "$.rules", "event": None, "rules": differ})
+            raise _refuse(_("The round's house rules differ from table %(table)s's (%(rules)s).")
+                          % {"table": table.name, "rules": ", ".join(differ)},
+                          "rules_mismatch", path="$.rules", rules=differ)
     doc["rules"] = dict(table.rules or {})
     if not doc.get("dealer"):
         doc["dealer"] = logged_by.get_username()
@@ -136,70 +383,111 @@ def complete_document(doc: dict, *, table: Table, logged_by) -> dict:
         try:
             doc["id"] = str(uuid.UUID(str(doc["id"])))
         except ValueError:
-            raise ServiceError(_("The round's id must be a UUID, such as b7e4c2d0-5a1f-4a3e-9d51-0c7f2f0a9e11."),
-                               extra={"code": "bad_id", "path": "$.id", "event": None}) from None
+            raise _refuse(_("The round's id must be a UUID, such as b7e4c2d0-5a1f-4a3e-9d51-0c7f2f0a9e11."),
+                          "bad_id", path="$.id") from None
     return doc
 
 
-def _dealer(doc: dict, table: Table):
+def _limits(given: dict, table: Table) -> tuple[Decimal, Decimal]:
+    """The limits in force for the round: the table's. At veintiuno each bank announces its own,
+    which must lie within the table's."""
+    limits = {"min": table.min_bet, "max": table.max_bet}
+    for key in ("min", "max"):
+        if key not in given:
+            continue
+        try:
+            sent = parse_amount(given[key], f"$.table.{key}")
+        except engine.RoundError as exc:
+            raise engine_error(exc) from None
+        if table.variant == "veintiuno":
+            if not table.min_bet <= sent <= table.max_bet:
+                raise _refuse(
+                    _("The bank's %(which)s of %(sent)s lies outside table %(table)s's limits (%(min)s to %(max)s).")
+                    % {"which": _("minimum") if key == "min" else _("maximum"), "sent": fmt(sent),
+                       "table": table.name, "min": fmt(table.min_bet), "max": fmt(table.max_bet)},
+                    "limits_mismatch", path=f"$.table.{key}")
+        elif sent != limits[key]:
+            raise _refuse(
+                _("The round gives the table %(which)s as %(sent)s; table %(table)s's is %(value)s.")
+                % {"which": _("minimum") if key == "min" else _("maximum"), "sent": fmt(sent),
+                   "table": table.name, "value": fmt(limits[key])},
+                "limits_mismatch", path=f"$.table.{key}")
+        limits[key] = sent
+    if limits["min"] > limits["max"]:
+        raise _refuse(_("The round's minimum is above its maximum."), "limits_mismatch", path="$.table")
+    return limits["min"], limits["max"]
+
+
+def _dealer(doc: dict, table: Table, logged_by):
     username = doc["dealer"]
-    dealer = User.objects.filter(username=username, is_active=True).first()
-    if dealer is None or not has_role(dealer, DEALER) or not user_pits(dealer).filter(pk=table.pit_id).exists():
-        raise ServiceError(
-            _("\"%(dealer)s\" is not a dealer of pit %(pit)s, where table %(table)s stands.")
-            % {"dealer": username, "pit": table.pit.name, "table": table.name},
-            extra={"code": "unknown_dealer", "path": "$.dealer", "event": None})
+    if username == logged_by.get_username():
+        dealer = logged_by
+    else:
+        dealer = User.objects.filter(username=username, is_active=True).first()
+    if not _dealer_of(table, dealer):
+        raise _refuse(_("\"%(dealer)s\" is not a dealer of pit %(pit)s, where table %(table)s stands.")
+                      % {"dealer": username, "pit": table.pit.name, "table": table.name},
+                      "unknown_dealer", path="$.dealer")
     return dealer
 
 
-def _check_may_log(user, table: Table, dealer) -> None:
-    """A dealer logs the rounds he deals at tables of his pits; a pit boss logs for his pits' dealers."""
-    if user.is_superuser:
+def _check_may_log_at(user, table: Table) -> None:
+    """Only the dealers and pit bosses of the table's pit log its rounds (before anything is read)."""
+    _require(user, table, (DEALER, PIT_BOSS),
+             _("You may not log rounds at table %(table)s: only its pit's dealers and pit bosses do.")
+             % {"table": table.name})
+
+
+def _check_may_log_for(user, table: Table, dealer, supersedes: Round | None) -> None:
+    """A dealer logs (and corrects) only the rounds he deals himself; a pit boss those of his pits."""
+    if user.is_superuser or _staff_of(user, table, PIT_BOSS):
         return
-    in_pit = user_pits(user).filter(pk=table.pit_id).exists()
-    if has_role(user, PIT_BOSS) and in_pit:
+    if dealer.pk == user.pk and (supersedes is None or supersedes.dealer_id == user.pk):
         return
-    if has_role(user, DEALER) and in_pit and dealer.pk == user.pk:
-        return
-    raise ServiceError(_("You may not log rounds of %(dealer)s at table %(table)s.")
-                       % {"dealer": dealer.get_username(), "table": table.name},
-                       extra={"code": "forbidden"}, status=403)
+    if supersedes is not None:
+        message = _("You may only correct rounds you dealt yourself.")
+    else:
+        message = _("You may not log rounds of %(dealer)s at table %(table)s.") % {
+            "dealer": dealer.get_username(), "table": table.name}
+    raise _refuse(message, "forbidden", status=403)
 
 
 def _same_round(stored: dict) -> Round | None:
     """The stored round with this id, when it is the same round; a different body is a conflict."""
-    original = Round.objects.filter(uid=stored["id"], revision=1).first()
+    original = Round.objects.filter(uid=stored["id"], revision=1).select_related("table", "shoe", "dealer").first()
     if original is None:
         return None
     if chain.canonical_json(original.document) != chain.canonical_json(stored):
-        raise ServiceError(
-            _("A different round with the id %(id)s is already stored.") % {"id": stored["id"]},
-            extra={"code": "id_conflict", "round": original.pk}, status=409)
+        raise _refuse(_("A different round with the id %(id)s is already stored.") % {"id": stored["id"]},
+                      "id_conflict", status=409, round=original.pk)
     return original
 
 
-def _append(*, table: Table, document: dict, outcome, dealer, logged_by, revision: int = 1,
-            supersedes: Round | None = None, status: str = RoundStatus.RECORDED,
-            amendment_reason: str = "") -> Round:
+def _append(prepared: _Prepared, *, logged_by, revision: int = 1, supersedes: Round | None = None,
+            status: str = RoundStatus.RECORDED, amendment_reason: str = "") -> Round:
     """Write one record at the end of its table's chain (inside the caller's transaction)."""
+    table = prepared.table
     # Locking the table row serialises writers of one table, so two rounds never share a link.
     Table.objects.select_for_update().filter(pk=table.pk).first()
     last = Round.objects.filter(table=table).order_by("-chain_index").only("chain_index", "sha256").first()
     chain_index = 0 if last is None else last.chain_index + 1
     prev = "" if last is None else last.sha256
-    shoe, position, number = _shoe_slot(table, document, supersedes)
-    logged_at = timezone.now()
+    shoe, position, number = _shoe_slot(table, prepared.document, supersedes)
     house_rules = chain.json_safe(rules_jsonable(engine.house_rules(table.variant, table.rules)))
+    outcome = prepared.outcome
     record = Round(
-        uid=document["id"], table=table, shoe=shoe, position=position, number=number, dealer=dealer,
-        variant=table.variant, house_rules=house_rules, table_min=table.min_bet, table_max=table.max_bet,
-        document=document, chain_index=chain_index, prev_sha256=prev, revision=revision, supersedes=supersedes,
-        amendment_reason=amendment_reason, logged_by=logged_by, logged_at=logged_at, status=status,
-        float_owed=outcome.float, float_logged=_logged_float(outcome),
+        uid=prepared.document["id"], table=table, shoe=shoe, position=position, number=number,
+        dealer=prepared.dealer, variant=table.variant, house_rules=house_rules,
+        table_min=Decimal(str(prepared.document["table"]["min"])),
+        table_max=Decimal(str(prepared.document["table"]["max"])), document=prepared.document, chain_index=chain_index, prev_sha256=prev,
+        revision=revision, supersedes=supersedes, amendment_reason=amendment_reason, logged_by=logged_by,
+        logged_at=timezone.now(), status=status, float_owed=outcome.float, float_logged=_logged_float(outcome),
     )
     record.sha256 = chain.round_hash(record)
     record.save(force_insert=True)
-    Stake.objects.bulk_create(_stake_rows(record, document, outcome))
+    for stake in prepared.stakes:
+        stake.round = record
+    Stake.objects.bulk_create(prepared.stakes)
     if status == RoundStatus.RECORDED:
         _queue_audit(record)
     return record
@@ -212,30 +500,12 @@ def _shoe_slot(table: Table, document: dict, supersedes: Round | None):
     shoe = shoe_for_round(table=table, reference=document.get("shoe"))
     if shoe is None:
         return None, None, None
-    shoe = Shoe.objects.select_for_update().get(pk=shoe.pk)
+    shoe = _open_shoe(shoe)
     position = shoe.next_position
-    number = shoe.rounds.filter(supersedes__isnull=True).count() + 1
     Shoe.objects.filter(pk=shoe.pk).update(next_position=position + 1)
-    return shoe, position, number
-
-
-def shoe_reference(shoe: Shoe) -> str:
-    return f"{shoe.table.name}/{shoe.number}"
-
-
-def shoe_for_round(*, table: Table, reference) -> Shoe | None:
-    """The shoe a round names ("R-1/3"), or the table's open shoe when it names none."""
-    if reference:
-        name, _sep, number = str(reference).rpartition("/")
-        shoe = None
-        if name == table.name and number.isdigit():
-            shoe = Shoe.objects.filter(table=table, number=int(number)).first()
-        if shoe is None:
-            raise ServiceError(_("Table %(table)s has no shoe \"%(shoe)s\" (shoes are named like %(example)s).")
-                               % {"table": table.name, "shoe": reference, "example": f"{table.name}/1"},
-                               extra={"code": "unknown_shoe", "path": "$.shoe", "event": None})
-        return shoe
-    return Shoe.objects.filter(table=table, ended_at__isnull=True).order_by("-number").first()
+    last = (Round.objects.filter(shoe=shoe, supersedes__isnull=True).order_by("-position")
+            .values_list("number", flat=True).first())
+    return shoe, position, (last or 0) + 1
 
 
 def _logged_float(outcome) -> Decimal:
@@ -248,7 +518,8 @@ def _logged_float(outcome) -> Decimal:
     return total
 
 
-def _stake_rows(record: Round, document: dict, outcome) -> list[Stake]:
+def _stake_rows(document: dict, outcome) -> list[Stake]:
+    """The Stake rows of a round (not saved, no round yet); refused when a value would not fit its column."""
     owed: dict[str, Decimal] = {}
     sizes: dict[tuple, Decimal] = {}
     if outcome.wagers is not None:
@@ -260,19 +531,38 @@ def _stake_rows(record: Round, document: dict, outcome) -> list[Stake]:
         size = sizes.get((s.stake, s.wager))
         paid[s.stake] = paid.get(s.stake, Decimal(0)) + s.delta(size)
     rows = []
-    for item in document["stakes"]:
+    for i, item in enumerate(document["stakes"]):
         sid = item["id"]
+        path = f"$.stakes[{i}]"
+        player = item.get("player") or ""
+        player = player if isinstance(player, str) else str(player)
+        if len(sid) > STAKE_ID_MAX:
+            raise _refuse(_("A stake id has at most %(n)d characters.") % {"n": STAKE_ID_MAX}, "too_long",
+                          path=f"{path}.id")
+        if len(player) > PLAYER_MAX:
+            raise _refuse(_("A player's name has at most %(n)d characters.") % {"n": PLAYER_MAX}, "too_long",
+                          path=f"{path}.player")
+        box = item.get("box", item.get("seat"))
         ante = item.get("ante")
         dealer_bet = item.get("dealer_bet")
-        rows.append(Stake(
-            round=record, stake_id=sid, box=item.get("box", item.get("seat")), player=item.get("player", ""),
-            ante=None if ante is None else Decimal(str(ante)),
-            bet=sizes.get((sid, "bet")) if (sid, "bet") in sizes else (
-                Decimal(str(item["bet"])) if item.get("bet") is not None else None),
+        bet = sizes.get((sid, "bet"))
+        if bet is None and item.get("bet") is not None:
+            bet = Decimal(str(item["bet"]))
+        row = Stake(
+            stake_id=sid, box=box if type(box) is int and 0 <= box <= BOX_MAX else None, player=player,
+            ante=None if ante is None else Decimal(str(ante)), bet=bet,
             dealer_bet=None if dealer_bet is None else Decimal(str(dealer_bet)),
             owed_net=owed.get(sid) if outcome.wagers is not None else None,
             paid_net=paid.get(sid, Decimal(0)),
-        ))
+        )
+        for value in (row.ante, row.bet, row.dealer_bet, row.owed_net, row.paid_net):
+            if value is not None and abs(value) >= MONEY_LIMIT:
+                raise _refuse(_("The amounts of stake %(stake)s are too large to be stored.") % {"stake": sid},
+                              "amount_too_large", path=path)
+        rows.append(row)
+    for value in (outcome.float, _logged_float(outcome)):
+        if value is not None and abs(value) >= MONEY_LIMIT:
+            raise _refuse(_("The round's amounts are too large to be stored."), "amount_too_large", path="$")
     return rows
 
 
@@ -281,6 +571,168 @@ def _queue_audit(record: Round) -> None:
 
     round_id = record.pk
     transaction.on_commit(lambda: audit_round.delay(round_id))
+
+
+# --- correcting a round ------------------------------------------------------------------------------
+
+def round_amend(*, round: Round, document, amended_by, reason: str) -> Round:  # noqa: A002 - the domain's word
+    """A correction of a stored round: a new revision at the end of the table's chain, awaiting a
+    pit boss (status pending). The round it corrects stays in force until he approves.
+
+    Only the revision in force is amended, one pending correction at a time; the document keeps the
+    round's `id` (left out, it is filled in) and its dealer (left out, the original's).
+    """
+    table = round.table
+    _check_may_log_at(amended_by, table)
+    reason = (reason or "").strip()
+    if not reason:
+        raise _refuse(_("Say why the round is corrected."), "reason_required", path="reason")
+    doc = read_document(document)
+    if doc.get("id") is None:
+        doc["id"] = str(round.uid)
+    else:
+        try:
+            same = uuid.UUID(str(doc["id"])) == round.uid
+        except ValueError:
+            same = False
+        if not same:
+            raise _refuse(_("A correction keeps the round's id %(id)s.") % {"id": round.uid}, "id_mismatch",
+                          path="$.id")
+    if not doc.get("dealer"):
+        doc["dealer"] = round.dealer.get_username()
+    _table_for(doc, table)
+    if doc.get("shoe") and round.shoe_id is not None:
+        if shoe_for_round(table=table, reference=doc["shoe"]).pk != round.shoe_id:
+            raise _refuse(_("A correction stays in the round's shoe %(shoe)s.") % {"shoe": shoe_reference(round.shoe)},
+                          "shoe_mismatch", path="$.shoe")
+    prepared = _prepare(doc, table=table, logged_by=amended_by, supersedes=round)
+    with transaction.atomic():
+        Table.objects.select_for_update().filter(pk=table.pk).first()
+        current = Round.objects.select_related("shoe", "supersedes").get(pk=round.pk)
+        if current.status != RoundStatus.RECORDED:
+            raise _refuse(_("Only the revision in force of a round can be corrected; this one is %(status)s.")
+                          % {"status": current.get_status_display()}, "not_in_force", status=409)
+        if Round.objects.filter(supersedes=current, status=RoundStatus.PENDING).exists():
+            raise _refuse(_("This round already has a correction awaiting a pit boss."), "amendment_pending",
+                          status=409)
+        if chain.canonical_json(prepared.document) == chain.canonical_json(current.document):
+            raise _refuse(_("The correction changes nothing in the round."), "no_change")
+        revision = Round.objects.filter(uid=current.uid).aggregate(r=Max("revision"))["r"] + 1
+        return _append(prepared, logged_by=amended_by, revision=revision, supersedes=current,
+                       status=RoundStatus.PENDING, amendment_reason=reason)
+
+
+def round_amendment_decide(*, round: Round, decided_by, decision: str, comment: str = "") -> Approval:  # noqa: A002
+    """A pit boss approves or rejects a pending correction. Approved, it is the round in force (and is
+    audited) and the revision it corrects is superseded; rejected, the old one simply stays."""
+    table = round.table
+    _require_pit_boss(decided_by, table)
+    decision, comment = _decision(decision, comment)
+    with transaction.atomic():
+        amendment = Round.objects.select_for_update().get(pk=round.pk)
+        if amendment.supersedes_id is None or amendment.status != RoundStatus.PENDING:
+            raise _refuse(_("This is not a correction awaiting a decision (it is %(status)s).")
+                          % {"status": amendment.get_status_display()}, "not_pending", status=409)
+        original = Round.objects.select_for_update().get(pk=amendment.supersedes_id)
+        if decided_by.pk == amendment.logged_by_id:
+            raise _refuse(_("You made this correction yourself; another pit boss decides on it."), "own_amendment",
+                          status=403)
+        if decided_by.pk in (amendment.dealer_id, original.dealer_id):
+            raise _refuse(_("You dealt this round; another pit boss decides on its correction."), "own_round",
+                          status=403)
+        if decision == Decision.APPROVED:
+            if original.status != RoundStatus.RECORDED:
+                raise _refuse(_("The round this corrects is no longer in force."), "not_in_force", status=409)
+            Round.objects.filter(pk=original.pk).update(status=RoundStatus.SUPERSEDED)
+            Round.objects.filter(pk=amendment.pk).update(status=RoundStatus.RECORDED)
+            _queue_audit(amendment)
+            round.status = RoundStatus.RECORDED
+        else:
+            Round.objects.filter(pk=amendment.pk).update(status=RoundStatus.REJECTED)
+            round.status = RoundStatus.REJECTED
+        return Approval.objects.create(round=amendment, decided_by=decided_by, decision=decision, comment=comment)
+
+
+def _decision(decision: str, comment) -> tuple[str, str]:
+    if decision not in Decision.values:
+        raise _refuse(_("A decision is \"approved\" or \"rejected\"."), "bad_decision", path="decision")
+    comment = (comment or "").strip()
+    if decision == Decision.REJECTED and not comment:
+        raise _refuse(_("Say why it is rejected."), "comment_required", path="comment")
+    return decision, comment
+
+
+# --- incidents ---------------------------------------------------------------------------------------
+
+def incident_report(*, table: Table, kind: str, card, exposed: bool, resolution: str, to_box: int | None = None,
+                    dealer, reported_by, round: Round | None = None, shoe: Shoe | None = None,  # noqa: A002
+                    evidence: str = "", note: str = "") -> Incident:
+    """An inspector or pit boss reports an exposed dealer card or a misdrawn card; it awaits a pit boss."""
+    _require(reported_by, table, (INSPECTOR, PIT_BOSS),
+             _("Only an inspector or pit boss of pit %(pit)s reports incidents at table %(table)s.")
+             % {"pit": table.pit.name, "table": table.name})
+    if kind not in IncidentKind.values:
+        raise _refuse(_("An incident is one of: %(kinds)s.") % {"kinds": ", ".join(IncidentKind.values)},
+                      "bad_kind", path="kind")
+    code = card_code(table.variant, card)
+    if type(exposed) is not bool:
+        raise _refuse(_("Say whether the card was seen (exposed: true or false)."), "bad_exposed", path="exposed")
+    if resolution not in Resolution.values:
+        raise _refuse(_("A resolution is one of: %(values)s.") % {"values": ", ".join(Resolution.values)},
+                      "bad_resolution", path="resolution")
+    if resolution == Resolution.TO_BOX:
+        if type(to_box) is not int or not 1 <= to_box <= table.boxes:
+            raise _refuse(_("Name the box the card was placed on (1 to %(n)d).") % {"n": table.boxes},
+                          "bad_box", path="to_box")
+    elif to_box is not None:
+        raise _refuse(_("Only a card placed on a box names a box."), "bad_box", path="to_box")
+    if not _dealer_of(table, dealer):
+        raise _refuse(_("%(user)s is not a dealer of pit %(pit)s.") % {"user": dealer, "pit": table.pit.name},
+                      "unknown_dealer", path="dealer")
+    if round is not None and round.table_id != table.pk:
+        raise _refuse(_("That round was not dealt at table %(table)s.") % {"table": table.name}, "round_mismatch",
+                      path="round")
+    if shoe is not None and shoe.table_id != table.pk:
+        raise _refuse(_("That shoe is not table %(table)s's.") % {"table": table.name}, "shoe_mismatch", path="shoe")
+    if shoe is None:
+        shoe = round.shoe if round is not None else shoe_for_round(table=table, reference=None)
+    for value, field, limit in ((evidence, "evidence", Incident._meta.get_field("evidence").max_length),
+                                (note, "note", None)):
+        if not isinstance(value, str):
+            raise _refuse(_("%(field)s must be text.") % {"field": field}, "bad_text", path=field)
+        _check_text(value, field)
+        if limit is not None and len(value) > limit:
+            raise _refuse(_("The evidence reference has at most %(n)d characters.") % {"n": limit}, "too_long",
+                          path=field)
+    return Incident.objects.create(
+        kind=kind, card=code, exposed=exposed, table=table, shoe=shoe, round=round, dealer=dealer,
+        reported_by=reported_by, resolution=resolution, to_box=to_box if resolution == Resolution.TO_BOX else None,
+        evidence=evidence.strip(), note=note.strip(),
+    )
+
+
+def incident_decide(*, incident: Incident, decided_by, decision: str, comment: str = "") -> Approval:
+    """A pit boss of the table's pit approves or rejects a reported incident — never one he reported
+    or one at a round he dealt."""
+    table = incident.table
+    _require_pit_boss(decided_by, table)
+    decision, comment = _decision(decision, comment)
+    with transaction.atomic():
+        locked = Incident.objects.select_for_update().select_related("round").get(pk=incident.pk)
+        if locked.status != IncidentStatus.REPORTED:
+            raise _refuse(_("This incident was already %(status)s.") % {"status": locked.get_status_display()},
+                          "already_decided", status=409)
+        if decided_by.pk == locked.reported_by_id:
+            raise _refuse(_("You reported this incident; another pit boss decides on it."), "own_report",
+                          status=403)
+        dealers = {locked.dealer_id, locked.round.dealer_id if locked.round_id else None}
+        if decided_by.pk in dealers:
+            raise _refuse(_("You were the dealer; another pit boss decides on this incident."), "own_round",
+                          status=403)
+        locked.status = decision
+        locked.save(update_fields=["status"])
+        incident.status = decision
+        return Approval.objects.create(incident=locked, decided_by=decided_by, decision=decision, comment=comment)
 
 
 # --- what the audit writes back ----------------------------------------------------------------------

@@ -85,3 +85,38 @@ class StaffFactory(factory.django.DjangoModelFactory):
         """`pits=[pit_a, pit_b]` puts the staff member in those pits."""
         if extracted:
             staff.pits.add(*extracted)
+
+
+# --- dealing ------------------------------------------------------------------------------------------
+# Rounds are not made by a factory: they are logged through `dealing.services.round_log`, which
+# computes the chain (tests/dealing/conftest.py has helpers that deal them with the simulators).
+
+from dealing.choices import IncidentKind, Resolution  # noqa: E402
+from dealing.models import Incident, Shoe  # noqa: E402
+
+
+class ShoeFactory(factory.django.DjangoModelFactory):
+    """A shoe row of its own (no shuffle event): `dealing.services.shoe_start` makes real ones."""
+
+    class Meta:
+        model = Shoe
+
+    table = factory.SubFactory(TableFactory)
+    number = factory.Sequence(lambda n: n + 1)
+    decks = 8
+    shuffled_by = factory.SubFactory(UserFactory, role="dealer")
+
+
+class IncidentFactory(factory.django.DjangoModelFactory):
+    """A reported exposed dealer card, burned; give `table`, `dealer` and `reported_by` to place it."""
+
+    class Meta:
+        model = Incident
+
+    kind = IncidentKind.DEALER_CARD_EXPOSED
+    card = "KH"
+    exposed = True
+    table = factory.SubFactory(TableFactory)
+    dealer = factory.SubFactory(UserFactory, role="dealer")
+    reported_by = factory.SubFactory(UserFactory, role="inspector")
+    resolution = Resolution.BURNED

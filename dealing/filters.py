@@ -1,0 +1,81 @@
+"""Filters of dealing, one per list, shared by the pages and the API.
+
+Tables, shoes and rounds are named by id; people by username (as a round log names its dealer).
+A date range is `from` and `to` (dates, both included).
+"""
+
+import django_filters
+from django.utils.translation import gettext_lazy as _
+
+from casino.choices import Variant
+from casino.models import Table
+
+from .choices import AuditStatus, IncidentKind, IncidentStatus, RoundStatus
+from .models import Incident, Round, Shoe, Stake
+
+
+
+def _add_date_range(filterset, field_name: str) -> None:
+    """`from` and `to` (Python keywords, so they cannot be declared in the class body)."""
+    filterset.base_filters["from"] = django_filters.DateFilter(
+        field_name=field_name, lookup_expr="date__gte", label=_("from (date, included)"))
+    filterset.base_filters["to"] = django_filters.DateFilter(
+        field_name=field_name, lookup_expr="date__lte", label=_("to (date, included)"))
+
+
+class RoundFilter(django_filters.FilterSet):
+    table = django_filters.ModelChoiceFilter(queryset=Table.objects.all(), label=_("table (id)"))
+    shoe = django_filters.NumberFilter(field_name="shoe", label=_("shoe (id)"))
+    dealer = django_filters.CharFilter(field_name="dealer__username", label=_("dealer (username)"))
+    variant = django_filters.ChoiceFilter(choices=Variant.choices, label=_("variant"))
+    audit_status = django_filters.ChoiceFilter(choices=AuditStatus.choices, label=_("audit"))
+    status = django_filters.ChoiceFilter(choices=RoundStatus.choices, label=_("status"))
+    uid = django_filters.UUIDFilter(label=_("round id (the document's id)"))
+
+    class Meta:
+        model = Round
+        fields = ["table", "shoe", "dealer", "variant", "audit_status", "status", "uid"]
+
+
+_add_date_range(RoundFilter, "logged_at")
+
+
+class IncidentFilter(django_filters.FilterSet):
+    table = django_filters.ModelChoiceFilter(queryset=Table.objects.all(), label=_("table (id)"))
+    status = django_filters.ChoiceFilter(choices=IncidentStatus.choices, label=_("status"))
+    kind = django_filters.ChoiceFilter(choices=IncidentKind.choices, label=_("kind"))
+    dealer = django_filters.CharFilter(field_name="dealer__username", label=_("dealer (username)"))
+    round = django_filters.NumberFilter(field_name="round", label=_("round (id)"))
+    shoe = django_filters.NumberFilter(field_name="shoe", label=_("shoe (id)"))
+
+    class Meta:
+        model = Incident
+        fields = ["table", "status", "kind", "dealer", "round", "shoe"]
+
+
+_add_date_range(IncidentFilter, "reported_at")
+
+
+class ShoeFilter(django_filters.FilterSet):
+    table = django_filters.ModelChoiceFilter(queryset=Table.objects.all(), label=_("table (id)"))
+    is_open = django_filters.BooleanFilter(field_name="ended_at", lookup_expr="isnull", label=_("open"))
+
+    class Meta:
+        model = Shoe
+        fields = ["table", "is_open"]
+
+
+_add_date_range(ShoeFilter, "loaded_at")
+
+
+class StakeFilter(django_filters.FilterSet):
+    round = django_filters.NumberFilter(field_name="round", label=_("round (id)"))
+    table = django_filters.NumberFilter(field_name="round__table", label=_("table (id)"))
+    player = django_filters.CharFilter(label=_("player"))
+    box = django_filters.NumberFilter(label=_("box or seat"))
+    round_status = django_filters.ChoiceFilter(field_name="round__status", choices=RoundStatus.choices,
+                                               label=_("status of the round"))
+
+    class Meta:
+        model = Stake
+        fields = ["round", "table", "player", "box", "round_status"]

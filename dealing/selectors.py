@@ -1,0 +1,211 @@
+"""Reads of dealing, restricted by role — the one place pages and the API ask what a user may see.
+
+Who sees what:
+    superuser, auditor      everything
+    pit boss, inspector     the shoes, rounds, stakes and incidents of their pits' tables
+    dealer                  the rounds he dealt (and their stakes), the incidents where he was the
+                            dealer, the shoes of his pits' tables
+    trainee                 nothing here (drills only)
+A user with several roles sees the union.
+"""
+
+import heapq
+from datetime import timezone as dt_timezone
+
+from django.core.exceptions import ValidationError
+from django.db.models import Q, QuerySet
+from django.http import Http404
+
+from casino.roles import AUDITOR, DEALER, INSPECTOR, PIT_BOSS, has_role, user_pits
+from dealing import engine
+
+from . import chain
+from .choices import IncidentStatus, RoundStatus, ShoeEventKind
+from .filters import IncidentFilter, RoundFilter, ShoeFilter, StakeFilter
+from .models import Incident, Round, Shoe, Stake
+
+
+def _visible(model, user, *, table: str, dealer: str | None) -> QuerySet:
+    """`model`'s rows the user may see: `table` is the path to the row's table, `dealer` to its dealer."""
+    objects = model.objects.all()
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return objects.none()
+    if user.is_superuser or has_role(user, AUDITOR):
+        return objects
+    allowed = []
+    if has_role(user, INSPECTOR, PIT_BOSS) or (dealer is None and has_role(user, DEALER)):
+        allowed.append(Q(**{f"{table}__pit__in": user_pits(user)}))
+    if dealer is not None and has_role(user, DEALER):
+        allowed.append(Q(**{dealer: user}))
+    if not allowed:
+        return objects.none()
+    where = allowed[0]
+    for q in allowed[1:]:
+        where |= q
+    return objects.filter(where)
+
+
+def _filtered(filterset_class, queryset: QuerySet, filters) -> QuerySet:
+    filterset = filterset_class(filters or {}, queryset)
+    if not filterset.is_valid():
+        raise ValidationError({name: errors.as_data() for name, errors in filterset.errors.items()})
+    return filterset.qs
+
+
+def _get(queryset: QuerySet, pk):
+    try:
+        return queryset.get(pk=int(pk))
+    except (ValueError, TypeError, OverflowError, queryset.model.DoesNotExist):
+        raise Http404 from None
+
+
+# --- rounds --------------------------------------------------------------------------------------------
+
+def rounds_visible(user) -> QuerySet:
+    return _visible(Round, user, table="table", dealer="dealer")
+
+
+def round_list(*, user, filters=None) -> QuerySet:
+    """Round records the user may see, newest first, narrowed by `RoundFilter` (table, shoe, dealer,
+    from/to, audit_status, status, …). The documents are left out (`round_get` has them)."""
+    rounds = (rounds_visible(user).select_related("table", "shoe__table", "dealer", "logged_by")
+              .defer("document", "house_rules"))
+    return _filtered(RoundFilter, rounds, filters)
+
+
+def round_get(*, user, pk) -> Round:
+    """One round record the user may see (Http404 otherwise), with its document."""
+    return _get(rounds_visible(user).select_related("table__pit", "shoe__table", "dealer", "logged_by",
+                                                    "supersedes"), pk)
+
+
+def round_settlement(*, round: Round) -> dict:  # noqa: A002 - the domain's word
+    """The engine's `settlement/1` for a stored round: what each wager was owed, and the findings."""
+    try:
+        return engine.settle(round.document)
+    except engine.RoundError as exc:  # a round the engine of today cannot read any more
+        return {"format": "settlement/1", "variant": round.variant, "wagers": None, "float": None,
+                "findings": [], "error": exc.to_dict()}
+
+
+def round_revisions(*, round: Round) -> QuerySet:  # noqa: A002
+    """Every record of the same round (the same document id): the original and its corrections."""
+    return (Round.objects.filter(uid=round.uid).select_related("logged_by", "dealer")
+            .defer("document", "house_rules").order_by("revision"))
+
+
+# --- stakes --------------------------------------------------------------------------------------------
+
+def stake_list(*, user, filters=None) -> QuerySet:
+    """Stakes of the rounds the user may see, narrowed by `StakeFilter`; without a `round` or
+    `round_status` filter, only the rounds in force."""
+    stakes = Stake.objects.filter(round__in=rounds_visible(user)).select_related("round__table")
+    filters = filters or {}
+    if not filters.get("round") and not filters.get("round_status"):
+        stakes = stakes.filter(round__status=RoundStatus.RECORDED)
+    return _filtered(StakeFilter, stakes.order_by("-round_id", "box", "stake_id"), filters)
+
+
+# --- incidents -----------------------------------------------------------------------------------------
+
+def incidents_visible(user) -> QuerySet:
+    return _visible(Incident, user, table="table", dealer="dealer")
+
+
+def incident_list(*, user, filters=None) -> QuerySet:
+    incidents = incidents_visible(user).select_related("table", "shoe__table", "dealer", "reported_by", "round")
+    return _filtered(IncidentFilter, incidents, filters)
+
+
+def incident_get(*, user, pk) -> Incident:
+    return _get(incidents_visible(user).select_related("table__pit", "shoe__table", "dealer", "reported_by",
+                                                       "round"), pk)
+
+
+# --- the pit boss's queue --------------------------------------------------------------------------------
+
+def pending_incidents(*, user) -> QuerySet:
+    """Reported incidents this pit boss may decide: his pits, not his report, not his dealing."""
+    if not has_role(user, PIT_BOSS):
+        return Incident.objects.none()
+    return (Incident.objects.filter(status=IncidentStatus.REPORTED, table__pit__in=user_pits(user))
+            .exclude(reported_by=user).exclude(dealer=user).exclude(round__dealer=user)
+            .select_related("table", "dealer", "reported_by", "round").order_by("reported_at", "id"))
+
+
+def pending_amendments(*, user) -> QuerySet:
+    """Corrections of rounds awaiting this pit boss: his pits, not made by him, not of his dealing."""
+    if not has_role(user, PIT_BOSS):
+        return Round.objects.none()
+    return (Round.objects.filter(status=RoundStatus.PENDING, table__pit__in=user_pits(user))
+            .exclude(logged_by=user).exclude(dealer=user).exclude(supersedes__dealer=user)
+            .select_related("table", "dealer", "logged_by", "supersedes").order_by("logged_at", "id"))
+
+
+# --- shoes ---------------------------------------------------------------------------------------------
+
+def shoes_visible(user) -> QuerySet:
+    return _visible(Shoe, user, table="table", dealer=None)
+
+
+def shoe_list(*, user, filters=None) -> QuerySet:
+    shoes = shoes_visible(user).select_related("table", "shuffled_by").order_by("-loaded_at", "-id")
+    return _filtered(ShoeFilter, shoes, filters)
+
+
+def shoe_get(*, user, pk) -> Shoe:
+    return _get(shoes_visible(user).select_related("table__pit", "shuffled_by"), pk)
+
+
+def shoe_items(*, shoe: Shoe) -> list:
+    """What happened at a shoe, in order: its events (ShoeEvent) and its rounds in force (Round)."""
+    events = shoe.events.select_related("dealer", "recorded_by").order_by("position")
+    rounds = (shoe.rounds.filter(status=RoundStatus.RECORDED).select_related("dealer")
+              .order_by("position"))
+    return list(heapq.merge(events, rounds, key=lambda item: item.position))
+
+
+def shoe_document(*, shoe: Shoe) -> dict:
+    """The engine's `shoe/1` document of a stored shoe: its events and rounds in force, in order
+    (`engine.check_shoe(shoe_document(shoe=...))` judges burns, fees, card counts, reshuffles)."""
+    table = shoe.table
+    items = []
+    rules = None
+    for item in shoe_items(shoe=shoe):
+        if isinstance(item, Round):
+            rules = item.document.get("rules", {}) if rules is None else rules
+            items.append({"e": "round", "round": item.document})
+            continue
+        at = item.recorded_at.astimezone(dt_timezone.utc).isoformat().replace("+00:00", "Z")
+        if item.kind == ShoeEventKind.SHUFFLE:
+            items.append({"e": "shuffle", "by": item.recorded_by.get_username(), "at": at})
+        elif item.kind == ShoeEventKind.BURN:
+            burn = {"e": "burn", "card": item.card, "reason": item.reason, "at": at}
+            if item.fee is not None:
+                burn["fee"] = chain.json_safe(item.fee)
+            items.append(burn)
+        else:
+            items.append({"e": "dealer_change", "dealer": item.dealer.get_username() if item.dealer_id else None,
+                          "at": at})
+    return {
+        "format": "shoe/1",
+        "variant": table.variant,
+        "table": {"name": table.name, "min": chain.json_safe(table.min_bet), "max": chain.json_safe(table.max_bet)},
+        "rules": dict(table.rules or {}) if rules is None else rules,
+        "items": items,
+    }
+
+
+def shoe_cards_left(*, shoe: Shoe) -> int | None:
+    """Cards still in the shoe (burns and every card the rounds in force dealt are out); None for
+    veintiuno, whose pack is dealt to the end and gathered again."""
+    module = engine.variant(shoe.table.variant)
+    if shoe.table.variant == "veintiuno":
+        return None
+    out = shoe.events.filter(kind=ShoeEventKind.BURN).count()
+    for document in shoe.rounds.filter(status=RoundStatus.RECORDED).values_list("document", flat=True):
+        try:
+            out += len(engine.replay(document).cards)
+        except engine.RoundError:
+            continue
+    return max(0, shoe.decks * len(module.PACK) - out)
