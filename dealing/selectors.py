@@ -189,7 +189,7 @@ def shoe_document(*, shoe: Shoe) -> dict:
                           "at": at})
     return {
         "format": "shoe/1",
-        "variant": table.variant,
+        "variant": str(table.variant),
         "table": {"name": table.name, "min": chain.json_safe(table.min_bet), "max": chain.json_safe(table.max_bet)},
         "rules": dict(table.rules or {}) if rules is None else rules,
         "items": items,

@@ -476,7 +476,7 @@ def _append(prepared: _Prepared, *, logged_by, revision: int = 1, supersedes: Ro
     house_rules = chain.json_safe(rules_jsonable(engine.house_rules(table.variant, table.rules)))
     outcome = prepared.outcome
     record = Round(
-        uid=prepared.document["id"], table=table, shoe=shoe, position=position, number=number,
+        uid=uuid.UUID(prepared.document["id"]), table=table, shoe=shoe, position=position, number=number,
         dealer=prepared.dealer, variant=table.variant, house_rules=house_rules,
         table_min=Decimal(str(prepared.document["table"]["min"])),
         table_max=Decimal(str(prepared.document["table"]["max"])), document=prepared.document, chain_index=chain_index, prev_sha256=prev,
@@ -592,7 +592,7 @@ def round_amend(*, round: Round, document, amended_by, reason: str) -> Round:  #
         doc["id"] = str(round.uid)
     else:
         try:
-            same = uuid.UUID(str(doc["id"])) == round.uid
+            same = str(uuid.UUID(str(doc["id"]))) == str(round.uid)
         except ValueError:
             same = False
         if not same:
