@@ -13,6 +13,7 @@ floor_patterns = ([path("", views.floor, name="floor")], "casino")
 # Every app's endpoints, under the "api" namespace.
 api_v1 = [
     path("tables/", apis.TableListApi.as_view(), name="table-list"),
+    path("", include("dealing.api_urls")),
 ]
 
 urlpatterns = [
