@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "casino",
     "dealing",
+    "dealing.ledger",
     "audit",
 ]
 
