@@ -3,5 +3,17 @@ from django.utils.translation import gettext_lazy as _
 
 
 class AuditConfig(AppConfig):
+    """Audit runs, findings and reviews: every logged payout checked against the rules engine."""
+
     name = "audit"
     verbose_name = _("Audit")
+
+    def ready(self):
+        from casino.navigation import NavItem, register
+
+        from . import access
+
+        # The roles of each entry are the roles its view requires (casino/navigation.py).
+        register(NavItem(_("Audit"), "audit:dashboard", roles=access.DASHBOARD_ROLES, order=40))
+        register(NavItem(_("Findings"), "audit:finding_list", roles=access.FINDING_ROLES, order=41))
+        register(NavItem(_("Audit runs"), "audit:run_list", roles=access.RUN_ROLES, order=42))

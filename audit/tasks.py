@@ -1,26 +1,84 @@
-"""Celery tasks of audit: one task per stored round (queued on commit by dealing.services).
+"""Celery tasks of audit. Like an API, a task takes ids, calls a service and keeps retries to itself.
 
-Like an API, a task takes ids, calls a service and keeps retries to itself.
+- `audit_round(round_id)` — queued on commit when a round is logged (dealing.services).
+- `audit_shoe(shoe_id)` — the shoe checks, after a shoe ends or on demand.
+- `audit_run_plan(run_id)` — plans a slice of a run into chunks, queues them, and re-queues
+  itself until the selection is planned (Saleor's batch pattern: memory stays flat).
+- `audit_run_chunk(chunk_id)` — audits one chunk; idempotent, so a redelivery counts once.
+- `audit_nightly()`, `audit_resume_stalled()` — scheduled by Celery beat (CELERY_BEAT_SCHEDULE).
+
+Every task acknowledges late: a worker killed mid-task leaves its message unacknowledged and the
+broker delivers it again (Redis: after the visibility timeout), to this worker or another.
+Database hiccups are retried with backoff.
 """
 
+import logging
+
 from celery import shared_task
+from django.db import DatabaseError, InterfaceError, OperationalError
 
-from dealing import engine
-from dealing.choices import AuditStatus
+from . import services
+
+log = logging.getLogger(__name__)
+
+TRANSIENT = (OperationalError, InterfaceError)
+RETRY = {"autoretry_for": TRANSIENT, "retry_backoff": 2, "retry_backoff_max": 120, "retry_jitter": True,
+         "max_retries": 8}
 
 
-@shared_task(acks_late=True)
-def audit_round(round_id: int) -> str:
-    """Replay a stored round with the engine and record its audit status."""
-    from dealing.models import Round
-    from dealing.services import round_record_audit
-
-    record = Round.objects.only("document").get(pk=round_id)
-    try:
-        outcome = engine.replay(record.document)
-    except engine.RoundError:
-        status = AuditStatus.ERROR
-    else:
-        status = AuditStatus.FINDINGS if outcome.findings else AuditStatus.CLEAN
-    round_record_audit(round_id=round_id, status=status, engine_version=engine.ENGINE_VERSION)
+@shared_task(name="audit.tasks.audit_round", acks_late=True, reject_on_worker_lost=True, **RETRY)
+def audit_round(round_id: int) -> str | None:
+    """Replay a stored round with the engine; record its findings and audit status."""
+    status = services.round_audit(round_id=round_id)
+    if status is None:
+        log.warning("audit_round: there is no round %s", round_id)
     return status
+
+
+@shared_task(name="audit.tasks.audit_shoe", acks_late=True, reject_on_worker_lost=True, **RETRY)
+def audit_shoe(shoe_id: int) -> str | None:
+    audit = services.shoe_audit(shoe_id=shoe_id)
+    return None if audit is None else audit.status
+
+
+@shared_task(bind=True, name="audit.tasks.audit_run_plan", acks_late=True, reject_on_worker_lost=True, max_retries=8)
+def audit_run_plan(self, run_id: int) -> bool:
+    """Plan one slice of a run; the service queues the chunks and the next slice on commit."""
+    try:
+        return services.audit_run_plan(run_id=run_id)
+    except TRANSIENT as exc:
+        raise self.retry(exc=exc, countdown=min(120, 2 ** self.request.retries))
+    except DatabaseError as exc:
+        services.audit_run_fail(run_id=run_id, error=f"planning failed: {exc}")
+        raise
+
+
+@shared_task(bind=True, name="audit.tasks.audit_run_chunk", acks_late=True, reject_on_worker_lost=True,
+             max_retries=8)
+def audit_run_chunk(self, chunk_id: int) -> bool:
+    try:
+        return services.audit_run_chunk_process(chunk_id=chunk_id)
+    except TRANSIENT as exc:
+        raise self.retry(exc=exc, countdown=min(120, 2 ** self.request.retries))
+    except Exception as exc:
+        from .models import AuditRunChunk
+
+        run_id = AuditRunChunk.objects.filter(pk=chunk_id).values_list("run_id", flat=True).first()
+        if run_id is not None:
+            services.audit_run_fail(run_id=run_id, error=f"chunk {chunk_id}: {type(exc).__name__}: {exc}")
+        raise
+
+
+@shared_task(name="audit.tasks.audit_nightly", acks_late=True, **RETRY)
+def audit_nightly() -> dict:
+    """Every round not audited yet, and every ended shoe not checked since it ended."""
+    run = services.nightly_audit()
+    shoes = list(services.shoes_to_audit().values_list("pk", flat=True))
+    for shoe_id in shoes:
+        audit_shoe.delay(shoe_id)
+    return {"run": run.pk, "shoes": len(shoes)}
+
+
+@shared_task(name="audit.tasks.audit_resume_stalled", acks_late=True, **RETRY)
+def audit_resume_stalled() -> list[int]:
+    return services.audit_runs_resume_stalled()

@@ -12,6 +12,7 @@ without a real SECRET_KEY. `make run` exports DEBUG=1 for the local demo.
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 from casino.config import celery_settings_from, secret_key_from
@@ -99,6 +100,26 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_EXPIRES = 24 * 3600
+# Audit tasks acknowledge late: a task of a worker that dies is delivered again. With Redis that
+# happens after the visibility timeout (seconds; keep it above the longest task — an audit chunk
+# takes a second or two). One message reserved at a time keeps unstarted work with the broker.
+_visibility = env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": _visibility,
+    # Look for abandoned messages every min(10 s, timeout / 5) rather than about every 100 s.
+    "unacked_restore_interval": max(1, min(10, _visibility // 5)),
+    "unacked_restore_throttle": 1,
+}
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Celery beat (`make beat`, or a worker with -B): the nightly audit of whatever is not audited yet
+# and of the shoes that ended, and a watchdog that re-queues runs whose tasks were lost.
+CELERY_BEAT_SCHEDULE = {
+    "audit-nightly": {
+        "task": "audit.tasks.audit_nightly",
+        "schedule": crontab(hour=env.int("AUDIT_NIGHTLY_HOUR", default=4), minute=0),
+    },
+    "audit-resume-stalled": {"task": "audit.tasks.audit_resume_stalled", "schedule": 15 * 60},
+}
 
 # --- authentication ------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -13,6 +13,7 @@ floor_patterns = ([path("", views.floor, name="floor")], "casino")
 # Every app's endpoints, under the "api" namespace.
 api_v1 = [
     path("tables/", apis.TableListApi.as_view(), name="table-list"),
+    path("", include("audit.api_urls")),
     path("ledger/", include("dealing.ledger.api_urls")),
     path("", include("dealing.api_urls")),
 ]
@@ -20,6 +21,7 @@ api_v1 = [
 urlpatterns = [
     path("", include(floor_patterns)),
     path("ledger/", include("dealing.ledger.urls")),
+    path("audit/", include("audit.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

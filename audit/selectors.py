@@ -1,0 +1,397 @@
+"""Reads of audit: findings as each user may see them, the round replay, the dashboard's figures,
+per-dealer error rates, audit runs and shoes. Pages, exports and the API all read through here."""
+
+import datetime as dt
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.db.models import Count, Prefetch, Q, QuerySet, Sum
+from django.db.models.functions import TruncDate
+from django.http import Http404
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from dealing import engine
+from dealing.choices import AuditStatus, RoundStatus
+from dealing.models import Round, Shoe
+
+from . import access, replay
+from .choices import FindingStatus
+from .filters import FindingFilter
+from .models import AuditRun, Finding, Review
+from .services import day_start, fingerprints
+
+IN_FORCE = Q(round__isnull=True) | Q(round__status=RoundStatus.RECORDED)
+
+
+# --- findings -------------------------------------------------------------------------------------
+
+def finding_queryset(*, user) -> QuerySet:
+    """Every finding the user may see, of rounds in force (a superseded round's findings were
+    corrected by its amendment) and of shoes."""
+    return (Finding.objects.filter(access.scope(user)).filter(IN_FORCE)
+            .select_related("table", "table__pit", "dealer", "round", "shoe", "reviewed_by"))
+
+
+def finding_filterset(*, user, data=None) -> FindingFilter:
+    return FindingFilter(data or {}, finding_queryset(user=user), user=user)
+
+
+def finding_list(*, user, filters=None) -> QuerySet:
+    """The findings a user may see, narrowed by `FindingFilter` fields; ValidationError on bad filters."""
+    filterset = finding_filterset(user=user, data=filters)
+    if not filterset.is_valid():
+        raise ValidationError({name: errors.as_data() for name, errors in filterset.errors.items()})
+    return filterset.qs.order_by("-played_at", "-id")
+
+
+def finding_get(*, user, finding_id) -> Finding:
+    finding = (finding_queryset(user=user)
+               .prefetch_related(Prefetch("reviews", Review.objects.select_related("auditor").order_by("-at", "-id")))
+               .filter(pk=finding_id).first())
+    if finding is None:
+        raise Http404(_("No such finding."))
+    return finding
+
+
+def finding_csv_rows(queryset: QuerySet):
+    """The findings CSV: a header, then one row per finding, read in slices (memory stays flat)."""
+    yield [_("id"), _("played at"), _("pit"), _("table"), _("dealer"), _("round"), _("round id"), _("shoe"),
+           _("event"), _("code"), _("severity"), _("stake"), _("hand"), _("wager"), _("owed result"),
+           _("owed amount"), _("logged result"), _("logged amount"), _("player delta"), _("message"),
+           _("status"), _("classification"), _("reviewed by"), _("reviewed at"), _("engine version")]
+    fields = ("pk", "played_at", "table__pit__name", "table__name", "dealer__username", "round_id", "round__uid",
+              "shoe_id", "event", "code", "severity", "stake", "hand", "wager", "expected", "actual",
+              "player_delta", "message", "status", "classification", "reviewed_by__username", "reviewed_at",
+              "engine_version")
+    for row in queryset.values_list(*fields).iterator(chunk_size=2000):
+        (pk, played_at, pit, table, dealer, round_id, uid, shoe_id, event, code, severity, stake, hand, wager,
+         expected, actual, delta, message, status, classification, reviewer, reviewed_at, version) = row
+        expected = expected or {}
+        actual = actual or {}
+        yield [pk, timezone.localtime(played_at).isoformat(timespec="seconds"), pit, table, dealer or "",
+               round_id or "", uid or "", shoe_id or "", "" if event is None else event, code, severity, stake,
+               hand, wager, expected.get("result", ""), expected.get("amount", "") or "",
+               actual.get("result", ""), actual.get("amount", "") or "", "" if delta is None else _money(delta),
+               message, status, classification, reviewer or "",
+               timezone.localtime(reviewed_at).isoformat(timespec="seconds") if reviewed_at else "", version]
+
+
+def _money(value: Decimal) -> str:
+    return engine.money.fmt(Decimal(value)) if value is not None else ""
+
+
+# --- rounds ---------------------------------------------------------------------------------------
+
+def round_queryset(*, user) -> QuerySet:
+    return Round.objects.filter(access.scope(user)).select_related("table", "table__pit", "dealer", "shoe")
+
+
+def round_get(*, user, round_id) -> Round:
+    record = round_queryset(user=user).filter(pk=round_id).first()
+    if record is None:
+        raise Http404(_("No such round."))
+    return record
+
+
+@dataclass
+class EventView:
+    index: int
+    e: str
+    card: replay.CardView | None
+    text: str
+    codes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class RoundReplay:
+    round: Round
+    document: dict
+    layout: replay.TableLayout
+    rows: list[replay.WagerRow]
+    findings: list  # stored Finding rows (with reviews), or the engine's findings when not audited yet
+    events: list[EventView]
+    error: str = ""
+    live: bool = False  # findings come from a fresh replay (the round is not audited yet)
+    drift: bool = False  # a fresh replay disagrees with the stored findings (engine changed since)
+    float_owed: Decimal | None = None
+    float_logged: Decimal | None = None
+    amendments: list = field(default_factory=list)
+
+    @property
+    def over(self) -> Decimal:
+        return sum((f.player_delta for f in self.findings if f.player_delta and f.player_delta > 0), Decimal(0))
+
+    @property
+    def under(self) -> Decimal:
+        return sum((f.player_delta for f in self.findings if f.player_delta and f.player_delta < 0), Decimal(0))
+
+
+def round_replay(*, user, round_id) -> RoundReplay:
+    """The stored document replayed by the engine, drawn as a table, with owed versus logged."""
+    record = round_get(user=user, round_id=round_id)
+    document = record.document
+    try:
+        outcome = engine.replay(document)
+        error = ""
+    except engine.RoundError as exc:
+        outcome, error = None, exc.message
+    stored = list(record.findings.select_related("reviewed_by").prefetch_related(
+        Prefetch("reviews", Review.objects.select_related("auditor").order_by("-at", "-id"))).order_by("event", "pk"))
+    live = record.audit_status == AuditStatus.PENDING
+    findings = stored
+    drift = False
+    if outcome is not None:
+        fresh = [_live_finding(f) for f in outcome.findings]
+        if live:
+            findings = fresh
+        else:
+            drift = (record.audit_status != AuditStatus.ERROR
+                     and sorted(fingerprints_of(fresh)) != sorted(f.fingerprint for f in stored))
+    flagged_events = {f.event for f in findings if f.event is not None}
+    flagged_stakes = {f.stake for f in findings if f.stake}
+    layout = replay.table_layout(document, flagged_events=flagged_events, flagged_stakes=flagged_stakes,
+                                 boxes=record.table.boxes)
+    rows = replay.wager_rows(document, outcome, findings) if outcome is not None else []
+    codes_at: dict[int, list[str]] = {}
+    for f in findings:
+        if f.event is not None:
+            codes_at.setdefault(f.event, []).append(f.code)
+    events = [_event_view(i, ev, codes_at.get(i, [])) for i, ev in enumerate(document.get("events") or [])]
+    amendments = list(Round.objects.filter(Q(supersedes=record) | Q(pk=record.supersedes_id))
+                      .order_by("revision").only("pk", "revision", "status", "supersedes_id"))
+    return RoundReplay(record, document, layout, rows, findings, events, error=error, live=live, drift=drift,
+                       float_owed=outcome.float if outcome is not None else None,
+                       float_logged=record.float_logged, amendments=amendments)
+
+
+def fingerprints_of(findings) -> list[str]:
+    return fingerprints(findings)
+
+
+def _live_finding(f) -> Finding:
+    """An engine finding as an unsaved Finding, for a round not audited yet."""
+    return Finding(code=f.code, severity=f.severity, event=f.event, stake=f.stake or "", hand=f.hand or "",
+                   wager=f.wager or "", expected=f.expected, actual=f.actual, player_delta=f.player_delta,
+                   message=f.message)
+
+
+_EVENT_FIELDS = ("to", "box", "hand", "stake", "wager", "amount", "reason", "player", "kind", "resolution",
+                 "reported_by", "approved_by")
+
+
+def _event_view(i: int, ev, codes: list[str]) -> EventView:
+    if not isinstance(ev, dict):
+        return EventView(i, "?", None, str(ev), codes)
+    shown = replay.card(ev.get("card"), i, set()) if ev.get("card") is not None else None
+    parts = []
+    for key in _EVENT_FIELDS:
+        if key in ev and ev[key] is not None:
+            value = ev[key]
+            if isinstance(value, dict):
+                value = ", ".join(f"{k} {v}" for k, v in value.items())
+            parts.append(f"{key} {value}")
+    return EventView(i, str(ev.get("e", "?")), shown, " · ".join(parts), codes)
+
+
+# --- the dashboard -------------------------------------------------------------------------------
+
+@dataclass
+class Period:
+    date_from: dt.date
+    date_to: dt.date
+
+    @property
+    def start(self):
+        return day_start(self.date_from)
+
+    @property
+    def end(self):
+        return day_start(self.date_to + dt.timedelta(days=1))
+
+    @property
+    def days(self) -> list[dt.date]:
+        n = (self.date_to - self.date_from).days + 1
+        return [self.date_from + dt.timedelta(days=k) for k in range(n)]
+
+
+PERIODS = (7, 30, 90, 365)
+
+
+def period_from(params) -> Period:
+    """The dashboard's period from `?days=N` or `?from=…&to=…` (at most a year; default 30 days)."""
+    today = timezone.localdate()
+    date_from = _date(params.get("from"))
+    date_to = _date(params.get("to"))
+    if date_from or date_to:
+        date_to = date_to or today
+        date_from = date_from or date_to - dt.timedelta(days=29)
+        if date_from > date_to:
+            date_from, date_to = date_to, date_from
+        date_from = max(date_from, date_to - dt.timedelta(days=365))
+        return Period(date_from, date_to)
+    try:
+        days = int(params.get("days") or 30)
+    except ValueError:
+        days = 30
+    days = min(max(days, 1), 366)
+    return Period(today - dt.timedelta(days=days - 1), today)
+
+
+def _date(value):
+    if not value:
+        return None
+    try:
+        return dt.date.fromisoformat(str(value))
+    except ValueError:
+        return None
+
+
+OVER = Sum("player_delta", filter=Q(player_delta__gt=0))
+UNDER = Sum("player_delta", filter=Q(player_delta__lt=0))
+
+
+def dashboard(*, user, period: Period) -> dict:
+    rounds = (Round.objects.filter(access.scope(user), status=RoundStatus.RECORDED,
+                                   logged_at__gte=period.start, logged_at__lt=period.end))
+    by_status = {row["audit_status"]: row["n"] for row in rounds.values("audit_status").annotate(n=Count("pk"))}
+    findings = (Finding.objects.filter(access.scope(user)).filter(IN_FORCE)
+                .filter(played_at__gte=period.start, played_at__lt=period.end))
+    money = findings.exclude(status=FindingStatus.DISMISSED)
+    totals = money.aggregate(over=OVER, under=UNDER)
+    by_code = list(findings.values("code").annotate(n=Count("pk")).order_by("-n", "code"))
+    by_severity = {row["severity"]: row["n"] for row in findings.values("severity").annotate(n=Count("pk"))}
+    by_review = {row["status"]: row["n"] for row in findings.values("status").annotate(n=Count("pk"))}
+    by_table = list(money.values("table__name").annotate(over=OVER, under=UNDER, n=Count("pk")).order_by("table__name"))
+    by_dealer = list(money.filter(dealer__isnull=False)
+                     .values("dealer__username", "dealer__first_name", "dealer__last_name")
+                     .annotate(over=OVER, under=UNDER, n=Count("pk")).order_by("dealer__username"))
+    by_day_rows = {row["day"]: row for row in money.annotate(day=TruncDate("played_at"))
+                   .values("day").annotate(over=OVER, under=UNDER, n=Count("pk"))}
+    audited = sum(n for status, n in by_status.items() if status != AuditStatus.PENDING)
+    zero = Decimal(0)
+    return {
+        "period": period,
+        "rounds": sum(by_status.values()),
+        "audited": audited,
+        "pending": by_status.get(AuditStatus.PENDING, 0),
+        "clean": by_status.get(AuditStatus.CLEAN, 0),
+        "with_findings": by_status.get(AuditStatus.FINDINGS, 0),
+        "errors": by_status.get(AuditStatus.ERROR, 0),
+        "findings": sum(row["n"] for row in by_code),
+        "open": by_review.get(FindingStatus.OPEN, 0),
+        "confirmed": by_review.get(FindingStatus.CONFIRMED, 0),
+        "dismissed": by_review.get(FindingStatus.DISMISSED, 0),
+        "over": totals["over"] or zero,
+        "under": totals["under"] or zero,
+        "by_code": by_code,
+        "by_severity": [(s, by_severity.get(s, 0)) for s in ("critical", "major", "minor")],
+        "by_table": [{"label": r["table__name"], "over": r["over"] or zero, "under": r["under"] or zero, "n": r["n"]}
+                     for r in by_table],
+        "by_dealer": [{"label": r["dealer__username"], "over": r["over"] or zero, "under": r["under"] or zero,
+                       "n": r["n"]} for r in by_dealer],
+        "by_day": [{"label": day.isoformat(), "over": (by_day_rows.get(day) or {}).get("over") or zero,
+                    "under": (by_day_rows.get(day) or {}).get("under") or zero,
+                    "n": (by_day_rows.get(day) or {}).get("n", 0)} for day in period.days],
+        "recent": list(findings.filter(status=FindingStatus.OPEN)
+                       .select_related("table", "dealer", "round").order_by("-played_at", "-id")[:8]),
+    }
+
+
+def dealer_error_rates(*, user, period: Period) -> list[dict]:
+    """Per dealer over a period: rounds audited, findings (not dismissed), errors per 100 rounds,
+    confirmed dealer errors, and the money the findings moved."""
+    rounds = (Round.objects.filter(access.scope(user), status=RoundStatus.RECORDED,
+                                   logged_at__gte=period.start, logged_at__lt=period.end)
+              .exclude(audit_status=AuditStatus.PENDING)
+              .values("dealer", "dealer__username", "dealer__first_name", "dealer__last_name")
+              .annotate(rounds=Count("pk"), with_findings=Count("pk", filter=Q(audit_status=AuditStatus.FINDINGS))))
+    findings = {row["dealer"]: row for row in (
+        Finding.objects.filter(access.scope(user)).filter(IN_FORCE, round__isnull=False)
+        .filter(played_at__gte=period.start, played_at__lt=period.end)
+        .exclude(status=FindingStatus.DISMISSED)
+        .values("dealer")
+        .annotate(findings=Count("pk"),
+                  confirmed=Count("pk", filter=Q(status=FindingStatus.CONFIRMED, classification="dealer_error")),
+                  over=OVER, under=UNDER))}
+    out = []
+    zero = Decimal(0)
+    for row in rounds:
+        f = findings.get(row["dealer"], {})
+        n = row["rounds"]
+        errors = f.get("findings", 0)
+        out.append({
+            "dealer": row["dealer__username"],
+            "name": f"{row['dealer__first_name']} {row['dealer__last_name']}".strip(),
+            "rounds": n,
+            "with_findings": row["with_findings"],
+            "findings": errors,
+            "per_100": (Decimal(errors) * 100 / n).quantize(Decimal("0.01")) if n else zero,
+            "confirmed": f.get("confirmed", 0),
+            "confirmed_per_100": (Decimal(f.get("confirmed", 0)) * 100 / n).quantize(Decimal("0.01")) if n else zero,
+            "over": f.get("over") or zero,
+            "under": f.get("under") or zero,
+        })
+    out.sort(key=lambda r: (-r["per_100"], r["dealer"]))
+    return out
+
+
+# --- runs and shoes -------------------------------------------------------------------------------
+
+def audit_run_list(*, user) -> QuerySet:
+    if not access.may_run(user):
+        return AuditRun.objects.none()
+    return AuditRun.objects.select_related("started_by").prefetch_related("tables", "dealers")
+
+
+def audit_run_get(*, user, run_id) -> AuditRun:
+    run = audit_run_list(user=user).filter(pk=run_id).first()
+    if run is None:
+        raise Http404(_("No such audit run."))
+    return run
+
+
+@dataclass
+class ShoeItemView:
+    index: int
+    kind: str
+    label: str
+    round: Round | None
+    card: replay.CardView | None
+    codes: list[str]
+
+
+def shoe_view(*, user, shoe_id) -> dict:
+    from .shoes import shoe_items
+
+    shoe = (Shoe.objects.filter(access.scope(user, dealer=None)).select_related("table", "table__pit", "shuffled_by")
+            .filter(pk=shoe_id).first())
+    if shoe is None:
+        raise Http404(_("No such shoe."))
+    document, items = shoe_items(shoe)
+    findings = list(Finding.objects.filter(shoe=shoe, round__isnull=True).select_related("dealer")
+                    .order_by("event", "pk"))
+    codes_at: dict[int, list[str]] = {}
+    for f in findings:
+        if f.event is not None:
+            codes_at.setdefault(f.event, []).append(f.code)
+    rounds = {r.pk: r for r in Round.objects.filter(pk__in=[i.round_id for i in items if i.round_id])
+              .only("pk", "chain_index", "number", "audit_status", "dealer_id", "table_id")}
+    views = []
+    for k, (item, raw) in enumerate(zip(items, document["items"])):
+        shown = replay.card(raw.get("card"), k, set(codes_at)) if raw.get("card") else None
+        if item.kind == "round":
+            what = _("round")
+        elif item.kind == "burn":
+            what = _("burn: %(reason)s") % {"reason": raw.get("reason")}
+            if raw.get("fee") is not None:
+                what += " · " + _("fee %(fee)s") % {"fee": raw.get("fee")}
+        elif item.kind == "dealer_change":
+            what = _("dealer change: %(dealer)s") % {"dealer": raw.get("dealer", "—")}
+        else:
+            what = _("shuffle by %(who)s") % {"who": raw.get("by", "—")}
+        views.append(ShoeItemView(k, item.kind, what, rounds.get(item.round_id), shown, codes_at.get(k, [])))
+    round_cards = sum(1 for _i in items if _i.round_id)
+    return {"shoe": shoe, "items": views, "findings": findings, "rounds": round_cards,
+            "audit": getattr(shoe, "audit", None)}
