@@ -20,6 +20,7 @@ api_v1 = [
 
 urlpatterns = [
     path("", include(floor_patterns)),
+    path("", include("dealing.urls")),
     path("ledger/", include("dealing.ledger.urls")),
     path("audit/", include("audit.urls")),
     path("accounts/", include("django.contrib.auth.urls")),

@@ -1,0 +1,702 @@
+"""Forms of the dealing pages: the dealer's round form (one class per game), incidents, the shoe.
+
+The round form is a plain Django form whose fields are laid out as the table is: boxes, their
+stakes and cards, the dealer's place. It turns what was entered into a `round/1` document with
+`dealing.round_builder`, asks the engine for its findings (`RoundForm.check`) and maps each
+finding and each error back to the field that caused it. It never stores anything: the view saves
+through `dealing.services.round_log`.
+
+A new game adds a subclass of `RoundForm` (its fields, `entry()`, `build()`, `field_of()`) and
+its template `dealing/round_form_<variant>.html`; `ROUND_FORMS` says which form a table uses.
+"""
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from casino.roles import DEALER, has_role
+from dealing import chain, engine
+from dealing.choices import BurnReason, Decision, IncidentKind, Resolution
+from dealing.engine import cards as engine_cards
+from dealing.engine.base import LEAVE, PAY, TAKE
+from dealing.round_builder import BoxEntry, Built, OchkoEntry, Result, Source, StakeEntry, amount_json, build_ochko
+
+User = get_user_model()
+
+# --- fields ------------------------------------------------------------------------------------
+
+_AMOUNT = re.compile(r"\d{1,12}(?:\.\d{1,2})?\Z")
+_DECIMALS = re.compile(r"\d+\.(\d{3,})\Z")
+_SPLIT = re.compile(r"[\s,;]+")
+
+
+def parse_amount_text(text: str) -> Decimal:
+    """An amount as typed: digits, optionally a point and one or two decimals; spaces and the
+    thousands' commas of "5,000" are ignored. Raises ValidationError with the reason."""
+    cleaned = re.sub(r"[\s\u00a0\u202f]", "", text)
+    if re.fullmatch(r"\d{1,3}(,\d{3})+(\.\d+)?", cleaned):
+        cleaned = cleaned.replace(",", "")
+    elif "," in cleaned and "." not in cleaned:
+        cleaned = cleaned.replace(",", ".")  # 7,50 as written in Russian
+    many = _DECIMALS.match(cleaned)
+    if many:
+        raise forms.ValidationError(
+            _("%(amount)s has %(n)d decimals; an amount has at most 2 (e.g. 7.50).")
+            % {"amount": text.strip(), "n": len(many.group(1))}, code="decimals")
+    if not _AMOUNT.match(cleaned):
+        raise forms.ValidationError(_("Enter an amount such as 150 or 7.50."), code="amount")
+    amount = Decimal(cleaned)
+    if not amount:
+        raise forms.ValidationError(_("The amount must be more than zero."), code="zero")
+    return amount
+
+
+class AmountField(forms.CharField):
+    """An amount of money: Decimal, at most 2 decimals, more than zero."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("widget", forms.TextInput(attrs={
+            "inputmode": "decimal", "autocomplete": "off", "class": "amount", "size": 7}))
+        super().__init__(**kwargs)
+
+    def clean(self, value):
+        text = super().clean(value)
+        if not text:
+            return None
+        return parse_amount_text(text)
+
+
+def parse_cards(text: str, pack: frozenset[str], *, pack_words: str) -> list[str]:
+    """Cards as typed ("TS 7h, 10D") in canonical codes; ValidationError naming the cards that are not."""
+    codes, bad = [], []
+    for token in _SPLIT.split(text.strip()):
+        if not token:
+            continue
+        code = engine_cards.normalize(token) or engine_cards.normalize(token.upper())
+        if code is None or code not in pack:
+            bad.append(token)
+        else:
+            codes.append(code)
+    if bad:
+        raise forms.ValidationError(
+            _("%(cards)s: not a card of %(pack)s. Write a rank and a suit, e.g. TS, AH, 10D.")
+            % {"cards": ", ".join(bad), "pack": pack_words}, code="card")
+    return codes
+
+
+class CardsField(forms.CharField):
+    """Cards in order, as the dealer typed them; cleaned to a list of codes."""
+
+    def __init__(self, *, pack: frozenset[str], pack_words: str, most: int | None = None, **kwargs):
+        self.pack, self.pack_words, self.most = pack, pack_words, most
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("widget", forms.TextInput(attrs={
+            "autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false", "class": "cards-input"}))
+        super().__init__(**kwargs)
+
+    def clean(self, value):
+        text = super().clean(value)
+        codes = parse_cards(text or "", self.pack, pack_words=self.pack_words)
+        if self.most is not None and len(codes) > self.most:
+            raise forms.ValidationError(_("Only one card here."), code="too_many")
+        return codes
+
+
+RESULT_CHOICES = [("", "—"), (PAY, gettext_lazy("pay")), (TAKE, gettext_lazy("take")), (LEAVE, gettext_lazy("leave"))]
+
+
+class ResultField(forms.ChoiceField):
+    def __init__(self, **kwargs):
+        super().__init__(choices=RESULT_CHOICES, required=False,
+                         widget=forms.Select(attrs={"class": "result"}), **kwargs)
+
+
+# --- what the engine said, laid over the form ----------------------------------------------------
+
+SETTLEMENT_CODES = {"WRONG_AMOUNT", "WRONG_RESULT", "MISSING_SETTLEMENT", "UNEXPECTED_SETTLEMENT",
+                    "LATE_SETTLEMENT", "PAYMENT_ORDER"}
+
+
+@dataclass
+class FindingView:
+    code: str
+    severity: str
+    message: str
+    field: str | None  # the form field it belongs to, or None for the round as a whole
+    expected: dict | None = None
+    actual: dict | None = None
+
+
+@dataclass
+class Check:
+    """The engine's answer for the round as entered: the document, what was owed, the findings."""
+
+    built: Built | None = None
+    outcome: object = None  # engine Outcome
+    error: str | None = None  # the engine could not read the document (mapped to a field when it can be)
+    error_field: str | None = None
+    findings: list[FindingView] = field(default_factory=list)
+    token: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and self.built is not None
+
+    @property
+    def clean(self) -> bool:
+        return self.ok and not self.findings
+
+    @property
+    def owed(self) -> dict:
+        wagers = getattr(self.outcome, "wagers", None) or []
+        return {(w.stake, w.wager): w for w in wagers}
+
+    @property
+    def unsettled(self) -> list:
+        """Owed wagers the dealer entered no result for."""
+        done = {(s.stake, s.wager) for s in getattr(self.outcome, "settled", None) or []}
+        return [w for key, w in self.owed.items() if key not in done]
+
+    @property
+    def may_save(self) -> bool:
+        """Saved only once every wager has its result: the log says what the dealer did with each."""
+        return self.ok and self.outcome is not None and self.outcome.wagers is not None and not self.unsettled
+
+    @property
+    def float_owed(self):
+        return getattr(self.outcome, "float", None)
+
+    @property
+    def float_logged(self):
+        """Σ take − Σ pay as entered (a take without an amount moves the wager itself)."""
+        if self.outcome is None:
+            return None
+        owed = self.owed
+        total = Decimal(0)
+        for s in self.outcome.settled:
+            if s.result == TAKE:
+                w = owed.get((s.stake, s.wager))
+                total += s.amount if s.amount is not None else (w.size if w else 0)
+            elif s.result == PAY and s.amount is not None:
+                total -= s.amount
+        return total
+
+    def findings_for(self, name: str) -> list[FindingView]:
+        return [f for f in self.findings if f.field == name]
+
+    @property
+    def general_findings(self) -> list[FindingView]:
+        return [f for f in self.findings if f.field is None]
+
+
+def document_token(document: dict) -> str:
+    """A fingerprint of a built document: the round saved must be the round the dealer checked."""
+    return hashlib.sha256(chain.canonical_json(chain.json_safe(document)).encode("utf-8")).hexdigest()
+
+
+# --- the round form ----------------------------------------------------------------------------
+
+def pit_dealers(table):
+    """Active users holding the dealer role who work in the table's pit, by username."""
+    users = User.objects.filter(is_active=True, staff__pits=table.pit_id).order_by("username").distinct()
+    return [u for u in users if has_role(u, DEALER)]
+
+
+class RoundForm(forms.Form):
+    """What every game's round form shares: the round's id, the dealer, the engine's check."""
+
+    variant = ""
+    template_name = ""
+
+    round_id = forms.UUIDField(widget=forms.HiddenInput)
+
+    def __init__(self, *args, table, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.table = table
+        self.user = user
+        self.result: Check | None = None
+        self.dealer_fixed = not user.is_superuser and not _logs_for_others(user)
+        if not self.dealer_fixed:
+            choices = [(u.get_username(), _dealer_label(u)) for u in pit_dealers(table)]
+            self.fields["dealer"] = forms.ChoiceField(label=_("Dealer"), choices=[("", "—")] + choices,
+                                                      widget=forms.Select(attrs={"class": "dealer-select"}))
+
+    # What a game's form provides.
+    def build(self) -> Built:
+        raise NotImplementedError
+
+    def field_of(self, source: Source | None) -> str | None:
+        raise NotImplementedError
+
+    def field_of_finding(self, finding) -> str | None:
+        raise NotImplementedError
+
+    def field_of_path(self, path: str | None, built: Built) -> str | None:
+        return None
+
+    def fill_owed(self, data) -> int:
+        """Put what the engine says was owed into the blank results of `data`; how many were filled."""
+        raise NotImplementedError
+
+    # Shared.
+    def dealer_username(self) -> str:
+        if self.dealer_fixed:
+            return self.user.get_username()
+        return self.cleaned_data["dealer"]
+
+    def header(self) -> dict:
+        table = self.table
+        return {
+            "format": "round/1",
+            "id": str(self.cleaned_data["round_id"]),
+            "variant": self.variant,
+            "table": {"name": table.name, "min": amount_json(table.min_bet), "max": amount_json(table.max_bet)},
+            "rules": dict(table.rules or {}),
+            "dealer": self.dealer_username(),
+        }
+
+    def check(self) -> Check:
+        """Build the document from the cleaned form and replay it: findings and errors on their fields."""
+        built = self.build()
+        result = Check(built=built, token=document_token(built.document))
+        try:
+            outcome = engine.replay(built.document)
+        except engine.RoundError as exc:
+            name = self.field_of(built.source_of(exc.event)) or self.field_of_path(exc.path, built)
+            result.error, result.error_field = exc.message, name
+            if name is not None and name in self.fields:
+                self.add_error(name, exc.message)
+            else:
+                self.add_error(None, exc.message)
+        else:
+            result.outcome = outcome
+            for f in outcome.findings:
+                name = self.field_of_finding(f) or self.field_of(built.source_of(f.event))
+                result.findings.append(FindingView(f.code, f.severity, f.message, name, f.expected, f.actual))
+        self.result = result
+        return result
+
+
+def _logs_for_others(user) -> bool:
+    """A pit boss logs rounds for the dealers of his pits; a dealer only his own."""
+    from casino.roles import PIT_BOSS
+
+    return has_role(user, PIT_BOSS)
+
+
+def _dealer_label(user) -> str:
+    full = user.get_full_name()
+    return f"{full} ({user.get_username()})" if full else user.get_username()
+
+
+OCHKO_PACK = engine.variant("ochko").PACK
+STAKE_LETTERS = "abc"
+OCHKO_WAGER_LABELS = {"bet": gettext_lazy("Bet"), "ante": gettext_lazy("Ante"), "dealer_bet": gettext_lazy("Dealer bet")}
+# Settlement rows in the order a box is paid: Bet, Ante, then the dealer bet.
+OCHKO_SETTLE_ORDER = ("bet", "ante", "dealer_bet")
+
+
+@dataclass
+class WagerRow:
+    wager: str
+    label: str
+    result: forms.BoundField
+    amount: forms.BoundField
+    owed: object = None  # engine Owed
+    findings: list = field(default_factory=list)
+
+    @property
+    def state(self) -> str:
+        if self.findings:
+            return "wrong"
+        if self.owed is not None and self.result.value():
+            return "ok"
+        return ""
+
+    @property
+    def owed_amount(self) -> str:
+        if self.owed is None:
+            return ""
+        return amount_json_text(self.owed.amount if self.owed.result == PAY else self.owed.size)
+
+
+def amount_json_text(amount: Decimal) -> str:
+    return str(amount_json(amount))
+
+
+@dataclass
+class StakeView:
+    id: str
+    letter: str
+    fields: dict
+    wagers: list[WagerRow]
+    used: bool
+    findings: list = field(default_factory=list)
+
+    def __getitem__(self, key):
+        return self.fields[key]
+
+
+@dataclass
+class BoxView:
+    number: int
+    cards: forms.BoundField
+    dark: forms.BoundField
+    stakes: list[StakeView]
+    verdict: str = ""  # the engine's reason for the box's result, once checked
+
+    @property
+    def in_play(self) -> bool:
+        return any(s.used for s in self.stakes)
+
+    @property
+    def wager_rows(self) -> list[tuple[StakeView, WagerRow]]:
+        return [(s, w) for s in self.stakes for w in s.wagers]
+
+
+class OchkoRoundForm(RoundForm):
+    """21 Ochko: six boxes of up to three stakes, their cards and dark card, the dealer's cards."""
+
+    variant = "ochko"
+    template_name = "dealing/round_form_ochko.html"
+    pack_words = gettext_lazy("the 36-card pack (6 to A)")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.box_numbers = list(range(1, min(self.table.boxes, 6) + 1))
+        f = self.fields
+        for n in self.box_numbers:
+            f[f"b{n}_cards"] = CardsField(pack=OCHKO_PACK, pack_words=self.pack_words,
+                                          label=_("Box %(n)d cards") % {"n": n})
+            f[f"b{n}_dark"] = CardsField(pack=OCHKO_PACK, pack_words=self.pack_words, most=1,
+                                         label=_("Box %(n)d dark card") % {"n": n})
+            for letter in STAKE_LETTERS:
+                p = f"s{n}{letter}_"
+                f[p + "player"] = forms.CharField(required=False, max_length=80, label=_("Player"),
+                                                  widget=forms.TextInput(attrs={"autocomplete": "off",
+                                                                                "class": "player"}))
+                f[p + "ante"] = AmountField(label=_("Ante"))
+                f[p + "dealer_bet"] = AmountField(label=_("Dealer bet"))
+                f[p + "bet"] = AmountField(label=_("Bet"))
+                f[p + "fold"] = forms.BooleanField(required=False, label=_("fold"))
+                for wager in OCHKO_SETTLE_ORDER:
+                    f[f"{p}{wager}_result"] = ResultField(label=OCHKO_WAGER_LABELS[wager])
+                    f[f"{p}{wager}_amount"] = AmountField(label=_("amount"))
+        f["dealer_cards"] = CardsField(pack=OCHKO_PACK, pack_words=self.pack_words, label=_("Dealer's cards"))
+        # The dealer's place comes after the boxes; the dealer select (pit bosses) last of all.
+        if "dealer" in f:
+            f["dealer"] = f.pop("dealer")
+
+    # --- validation ------------------------------------------------------------------------
+
+    def _stake_used(self, p: str) -> bool:
+        data = self.cleaned_data
+        keys = ["player", "ante", "dealer_bet", "bet", "fold"] + [
+            f"{w}_{part}" for w in OCHKO_SETTLE_ORDER for part in ("result", "amount")]
+        return any(data.get(p + k) not in (None, "", False) for k in keys)
+
+    def clean(self):
+        data = super().clean()
+        any_stake = False
+        for n in self.box_numbers:
+            box_used = False
+            for letter in STAKE_LETTERS:
+                p = f"s{n}{letter}_"
+                if not self._stake_used(p) or any(k.startswith(p) for k in self.errors):
+                    if any(k.startswith(p) for k in self.errors):
+                        box_used = True
+                    continue
+                box_used = True
+                self._clean_stake(p)
+            cards_key, dark_key = f"b{n}_cards", f"b{n}_dark"
+            if box_used:
+                any_stake = True
+                if cards_key not in self.errors and not data.get(cards_key):
+                    self.add_error(cards_key, _("Enter the box's cards: the card dealt first, then each card drawn."))
+            elif data.get(cards_key) or data.get(dark_key):
+                name = cards_key if data.get(cards_key) else dark_key
+                self.add_error(name, _("Nobody plays box %(n)d: enter a player and an Ante first.") % {"n": n})
+            if data.get(dark_key) and not data.get(cards_key) and cards_key not in self.errors and box_used:
+                pass  # the missing first card is already reported on the cards field
+        if not any_stake and not any(k.startswith("s") for k in self.errors):
+            raise forms.ValidationError(_("Enter at least one stake: a player and an Ante on a box."),
+                                        code="no_stakes")
+        if any_stake and "dealer_cards" not in self.errors and not data.get("dealer_cards"):
+            self.add_error("dealer_cards", _("Enter your cards: the face-down card first, then each card drawn."))
+        return data
+
+    def _clean_stake(self, p: str) -> None:
+        data = self.cleaned_data
+        if not (data.get(p + "player") or "").strip():
+            self.add_error(p + "player", _("Who plays this stake?"))
+        if data.get(p + "ante") is None and p + "ante" not in self.errors:
+            self.add_error(p + "ante", _("Enter the Ante."))
+        folded, bet = data.get(p + "fold"), data.get(p + "bet")
+        if p + "bet" not in self.errors:
+            if folded and bet is not None:
+                self.add_error(p + "bet", _("A stake folds or places a Bet, not both."))
+            elif not folded and bet is None:
+                self.add_error(p + "bet", _("Enter the Bet, or tick fold."))
+        for wager in OCHKO_SETTLE_ORDER:
+            r_key, a_key = f"{p}{wager}_result", f"{p}{wager}_amount"
+            result, amount = data.get(r_key), data.get(a_key)
+            if not result and amount is None:
+                continue
+            if wager == "dealer_bet" and data.get(p + "dealer_bet") is None and p + "dealer_bet" not in self.errors:
+                self.add_error(r_key, _("This stake has no dealer bet to settle."))
+            elif wager == "bet" and folded:
+                self.add_error(r_key, _("This stake folded: it has no Bet to settle."))
+            elif not result:
+                self.add_error(r_key, _("Paid, taken or left?"))
+            elif result == PAY and amount is None and a_key not in self.errors:
+                self.add_error(a_key, _("How much was paid?"))
+
+    # --- the document ------------------------------------------------------------------------
+
+    def entry(self) -> OchkoEntry:
+        data = self.cleaned_data
+        boxes = []
+        for n in self.box_numbers:
+            stakes = []
+            for letter in STAKE_LETTERS:
+                p = f"s{n}{letter}_"
+                if not self._stake_used(p):
+                    continue
+                results = {}
+                for wager in OCHKO_SETTLE_ORDER:
+                    result = data.get(f"{p}{wager}_result")
+                    if result:
+                        results[wager] = Result(result, data.get(f"{p}{wager}_amount"))
+                stakes.append(StakeEntry(
+                    id=f"{n}{letter}", box=n, player=data[p + "player"].strip(), ante=data[p + "ante"],
+                    dealer_bet=data.get(p + "dealer_bet"), bet=None if data.get(p + "fold") else data.get(p + "bet"),
+                    results=results))
+            dark = data.get(f"b{n}_dark") or []
+            boxes.append(BoxEntry(n, stakes, list(data.get(f"b{n}_cards") or []), dark[0] if dark else None))
+        return OchkoEntry(boxes, list(data.get("dealer_cards") or []))
+
+    def build(self) -> Built:
+        return build_ochko(self.entry(), header=self.header())
+
+    def field_of(self, source: Source | None) -> str | None:
+        if source is None:
+            return None
+        part = source.part
+        if part in ("card", "stand"):
+            return f"b{source.box}_cards"
+        if part in ("dark", "reveal"):
+            return f"b{source.box}_dark"
+        if part == "decision":
+            return f"s{source.stake}_{'bet' if source.wager else 'fold'}"
+        if part == "result":
+            return f"s{source.stake}_{source.wager}_result"
+        if part == "dealer_card":
+            return "dealer_cards"
+        return None
+
+    def field_of_finding(self, finding) -> str | None:
+        sid, wager, code = finding.stake, finding.wager, finding.code
+        if sid is None or not re.fullmatch(r"[1-6][abc]", sid):
+            return None
+        if code in SETTLEMENT_CODES and wager in OCHKO_SETTLE_ORDER:
+            return f"s{sid}_{wager}_result"
+        return {"BET_RANGE": f"s{sid}_bet", "ANTE_LIMITS": f"s{sid}_ante",
+                "DEALER_BET_MIN": f"s{sid}_dealer_bet", "BOX_PLAYERS": f"s{sid}_player"}.get(code)
+
+    def field_of_path(self, path: str | None, built: Built) -> str | None:
+        m = re.match(r"\$\.stakes\[(\d+)\](?:\.(\w+))?", path or "")
+        if not m:
+            return None
+        stakes = built.document["stakes"]
+        k, key = int(m.group(1)), m.group(2)
+        if k >= len(stakes):
+            return None
+        return f"s{stakes[k]['id']}_{key if key in ('player', 'ante', 'dealer_bet') else 'player'}"
+
+    def fill_owed(self, data) -> int:
+        filled = 0
+        if self.result is None or not self.result.ok:
+            return 0
+        for (sid, wager), owed in self.result.owed.items():
+            p = f"s{sid}_{wager}"
+            if data.get(p + "_result"):
+                continue
+            data[p + "_result"] = owed.result
+            data[p + "_amount"] = "" if owed.result == LEAVE else amount_json_text(
+                owed.amount if owed.result == PAY else owed.size)
+            filled += 1
+        return filled
+
+    # --- layout for the template ------------------------------------------------------------------
+
+    def boxes(self) -> list[BoxView]:
+        result = self.result
+        owed = result.owed if result else {}
+        views = []
+        for n in self.box_numbers:
+            stakes = []
+            for letter in STAKE_LETTERS:
+                sid, p = f"{n}{letter}", f"s{n}{letter}_"
+                fields = {k: self[p + k] for k in ("player", "ante", "dealer_bet", "bet", "fold")}
+                wagers = []
+                for wager in OCHKO_SETTLE_ORDER:
+                    r_name = f"{p}{wager}_result"
+                    wagers.append(WagerRow(wager, OCHKO_WAGER_LABELS[wager], self[r_name], self[f"{p}{wager}_amount"],
+                                           owed.get((sid, wager)),
+                                           result.findings_for(r_name) if result else []))
+                used = any(self[p + k].value() not in (None, "", False) for k in ("player", "ante", "dealer_bet", "bet",
+                                                                                   "fold"))
+                stakes.append(StakeView(sid, letter, fields, wagers, used))
+            verdict = next((w.owed.why for s in stakes for w in s.wagers
+                            if w.owed is not None and w.wager == "bet"), "")
+            views.append(BoxView(n, self[f"b{n}_cards"], self[f"b{n}_dark"], stakes, verdict))
+        return views
+
+    @property
+    def dealer_cards(self):
+        return self["dealer_cards"]
+
+
+ROUND_FORMS: dict[str, type[RoundForm]] = {"ochko": OchkoRoundForm}
+
+
+# --- incidents and the shoe ----------------------------------------------------------------------
+
+class CardField(forms.CharField):
+    """One card in any spelling (TS, 10h, ah) → its code; whether the table's pack holds it is the service's call."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("widget", forms.TextInput(attrs={
+            "autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false", "class": "card-input",
+            "placeholder": "TS", "size": 4}))
+        super().__init__(**kwargs)
+
+    def clean(self, value):
+        text = (super().clean(value) or "").strip()
+        if not text:
+            return ""
+        code = engine_cards.normalize(text) or engine_cards.normalize(text.upper())
+        if code is None:
+            raise forms.ValidationError(_("%(card)s is not a card. Write a rank and a suit, e.g. TS, AH, 10D.")
+                                        % {"card": text}, code="card")
+        return code
+
+
+class UserChoiceField(forms.ChoiceField):
+    """A user chosen by username from a given list; cleaned to the user."""
+
+    def __init__(self, *, users=(), **kwargs):
+        super().__init__(**kwargs)
+        self.users = users
+
+    @property
+    def users(self):
+        return self._users
+
+    @users.setter
+    def users(self, users):
+        self._users = {u.get_username(): u for u in users}
+        self.choices = [("", "—")] + [(name, _dealer_label(u)) for name, u in self._users.items()]
+
+    def clean(self, value):
+        name = super().clean(value)
+        return self._users.get(name) if name else None
+
+
+class IncidentForm(forms.Form):
+    """An inspector's (or pit boss's) report of an exposed dealer card or a card drawn by mistake."""
+
+    table = forms.ModelChoiceField(queryset=None, to_field_name="name", label=gettext_lazy("Table"), empty_label="—")
+    kind = forms.ChoiceField(choices=IncidentKind.choices, label=gettext_lazy("What happened"),
+                             widget=forms.RadioSelect)
+    card = CardField(label=gettext_lazy("Card"))
+    exposed = forms.BooleanField(required=False, label=gettext_lazy("The card was seen (exposed)"))
+    resolution = forms.ChoiceField(choices=Resolution.choices, label=gettext_lazy("Resolution"),
+                                   widget=forms.RadioSelect)
+    to_box = forms.IntegerField(required=False, min_value=1, max_value=6, label=gettext_lazy("On box"),
+                                widget=forms.NumberInput(attrs={"size": 3}))
+    dealer = UserChoiceField(label=gettext_lazy("Dealer"))
+    round = forms.IntegerField(required=False, min_value=1, label=gettext_lazy("Round (optional)"),
+                               help_text=gettext_lazy("The round's number, as its page shows it (Round 57)."),
+                               widget=forms.NumberInput(attrs={"size": 8}))
+    evidence = forms.CharField(required=False, max_length=120, label=gettext_lazy("Evidence"),
+                               help_text=gettext_lazy("A surveillance clip id or another reference."))
+    note = forms.CharField(required=False, max_length=4000, widget=forms.Textarea(attrs={"rows": 3}),
+                           label=gettext_lazy("Note"))
+
+    def __init__(self, *args, tables, dealers, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+        self.fields["table"].queryset = tables
+        self.fields["dealer"].users = dealers
+
+    def clean(self):
+        from dealing.selectors import rounds_visible
+
+        data = super().clean()
+        if data.get("resolution") == Resolution.TO_BOX:
+            if not data.get("to_box") and "to_box" not in self.errors:
+                self.add_error("to_box", _("On which box did the pit boss place the card?"))
+        else:
+            data["to_box"] = None
+        number = data.get("round")
+        data["round"] = None
+        if number:
+            record = rounds_visible(self.user).filter(pk=number).select_related("table").first()
+            if record is None:
+                self.add_error("round", _("There is no round %(n)d that you may see.") % {"n": number})
+            elif data.get("table") and record.table_id != data["table"].pk:
+                self.add_error("round", _("Round %(n)d was dealt at %(table)s.") % {"n": number,
+                                                                                    "table": record.table.name})
+            else:
+                data["round"] = record
+        return data
+
+
+class DecisionForm(forms.Form):
+    decision = forms.ChoiceField(choices=Decision.choices)
+    comment = forms.CharField(required=False, max_length=2000, label=gettext_lazy("Comment"),
+                              widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class ShoeStartForm(forms.Form):
+    decks = forms.IntegerField(min_value=1, max_value=16, label=gettext_lazy("Packs"),
+                               widget=forms.NumberInput(attrs={"size": 3}))
+
+
+class BurnForm(forms.Form):
+    """A burn between rounds; a paid burn's fee is prefilled with half the table minimum."""
+
+    reason = forms.ChoiceField(choices=BurnReason.choices, label=gettext_lazy("Reason"))
+    card = CardField(label=gettext_lazy("Card"))
+    fee = AmountField(label=gettext_lazy("Fee (paid burn)"))
+
+    def __init__(self, *args, table, **kwargs):
+        kwargs.setdefault("initial", {})
+        kwargs["initial"].setdefault("fee", amount_json_text(table.min_bet / 2))
+        super().__init__(*args, **kwargs)
+        self.table = table
+
+    def clean(self):
+        data = super().clean()
+        if data.get("reason") != BurnReason.PAID:
+            data["fee"] = None
+        elif data.get("fee") is None and "fee" not in self.errors:
+            self.add_error("fee", _("A paid burn costs the player half the table minimum (%(fee)s).")
+                           % {"fee": amount_json_text(self.table.min_bet / 2)})
+        return data
+
+
+class DealerChangeForm(forms.Form):
+    dealer = UserChoiceField(label=gettext_lazy("New dealer"))
+
+    def __init__(self, *args, dealers, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["dealer"].users = dealers

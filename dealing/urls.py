@@ -1,0 +1,22 @@
+"""The pages of dealing (the API's routes are in dealing/api_urls.py)."""
+
+from django.urls import path
+
+from . import views
+
+app_name = "dealing"
+
+urlpatterns = [
+    path("tables/", views.table_list, name="table_list"),
+    path("tables/<str:name>/rounds/new", views.round_new, name="round_new"),
+    path("tables/<str:name>/shoe/", views.shoe_page, name="shoe"),
+    path("tables/<str:name>/shoes/<int:number>/", views.shoe_page, name="shoe_number"),
+    path("tables/<str:name>/incidents/", views.table_incidents, name="table_incidents"),
+    path("rounds/new", views.round_pick_table, name="round_pick_table"),
+    path("rounds/<int:pk>/", views.round_detail, name="round_detail"),
+    path("incidents/", views.incident_list, name="incident_list"),
+    path("incidents/new", views.incident_new, name="incident_new"),
+    path("queue/", views.pit_queue, name="pit_queue"),
+    path("queue/incidents/<int:pk>/", views.incident_decide, name="incident_decide"),
+    path("queue/rounds/<int:pk>/", views.amendment_decide, name="amendment_decide"),
+]

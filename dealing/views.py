@@ -1,0 +1,470 @@
+"""Pages of dealing: tables, the dealer's round form, rounds, shoes, incidents and the pit queue.
+
+Views stay thin: they check the role (casino.roles) and the pit, read through dealing.selectors,
+write only through dealing.services, and render. Every page works without JavaScript; where htmx
+is there it swaps only the part that changed.
+
+Who may use which page (the navigation registers the same tuples, dealing/apps.py):
+    tables, rounds, shoes, incidents     dealer, inspector, pit boss, auditor (their pits; auditors all)
+    the round form                       dealer (as himself), pit boss (for his pits' dealers)
+    shoe actions                         start: dealer, pit boss; burn and dealer change: also inspector
+    incident report                      inspector, pit boss
+    the pit queue and decisions          pit boss
+    trainee                              none of these (403)
+"""
+
+import uuid
+from dataclasses import dataclass, field
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from casino import selectors as floor_selectors
+from casino.errors import ServiceError
+from casino.models import Table
+from casino.roles import AUDITOR, DEALER, INSPECTOR, PIT_BOSS, has_role, role_required, user_pits
+from dealing import engine, selectors, services
+from dealing.choices import IncidentStatus, RoundStatus, ShoeEventKind
+from dealing.forms import (
+    ROUND_FORMS, BurnForm, DealerChangeForm, DecisionForm, IncidentForm, ShoeStartForm, pit_dealers,
+)
+from dealing.models import Incident, Round, Shoe
+from dealing.round_builder import ochko_entry_from_document
+
+# Who may do what on these pages (dealing/apps.py registers the navigation with the same tuples).
+READERS = (DEALER, INSPECTOR, PIT_BOSS, AUDITOR)
+LOGGERS = (DEALER, PIT_BOSS)
+SHOE_LOADERS = (DEALER, PIT_BOSS)
+SHOE_RECORDERS = (DEALER, INSPECTOR, PIT_BOSS)
+REPORTERS = (INSPECTOR, PIT_BOSS)
+DECIDERS = (PIT_BOSS,)
+
+
+def _is_htmx(request) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def _redirect(request, url: str):
+    """A redirect htmx follows as a page load (fetch would otherwise swap the next page into the form)."""
+    if _is_htmx(request):
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = url
+        return response
+    return redirect(url)
+
+
+def table_for(user, name: str) -> Table:
+    """The table named `name` when it stands in one of the user's pits: 404 if none, 403 if elsewhere."""
+    table = get_object_or_404(Table.objects.select_related("pit"), name=name)
+    if not user_pits(user).filter(pk=table.pit_id).exists():
+        raise PermissionDenied(_("Table %(table)s is not in your pits.") % {"table": table.name})
+    return table
+
+
+def audit_replay_url(record: Round) -> str | None:
+    """The audit's rich replay of a round, when the audit app provides one."""
+    for name in ("audit:round_replay", "audit:round_detail", "audit:round"):
+        try:
+            return reverse(name, args=[record.pk])
+        except NoReverseMatch:
+            continue
+    return None
+
+
+def _may(user, *roles) -> bool:
+    return has_role(user, *roles)
+
+
+# --- tables ----------------------------------------------------------------------------------------
+
+@require_http_methods(["GET"])
+@role_required(*READERS)
+def table_list(request):
+    """The tables of the user's pits, each with its open shoe and what the user may do there."""
+    user = request.user
+    tables = list(floor_selectors.table_list(user=user).order_by("pit__name", "-is_active", "name"))
+    shoes = {s.table_id: s for s in selectors.shoes_visible(user).filter(ended_at__isnull=True, table__in=tables)
+             .order_by("table_id", "number")}
+    pending = {}
+    for incident in selectors.incidents_visible(user).filter(status=IncidentStatus.REPORTED, table__in=tables):
+        pending[incident.table_id] = pending.get(incident.table_id, 0) + 1
+    rows = []
+    for table in tables:
+        shoe = shoes.get(table.pk)
+        rows.append({
+            "table": table, "shoe": shoe, "has_form": table.variant in ROUND_FORMS,
+            "cards_left": selectors.shoe_cards_left(shoe=shoe) if shoe else None,
+            "rounds": shoe.rounds.filter(status=RoundStatus.RECORDED).count() if shoe else 0,
+            "pending": pending.get(table.pk, 0),
+        })
+    return render(request, "dealing/table_list.html", {
+        "rows": rows, "may_log": _may(user, *LOGGERS), "may_report": _may(user, *REPORTERS),
+    })
+
+
+@require_http_methods(["GET"])
+@role_required(*LOGGERS)
+def round_pick_table(request):
+    """"Log a round" from the navigation: straight to the form when there is one table to choose."""
+    tables = [t for t in floor_selectors.table_list(user=request.user).filter(is_active=True)
+              .order_by("pit__name", "name") if t.variant in ROUND_FORMS]
+    if len(tables) == 1:
+        return redirect("dealing:round_new", name=tables[0].name)
+    return render(request, "dealing/round_pick_table.html", {"tables": tables})
+
+
+# --- the dealer's round form -----------------------------------------------------------------------
+
+@require_http_methods(["GET", "POST"])
+@role_required(*LOGGERS)
+def round_new(request, name: str):
+    """Enter a round box by box; the engine checks it (findings next to the fields); save on confirmation.
+
+    POST `action`: "check" (the default, Enter), "fill" (the owed results into the blanks) or
+    "save" — only the document that was checked (`checked` carries its fingerprint) is saved,
+    through `services.round_log`.
+    """
+    table = table_for(request.user, name)
+    form_class = ROUND_FORMS.get(table.variant)
+    if form_class is None:
+        return render(request, "dealing/round_form_unavailable.html", {"table": table})
+    notice = ""
+    if request.method == "GET":
+        form = form_class(table=table, user=request.user, initial={"round_id": uuid.uuid4()})
+    else:
+        action = request.POST.get("action", "check")
+        data = request.POST.copy()
+        form = form_class(data, table=table, user=request.user)
+        if form.is_valid():
+            result = form.check()
+            if action == "fill" and result.ok:
+                filled = form.fill_owed(data)
+                form = form_class(data, table=table, user=request.user)
+                if form.is_valid():
+                    form.check()
+                if filled:
+                    notice = _("The owed result was filled into %(n)d blank(s). Make sure it is what you really "
+                               "paid, took or left before saving.") % {"n": filled}
+            elif action == "save" and result.ok:
+                if not result.may_save:
+                    notice = _("Every wager needs its result before the round is saved.")
+                elif request.POST.get("checked") != result.token:
+                    notice = _("The round changed since it was checked: look at the engine's findings again, "
+                               "then save.")
+                else:
+                    try:
+                        record, created = services.round_log(document=result.built.document,
+                                                             logged_by=request.user, table=table)
+                    except ServiceError as exc:
+                        form.add_error(None, exc.message)
+                    else:
+                        if created:
+                            messages.success(request, _("Round saved: %(round)s.") % {"round": record})
+                        else:
+                            messages.info(request, _("This round was already saved."))
+                        return _redirect(request, reverse("dealing:round_detail", args=[record.pk]))
+    context = {
+        "table": table, "form": form, "result": form.result, "notice": notice, "template": form_class.template_name,
+        "shoe": services.shoe_for_round(table=table, reference=None),
+    }
+    template = "dealing/round_form_partial.html" if _is_htmx(request) else "dealing/round_new.html"
+    return render(request, template, context)
+
+
+# --- a stored round ------------------------------------------------------------------------------------
+
+@dataclass
+class WagerLine:
+    label: str
+    logged: object = None  # round_builder.Result
+    owed: object = None  # engine Owed
+    findings: list = field(default_factory=list)
+
+
+def _round_drawing(record: Round, outcome) -> list[dict] | None:
+    """The stored ochko round as boxes for the template: stakes, cards, what was logged and owed."""
+    if record.variant != "ochko":
+        return None
+    entry = ochko_entry_from_document(record.document)
+    owed = {(w.stake, w.wager): w for w in (outcome.wagers or [])} if outcome else {}
+    wrong: dict[tuple, list] = {}
+    for f in outcome.findings if outcome else []:
+        if f.stake and f.wager:
+            wrong.setdefault((f.stake, f.wager), []).append(f)
+    labels = {"bet": _("Bet"), "ante": _("Ante"), "dealer_bet": _("Dealer bet")}
+    boxes = {b.number: b for b in entry.boxes}
+    drawn = []
+    for n in range(1, max([record.table.boxes, *boxes.keys()]) + 1):
+        box = boxes.get(n)
+        stakes = []
+        for s in box.stakes if box else []:
+            lines = [WagerLine(labels[w], s.results.get(w), owed.get((s.id, w)), wrong.get((s.id, w), []))
+                     for w in ("bet", "ante", "dealer_bet") if (w != "bet" or not s.folded)
+                     and (w != "dealer_bet" or s.dealer_bet is not None)]
+            stakes.append({"stake": s, "lines": lines})
+        drawn.append({"number": n, "box": box, "stakes": stakes})
+    return drawn
+
+
+@require_http_methods(["GET"])
+@role_required(*READERS)
+def round_detail(request, pk: int):
+    record = selectors.round_get(user=request.user, pk=pk)
+    try:
+        outcome, error = engine.replay(record.document), None
+    except engine.RoundError as exc:
+        outcome, error = None, exc.message
+    entry = ochko_entry_from_document(record.document) if record.variant == "ochko" else None
+    return render(request, "dealing/round_detail.html", {
+        "round": record, "table": record.table, "outcome": outcome, "error": error,
+        "boxes": _round_drawing(record, outcome), "dealer_cards": entry.dealer_cards if entry else [],
+        "audit_url": audit_replay_url(record), "revisions": selectors.round_revisions(round=record),
+        "incidents": selectors.incidents_visible(request.user).filter(round=record).select_related("reported_by"),
+        "may_report": _may(request.user, *REPORTERS),
+    })
+
+
+# --- shoes -----------------------------------------------------------------------------------------------
+
+@require_http_methods(["GET", "POST"])
+@role_required(*READERS)
+def shoe_page(request, name: str, number: int | None = None):
+    """A table's shoe: started, burns, dealer changes, rounds in order, cards left; and its actions.
+
+    POST `action`: "start" (a new shoe), "burn" or "dealer_change" — each through its service.
+    """
+    user = request.user
+    table = table_for(user, name)
+    shoes = selectors.shoes_visible(user).filter(table=table).select_related("table", "shuffled_by")
+    if number is not None:
+        shoe = get_object_or_404(shoes, number=number)
+    else:
+        shoe = shoes.filter(ended_at__isnull=True).order_by("-number").first() or shoes.order_by("-number").first()
+    dealers = pit_dealers(table)
+    start_form = ShoeStartForm(prefix="start", initial={"decks": services.shoe_decks(table)})
+    burn_form = BurnForm(prefix="burn", table=table)
+    change_form = DealerChangeForm(prefix="change", dealers=dealers)
+    if request.method == "POST":
+        action = request.POST.get("action")
+        try:
+            if action == "start":
+                _require_role(user, SHOE_LOADERS)
+                start_form = ShoeStartForm(request.POST, prefix="start")
+                if start_form.is_valid():
+                    new = services.shoe_start(table=table, shuffled_by=user, decks=start_form.cleaned_data["decks"])
+                    messages.success(request, _("Shoe %(shoe)s started: burn 6 cards before the first round.")
+                                     % {"shoe": services.shoe_reference(new)})
+                    return redirect("dealing:shoe", name=table.name)
+            elif action in ("burn", "dealer_change"):
+                _require_role(user, SHOE_RECORDERS)
+                if shoe is None or not shoe.is_open:
+                    raise ServiceError(_("There is no open shoe at %(table)s: start one first.")
+                                       % {"table": table.name})
+                if action == "burn":
+                    burn_form = BurnForm(request.POST, prefix="burn", table=table)
+                    if burn_form.is_valid():
+                        d = burn_form.cleaned_data
+                        services.shoe_burn(shoe=shoe, card=d["card"], reason=d["reason"], fee=d["fee"],
+                                           recorded_by=user)
+                        messages.success(request, _("Burn recorded."))
+                        return redirect("dealing:shoe", name=table.name)
+                else:
+                    change_form = DealerChangeForm(request.POST, prefix="change", dealers=dealers)
+                    if change_form.is_valid():
+                        services.shoe_dealer_change(shoe=shoe, dealer=change_form.cleaned_data["dealer"],
+                                                    recorded_by=user)
+                        messages.success(request, _("Dealer change recorded: the new dealer burns one card."))
+                        return redirect("dealing:shoe", name=table.name)
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+    context = {"table": table, "shoe": shoe, "start_form": start_form, "burn_form": burn_form,
+               "change_form": change_form, "may_start": _may(user, *SHOE_LOADERS),
+               "may_record": _may(user, *SHOE_RECORDERS) and shoe is not None and shoe.is_open,
+               "may_log": _may(user, *LOGGERS) and table.variant in ROUND_FORMS,
+               "other_shoes": shoes.exclude(pk=shoe.pk if shoe else None).order_by("-number")[:12]}
+    if shoe is not None:
+        items = selectors.shoe_items(shoe=shoe)
+        visible = set(selectors.rounds_visible(user).filter(shoe=shoe).values_list("pk", flat=True))
+        context.update(_shoe_summary(shoe, items, visible))
+    return render(request, "dealing/shoe.html", context)
+
+
+def _require_role(user, roles) -> None:
+    if not has_role(user, *roles):
+        raise PermissionDenied(_("Your role does not allow this."))
+
+
+def _shoe_summary(shoe: Shoe, items: list, visible_rounds: set) -> dict:
+    rows = []
+    burns = changes = rounds = 0
+    for item in items:
+        if isinstance(item, Round):
+            rounds += 1
+            rows.append({"kind": "round", "item": item, "visible": item.pk in visible_rounds})
+        else:
+            burns += item.kind == ShoeEventKind.BURN
+            changes += item.kind == ShoeEventKind.DEALER_CHANGE
+            rows.append({"kind": item.kind, "item": item})
+    try:
+        findings = engine.check_shoe(selectors.shoe_document(shoe=shoe))
+    except engine.RoundError as exc:
+        findings = []
+        rows.append({"kind": "error", "message": exc.message})
+    total = shoe.decks * len(engine.variant(shoe.table.variant).PACK)
+    left = selectors.shoe_cards_left(shoe=shoe)
+    return {"rows": rows, "burns": burns, "changes": changes, "round_count": rounds, "shoe_findings": findings,
+            "cards_total": total, "cards_left": left,
+            "cards_left_pct": None if left is None else round(100 * left / total) if total else 0}
+
+
+# --- incidents -------------------------------------------------------------------------------------------
+
+def _incident_rows(user, filters: dict):
+    try:
+        return selectors.incident_list(user=user, filters=filters).order_by("-reported_at", "-id")
+    except ValidationError:
+        return Incident.objects.none()
+
+
+@require_http_methods(["GET"])
+@role_required(*READERS)
+def incident_list(request):
+    status = request.GET.get("status", "")
+    filters = {"status": status} if status in IncidentStatus.values else {}
+    return render(request, "dealing/incident_list.html", {
+        "incidents": _incident_rows(request.user, filters)[:200], "status": status,
+        "statuses": IncidentStatus.choices, "table": None, "may_report": _may(request.user, *REPORTERS),
+    })
+
+
+@require_http_methods(["GET"])
+@role_required(*READERS)
+def table_incidents(request, name: str):
+    table = table_for(request.user, name)
+    status = request.GET.get("status", "")
+    filters = {"table": table.pk, **({"status": status} if status in IncidentStatus.values else {})}
+    return render(request, "dealing/incident_list.html", {
+        "incidents": _incident_rows(request.user, filters)[:200], "status": status,
+        "statuses": IncidentStatus.choices, "table": table, "may_report": _may(request.user, *REPORTERS),
+    })
+
+
+@require_http_methods(["GET", "POST"])
+@role_required(*REPORTERS)
+def incident_new(request):
+    """An inspector's (or pit boss's) report of an exposed or misdrawn card; it goes to the pit queue."""
+    user = request.user
+    tables = floor_selectors.table_list(user=user).filter(is_active=True).order_by("name")
+    dealers = _dealers_of_pits(user)
+    if request.method == "POST":
+        form = IncidentForm(request.POST, tables=tables, dealers=dealers, user=user)
+        if form.is_valid():
+            d = form.cleaned_data
+            try:
+                incident = services.incident_report(
+                    table=d["table"], kind=d["kind"], card=d["card"], exposed=d["exposed"],
+                    resolution=d["resolution"], to_box=d["to_box"], dealer=d["dealer"], reported_by=user,
+                    round=d["round"], evidence=d["evidence"], note=d["note"])
+            except ServiceError as exc:
+                _service_error_to_form(form, exc)
+            else:
+                messages.success(request, _("Incident reported at %(table)s: it waits for a pit boss's decision.")
+                                 % {"table": incident.table.name})
+                return redirect("dealing:table_incidents", name=incident.table.name)
+    else:
+        initial = {"exposed": True}
+        table_name = request.GET.get("table")
+        if table_name:
+            initial["table"] = table_name
+        record = None
+        if request.GET.get("round", "").isdigit():
+            record = selectors.rounds_visible(user).filter(pk=int(request.GET["round"])).select_related(
+                "table", "dealer").first()
+        if record is not None:
+            initial.update(table=record.table.name, round=record.pk, dealer=record.dealer.get_username())
+        form = IncidentForm(initial=initial, tables=tables, dealers=dealers, user=user)
+    return render(request, "dealing/incident_new.html", {"form": form})
+
+
+def _dealers_of_pits(user):
+    from django.contrib.auth import get_user_model
+
+    users = (get_user_model().objects.filter(is_active=True, staff__pits__in=user_pits(user))
+             .distinct().order_by("username"))
+    return [u for u in users if has_role(u, DEALER)]
+
+
+def _service_error_to_form(form, exc: ServiceError) -> None:
+    name = (exc.extra or {}).get("path")
+    form.add_error(name if name in form.fields else None, exc.message)
+
+
+# --- the pit boss's queue ----------------------------------------------------------------------------------
+
+@require_http_methods(["GET"])
+@role_required(*DECIDERS)
+def pit_queue(request):
+    """Pending incidents and round corrections of the pit boss's pits that he may decide; beside them,
+    those that wait for another pit boss (his own reports, his own dealing — four eyes)."""
+    user = request.user
+    incidents = list(selectors.pending_incidents(user=user))
+    amendments = list(selectors.pending_amendments(user=user))
+    mine = set(i.pk for i in incidents)
+    waiting_incidents = [i for i in Incident.objects.filter(status=IncidentStatus.REPORTED,
+                                                             table__pit__in=user_pits(user))
+                         .select_related("table", "dealer", "reported_by", "round") if i.pk not in mine]
+    amend_ids = set(r.pk for r in amendments)
+    waiting_amendments = [r for r in Round.objects.filter(status=RoundStatus.PENDING, table__pit__in=user_pits(user))
+                          .select_related("table", "dealer", "logged_by", "supersedes") if r.pk not in amend_ids]
+    return render(request, "dealing/pit_queue.html", {
+        "incidents": incidents, "amendments": amendments, "waiting_incidents": waiting_incidents,
+        "waiting_amendments": waiting_amendments, "form": DecisionForm(),
+    })
+
+
+def _decide(request, service, obj, kind: str):
+    form = DecisionForm(request.POST)
+    error = None
+    approval = None
+    if not form.is_valid():
+        error = _("Choose approve or reject.")
+    else:
+        try:
+            approval = service(form.cleaned_data["decision"], form.cleaned_data["comment"])
+        except ServiceError as exc:
+            error = exc.message
+    if _is_htmx(request):
+        return render(request, "dealing/_queue_item.html", {
+            "item": obj, "kind": kind, "form": form, "error": error, "approval": approval,
+        })
+    if error:
+        messages.error(request, error)
+    else:
+        messages.success(request, _("Decision recorded: %(decision)s.") % {"decision": approval.get_decision_display()})
+    return redirect("dealing:pit_queue")
+
+
+@require_POST
+@role_required(*DECIDERS)
+def incident_decide(request, pk: int):
+    user = request.user
+    incident = get_object_or_404(Incident.objects.select_related("table__pit", "dealer", "reported_by", "round"),
+                                 pk=pk, table__pit__in=user_pits(user))
+    return _decide(request, lambda decision, comment: services.incident_decide(
+        incident=incident, decided_by=user, decision=decision, comment=comment), incident, "incident")
+
+
+@require_POST
+@role_required(*DECIDERS)
+def amendment_decide(request, pk: int):
+    user = request.user
+    amendment = get_object_or_404(Round.objects.select_related("table__pit", "dealer", "logged_by", "supersedes"),
+                                  pk=pk, table__pit__in=user_pits(user))
+    return _decide(request, lambda decision, comment: services.round_amendment_decide(
+        round=amendment, decided_by=user, decision=decision, comment=comment), amendment, "amendment")
+
