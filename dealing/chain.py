@@ -73,6 +73,11 @@ def digest(payload: dict) -> str:
     return hashlib.sha256(canonical_json(payload).encode("utf-8")).hexdigest()
 
 
+# The Round fields `round_hash` reads (with the superseded record's `sha256`), for `.only()`.
+HASHED_FIELDS = ("table", "chain_index", "uid", "revision", "supersedes", "shoe", "dealer", "logged_by", "logged_at",
+                 "variant", "house_rules", "table_min", "table_max", "document", "prev_sha256", "sha256")
+
+
 def round_hash(record) -> str:
     """The hash a stored `Round` should carry, recomputed from its fields."""
     return digest(record_payload(

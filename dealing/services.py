@@ -718,7 +718,7 @@ def incident_decide(*, incident: Incident, decided_by, decision: str, comment: s
     _require_pit_boss(decided_by, table)
     decision, comment = _decision(decision, comment)
     with transaction.atomic():
-        locked = Incident.objects.select_for_update().select_related("round").get(pk=incident.pk)
+        locked = Incident.objects.select_for_update(of=("self",)).select_related("round").get(pk=incident.pk)
         if locked.status != IncidentStatus.REPORTED:
             raise _refuse(_("This incident was already %(status)s.") % {"status": locked.get_status_display()},
                           "already_decided", status=409)
