@@ -32,7 +32,7 @@ class CardField(forms.CharField):
         kwargs.setdefault("max_length", 4)
         super().__init__(**kwargs)
         self.widget.attrs.update({"class": "card-input", "autocomplete": "off", "spellcheck": "false",
-                                  "size": 3, "placeholder": "AS"})
+                                  "size": 3, "placeholder": "··"})
 
     def clean(self, value):
         value = super().clean(value)

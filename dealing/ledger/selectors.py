@@ -269,7 +269,7 @@ def places_around(n: int, *, first_angle: float = 90.0) -> list[tuple[float, flo
     out = []
     for k in range(n):
         angle = math.radians(first_angle + 360.0 * k / n)
-        out.append((round(50 + 43 * math.cos(angle), 2), round(50 - 40 * math.sin(angle), 2)))
+        out.append((round(50 + 41 * math.cos(angle), 2), round(50 - 40 * math.sin(angle), 2)))
     return out
 
 
@@ -332,6 +332,8 @@ def round_view(doc: dict, outcome: engine.Outcome | None = None) -> dict:
                                                 "why": w.why, "delta": w.delta}
             p = paid.get((s["id"], h["name"]))
             h["paid"] = None if p is None else {"result": p.result, "amount": p.amount}
+            h["paid_wrong"] = p is not None and w is not None and (
+                p.result != w.result or (p.amount is not None and p.amount != (w.amount if w.result == "pay" else w.size)))
         seats.append({"seat": s["seat"], "player": s["player"], "stake": s["id"], "hands": seat_hands})
     return {"bank": doc["bank"], "bank_cards": bank_cards, "seats": seats, "puje": puje,
             "bank_next": outcome.extra.get("bank_next"), "float": outcome.float}

@@ -70,7 +70,7 @@ def session_detail(request, pk: int):
 def _table_places(ledger) -> list[dict]:
     """The players around the table for the ledger page: place, balance, chips, who holds the bank."""
     chips = ledger.chips() or {}
-    holder = ledger.bank or (ledger.rounds[-1].bank_next if ledger.rounds else ledger.session.first_bank)
+    holder = ledger.bank
     out = []
     for (left, top), player in zip(selectors.places_around(len(ledger.players)), ledger.players):
         out.append({"player": player, "left": left, "top": top, "balance": ledger.balances.get(player, 0),

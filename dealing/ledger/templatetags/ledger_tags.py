@@ -36,8 +36,9 @@ def card(code, hidden=False, drawn=False, small=False):
     title = f"{rank}{SUIT_SYMBOLS[suit]}"
     if hidden:
         title += " — " + _("tapo y quedo (face down until the end)")
-    return format_html('<span class="{}" title="{}" data-card="{}"><b>{}</b><i aria-label="{}">{}</i></span>',
-                       " ".join(classes), title, code, rank, SUIT_NAMES[suit], SUIT_SYMBOLS[suit])
+    return format_html('<span class="{}" title="{}" data-card="{}"><b>{}</b><i aria-label="{}">{}</i>'
+                       '<u aria-hidden="true">{}</u></span>',
+                       " ".join(classes), title, code, rank, SUIT_NAMES[suit], SUIT_SYMBOLS[suit], SUIT_SYMBOLS[suit])
 
 
 @register.filter
