@@ -251,38 +251,38 @@ def shoe_page(request, name: str, number: int | None = None):
     change_form = DealerChangeForm(prefix="change", dealers=dealers)
     if request.method == "POST":
         action = request.POST.get("action")
-        try:
-            if action == "start":
-                _require_role(user, SHOE_LOADERS)
-                start_form = ShoeStartForm(request.POST, prefix="start")
-                if start_form.is_valid():
-                    new = services.shoe_start(table=table, shuffled_by=user, decks=start_form.cleaned_data["decks"])
-                    messages.success(request, _("Shoe %(shoe)s started: burn 6 cards before the first round.")
-                                     % {"shoe": services.shoe_reference(new)})
+        if action == "start":
+            _require_role(user, SHOE_LOADERS)
+            start_form = ShoeStartForm(request.POST, prefix="start")
+            if start_form.is_valid() and _call(start_form, lambda: services.shoe_start(
+                    table=table, shuffled_by=user, decks=start_form.cleaned_data["decks"])):
+                messages.success(request, _("Shoe started: burn 6 cards before the first round."))
+                return redirect("dealing:shoe", name=table.name)
+        elif action in ("burn", "dealer_change"):
+            _require_role(user, SHOE_RECORDERS)
+            if shoe is None or not shoe.is_open:
+                messages.error(request, _("There is no open shoe at %(table)s: start one first.")
+                               % {"table": table.name})
+            elif action == "burn":
+                burn_form = BurnForm(request.POST, prefix="burn", table=table)
+                d = burn_form.cleaned_data if burn_form.is_valid() else None
+                if d is not None and _call(burn_form, lambda: services.shoe_burn(
+                        shoe=shoe, card=d["card"], reason=d["reason"], fee=d["fee"], recorded_by=user)):
+                    messages.success(request, _("Burn recorded."))
                     return redirect("dealing:shoe", name=table.name)
-            elif action in ("burn", "dealer_change"):
-                _require_role(user, SHOE_RECORDERS)
-                if shoe is None or not shoe.is_open:
-                    raise ServiceError(_("There is no open shoe at %(table)s: start one first.")
-                                       % {"table": table.name})
-                if action == "burn":
-                    burn_form = BurnForm(request.POST, prefix="burn", table=table)
-                    if burn_form.is_valid():
-                        d = burn_form.cleaned_data
-                        services.shoe_burn(shoe=shoe, card=d["card"], reason=d["reason"], fee=d["fee"],
-                                           recorded_by=user)
-                        messages.success(request, _("Burn recorded."))
-                        return redirect("dealing:shoe", name=table.name)
-                else:
-                    change_form = DealerChangeForm(request.POST, prefix="change", dealers=dealers)
-                    if change_form.is_valid():
-                        services.shoe_dealer_change(shoe=shoe, dealer=change_form.cleaned_data["dealer"],
-                                                    recorded_by=user)
-                        messages.success(request, _("Dealer change recorded: the new dealer burns one card."))
-                        return redirect("dealing:shoe", name=table.name)
-        except ServiceError as exc:
-            messages.error(request, exc.message)
-    context = {"table": table, "shoe": shoe, "start_form": start_form, "burn_form": burn_form,
+            else:
+                change_form = DealerChangeForm(request.POST, prefix="change", dealers=dealers)
+                if change_form.is_valid() and _call(change_form, lambda: services.shoe_dealer_change(
+                        shoe=shoe, dealer=change_form.cleaned_data["dealer"], recorded_by=user)):
+                    messages.success(request, _("Dealer change recorded: the new dealer burns one card."))
+                    return redirect("dealing:shoe", name=table.name)
+    audit_url = None
+    if shoe is not None and has_role(user, INSPECTOR, PIT_BOSS, AUDITOR):
+        try:
+            audit_url = reverse("audit:shoe_detail", args=[shoe.pk])
+        except NoReverseMatch:
+            pass
+    context = {"table": table, "shoe": shoe, "start_form": start_form, "burn_form": burn_form, "audit_url": audit_url,
                "change_form": change_form, "may_start": _may(user, *SHOE_LOADERS),
                "may_record": _may(user, *SHOE_RECORDERS) and shoe is not None and shoe.is_open,
                "may_log": _may(user, *LOGGERS) and table.variant in ROUND_FORMS,
@@ -292,6 +292,16 @@ def shoe_page(request, name: str, number: int | None = None):
         visible = set(selectors.rounds_visible(user).filter(shoe=shoe).values_list("pk", flat=True))
         context.update(_shoe_summary(shoe, items, visible))
     return render(request, "dealing/shoe.html", context)
+
+
+def _call(form, write) -> bool:
+    """Run a service; its refusal goes next to the field it names (or on top of the form)."""
+    try:
+        write()
+    except ServiceError as exc:
+        _service_error_to_form(form, exc)
+        return False
+    return True
 
 
 def _require_role(user, roles) -> None:
