@@ -60,3 +60,43 @@ def log_rounds(django_capture_on_commit_callbacks):
         return out
 
     return log
+
+
+def expected_codes(sim) -> set[str]:
+    """The finding codes the audit must report for a simulated round: its injected mistake's, or none."""
+    return {sim.code} if sim.code else set()
+
+
+GOLDEN = __import__("pathlib").Path(__file__).resolve().parent.parent / "golden"
+
+
+@pytest.fixture
+def golden_round(people, floor, django_capture_on_commit_callbacks):
+    """golden_round("blackjack/08-…") → the golden case logged by `people.dealer` at a table of its
+    game and limits in pit A (created on first use), audited when tasks run."""
+    import json
+    from decimal import Decimal
+
+    from tests.factories import TableFactory
+
+    made = {}
+
+    def log(name: str):
+        case = json.loads((GOLDEN / f"{name}.json").read_text())
+        doc = case["round"]
+        variant = doc["variant"]
+        limits = (Decimal(str(doc["table"]["min"])), Decimal(str(doc["table"]["max"])))
+        rules = doc.get("rules") or {}
+        key = (variant, limits, json.dumps(rules, sort_keys=True))
+        if key not in made:
+            made[key] = TableFactory(name=f"G-{len(made) + 1}", pit=floor.pit_a, variant=variant, min_bet=limits[0],
+                                     max_bet=limits[1], rules=rules, boxes=6 if variant != "blackjack" else 5)
+        table = made[key]
+        doc = dict(doc, table=dict(doc["table"], name=table.name))
+        if variant != "veintiuno":
+            doc["dealer"] = people.dealer.get_username()
+        with django_capture_on_commit_callbacks(execute=True):
+            record, _created = round_log(document=doc, logged_by=people.dealer, table=table)
+        return record
+
+    return log
