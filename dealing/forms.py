@@ -75,19 +75,27 @@ class AmountField(forms.CharField):
 
 def parse_cards(text: str, pack: frozenset[str], *, pack_words: str) -> list[str]:
     """Cards as typed ("TS 7h, 10D") in canonical codes; ValidationError naming the cards that are not."""
-    codes, bad = [], []
+    codes, unknown, outside = [], [], []
     for token in _SPLIT.split(text.strip()):
         if not token:
             continue
         code = engine_cards.normalize(token) or engine_cards.normalize(token.upper())
-        if code is None or code not in pack:
-            bad.append(token)
+        if code is None:
+            unknown.append(token)
+        elif code not in pack:
+            outside.append(token)
         else:
             codes.append(code)
-    if bad:
-        raise forms.ValidationError(
-            _("%(cards)s: not a card of %(pack)s. Write a rank and a suit, e.g. TS, AH, 10D.")
-            % {"cards": ", ".join(bad), "pack": pack_words}, code="card")
+    errors = []
+    if unknown:
+        errors.append(forms.ValidationError(
+            _("%(cards)s: not a card. Write rank and suit: TS, AH, 10D.") % {"cards": ", ".join(unknown)},
+            code="card"))
+    if outside:
+        errors.append(forms.ValidationError(
+            _("%(cards)s: not in %(pack)s.") % {"cards": ", ".join(outside), "pack": pack_words}, code="pack"))
+    if errors:
+        raise forms.ValidationError(errors)
     return codes
 
 
@@ -245,6 +253,16 @@ class RoundForm(forms.Form):
         """Put what the engine says was owed into the blank results of `data`; how many were filled."""
         raise NotImplementedError
 
+    def field_place(self, name: str) -> str:
+        """Where a field is, in words ("Box 3, stake 3a: Bet")."""
+        field = self.fields.get(name)
+        return str(field.label) if field is not None else name
+
+    def problems(self) -> list[tuple[str, str, str]]:
+        """The fields that did not clean, as (field name, where, first error) in the order of the form."""
+        return [(name, self.field_place(name), str(self.errors[name][0])) for name in self.fields
+                if name in self.errors]
+
     # Shared.
     def dealer_username(self) -> str:
         if self.dealer_fixed:
@@ -394,6 +412,24 @@ class OchkoRoundForm(RoundForm):
         if "dealer" in f:
             f["dealer"] = f.pop("dealer")
 
+    def field_place(self, name: str) -> str:
+        m = re.fullmatch(r"b(\d)_(cards|dark)", name)
+        if m:
+            what = _("cards") if m.group(2) == "cards" else _("dark card")
+            return _("Box %(n)s: %(what)s") % {"n": m.group(1), "what": what}
+        m = re.fullmatch(r"s((\d)[abc])_(\w+?)(_result|_amount)?", name)
+        if m:
+            key, part = m.group(3), m.group(4)
+            label = OCHKO_WAGER_LABELS.get(key) or self.fields[name].label
+            if part == "_result":
+                label = _("%(wager)s paid, taken or left") % {"wager": OCHKO_WAGER_LABELS[key]}
+            elif part == "_amount":
+                label = _("%(wager)s amount") % {"wager": OCHKO_WAGER_LABELS[key]}
+            return _("Box %(n)s, stake %(id)s: %(what)s") % {"n": m.group(2), "id": m.group(1), "what": label}
+        if name == "dealer_cards":
+            return _("Your cards")
+        return super().field_place(name)
+
     # --- validation ------------------------------------------------------------------------
 
     def _stake_used(self, p: str) -> bool:
@@ -409,12 +445,10 @@ class OchkoRoundForm(RoundForm):
             box_used = False
             for letter in STAKE_LETTERS:
                 p = f"s{n}{letter}_"
-                if not self._stake_used(p) or any(k.startswith(p) for k in self.errors):
-                    if any(k.startswith(p) for k in self.errors):
-                        box_used = True
-                    continue
-                box_used = True
-                self._clean_stake(p)
+                # A field that did not clean is not in cleaned_data, but its stake is in use.
+                if self._stake_used(p) or any(k.startswith(p) for k in self.errors):
+                    box_used = True
+                    self._clean_stake(p)
             cards_key, dark_key = f"b{n}_cards", f"b{n}_dark"
             if box_used:
                 any_stake = True

@@ -123,8 +123,8 @@ def test_saving_needs_the_round_that_was_checked(dealer_client, floor):
 
 
 @pytest.mark.parametrize("field, value, message", [
-    ("b1_cards", "TS 5H", "5H: not a card of the 36-card pack"),
-    ("b1_cards", "TS 9X", "9X: not a card"),
+    ("b1_cards", "TS 5H", "5H: not in the 36-card pack (6 to A)."),
+    ("b1_cards", "TS 9X", "9X: not a card. Write rank and suit"),
     ("s1a_bet_amount", "300.125", "300.125 has 3 decimals"),
     ("s1a_ante", "abc", "Enter an amount such as 150 or 7.50."),
     ("s1a_bet", None, "Enter the Bet, or tick fold."),
