@@ -93,11 +93,9 @@ class SessionCreateApi(APIView):
         data.is_valid(raise_exception=True)
         v = data.validated_data
         table = _table(request.user, v["table"])
-        session = services.session_create(table=table, players=v["players"], unit=v["unit"],
-                                          created_by=request.user, dealer=v.get("dealer") or None,
-                                          name=v.get("name", ""), buy_in=v.get("buy_in"))
-        services.session_draw_record(session=session, by=request.user, passes=v.get("draw"))
-        session.refresh_from_db()
+        session = services.session_start(table=table, players=v["players"], unit=v["unit"],
+                                         created_by=request.user, dealer=v.get("dealer") or None,
+                                         name=v.get("name", ""), buy_in=v.get("buy_in"), draw=v.get("draw"))
         return Response(selectors.session_ledger(session).as_dict(), status=status.HTTP_201_CREATED)
 
 

@@ -120,6 +120,18 @@ def session_create(*, table: Table, players: list[str], unit, created_by, dealer
     return session
 
 
+def session_start(*, table: Table, players: list[str], unit, created_by, dealer=None, name: str = "",
+                  buy_in=None, draw: list[dict] | None = None, rng=None) -> GameSession:
+    """Start a night and draw for its first bank in one go (the API): `session_create`, then
+    `session_draw_record` with the passes as drawn (or dealt here). Nothing is stored if either fails."""
+    with transaction.atomic():
+        session = session_create(table=table, players=players, unit=unit, created_by=created_by, dealer=dealer,
+                                 name=name, buy_in=buy_in)
+        session_draw_record(session=session, by=created_by, passes=draw, rng=rng)
+    session.refresh_from_db()
+    return session
+
+
 def _session_dealer(table: Table, created_by, dealer):
     """The dealer a night's rounds are logged in the name of: a dealer of the table's pit. A dealer
     starts nights in his own name; a pit boss names one of his pit's dealers."""
