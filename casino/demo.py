@@ -80,6 +80,9 @@ def demo_floor_load() -> DemoResult:
 
     # Later issues load demo rounds here (dealt by the engine, logged by dealer1, then audited),
     # each step idempotent like the ones above.
+    from dealing.demo import dealing_demo_load  # shoes, rounds, incidents and a correction
+
+    result.created.extend(dealing_demo_load())
     from dealing.ledger.demo import ledger_demo_load  # a finished game night at Casa-21
 
     result.created.extend(ledger_demo_load())

@@ -16,9 +16,12 @@ what he reported, dealt or amended himself (four eyes).
 """
 
 import uuid
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from decimal import Decimal
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import Max
@@ -566,11 +569,46 @@ def _stake_rows(document: dict, outcome) -> list[Stake]:
     return rows
 
 
+_batched_audits: ContextVar[list | None] = ContextVar("batched_audits", default=None)
+
+
 def _queue_audit(record: Round) -> None:
+    """Audit the round once its transaction commits (a Celery task; in-process without a broker)."""
     from audit.tasks import audit_round
 
     round_id = record.pk
-    transaction.on_commit(lambda: audit_round.delay(round_id))
+    batch = _batched_audits.get()
+    if batch is not None:
+        batch.append(round_id)
+    else:
+        transaction.on_commit(lambda: audit_round.delay(round_id))
+
+
+@contextmanager
+def audits_batched():
+    """For bulk loads (the demo floor): the audits of the rounds written inside are queued together
+    when the transaction commits — without a broker they then run in-process in one transaction,
+    instead of one commit each."""
+    from audit.tasks import audit_round
+
+    ids: list[int] = []
+    token = _batched_audits.set(ids)
+    try:
+        yield
+    finally:
+        _batched_audits.reset(token)
+
+    def run():
+        if settings.CELERY_TASK_ALWAYS_EAGER:
+            with transaction.atomic():
+                for round_id in ids:
+                    audit_round.apply(args=[round_id], throw=True)
+        else:
+            for round_id in ids:
+                audit_round.delay(round_id)
+
+    if ids:
+        transaction.on_commit(run)
 
 
 # --- correcting a round ------------------------------------------------------------------------------
