@@ -1,0 +1,163 @@
+"""The audit with real Celery workers on Redis and PostgreSQL (what `.ci/run` runs).
+
+Each test starts its worker processes (`celery -A casino worker --pool=solo`) on the test database
+and, where it can, on a queue of its own; the rounds are committed (transactional tests) so the
+workers see them. Skipped, with the reason, in the embedded mode (no CELERY_BROKER_URL).
+"""
+
+import json
+import os
+import signal
+import time
+import uuid
+from collections import Counter, defaultdict
+
+import pytest
+from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import connection, transaction
+from rest_framework.test import APIClient
+
+from audit import services
+from audit.bench import load_rounds, wait_for_run, worker_output, workers_running
+from audit.models import AuditRun, Finding
+from dealing.choices import AuditStatus
+from dealing.engine.simulators import simulate
+from dealing.models import Round
+from tests.audit.conftest import expected_codes, sim_doc
+
+pytestmark = [
+    pytest.mark.worker,
+    pytest.mark.slow,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(settings.CELERY_TASK_ALWAYS_EAGER,
+                       reason="needs CELERY_BROKER_URL (Redis) and PostgreSQL for real worker processes; "
+                              "`bash .ci/run` provides both"),
+]
+
+# A task of a killed worker comes back after this many seconds (production: an hour, see settings).
+VISIBILITY_TIMEOUT = 3
+
+
+@pytest.fixture
+def worker_env():
+    """What a worker process needs to work on this test's database."""
+    if connection.vendor != "postgresql":
+        pytest.skip("the worker tests need PostgreSQL (DATABASE_URL): SQLite cannot be shared with a worker")
+    db = connection.settings_dict
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
+    return {
+        "DJANGO_SETTINGS_MODULE": "tests.settings",
+        "DATABASE_URL": f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}",
+        "CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT),
+        "CONN_MAX_AGE": "60",
+    }
+
+
+def queue_name() -> str:
+    return f"test-audit-{uuid.uuid4().hex[:8]}"
+
+
+def wait_until(condition, *, timeout: float, what: str, procs=()):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            logs = "\n".join(worker_output(p)[-3000:] for p in procs)
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}\n{logs}")
+        time.sleep(0.1)
+
+
+def codes_by_round(ids) -> dict[int, set[str]]:
+    found = defaultdict(set)
+    for round_id, code in Finding.objects.filter(round_id__in=ids).values_list("round_id", "code"):
+        found[round_id].add(code)
+    return found
+
+
+def test_rounds_logged_through_the_api_are_audited_by_the_worker(worker_env, people, floor):
+    client = APIClient()
+    client.force_authenticate(people.dealer)
+    sims = list(simulate("ochko", 24, seed=91, mistake_rate=0.5, table_min=100, table_max=5000))
+    # The per-round task goes to the default queue, so this worker serves it.
+    with workers_running(1, "celery", env=worker_env) as procs:
+        ids = []
+        for sim in sims:
+            document = sim_doc(sim, table=floor.table_a, dealer=people.dealer)
+            response = client.post("/api/v1/rounds/", json.dumps(document, cls=DjangoJSONEncoder),
+                                   content_type="application/json")
+            assert response.status_code == 201, response.content
+            ids.append(response.json()["id"])
+        wait_until(lambda: not Round.objects.filter(pk__in=ids, audit_status=AuditStatus.PENDING).exists(),
+                   timeout=60, what="the worker to audit the logged rounds", procs=procs)
+    found = codes_by_round(ids)
+    for round_id, sim in zip(ids, sims):
+        record = Round.objects.get(pk=round_id)
+        assert found.get(round_id, set()) == expected_codes(sim)
+        assert record.audit_status == (AuditStatus.FINDINGS if sim.code else AuditStatus.CLEAN)
+    assert any(sim.code for sim in sims)
+
+
+@pytest.fixture
+def thousand(people, floor):
+    """1,000 simulated rounds with injected mistakes, stored with valid chain links (not audited)."""
+    expected = {}
+    for batch in load_rounds(table=floor.table_a, dealer=people.dealer, n=1000, seed=92, mistake_rate=0.25,
+                             pool=1000):
+        expected.update(batch)
+    return expected
+
+
+def start_run(queue: str, *, chunk_size: int = 50) -> AuditRun:
+    with transaction.atomic():
+        return services.audit_run_start(only_unaudited=False, chunk_size=chunk_size, queue=queue)
+
+
+def test_a_run_over_1000_rounds_finds_exactly_the_injected_mistakes(worker_env, thousand):
+    queue = queue_name()
+    with workers_running(2, queue, env=worker_env):
+        run = wait_for_run(start_run(queue).pk, timeout=120)
+    assert run.status == "done", run.error
+    assert (run.rounds_total, run.rounds_done) == (1000, 1000)
+    found = codes_by_round(list(thousand))
+    for round_id, code in thousand.items():
+        assert found.get(round_id, set()) == ({code} if code else set()), round_id
+    injected = sum(1 for code in thousand.values() if code)
+    assert injected > 150
+    assert (run.with_findings, run.clean, run.errors) == (injected, 1000 - injected, 0)
+    assert run.findings_by_code == dict(Counter(Finding.objects.values_list("code", flat=True)))
+    assert run.findings_total == Finding.objects.count()
+
+
+def test_a_worker_killed_mid_run_and_another_started_completes_with_identical_counts(worker_env, thousand):
+    queue = queue_name()
+    with workers_running(1, queue, env=worker_env):
+        reference = wait_for_run(start_run(queue).pk, timeout=120)
+    assert reference.status == "done"
+    reference_findings = sorted(Finding.objects.values_list("round_id", "fingerprint"))
+
+    ids = sorted(thousand)
+    queue = queue_name()
+    run = start_run(queue)
+    with transaction.atomic():
+        # Hold the first round of chunk 5: the worker audits chunks 0–4 and then waits on it.
+        Round.objects.select_for_update().filter(pk=ids[250]).get()
+        with workers_running(1, queue, env=worker_env) as (first,):
+            wait_until(lambda: AuditRun.objects.get(pk=run.pk).rounds_done == 250, timeout=60,
+                       what="five chunks to be audited", procs=[first])
+            time.sleep(0.5)
+            partial = AuditRun.objects.get(pk=run.pk)
+            assert partial.rounds_done == 250 and partial.status == "running"
+            os.kill(first.pid, signal.SIGKILL)  # mid-chunk: its transaction never commits, its task is not acked
+            first.wait(timeout=10)
+    # The lock is released; a new worker takes the queued chunks, and the killed worker's chunk
+    # comes back once its visibility timeout has passed.
+    with workers_running(1, queue, env=worker_env) as procs:
+        run = wait_for_run(run.pk, timeout=120)
+        assert "Traceback" not in worker_output(procs[0])
+    assert run.status == "done", run.error
+    assert run.summary() == reference.summary()
+    assert (run.rounds_total, run.rounds_done) == (1000, 1000)
+    assert run.chunks.filter(status="done").count() == 20
+    # Nothing lost, nothing counted or stored twice.
+    assert sorted(Finding.objects.values_list("round_id", "fingerprint")) == reference_findings
+    assert run.findings_total == Finding.objects.count() == sum(run.findings_by_code.values())
