@@ -17,6 +17,9 @@ from decimal import Decimal
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.forms.renderers import DjangoTemplates
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -124,6 +127,50 @@ class ResultField(forms.ChoiceField):
     def __init__(self, **kwargs):
         super().__init__(choices=RESULT_CHOICES, required=False,
                          widget=forms.Select(attrs={"class": "result"}), **kwargs)
+
+
+class QuickWidgets(DjangoTemplates):
+    """Renders the round form's text inputs, checkboxes and selects straight from Python.
+
+    The form has about two hundred of them; through a template each, the page took half a second to
+    draw. The HTML is the same as Django's widget templates give; anything else goes to them.
+    """
+
+    INPUTS = {"django/forms/widgets/text.html", "django/forms/widgets/hidden.html",
+              "django/forms/widgets/checkbox.html", "django/forms/widgets/number.html"}
+
+    def render(self, template_name, context, request=None):
+        widget = context.get("widget") if isinstance(context, dict) else None
+        if widget is not None and template_name in self.INPUTS:
+            value = widget.get("value")
+            value = "" if value is None else format_html(' value="{}"', value)
+            return mark_safe(format_html('<input type="{}" name="{}"', widget["type"], widget["name"]) + value
+                             + _attrs(widget["attrs"]) + ">")
+        if widget is not None and template_name == "django/forms/widgets/select.html" and not widget.get("optgroups") \
+                is None:
+            options = []
+            for group, choices, _index in widget["optgroups"]:
+                if group:
+                    return super().render(template_name, context, request)
+                for option in choices:
+                    options.append(format_html('<option value="{}"', option["value"]) + _attrs(option["attrs"])
+                                   + format_html(">{}</option>", option["label"]))
+            return mark_safe(format_html('<select name="{}"', widget["name"]) + _attrs(widget["attrs"]) + ">"
+                             + "".join(options) + "</select>")
+        return super().render(template_name, context, request)
+
+
+def _attrs(attrs: dict) -> str:
+    out = []
+    for name, value in attrs.items():
+        if value is True:
+            out.append(format_html(" {}", name))
+        elif value is not False and value is not None:
+            out.append(format_html(' {}="{}"', name, value))
+    return "".join(out)
+
+
+QUICK_WIDGETS = QuickWidgets()
 
 
 # --- what the engine said, laid over the form ----------------------------------------------------
@@ -384,6 +431,7 @@ class OchkoRoundForm(RoundForm):
 
     variant = "ochko"
     template_name = "dealing/round_form_ochko.html"
+    default_renderer = QUICK_WIDGETS
     pack_words = gettext_lazy("the 36-card pack (6 to A)")
 
     def __init__(self, *args, **kwargs):

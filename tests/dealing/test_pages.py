@@ -184,3 +184,61 @@ def test_a_pit_boss_logs_for_a_dealer_of_his_pit(client, make_user, dealer, floo
     check(client, floor.table_a, {**data, "checked": token}, action="save")
     record = Round.objects.get()
     assert record.dealer == dealer and record.logged_by == boss
+
+
+def test_an_engine_refusal_lands_on_the_field_that_caused_it(dealer, floor, monkeypatch):
+    """A document the engine cannot read is never saved; its event index or JSON path names the field."""
+    from dealing.forms import OchkoRoundForm
+
+    form = OchkoRoundForm(round_data(), table=floor.table_a, user=dealer)
+    assert form.is_valid(), form.errors
+    where = {}
+
+    def refuse_event(doc):
+        k = next((i for i, e in enumerate(doc["events"]) if e["e"] == "pay" and e["wager"] == "bet"), None)
+        if k is None:  # the builder asking about a round still being built
+            raise engine.RoundError("partial", "Not yet.")
+        where["bet"] = k
+        raise engine.RoundError("bad_amount", f"Event {k}: the amount is wrong.", event=k, path=f"$.events[{k}].amount")
+
+    monkeypatch.setattr(engine, "replay", refuse_event)
+    result = form.check()
+    bet_event = where["bet"]
+    assert not result.ok and result.error_field == "s1a_bet_result"
+    assert form.errors["s1a_bet_result"] == [f"Event {bet_event}: the amount is wrong."]
+
+    form = OchkoRoundForm(round_data(), table=floor.table_a, user=dealer)
+    assert form.is_valid()
+
+    def refuse_stake(doc):
+        raise engine.RoundError("bad_value", "Stake #2: the Ante is not readable.", path="$.stakes[1].ante")
+
+    monkeypatch.setattr(engine, "replay", refuse_stake)
+    result = form.check()
+    assert result.error_field == "s3a_ante" and "s3a_ante" in form.errors
+
+    form = OchkoRoundForm(round_data(), table=floor.table_a, user=dealer)
+    assert form.is_valid()
+    monkeypatch.setattr(engine, "replay", lambda doc: (_ for _ in ()).throw(engine.RoundError("x", "No idea where.")))
+    form.check()
+    assert form.non_field_errors() == ["No idea where."]
+
+
+def test_a_dealer_logs_only_as_himself(dealer_client, dealer, make_user, floor):
+    other = make_user(DEALER, pits=[floor.pit_a], username="dealer2")
+    html = dealer_client.get(form_url(floor.table_a)).content.decode()
+    assert 'name="dealer"' not in html  # no choice of dealer
+    data = round_data(dealer=other.username)  # a forged field is ignored
+    token = check(dealer_client, floor.table_a, data).context["result"].token
+    check(dealer_client, floor.table_a, {**data, "checked": token}, action="save")
+    assert Round.objects.get().dealer == dealer
+
+
+def test_a_table_without_a_form_yet_says_so(client, make_user, floor):
+    from tests.factories import TableFactory
+
+    TableFactory(name="Escribas", pit=floor.pit_a, variant="blackjack", boxes=5, rules={"preset": "salon"})
+    client.force_login(make_user(PIT_BOSS, pits=[floor.pit_a]))
+    response = client.get(reverse("dealing:round_new", kwargs={"name": "Escribas"}))
+    assert response.status_code == 200
+    assert "No round form for Escribas yet" in response.content.decode()
