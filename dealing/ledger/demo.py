@@ -11,8 +11,10 @@ import random
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from casino import house_rules
 from casino.choices import Variant
 from casino.models import Table
+from dealing import engine
 from dealing.engine.simulators.veintiuno import Pack, simulate_round
 
 from . import selectors, services
@@ -35,6 +37,10 @@ def ledger_demo_load(*, table_name: str = "Casa-21", dealer: str = "dealer1") ->
     table = Table.objects.filter(name=table_name, variant=Variant.VEINTIUNO).first()
     user = get_user_model().objects.filter(username=dealer).first()
     if table is None or user is None or GameSession.objects.filter(table=table, name=NAME).exists():
+        return []
+    try:  # a table whose rules the engine cannot read (yet) gets no night
+        house_rules.in_force(table.variant, table.rules)
+    except (house_rules.VariantUnavailable, engine.RoundError):
         return []
     session = services.session_create(table=table, players=PLAYERS, unit=5, created_by=user, name=NAME)
     services.session_draw_record(session=session, by=user, passes=DRAW)
