@@ -15,7 +15,7 @@ The log must read in the order things happen at the table (rules/veintiuno.md, "
 8. the payments (pay / take / leave) hand by hand in playing order;
 9. `bank_to`: who holds the bank next.
 
-Whether a hand is bust, a natural or a moñona is the engine's business, never worked out here: the
+Plain functions, no database (messages go through gettext). Whether a hand is bust, a natural or a moñona is the engine's business, never worked out here: the
 builder only puts the entries in order. A seat's play is written in a short line of words:
 
     5C 2D stand            two hits, then stands          (cards as the engine reads them: 7H, AS, 7♥)
@@ -31,6 +31,8 @@ anulo (void), canto (declare). `/` and `|` both move to the next hand.
 
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
+
+from django.utils.translation import gettext as _
 
 from dealing.engine.money import fmt
 
@@ -125,12 +127,13 @@ def parse_play(text: str) -> list[Action]:
         if kind is None:
             card = read_card(word)
             if card is None:
-                raise PlayError(f"\"{word}\" is neither a card of the 40-card pack (such as 7H, AS, K♠) nor a "
-                                f"word of the play (stand, tapo, split, withdraw, void, declare, /).", position)
+                raise PlayError(_("“%(word)s” is neither a card of the 40-card pack (such as 7H, AS, K♠) nor a word "
+                                  "of the play (stand, tapo, split, withdraw, void, declare, /).") % {"word": word},
+                                position)
             actions.append(Action("hit", card=card))
         elif kind == "tapo":
             if k + 1 >= len(words) or read_card(words[k + 1]) is None:
-                raise PlayError("\"tapo\" is followed by the hidden card, such as \"tapo QS\".", position)
+                raise PlayError(_("“tapo” is followed by the hidden card, such as “tapo QS”."), position)
             actions.append(Action("tapo", card=read_card(words[k + 1])))
             k += 1
         elif kind == "split":
@@ -139,9 +142,11 @@ def parse_play(text: str) -> list[Action]:
                 try:
                     amount = Decimal(words[k + 1])
                 except InvalidOperation:
-                    raise PlayError(f"\"{words[k + 1]}\" after \"split\" is not an amount.", position + 1) from None
+                    raise PlayError(_("“%(word)s” after “split” is not an amount.") % {"word": words[k + 1]},
+                                    position + 1) from None
                 if not amount.is_finite() or amount <= 0:
-                    raise PlayError(f"\"{words[k + 1]}\" after \"split\" is not an amount.", position + 1)
+                    raise PlayError(_("“%(word)s” after “split” is not an amount.") % {"word": words[k + 1]},
+                                    position + 1)
                 k += 1
             actions.append(Action("split", amount=amount))
         else:
@@ -190,7 +195,8 @@ def _seat_play(entry: SeatEntry) -> _SeatPlay:
     for action in entry.play:
         if action.kind == "next":
             if not pending:
-                raise PlayError(f"Seat {entry.seat}: \"/\" moves to the next hand, but no opened hand is waiting.")
+                raise PlayError(_("Place %(seat)d: “/” moves to the next hand, but no opened hand is waiting.")
+                                % {"seat": entry.seat})
             finished.append(current)
             current = pending.pop()
             continue
@@ -248,7 +254,7 @@ def build_round(sheet: RoundSheet) -> dict:
     for p in sorted(sheet.payments, key=lambda p: order.get(p.hand, (10**6, 0))):
         entry = owner.get(p.hand)
         if entry is None:
-            raise PlayError(f"A payment names hand {p.hand}, which nobody played this round.")
+            raise PlayError(_("A payment names hand %(hand)s, which nobody played this round.") % {"hand": p.hand})
         ev = {"e": p.result, "stake": entry.stake, "hand": p.hand, "wager": "bet"}
         if p.amount is not None:
             ev["amount"] = Decimal(p.amount)

@@ -2,11 +2,13 @@
 from the 40-card pack, the highest holds the bank, the Ace is highest; players tied for the
 highest card draw again, only among themselves, until one is highest.
 
-Pure Python. Cards are written as the engine reads them ("AS", "10h" is not in this pack, "7♥"
+No database, no request: plain functions (their messages go through gettext). Cards are written as the engine reads them ("AS", "10h" is not in this pack, "7♥"
 with a suit symbol is accepted too) and kept in their canonical code ("7H").
 """
 
 from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
 
 from dealing.engine import cards as _cards
 from dealing.engine.veintiuno import PACK
@@ -65,31 +67,37 @@ def draw_state(players: list[str], passes: list[dict]) -> DrawState:
     """
     state = DrawState(contenders=list(players))
     if len(players) < 2:
-        raise DrawError("At least two players draw for the bank.")
+        raise DrawError(_("At least two players draw for the bank."))
     for k, raw in enumerate(passes, start=1):
         if state.decided:
-            raise DrawError(f"The bank went to {state.winner} in pass {k - 1}; pass {k} is one too many.",
-                            pass_no=k)
+            raise DrawError(_("The bank went to %(player)s in pass %(before)d; pass %(k)d is one too many.")
+                            % {"player": state.winner, "before": k - 1, "k": k}, pass_no=k)
         if not isinstance(raw, dict):
-            raise DrawError(f"Pass {k} must give each player's card, as {{player: card}}.", pass_no=k)
+            raise DrawError(_("Pass %(k)d must give each player's card, as {player: card}.") % {"k": k}, pass_no=k)
         expected = set(state.contenders)
         for player in raw:
             if player not in expected:
-                who = "is not at the table" if player not in players else "is not in the tie, so does not draw again"
-                raise DrawError(f"Pass {k}: {player} {who}.", pass_no=k, player=player)
+                if player not in players:
+                    message = _("Pass %(k)d: %(player)s is not at the table.")
+                else:
+                    message = _("Pass %(k)d: %(player)s is not in the tie, so does not draw again.")
+                raise DrawError(message % {"k": k, "player": player}, pass_no=k, player=player)
         for player in state.contenders:
             if player not in raw:
-                raise DrawError(f"Pass {k}: {player} has no card.", pass_no=k, player=player)
+                raise DrawError(_("Pass %(k)d: %(player)s has no card.") % {"k": k, "player": player}, pass_no=k,
+                                player=player)
         cards: dict[str, str] = {}
         seen: dict[str, str] = {}
         for player in state.contenders:  # in seat order, whatever order the pass was given in
             code = read_card(raw[player])
             if code is None:
-                raise DrawError(f"Pass {k}: {player}'s card {raw[player]!r} is not a card of the 40-card pack "
-                                f"(A, 2–7, J, Q, K in ♠ ♥ ♦ ♣, such as AS or 7H).", pass_no=k, player=player)
+                raise DrawError(_("Pass %(k)d: %(player)s's card “%(card)s” is not a card of the 40-card pack (A, 2–7, "
+                                  "J, Q, K in ♠ ♥ ♦ ♣, such as AS or 7H).")
+                                % {"k": k, "player": player, "card": raw[player]}, pass_no=k, player=player)
             if code in seen:
-                raise DrawError(f"Pass {k}: {_cards.label(code)} drawn by both {seen[code]} and {player}; the pack "
-                                f"holds it once.", pass_no=k, player=player)
+                raise DrawError(_("Pass %(k)d: %(card)s drawn by both %(first)s and %(player)s; the pack holds it once.")
+                                % {"k": k, "card": _cards.label(code), "first": seen[code], "player": player},
+                                pass_no=k, player=player)
             seen[code] = player
             cards[player] = code
         state.passes.append(cards)

@@ -193,11 +193,12 @@ class Ledger:
         }
 
     def chart(self) -> dict:
-        """Balances over the night for Chart.js: round 0 (the start) to the last round."""
+        """Balances over the night for Chart.js: round 0 (the start) to the last round, as decimal
+        strings (the page's script turns them into numbers only to draw them)."""
         labels = [0] + [r.number for r in self.rounds]
         series = []
         for p in self.players:
-            series.append({"label": p, "data": [0.0] + [float(r.balances.get(p, ZERO)) for r in self.rounds]})
+            series.append({"label": p, "data": ["0"] + [fmt(r.balances.get(p, ZERO)) for r in self.rounds]})
         banks = [r.bank for r in self.rounds]
         return {"labels": labels, "series": series, "banks": banks}
 

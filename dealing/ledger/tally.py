@@ -1,4 +1,4 @@
-"""Running balances of a game night, from the engine's settlement of each round. Pure Python.
+"""Running balances of a game night, from the engine's settlement of each round (no database).
 
 For each round the engine says what every hand was owed (`settlement/1`): a player's gain is
 Σ pay − Σ take on his stakes (a returned bet counts 0), the bank's gain is the round's float
@@ -15,6 +15,8 @@ of the ledger's own (the engine's BANK_SUCCESSION judges a round's own `bank_to`
 
 from dataclasses import dataclass, field
 from decimal import Decimal
+
+from django.utils.translation import gettext as _
 
 from dealing import engine
 from dealing.engine.findings import Finding
@@ -92,7 +94,8 @@ def tally(players: list[str], first_bank: str, docs: list[dict],
         if bank != expected:
             findings.append(Finding(
                 "BANK_SUCCESSION",
-                f"Round {k + 1} was dealt by {bank}, but the bank belonged to {expected}.",
+                _("Round %(n)d was dealt by %(bank)s, but the bank belonged to %(expected)s.")
+                % {"n": k + 1, "bank": bank, "expected": expected},
                 expected={"player": expected}, actual={"player": bank}))
         nxt = outcome.extra.get("bank_next") or bank
         lines.append(RoundLine(k + 1, doc, outcome, bank, nxt, gains, dict(balances), findings))
@@ -117,7 +120,7 @@ def pack_findings(docs: list[dict], *, rules: dict | None = None) -> dict[int, l
         if not number:
             continue
         said = finding.message.split("): ", 1)[-1]  # drop the shoe item's own prefix
-        out.setdefault(number, []).append(Finding(finding.code, f"Round {number}: {said}"))
+        out.setdefault(number, []).append(Finding(finding.code, _("Round %(n)d: %(said)s") % {"n": number, "said": said}))
     return out
 
 

@@ -9,7 +9,7 @@
   var datasets = data.series.map(function (s, k) {
     var colour = palette[k % palette.length];
     return {
-      label: s.label, data: s.data, borderColor: colour, backgroundColor: colour,
+      label: s.label, data: s.data.map(Number), borderColor: colour, backgroundColor: colour,
       borderWidth: 2.5, pointRadius: data.labels.length > 40 ? 0 : 3, tension: 0.15, stepped: false
     };
   });
