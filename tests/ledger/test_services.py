@@ -302,3 +302,24 @@ def test_the_night_ends_when_one_player_holds_every_chip(casa, night):
     ledger = selectors.session_ledger(session)
     assert ledger.chips() == {"Ana": D(40), "Beto": D(0)}
     assert [(p.payer, p.payee, p.amount) for p in ledger.payments] == [("Beto", "Ana", D(20))]
+
+
+def test_an_approved_correction_replaces_the_round_in_the_ledger(casa, night):
+    from dealing.services import round_amend, round_amendment_decide
+
+    session = night()
+    entry, _ = services.session_round_add(session=session, document=deal("Ana", ALL_STAND, ["QC", "7D"]),
+                                          logged_by=casa.dealer)
+    before = selectors.session_ledger(session).balances
+    # The bank's second card was a 5, not a 7: the bank stood on 15, so Dani's 17 wins.
+    corrected = dict(entry.round.document)
+    corrected["events"] = [dict(e) for e in corrected["events"] if e["e"] not in ("pay", "take", "leave")]
+    assert corrected["events"][10] == {"e": "deal", "to": "bank", "card": "7D"}
+    corrected["events"][10]["card"] = "5D"
+    amendment = round_amend(round=entry.round, document=corrected, amended_by=casa.dealer, reason="misread card")
+    assert selectors.session_ledger(session).balances == before  # pending: the original stays in force
+    round_amendment_decide(round=amendment, decided_by=casa.pit_boss, decision="approved")
+    ledger = selectors.session_ledger(session)
+    assert ledger.rounds[0].record.pk == amendment.pk
+    assert ledger.balances == {"Ana": D(-25), "Beto": D(10), "Caro": D(-5), "Dani": D(20)}
+    assert ledger.total == 0
