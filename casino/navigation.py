@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext_lazy as _
 
-from .roles import ROLES, has_role
+from .roles import FLOOR_ROLES, has_role
 
 
 @dataclass(frozen=True)
@@ -47,5 +47,5 @@ def items_for(user) -> list[dict]:
     return visible
 
 
-register(NavItem(_("Floor"), "casino:floor", roles=ROLES, order=10))
+register(NavItem(_("Floor"), "casino:floor", roles=FLOOR_ROLES, order=10))
 register(NavItem(_("Admin"), "admin:index", roles=(), order=1000))

@@ -30,6 +30,8 @@ AUDITOR = "auditor"
 TRAINEE = "trainee"
 
 ROLES = (DEALER, INSPECTOR, PIT_BOSS, AUDITOR, TRAINEE)
+# The floor is for the staff who work it; trainees see only their drills (SPEC).
+FLOOR_ROLES = (DEALER, INSPECTOR, PIT_BOSS, AUDITOR)
 ROLE_LABELS = {
     DEALER: _("Dealer"),
     INSPECTOR: _("Inspector"),

@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "casino",
     "dealing",
+    "dealing.drills",
     "dealing.ledger",
     "audit",
 ]
@@ -129,7 +130,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "casino:floor"
+LOGIN_REDIRECT_URL = "casino:home"
 LOGOUT_REDIRECT_URL = "login"
 
 # --- language and time ---------------------------------------------------------------------
@@ -188,6 +189,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Choice sets that share a field name across apps get names of their own.
+    "ENUM_NAME_OVERRIDES": {"DrillKindEnum": "dealing.drills.choices.Kind"},
 }
 
 # --- logging: everything to the console, where the process manager collects it --------------

@@ -1,16 +1,30 @@
 """Pages of the floor. Views stay thin: selectors read, services write, roles decide access."""
 
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
 from django.http import JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from . import selectors
-from .roles import ROLES, role_required
+from . import navigation, selectors
+from .roles import FLOOR_ROLES, role_required
 
 
 @require_GET
-@role_required(*ROLES)
+def home(request):
+    """Where a login lands: the first page of the navigation the user may use (a trainee: drills)."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    items = navigation.items_for(request.user)
+    if not items:
+        raise PermissionDenied(_("Your account has no role yet. Ask a pit boss or an administrator."))
+    return redirect(items[0]["url"])
+
+
+@require_GET
+@role_required(*FLOOR_ROLES)
 def floor(request):
     pits = selectors.floor_overview(user=request.user)
     return render(request, "casino/floor.html", {"pits": pits})

@@ -123,3 +123,46 @@ class IncidentFactory(factory.django.DjangoModelFactory):
     dealer = factory.SubFactory(UserFactory, role="dealer")
     reported_by = factory.SubFactory(UserFactory, role="inspector")
     resolution = Resolution.BURNED
+
+
+# --- drills (dealing/drills) ----------------------------------------------------------------
+
+from dealing.drills import setups as drill_setups  # noqa: E402
+from dealing.drills.models import CertificationStandard, Drill  # noqa: E402
+
+
+class DrillFactory(factory.django.DjangoModelFactory):
+    """A payout drill of 21 Ochko at the practice table R-1; `dealing.drills.services.drill_start`
+    starts real ones (both deal the same rounds for the same seed)."""
+
+    class Meta:
+        model = Drill
+
+    trainee = factory.SubFactory(UserFactory, role="trainee")
+    variant = "ochko"
+    preset = ""
+    kind = "payout"
+    seed = factory.Sequence(lambda n: 7000 + n)
+    options = factory.LazyAttribute(lambda d: drill_setups.default_options(d.variant, d.preset, d.kind))
+    table_key = factory.LazyAttribute(lambda d: drill_setups.tables_for(d.variant, d.preset)[0].key)
+    table_name = factory.LazyAttribute(lambda d: drill_setups.table_setup(d.variant, d.preset, d.table_key).name)
+    table_min = factory.LazyAttribute(lambda d: drill_setups.table_setup(d.variant, d.preset, d.table_key).min)
+    table_max = factory.LazyAttribute(lambda d: drill_setups.table_setup(d.variant, d.preset, d.table_key).max)
+    chips = factory.LazyAttribute(
+        lambda d: [str(c) for c in drill_setups.table_setup(d.variant, d.preset, d.table_key).chips])
+    rounds_planned = 5
+
+
+class CertificationStandardFactory(factory.django.DjangoModelFactory):
+    """Ochko payouts: 3 rounds in a row at 90 % or better, no time limit."""
+
+    class Meta:
+        model = CertificationStandard
+
+    variant = "ochko"
+    preset = ""
+    kind = "payout"
+    rounds_in_row = 3
+    min_accuracy = Decimal("90")
+    time_limit_s = None
+    set_by = factory.SubFactory(UserFactory, role="pit_boss")

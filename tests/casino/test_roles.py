@@ -11,20 +11,25 @@ from rest_framework.views import APIView
 from casino import navigation
 from casino.models import Pit
 from casino.roles import (
-    AUDITOR, DEALER, INSPECTOR, PIT_BOSS, ROLES, TRAINEE, HasRole, RoleRequiredMixin, has_role, role_required,
-    user_pits,
+    AUDITOR, DEALER, FLOOR_ROLES, INSPECTOR, PIT_BOSS, ROLES, TRAINEE, HasRole, RoleRequiredMixin, has_role,
+    role_required, user_pits,
 )
 
 pytestmark = pytest.mark.django_db
 
 # Every page and endpoint, with the roles that may use it. A new page adds its row here.
 PAGES = [
-    ("casino:floor", ROLES),
+    ("casino:floor", FLOOR_ROLES),  # trainees see only drills (SPEC)
     ("api:table-list", ROLES),
     ("schema", ROLES),
     ("swagger-ui", ROLES),
+    ("drills:home", (TRAINEE,)),
+    ("drills:trainees", (PIT_BOSS, AUDITOR)),
+    ("drills:standards", (PIT_BOSS, AUDITOR)),
+    ("api:drill-list", (TRAINEE, PIT_BOSS, AUDITOR)),
+    ("api:drill-standard-list", (PIT_BOSS, AUDITOR)),
 ]
-API = {"api:table-list", "schema", "swagger-ui"}
+API = {"api:table-list", "schema", "swagger-ui", "api:drill-list", "api:drill-standard-list"}
 
 
 def test_the_role_groups_exist_after_migrations():
@@ -139,9 +144,20 @@ def test_has_role_permission_class(make_user):
 
 def test_navigation_shows_each_role_what_it_may_use(make_user):
     labels = lambda user: [str(item["label"]) for item in navigation.items_for(user)]  # noqa: E731
+    expected = {
+        DEALER: ["Floor", "Tables", "Log a round", "Incidents", "Game nights", "Findings"],
+        INSPECTOR: ["Floor", "Tables", "Incidents", "Findings"],
+        PIT_BOSS: ["Floor", "Tables", "Log a round", "Incidents", "Pit queue", "Game nights", "Audit", "Findings",
+                   "Trainees", "Certification"],
+        AUDITOR: ["Floor", "Tables", "Incidents", "Game nights", "Audit", "Findings", "Audit runs", "Trainees",
+                  "Certification"],
+        TRAINEE: ["Drills", "My progress"],  # no floor: trainees see only drills (SPEC)
+    }
     for role in ROLES:
-        assert labels(make_user(role)) == ["Floor"]
-    assert labels(make_user("superuser")) == ["Floor", "Admin"]
+        assert labels(make_user(role)) == expected[role], role
+    assert labels(make_user("superuser")) == [
+        "Floor", "Tables", "Log a round", "Drills", "Incidents", "My progress", "Pit queue", "Game nights", "Audit",
+        "Findings", "Audit runs", "Trainees", "Certification", "Admin"]
     assert labels(make_user(None)) == []
     assert labels(AnonymousUser()) == []
 

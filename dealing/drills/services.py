@@ -1,0 +1,415 @@
+"""Writes of the drills: start a drill, deal its next round, grade an answer, finish it; set a
+certification standard and issue certificates. Plain functions with keyword-only arguments; pages
+and the API call the same ones.
+
+Every grade comes from the engine: a payout answer is audited as a round log (payout.py), a
+procedure move was checked against the engine when the script was built (procedure.py).
+"""
+
+import secrets
+from datetime import datetime
+from decimal import Decimal
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from casino.errors import ServiceError
+from casino.roles import PIT_BOSS, TRAINEE, has_role
+from dealing.engine.errors import RoundError
+from dealing.engine.money import fmt, parse_amount
+
+from . import payout, procedure, setups
+from .choices import Kind, Status, StepKind
+from .models import Certificate, CertificationStandard, Drill, DrillRound, DrillStep
+
+DEFAULT_ROUNDS = {Kind.PAYOUT: 10, Kind.PROCEDURE: 3}
+MAX_SEED = 2**63 - 1
+
+
+def jsonable(value):
+    """A round document with every amount as the decimal string the engine writes ("7.50")."""
+    if isinstance(value, Decimal):
+        return fmt(value)
+    if isinstance(value, dict):
+        return {k: jsonable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [jsonable(v) for v in value]
+    return value
+
+
+def _refuse(message: str, status: int = 400, **extra):
+    raise ServiceError(message, extra=extra, status=status)
+
+
+def _own(drill: Drill, user) -> None:
+    if drill.trainee_id != getattr(user, "pk", None):
+        _refuse(_("Only the trainee who started this drill may play it."), status=403)
+
+
+def _active(drill: Drill) -> None:
+    if drill.status != Status.ACTIVE:
+        _refuse(_("This drill is finished."), status=409, drill=drill.pk)
+
+
+def _ms(start: datetime | None, end: datetime) -> int:
+    if start is None:
+        return 0
+    return max(0, int((end - start).total_seconds() * 1000))
+
+
+# --- starting ----------------------------------------------------------------------------------------
+
+def drill_start(*, trainee, variant: str, kind: str, preset: str = "", table: str = "", options: dict | None = None,
+                rounds: int | None = None, seed: int | None = None) -> Drill:
+    """Start a drill: the game and preset, payout or procedure, a practice table, the difficulty.
+
+    Without a seed one is drawn at random; with the seed of another drill (and the same game,
+    table and options) the same rounds are dealt again.
+    """
+    if not has_role(trainee, TRAINEE):
+        _refuse(_("Drills are for trainees."), status=403)
+    if variant not in setups.FEATURES:
+        _refuse(_("Choose a game: ochko, blackjack or veintiuno."), field="variant")
+    preset = preset or ""
+    presets = setups.PRESETS.get(variant, ())
+    if presets and preset not in presets:
+        _refuse(_("Choose the blackjack preset: salon or online."), field="preset")
+    if not presets and preset:
+        _refuse(_("This game has no presets."), field="preset")
+    if kind not in Kind.values:
+        _refuse(_("Choose a payout drill or a procedure drill."), field="kind")
+    try:
+        setup = setups.table_setup(variant, preset, table)
+    except KeyError:
+        _refuse(_("There is no such practice table for this game."), field="table")
+    try:
+        cleaned = setups.clean_options(variant, preset, kind, options)
+    except (TypeError, ValueError):
+        _refuse(_("The difficulty options are not valid."), field="options")
+    if rounds is None:
+        rounds = DEFAULT_ROUNDS[kind]
+    if type(rounds) is not int or not 1 <= rounds <= setups.MAX_ROUNDS:
+        _refuse(_("A drill has 1 to %(n)d rounds.") % {"n": setups.MAX_ROUNDS}, field="rounds")
+    if seed is None:
+        seed = secrets.randbelow(2**53)
+    if type(seed) is not int or not 0 <= seed <= MAX_SEED:
+        _refuse(_("The seed is a whole number from 0 to %(n)d.") % {"n": MAX_SEED}, field="seed")
+    return Drill.objects.create(
+        trainee=trainee, variant=variant, preset=preset, kind=kind, seed=seed, options=cleaned,
+        table_key=setup.key, table_name=setup.name, table_min=setup.min, table_max=setup.max,
+        chips=[fmt(c) for c in setup.chips], rounds_planned=rounds)
+
+
+def _incident_for(drill: Drill, number: int) -> str | None:
+    options = drill.options or {}
+    rate = setups.INCIDENT_RATES.get(options.get("incidents", "none"), 0.0)
+    kinds = options.get("incident_kinds") or []
+    if drill.kind != Kind.PROCEDURE or drill.variant != setups.OCHKO or not rate or not kinds:
+        return None
+    rng = setups.round_rng(drill.seed, number, "incident")
+    return rng.choice(sorted(kinds)) if rng.random() < rate else None
+
+
+def round_content(drill: Drill, number: int) -> tuple[dict, dict]:
+    """The round `number` of a drill and its script: a function of the seed and options alone."""
+    setup = setups.Setup(drill.table_key, drill.table_name, drill.table_min, drill.table_max,
+                         tuple(Decimal(c) for c in drill.chips))
+    incident = _incident_for(drill, number)
+    for attempt in range(5):
+        purpose = "deal" if attempt == 0 else f"deal-{attempt}"
+        rng = setups.round_rng(drill.seed, number, purpose)
+        doc = setups.deal_round(variant=drill.variant, preset=drill.preset, options=drill.options, setup=setup,
+                                rng=rng, incidents=1.0 if incident == "dealer_card_exposed" else 0.0)
+        doc = jsonable({**doc, "id": f"drill-{drill.seed}-{number}"})
+        doc["table"]["name"] = drill.table_name
+        if drill.kind == Kind.PAYOUT:
+            return doc, {"sheet": [line.as_dict() for line in payout.answer_sheet(doc)]}
+        script = jsonable(procedure.build_script(doc, setups.round_rng(drill.seed, number, "script"),
+                                                 incident=incident))
+        if script["steps"]:
+            return doc, script
+    return doc, script  # pragma: no cover - five rounds in a row with nothing to ask
+
+
+def _deal(drill: Drill, number: int) -> DrillRound:
+    doc, script = round_content(drill, number)
+    return DrillRound.objects.create(drill=drill, number=number, doc=doc, script=script)
+
+
+@transaction.atomic
+def drill_next(*, drill: Drill, user) -> DrillRound | None:
+    """The round the trainee is on: the unanswered one, or the next one dealt. None when finished.
+
+    The round's clock starts the first time it is shown.
+    """
+    _own(drill, user)
+    drill = Drill.objects.select_for_update().get(pk=drill.pk)
+    if drill.status != Status.ACTIVE:
+        return None
+    current = drill.rounds.filter(answered_at__isnull=True).order_by("number").first()
+    if current is None:
+        number = drill.rounds.count() + 1
+        if number > drill.rounds_planned:
+            _finish(drill)
+            return None
+        current = _deal(drill, number)
+    if current.presented_at is None:
+        now = timezone.now()
+        current.presented_at = now
+        current.step_started_at = now
+        current.save(update_fields=["presented_at", "step_started_at"])
+    return current
+
+
+def _current_round(drill: Drill, number: int | None) -> DrillRound:
+    current = drill.rounds.filter(answered_at__isnull=True).order_by("number").first()
+    if current is None or current.presented_at is None:
+        _refuse(_("There is no round waiting for an answer: ask for the next round first."), status=409)
+    if number is not None and number != current.number:
+        _refuse(_("Round %(n)s is not the round in play (round %(current)s is).") % {
+            "n": number, "current": current.number}, status=409, round=current.number)
+    return current
+
+
+# --- payout answers ------------------------------------------------------------------------------------
+
+def _clean_answers(doc: dict, sheet: list[dict], answers) -> list[dict]:
+    """The answers as the engine reads them, or a ServiceError naming the answer and the field."""
+    if not isinstance(answers, list) or not answers:
+        _refuse(_("Settle at least one wager."), field="answers")
+    stakes = {s["id"] for s in doc["stakes"]}
+    wagers = payout.WAGERS[doc["variant"]]
+    hands = {(line["stake"], line["hand"]) for line in sheet}
+    cleaned = []
+    for k, answer in enumerate(answers):
+        def bad(message, field, k=k):
+            _refuse(message, field=f"answers[{k}].{field}", answer=k)
+
+        if not isinstance(answer, dict):
+            bad(_("Each answer names a stake, a wager and a result."), "stake")
+        stake = answer.get("stake")
+        if stake not in stakes:
+            bad(_("There is no stake %(stake)r in this round.") % {"stake": stake}, "stake")
+        wager = answer.get("wager")
+        if wager not in wagers:
+            bad(_("The wager is one of: %(wagers)s.") % {"wagers": ", ".join(wagers)}, "wager")
+        hand = answer.get("hand") or None
+        if doc["variant"] != "ochko":
+            own = [h for s, h in hands if s == stake]
+            if hand is None and len(own) == 1:
+                hand = own[0]  # a stake with one hand: naming it is optional
+            if (stake, hand) not in hands:
+                bad(_("Stake %(stake)s has no hand %(hand)r.") % {"stake": stake, "hand": hand}, "hand")
+        else:
+            hand = None
+        result = answer.get("result")
+        if result not in payout.SETTLE:
+            bad(_("The result is pay, take or leave."), "result")
+        amount = answer.get("amount")
+        if amount in ("", None):
+            if result == "pay":
+                bad(_("Say how much you pay."), "amount")
+            amount = None
+        else:
+            if isinstance(amount, float):
+                amount = repr(amount)
+            try:
+                amount = fmt(parse_amount(amount, f"answers[{k}].amount"))
+            except RoundError:
+                bad(_("An amount is a positive number with at most 2 decimals, such as 150 or 7.50."), "amount")
+        cleaned.append({"stake": stake, "hand": hand, "wager": wager, "result": result, "amount": amount})
+    return cleaned
+
+
+@transaction.atomic
+def payout_answer(*, drill: Drill, user, answers: list[dict], round_number: int | None = None) -> DrillRound:
+    """Grade the trainee's settlement of the round in play (the order of `answers` is the order
+    the trainee settled in) and record every decision."""
+    _own(drill, user)
+    drill = Drill.objects.select_for_update().get(pk=drill.pk)
+    _active(drill)
+    if drill.kind != Kind.PAYOUT:
+        _refuse(_("This is a procedure drill: answer with the move you choose."), status=409)
+    current = _current_round(drill, round_number)
+    cleaned = _clean_answers(current.doc, current.script.get("sheet", []), answers)
+    graded = payout.grade(current.doc, cleaned)
+    now = timezone.now()
+    time_ms = _ms(current.presented_at, now)
+    steps = []
+    for k, answer in enumerate(graded.answers):
+        steps.append(DrillStep(
+            drill_round=current, index=k, kind=StepKind.SETTLE, stake=answer["stake"], hand=answer["hand"] or "",
+            wager=answer["wager"], given={"result": answer["result"], "amount": answer["amount"]},
+            expected=_expected(answer["right"]), correct=answer["correct"],
+            codes=[f["code"] for f in answer["findings"]], messages=[f["message"] for f in answer["findings"]],
+            answered_at=now))
+    for k, miss in enumerate(graded.missing, start=len(graded.answers)):
+        finding = miss["finding"]
+        steps.append(DrillStep(
+            drill_round=current, index=k, kind=StepKind.MISSING, stake=miss["stake"], hand=miss["hand"] or "",
+            wager=miss["wager"], given={}, expected=_expected(miss["right"]), correct=False,
+            codes=[finding["code"]], messages=[finding["message"]], answered_at=now))
+    DrillStep.objects.bulk_create(steps)
+    current.graded = jsonable({"log": graded.log, "findings": graded.findings, "answers": graded.answers,
+                               "missing": graded.missing, "owed": graded.owed, "float": graded.float_owed})
+    current.answered_at = now
+    current.time_ms = time_ms
+    current.decisions = graded.decisions
+    current.correct = graded.correct
+    current.save(update_fields=["graded", "answered_at", "time_ms", "decisions", "correct"])
+    _count_round(drill, current)
+    return current
+
+
+def _expected(right: dict | None) -> dict:
+    if right is None:
+        return {}
+    return {"result": right["result"], "amount": right["amount"] if right["result"] == "pay" else right["size"],
+            "why": right["why"]}
+
+
+def _count_round(drill: Drill, done: DrillRound, decisions_counted: bool = False) -> None:
+    counts = {"rounds_done": F("rounds_done") + 1, "time_ms": F("time_ms") + (done.time_ms or 0)}
+    if not decisions_counted:
+        counts.update(decisions=F("decisions") + done.decisions, correct=F("correct") + done.correct)
+    Drill.objects.filter(pk=drill.pk).update(**counts)
+    drill.refresh_from_db()
+    if drill.rounds_done >= drill.rounds_planned:
+        _finish(drill)
+    certificates_check(trainee=drill.trainee, drill=drill)
+
+
+# --- procedure answers ---------------------------------------------------------------------------------
+
+@transaction.atomic
+def procedure_answer(*, drill: Drill, user, choice: str, step: int | None = None,
+                     round_number: int | None = None) -> DrillStep:
+    """Grade the move the trainee chose at the current step; the round goes on from the right move."""
+    _own(drill, user)
+    drill = Drill.objects.select_for_update().get(pk=drill.pk)
+    _active(drill)
+    if drill.kind != Kind.PROCEDURE:
+        _refuse(_("This is a payout drill: answer with your settlement."), status=409)
+    current = _current_round(drill, round_number)
+    steps = current.script["steps"]
+    index = current.step
+    if step is not None and step != index:
+        _refuse(_("Step %(n)s is not the step in play (step %(current)s is).") % {"n": step, "current": index},
+                status=409, step=index)
+    script_step = steps[index]
+    chosen = next((c for c in script_step["choices"] if c["key"] == str(choice)), None)
+    if chosen is None:
+        _refuse(_("Choose one of the moves offered (%(keys)s).") % {
+            "keys": ", ".join(c["key"] for c in script_step["choices"])}, field="choice")
+    right = next(c for c in script_step["choices"] if c["correct"])
+    now = timezone.now()
+    ok = bool(chosen["correct"])
+    made = DrillStep.objects.create(
+        drill_round=current, index=index, kind=script_step["kind"],
+        given={"choice": chosen["key"], "label": chosen["label"]},
+        expected={"choice": right["key"], "label": right["label"]}, correct=ok,
+        codes=[] if ok else [chosen["code"]], messages=[] if ok else [chosen["explain"]],
+        time_ms=_ms(current.step_started_at, now), answered_at=now)
+    current.step = index + 1
+    current.step_started_at = now
+    current.decisions += 1
+    current.correct += ok
+    fields = ["step", "step_started_at", "decisions", "correct"]
+    if current.step >= len(steps):
+        current.answered_at = now
+        current.time_ms = _ms(current.presented_at, now)
+        fields += ["answered_at", "time_ms"]
+    current.save(update_fields=fields)
+    # Each move counts in the drill's totals at once; the round (and its time) when it is over.
+    Drill.objects.filter(pk=drill.pk).update(decisions=F("decisions") + 1, correct=F("correct") + ok)
+    if current.answered_at is not None:
+        _count_round(drill, current, decisions_counted=True)
+    return made
+
+
+# --- finishing ---------------------------------------------------------------------------------------
+
+def _finish(drill: Drill) -> None:
+    if drill.status == Status.FINISHED:
+        return
+    drill.status = Status.FINISHED
+    drill.finished_at = timezone.now()
+    drill.save(update_fields=["status", "finished_at"])
+
+
+@transaction.atomic
+def drill_finish(*, drill: Drill, user) -> Drill:
+    """Stop a drill before its last round; the rounds answered so far keep their grades."""
+    _own(drill, user)
+    drill = Drill.objects.select_for_update().get(pk=drill.pk)
+    _finish(drill)
+    return drill
+
+
+# --- certification -----------------------------------------------------------------------------------
+
+@transaction.atomic
+def standard_set(*, user, variant: str, kind: str, rounds_in_row: int, min_accuracy, preset: str = "",
+                 time_limit_s: int | None = None) -> CertificationStandard:
+    """A pit boss sets the certification standard of a game: it replaces the one in force."""
+    if not has_role(user, PIT_BOSS):
+        _refuse(_("Only a pit boss sets certification standards."), status=403)
+    if variant not in setups.FEATURES:
+        _refuse(_("Choose a game: ochko, blackjack or veintiuno."), field="variant")
+    presets = setups.PRESETS.get(variant, ())
+    preset = preset or ""
+    if (presets and preset not in presets) or (not presets and preset):
+        _refuse(_("Blackjack needs its preset (salon or online); the other games have none."), field="preset")
+    if kind not in Kind.values:
+        _refuse(_("Choose a payout drill or a procedure drill."), field="kind")
+    if type(rounds_in_row) is not int or not 1 <= rounds_in_row <= 1000:
+        _refuse(_("Rounds in a row: a whole number from 1 to 1000."), field="rounds_in_row")
+    try:
+        accuracy = Decimal(str(min_accuracy))
+    except ArithmeticError:
+        accuracy = None
+    if accuracy is None or not accuracy.is_finite() or not 0 <= accuracy <= 100 or accuracy != accuracy.quantize(
+            Decimal("0.01")):
+        _refuse(_("The minimum accuracy is a percentage from 0 to 100, with at most 2 decimals."),
+                field="min_accuracy")
+    if time_limit_s is not None and (type(time_limit_s) is not int or time_limit_s < 1):
+        _refuse(_("The time limit is a whole number of seconds, at least 1 (or none)."), field="time_limit_s")
+    CertificationStandard.objects.select_for_update().filter(
+        variant=variant, preset=preset, kind=kind, is_active=True).update(is_active=False)
+    return CertificationStandard.objects.create(
+        variant=variant, preset=preset, kind=kind, rounds_in_row=rounds_in_row, min_accuracy=accuracy,
+        time_limit_s=time_limit_s, set_by=user)
+
+
+def standard_met(*, standard: CertificationStandard, trainee) -> tuple[bool, Decimal | None, int]:
+    """Whether a trainee's latest rounds meet a standard: (met, accuracy over them, rounds counted)."""
+    recent = list(
+        DrillRound.objects.filter(drill__trainee=trainee, drill__variant=standard.variant,
+                                  drill__preset=standard.preset, drill__kind=standard.kind,
+                                  answered_at__isnull=False)
+        .order_by("-answered_at", "-pk")
+        .values("decisions", "correct", "time_ms")[:standard.rounds_in_row])
+    if len(recent) < standard.rounds_in_row:
+        return False, None, len(recent)
+    decisions = sum(r["decisions"] for r in recent)
+    correct = sum(r["correct"] for r in recent)
+    accuracy = (Decimal(correct) * 100 / Decimal(decisions)) if decisions else Decimal(0)
+    if standard.time_limit_s is not None and any((r["time_ms"] or 0) > standard.time_limit_s * 1000 for r in recent):
+        return False, accuracy, len(recent)
+    return accuracy >= standard.min_accuracy, accuracy, len(recent)
+
+
+def certificates_check(*, trainee, drill: Drill) -> list[Certificate]:
+    """Issue the certificate of the standard in force for the drill's game, when it is met now."""
+    issued = []
+    standards = CertificationStandard.objects.filter(variant=drill.variant, preset=drill.preset, kind=drill.kind,
+                                                     is_active=True).exclude(certificates__trainee=trainee)
+    for standard in standards:
+        met, accuracy, rounds = standard_met(standard=standard, trainee=trainee)
+        if met:
+            issued.append(Certificate.objects.create(
+                trainee=trainee, standard=standard, drill=drill, rounds=rounds,
+                accuracy=accuracy.quantize(Decimal("0.01"))))
+    return issued
