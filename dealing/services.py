@@ -145,8 +145,7 @@ def _open_shoe(shoe: Shoe) -> Shoe:
     """The shoe's row, locked, while it is still open (inside the caller's transaction)."""
     locked = Shoe.objects.select_for_update().get(pk=shoe.pk)
     if locked.ended_at is not None:
-        raise _refuse(_("Shoe %(shoe)s has ended; start a new shoe first.") % {"shoe": shoe_reference(shoe)},
-                      "shoe_ended", status=409)
+        raise _shoe_ended(shoe)
     return locked
 
 
@@ -218,16 +217,29 @@ def shoe_reference(shoe: Shoe) -> str:
 def shoe_for_round(*, table: Table, reference) -> Shoe | None:
     """The shoe a round names ("R-1/3"), or the table's open shoe when it names none."""
     if reference:
-        name, _sep, number = str(reference).rpartition("/")
-        shoe = None
-        if name == table.name and number.isdigit() and len(number) < 10:
-            shoe = Shoe.objects.filter(table=table, number=int(number)).first()
+        shoe = Shoe.objects.filter(table=table, number=_shoe_number(table, reference)).first()
         if shoe is None:
-            raise _refuse(_("Table %(table)s has no shoe \"%(shoe)s\" (shoes are named like %(example)s).")
-                          % {"table": table.name, "shoe": reference, "example": f"{table.name}/1"},
-                          "unknown_shoe", path="$.shoe")
+            raise _unknown_shoe(table, reference)
         return shoe
     return Shoe.objects.filter(table=table, ended_at__isnull=True).order_by("-number").first()
+
+
+def _shoe_number(table: Table, reference) -> int:
+    name, _sep, number = str(reference).rpartition("/")
+    if name != table.name or not number.isdigit() or len(number) > 9:
+        raise _unknown_shoe(table, reference)
+    return int(number)
+
+
+def _unknown_shoe(table: Table, reference) -> ServiceError:
+    return _refuse(_("Table %(table)s has no shoe \"%(shoe)s\" (shoes are named like %(example)s).")
+                   % {"table": table.name, "shoe": reference, "example": f"{table.name}/1"},
+                   "unknown_shoe", path="$.shoe")
+
+
+def _shoe_ended(shoe: Shoe) -> ServiceError:
+    return _refuse(_("Shoe %(shoe)s has ended; start a new shoe first.") % {"shoe": shoe_reference(shoe)},
+                   "shoe_ended", status=409)
 
 
 # --- logging a round -------------------------------------------------------------------------------
@@ -250,23 +262,26 @@ def round_log(*, document, logged_by, table: Table | None = None) -> tuple[Round
     float). The table (named in the document, or given) supplies the limits and house rules in
     force; the dealer defaults to the user logging it. The same `id` sent again returns the stored
     round (created False); the same `id` with a different body is refused with status 409.
+
+    A new record carries the engine's replay as `record.outcome` (not stored), so a caller showing
+    the findings need not replay the round again.
     """
     doc = read_document(document)
     table = _table_for(doc, table)
     _check_may_log_at(logged_by, table)
     prepared = _prepare(doc, table=table, logged_by=logged_by)
-    existing = _same_round(prepared.document)
-    if existing is not None:
-        return existing, False
     try:
         with transaction.atomic():
             record = _append(prepared, logged_by=logged_by)
-    except IntegrityError:
-        # The same id stored a moment ago by a concurrent request: answer as for a repeat.
+    except (IntegrityError, ServiceError):
+        # Most often the same round sent again (its id is taken, by an earlier or a concurrent
+        # request; or its shoe has ended since): answer with the stored round. Checking after a
+        # failed write rather than before every write saves new rounds a query.
         existing = _same_round(prepared.document)
         if existing is None:
             raise
         return existing, False
+    record.outcome = prepared.outcome
     return record, True
 
 
@@ -472,10 +487,11 @@ def _append(prepared: _Prepared, *, logged_by, revision: int = 1, supersedes: Ro
     table = prepared.table
     # Locking the table row serialises writers of one table, so two rounds never share a link.
     Table.objects.select_for_update().filter(pk=table.pk).first()
-    last = Round.objects.filter(table=table).order_by("-chain_index").only("chain_index", "sha256").first()
+    last = (Round.objects.filter(table=table).order_by("-chain_index")
+            .only("chain_index", "sha256", "shoe", "number", "supersedes").first())
     chain_index = 0 if last is None else last.chain_index + 1
     prev = "" if last is None else last.sha256
-    shoe, position, number = _shoe_slot(table, prepared.document, supersedes)
+    shoe, position, number = _shoe_slot(table, prepared.document, supersedes, last)
     house_rules = chain.json_safe(rules_jsonable(engine.house_rules(table.variant, table.rules)))
     outcome = prepared.outcome
     record = Round(
@@ -496,19 +512,31 @@ def _append(prepared: _Prepared, *, logged_by, revision: int = 1, supersedes: Ro
     return record
 
 
-def _shoe_slot(table: Table, document: dict, supersedes: Round | None):
-    """The shoe a round belongs to and its place there: an amendment keeps the original's place."""
+def _shoe_slot(table: Table, document: dict, supersedes: Round | None, last: Round | None):
+    """The shoe a round belongs to (locked) and its place there: an amendment keeps the original's
+    place. `last` is the table's last record, which usually tells the shoe's round count."""
     if supersedes is not None:
         return supersedes.shoe, supersedes.position, supersedes.number
-    shoe = shoe_for_round(table=table, reference=document.get("shoe"))
-    if shoe is None:
-        return None, None, None
-    shoe = _open_shoe(shoe)
+    shoes = Shoe.objects.select_for_update().filter(table=table)
+    reference = document.get("shoe")
+    if reference:
+        shoe = shoes.filter(number=_shoe_number(table, reference)).first()
+        if shoe is None:
+            raise _unknown_shoe(table, reference)
+        if shoe.ended_at is not None:
+            raise _shoe_ended(shoe)
+    else:
+        shoe = shoes.filter(ended_at__isnull=True).order_by("-number").first()
+        if shoe is None:
+            return None, None, None
     position = shoe.next_position
     Shoe.objects.filter(pk=shoe.pk).update(next_position=position + 1)
-    last = (Round.objects.filter(shoe=shoe, supersedes__isnull=True).order_by("-position")
-            .values_list("number", flat=True).first())
-    return shoe, position, (last or 0) + 1
+    if last is not None and last.shoe_id == shoe.pk and last.supersedes_id is None and last.number:
+        number = last.number
+    else:
+        number = (Round.objects.filter(shoe=shoe, supersedes__isnull=True).order_by("-position")
+                  .values_list("number", flat=True).first()) or 0
+    return shoe, position, number + 1
 
 
 def _logged_float(outcome) -> Decimal:
@@ -656,8 +684,10 @@ def round_amend(*, round: Round, document, amended_by, reason: str) -> Round:  #
         if chain.canonical_json(prepared.document) == chain.canonical_json(current.document):
             raise _refuse(_("The correction changes nothing in the round."), "no_change")
         revision = Round.objects.filter(uid=current.uid).aggregate(r=Max("revision"))["r"] + 1
-        return _append(prepared, logged_by=amended_by, revision=revision, supersedes=current,
-                       status=RoundStatus.PENDING, amendment_reason=reason)
+        record = _append(prepared, logged_by=amended_by, revision=revision, supersedes=current,
+                         status=RoundStatus.PENDING, amendment_reason=reason)
+    record.outcome = prepared.outcome
+    return record
 
 
 def round_amendment_decide(*, round: Round, decided_by, decision: str, comment: str = "") -> Approval:  # noqa: A002
