@@ -13,7 +13,7 @@ class AuditConfig(AppConfig):
 
         from . import access
 
-        # The roles of each entry are the roles its view requires (casino/navigation.py).
+        # The roles of each entry are the roles its view requires (casino/navigation.py). Audit runs
+        # are a tab of the audit pages (templates/audit/_tabs.html), keeping the bar short.
         register(NavItem(_("Audit"), "audit:dashboard", roles=access.DASHBOARD_ROLES, order=40))
         register(NavItem(_("Findings"), "audit:finding_list", roles=access.FINDING_ROLES, order=41))
-        register(NavItem(_("Audit runs"), "audit:run_list", roles=access.RUN_ROLES, order=42))

@@ -2,6 +2,7 @@
 per-dealer error rates, audit runs and shoes. Pages, exports and the API all read through here."""
 
 import datetime as dt
+from collections import Counter
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -359,7 +360,7 @@ class ShoeItemView:
     label: str
     round: Round | None
     card: replay.CardView | None
-    codes: list[str]
+    codes: list[tuple[str, int]]  # (code, how many findings of it at this item)
 
 
 def shoe_view(*, user, shoe_id) -> dict:
@@ -372,26 +373,27 @@ def shoe_view(*, user, shoe_id) -> dict:
     document, items = shoe_items(shoe)
     findings = list(Finding.objects.filter(shoe=shoe, round__isnull=True).select_related("dealer")
                     .order_by("event", "pk"))
-    codes_at: dict[int, list[str]] = {}
+    codes_at: dict[int, Counter] = {}
     for f in findings:
         if f.event is not None:
-            codes_at.setdefault(f.event, []).append(f.code)
+            codes_at.setdefault(f.event, Counter())[f.code] += 1
     rounds = {r.pk: r for r in Round.objects.filter(pk__in=[i.round_id for i in items if i.round_id])
               .only("pk", "chain_index", "number", "audit_status", "dealer_id", "table_id")}
     views = []
     for k, (item, raw) in enumerate(zip(items, document["items"])):
         shown = replay.card(raw.get("card"), k, set(codes_at)) if raw.get("card") else None
         if item.kind == "round":
-            what = _("round")
+            what = _("Round")
         elif item.kind == "burn":
-            what = _("burn: %(reason)s") % {"reason": raw.get("reason")}
+            what = _("Burn: %(reason)s") % {"reason": raw.get("reason")}
             if raw.get("fee") is not None:
                 what += " · " + _("fee %(fee)s") % {"fee": raw.get("fee")}
         elif item.kind == "dealer_change":
-            what = _("dealer change: %(dealer)s") % {"dealer": raw.get("dealer", "—")}
+            what = _("Dealer change: %(dealer)s") % {"dealer": raw.get("dealer") or "—"}
         else:
-            what = _("shuffle by %(who)s") % {"who": raw.get("by", "—")}
-        views.append(ShoeItemView(k, item.kind, what, rounds.get(item.round_id), shown, codes_at.get(k, [])))
+            what = _("Shuffle by %(who)s") % {"who": raw.get("by") or "—"}
+        views.append(ShoeItemView(k, item.kind, what, rounds.get(item.round_id), shown,
+                                  sorted(codes_at.get(k, Counter()).items())))
     round_cards = sum(1 for _i in items if _i.round_id)
     return {"shoe": shoe, "items": views, "findings": findings, "rounds": round_cards,
             "audit": getattr(shoe, "audit", None)}

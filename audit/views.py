@@ -31,6 +31,15 @@ from .forms import ReviewForm, RunStartForm
 PAGE_SIZE = 50
 
 
+def _tabs(request) -> dict:
+    """Which audit tabs the user may follow (the same roles as the pages)."""
+    from casino.roles import has_role
+
+    return {"show_dashboard": has_role(request.user, *access.DASHBOARD_ROLES),
+            "show_runs": has_role(request.user, *access.RUN_ROLES),
+            "show_shoes": has_role(request.user, *access.SHOE_ROLES)}
+
+
 def _back(request, fallback: str) -> str:
     target = request.POST.get("next") or request.GET.get("next")
     if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
@@ -66,7 +75,7 @@ def dashboard(request):
                   "findings": _("findings")},
     }
     return render(request, "audit/dashboard.html", {
-        "d": data, "period": period, "periods": selectors.PERIODS, "rates": rates[:10],
+        **_tabs(request), "d": data, "period": period, "periods": selectors.PERIODS, "rates": rates[:10],
         "days": request.GET.get("days", "" if request.GET.get("from") or request.GET.get("to") else "30"),
         "charts": charts,
     })
@@ -106,7 +115,7 @@ def finding_list(request):
     query = request.GET.copy()
     query.pop("page", None)
     return render(request, "audit/finding_list.html", {
-        "filter": filterset, "form": filterset.form, "page": page, "query": query.urlencode(),
+        **_tabs(request), "filter": filterset, "form": filterset.form, "page": page, "query": query.urlencode(),
         "may_review": access.may_review(request.user), "review_form": ReviewForm(),
     })
 
@@ -175,7 +184,8 @@ def finding_review(request, pk: int):
 def round_replay(request, pk: int):
     view = selectors.round_replay(user=request.user, round_id=pk)
     return render(request, "audit/round_replay.html", {
-        "r": view, "round": view.round, "layout": view.layout, "may_review": access.may_review(request.user),
+        **_tabs(request), "r": view, "round": view.round, "layout": view.layout,
+        "may_review": access.may_review(request.user),
         "review_form": ReviewForm(),
         "document_json": json.dumps(view.document, indent=1, ensure_ascii=False, cls=DjangoJSONEncoder),
     })
@@ -221,14 +231,15 @@ def run_list(request):
             messages.success(request, _("Audit run #%(id)d started.") % {"id": run.pk})
             return redirect("audit:run_detail", pk=run.pk)
     runs = Paginator(selectors.audit_run_list(user=request.user), 25).get_page(request.GET.get("page"))
-    return render(request, "audit/run_list.html", {"form": form, "runs": runs})
+    return render(request, "audit/run_list.html", {**_tabs(request), "form": form, "runs": runs})
 
 
 @require_GET
 @role_required(*access.RUN_ROLES)
 def run_detail(request, pk: int):
     run = selectors.audit_run_get(user=request.user, run_id=pk)
-    return render(request, "audit/run_detail.html", {"run": run, "codes": sorted(run.findings_by_code.items())})
+    return render(request, "audit/run_detail.html", {**_tabs(request), "run": run,
+                                                      "codes": sorted(run.findings_by_code.items())})
 
 
 @require_GET

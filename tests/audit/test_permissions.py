@@ -178,5 +178,22 @@ def test_the_navigation_offers_each_role_only_the_audit_pages_it_may_open(world,
             continue
         names = {item["url_name"] for item in response.context["nav_items"]}
         assert ("audit:dashboard" in names) == (role in (AUDITOR, PIT_BOSS, "superuser")), role
-        assert ("audit:run_list" in names) == (role in (AUDITOR, "superuser")), role
+        assert "audit:run_list" not in names  # a tab of the audit pages
+        html = response.content.decode()
+        assert (f'href="{reverse("audit:run_list")}"' in html) == (role in (AUDITOR, "superuser")), role
+        assert (f'href="{reverse("audit:dashboard")}"' in html) == (role in (AUDITOR, PIT_BOSS, "superuser")), role
         assert "audit:finding_list" in names
+
+
+def test_a_dealer_is_not_offered_shoe_pages_he_may_not_open(world, people, floor):
+    shoe_finding = Finding.objects.create(
+        shoe=world.shoe, table=floor.table_a, dealer=people.dealer, played_at=world.shoe.loaded_at,
+        code="BURN_COUNT", severity="major", message="5 burns after loading; 6 are due.", engine_version="1",
+        fingerprint="x" * 40)
+    shoe_url = reverse("audit:shoe_detail", args=[world.shoe.pk])
+    dealer_page = login(people.dealer).get(reverse("audit:finding_list"), {"kind": "shoe"})
+    assert shoe_finding in dealer_page.context["page"].object_list
+    assert shoe_url not in dealer_page.content.decode()
+    assert shoe_url in login(people.pit_boss).get(reverse("audit:finding_list"), {"kind": "shoe"}).content.decode()
+    replay = login(people.dealer).get(reverse("audit:round_replay", args=[world.own.round_id])).content.decode()
+    assert "/audit/shoes/" not in replay
