@@ -11,7 +11,7 @@ PYTEST_ARGS ?=
 # real key; an exported SECRET_KEY always wins.
 LOCAL_KEY := SECRET_KEY="$${SECRET_KEY:-local-commands-only-not-a-secret-key}"
 
-.PHONY: install run test worker bench clean
+.PHONY: install run test worker beat bench clean
 
 install: $(STAMP)
 
@@ -35,6 +35,10 @@ test: install
 worker: install
 	@test -n "$$CELERY_BROKER_URL" || { echo "make worker needs CELERY_BROKER_URL (e.g. redis://127.0.0.1:6379/0)" >&2; exit 2; }
 	$(LOCAL_KEY) $(BIN)/celery -A casino worker -l info
+
+beat: install
+	@test -n "$$CELERY_BROKER_URL" || { echo "make beat needs CELERY_BROKER_URL (e.g. redis://127.0.0.1:6379/0)" >&2; exit 2; }
+	$(LOCAL_KEY) $(BIN)/celery -A casino beat -l info --schedule "$${CELERY_BEAT_FILE:-/tmp/casino-celerybeat-schedule}"
 
 bench: install
 	$(LOCAL_KEY) $(BIN)/python manage.py bench
