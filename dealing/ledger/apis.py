@@ -9,7 +9,6 @@ small serializers; services write, selectors read, `casino.api` renders every er
     POST sessions/<id>/end/        end the night (by agreement, or one player holds every chip)
 """
 
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
@@ -128,7 +127,8 @@ class SessionRoundAddApi(APIView):
     def post(self, request, pk: int):
         session = session_for(request.user, pk, run=True)
         entry, created = services.session_round_add(session=session, document=request.body, logged_by=request.user)
-        ledger = selectors.session_ledger(get_object_or_404(type(session), pk=session.pk))
+        session.refresh_from_db()  # the night may have ended with this round
+        ledger = selectors.session_ledger(session)
         line = next(r for r in ledger.rounds if r.number == entry.number)
         body = {
             "number": entry.number,

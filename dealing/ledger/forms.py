@@ -12,11 +12,10 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
-from casino.choices import Variant
 from casino.models import Table
 from casino.roles import DEALER, PIT_BOSS, has_role, user_pits
 
-from . import builder
+from . import builder, selectors
 from .choices import EndReason
 from .draw import read_card
 
@@ -72,8 +71,7 @@ class SessionForm(forms.Form):
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
         pits = user_pits(user)
-        self.fields["table"].queryset = Table.objects.filter(
-            variant=Variant.VEINTIUNO, is_active=True, pit__in=pits).select_related("pit")
+        self.fields["table"].queryset = selectors.startable_tables(user=user)
         tables = list(self.fields["table"].queryset)
         if len(tables) == 1:
             self.fields["table"].initial = tables[0].pk
@@ -156,7 +154,7 @@ class RoundForm(forms.Form):
             self.fields[f"pay_{hand}_amount"] = MoneyField(label=_("amount"), required=False)
 
     @classmethod
-    def initial_for(cls, *, limits, bank: str) -> dict:
+    def initial_for(cls, *, limits) -> dict:
         initial = {"uid": uuid.uuid4(), "bank_to": ""}
         if limits:
             initial.update(min_bet=limits[0], max_bet=limits[1])

@@ -17,6 +17,8 @@ Amounts are `Decimal`; internally they are whole cents, so sums are exact.
 from dataclasses import dataclass
 from decimal import Decimal
 
+from dealing.engine.money import fmt
+
 EXACT_LIMIT = 15
 CENT = Decimal("0.01")
 
@@ -28,8 +30,6 @@ class Payment:
     amount: Decimal
 
     def as_dict(self) -> dict:
-        from dealing.engine.money import fmt
-
         return {"from": self.payer, "to": self.payee, "amount": fmt(self.amount)}
 
 

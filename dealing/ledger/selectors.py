@@ -12,12 +12,15 @@ from decimal import Decimal
 from django.apps import apps
 from django.db.models import Count, QuerySet
 
+from casino.choices import Variant
+from casino.models import Table
+from casino.roles import has_role, user_pits
 from dealing import engine
 from dealing.choices import AuditStatus, RoundStatus
 from dealing.engine.money import ZERO, fmt
 from dealing.models import Round
 
-from .access import visible_sessions
+from .access import RUN_ROLES, visible_sessions
 from .choices import SessionStatus
 from .models import BankDraw, GameSession, LimitAnnouncement, SessionPlayer, SessionRound
 from .payments import Payment, settle_up
@@ -30,6 +33,14 @@ def session_list(*, user, status: str | None = None) -> QuerySet:
     if status in SessionStatus.values:
         sessions = sessions.filter(status=status)
     return sessions.prefetch_related("players")
+
+
+def startable_tables(*, user) -> QuerySet:
+    """The open veintiuno tables where the user may start a night (a dealer or pit boss of the pit)."""
+    if not has_role(user, *RUN_ROLES):
+        return Table.objects.none()
+    return Table.objects.filter(variant=Variant.VEINTIUNO, is_active=True,
+                                pit__in=user_pits(user)).select_related("pit")
 
 
 def player_names(session: GameSession) -> list[str]:
@@ -212,13 +223,13 @@ def session_ledger(session: GameSession) -> Ledger:
     announced_at = {a.from_round for a in state.announcements}
     rounds = []
     for (entry, record), line in zip(state.entries, lines):
-        ledger_only = [f.to_dict() for f in line.findings if f not in line.outcome.findings]
-        ledger_only += [f.to_dict() for f in pack.get(line.number, [])]
+        # The ledger's own findings follow the engine's in `line.findings`; the pack's are the night's.
+        own = line.findings[len(line.outcome.findings):] + pack.get(line.number, [])
         if record.pk in audited:
-            findings, source = audited[record.pk] + ledger_only, "audit"
+            findings, source = audited[record.pk], "audit"
         else:
-            findings, source = [f.to_dict() for f in line.findings] + [f.to_dict() for f in pack.get(line.number, [])], \
-                "engine"
+            findings, source = [f.to_dict() for f in line.outcome.findings], "engine"
+        findings = findings + [f.to_dict() for f in own]
         rounds.append(LedgerRound(line.number, entry, record, line.bank, line.bank_next, line.limits, line.gains,
                                   line.balances, findings, source, line.number in announced_at))
     payments = settle_up(state.tally.balances) if lines else []

@@ -15,7 +15,7 @@ from casino.roles import role_required
 from dealing import engine
 
 from . import selectors, services
-from .access import READ_ROLES, RUN_ROLES, may_run, may_start_at, session_for
+from .access import READ_ROLES, RUN_ROLES, may_run, session_for
 from .choices import SessionStatus
 from .draw import draw_state
 from .forms import DrawForm, EndForm, RoundForm, SessionForm
@@ -25,13 +25,9 @@ from .forms import DrawForm, EndForm, RoundForm, SessionForm
 @role_required(*READ_ROLES)
 def session_list(request):
     sessions = list(selectors.session_list(user=request.user, status=request.GET.get("status")))
-    can_start = any(may_start_at(request.user, t) for t in _veintiuno_tables(request.user))
+    can_start = selectors.startable_tables(user=request.user).exists()
     return render(request, "ledger/session_list.html", {"sessions": sessions, "can_start": can_start,
                                                         "status": request.GET.get("status", "")})
-
-
-def _veintiuno_tables(user):
-    return SessionForm(user=user).fields["table"].queryset
 
 
 @require_http_methods(["GET", "POST"])
@@ -116,11 +112,9 @@ def session_draw(request, pk: int):
 @require_http_methods(["GET", "POST"])
 @role_required(*READ_ROLES)
 def round_new(request, pk: int):
-    session = session_for(request.user, pk, run=request.method == "POST")
+    session = session_for(request.user, pk, run=True)
     if session.status == SessionStatus.DRAWING:
         return redirect("ledger:session_draw", pk=session.pk)
-    if not may_run(request.user, session):
-        raise _forbidden()
     if session.status == SessionStatus.ENDED:
         messages.info(request, _("This night is over; no more rounds."))
         return redirect("ledger:session_detail", pk=session.pk)
@@ -147,19 +141,12 @@ def round_new(request, pk: int):
                 preview = _preview(prepared)
                 form = _with_owed(form, prepared, bank=state.bank, seated=seated)
     else:
-        form = RoundForm(initial=RoundForm.initial_for(limits=limits, bank=state.bank), bank=state.bank,
-                         seated=seated)
+        form = RoundForm(initial=RoundForm.initial_for(limits=limits), bank=state.bank, seated=seated)
     new_bank = state.limits is None
     return render(request, "ledger/round_new.html", {
         "session": session, "state": state, "form": form, "preview": preview, "new_bank": new_bank,
         "places": _round_places(state.bank, seated),
     })
-
-
-def _forbidden():
-    from django.core.exceptions import PermissionDenied
-
-    return PermissionDenied(_("Only a pit boss of this pit or the night's own dealer may do that."))
 
 
 _EVENT = re.compile(r"\$\.events\[(\d+)\]")
