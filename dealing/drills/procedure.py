@@ -117,10 +117,13 @@ class Words:
         return _amount(size) if size is not None else ""
 
     def deal_order(self, events: list[dict], dealt_before: int = 0) -> str:
+        """The order of a deal, runs through every box in play said once ("every box, 1 → 5")."""
+        in_play = sorted({s.get("box", s.get("seat")) for s in self.doc["stakes"]})
         targets = []
         dealer_cards = dealt_before
-        for ev in events:
-            to = ev["to"]
+        k = 0
+        while k < len(events):
+            to = events[k]["to"]
             if to in ("dealer", "bank"):
                 if self.variant == "ochko":
                     targets.append(_("your own card (face down)"))
@@ -129,8 +132,22 @@ class Words:
                 else:
                     targets.append(_("the bank"))
                 dealer_cards += 1
+                k += 1
+                continue
+            run = [ev["to"] for ev in events[k:k + 2 * len(in_play)]]
+            n = len(in_play)
+            if n >= 3 and run[:n] in (in_play, in_play[::-1]):
+                first, last = run[0], run[n - 1]
+                targets.append(_("every %(what)s from %(first)s to %(last)s") % {
+                    "what": self.spot("").strip(), "first": first, "last": last})
+                k += n
+            elif n >= 2 and run == [b for b in in_play for _twice in (1, 2)]:
+                targets.append(_("two cards to each %(what)s in turn, from %(first)s to %(last)s") % {
+                    "what": self.spot("").strip(), "first": in_play[0], "last": in_play[-1]})
+                k += 2 * n
             else:
                 targets.append(self.spot(to))
+                k += 1
         return _("Deal in this order: %(order)s.") % {"order": " → ".join(targets)}
 
     def settlement(self, events: list[dict]) -> str:
@@ -488,6 +505,15 @@ class Builder:
             skipped = (right + after)[draws:]
             out.append(Candidate(_("Stand on %(total)s and settle.") % {"total": dealer_total}, [],
                                  "DEALER_DRAW_RULE", rest=skipped))
+            if self.variant == "ochko":
+                # Settle before drawing: the first box of the final settlement, paid too early.
+                finals = [a for a in skipped if a["e"] in SETTLE]
+                if finals:
+                    spot = self.spot_of_event(finals[0])
+                    block = [a for a in finals if self.spot_of_event(a) == spot]
+                    rest = right + [a for a in after if not any(a is b for b in block)]
+                    out.append(Candidate(_("Settle now, then draw. %(moves)s") % {"moves": w.settlement(block)}, block,
+                                         "PAYMENT_ORDER", rest=rest))
             dark = next((a for a in after if a["e"] == "reveal"), None)
             if dark is not None:
                 out.append(Candidate(_("Turn %(box)s's dark card first.") % {"box": w.spot(dark["box"])},

@@ -112,7 +112,7 @@ def _incident_for(drill: Drill, number: int) -> str | None:
     return rng.choice(sorted(kinds)) if rng.random() < rate else None
 
 
-def round_content(drill: Drill, number: int) -> tuple[dict, dict]:
+def round_content(*, drill: Drill, number: int) -> tuple[dict, dict]:
     """The round `number` of a drill and its script: a function of the seed and options alone."""
     setup = setups.Setup(drill.table_key, drill.table_name, drill.table_min, drill.table_max,
                          tuple(Decimal(c) for c in drill.chips))
@@ -134,7 +134,7 @@ def round_content(drill: Drill, number: int) -> tuple[dict, dict]:
 
 
 def _deal(drill: Drill, number: int) -> DrillRound:
-    doc, script = round_content(drill, number)
+    doc, script = round_content(drill=drill, number=number)
     return DrillRound.objects.create(drill=drill, number=number, doc=doc, script=script)
 
 
@@ -391,11 +391,11 @@ def standard_met(*, standard: CertificationStandard, trainee) -> tuple[bool, Dec
                                   answered_at__isnull=False)
         .order_by("-answered_at", "-pk")
         .values("decisions", "correct", "time_ms")[:standard.rounds_in_row])
-    if len(recent) < standard.rounds_in_row:
-        return False, None, len(recent)
     decisions = sum(r["decisions"] for r in recent)
     correct = sum(r["correct"] for r in recent)
-    accuracy = (Decimal(correct) * 100 / Decimal(decisions)) if decisions else Decimal(0)
+    accuracy = (Decimal(correct) * 100 / Decimal(decisions)) if decisions else None
+    if len(recent) < standard.rounds_in_row or accuracy is None:
+        return False, accuracy, len(recent)
     if standard.time_limit_s is not None and any((r["time_ms"] or 0) > standard.time_limit_s * 1000 for r in recent):
         return False, accuracy, len(recent)
     return accuracy >= standard.min_accuracy, accuracy, len(recent)

@@ -18,6 +18,7 @@ from casino.roles import AUDITOR, PIT_BOSS, TRAINEE, has_role, role_required
 from . import presenters, selectors, services, setups
 from .choices import CODE_LABELS, Kind, StepKind
 from .forms import GAMES, DrillStartForm, StandardForm, feature_fields, game_of, tables_by_game
+from .table import wager_label
 
 READERS = (TRAINEE, PIT_BOSS, AUDITOR)
 
@@ -82,7 +83,7 @@ def play(request, pk):
     context = {"drill": drill, "round": current, "results": results, "chips": [Decimal(c) for c in drill.chips]}
     if drill.kind == Kind.PAYOUT:
         context["table"] = presenters.table_view(current)
-        context["sheet"] = _sheet_rows(current, request.POST if request.method == "POST" else None)
+        context["sheet"] = _sheet_rows(current)
         return render(request, "drills/payout.html", context)
     step = presenters.current_step(current)
     context["table"] = presenters.table_view(current, upto=presenters.step_upto(current, step))
@@ -104,17 +105,9 @@ def _then(step) -> str:
     return steps[step.index].get("then", "") if step.index < len(steps) else ""
 
 
-def _sheet_rows(drill_round, data=None) -> list[dict]:
-    rows = []
-    for k, line in enumerate(drill_round.script["sheet"]):
-        rows.append({**line, "index": k, "label": _wager_label(line["wager"])})
-    return rows
-
-
-def _wager_label(name: str) -> str:
-    from .table import wager_label
-
-    return wager_label(name)
+def _sheet_rows(drill_round) -> list[dict]:
+    return [{**line, "index": k, "label": wager_label(line["wager"])}
+            for k, line in enumerate(drill_round.script["sheet"])]
 
 
 def _last_step(drill):

@@ -105,6 +105,16 @@ def test_a_procedure_step_through_the_api(api_for):
     assert client.post(reverse("api:drill-answer", args=[drill_id]), {}, format="json").status_code == 400
 
 
+@pytest.mark.parametrize("role", [DEALER, INSPECTOR, PIT_BOSS, AUDITOR])
+def test_only_trainees_deal_and_answer(api_for, make_user, floor, role):
+    drill = DrillFactory(trainee=make_user(TRAINEE, pits=floor.pits))
+    client = api_for(role)
+    assert client.post(reverse("api:drill-next", args=[drill.pk])).status_code == 403
+    assert client.post(reverse("api:drill-answer", args=[drill.pk]), {"choice": "1"},
+                       format="json").status_code == 403
+    assert api_for(None).post(reverse("api:drill-next", args=[drill.pk])).status_code == 401
+
+
 def test_nobody_plays_another_trainees_drill(api_for, make_user, floor):
     owner = api_for(TRAINEE)
     drill_id = _start(owner, rounds=1).json()["id"]

@@ -74,9 +74,9 @@ def test_the_same_seed_deals_the_same_rounds(make_user, kind):
                 services.procedure_answer(drill=a, user=one, choice=keys[0])
                 services.procedure_answer(drill=b, user=two, choice=keys[-1])
     c = DrillFactory(trainee=_trainee(make_user), seed=2024, kind=kind, options=a.options, rounds_planned=3)
-    assert services.round_content(c, 2) == (a.rounds.get(number=2).doc, a.rounds.get(number=2).script)
+    assert services.round_content(drill=c, number=2) == (a.rounds.get(number=2).doc, a.rounds.get(number=2).script)
     other = DrillFactory(trainee=_trainee(make_user), seed=2025, kind=kind, options=a.options)
-    assert services.round_content(other, 1)[0] != a.rounds.get(number=1).doc
+    assert services.round_content(drill=other, number=1)[0] != a.rounds.get(number=1).doc
 
 
 def test_next_keeps_the_round_in_play_until_it_is_answered(make_user):

@@ -100,6 +100,7 @@
       builtStack.innerHTML = "";
       var row = current, cents = row ? toCents(amountInput(row).value) : null;
       builtAmount.textContent = cents ? group(fromCents(cents)) : "";
+      builtStack.parentNode.classList.toggle("has-amount", !!cents);
       if (!cents) return;
       var left = cents;
       chips.forEach(function (chip) {
