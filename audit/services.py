@@ -104,42 +104,41 @@ def _replay(document):
 def rounds_audit(*, round_ids, record=None) -> AuditTotals:
     """Replay stored rounds with the engine; write their findings and audit status. One transaction.
 
-    The rounds are locked (in id order) while their findings are replaced, so two audits of the
-    same round — its own task and a run — never interleave. `record(status_to_ids)` writes the
-    audit status (default: one UPDATE per status).
+    The documents are read and replayed first (a stored round never changes); then the audit
+    status is written — `record(status_to_ids, version)`, by default one UPDATE per status — which
+    locks the rounds, and only then are their findings read and replaced. So two audits of the same
+    round (its own task and a run) never interleave, without a separate locking read.
     """
     totals = AuditTotals()
     version = engine.ENGINE_VERSION
+    rows = list(Round.objects.filter(pk__in=list(round_ids)).order_by("pk")
+                .values_list("pk", "document", "table_id", "dealer_id", "shoe_id", "logged_at"))
+    wanted: dict[tuple, Finding] = {}
+    by_status: dict[str, list[int]] = {}
+    for pk, document, table_id, dealer_id, shoe_id, logged_at in rows:
+        found, error = _replay(document)
+        totals.rounds += 1
+        if found is None:
+            status = AuditStatus.ERROR
+            totals.errors += 1
+            if len(totals.error_samples) < MAX_ERROR_SAMPLES:
+                totals.error_samples.append({"round": pk, "message": error})
+        elif found:
+            status = AuditStatus.FINDINGS
+            totals.with_findings += 1
+            for f, fp in zip(found, fingerprints(found)):
+                totals.findings_by_code[f.code] += 1
+                wanted[(pk, fp)] = _finding_row(f, fp, version, round_id=pk, shoe_id=shoe_id,
+                                                table_id=table_id, dealer_id=dealer_id, played_at=logged_at)
+        else:
+            status = AuditStatus.CLEAN
+            totals.clean += 1
+        by_status.setdefault(status, []).append(pk)
+        totals.statuses[pk] = status
     with transaction.atomic():
-        rows = list(
-            Round.objects.select_for_update().filter(pk__in=list(round_ids)).order_by("pk")
-            .values_list("pk", "document", "table_id", "dealer_id", "shoe_id", "logged_at"))
-        wanted: dict[tuple, Finding] = {}
-        by_status: dict[str, list[int]] = {}
-        for pk, document, table_id, dealer_id, shoe_id, logged_at in rows:
-            found, error = _replay(document)
-            totals.rounds += 1
-            if found is None:
-                status = AuditStatus.ERROR
-                totals.errors += 1
-                if len(totals.error_samples) < MAX_ERROR_SAMPLES:
-                    totals.error_samples.append({"round": pk, "message": error})
-            elif found:
-                status = AuditStatus.FINDINGS
-                totals.with_findings += 1
-                for f, fp in zip(found, fingerprints(found)):
-                    totals.findings_by_code[f.code] += 1
-                    wanted[(pk, fp)] = _finding_row(f, fp, version, round_id=pk, shoe_id=shoe_id,
-                                                    table_id=table_id, dealer_id=dealer_id, played_at=logged_at)
-            else:
-                status = AuditStatus.CLEAN
-                totals.clean += 1
-            by_status.setdefault(status, []).append(pk)
-            totals.statuses[pk] = status
-        # A round the engine cannot read keeps no findings: they would describe a log it no longer reads.
-        existing = Finding.objects.filter(round_id__in=[row[0] for row in rows])
-        _sync(existing, wanted, scope="round_id")
         (record or _record_audit)(by_status, version)
+        # A round the engine cannot read keeps no findings: they would describe a log it no longer reads.
+        _sync(Finding.objects.filter(round_id__in=[row[0] for row in rows]), wanted, scope="round_id")
     return totals
 
 
