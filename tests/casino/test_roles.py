@@ -28,8 +28,12 @@ PAGES = [
     ("drills:standards", (PIT_BOSS, AUDITOR)),
     ("api:drill-list", (TRAINEE, PIT_BOSS, AUDITOR)),
     ("api:drill-standard-list", (PIT_BOSS, AUDITOR)),
+    ("ledger:session_list", (DEALER, PIT_BOSS, AUDITOR)),
+    ("ledger:session_new", (DEALER, PIT_BOSS)),
+    ("api:ledger:session-list", (DEALER, PIT_BOSS, AUDITOR)),
 ]
-API = {"api:table-list", "schema", "swagger-ui", "api:drill-list", "api:drill-standard-list"}
+API = {"api:table-list", "schema", "swagger-ui", "api:drill-list", "api:drill-standard-list",
+       "api:ledger:session-list"}
 
 
 def test_the_role_groups_exist_after_migrations():
