@@ -5,6 +5,8 @@ import uuid
 from decimal import Decimal
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from casino.errors import ServiceError
 from dealing import chain
@@ -323,3 +325,34 @@ def test_an_approved_correction_replaces_the_round_in_the_ledger(casa, night):
     assert ledger.rounds[0].record.pk == amendment.pk
     assert ledger.balances == {"Ana": D(-25), "Beto": D(10), "Caro": D(-5), "Dani": D(20)}
     assert ledger.total == 0
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                 HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 7), rounds=st.integers(1, 12))
+def test_a_simulated_night_through_the_services_sums_to_zero(casa, floor, seed, players, rounds):
+    """A whole simulated night logged through the ledger (round_log, the chain, the audit): after
+    every round the balances sum to zero and they end where the simulator's own arithmetic does."""
+    import random
+
+    from dealing.engine.simulators.veintiuno import simulate_session
+    from tests.factories import TableFactory
+
+    rng = random.Random(seed)
+    names = rng.sample(["Ana", "Beto", "Caro", "Dani", "Eva", "Fede", "Gabi"], players)
+    try:
+        sim = simulate_session(rng, players=names, rounds=rounds)
+    except RuntimeError:  # the simulator's pack ran dry with every card on the table
+        return
+    table = TableFactory(name=f"V-{seed}-{players}-{rounds}", pit=floor.pit_a, variant="veintiuno",
+                         min_bet=D(5), max_bet=D(1000), boxes=6)
+    session = services.session_start(table=table, players=names, unit=sim.unit, created_by=casa.dealer,
+                                     draw=sim.draw)
+    assert session.first_bank == sim.first_bank
+    for doc in sim.rounds:
+        services.session_round_add(session=session, document=doc, logged_by=casa.dealer)
+    ledger = selectors.session_ledger(session)
+    assert all(sum(r.balances.values(), D(0)) == 0 for r in ledger.rounds)
+    assert ledger.balances == sim.balances
+    assert [r.bank for r in ledger.rounds] == sim.banks
+    assert [r.limits for r in ledger.rounds] == sim.limits
