@@ -38,7 +38,9 @@ from dealing.engine.base import PAY, TAKE, rules_jsonable
 from dealing.engine.money import fmt, parse_amount
 
 from . import chain
-from .choices import AuditStatus, BurnReason, Decision, IncidentKind, IncidentStatus, Resolution, RoundStatus, ShoeEventKind
+from .choices import (
+    AuditStatus, BurnReason, Decision, IncidentKind, IncidentStatus, Resolution, RoundStatus, ShoeEventKind,
+)
 from .models import Approval, Incident, Round, Shoe, ShoeEvent, Stake
 
 User = get_user_model()
@@ -226,7 +228,7 @@ def shoe_for_round(*, table: Table, reference) -> Shoe | None:
 
 def _shoe_number(table: Table, reference) -> int:
     name, _sep, number = str(reference).rpartition("/")
-    if name != table.name or not number.isdigit() or len(number) > 9:
+    if name != table.name or not (number.isascii() and number.isdigit()) or len(number) > 9:
         raise _unknown_shoe(table, reference)
     return int(number)
 
@@ -270,19 +272,23 @@ def round_log(*, document, logged_by, table: Table | None = None) -> tuple[Round
     table = _table_for(doc, table)
     _check_may_log_at(logged_by, table)
     prepared = _prepare(doc, table=table, logged_by=logged_by)
-    try:
-        with transaction.atomic():
-            record = _append(prepared, logged_by=logged_by)
-    except (IntegrityError, ServiceError):
-        # Most often the same round sent again (its id is taken, by an earlier or a concurrent
-        # request; or its shoe has ended since): answer with the stored round. Checking after a
-        # failed write rather than before every write saves new rounds a query.
-        existing = _same_round(prepared.document)
-        if existing is None:
-            raise
-        return existing, False
-    record.outcome = prepared.outcome
-    return record, True
+    for attempt in range(3):
+        try:
+            with transaction.atomic():
+                record = _append(prepared, logged_by=logged_by)
+        except (IntegrityError, ServiceError) as exc:
+            # Most often the same round sent again (its id is taken, by an earlier or a concurrent
+            # request; or its shoe has ended since): answer with the stored round. Checking after
+            # a failed write rather than before every write saves new rounds a query.
+            existing = _same_round(prepared.document)
+            if existing is not None:
+                return existing, False
+            if attempt == 2 or not isinstance(exc, IntegrityError):
+                raise
+            # SQLite has no row locks: a concurrent writer may have taken the link; try again.
+            continue
+        record.outcome = prepared.outcome
+        return record, True
 
 
 def read_document(document) -> dict:
