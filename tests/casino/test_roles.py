@@ -31,6 +31,11 @@ PAGES = [
     ("ledger:session_list", (DEALER, PIT_BOSS, AUDITOR)),
     ("ledger:session_new", (DEALER, PIT_BOSS)),
     ("api:ledger:session-list", (DEALER, PIT_BOSS, AUDITOR)),
+    ("dealing:table_list", (DEALER, INSPECTOR, PIT_BOSS, AUDITOR)),
+    ("dealing:round_pick_table", (DEALER, PIT_BOSS)),
+    ("dealing:incident_list", (DEALER, INSPECTOR, PIT_BOSS, AUDITOR)),
+    ("dealing:incident_new", (INSPECTOR, PIT_BOSS)),
+    ("dealing:pit_queue", (PIT_BOSS,)),
 ]
 API = {"api:table-list", "schema", "swagger-ui", "api:drill-list", "api:drill-standard-list",
        "api:ledger:session-list"}
