@@ -203,8 +203,8 @@ def round_review(request, pk, number):
     procedure steps with the moves chosen."""
     drill = selectors.drill_get(user=request.user, pk=pk)
     drill_round = drill.rounds.filter(number=number).first()
-    if drill_round is None or not drill_round.done and drill.kind == Kind.PAYOUT:
-        raise Http404
+    if drill_round is None or not drill_round.done:
+        raise Http404  # a round in play is not reviewed: its script holds the right moves
     steps = selectors.round_steps(drill_round=drill_round)
     context = {"drill": drill, "round": drill_round, "steps": steps, "owner": _is_owner(request, drill),
                "chips": [Decimal(c) for c in drill.chips],

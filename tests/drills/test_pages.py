@@ -1,6 +1,7 @@
 """The drill pages, role by role, and what they show."""
 
 import re
+from html import escape
 
 import pytest
 from django.urls import reverse
@@ -144,6 +145,15 @@ def test_a_wrong_settlement_shows_the_finding_and_the_right_settlement(client, s
     assert re.search(r"\d+ mistakes? in this round", review)
 
 
+def test_a_round_in_play_is_not_reviewed(client, setup):
+    """The review of a procedure round lists the right moves: never before the round is over."""
+    _login(client, setup["trainee"])
+    drill = setup["drill"]
+    client.get(reverse("drills:play", args=[drill.pk]))  # round 2 is dealt and in play
+    assert client.get(reverse("drills:round", args=[drill.pk, 2])).status_code == 404
+    assert client.get(reverse("drills:round", args=[drill.pk, 1])).status_code == 200
+
+
 def test_procedure_page_and_number_choices(client, make_user):
     trainee = make_user(TRAINEE)
     client.force_login(trainee)
@@ -157,8 +167,9 @@ def test_procedure_page_and_number_choices(client, make_user):
     wrong = next(c for c in step["choices"] if not c["correct"])
     client.post(reverse("drills:answer", args=[drill.pk]), {"round": "1", "step": "0", "choice": wrong["key"]})
     page = client.get(reverse("drills:play", args=[drill.pk])).content.decode()
-    assert "The right move:" in page and wrong["explain"] in page
+    assert "The right move:" in page and escape(wrong["explain"]) in page
     assert "flips face up" in page  # the incident is the next step
+    assert client.get(reverse("drills:round", args=[drill.pk, 1])).status_code == 404  # in play
 
 
 def test_pit_boss_sees_his_trainees_and_sets_standards(client, make_user, setup):
