@@ -129,3 +129,9 @@ def test_every_valid_round_is_stored_exactly_once(client, tables):
         assert _check(client, to_json(doc).encode()).status_code == 201
         assert _check(client, to_json(doc).encode()).status_code == 200
     assert Round.objects.count() == 20
+
+
+def test_an_oversized_body_is_refused_with_413(client, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 10_000
+    response = _check(client, b'{"format": "round/1", "pad": "' + b"x" * 20_000 + b'"}')
+    assert response.status_code == 413 and response.json()["extra"]["code"] == "too_large"
