@@ -182,6 +182,7 @@ class AuditRunSerializer(serializers.Serializer):
     date_to = serializers.DateField(allow_null=True)
     only_unaudited = serializers.BooleanField()
     planned = serializers.BooleanField(help_text="Every chunk of the selection is planned (rounds_total is final).")
+    rounds_expected = serializers.IntegerField(help_text="The selection counted when the run started.")
     percent = serializers.IntegerField()
     rounds_total = serializers.IntegerField()
     rounds_done = serializers.IntegerField()

@@ -146,6 +146,9 @@ class AuditRun(models.Model):
     planned = models.BooleanField(_("planned"), default=False)
     # Progress and totals.
     status = models.CharField(_("status"), max_length=10, choices=RunStatus.choices, default=RunStatus.QUEUED)
+    rounds_expected = models.PositiveIntegerField(_("rounds expected"), default=0,
+                                                  help_text=_("The selection counted at the start, for progress "
+                                                              "while the run is still being planned."))
     rounds_total = models.PositiveIntegerField(_("rounds"), default=0)
     rounds_done = models.PositiveIntegerField(_("rounds done"), default=0)
     clean = models.PositiveIntegerField(_("clean"), default=0)
@@ -172,12 +175,17 @@ class AuditRun(models.Model):
         return self.status in (RunStatus.DONE, RunStatus.FAILED)
 
     @property
+    def total(self) -> int:
+        """How many rounds the run covers: exact once planned, the count at the start until then."""
+        return self.rounds_total if self.planned else max(self.rounds_total, self.rounds_expected)
+
+    @property
     def percent(self) -> int:
-        if not self.planned:
-            return 0
-        if not self.rounds_total:
+        if self.is_finished and self.status == RunStatus.DONE:
             return 100
-        return min(100, self.rounds_done * 100 // self.rounds_total)
+        if not self.total:
+            return 0
+        return min(99 if not self.planned else 100, self.rounds_done * 100 // self.total)
 
     @property
     def duration(self):

@@ -12,6 +12,7 @@ reviews, a finding no longer reported is deleted (its reviews stay, detached), a
 
 import hashlib
 import logging
+from time import monotonic
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
@@ -43,8 +44,10 @@ log = logging.getLogger(__name__)
 
 DEFAULT_CHUNK_SIZE = 500
 MAX_CHUNK_SIZE = 5000
-# Chunks a planner task writes before it re-queues itself for the next slice of ids.
-CHUNKS_PER_PLAN_SLICE = 20
+# Chunks planned per slice of ids (one transaction each), and how long one planner task plans
+# slices before it re-queues itself.
+CHUNKS_PER_PLAN_SLICE = 50
+PLAN_SECONDS = 2.0
 MAX_ERROR_SAMPLES = 5
 MAX_BULK_REVIEW = 1000
 
@@ -318,6 +321,8 @@ def audit_run_start(*, started_by=None, tables=(), dealers=(), date_from: date |
             run.tables.set(tables)
         if dealers:
             run.dealers.set(dealers)
+        run.rounds_expected = run_selection(run).count()
+        run.save(update_fields=["rounds_expected"])
         _queue_plan(run)
     return run
 
@@ -346,16 +351,29 @@ def day_start(day: date) -> datetime:
 
 
 def audit_run_plan(*, run_id: int) -> bool:
-    """Plan the next slice of a run: up to CHUNKS_PER_PLAN_SLICE chunks of round ids, each queued
-    as its own task once committed. True when more is left to plan (the task re-queues itself).
+    """Plan a run: slices of up to CHUNKS_PER_PLAN_SLICE chunks of round ids, each slice committed
+    with its chunks queued as tasks, for up to PLAN_SECONDS; then, if more is left, the planner is
+    queued again (the task's re-queue) and True returned.
 
     Keyset pagination over ids: each slice reads only its own ids, so planning a million rounds
     takes as little memory as planning a thousand.
     """
+    deadline = monotonic() + PLAN_SECONDS
+    while True:
+        run = _plan_slice(run_id)
+        if run is None:
+            return False
+        if monotonic() >= deadline:
+            _queue_plan(run)
+            return True
+
+
+def _plan_slice(run_id: int) -> AuditRun | None:
+    """One slice of planning; the run when more is left to plan, None when planning is over."""
     with transaction.atomic():
         run = AuditRun.objects.select_for_update().filter(pk=run_id).first()
         if run is None or run.planned or run.is_finished:
-            return False
+            return None
         if run.status == RunStatus.QUEUED:
             run.status = RunStatus.RUNNING
             run.started_at = timezone.now()
@@ -374,11 +392,9 @@ def audit_run_plan(*, run_id: int) -> bool:
             run.planned = True
             _finish_if_complete(run)
         run.save()
-        chunk_ids = list(run.chunks.filter(number__gte=number).order_by("number").values_list("pk", flat=True))
-        _queue_chunks(run, chunk_ids)
-        if more:
-            _queue_plan(run)
-    return more
+        _queue_chunks(run, list(run.chunks.filter(number__gte=number).order_by("number")
+                                .values_list("pk", flat=True)))
+    return run if more else None
 
 
 def audit_run_chunk_process(*, chunk_id: int) -> bool:

@@ -299,12 +299,15 @@ def test_only_auditors_start_runs(people, db):
     assert not AuditRun.objects.exists()
 
 
-def test_planning_walks_the_ids_a_slice_at_a_time(people, logged, run_now, monkeypatch):
+@pytest.mark.parametrize("seconds", [0.0, 60.0], ids=["re-queued after each slice", "in one task"])
+def test_planning_walks_the_ids_a_slice_at_a_time(people, logged, run_now, monkeypatch, seconds):
     monkeypatch.setattr(services, "CHUNKS_PER_PLAN_SLICE", 2)
+    monkeypatch.setattr(services, "PLAN_SECONDS", seconds)
     run = run_now(only_unaudited=False, chunk_size=3)
     ids = [pk for chunk in run.chunks.order_by("number") for pk in chunk.round_ids]
     assert ids == sorted(Round.objects.values_list("pk", flat=True))  # every round once, in order
     assert run.chunks.count() == 27 and run.rounds_done == 80 and run.status == RunStatus.DONE
+    assert run.rounds_expected == run.rounds_total == 80
 
 
 def test_a_chunk_delivered_twice_is_counted_once(people, logged, django_capture_on_commit_callbacks, eager):
