@@ -302,3 +302,17 @@ def test_the_shoe_page(people, floor, log_rounds, eager, django_capture_on_commi
     kinds = [item.kind for item in page.context["items"]]
     assert kinds.count("round") == 2 and "burn" in kinds
     assert page.context["items"][0].index == 0
+
+
+def test_the_admin_shows_audit_records_read_only(people, audited, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        run = services.audit_run_start(only_unaudited=False, chunk_size=10)
+    client = login(people.admin)
+    finding = Finding.objects.first()
+    services.finding_review(finding_ids=[finding.pk], auditor=people.auditor, status="confirmed",
+                            classification="dealer_error")
+    for url in (reverse("admin:audit_finding_changelist"), reverse("admin:audit_finding_change", args=[finding.pk]),
+                reverse("admin:audit_review_changelist"), reverse("admin:audit_auditrun_changelist"),
+                reverse("admin:audit_auditrun_change", args=[run.pk]), reverse("admin:audit_shoeaudit_changelist")):
+        assert client.get(url).status_code == 200, url
+    assert client.get(reverse("admin:audit_finding_add")).status_code == 403
