@@ -160,8 +160,10 @@ def round_replay(*, user, round_id) -> RoundReplay:
         if f.event is not None:
             codes_at.setdefault(f.event, []).append(f.code)
     events = [_event_view(i, ev, codes_at.get(i, [])) for i, ev in enumerate(document.get("events") or [])]
-    amendments = list(Round.objects.filter(Q(supersedes=record) | Q(pk=record.supersedes_id))
-                      .order_by("revision").only("pk", "revision", "status", "supersedes_id"))
+    # This revision, the one it corrects and its corrections, as far as the user may see them.
+    amendments = list(Round.objects.filter(access.scope(user))
+                      .filter(Q(pk=record.pk) | Q(pk=record.supersedes_id) | Q(supersedes=record))
+                      .order_by("revision", "pk").only("pk", "revision", "status", "supersedes_id"))
     return RoundReplay(record, document, layout, rows, findings, events, error=error, live=live, drift=drift,
                        float_owed=outcome.float if outcome is not None else None,
                        float_logged=record.float_logged, amendments=amendments)

@@ -316,3 +316,14 @@ def test_the_admin_shows_audit_records_read_only(people, audited, django_capture
                 reverse("admin:audit_auditrun_change", args=[run.pk]), reverse("admin:audit_shoeaudit_changelist")):
         assert client.get(url).status_code == 200, url
     assert client.get(reverse("admin:audit_finding_add")).status_code == 403
+
+
+def test_the_replay_links_the_revisions_of_a_corrected_round(people, floor, log_rounds, eager):
+    [(record, _sim)] = log_rounds(floor.table_a, people.dealer, n=1, seed=8, mistake_rate=1.0, kinds=["wrong_amount"])
+    amendment = Round.objects.create(
+        uid=record.uid, table=record.table, dealer=record.dealer, variant=record.variant, house_rules=record.house_rules,
+        table_min=record.table_min, table_max=record.table_max, document=record.document,
+        chain_index=record.chain_index + 1, sha256="f" * 64, prev_sha256=record.sha256, revision=2,
+        supersedes=record, logged_by=people.pit_boss, status="pending")
+    html = login(people.auditor).get(reverse("audit:round_replay", args=[record.pk])).content.decode()
+    assert reverse("audit:round_replay", args=[amendment.pk]) in html and "revision 2" in html
