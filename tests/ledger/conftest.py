@@ -86,3 +86,17 @@ def deal(bank, seats, bank_cards, *, limits=(5, 50), draws=(), bank_to=None, uid
         out = engine.replay({**doc, "table": doc.get("table") or {"min": 1, "max": 10**6}})
         events.append({"e": "bank_to", "player": bank_to or out.extra["bank_next"]})
     return doc
+
+
+def audited(record):
+    """The round record once the audit task has run on it. Embedded, the task ran eagerly when the
+    round was committed; against a real broker it was queued for a worker, so it is run here (the
+    same task a worker runs)."""
+    from django.conf import settings
+
+    from audit.tasks import audit_round
+
+    if not settings.CELERY_TASK_ALWAYS_EAGER:
+        audit_round.apply(args=[record.pk])
+    record.refresh_from_db()
+    return record

@@ -9,6 +9,8 @@ from dealing.ledger.choices import SessionStatus
 from dealing.ledger.models import GameSession
 from dealing.models import Round
 
+from .conftest import audited
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
@@ -23,7 +25,12 @@ def test_the_demo_night_is_finished_audited_and_loaded_once(settings):
     assert ledger.total == 0
     assert any(r.passes_bank for r in ledger.rounds)  # the bank passes by a declared natural
     assert [r.number for r in ledger.rounds if r.findings] == [demo.MISTAKE_AT]
+    for r in ledger.rounds:
+        audited(r.record)
     assert {r.record.audit_status for r in ledger.rounds} == {AuditStatus.CLEAN, AuditStatus.FINDINGS}
+    ledger = selectors.session_ledger(session)
+    assert [r.number for r in ledger.rounds if r.findings] == [demo.MISTAKE_AT]
+    assert {r.findings_from for r in ledger.rounds} == {"audit"}
     assert ledger.payments and session.first_bank == "Dani"
 
     call_command("demo_floor", stdout=open("/dev/null", "w"))

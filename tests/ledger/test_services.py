@@ -17,7 +17,7 @@ from dealing.ledger.models import BankDraw, LimitAnnouncement, SessionRound
 from dealing.models import Round
 from dealing.services import round_log
 
-from .conftest import deal
+from .conftest import audited, deal
 
 pytestmark = pytest.mark.django_db
 D = Decimal
@@ -115,7 +115,7 @@ def test_rounds_are_logged_through_round_log_at_the_banks_limits(casa, night, dj
         entry, created = services.session_round_add(session=session, document=deal("Ana", ALL_STAND, ["QC", "7D"]),
                                                     logged_by=casa.dealer)
     assert created and entry.number == 1
-    record = Round.objects.get(pk=entry.round_id)
+    record = audited(Round.objects.get(pk=entry.round_id))
     # The record carries the bank's limits (5–50), not the table's (5–100), and its chain holds.
     assert (record.table_min, record.table_max) == (D(5), D(50))
     assert record.document["table"] == {"name": "Casa-21", "min": 5, "max": 50}
@@ -138,7 +138,7 @@ def test_a_bet_within_the_table_but_over_the_banks_limit_is_a_finding(casa, nigh
     with django_capture_on_commit_callbacks(execute=True):
         entry, _ = services.session_round_add(session=session, document=deal("Ana", seats, ["QC", "7D"]),
                                               logged_by=casa.dealer)
-    record = Round.objects.get(pk=entry.round_id)
+    record = audited(Round.objects.get(pk=entry.round_id))
     assert record.audit_status == AuditStatus.FINDINGS  # the audit replays the stored document
     line = selectors.session_ledger(session).rounds[0]
     assert [f["code"] for f in line.findings] == ["BET_LIMITS"]
