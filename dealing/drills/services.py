@@ -323,7 +323,7 @@ def procedure_answer(*, drill: Drill, user, choice: str, step: int | None = None
         fields += ["answered_at", "time_ms"]
     current.save(update_fields=fields)
     # Each move counts in the drill's totals at once; the round (and its time) when it is over.
-    Drill.objects.filter(pk=drill.pk).update(decisions=F("decisions") + 1, correct=F("correct") + ok)
+    Drill.objects.filter(pk=drill.pk).update(decisions=F("decisions") + 1, correct=F("correct") + int(ok))
     if current.answered_at is not None:
         _count_round(drill, current, decisions_counted=True)
     return made
