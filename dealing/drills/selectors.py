@@ -92,7 +92,6 @@ class Results:
     streak_current: int = 0
     streak_best: int = 0
     mistakes: list[Mistake] = field(default_factory=list)
-    decision_ms: list[int] = field(default_factory=list)  # per procedure step, when timed one by one
 
     @property
     def accuracy(self) -> Decimal | None:
