@@ -89,14 +89,14 @@ def deal(bank, seats, bank_cards, *, limits=(5, 50), draws=(), bank_to=None, uid
 
 
 def audited(record):
-    """The round record once the audit task has run on it. Embedded, the task ran eagerly when the
-    round was committed; against a real broker it was queued for a worker, so it is run here (the
-    same task a worker runs)."""
-    from django.conf import settings
-
+    """The round record once the audit task has run on it. The task is queued when the round's
+    transaction commits: embedded it ran eagerly then; against a real broker, or inside a test's
+    transaction that never commits, it has not run, so it is run here (the task a worker runs)."""
     from audit.tasks import audit_round
+    from dealing.choices import AuditStatus
 
-    if not settings.CELERY_TASK_ALWAYS_EAGER:
-        audit_round.apply(args=[record.pk])
     record.refresh_from_db()
+    if record.audit_status == AuditStatus.PENDING:
+        audit_round.apply(args=[record.pk])
+        record.refresh_from_db()
     return record

@@ -11,7 +11,7 @@ from dealing.models import Round
 
 from .conftest import audited
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def test_the_demo_night_is_finished_audited_and_loaded_once(settings):
