@@ -12,7 +12,7 @@ small serializers; services write, selectors read, `casino.api` renders every er
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -28,6 +28,7 @@ from .access import READ_ROLES, RUN_ROLES, session_for
 from .choices import EndReason, SessionStatus
 
 
+@extend_schema_field(OpenApiTypes.DECIMAL)
 class AmountField(serializers.Field):
     """An amount read exactly (100, "7.50"), as the engine reads amounts."""
 
@@ -48,6 +49,7 @@ class AmountField(serializers.Field):
 class SessionListApi(APIView):
     permission_classes = [HasRole(*READ_ROLES)]
 
+    @extend_schema_serializer(component_name="LedgerSessionListItem")
     class OutputSerializer(serializers.Serializer):
         id = serializers.IntegerField()
         name = serializers.CharField()
@@ -72,6 +74,7 @@ class SessionListApi(APIView):
 class SessionCreateApi(APIView):
     permission_classes = [HasRole(*RUN_ROLES)]
 
+    @extend_schema_serializer(component_name="LedgerSessionCreateInput")
     class InputSerializer(serializers.Serializer):
         table = serializers.CharField(help_text="The veintiuno table's name (or id).")
         name = serializers.CharField(required=False, allow_blank=True, max_length=80)
@@ -148,6 +151,7 @@ class SessionRoundAddApi(APIView):
 class SessionEndApi(APIView):
     permission_classes = [HasRole(*RUN_ROLES)]
 
+    @extend_schema_serializer(component_name="LedgerSessionEndInput")
     class InputSerializer(serializers.Serializer):
         reason = serializers.ChoiceField(choices=EndReason.choices, default=EndReason.AGREEMENT)
         note = serializers.CharField(required=False, allow_blank=True, max_length=2000)
