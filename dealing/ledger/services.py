@@ -18,6 +18,7 @@ and the record of each announcement with the round it takes effect.
 """
 
 import random
+import uuid
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -61,6 +62,11 @@ def _check_multiple(amount: Decimal, unit: Decimal, label: str, code: str = "uni
     if amount % unit:
         raise _refuse(_("%(label)s (%(amount)s) is not a multiple of the night's betting unit, %(unit)s.")
                       % {"label": label, "amount": fmt(amount), "unit": fmt(unit)}, code, **extra)
+
+
+def _require_runner(user, session: GameSession) -> None:
+    if not may_run(user, session):
+        raise _refuse(_("Only a pit boss of this pit or the night's own dealer may do that."), "forbidden", 403)
 
 
 # --- starting a night -------------------------------------------------------------------------------
@@ -162,8 +168,7 @@ def session_draw(*, session: GameSession, by, cards: dict | None = None, rng=Non
     the first pass, only those tied for the highest card after that). Without `cards` the pass is
     dealt from a freshly shuffled 40-card pack. When one player holds the highest card he holds the
     first bank and the night begins. Returns the draw's state (`draw.DrawState`)."""
-    if not may_run(by, session):
-        raise _refuse(_("Only a pit boss of this pit or the night's own dealer may do that."), "forbidden", 403)
+    _require_runner(by, session)
     with transaction.atomic():
         session = GameSession.objects.select_for_update().get(pk=session.pk)
         if session.status != SessionStatus.DRAWING:
@@ -259,8 +264,7 @@ def session_round_preview(*, session: GameSession, document, by) -> PreparedRoun
 
 
 def _load(session: GameSession, document, by) -> dict:
-    if not may_run(by, session):
-        raise _refuse(_("Only a pit boss of this pit or the night's own dealer may do that."), "forbidden", 403)
+    _require_runner(by, session)
     try:
         return dict(engine.load(document))
     except engine.RoundError as exc:
@@ -305,10 +309,11 @@ def _prepare(session: GameSession, doc: dict, state, by) -> PreparedRound:
 
 def _repeat(session: GameSession, doc: dict, logged_by) -> SessionRound | None:
     """A round of this night sent again with the same id: the stored one (a different body: 409)."""
-    uid = doc.get("id")
-    if not uid:
-        return None
-    entry = SessionRound.objects.select_related("round").filter(session=session, round__uid=str(uid)).first()
+    try:
+        uid = uuid.UUID(str(doc["id"]))
+    except (KeyError, ValueError):
+        return None  # no id, or not a UUID (which `complete_document` refuses in its words)
+    entry = SessionRound.objects.select_related("round").filter(session=session, round__uid=uid).first()
     if entry is None:
         return None
     sent = dict(doc)
@@ -381,8 +386,7 @@ def _end_when_one_holds_every_chip(session: GameSession, state, prepared: Prepar
 def session_end(*, session: GameSession, by, reason: str = EndReason.AGREEMENT, note: str = "") -> GameSession:
     """End the night by agreement (the balances are settled by who pays whom), or record that one
     player holds every chip (only when it is so)."""
-    if not may_run(by, session):
-        raise _refuse(_("Only a pit boss of this pit or the night's own dealer may do that."), "forbidden", 403)
+    _require_runner(by, session)
     if reason not in EndReason.values:
         raise _refuse(_("A night ends by agreement or when one player holds every chip."), "bad_reason",
                       field="reason")

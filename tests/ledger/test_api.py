@@ -134,6 +134,8 @@ def test_amounts_are_read_exactly_from_the_raw_body(api, casa):
     assert response.json()["gains"]["Beto"] == "7.50"
     response = post(api, url, "{not json")
     assert response.status_code == 400 and response.json()["extra"]["code"] == "not_json"
+    response = post(api, url, json.dumps({**doc, "id": "not-a-uuid"}, default=str))
+    assert response.status_code == 400 and response.json()["extra"]["code"] == "bad_id"
 
 
 def test_a_round_the_engine_refuses_names_the_event(api):
