@@ -2,33 +2,24 @@
 
 from django.contrib import admin
 
+from dealing.admin import ReadOnlyInline
+
 from .models import BankDraw, GameSession, LimitAnnouncement, SessionPlayer, SessionRound
 
 
-class _ReadOnlyInline(admin.TabularInline):
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-
-class PlayerInline(_ReadOnlyInline):
+class PlayerInline(ReadOnlyInline):
     model = SessionPlayer
 
 
-class DrawInline(_ReadOnlyInline):
+class DrawInline(ReadOnlyInline):
     model = BankDraw
 
 
-class AnnouncementInline(_ReadOnlyInline):
+class AnnouncementInline(ReadOnlyInline):
     model = LimitAnnouncement
 
 
-class RoundInline(_ReadOnlyInline):
+class RoundInline(ReadOnlyInline):
     model = SessionRound
     raw_id_fields = ["round"]
 

@@ -118,3 +118,13 @@ def test_a_session_form_error_is_shown(dealer, casa):
     response = dealer.post("/ledger/new/", {"table": casa.table.pk, "players": "Ana\nana", "unit": "5"})
     assert response.status_code == 200
     assert "twice" in " ".join(response.context["form"].errors["players"])
+
+
+def test_the_admin_shows_nights_read_only(night, make_user):
+    session = night()
+    admin = Client()
+    admin.force_login(make_user("superuser"))
+    assert admin.get("/admin/ledger/gamesession/").status_code == 200
+    page = admin.get(f"/admin/ledger/gamesession/{session.pk}/change/")
+    assert page.status_code == 200 and "Ana" in page.content.decode()
+    assert admin.get("/admin/ledger/gamesession/add/").status_code == 403

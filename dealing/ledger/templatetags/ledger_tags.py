@@ -1,4 +1,5 @@
-"""Template helpers of the ledger: cards drawn as cards, signed amounts, dictionary lookups."""
+"""Template helpers of the ledger: cards drawn as cards, the colour of a signed amount, dictionary
+lookups. (Signed amounts themselves: `dealing_tags.signed`.)"""
 
 from decimal import Decimal
 
@@ -6,7 +7,6 @@ from django import template
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
-from casino.templatetags.casino_tags import money
 from dealing.engine.cards import RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS
 
 register = template.Library()
@@ -39,19 +39,6 @@ def card(code, hidden=False, drawn=False, small=False):
     return format_html('<span class="{}" title="{}" data-card="{}"><b>{}</b><i aria-label="{}">{}</i>'
                        '<u aria-hidden="true">{}</u></span>',
                        " ".join(classes), title, code, rank, SUIT_NAMES[suit], SUIT_SYMBOLS[suit], SUIT_SYMBOLS[suit])
-
-
-@register.filter
-def signed(value):
-    """+35, −20, 0: a balance or gain with its sign (a true minus sign)."""
-    if value in (None, ""):
-        return ""
-    amount = Decimal(str(value))
-    if amount > 0:
-        return f"+{money(amount)}"
-    if amount < 0:
-        return f"−{money(-amount)}"
-    return "0"
 
 
 @register.filter
