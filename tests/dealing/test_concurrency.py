@@ -11,7 +11,8 @@ from dealing.models import Round
 from tests.dealing.conftest import deal_round
 
 pytestmark = [
-    pytest.mark.django_db(transaction=True),
+    # serialized_rollback: the flush after each test must not take the role groups (a migration's data) along.
+    pytest.mark.django_db(transaction=True, serialized_rollback=True),
     pytest.mark.skipif("connection.vendor != 'postgresql'", reason="row locks are PostgreSQL's (SQLite serialises)"),
 ]
 
