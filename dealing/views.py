@@ -226,6 +226,8 @@ def round_detail(request, pk: int):
         "audit_url": audit_replay_url(record), "revisions": selectors.round_revisions(round=record),
         "incidents": selectors.incidents_visible(request.user).filter(round=record).select_related("reported_by"),
         "may_report": _may(request.user, *REPORTERS),
+        "may_log": _may(request.user, *LOGGERS) and record.table.variant in ROUND_FORMS and record.table.is_active
+        and record.status == RoundStatus.RECORDED,
     })
 
 
