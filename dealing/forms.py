@@ -728,6 +728,10 @@ class IncidentForm(forms.Form):
                 self.add_error("to_box", _("On which box did the pit boss place the card?"))
         else:
             data["to_box"] = None
+        table, card = data.get("table"), data.get("card")
+        if table is not None and card and card not in engine.variant(table.variant).PACK:
+            self.add_error("card", _("%(card)s is not in the %(game)s pack.")
+                           % {"card": engine_cards.label(card), "game": table.get_variant_display()})
         number = data.get("round")
         data["round"] = None
         if number:

@@ -62,7 +62,8 @@ def test_a_report_names_a_round_and_a_box(staff, tables, logged):
 
 @pytest.mark.parametrize("changes, field, message", [
     ({"card": "XX"}, "card", "XX is not a card"),
-    ({"card": "5H"}, "card", "is not in the ochko pack"),
+    ({"card": "5H"}, "card", "5♥ is not in the 21 Ochko pack."),
+    ({"card": "5H", "dealer": ""}, "card", "5♥ is not in the 21 Ochko pack."),  # said at once, with other errors
     ({"card": ""}, "card", "This field is required"),
     ({"resolution": "to_box"}, "to_box", "On which box"),
     ({"table": "R-X"}, "table", "Select a valid choice"),  # a table of another pit is not offered
