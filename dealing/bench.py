@@ -4,13 +4,19 @@
     api_ingestion(clients=8, rounds=3000)   # → {"rounds_per_s": …, "p50_ms": …, "p99_ms": …, …}
 
 Starts gunicorn (gthread workers, keep-alive, persistent database connections) on a free port
-against the configured PostgreSQL, creates a throwaway pit, table, dealer and API token, posts
-simulated ochko rounds (correct ones, dealt in advance, each with its own id) from `clients`
-threads over keep-alive connections, and measures throughput and latency per request. Every
-round goes the whole way: the engine reads the raw body, the table's row lock orders the chain,
-stakes are written, the audit is queued on commit — to the broker when CELERY_BROKER_URL is set,
-otherwise run in the web process before the response (the result says which). Afterwards the
-chain of the table is verified and the throwaway rows are removed.
+against the configured PostgreSQL, creates a throwaway pit with its tables (each with an open
+shoe), a dealer and an API token, posts simulated ochko rounds (correct ones, dealt in advance,
+each with its own id) from `clients` threads over keep-alive connections, and measures throughput
+and latency per request. By default each client logs at a table of its own, as a table's terminal
+does; `tables=1` puts them all on one table. Every round goes the whole way: the engine reads the
+raw body, the table's row lock orders its chain, stakes are written, the audit is queued on commit
+— to the broker when CELERY_BROKER_URL is set, otherwise run in the web process before the
+response (the result says which). Afterwards every chain is verified and the throwaway rows are
+removed.
+
+One table's rounds are linked one after another: each waits for the previous one's commit (its
+fsync), so a single table takes at most about 1 / (commit time + the few statements under the
+lock) rounds a second, however many clients post to it.
 
 Needs PostgreSQL (DATABASE_URL); on another database it returns a note saying so.
 """
@@ -35,19 +41,23 @@ from django.db import connection, transaction
 WARMUP_PER_CLIENT = 10
 
 
-def api_ingestion(*, clients: int = 8, rounds: int = 3000, workers: int | None = None, threads: int = 4,
-                  seed: int = 2026) -> dict:
+def api_ingestion(*, clients: int = 8, rounds: int = 3000, tables: int | None = None, workers: int | None = None,
+                  threads: int = 4, seed: int = 2026) -> dict:
+    """`tables`: how many tables the clients log at — by default one each (a client is a table's
+    terminal: its dealer logs one round after another); `tables=1` puts every client on one table,
+    whose writers queue for its chain's lock one commit at a time."""
     if connection.vendor != "postgresql":
         return {"note": f"not measured: needs PostgreSQL (DATABASE_URL), not {connection.vendor}"}
     workers = workers or max(2, os.cpu_count() or 2)
-    fixture = _Fixture.create()
+    tables = tables or clients
+    fixture = _Fixture.create(tables)
     try:
-        bodies = _bodies(fixture, clients * WARMUP_PER_CLIENT + rounds, seed)
-        warmup, measured = bodies[:clients * WARMUP_PER_CLIENT], bodies[clients * WARMUP_PER_CLIENT:]
+        warmup = _bodies(fixture, clients, WARMUP_PER_CLIENT, seed)
+        measured = _bodies(fixture, clients, -(-rounds // clients), seed + 1)
         with _Server(workers=workers, threads=threads) as server:
-            _post_all(server.port, fixture.token, warmup, clients)
+            _post_all(server.port, fixture.token, warmup)
             started = time.perf_counter()
-            latencies, statuses = _post_all(server.port, fixture.token, measured, clients)
+            latencies, statuses = _post_all(server.port, fixture.token, measured)
             elapsed = time.perf_counter() - started
         stored, chain_ok = fixture.check()
     finally:
@@ -55,8 +65,9 @@ def api_ingestion(*, clients: int = 8, rounds: int = 3000, workers: int | None =
     ms = sorted(x * 1000 for x in latencies)
     ok = statuses.get(201, 0)
     return {
-        "rounds": len(measured),
+        "rounds": len(latencies),
         "clients": clients,
+        "tables": tables,
         "rounds_per_s": round(ok / elapsed),
         "p50_ms": round(statistics.median(ms), 1),
         "p99_ms": round(ms[min(len(ms) - 1, int(len(ms) * 0.99))], 1),
@@ -75,11 +86,11 @@ def api_ingestion(*, clients: int = 8, rounds: int = 3000, workers: int | None =
 # --- the throwaway floor ----------------------------------------------------------------------------
 
 class _Fixture:
-    def __init__(self, pit, table, user, token, shoe):
-        self.pit, self.table, self.user, self.token, self.shoe = pit, table, user, token, shoe
+    def __init__(self, pit, tables, user, token):
+        self.pit, self.tables, self.user, self.token = pit, tables, user, token
 
     @classmethod
-    def create(cls):
+    def create(cls, tables: int = 1):
         from django.contrib.auth import get_user_model
         from django.contrib.auth.models import Group
         from rest_framework.authtoken.models import Token
@@ -91,50 +102,62 @@ class _Fixture:
         tag = uuid.uuid4().hex[:8]
         with transaction.atomic():
             pit = Pit.objects.create(name=f"bench-{tag}")
-            table = Table.objects.create(name=f"B-{tag}", pit=pit, variant="ochko", min_bet=Decimal(100),
+            made = [Table.objects.create(name=f"B-{tag}-{k + 1}", pit=pit, variant="ochko", min_bet=Decimal(100),
                                          max_bet=Decimal(5000), boxes=6, chips=["100", "500", "1000", "5000"])
+                    for k in range(tables)]
             user = get_user_model().objects.create_user(username=f"bench-dealer-{tag}", password=uuid.uuid4().hex)
             user.groups.add(Group.objects.get(name=DEALER))
             Staff.objects.create(user=user).pits.add(pit)
             token = Token.objects.create(user=user).key
-        shoe = services.shoe_start(table=table, shuffled_by=user)
-        return cls(pit, table, user, token, shoe)
+        for table in made:  # each table deals from an open shoe, as on the floor
+            services.shoe_start(table=table, shuffled_by=user)
+        return cls(pit, made, user, token)
 
     def check(self) -> tuple[int, bool]:
         from dealing import chain
         from dealing.models import Round
 
-        rounds = Round.objects.filter(table=self.table).order_by("chain_index").select_related("supersedes")
-        return rounds.count(), chain.verify_table(self.table, rounds.iterator()) is None
+        stored, intact = 0, True
+        for table in self.tables:
+            rounds = Round.objects.filter(table=table).order_by("chain_index").select_related("supersedes")
+            stored += rounds.count()
+            intact = intact and chain.verify_table(table, rounds.iterator()) is None
+        return stored, intact
 
     def remove(self) -> str:
         from dealing.models import Round, Shoe, ShoeEvent, Stake
 
         try:
             with transaction.atomic():
-                Stake.objects.filter(round__table=self.table).delete()
-                Round.objects.filter(table=self.table).delete()
-                ShoeEvent.objects.filter(shoe__table=self.table).delete()
-                Shoe.objects.filter(table=self.table).delete()
-                self.table.delete()
+                Stake.objects.filter(round__table__pit=self.pit).delete()
+                Round.objects.filter(table__pit=self.pit).delete()
+                ShoeEvent.objects.filter(shoe__table__pit=self.pit).delete()
+                Shoe.objects.filter(table__pit=self.pit).delete()
+                for table in self.tables:
+                    table.delete()
                 self.pit.delete()
                 self.user.delete()
         except Exception as exc:  # noqa: BLE001 - report, never fail the benchmark over its cleanup
-            return f"left table {self.table.name} in the database ({exc.__class__.__name__}: {exc})"
-        return "throwaway table, dealer and rounds removed"
+            return f"left pit {self.pit.name} in the database ({exc.__class__.__name__}: {exc})"
+        return "throwaway tables, dealer and rounds removed"
 
 
-def _bodies(fixture: "_Fixture", n: int, seed: int) -> list[bytes]:
+def _bodies(fixture: "_Fixture", clients: int, per_client: int, seed: int) -> list[list[bytes]]:
+    """Each client's rounds, at its table (client k at table k modulo the tables)."""
     from dealing.chain import json_safe
     from dealing.engine.simulators import ochko
 
     rng = random.Random(seed)
-    bodies = []
-    for k in range(n):
-        doc = ochko.simulate_round(rng, number=k, dealer=fixture.user.username, table_name=fixture.table.name).doc
-        doc["id"] = str(uuid.uuid4())  # the same rounds every run, each time new ones to the server
-        bodies.append(json.dumps(json_safe(doc)).encode())
-    return bodies
+    shares = []
+    for k in range(clients):
+        table = fixture.tables[k % len(fixture.tables)]
+        share = []
+        for n in range(per_client):
+            doc = ochko.simulate_round(rng, number=n, dealer=fixture.user.username, table_name=table.name).doc
+            doc["id"] = str(uuid.uuid4())  # the same rounds every run, each time new ones to the server
+            share.append(json.dumps(json_safe(doc)).encode())
+        shares.append(share)
+    return shares
 
 
 # --- the server and the clients ------------------------------------------------------------------------
@@ -186,12 +209,12 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _post_all(port: int, token: str, bodies: list[bytes], clients: int) -> tuple[list[float], dict]:
-    """Post every body from `clients` threads, each on its own keep-alive connection."""
+def _post_all(port: int, token: str, shares: list[list[bytes]]) -> tuple[list[float], dict]:
+    """Post each share of bodies from its own thread, each on its own keep-alive connection."""
     latencies: list[float] = []
     statuses: dict[int, int] = {}
     lock = threading.Lock()
-    start = threading.Barrier(clients)
+    start = threading.Barrier(len(shares))
     headers = {"Authorization": f"Token {token}", "Content-Type": "application/json", "Connection": "keep-alive"}
 
     def client(share: list[bytes]):
@@ -211,7 +234,7 @@ def _post_all(port: int, token: str, bodies: list[bytes], clients: int) -> tuple
             for code, count in codes.items():
                 statuses[code] = statuses.get(code, 0) + count
 
-    workers = [threading.Thread(target=client, args=(bodies[i::clients],)) for i in range(clients)]
+    workers = [threading.Thread(target=client, args=(share,)) for share in shares]
     for w in workers:
         w.start()
     for w in workers:
@@ -219,10 +242,11 @@ def _post_all(port: int, token: str, bodies: list[bytes], clients: int) -> tuple
     return latencies, statuses
 
 
-if __name__ == "__main__":  # pragma: no cover - `python -m dealing.bench [rounds]` for quick runs
+if __name__ == "__main__":  # pragma: no cover - `python -m dealing.bench rounds=1000 tables=1` for quick runs
     import django
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
     os.environ.setdefault("SECRET_KEY", "bench-only-" + uuid.uuid4().hex)
     django.setup()
-    print(json.dumps(api_ingestion(rounds=int(sys.argv[1]) if len(sys.argv) > 1 else 3000), indent=2))
+    args = dict(arg.split("=") for arg in sys.argv[1:])  # e.g. rounds=2000 tables=1 workers=4 threads=2
+    print(json.dumps(api_ingestion(**{k: int(v) for k, v in args.items()}), indent=2))

@@ -23,8 +23,8 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Exists, Max, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -68,11 +68,12 @@ def _refuse(message: str, code: str, *, status: int = 400, path: str | None = No
 # --- who may do what -------------------------------------------------------------------------------
 
 def works_at(user, table: Table) -> bool:
-    """The user works in the pit of this table (superusers and auditors: every pit)."""
-    cache = getattr(user, "_dealing_pits", None)
-    if cache is None:
-        cache = user._dealing_pits = set(user_pits(user).values_list("pk", flat=True))
-    return table.pit_id in cache
+    """The user works in the pit of this table (superusers and auditors: every pit). The answer is
+    kept on the user object for the request (a table read by `_table_for` brings it along)."""
+    known = user.__dict__.setdefault("_dealing_pits", {})
+    if table.pit_id not in known:
+        known[table.pit_id] = user_pits(user).filter(pk=table.pit_id).exists()
+    return known[table.pit_id]
 
 
 def _staff_of(user, table: Table, *roles: str) -> bool:
@@ -80,8 +81,10 @@ def _staff_of(user, table: Table, *roles: str) -> bool:
 
 
 def _require(user, table: Table, roles: tuple[str, ...], message: str) -> None:
+    """403 unless the user holds one of `roles` in the table's pit. `message` may name the
+    %(pit)s and the %(table)s; it is only filled in when the answer is no."""
     if not _staff_of(user, table, *roles):
-        raise _refuse(message, "forbidden", status=403)
+        raise _refuse(message % {"pit": table.pit.name, "table": table.name}, "forbidden", status=403)
 
 
 def _dealer_of(table: Table, user) -> bool:
@@ -90,8 +93,7 @@ def _dealer_of(table: Table, user) -> bool:
 
 def _require_pit_boss(user, table: Table) -> None:
     _require(user, table, (PIT_BOSS,),
-             _("Only a pit boss of pit %(pit)s decides on what happens at table %(table)s.")
-             % {"pit": table.pit.name, "table": table.name})
+             _("Only a pit boss of pit %(pit)s decides on what happens at table %(table)s."))
 
 
 # --- shoes -------------------------------------------------------------------------------------------
@@ -108,8 +110,7 @@ def shoe_decks(table: Table) -> int:
 def shoe_start(*, table: Table, shuffled_by, decks: int | None = None, loaded_at=None) -> Shoe:
     """Load a freshly shuffled shoe at a table: the open shoe (if any) ends, the new one records its shuffle."""
     _require(shuffled_by, table, (DEALER, PIT_BOSS),
-             _("Only a dealer or pit boss of pit %(pit)s loads a shoe at table %(table)s.")
-             % {"pit": table.pit.name, "table": table.name})
+             _("Only a dealer or pit boss of pit %(pit)s loads a shoe at table %(table)s."))
     if not table.is_active:
         raise _refuse(_("Table %(table)s is closed.") % {"table": table.name}, "table_closed")
     if decks is None:
@@ -133,8 +134,7 @@ def shoe_end(*, shoe: Shoe, ended_by) -> Shoe:
     """End a shoe (the cut card came out, or the table closes)."""
     table = shoe.table
     _require(ended_by, table, (DEALER, PIT_BOSS),
-             _("Only a dealer or pit boss of pit %(pit)s ends a shoe at table %(table)s.")
-             % {"pit": table.pit.name, "table": table.name})
+             _("Only a dealer or pit boss of pit %(pit)s ends a shoe at table %(table)s."))
     with transaction.atomic():
         locked = _open_shoe(shoe)
         locked.ended_at = timezone.now()
@@ -176,8 +176,7 @@ def shoe_burn(*, shoe: Shoe, card, reason: str, fee=None, recorded_by) -> ShoeEv
     """A card burned between rounds: after loading, on a dealer change, a paid burn (with its fee), other."""
     table = shoe.table
     _require(recorded_by, table, (DEALER, INSPECTOR, PIT_BOSS),
-             _("Only the dealer, inspector or pit boss of pit %(pit)s records burns at table %(table)s.")
-             % {"pit": table.pit.name, "table": table.name})
+             _("Only the dealer, inspector or pit boss of pit %(pit)s records burns at table %(table)s."))
     code = card_code(table.variant, card)
     if reason not in BurnReason.values:
         raise _refuse(_("A burn's reason is one of: %(reasons)s.") % {"reasons": ", ".join(BurnReason.values)},
@@ -203,8 +202,8 @@ def shoe_dealer_change(*, shoe: Shoe, dealer, recorded_by) -> ShoeEvent:
     """A new dealer takes the table (ochko: one card is burned before his first round)."""
     table = shoe.table
     _require(recorded_by, table, (DEALER, INSPECTOR, PIT_BOSS),
-             _("Only the dealer, inspector or pit boss of pit %(pit)s records dealer changes at table %(table)s.")
-             % {"pit": table.pit.name, "table": table.name})
+             _("Only the dealer, inspector or pit boss of pit %(pit)s records dealer changes at table "
+               "%(table)s."))
     if not _dealer_of(table, dealer):
         raise _refuse(_("%(user)s is not a dealer of pit %(pit)s.") % {"user": dealer, "pit": table.pit.name},
                       "unknown_dealer", path="dealer")
@@ -269,7 +268,7 @@ def round_log(*, document, logged_by, table: Table | None = None) -> tuple[Round
     the findings need not replay the round again.
     """
     doc = read_document(document)
-    table = _table_for(doc, table)
+    table = _table_for(doc, table, logged_by)
     _check_may_log_at(logged_by, table)
     prepared = _prepare(doc, table=table, logged_by=logged_by)
     for attempt in range(3):
@@ -369,7 +368,7 @@ def _check_text(text: str, path: str) -> None:
                       path=path) from None
 
 
-def _table_for(doc: dict, table: Table | None) -> Table:
+def _table_for(doc: dict, table: Table | None, user) -> Table:
     raw = doc.get("table")
     name = raw.get("name") if isinstance(raw, dict) else None
     if table is not None:
@@ -380,10 +379,13 @@ def _table_for(doc: dict, table: Table | None) -> Table:
     if not isinstance(name, str) or not name:
         raise _refuse(_("The round does not name its table: give \"table\": {\"name\": …}."), "table_required",
                       path="$.table.name")
-    table = Table.objects.select_related("pit").filter(name=name).first()
+    # One query: the table and whether the user works in its pit (`works_at` reads the answer).
+    table = (Table.objects.filter(name=name)
+             .annotate(in_users_pits=Exists(user_pits(user).filter(pk=OuterRef("pit_id")))).first())
     if table is None:
         raise _refuse(_("There is no table named \"%(name)s\".") % {"name": name}, "unknown_table",
                       path="$.table.name")
+    user.__dict__.setdefault("_dealing_pits", {})[table.pit_id] = table.in_users_pits
     return table
 
 
@@ -495,8 +497,7 @@ def _dealer(doc: dict, table: Table, logged_by):
 def _check_may_log_at(user, table: Table) -> None:
     """Only the dealers and pit bosses of the table's pit log its rounds (before anything is read)."""
     _require(user, table, (DEALER, PIT_BOSS),
-             _("You may not log rounds at table %(table)s: only its pit's dealers and pit bosses do.")
-             % {"table": table.name})
+             _("You may not log rounds at table %(table)s: only its pit's dealers and pit bosses do."))
 
 
 def _check_may_log_for(user, table: Table, dealer, supersedes: Round | None) -> None:
@@ -526,25 +527,26 @@ def _same_round(stored: dict) -> Round | None:
 
 def _append(prepared: _Prepared, *, logged_by, revision: int = 1, supersedes: Round | None = None,
             status: str = RoundStatus.RECORDED, amendment_reason: str = "") -> Round:
-    """Write one record at the end of its table's chain (inside the caller's transaction)."""
+    """Write one record at the end of its table's chain (inside the caller's transaction).
+
+    From the table's lock to the commit, the writers of one table wait for each other: the work in
+    between is kept to a few short statements (see `_Link`), everything else is done before.
+    """
     table = prepared.table
-    # Locking the table row serialises writers of one table, so two rounds never share a link.
-    Table.objects.select_for_update().filter(pk=table.pk).first()
-    last = (Round.objects.filter(table=table).order_by("-chain_index")
-            .only("chain_index", "sha256", "shoe", "number", "supersedes").first())
-    chain_index = 0 if last is None else last.chain_index + 1
-    prev = "" if last is None else last.sha256
-    shoe, position, number = _shoe_slot(table, prepared.document, supersedes, last)
-    house_rules = chain.json_safe(rules_jsonable(engine.house_rules(table.variant, table.rules)))
     outcome = prepared.outcome
     record = Round(
-        uid=uuid.UUID(prepared.document["id"]), table=table, shoe=shoe, position=position, number=number,
-        dealer=prepared.dealer, variant=table.variant, house_rules=house_rules,
+        uid=uuid.UUID(prepared.document["id"]), table=table, dealer=prepared.dealer, variant=table.variant,
+        house_rules=chain.json_safe(rules_jsonable(engine.house_rules(table.variant, table.rules))),
         table_min=Decimal(str(prepared.document["table"]["min"])),
-        table_max=Decimal(str(prepared.document["table"]["max"])), document=prepared.document, chain_index=chain_index, prev_sha256=prev,
+        table_max=Decimal(str(prepared.document["table"]["max"])), document=prepared.document,
         revision=revision, supersedes=supersedes, amendment_reason=amendment_reason, logged_by=logged_by,
-        logged_at=timezone.now(), status=status, float_owed=outcome.float, float_logged=_logged_float(outcome),
+        status=status, float_owed=outcome.float, float_logged=_logged_float(outcome),
     )
+    last = _Link.lock_table(table)
+    record.chain_index = 0 if last is None else last.chain_index + 1
+    record.prev_sha256 = "" if last is None else last.sha256
+    record.shoe, record.position, record.number = _shoe_slot(table, prepared.document, supersedes, last)
+    record.logged_at = timezone.now()
     record.sha256 = chain.round_hash(record)
     record.save(force_insert=True)
     for stake in prepared.stakes:
@@ -555,25 +557,67 @@ def _append(prepared: _Prepared, *, logged_by, revision: int = 1, supersedes: Ro
     return record
 
 
-def _shoe_slot(table: Table, document: dict, supersedes: Round | None, last: Round | None):
+class _Link:
+    """The statements of the chain's critical section, in plain SQL (PostgreSQL and SQLite): they run
+    while the table is locked, so they are kept short and free of ORM query building."""
+
+    _TABLE, _ROUND, _SHOE = Table._meta.db_table, Round._meta.db_table, Shoe._meta.db_table
+    LOCK = f"SELECT id FROM {_TABLE} WHERE id = %s FOR UPDATE"
+    LAST = (f"SELECT chain_index, sha256, shoe_id, number, supersedes_id FROM {_ROUND} "
+            "WHERE table_id = %s ORDER BY chain_index DESC LIMIT 1")
+    # Take the next place in the table's open shoe (or the named one); the shoe's row comes back.
+    _COLUMNS = ", ".join(f.column for f in Shoe._meta.concrete_fields)
+    TAKE_OPEN = (f"UPDATE {_SHOE} SET next_position = next_position + 1 WHERE ended_at IS NULL AND id = "
+                 f"(SELECT id FROM {_SHOE} WHERE table_id = %s AND ended_at IS NULL ORDER BY number DESC LIMIT 1) "
+                 f"RETURNING {_COLUMNS}")
+    TAKE_NAMED = (f"UPDATE {_SHOE} SET next_position = next_position + 1 "
+                  f"WHERE table_id = %s AND number = %s AND ended_at IS NULL RETURNING {_COLUMNS}")
+
+    def __init__(self, chain_index, sha256, shoe_id, number, supersedes_id):
+        self.chain_index, self.sha256, self.shoe_id = chain_index, sha256, shoe_id
+        self.number, self.supersedes_id = number, supersedes_id
+
+    @classmethod
+    def lock_table(cls, table: Table) -> "_Link | None":
+        """Lock the table's row (serialising its writers) and read its last link."""
+        with connection.cursor() as cursor:
+            if connection.features.has_select_for_update:
+                cursor.execute(cls.LOCK, [table.pk])
+            cursor.execute(cls.LAST, [table.pk])
+            row = cursor.fetchone()
+        return None if row is None else cls(*row)
+
+    @classmethod
+    def take_slot(cls, table: Table, number: int | None) -> Shoe | None:
+        """The shoe after taking its next position (its row locked until the commit), or None.
+        (`raw` runs the statement once and reads the returned row as Django reads any row.)"""
+        if number is None:
+            taken = list(Shoe.objects.raw(cls.TAKE_OPEN, [table.pk]))
+        else:
+            taken = list(Shoe.objects.raw(cls.TAKE_NAMED, [table.pk, number]))
+        if not taken:
+            return None
+        taken[0].table = table
+        return taken[0]
+
+
+def _shoe_slot(table: Table, document: dict, supersedes: Round | None, last: _Link | None):
     """The shoe a round belongs to (locked) and its place there: an amendment keeps the original's
-    place. `last` is the table's last record, which usually tells the shoe's round count."""
+    place. `last` is the table's last link, which usually tells the shoe's round count."""
     if supersedes is not None:
         return supersedes.shoe, supersedes.position, supersedes.number
-    shoes = Shoe.objects.select_for_update().filter(table=table)
     reference = document.get("shoe")
     if reference:
-        shoe = shoes.filter(number=_shoe_number(table, reference)).first()
+        number = _shoe_number(table, reference)
+        shoe = _Link.take_slot(table, number)
         if shoe is None:
-            raise _unknown_shoe(table, reference)
-        if shoe.ended_at is not None:
-            raise _shoe_ended(shoe)
+            named = Shoe.objects.filter(table=table, number=number).first()
+            raise _unknown_shoe(table, reference) if named is None else _shoe_ended(named)
     else:
-        shoe = shoes.filter(ended_at__isnull=True).order_by("-number").first()
+        shoe = _Link.take_slot(table, None)
         if shoe is None:
             return None, None, None
-    position = shoe.next_position
-    Shoe.objects.filter(pk=shoe.pk).update(next_position=position + 1)
+    position = shoe.next_position - 1
     if last is not None and last.shoe_id == shoe.pk and last.supersedes_id is None and last.number:
         number = last.number
     else:
@@ -709,7 +753,7 @@ def round_amend(*, round: Round, document, amended_by, reason: str) -> Round:  #
                           path="$.id")
     if not doc.get("dealer"):
         doc["dealer"] = round.dealer.get_username()
-    _table_for(doc, table)
+    _table_for(doc, table, amended_by)
     if doc.get("shoe") and round.shoe_id is not None:
         if shoe_for_round(table=table, reference=doc["shoe"]).pk != round.shoe_id:
             raise _refuse(_("A correction stays in the round's shoe %(shoe)s.") % {"shoe": shoe_reference(round.shoe)},
@@ -780,8 +824,7 @@ def incident_report(*, table: Table, kind: str, card, exposed: bool, resolution:
                     evidence: str = "", note: str = "") -> Incident:
     """An inspector or pit boss reports an exposed dealer card or a misdrawn card; it awaits a pit boss."""
     _require(reported_by, table, (INSPECTOR, PIT_BOSS),
-             _("Only an inspector or pit boss of pit %(pit)s reports incidents at table %(table)s.")
-             % {"pit": table.pit.name, "table": table.name})
+             _("Only an inspector or pit boss of pit %(pit)s reports incidents at table %(table)s."))
     if kind not in IncidentKind.values:
         raise _refuse(_("An incident is one of: %(kinds)s.") % {"kinds": ", ".join(IncidentKind.values)},
                       "bad_kind", path="kind")

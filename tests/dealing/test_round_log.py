@@ -172,6 +172,7 @@ def test_rounds_take_their_place_in_the_open_shoe(staff, tables, deal):
     second, _ = services.round_log(document=mutated(deal(tables.ochko, seed=14), shoe="R-1/1"),
                                    logged_by=staff.dealer)
     assert (first.shoe, first.position, first.number) == (shoe, 3, 1)
+    assert first.shoe.loaded_at == shoe.loaded_at  # the shoe read back while taking the place is whole
     assert (second.shoe, second.position, second.number) == (shoe, 5, 2)
     services.shoe_end(shoe=shoe, ended_by=staff.dealer)
     loose, _ = services.round_log(document=deal(tables.ochko, seed=15), logged_by=staff.dealer)
