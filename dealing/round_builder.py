@@ -10,8 +10,8 @@ It knows nothing of Django or HTML: the form gives it plain entries (`OchkoEntry
 the document and the sources (`Built`). Whether a card made an instant ochko or mnogo is asked of
 the engine, never worked out here: the rules live in one place.
 
-A builder for blackjack (hands that split, doubles, insurance) sits beside `build_ochko` with its
-own entries; `Source` and `Built` are shared.
+The builder for blackjack (hands that split, doubles, insurance) is `round_builder_blackjack`, with
+its own entries; `Source`, `Built` and `Result` are shared.
 """
 
 from dataclasses import dataclass, field
@@ -33,7 +33,8 @@ class Source:
 
     `part` is one of: "card" (a box's card, `index` 0 being the deal), "dark", "stand", "decision"
     (a stake's Bet or fold), "result" (a wager's settlement), "dealer_card" (`index` 0 being his
-    face-down card), "open", "reveal".
+    face-down card), "open", "reveal". Blackjack adds "double", "split", "insurance",
+    "even_money" and "peek", and names the `hand` ("2.1") an event belongs to.
     """
 
     part: str
@@ -41,6 +42,7 @@ class Source:
     stake: str | None = None
     wager: str | None = None
     index: int | None = None
+    hand: str | None = None
 
 
 @dataclass
