@@ -24,7 +24,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Exists, Max, OuterRef
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -68,12 +68,12 @@ def _refuse(message: str, code: str, *, status: int = 400, path: str | None = No
 # --- who may do what -------------------------------------------------------------------------------
 
 def works_at(user, table: Table) -> bool:
-    """The user works in the pit of this table (superusers and auditors: every pit). The answer is
-    kept on the user object for the request (a table read by `_table_for` brings it along)."""
-    known = user.__dict__.setdefault("_dealing_pits", {})
-    if table.pit_id not in known:
-        known[table.pit_id] = user_pits(user).filter(pk=table.pit_id).exists()
-    return known[table.pit_id]
+    """The user works in the pit of this table (superusers and auditors: every pit). The user's pits
+    are read once and kept on the user object (which lives for one request)."""
+    pits = user.__dict__.get("_dealing_pits")
+    if pits is None:
+        pits = user.__dict__["_dealing_pits"] = frozenset(user_pits(user).values_list("pk", flat=True))
+    return table.pit_id in pits
 
 
 def _staff_of(user, table: Table, *roles: str) -> bool:
@@ -268,7 +268,7 @@ def round_log(*, document, logged_by, table: Table | None = None) -> tuple[Round
     the findings need not replay the round again.
     """
     doc = read_document(document)
-    table = _table_for(doc, table, logged_by)
+    table = _table_for(doc, table)
     _check_may_log_at(logged_by, table)
     prepared = _prepare(doc, table=table, logged_by=logged_by)
     for attempt in range(3):
@@ -368,7 +368,7 @@ def _check_text(text: str, path: str) -> None:
                       path=path) from None
 
 
-def _table_for(doc: dict, table: Table | None, user) -> Table:
+def _table_for(doc: dict, table: Table | None) -> Table:
     raw = doc.get("table")
     name = raw.get("name") if isinstance(raw, dict) else None
     if table is not None:
@@ -379,14 +379,11 @@ def _table_for(doc: dict, table: Table | None, user) -> Table:
     if not isinstance(name, str) or not name:
         raise _refuse(_("The round does not name its table: give \"table\": {\"name\": …}."), "table_required",
                       path="$.table.name")
-    # One query: the table and whether the user works in its pit (`works_at` reads the answer).
-    table = (Table.objects.filter(name=name)
-             .annotate(in_users_pits=Exists(user_pits(user).filter(pk=OuterRef("pit_id")))).first())
-    if table is None:
+    try:
+        return Table.objects.get(name=name)  # get(): without the model's ordering (a join to the pit)
+    except Table.DoesNotExist:
         raise _refuse(_("There is no table named \"%(name)s\".") % {"name": name}, "unknown_table",
-                      path="$.table.name")
-    user.__dict__.setdefault("_dealing_pits", {})[table.pit_id] = table.in_users_pits
-    return table
+                      path="$.table.name") from None
 
 
 def _prepare(doc: dict, *, table: Table, logged_by, supersedes: Round | None = None) -> _Prepared:
@@ -753,7 +750,7 @@ def round_amend(*, round: Round, document, amended_by, reason: str) -> Round:  #
                           path="$.id")
     if not doc.get("dealer"):
         doc["dealer"] = round.dealer.get_username()
-    _table_for(doc, table, amended_by)
+    _table_for(doc, table)
     if doc.get("shoe") and round.shoe_id is not None:
         if shoe_for_round(table=table, reference=doc["shoe"]).pk != round.shoe_id:
             raise _refuse(_("A correction stays in the round's shoe %(shoe)s.") % {"shoe": shoe_reference(round.shoe)},
