@@ -89,7 +89,7 @@ def _json_body(request) -> dict:
     except engine.RoundError as exc:
         raise services.engine_error(exc) from None
     if not isinstance(data, dict):
-        raise ServiceError(_("The body must be a JSON object."), extra={"code": "wrong_type", "path": "$"})
+        raise ServiceError(_("The body must be a JSON object."), extra={"code": "wrong_type", "path": "$", "event": None})
     return data
 
 
@@ -105,10 +105,15 @@ class _PerMethodRoles(APIView):
 
     method_roles: dict[str, tuple[str, ...]] = {}
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._permission_by_method = {method: HasRole(*roles) for method, roles in cls.method_roles.items()}
+
     def get_permissions(self):
-        method = getattr(self.request, "method", "GET")
-        roles = self.method_roles.get(method) or next(iter(self.method_roles.values()))
-        return [HasRole(*roles)()]
+        # OPTIONS and HEAD are judged like the endpoint's first method.
+        by_method = self._permission_by_method
+        permission = by_method.get(getattr(self.request, "method", "GET")) or next(iter(by_method.values()))
+        return [permission()]
 
 
 # --- output serializers ----------------------------------------------------------------------------------
