@@ -292,14 +292,25 @@ def dashboard(*, user, period: Period) -> dict:
         "by_severity": [(s, by_severity.get(s, 0)) for s in ("critical", "major", "minor")],
         "by_table": [{"label": r["table__name"], "over": r["over"] or zero, "under": r["under"] or zero, "n": r["n"]}
                      for r in by_table],
-        "by_dealer": [{"label": r["dealer__username"], "over": r["over"] or zero, "under": r["under"] or zero,
-                       "n": r["n"]} for r in by_dealer],
+        "by_dealer": _top_dealers(by_dealer),
         "by_day": [{"label": day.isoformat(), "over": (by_day_rows.get(day) or {}).get("over") or zero,
                     "under": (by_day_rows.get(day) or {}).get("under") or zero,
                     "n": (by_day_rows.get(day) or {}).get("n", 0)} for day in period.days],
         "recent": list(findings.filter(status=FindingStatus.OPEN)
                        .select_related("table", "dealer", "round").order_by("-played_at", "-id")[:8]),
     }
+
+
+TOP_DEALERS = 20
+
+
+def _top_dealers(rows) -> list[dict]:
+    """The dealers whose findings moved the most money (at most TOP_DEALERS), by name."""
+    zero = Decimal(0)
+    dealers = [{"label": r["dealer__username"], "over": r["over"] or zero, "under": r["under"] or zero, "n": r["n"]}
+               for r in rows]
+    dealers.sort(key=lambda d: (-(d["over"] - d["under"]), -d["n"], d["label"]))
+    return sorted(dealers[:TOP_DEALERS], key=lambda d: d["label"])
 
 
 def dealer_error_rates(*, user, period: Period) -> list[dict]:

@@ -233,7 +233,7 @@ def test_only_auditors_review_and_never_their_own_rounds(people, two_findings, m
 # --- audit runs -----------------------------------------------------------------------------------
 
 @pytest.fixture
-def logged(people, floor, log_rounds):
+def logged(people, floor, log_rounds, eager):
     """60 rounds on table A, 20 on table B (10 by the other dealer), about a third with mistakes; not audited."""
     rows = log_rounds(floor.table_a, people.dealer, n=60, seed=21, mistake_rate=0.35)
     rows += log_rounds(floor.table_b, people.other_dealer, n=20, seed=22, mistake_rate=0.35)
