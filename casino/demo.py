@@ -1,4 +1,4 @@
-"""The demo floor: two pits, six tables, one user per role (password "demo").
+"""The demo floor: two pits, eight tables, one user per role (password "demo").
 
 Loading is idempotent: what exists is left as it is (an edit made in the admin survives), what is
 missing is created, and memberships (roles, pits) are topped up. Running it twice changes nothing.
@@ -28,7 +28,11 @@ TABLES = [
     ("Pit A", "R-1", Variant.OCHKO, "100", "5000", 6, [100, 500, 1000, 5000], {}),
     ("Pit A", "R-2", Variant.OCHKO, "500", "25000", 6, [500, 1000, 5000, 25000], {}),
     ("Pit A", "R-3", Variant.OCHKO, "1000", "50000", 6, [1000, 5000, 10000, 50000], {}),
+    # The salon's three tiers (rules/blackjack.md, seed 002) and the online game (seed 001).
     ("Pit B", "Escribas", Variant.BLACKJACK, "100", "5000", 5, [100, 500, 1000, 5000], {"preset": "salon"}),
+    ("Pit B", "Sacerdotes", Variant.BLACKJACK, "1000", "50000", 5, [1000, 5000, 10000, 50000], {"preset": "salon"}),
+    ("Pit B", "Faraón", Variant.BLACKJACK, "10000", "500000", 5, [10000, 50000, 100000, 500000],
+     {"preset": "salon"}),
     ("Pit B", "Online-1", Variant.BLACKJACK, "1", "1000", 1, [1, 5, 25, 100, 500], {"preset": "online"}),
     ("Pit B", "Casa-21", Variant.VEINTIUNO, "5", "100", 6, [5, 10, 25, 50], {}),
 ]

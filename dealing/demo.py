@@ -26,7 +26,7 @@ MISTAKE_RATE = 0.05
 # Rounds per demo table, and the mistakes its dealer may make (the simulators inject them).
 PLAN = {
     "R-1": 90, "R-2": 60, "R-3": 50,  # ochko
-    "Escribas": 50, "Online-1": 20,  # blackjack salon / online
+    "Escribas": 50, "Sacerdotes": 30, "Faraón": 20, "Online-1": 20,  # blackjack salon (three tiers) / online
     "Casa-21": 40,  # veintiuno: one game night
 }
 OCHKO_CUT = 40  # cards left when an ochko shoe is changed

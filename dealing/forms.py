@@ -28,7 +28,12 @@ from dealing import chain, engine
 from dealing.choices import BurnReason, Decision, IncidentKind, Resolution
 from dealing.engine import cards as engine_cards
 from dealing.engine.base import LEAVE, PAY, TAKE
-from dealing.round_builder import BoxEntry, Built, OchkoEntry, Result, Source, StakeEntry, amount_json, build_ochko
+from dealing.round_builder import (
+    BoxEntry, Built, OchkoEntry, Result, Source, StakeEntry, amount_json, build_ochko, ochko_entry_from_document,
+)
+from dealing.round_builder_blackjack import BlackjackEntry, HandEntry, blackjack_entry_from_document, build_blackjack
+from dealing.round_builder_blackjack import BoxEntry as BjBoxEntry
+from dealing.round_builder_blackjack import StakeEntry as BjStakeEntry
 
 User = get_user_model()
 
@@ -210,14 +215,21 @@ class Check:
 
     @property
     def owed(self) -> dict:
+        """What each wager was owed by (stake, wager) — a game without hands (ochko)."""
         wagers = getattr(self.outcome, "wagers", None) or []
         return {(w.stake, w.wager): w for w in wagers}
 
     @property
+    def owed_by_hand(self) -> dict:
+        """What each wager was owed by (stake, hand, wager); the hand is None where a game has none."""
+        wagers = getattr(self.outcome, "wagers", None) or []
+        return {(w.stake, w.hand, w.wager): w for w in wagers}
+
+    @property
     def unsettled(self) -> list:
         """Owed wagers the dealer entered no result for."""
-        done = {(s.stake, s.wager) for s in getattr(self.outcome, "settled", None) or []}
-        return [w for key, w in self.owed.items() if key not in done]
+        done = {(s.stake, s.hand, s.wager) for s in getattr(self.outcome, "settled", None) or []}
+        return [w for key, w in self.owed_by_hand.items() if key not in done]
 
     @property
     def may_save(self) -> bool:
@@ -233,11 +245,11 @@ class Check:
         """Σ take − Σ pay as entered (a take without an amount moves the wager itself)."""
         if self.outcome is None:
             return None
-        owed = self.owed
+        owed = self.owed_by_hand
         total = Decimal(0)
         for s in self.outcome.settled:
             if s.result == TAKE:
-                w = owed.get((s.stake, s.wager))
+                w = owed.get((s.stake, s.hand, s.wager))
                 total += s.amount if s.amount is not None else (w.size if w else 0)
             elif s.result == PAY and s.amount is not None:
                 total -= s.amount
@@ -272,11 +284,21 @@ class RoundForm(forms.Form):
 
     round_id = forms.UUIDField(widget=forms.HiddenInput)
 
-    def __init__(self, *args, table, user, **kwargs):
+    def __init__(self, *args, table, user, amends=None, **kwargs):
+        """`amends`: the stored round this form corrects (a reason is then required, and whatever the
+        stored log carries beyond what the form shows — its shoe, say — is kept in the header)."""
         super().__init__(*args, **kwargs)
         self.table = table
         self.user = user
+        self.amends = amends
         self.result: Check | None = None
+        self.extra_header: dict = {}
+        if amends is not None:
+            self.fields["reason"] = forms.CharField(
+                label=_("Why is the round corrected?"), max_length=2000,
+                widget=forms.Textarea(attrs={"rows": 2, "class": "reason-input"}),
+                error_messages={"required": _("Say why the round is corrected: the pit boss reads it.")})
+            self.extra_header = {k: v for k, v in amends.document.items() if k not in _HEADER_KEYS}
         self.dealer_fixed = not user.is_superuser and not _logs_for_others(user)
         if not self.dealer_fixed:
             choices = [(u.get_username(), _dealer_label(u)) for u in pit_dealers(table)]
@@ -284,6 +306,22 @@ class RoundForm(forms.Form):
                                                       widget=forms.Select(attrs={"class": "dealer-select"}))
 
     # What a game's form provides.
+    @classmethod
+    def initial_from_document(cls, doc: dict) -> dict:
+        """The form's fields as they would be filled for a stored round (to correct it)."""
+        raise NotImplementedError
+
+    @classmethod
+    def rebuild(cls, doc: dict) -> dict:
+        """The document the form gives back for a stored round, left as it is (header kept)."""
+        raise NotImplementedError
+
+    @classmethod
+    def layout_action(cls, data, action: str) -> str | None:
+        """A change of the form's layout asked by a button (blackjack: split a hand). Changes `data`
+        and returns the field to focus next; None when the form has no such action."""
+        return None
+
     def build(self) -> Built:
         raise NotImplementedError
 
@@ -325,6 +363,7 @@ class RoundForm(forms.Form):
             "table": {"name": table.name, "min": amount_json(table.min_bet), "max": amount_json(table.max_bet)},
             "rules": dict(table.rules or {}),
             "dealer": self.dealer_username(),
+            **self.extra_header,
         }
 
     def check(self) -> Check:
@@ -347,6 +386,18 @@ class RoundForm(forms.Form):
                 result.findings.append(FindingView(f.code, f.severity, f.message, name, f.expected, f.actual))
         self.result = result
         return result
+
+
+# What `RoundForm.header` writes itself; anything else a stored log carries is kept by a correction.
+_HEADER_KEYS = frozenset({"format", "id", "variant", "table", "rules", "dealer", "stakes", "events"})
+
+
+def _header_of(doc: dict) -> dict:
+    return {k: v for k, v in doc.items() if k not in ("stakes", "events")}
+
+
+def _text(amount) -> str:
+    return "" if amount is None else amount_json_text(amount)
 
 
 def _logs_for_others(user) -> bool:
@@ -459,6 +510,31 @@ class OchkoRoundForm(RoundForm):
         # The dealer's place comes after the boxes; the dealer select (pit bosses) last of all.
         if "dealer" in f:
             f["dealer"] = f.pop("dealer")
+
+    @classmethod
+    def initial_from_document(cls, doc: dict) -> dict:
+        entry = ochko_entry_from_document(doc)
+        data = {"round_id": doc.get("id"), "dealer": doc.get("dealer"),
+                "dealer_cards": " ".join(entry.dealer_cards)}
+        for box in entry.boxes:
+            n = box.number
+            data[f"b{n}_cards"] = " ".join(box.cards)
+            data[f"b{n}_dark"] = box.dark or ""
+            for letter, stake in zip(STAKE_LETTERS, box.stakes):
+                p = f"s{n}{letter}_"
+                data.update({p + "player": stake.player, p + "ante": _text(stake.ante),
+                             p + "dealer_bet": _text(stake.dealer_bet), p + "bet": _text(stake.bet)})
+                if stake.folded:
+                    data[p + "fold"] = "on"
+                for wager, entered in stake.results.items():
+                    if wager in OCHKO_SETTLE_ORDER:
+                        data[f"{p}{wager}_result"] = entered.result
+                        data[f"{p}{wager}_amount"] = _text(entered.amount)
+        return {k: v for k, v in data.items() if v not in (None, "")}
+
+    @classmethod
+    def rebuild(cls, doc: dict) -> dict:
+        return build_ochko(ochko_entry_from_document(doc), header=_header_of(doc)).document
 
     def field_place(self, name: str) -> str:
         m = re.fullmatch(r"b(\d)_(cards|dark)", name)
@@ -646,7 +722,547 @@ class OchkoRoundForm(RoundForm):
         return self["dealer_cards"]
 
 
-ROUND_FORMS: dict[str, type[RoundForm]] = {"ochko": OchkoRoundForm}
+# --- blackjack ------------------------------------------------------------------------------------
+
+BLACKJACK_PACK = engine.variant("blackjack").PACK
+BJ_WAGER_LABELS = {"bet": gettext_lazy("Bet"), "double": gettext_lazy("Double"),
+                   "insurance": gettext_lazy("Insurance"), "jackpot": gettext_lazy("Jackpot")}
+# Hands one box may be split into on the form (the engine judges against the table's `max_hands`).
+BJ_MOST_HANDS = 8
+_HAND_NAME = re.compile(r"[1-9]\d?(?:\.[12]){0,6}\Z")
+
+
+def hand_key(name: str) -> str:
+    """A hand's name as it appears in field names and HTML ids: "2.1" → "2-1"."""
+    return name.replace(".", "-")
+
+
+def parse_splits(text, number: int) -> list[str]:
+    """The hands of box `number` that were split, from the form's hidden list ("2 2.1"): only hands
+    that exist (the box's hand, or a hand made by an earlier split), at most `BJ_MOST_HANDS` hands."""
+    wanted = {t for t in _SPLIT.split(str(text or "").strip()) if _HAND_NAME.match(t)}
+    splits: list[str] = []
+    leaves = 1
+
+    def visit(name: str) -> None:
+        nonlocal leaves
+        if name in wanted and leaves < BJ_MOST_HANDS:
+            splits.append(name)
+            leaves += 1
+            visit(name + ".1")
+            visit(name + ".2")
+
+    visit(str(number))
+    return splits
+
+
+def hand_names(number: int, splits) -> list[str]:
+    """Every hand of a box in the order it is played (depth first), split hands included."""
+    out: list[str] = []
+
+    def visit(name: str) -> None:
+        out.append(name)
+        if name in splits:
+            visit(name + ".1")
+            visit(name + ".2")
+
+    visit(str(number))
+    return out
+
+
+@dataclass
+class HandView:
+    """One hand of a box on the form: its cards (those it holds from before a split drawn, not
+    typed), its double, its split, its two halves side by side, its settlement rows."""
+
+    name: str
+    key: str
+    cards: forms.BoundField
+    double: forms.BoundField
+    inherited: list[str]
+    split: bool
+    children: list["HandView"]
+    rows: list[WagerRow]
+    can_split: bool
+    verdict: str = ""
+    depth: int = 0
+
+    @property
+    def is_root(self) -> bool:
+        return "." not in self.name
+
+    @property
+    def leaves(self) -> int:
+        return sum(c.leaves for c in self.children) if self.split else 1
+
+    @property
+    def typed_count(self) -> int:
+        return len(_tokens(self.cards.value()))
+
+
+def _tokens(value) -> list[str]:
+    if isinstance(value, (list, tuple)):
+        return [str(v) for v in value if v]
+    return [t for t in _SPLIT.split(str(value or "").strip()) if t]
+
+
+@dataclass
+class BlackjackBoxView:
+    number: int
+    fields: dict
+    hand: HandView
+    stake_rows: list[WagerRow]
+    used: bool
+
+    def __getitem__(self, key):
+        return self.fields[key]
+
+    @property
+    def in_play(self) -> bool:
+        return self.used
+
+    @property
+    def leaves(self) -> int:
+        return self.hand.leaves
+
+    @property
+    def hands(self) -> list[HandView]:
+        """Every hand, depth first."""
+        out = []
+
+        def visit(h: HandView) -> None:
+            out.append(h)
+            for c in h.children:
+                visit(c)
+
+        visit(self.hand)
+        return out
+
+    @property
+    def leaf_hands(self) -> list[HandView]:
+        return [h for h in self.hands if not h.split]
+
+
+class BlackjackRoundForm(RoundForm):
+    """Blackjack (presets salon and online): one player per box with his bet (and the jackpot bet
+    where the table offers it), insurance or even money against an ace, the box's hand and the hands
+    it splits into, doubles; the dealer's up card, hole card and draws.
+
+    Which hands were split is a hidden list per box (`b<n>_splits`); a split is a button
+    (`action=split:<hand>`) the view applies with `layout_action` before drawing the form again.
+    """
+
+    variant = "blackjack"
+    template_name = "dealing/round_form_blackjack.html"
+    default_renderer = QUICK_WIDGETS
+    pack_words = gettext_lazy("the 52-card pack")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.rules = engine.house_rules("blackjack", self.table.rules)
+        self.max_hands = self.rules["max_hands"]
+        self.offers_jackpot = bool(self.rules["jackpot"])
+        self.box_numbers = list(range(1, min(self.table.boxes, engine.variant("blackjack").MAX_TABLE_BOXES) + 1))
+        source = self.data if self.is_bound else self.initial
+        self.splits = {n: parse_splits(source.get(f"b{n}_splits"), n) for n in self.box_numbers}
+        self.stake_boxes: dict[str, int] = {}
+        f = self.fields
+        for n in self.box_numbers:
+            p = f"s{n}_"
+            f[p + "id"] = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
+            f[f"b{n}_splits"] = forms.CharField(required=False, max_length=200, widget=forms.HiddenInput)
+            f[p + "player"] = forms.CharField(required=False, max_length=80, label=_("Player"),
+                                              widget=forms.TextInput(attrs={"autocomplete": "off", "class": "player"}))
+            f[p + "bet"] = AmountField(label=_("Bet"))
+            if self.offers_jackpot:
+                f[p + "jackpot"] = AmountField(label=_("Jackpot"))
+            f[p + "insurance"] = AmountField(label=_("Insurance"))
+            f[p + "even_money"] = forms.BooleanField(required=False, label=_("even money"))
+            for name in hand_names(n, self.splits[n]):
+                k = f"h{hand_key(name)}_"
+                f[k + "cards"] = CardsField(pack=BLACKJACK_PACK, pack_words=self.pack_words,
+                                            label=_("Hand %(hand)s cards") % {"hand": name})
+                f[k + "cards"].widget.attrs["placeholder"] = (
+                    _("two dealt, then draws") if name == str(n) else
+                    _("its pair's second card") if name in self.splits[n] else _("second card, then draws"))
+                f[k + "double"] = forms.BooleanField(required=False, label=_("double"))
+                if name not in self.splits[n]:
+                    for wager in ("bet", "double"):
+                        f[f"{k}{wager}_result"] = ResultField(label=BJ_WAGER_LABELS[wager])
+                        f[f"{k}{wager}_amount"] = AmountField(label=_("amount"))
+            for wager in ("insurance", "jackpot"):
+                if wager == "jackpot" and not self.offers_jackpot:
+                    continue
+                f[f"{p}{wager}_result"] = ResultField(label=BJ_WAGER_LABELS[wager])
+                f[f"{p}{wager}_amount"] = AmountField(label=_("amount"))
+        f["dealer_up"] = CardsField(pack=BLACKJACK_PACK, pack_words=self.pack_words, most=1, label=_("Up card"))
+        f["dealer_hole"] = CardsField(pack=BLACKJACK_PACK, pack_words=self.pack_words, most=1, label=_("Hole card"))
+        f["dealer_draws"] = CardsField(pack=BLACKJACK_PACK, pack_words=self.pack_words, label=_("Draws"))
+        f["dealer_draws"].widget.attrs["placeholder"] = _("each card you drew, in order")
+        if "dealer" in f:
+            f["dealer"] = f.pop("dealer")
+
+    # --- splitting a hand ------------------------------------------------------------------------
+
+    @classmethod
+    def layout_action(cls, data, action: str) -> str | None:
+        """`split:<hand>` adds the hand to its box's splits; `unsplit:<hand>` takes it (and the
+        splits below it) back. Returns the field to focus: the first half's cards, or the hand's."""
+        verb, _sep, name = action.partition(":")
+        if verb not in ("split", "unsplit") or not _HAND_NAME.match(name):
+            return None
+        number = int(name.split(".")[0])
+        key = f"b{number}_splits"
+        splits = parse_splits(data.get(key), number)
+        if verb == "split":
+            if name not in hand_names(number, splits) or name in splits:
+                return None
+            splits.append(name)
+            focus = f"h{hand_key(name + '.1')}_cards"
+        else:
+            splits = [s for s in splits if s != name and not s.startswith(name + ".")]
+            focus = f"h{hand_key(name)}_cards"
+        data[key] = " ".join(parse_splits(" ".join(splits), number))
+        return focus
+
+    # --- reading a stored round back ------------------------------------------------------------
+
+    @classmethod
+    def initial_from_document(cls, doc: dict) -> dict:
+        entry = blackjack_entry_from_document(doc)
+        data = {"round_id": doc.get("id"), "dealer": doc.get("dealer"), "dealer_up": entry.dealer_up or "",
+                "dealer_hole": entry.dealer_hole or "", "dealer_draws": " ".join(entry.dealer_draws)}
+        for box in entry.boxes:
+            n, s = box.number, box.stake
+            p = f"s{n}_"
+            data.update({p + "id": s.id, p + "player": s.player, p + "bet": _text(s.bet),
+                         p + "jackpot": _text(s.jackpot), p + "insurance": _text(s.insurance)})
+            if s.even_money:
+                data[p + "even_money"] = "on"
+            for wager, entered in s.results.items():
+                data[f"{p}{wager}_result"] = entered.result
+                data[f"{p}{wager}_amount"] = _text(entered.amount)
+            data[f"b{n}_splits"] = " ".join(h.name for h in box.walk() if h.split)
+            for hand in box.walk():
+                k = f"h{hand_key(hand.name)}_"
+                data[k + "cards"] = " ".join(hand.cards)
+                if hand.double_at is not None:
+                    data[k + "double"] = "on"
+                for wager, entered in hand.results.items():
+                    data[f"{k}{wager}_result"] = entered.result
+                    data[f"{k}{wager}_amount"] = _text(entered.amount)
+        return {k: v for k, v in data.items() if v not in (None, "")}
+
+    @classmethod
+    def rebuild(cls, doc: dict) -> dict:
+        entry = blackjack_entry_from_document(doc)
+        for box in entry.boxes:  # the form marks a double on the hand's last card
+            for hand in box.hands.values():
+                if hand.double_at is not None:
+                    hand.double_at = len(hand.cards) - 1
+                hand.double_amount = None
+        return build_blackjack(entry, header=_header_of(doc)).document
+
+    # --- where a field is -------------------------------------------------------------------------
+
+    def field_place(self, name: str) -> str:
+        m = re.fullmatch(r"h([\d-]+)_(cards|double|bet_result|bet_amount|double_result|double_amount)", name)
+        if m:
+            hand = m.group(1).replace("-", ".")
+            part = m.group(2)
+            what = {"cards": _("cards"), "double": _("double"),
+                    "bet_result": _("Bet paid, taken or left"), "bet_amount": _("Bet amount"),
+                    "double_result": _("Double paid, taken or left"), "double_amount": _("Double amount")}[part]
+            return _("Box %(n)s, hand %(hand)s: %(what)s") % {"n": hand.split(".")[0], "hand": hand, "what": what}
+        m = re.fullmatch(r"s(\d)_(\w+?)(_result|_amount)?", name)
+        if m:
+            key, part = m.group(2), m.group(3)
+            label = BJ_WAGER_LABELS.get(key) or self.fields[name].label
+            if part == "_result":
+                label = _("%(wager)s paid, taken or left") % {"wager": BJ_WAGER_LABELS[key]}
+            elif part == "_amount":
+                label = _("%(wager)s amount") % {"wager": BJ_WAGER_LABELS[key]}
+            return _("Box %(n)s: %(what)s") % {"n": m.group(1), "what": label}
+        if name in ("dealer_up", "dealer_hole", "dealer_draws"):
+            return _("Your cards: %(what)s") % {"what": self.fields[name].label}
+        return super().field_place(name)
+
+    # --- validation ----------------------------------------------------------------------------
+
+    def _hands(self, n: int) -> list[str]:
+        return hand_names(n, self.splits[n])
+
+    def _box_used(self, n: int) -> bool:
+        data, p = self.cleaned_data, f"s{n}_"
+        keys = [p + k for k in ("player", "bet", "jackpot", "insurance", "even_money", "insurance_result",
+                                "insurance_amount", "jackpot_result", "jackpot_amount")]
+        for name in self._hands(n)[1:]:
+            keys.append(f"h{hand_key(name)}_cards")
+        for name in self._hands(n):
+            k = f"h{hand_key(name)}_"
+            keys += [k + "double", k + "bet_result", k + "bet_amount", k + "double_result", k + "double_amount"]
+        if any(data.get(k) not in (None, "", False, []) for k in keys):
+            return True
+        return any(k.startswith((p, f"h{n}-")) or k in (f"h{n}_bet_result", f"h{n}_bet_amount")
+                   for k in self.errors)
+
+    def clean(self):
+        data = super().clean()
+        any_box = False
+        for n in self.box_numbers:
+            root_cards = f"h{n}_cards"
+            if self._box_used(n):
+                any_box = True
+                self._clean_box(n)
+            elif data.get(root_cards):
+                self.add_error(root_cards, _("Nobody plays box %(n)d: enter a player and a bet first.") % {"n": n})
+        if not any_box and not any(k.startswith(("s", "h")) for k in self.errors):
+            raise forms.ValidationError(_("Enter at least one box: a player and a bet."), code="no_stakes")
+        if any_box:
+            for key, message in (("dealer_up", _("Enter your up card.")),
+                                 ("dealer_hole", _("Enter your hole card (face down until you turn it)."))):
+                if key not in self.errors and not data.get(key):
+                    self.add_error(key, message)
+        return data
+
+    def _clean_box(self, n: int) -> None:
+        data, p = self.cleaned_data, f"s{n}_"
+        if not (data.get(p + "player") or "").strip():
+            self.add_error(p + "player", _("Who plays this box?"))
+        if data.get(p + "bet") is None and p + "bet" not in self.errors:
+            self.add_error(p + "bet", _("Enter the bet."))
+        if data.get(p + "even_money") and data.get(p + "insurance") is not None and p + "insurance" not in self.errors:
+            self.add_error(p + "insurance", _("A box takes even money or insurance, not both."))
+        splits = self.splits[n]
+        for name in self._hands(n):
+            k = f"h{hand_key(name)}_"
+            if k + "cards" in self.errors:
+                continue
+            cards = data.get(k + "cards") or []
+            root = name == str(n)
+            if name in splits:
+                wanted = 2 if root else 1
+                if len(cards) != wanted:
+                    self.add_error(k + "cards", (
+                        _("Hand %(hand)s was split: its pair only here; the cards after the split go on %(hand)s.1 "
+                          "and %(hand)s.2.") if root else
+                        _("Hand %(hand)s was split again: only its second card here; the cards after the split go "
+                          "on %(hand)s.1 and %(hand)s.2.")) % {"hand": name})
+                if root and data.get(p + "even_money"):
+                    self.add_error(p + "even_money", _("Even money is paid at once: the box plays no further."))
+            elif root and len(cards) < 2:
+                self.add_error(k + "cards", _("Enter the box's two cards, then each card it drew."))
+            elif not root and not cards:
+                self.add_error(k + "cards", _("Enter hand %(hand)s's second card, then each card it drew.")
+                               % {"hand": name})
+            elif data.get(k + "double") and len(cards) < (3 if root else 2):
+                self.add_error(k + "cards", _("A double gets one more card: enter it last."))
+            if name not in splits:
+                self._clean_result(k, "bet", None)
+                self._clean_result(k, "double", None if data.get(k + "double")
+                                   else _("This hand did not double: nothing to settle."))
+        self._clean_result(p, "insurance", None if data.get(p + "insurance") is not None or p + "insurance" in
+                           self.errors else _("This box took no insurance."))
+        if self.offers_jackpot:
+            self._clean_result(p, "jackpot", None if data.get(p + "jackpot") is not None or p + "jackpot" in
+                               self.errors else _("This box placed no jackpot bet."))
+
+    def _clean_result(self, prefix: str, wager: str, refusal: str | None) -> None:
+        data = self.cleaned_data
+        r_key, a_key = f"{prefix}{wager}_result", f"{prefix}{wager}_amount"
+        result, amount = data.get(r_key), data.get(a_key)
+        if not result and amount is None:
+            return
+        if refusal:
+            self.add_error(r_key, refusal)
+        elif not result:
+            self.add_error(r_key, _("Paid, taken or left?"))
+        elif result == PAY and amount is None and a_key not in self.errors:
+            self.add_error(a_key, _("How much was paid?"))
+
+    # --- the document -------------------------------------------------------------------------------
+
+    def entry(self) -> BlackjackEntry:
+        data = self.cleaned_data
+        boxes = []
+        self.stake_boxes = {}
+        for n in self.box_numbers:
+            if not self._box_used(n):
+                continue
+            p = f"s{n}_"
+            results = {}
+            for wager in ("insurance", "jackpot"):
+                if data.get(f"{p}{wager}_result"):
+                    results[wager] = Result(data[f"{p}{wager}_result"], data.get(f"{p}{wager}_amount"))
+            sid = (data.get(p + "id") or "").strip() or str(n)
+            self.stake_boxes[sid] = n
+            stake = BjStakeEntry(sid, n, data[p + "player"].strip(), data[p + "bet"], jackpot=data.get(p + "jackpot"),
+                                 insurance=data.get(p + "insurance"), even_money=bool(data.get(p + "even_money")),
+                                 results=results)
+            hands = {}
+            for name in self._hands(n):
+                k = f"h{hand_key(name)}_"
+                cards = list(data.get(k + "cards") or [])
+                hand = HandEntry(name, cards, split=name in self.splits[n])
+                if data.get(k + "double") and cards and not hand.split:
+                    hand.double_at = len(cards) - 1
+                for wager in ("bet", "double"):
+                    if data.get(f"{k}{wager}_result"):
+                        hand.results[wager] = Result(data[f"{k}{wager}_result"], data.get(f"{k}{wager}_amount"))
+                hands[name] = hand
+            boxes.append(BjBoxEntry(n, stake, hands))
+        draws = list(data.get("dealer_draws") or [])
+        up, hole = data.get("dealer_up") or [], data.get("dealer_hole") or []
+        return BlackjackEntry(boxes, up[0] if up else None, hole[0] if hole else None, draws)
+
+    def build(self) -> Built:
+        return build_blackjack(self.entry(), header=self.header())
+
+    def _box_of_stake(self, sid) -> int | None:
+        return self.stake_boxes.get(sid)
+
+    def field_of(self, source: Source | None) -> str | None:
+        if source is None:
+            return None
+        part = source.part
+        if part in ("card", "double", "split", "stand") and source.hand:
+            return f"h{hand_key(source.hand)}_cards"
+        if part == "result":
+            if source.wager in ("bet", "double") and source.hand:
+                name = f"h{hand_key(source.hand)}_{source.wager}_result"
+                return name if name in self.fields else f"h{hand_key(source.hand)}_cards"
+            return f"s{source.box}_{source.wager}_result"
+        if part == "insurance":
+            return f"s{source.box}_insurance"
+        if part == "even_money":
+            return f"s{source.box}_even_money"
+        if part == "peek":
+            return "dealer_hole"
+        if part == "dealer_card":
+            return ("dealer_up", "dealer_hole")[source.index] if source.index in (0, 1) else "dealer_draws"
+        return None
+
+    def field_of_finding(self, finding) -> str | None:
+        n = self._box_of_stake(finding.stake)
+        code, wager = finding.code, finding.wager
+        if code == "DEALER_DRAW_RULE":
+            return "dealer_draws"
+        if n is None:
+            return None
+        if code in SETTLEMENT_CODES and wager in ("bet", "double") and finding.hand:
+            name = f"h{hand_key(finding.hand)}_{wager}_result"
+            return name if name in self.fields else None
+        if code in SETTLEMENT_CODES and wager in ("insurance", "jackpot"):
+            name = f"s{n}_{wager}_result"
+            return name if name in self.fields else None
+        if code == "BET_LIMITS":
+            return f"s{n}_jackpot" if wager == "jackpot" and self.offers_jackpot else f"s{n}_bet"
+        if code == "INSURANCE_AMOUNT":
+            return f"s{n}_insurance"
+        if code == "BOX_PLAYERS":
+            return f"s{n}_player"
+        return None
+
+    def field_of_path(self, path: str | None, built: Built) -> str | None:
+        m = re.match(r"\$\.stakes\[(\d+)\](?:\.(\w+))?", path or "")
+        if not m:
+            return None
+        stakes = built.document["stakes"]
+        k, key = int(m.group(1)), m.group(2)
+        if k >= len(stakes):
+            return None
+        n = stakes[k]["box"]
+        name = f"s{n}_{key}"
+        return name if name in self.fields else f"s{n}_player"
+
+    def fill_owed(self, data) -> int:
+        filled = 0
+        if self.result is None or not self.result.ok:
+            return 0
+        for (sid, hand, wager), owed in self.result.owed_by_hand.items():
+            n = self._box_of_stake(sid)
+            if n is None:
+                continue
+            p = f"h{hand_key(hand)}_{wager}" if wager in ("bet", "double") else f"s{n}_{wager}"
+            if p + "_result" not in self.fields or data.get(p + "_result"):
+                continue
+            data[p + "_result"] = owed.result
+            data[p + "_amount"] = amount_json_text(owed.amount if owed.result == PAY else owed.size)
+            filled += 1
+        return filled
+
+    # --- layout for the template ----------------------------------------------------------------
+
+    def boxes(self) -> list[BlackjackBoxView]:
+        result = self.result
+        owed = result.owed_by_hand if result and result.ok else {}
+        sids = {n: sid for sid, n in self.stake_boxes.items()}
+        views = []
+        for n in self.box_numbers:
+            p = f"s{n}_"
+            sid = sids.get(n) or (self[p + "id"].value() or str(n))
+            keys = ["id", "player", "bet", "insurance", "even_money"] + (["jackpot"] if self.offers_jackpot else [])
+            fields = {k: self[p + k] for k in keys}
+            fields["splits"] = self[f"b{n}_splits"]
+            stake_rows = []
+            for wager in ("insurance", "jackpot"):
+                r_name = f"{p}{wager}_result"
+                if r_name in self.fields:
+                    stake_rows.append(WagerRow(wager, BJ_WAGER_LABELS[wager], self[r_name], self[f"{p}{wager}_amount"],
+                                               owed.get((sid, str(n), wager)),
+                                               result.findings_for(r_name) if result else []))
+            used = any(self[p + k].value() not in (None, "", False) for k in ("player", "bet"))
+            views.append(BlackjackBoxView(n, fields, self._hand_view(n, str(n), sid, owed, [], 0), stake_rows, used))
+        return views
+
+    def _hand_view(self, n: int, name: str, sid: str, owed: dict, inherited: list[str], depth: int) -> HandView:
+        k = f"h{hand_key(name)}_"
+        splits = self.splits[n]
+        typed = _tokens(self[k + "cards"].value())
+        rows, verdict = [], ""
+        split = name in splits
+        if not split:
+            for wager in ("bet", "double"):
+                r_name = f"{k}{wager}_result"
+                rows.append(WagerRow(wager, BJ_WAGER_LABELS[wager], self[r_name], self[f"{k}{wager}_amount"],
+                                     owed.get((sid, name, wager)), self.result.findings_for(r_name) if self.result
+                                     else []))
+            bet_owed = owed.get((sid, name, "bet"))
+            verdict = bet_owed.why if bet_owed is not None else ""
+        whole = inherited + typed
+        children = []
+        if split:
+            pair = whole[:2]
+            for side in (1, 2):
+                first = pair[side - 1:side]
+                children.append(self._hand_view(n, f"{name}.{side}", sid, owed, first, depth + 1))
+        can_split = (not split and len(whole) == 2 and _same_value(whole[0], whole[1])
+                     and len(splits) + 1 < self.max_hands)
+        return HandView(name, hand_key(name), self[k + "cards"], self[k + "double"], inherited, split, children,
+                        rows, can_split, verdict, depth)
+
+    @property
+    def dealer_fields(self):
+        return [self["dealer_up"], self["dealer_hole"], self["dealer_draws"]]
+
+    @property
+    def ace_up(self) -> bool:
+        """The dealer's up card is an ace: insurance and even money are offered."""
+        cards = _tokens(self["dealer_up"].value())
+        code = engine_cards.normalize(cards[0]) or engine_cards.normalize(cards[0].upper()) if cards else None
+        return bool(code) and code[0] == "A"
+
+
+def _same_value(a: str, b: str) -> bool:
+    """Two cards of equal value (K♥ 10♣ is a pair): what the split button offers; the engine judges."""
+    codes = [engine_cards.normalize(c) or engine_cards.normalize(str(c).upper()) for c in (a, b)]
+    if None in codes:
+        return False
+    value = [10 if c[0] in "TJQK" else c[0] for c in codes]
+    return value[0] == value[1]
+
+
+ROUND_FORMS: dict[str, type[RoundForm]] = {"ochko": OchkoRoundForm, "blackjack": BlackjackRoundForm}
 
 
 # --- incidents and the shoe ----------------------------------------------------------------------

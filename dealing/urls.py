@@ -14,6 +14,7 @@ urlpatterns = [
     path("tables/<str:name>/incidents/", views.table_incidents, name="table_incidents"),
     path("rounds/new", views.round_pick_table, name="round_pick_table"),
     path("rounds/<int:pk>/", views.round_detail, name="round_detail"),
+    path("rounds/<int:pk>/correct", views.round_correct, name="round_correct"),
     path("incidents/", views.incident_list, name="incident_list"),
     path("incidents/new", views.incident_new, name="incident_new"),
     path("queue/", views.pit_queue, name="pit_queue"),

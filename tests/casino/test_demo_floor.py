@@ -36,7 +36,7 @@ def test_demo_floor_loads_pits_tables_and_one_user_per_role(settings):
 
     assert list(Pit.objects.values_list("name", flat=True)) == ["Pit A", "Pit B"]
     tables = {t.name: t for t in Table.objects.all()}
-    assert set(tables) == {"R-1", "R-2", "R-3", "Escribas", "Online-1", "Casa-21"}
+    assert set(tables) == {"R-1", "R-2", "R-3", "Escribas", "Sacerdotes", "Faraón", "Online-1", "Casa-21"}
     limits = {name: (t.variant, t.min_bet, t.max_bet) for name, t in tables.items()}
     assert limits["R-1"] == ("ochko", Decimal("100"), Decimal("5000"))
     assert limits["R-2"] == ("ochko", Decimal("500"), Decimal("25000"))
@@ -45,7 +45,12 @@ def test_demo_floor_loads_pits_tables_and_one_user_per_role(settings):
     assert tables["R-3"].boxes == 6
     assert tables["Escribas"].rules == {"preset": "salon"}
     assert tables["Escribas"].chips == ["100", "500", "1000", "5000"]
-    assert tables["Online-1"].rules == {"preset": "online"}
+    # The salon's three tiers (rules/blackjack.md): five boxes each, their own chips.
+    for name, low, high, chips in [("Sacerdotes", "1000", "50000", ["1000", "5000", "10000", "50000"]),
+                                   ("Faraón", "10000", "500000", ["10000", "50000", "100000", "500000"])]:
+        assert limits[name] == ("blackjack", Decimal(low), Decimal(high))
+        assert (tables[name].boxes, tables[name].chips, tables[name].rules) == (5, chips, {"preset": "salon"})
+    assert tables["Online-1"].rules == {"preset": "online"} and tables["Online-1"].boxes == 1
     assert tables["Casa-21"].variant == "veintiuno"
 
     User = get_user_model()
@@ -73,7 +78,7 @@ def test_demo_floor_stores_tables_whose_game_the_engine_does_not_read_yet(settin
     without_engine_module("blackjack", "veintiuno")
     call_command("demo_floor", stdout=open("/dev/null", "w"))
     assert Table.objects.get(name="Online-1").rules == {"preset": "online"}
-    assert Table.objects.count() == 6
+    assert Table.objects.count() == 8
 
 
 def test_demo_floor_refuses_with_debug_off(settings):
@@ -89,3 +94,17 @@ def test_bench_exists_and_succeeds(capsys):
     # a throwaway PostgreSQL database) are for `make bench`, not for the test suite.
     call_command("bench", "--skip-db", "--no-write", "--rounds", "100")
     assert "engine ochko:" in capsys.readouterr().out
+
+
+def test_demo_floor_adds_the_salon_tiers_and_leaves_existing_tables_as_they_are(settings):
+    """A floor loaded before the salon tiers existed: the new tables come, the old ones keep their data."""
+    settings.DEBUG = True
+    pit = Pit.objects.create(name="Pit B", description="as it was")
+    escribas = Table.objects.create(name="Escribas", pit=pit, variant="blackjack", min_bet=Decimal("200"),
+                                    max_bet=Decimal("4000"), boxes=5, chips=["200", "1000"], rules={"preset": "salon"})
+    call_command("demo_floor", stdout=open("/dev/null", "w"))
+    escribas.refresh_from_db()
+    assert (escribas.min_bet, escribas.max_bet, escribas.chips) == (Decimal("200"), Decimal("4000"), ["200", "1000"])
+    assert Pit.objects.get(name="Pit B").description == "as it was"
+    assert set(Table.objects.filter(pit=pit).values_list("name", flat=True)) >= {"Escribas", "Sacerdotes", "Faraón",
+                                                                                 "Online-1"}

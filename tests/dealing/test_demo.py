@@ -23,8 +23,8 @@ def test_the_demo_floor_deals_rounds_once(settings, django_capture_on_commit_cal
         call_command("demo_floor", stdout=io.StringIO())
     rounds = Round.objects.all()
     assert rounds.count() >= 300
-    assert set(rounds.values_list("table__name", flat=True)) == {"R-1", "R-2", "R-3", "Escribas", "Online-1",
-                                                                 "Casa-21"}
+    assert set(rounds.values_list("table__name", flat=True)) == {"R-1", "R-2", "R-3", "Escribas", "Sacerdotes",
+                                                                 "Faraón", "Online-1", "Casa-21"}
     assert set(rounds.values_list("dealer__username", flat=True)) == {"dealer1"}
     if settings.CELERY_TASK_ALWAYS_EAGER:  # audited in-process; with a broker the worker does it
         assert not rounds.filter(status=RoundStatus.RECORDED, audit_status=AuditStatus.PENDING).exists()

@@ -237,8 +237,8 @@ def test_a_dealer_logs_only_as_himself(dealer_client, dealer, make_user, floor):
 def test_a_table_without_a_form_yet_says_so(client, make_user, floor):
     from tests.factories import TableFactory
 
-    TableFactory(name="Escribas", pit=floor.pit_a, variant="blackjack", boxes=5, rules={"preset": "salon"})
+    TableFactory(name="Casa-21", pit=floor.pit_a, variant="veintiuno", boxes=6)  # game nights are the ledger's
     client.force_login(make_user(PIT_BOSS, pits=[floor.pit_a]))
-    response = client.get(reverse("dealing:round_new", kwargs={"name": "Escribas"}))
+    response = client.get(reverse("dealing:round_new", kwargs={"name": "Casa-21"}))
     assert response.status_code == 200
-    assert "No round form for Escribas yet" in response.content.decode()
+    assert "No round form for Casa-21 yet" in response.content.decode()

@@ -7,7 +7,7 @@ from casino.demo import DEMO_PASSWORD, USERS, demo_floor_load
 
 
 class Command(BaseCommand):
-    help = "Load the demo floor: two pits, six tables and one user per role (password 'demo'). Idempotent."
+    help = "Load the demo floor: two pits, eight tables and one user per role (password 'demo'). Idempotent."
 
     def handle(self, *args, **options):
         if not settings.DEBUG:

@@ -1,7 +1,9 @@
 /* The dealer's round form, a little faster with JavaScript (everything also works without it):
    cards drawn as they are typed, stake chips, p/t/l/o in a result, Alt+1…6 to a box, Ctrl+Enter
    to save, a second player's rows shown as soon as he is entered, empty boxes skipped by Tab.
-   No framework; htmx swaps the form after a check and this file listens by delegation. */
+   No framework; htmx swaps the form after a check and this file listens by delegation.
+   What is the same for every game lives here; the ochko boxes too (blackjack's hands are in
+   round_form_blackjack.js, which the blackjack form loads beside this file). */
 (function () {
   "use strict";
 
@@ -12,7 +14,7 @@
   /* A card as typed (TS, 10d, ah) → {rank, suit, red} or null. The server says which are wrong. */
   function parseCard(token) {
     var t = token.trim().toUpperCase();
-    var m = /^(10|[6-9TJQKA])([SHDC])$/.exec(t);
+    var m = /^(10|[6-9TJQKA])([SHDC])$/.exec(t);  // the 36-card pack; blackjack draws its own cards
     if (!m) return null;
     return { rank: RANKS[m[1]], suit: SUITS[m[2]], red: m[2] === "H" || m[2] === "D", code: t };
   }
@@ -142,14 +144,18 @@
     var select = row.querySelector("select");
     var amount = row.querySelector("input");
     select.value = row.getAttribute("data-owed-result");
-    amount.value = select.value === "leave" ? "" : row.getAttribute("data-owed-amount");
+    // Ochko logs a leave without an amount; blackjack with the wager it returns.
+    amount.value = select.value === "leave" && isOchko(row.closest("form")) ? "" : row.getAttribute("data-owed-amount");
     select.dispatchEvent(new Event("change", { bubbles: true }));
     return true;
   }
 
+  function isOchko(form) { return !form.dataset.variant || form.dataset.variant === "ochko"; }
+
   function init(form) {
     if (!form || form.dataset.ready) return;
     form.dataset.ready = "1";
+    if (!isOchko(form)) return;
     form.querySelectorAll("[data-settle-for]").forEach(function (el) {
       refreshStake(form, el.getAttribute("data-settle-for"));
     });
@@ -160,7 +166,7 @@
 
   document.addEventListener("input", function (ev) {
     var form = ev.target.closest && ev.target.closest("#round-form");
-    if (!form) return;
+    if (!form || !isOchko(form)) return;
     var t = ev.target;
     if (t.classList.contains("cards-input")) renderCards(form, t);
     var m = /^s(\d[abc])_/.exec(t.name || "");
@@ -173,12 +179,13 @@
     var t = ev.target;
     var form = t.closest && t.closest("#round-form");
     if (!form) return;
+    if (!isOchko(form)) return;
     var m = /^s(\d[abc])_/.exec(t.name || "");
     if (m) refreshStake(form, m[1]);
     if (t.matches("select.result")) {
       var row = t.closest(".settle-row");
       var amount = row && row.querySelector("input");
-      if (amount && t.value === "leave") amount.value = "";
+      if (amount && t.value === "leave") amount.value = "";  // an ochko leave moves nothing
     }
   });
 
@@ -212,8 +219,8 @@
     if (ev.altKey && !ev.ctrlKey && !ev.metaKey) {
       var key = ev.key.toLowerCase();
       var target = null;
-      if (/^[1-6]$/.test(key)) target = field(form, "s" + key + "a_player");
-      else if (key === "d") target = field(form, "dealer_cards");
+      if (/^[1-7]$/.test(key)) target = field(form, "s" + key + "a_player") || field(form, "s" + key + "_player");
+      else if (key === "d") target = field(form, "dealer_cards") || field(form, "dealer_up");
       if (target) { ev.preventDefault(); target.focus(); return; }
     }
     // Ctrl+Enter (or Cmd+Enter): save, when the round was checked and may be saved.
@@ -253,6 +260,9 @@
   document.addEventListener("htmx:after:swap", function () {
     var form = currentForm();
     init(form);
+    // A change of layout (a split): straight on to the field the server named.
+    var next = form && form.dataset.focus && document.getElementById(form.dataset.focus);
+    if (next) { next.focus(); return; }
     var panel = document.getElementById("check-panel");
     var save = form && form.querySelector("button[data-action='save']");
     if (panel) panel.scrollIntoView({ block: "start", behavior: "smooth" });
