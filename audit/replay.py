@@ -30,6 +30,7 @@ class CardView:
     hidden: bool = False  # drawn turned over (dark card, hole card, tapo, first pass face down)
     struck: bool = False  # left play (an exposed card burned and replaced)
     flagged: bool = False
+    across: bool = False  # laid across the hand: the card a blackjack double drew
 
     @property
     def rank(self) -> str:
@@ -91,6 +92,11 @@ class TableLayout:
     burns: list[CardView] = field(default_factory=list)
     notes: list[dict] = field(default_factory=list)  # {"event", "text", "flagged"}
     bank: str = ""
+
+    @property
+    def places(self) -> int:
+        """How many hands lie side by side on the felt (a box counts once, a split box once per hand)."""
+        return sum(max(1, len(b.hands)) for b in self.boxes)
 
 
 def card(text, event: int | None, flagged: set, **kwargs) -> CardView:
@@ -309,7 +315,7 @@ def _blackjack(doc: dict, flagged: set) -> TableLayout:
             _hand(boxes, ev.get("hand")).cards.append(card(ev.get("card"), i, flagged))
         elif e == "double":
             h = _hand(boxes, ev.get("hand"))
-            h.cards.append(card(ev.get("card"), i, flagged, note=_("double"), badge=_("double")))
+            h.cards.append(card(ev.get("card"), i, flagged, note=_("double"), badge=_("double"), across=True))
             _tag(h, _("doubled"), i, flagged)
         elif e == "split":
             name = str(ev.get("hand"))
