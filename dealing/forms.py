@@ -294,16 +294,23 @@ class RoundForm(forms.Form):
         self.result: Check | None = None
         self.extra_header: dict = {}
         if amends is not None:
+            # Asked for when the correction is saved (a check needs none): see `reason_missing`.
             self.fields["reason"] = forms.CharField(
-                label=_("Why is the round corrected?"), max_length=2000,
-                widget=forms.Textarea(attrs={"rows": 2, "class": "reason-input"}),
-                error_messages={"required": _("Say why the round is corrected: the pit boss reads it.")})
+                label=_("Why is the round corrected?"), max_length=2000, required=False,
+                widget=forms.Textarea(attrs={"rows": 2, "class": "reason-input"}))
             self.extra_header = {k: v for k, v in amends.document.items() if k not in _HEADER_KEYS}
         self.dealer_fixed = not user.is_superuser and not _logs_for_others(user)
         if not self.dealer_fixed:
             choices = [(u.get_username(), _dealer_label(u)) for u in pit_dealers(table)]
             self.fields["dealer"] = forms.ChoiceField(label=_("Dealer"), choices=[("", "—")] + choices,
                                                       widget=forms.Select(attrs={"class": "dealer-select"}))
+
+    def reason_missing(self) -> bool:
+        """A correction is saved only with its reason; the error goes on the reason's field."""
+        if self.amends is None or (self.cleaned_data.get("reason") or "").strip():
+            return False
+        self.add_error("reason", _("Say why the round is corrected: the pit boss reads it."))
+        return True
 
     # What a game's form provides.
     @classmethod
@@ -876,6 +883,7 @@ class BlackjackRoundForm(RoundForm):
             f[p + "bet"] = AmountField(label=_("Bet"))
             if self.offers_jackpot:
                 f[p + "jackpot"] = AmountField(label=_("Jackpot"))
+                f[p + "jackpot"].widget.attrs["placeholder"] = amount_json_text(self.rules["jackpot_bet"])
             f[p + "insurance"] = AmountField(label=_("Insurance"))
             f[p + "even_money"] = forms.BooleanField(required=False, label=_("even money"))
             for name in hand_names(n, self.splits[n]):

@@ -170,6 +170,8 @@ def _round_form_page(request, table: Table, form_class, *, amends: Round | None 
                     elif request.POST.get("checked") != result.token:
                         notice = _("The round changed since it was checked: look at the engine's findings again, "
                                    "then save.")
+                    elif form.reason_missing():
+                        refused = True
                     else:
                         saved = _save_round(request, form, table, result, amends)
                         if saved is not None:
@@ -394,7 +396,7 @@ def round_detail(request, pk: int):
         "round": record, "table": record.table, "outcome": outcome, "error": error,
         "boxes": _round_drawing(record, outcome), "dealer_cards": entry.dealer_cards if entry else [],
         "blackjack": _blackjack_drawing(record, outcome) if record.variant == "blackjack" else None,
-        "pending_correction": pending,
+        "pending_correction": pending, "may_decide": _may(user, *DECIDERS),
         "may_correct": (record.status == RoundStatus.RECORDED and pending is None and record.variant in ROUND_FORMS
                         and has_role(user, *LOGGERS) and may_correct(user, record)),
         "audit_url": audit_replay_url(record), "revisions": selectors.round_revisions(round=record),

@@ -76,12 +76,6 @@
     row.replaceChildren();
     inherited.forEach(function (t) { row.appendChild(cardEl(t, "inherited")); });
     typed.forEach(function (t, i) { row.appendChild(cardEl(t, doubled && i === typed.length - 1 ? "across" : "")); });
-    if (doubled) {
-      var chip = document.createElement("span");
-      chip.className = "chip-mini bet double-chip";
-      chip.textContent = "×2";
-      row.appendChild(chip);
-    }
     hand.classList.toggle("is-doubled", doubled);
     var doubleRow = own(hand, ".settle-row[data-wager='double']");
     if (doubleRow) toggleRow(doubleRow, doubled, "data-needs-double");
