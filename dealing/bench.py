@@ -56,9 +56,11 @@ def api_ingestion(*, clients: int = 8, rounds: int = 3000, tables: int | None = 
         measured = _bodies(fixture, clients, -(-rounds // clients), seed + 1)
         with _Server(workers=workers, threads=threads) as server:
             _post_all(server.port, fixture.token, warmup)
+            cpu_before = server.cpu_seconds()
             started = time.perf_counter()
             latencies, statuses = _post_all(server.port, fixture.token, measured)
             elapsed = time.perf_counter() - started
+            cpu_after = server.cpu_seconds()
         stored, chain_ok = fixture.check()
     finally:
         cleanup = fixture.remove()
@@ -72,6 +74,8 @@ def api_ingestion(*, clients: int = 8, rounds: int = 3000, tables: int | None = 
         "p50_ms": round(statistics.median(ms), 1),
         "p99_ms": round(ms[min(len(ms) - 1, int(len(ms) * 0.99))], 1),
         "max_ms": round(ms[-1], 1),
+        "server_cpu_ms_per_round": (round((cpu_after - cpu_before) * 1000 / len(latencies), 1)
+                                    if None not in (cpu_before, cpu_after) else None),
         "statuses": {str(k): v for k, v in sorted(statuses.items())},
         "stored": stored,
         "chain": "intact" if chain_ok else "BROKEN",
@@ -192,6 +196,23 @@ class _Server:
                 time.sleep(0.2)
         self.__exit__()
         raise RuntimeError("gunicorn did not answer within 60 s")
+
+    def cpu_seconds(self) -> float | None:
+        """CPU time (user + system) used so far by the server's processes (Linux /proc; else None)."""
+        if not os.path.isdir("/proc"):
+            return None
+        total = 0
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:  # a process that ended meanwhile
+                continue
+            if int(entry) == self.process.pid or int(fields[1]) == self.process.pid:  # the master, its workers
+                total += int(fields[11]) + int(fields[12])  # utime, stime
+        return total / os.sysconf("SC_CLK_TCK")
 
     def __exit__(self, *exc):
         if self.process is not None and self.process.poll() is None:

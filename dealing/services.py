@@ -548,7 +548,7 @@ def _append(prepared: _Prepared, *, logged_by, revision: int = 1, supersedes: Ro
     record.save(force_insert=True)
     for stake in prepared.stakes:
         stake.round = record
-    Stake.objects.bulk_create(prepared.stakes)
+    _Link.insert_stakes(prepared.stakes)
     if status == RoundStatus.RECORDED:
         _queue_audit(record)
     return record
@@ -583,6 +583,22 @@ class _Link:
             cursor.execute(cls.LAST, [table.pk])
             row = cursor.fetchone()
         return None if row is None else cls(*row)
+
+    _STAKE_FIELDS = [f for f in Stake._meta.concrete_fields if not f.primary_key]
+    _STAKE_INSERT = f"INSERT INTO {Stake._meta.db_table} ({', '.join(f.column for f in _STAKE_FIELDS)}) VALUES "
+    _STAKE_ROW = f"({', '.join(['%s'] * len(_STAKE_FIELDS))})"
+
+    @classmethod
+    def insert_stakes(cls, stakes: list[Stake]) -> None:
+        """The round's stake rows in one multi-row INSERT, each value adapted as Django adapts it
+        (bulk_create costs about twice as much for a handful of rows)."""
+        if not stakes:
+            return
+        sql = cls._STAKE_INSERT + ", ".join([cls._STAKE_ROW] * len(stakes))
+        params = [f.get_db_prep_save(getattr(stake, f.attname), connection)
+                  for stake in stakes for f in cls._STAKE_FIELDS]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
 
     @classmethod
     def take_slot(cls, table: Table, number: int | None) -> Shoe | None:
