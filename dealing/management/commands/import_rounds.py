@@ -9,6 +9,7 @@ import sys
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
 
 from casino.errors import ServiceError
 from casino.models import Table
@@ -75,7 +76,7 @@ class Command(BaseCommand):
         name = document.get("dealer")
         user = get_user_model().objects.filter(username=name, is_active=True).first() if name else None
         if user is None:
-            raise ServiceError("The round names no dealer known here; give --as USERNAME.",
+            raise ServiceError(_("The round names no dealer known here; give --as USERNAME."),
                                extra={"code": "unknown_dealer", "path": "$.dealer", "event": None})
         return user
 
