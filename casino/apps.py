@@ -1,7 +1,22 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
+
+
+def ensure_role_groups(using="default", **kwargs):
+    """The role groups exist after every migrate and every flush (a flush empties the tables a
+    migration filled; post_migrate runs after both)."""
+    from django.contrib.auth.models import Group
+
+    from casino.roles import ROLES
+
+    for name in ROLES:
+        Group.objects.using(using).get_or_create(name=name)
 
 
 class CasinoConfig(AppConfig):
     name = "casino"
     verbose_name = _("Floor")
+
+    def ready(self):
+        post_migrate.connect(ensure_role_groups, sender=self, dispatch_uid="casino.ensure_role_groups")

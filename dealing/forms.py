@@ -890,9 +890,9 @@ class BlackjackRoundForm(RoundForm):
                 k = f"h{hand_key(name)}_"
                 f[k + "cards"] = CardsField(pack=BLACKJACK_PACK, pack_words=self.pack_words,
                                             label=_("Hand %(hand)s cards") % {"hand": name})
+                # Examples of what goes here (card codes read the same in every language).
                 f[k + "cards"].widget.attrs["placeholder"] = (
-                    _("two dealt, then draws") if name == str(n) else
-                    _("its pair's second card") if name in self.splits[n] else _("second card, then draws"))
+                    "8S 8H …" if name == str(n) else "8D" if name in self.splits[n] else "3C …")
                 f[k + "double"] = forms.BooleanField(required=False, label=_("double"))
                 if name not in self.splits[n]:
                     for wager in ("bet", "double"):

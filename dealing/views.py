@@ -87,7 +87,9 @@ def _may(user, *roles) -> bool:
 def table_list(request):
     """The tables of the user's pits, each with its open shoe and what the user may do there."""
     user = request.user
-    tables = list(floor_selectors.table_list(user=user).order_by("pit__name", "-is_active", "name"))
+    # A pit's tables by game, then by stakes (the salon's tiers in order), then by name.
+    tables = list(floor_selectors.table_list(user=user).order_by("pit__name", "-is_active", "variant", "min_bet",
+                                                                 "name"))
     shoes = {s.table_id: s for s in selectors.shoes_visible(user).filter(ended_at__isnull=True, table__in=tables)
              .order_by("table_id", "number")}
     pending = {}

@@ -47,6 +47,16 @@ def test_the_role_groups_exist_after_migrations():
     assert set(ROLES) == {DEALER, INSPECTOR, PIT_BOSS, AUDITOR, TRAINEE}
 
 
+@pytest.mark.django_db(transaction=True)
+def test_the_role_groups_come_back_after_a_flush():
+    # A flush (as after every transactional test, or `manage.py flush` on a demo box) empties
+    # the tables the groups' migration filled; without the groups nobody could be given a role.
+    from django.core.management import call_command
+
+    call_command("flush", interactive=False, verbosity=0)
+    assert set(Group.objects.values_list("name", flat=True)) >= set(ROLES)
+
+
 @pytest.mark.parametrize("url_name, allowed", PAGES)
 def test_anonymous_is_sent_to_login_or_refused(client, url_name, allowed):
     url = reverse(url_name)
