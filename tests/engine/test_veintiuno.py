@@ -747,6 +747,18 @@ def test_a_sessions_balances_sum_to_zero_and_the_bank_passes_by_the_rules(seed, 
     assert max(first, key=lambda p: sim.HIGH_CARD[first[p][0]]) == session.first_bank
 
 
+@pytest.mark.parametrize("seed", [253, 318, 323, 337])
+def test_eight_players_on_one_pack_play_the_night_through(seed):
+    # These seeds once put all 40 cards on the table in one round; the round is dealt again.
+    session = sim.simulate_session(random.Random(seed), players=[f"P{k}" for k in range(8)], rounds=40)
+    assert len(session.rounds) == 40
+    assert sum(session.balances.values()) == 0
+    for doc in session.rounds:
+        cards = [e["card"] for e in doc["events"] if "card" in e]
+        assert len(cards) == len(set(cards)) <= 40
+        assert engine.settle(json.dumps(doc, default=str))["findings"] == []
+
+
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=SEEDS, kind=st.sampled_from(sorted(sim.MISTAKES)))
 def test_a_session_with_mistakes_still_balances(seed, kind):

@@ -142,6 +142,10 @@ def hand_result(cards: list[str], bet: Decimal, how: str, bank: list[str], suite
 
 # --- the pack -------------------------------------------------------------------------------------
 
+class PackExhausted(RuntimeError):
+    """Every card of the pack is on the table and a hand wants one more: the round is dealt again."""
+
+
 class Pack:
     """One shuffled pack (or several together), dealt to the end; then every card not on the table
     is gathered and shuffled again."""
@@ -167,7 +171,7 @@ class Pack:
             if card in left:
                 left.remove(card)
         if not left:
-            raise RuntimeError("every card of the pack is on the table")
+            raise PackExhausted("every card of the pack is on the table")
         self.rng.shuffle(left)
         self.cards = left
         self.gathered += 1
@@ -689,17 +693,23 @@ def simulate_round(rng, *, mistake: str | None = None, number: int = 0, table_mi
                    specials=specials, declare=declare, tapo=tapo, withdraw=withdraw, void=void, split=split,
                    puje=puje)
     source = pack if pack is not None else Pack(rng, packs)
-    for _ in range(attempts if mistake else 1):
+    tries = attempts if mistake else 0
+    # First the tries at the mistake, then correct rounds. Any try is dealt again when a big table
+    # drew every card of one pack (the players' random choices differ the next time).
+    for k in range(tries + attempts):
+        wanted = mistake if k < tries else None
         saved = source.snapshot()
-        dealt = _Round(rng, source, mistake=mistake, **options)
-        result = dealt.write(mistake, number)
+        try:
+            result = _Round(rng, source, mistake=wanted, **options).write(wanted, number)
+        except PackExhausted:
+            result = None
         if result is not None:
             return result
         if pack is not None:
             source.restore(saved)  # nothing was seen: the cards go back as they were
         else:
             source = Pack(rng, packs)
-    return _Round(rng, source, mistake=None, **options).write(None, number)
+    raise PackExhausted(f"{len(seated) + 1} hands kept drawing the whole pack in {attempts} deals")
 
 
 # --- a game night ---------------------------------------------------------------------------------
