@@ -8,6 +8,7 @@ open, drawing, the dealer's draw, reveal, settlement. Each event is validated as
 
 from bisect import bisect_right
 from decimal import Decimal
+from operator import attrgetter
 
 from . import cards as _cards
 from . import document as doc_
@@ -39,10 +40,12 @@ OPTIONS = {
 
 # Card facts by spelling: (code, value, is_ace, is_picture, in_pack). Cards outside the 36-card
 # pack keep their face value so the rest of the procedure can still be checked around them.
+# is_ace and is_picture are the ints 0/1, not bools: Hand.add sums them, and int + int stays on
+# the interpreter's fast path where int + bool does not.
 _FACE = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 2, "Q": 3, "K": 4, "A": 11}
 _CARD: dict[str, tuple] = {}
 for _text, _code in _cards._SPELLINGS.items():
-    _CARD[_text] = (_code, _FACE[_code[0]], _code[0] == "A", _code[0] in "JQK", _code in PACK)
+    _CARD[_text] = (_code, _FACE[_code[0]], int(_code[0] == "A"), int(_code[0] in "JQK"), _code in PACK)
 del _text, _code
 
 # Phases of the procedure.
@@ -144,8 +147,8 @@ class Replay:
         self.doc = doc
         self.findings: list[Finding] = []
         table = doc_.expect_object(doc.get("table") if "table" in doc else _missing("table"), "$.table")
-        self.min = doc_.amount(table, "min", "$.table")
-        self.max = doc_.amount(table, "max", "$.table")
+        self.min = _cached_amount(table.get("min")) or doc_.amount(table, "min", "$.table")
+        self.max = _cached_amount(table.get("max")) or doc_.amount(table, "max", "$.table")
         if self.min > self.max:
             raise RoundError("bad_value", f"The table minimum {fmt(self.min)} is above its maximum {fmt(self.max)}.",
                              path="$.table")
@@ -159,6 +162,7 @@ class Replay:
         self.boxes: dict[int, Box] = {}
         self._read_stakes(doc.get("stakes") if "stakes" in doc else _missing("stakes"))
         self.order = sorted(self.boxes)  # boxes in play, 1 -> 6
+        self.in_order = [self.boxes[n] for n in self.order]  # the same boxes themselves, for the hot loops
         self.dealer = Hand()
         self.phase = DEAL
         self.opened = False
@@ -184,6 +188,7 @@ class Replay:
             raise RoundError("no_stakes", "The round has no stakes: at least one box must be played.",
                              path="$.stakes")
         owners: dict[int, str] = {}
+        stakes, boxes = self.stakes, self.boxes
         for k, item in enumerate(raw):
             fast = _fast_stake(item)
             if fast is not None:
@@ -198,7 +203,7 @@ class Replay:
                 ante = doc_.amount(item, "ante", path)
                 dealer_bet = doc_.amount(item, "dealer_bet", path, required=False)
                 owner = doc_.boolean(item, "owner", path, required=False)
-            if sid in self.stakes:
+            if sid in stakes:
                 raise RoundError("duplicate_stake", f"Two stakes have the id \"{sid}\".",
                                  path=f"$.stakes[{k}].id")
             if owner:
@@ -206,13 +211,12 @@ class Replay:
                     raise RoundError("bad_value", f"Box {box_no} has two owners: stakes \"{owners[box_no]}\" and "
                                      f"\"{sid}\".", path=f"$.stakes[{k}].owner")
                 owners[box_no] = sid
-            stake = Stake(sid, box_no, player, ante, dealer_bet, bool(owner))
-            self.stakes[sid] = stake
-            box = self.boxes.get(box_no)
+            stake = stakes[sid] = Stake(sid, box_no, player, ante, dealer_bet, bool(owner))
+            box = boxes.get(box_no)
             if box is None:
-                box = self.boxes[box_no] = Box(box_no)
+                box = boxes[box_no] = Box(box_no)
             box.stakes.append(stake)
-        for box in self.boxes.values():
+        for box in boxes.values():
             if box.number not in owners:
                 box.stakes[0].owner = True
         self._check_stakes()
@@ -220,6 +224,7 @@ class Replay:
     def _check_stakes(self) -> None:
         add = self.findings.append
         lo, hi = self.min, self.max
+        dealer_bet_min = self.rules["dealer_bet_min"]
         for number in sorted(self.boxes):
             box = self.boxes[number]
             if not 1 <= number <= self.n_boxes:
@@ -228,19 +233,19 @@ class Replay:
             if len(box.stakes) > MAX_STAKES_PER_BOX:
                 add(Finding("BOX_PLAYERS", f"Box {number} has {len(box.stakes)} stakes: at most "
                             f"{MAX_STAKES_PER_BOX} players share a box.", stake=box.stakes[MAX_STAKES_PER_BOX].id))
-            total = ZERO
             for s in box.stakes:
-                total += s.ante
                 if s.ante < lo or s.ante > hi:
                     add(Finding("ANTE_LIMITS", f"Box {number}, stake {s.id}: Ante {fmt(s.ante)} is outside the "
                                 f"table limits {fmt(lo)}–{fmt(hi)}.", stake=s.id, wager="ante"))
-                if s.dealer_bet is not None and s.dealer_bet < self.rules["dealer_bet_min"]:
+                if s.dealer_bet is not None and s.dealer_bet < dealer_bet_min:
                     add(Finding("DEALER_BET_MIN", f"Box {number}, stake {s.id}: dealer bet {fmt(s.dealer_bet)} is "
-                                f"under the minimum {fmt(self.rules['dealer_bet_min'])}.", stake=s.id,
+                                f"under the minimum {fmt(dealer_bet_min)}.", stake=s.id,
                                 wager="dealer_bet"))
-            if len(box.stakes) > 1 and total > hi:
-                add(Finding("ANTE_LIMITS", f"Box {number}: the Antes add up to {fmt(total)}, over the table "
-                            f"maximum {fmt(hi)}.", stake=box.stakes[-1].id, wager="ante"))
+            if len(box.stakes) > 1:  # one stake's Ante was checked against the maximum just above
+                total = sum((s.ante for s in box.stakes), ZERO)
+                if total > hi:
+                    add(Finding("ANTE_LIMITS", f"Box {number}: the Antes add up to {fmt(total)}, over the table "
+                                f"maximum {fmt(hi)}.", stake=box.stakes[-1].id, wager="ante"))
 
     # --- helpers ----------------------------------------------------------------------------
 
@@ -293,7 +298,7 @@ class Replay:
             raise doc_.wrong_type("card", text, "a card such as \"TS\"", f"$.events[{i}]", i)
         info = _CARD.get(text)
         if info is None:
-            info = (text, 0, False, False, False)
+            info = (text, 0, 0, 0, False)
         self._count(i, info)
         return info
 
@@ -317,9 +322,9 @@ class Replay:
         if self.deal_checked:
             return
         self.deal_checked = True
-        for number in self.order:
-            if not self.boxes[number].dealt:
-                self._flag("DEAL_ORDER", f"Box {number} was never dealt its card.", i)
+        for box in self.in_order:
+            if not box.dealt:
+                self._flag("DEAL_ORDER", f"Box {box.number} was never dealt its card.", i)
         if not self.dealer.cards:
             self._flag("DEAL_ORDER", "The dealer never dealt his own card.", i)
 
@@ -333,29 +338,37 @@ class Replay:
         self.owed[(stake.id, None, wager)] = Owed(stake.id, None, wager, result, size, size, kind, why, event)
 
     def _first_drawing_box(self) -> Box | None:
-        for number in self.order:
-            box = self.boxes[number]
+        for box in self.in_order:
             if box.state == DRAWING_BOX:
                 return box
         return None
 
-    def _anything_open(self) -> bool:
-        return any(self.boxes[n].state in (STOOD, DARK, DRAWING_BOX) for n in self.order)
-
     # --- events -------------------------------------------------------------------------------
 
     def apply(self, i: int, ev) -> None:
-        try:
-            kind = ev["e"]
-            handler, fields = _HANDLERS[kind]
-        except (KeyError, TypeError, IndexError):
-            self._refuse_event(i, ev)
-        if not ev.keys() <= fields:
-            doc_.unknown_fields(ev, fields, f"$.events[{i}]", i)
-        if self.phase == DEALER and kind != "draw" and self.dealer_stop_event is None:
-            self.dealer_stop_event = i
-        handler(self, i, ev)
-        self.events_seen = i + 1
+        """Apply one event (`run` is the same for a whole list)."""
+        self.run([ev], i)
+
+    def run(self, events: list, start: int = 0) -> None:
+        """Apply events in order; the first is event number `start`.
+
+        This loop is the engine's hot path: the table and the state it reads are kept in locals.
+        """
+        handlers = _HANDLERS
+        i = start - 1
+        for ev in events:
+            i += 1
+            try:
+                kind = ev["e"]
+                handler, fields = handlers[kind]
+            except (KeyError, TypeError, IndexError):
+                self._refuse_event(i, ev)
+            if not fields.issuperset(ev):
+                doc_.unknown_fields(ev, fields, f"$.events[{i}]", i)
+            if self.phase == DEALER and kind != "draw" and self.dealer_stop_event is None:
+                self.dealer_stop_event = i
+            handler(self, i, ev)
+        self.events_seen = start + len(events)
 
     def _refuse_event(self, i: int, ev) -> None:
         doc_.expect_object(ev, f"$.events[{i}]", i)
@@ -374,7 +387,7 @@ class Replay:
 
     def _deal(self, i: int, ev: dict) -> None:
         to = ev.get("to")
-        if to != "dealer" and type(to) is not int:
+        if type(to) is not int and to != "dealer":
             if "to" not in ev:
                 raise doc_.missing("to", f"$.events[{i}]", i)
             raise doc_.wrong_type("to", to, "a box number or \"dealer\"", f"$.events[{i}]", i)
@@ -389,9 +402,10 @@ class Replay:
             elif self.dealer.cards:
                 self._flag("DEAL_ORDER", f"Event {i}: the dealer dealt himself a second card.", i)
             else:
-                for number in self.order:
-                    if not self.boxes[number].dealt:
-                        self._flag("DEAL_ORDER", f"Event {i}: the dealer's card was dealt before box {number}'s.", i)
+                for box in self.in_order:
+                    if not box.dealt:
+                        self._flag("DEAL_ORDER", f"Event {i}: the dealer's card was dealt before box "
+                                   f"{box.number}'s.", i)
                         break
             self.dealer.add(info)
             return
@@ -404,11 +418,11 @@ class Replay:
         elif self.dealer.cards:
             self._flag("DEAL_ORDER", f"Event {i}: box {to} was dealt after the dealer's own card.", i)
         else:
-            for number in self.order:
-                if not self.boxes[number].dealt:
-                    if number != to:
-                        self._flag("DEAL_ORDER", f"Event {i}: box {to} was dealt before box {number}: the deal "
-                                   f"goes 1 → 6.", i)
+            for first in self.in_order:
+                if not first.dealt:
+                    if first is not box:
+                        self._flag("DEAL_ORDER", f"Event {i}: box {to} was dealt before box {first.number}: the "
+                                   f"deal goes 1 → 6.", i)
                     break
         box.dealt = True
         box.hand.add(info)
@@ -421,13 +435,17 @@ class Replay:
             done = "folded" if stake.decision == FOLD else f"placed its Bet of {fmt(stake.bet)}"
             self._flag("ILLEGAL_ACTION", f"Event {i}: stake {stake.id} already {done}.", i, stake=stake.id)
             return False
-        if self.phase == DEAL:
-            self.phase = DECIDE
-        self._check_dealt(i)
+        if not self.deal_checked:  # the first decision: the deal is over
+            if self.phase == DEAL:
+                self.phase = DECIDE
+            self._check_dealt(i)
         return True
 
     def _fold(self, i: int, ev: dict) -> None:
-        stake = self._stake(i, ev)
+        try:
+            stake = self.stakes[ev["stake"]]
+        except (KeyError, TypeError):
+            stake = self._stake(i, ev)  # raises the precise error
         if self._decide(i, stake, "folded"):
             self._do_fold(i, stake)
 
@@ -439,8 +457,14 @@ class Replay:
             self._owe(stake, "dealer_bet", TAKE, stake.dealer_bet, "fold", "the stake folded", i)
 
     def _bet(self, i: int, ev: dict) -> None:
-        stake = self._stake(i, ev)
-        amount = self._amount(i, ev)
+        try:
+            stake = self.stakes[ev["stake"]]
+        except (KeyError, TypeError):
+            stake = self._stake(i, ev)  # raises the precise error
+        value = ev.get("amount")
+        amount = _INT_AMOUNTS.get(value) if type(value) is int else None  # _cached_amount, inlined
+        if amount is None:
+            amount = self._amount(i, ev)
         if not self._decide(i, stake, "placed a Bet"):
             return
         stake.decision = BET
@@ -450,7 +474,8 @@ class Replay:
             box.playing.append(stake)
             if box.state == OUT and self.phase < DEALER:
                 box.state = DRAWING_BOX
-        if amount < stake.ante or amount > stake.ante * BET_MULTIPLE_MAX:
+        ante = stake.ante
+        if amount < ante or amount > ante * BET_MULTIPLE_MAX:
             self._flag("BET_RANGE", f"Box {stake.box}, stake {stake.id}: Bet {fmt(amount)} is outside 1–10× its "
                        f"Ante ({fmt(stake.ante)}–{fmt(stake.ante * BET_MULTIPLE_MAX)}).", i, stake=stake.id,
                        wager="bet")
@@ -463,20 +488,22 @@ class Replay:
 
     def _do_open(self, i: int) -> None:
         self._check_dealt(i)
-        for number in self.order:
-            box = self.boxes[number]
-            box.playing = [s for s in box.stakes if s.decision == BET]
-            box.state = DRAWING_BOX if box.playing else OUT
+        for box in self.in_order:
+            box.playing = playing = []
+            for s in box.stakes:
+                if s.decision == BET:
+                    playing.append(s)
+            box.state = DRAWING_BOX if playing else OUT
         self.opened = True
         self.phase = DRAWING
 
     def _undecided(self, i: int | None) -> None:
         """A stake that never folded nor bet by the time its box had to draw counts as folded."""
-        for number in self.order:
-            for stake in self.boxes[number].stakes:
+        for box in self.in_order:
+            for stake in box.stakes:
                 if stake.decision is None:
-                    self._flag("ILLEGAL_ACTION", f"Stake {stake.id} (box {number}) neither folded nor placed a Bet; "
-                               f"it counts as folded.", i, stake=stake.id)
+                    self._flag("ILLEGAL_ACTION", f"Stake {stake.id} (box {box.number}) neither folded nor placed a "
+                               f"Bet; it counts as folded.", i, stake=stake.id)
                     self._do_fold(i, stake)
 
     def _ensure_open(self, i: int, who: str) -> None:
@@ -491,21 +518,26 @@ class Replay:
         if type(n) is not int:
             n = self._box_number(i, ev)
         info = self._card(i, ev) if action != "stand" else None
-        self._ensure_open(i, f"box {n} drew")
+        if not self.opened:  # checked here so that the message is only built when it is needed
+            self._ensure_open(i, f"box {n} drew")
         self.drawing_actions.append(i)
         box = self.boxes.get(n)
-        if box is None or box.state == OUT:
-            self._flag("ILLEGAL_ACTION", f"Event {i}: box {n} is not in play.", i)
-            return
-        if box.state != DRAWING_BOX:
-            self._flag("ILLEGAL_ACTION", f"Event {i}: box {n} {_FINISHED[box.state](box)}; it cannot "
-                       f"{_ACTION_WORDS[action]}.", i, stake=box.stakes[0].id)
+        state = OUT if box is None else box.state
+        if state != DRAWING_BOX:
+            if state == OUT:
+                self._flag("ILLEGAL_ACTION", f"Event {i}: box {n} is not in play.", i)
+            else:
+                self._flag("ILLEGAL_ACTION", f"Event {i}: box {n} {_FINISHED[state](box)}; it cannot "
+                           f"{_ACTION_WORDS[action]}.", i, stake=box.stakes[0].id)
             return
         if self.phase >= DEALER:
             self._flag("DRAW_ORDER", f"Event {i}: box {n} drew after the dealer had started drawing.", i)
         elif n not in self.out_of_turn:
-            first = self._first_drawing_box()
-            if first is not None and first.number < n:
+            # The first box still drawing; this box is drawing, so it is this box or one before it.
+            for first in self.in_order:
+                if first.state == DRAWING_BOX:
+                    break
+            if first is not box:
                 self.out_of_turn.add(n)
                 self._flag("DRAW_ORDER", f"Event {i}: box {n} drew before box {first.number} had finished; boxes "
                            f"draw 1 → 6.", i)
@@ -555,17 +587,23 @@ class Replay:
 
     def _draw(self, i: int, ev: dict) -> None:
         info = self._card(i, ev)
-        self._ensure_open(i, "the dealer drew")
-        for number in self.order:
-            box = self.boxes[number]
-            if box.state == DRAWING_BOX:
-                self._flag("DRAW_ORDER", f"Event {i}: the dealer drew before box {number} had finished drawing.", i)
+        if not self.opened:
+            self._ensure_open(i, "the dealer drew")
+        anything_open = False  # a box still waiting for the dealer's result
+        for box in self.in_order:
+            state = box.state
+            if state == DRAWING_BOX:
+                self._flag("DRAW_ORDER", f"Event {i}: the dealer drew before box {box.number} had finished "
+                           f"drawing.", i)
                 box.state = STOOD
+                anything_open = True
+            elif state == STOOD or state == DARK:
+                anything_open = True
         if self.phase < DEALER:
-            self._undecided(i)
+            self._undecided(i)  # folds stakes; no box changes state
         self.phase = DEALER
         self.dealer_stop_event = None
-        if not self._anything_open():
+        if not anything_open:
             if not self.nothing_open_flagged:
                 self.nothing_open_flagged = True
                 self._flag("DEALER_DRAW_RULE", f"Event {i}: the dealer drew although every box was already settled; "
@@ -661,7 +699,7 @@ class Replay:
                 self.pending_burn.append(self.dealer.cards[-1])
                 self.replace_dealer_card = True
             return
-        info = _CARD.get(text) or (text, 0, False, False, False)
+        info = _CARD.get(text) or (text, 0, 0, 0, False)
         self._count(i, info)
         if not exposed:
             if resolution != "under_shoe":
@@ -693,20 +731,23 @@ class Replay:
             self._do_open(self.events_seen)
         if self.phase < DEALER:
             self._undecided(None)
-        for number in self.order:
-            box = self.boxes[number]
-            if box.state == DRAWING_BOX:
-                box.state = STOOD
-        open_boxes = [self.boxes[n] for n in self.order if self.boxes[n].state in (STOOD, DARK)]
+        open_boxes = []
+        invalid = False  # a card that is not a card in a hand that decides a wager: nothing is owed
+        for box in self.in_order:
+            state = box.state
+            if state == DRAWING_BOX:
+                box.state = state = STOOD
+            if state == STOOD or state == DARK:
+                open_boxes.append(box)
+            if box.playing and box.hand.invalid:
+                invalid = True
         dealer = self.dealer
-        if open_boxes and not dealer.dealer_stops():
-            self._flag("DEALER_DRAW_RULE", f"The dealer stopped on {dealer.total}; he must draw on 16 or less.",
-                       self.dealer_stop_event)
         if open_boxes:
+            if not dealer.dealer_stops():
+                self._flag("DEALER_DRAW_RULE", f"The dealer stopped on {dealer.total}; he must draw on 16 or less.",
+                           self.dealer_stop_event)
             self._settle_open_boxes(open_boxes)
-        invalid = dealer.invalid if open_boxes else False
-        for box in self.boxes.values():
-            if box.hand.invalid and box.playing:
+            if dealer.invalid:
                 invalid = True
         if invalid:
             wagers = None
@@ -732,8 +773,10 @@ class Replay:
         for box in open_boxes:
             hand = box.hand
             dark = box.dark is not None
-            b_score, b_bust = hand.score, hand.bust
-            b_words = hand.combination or str(hand.total)
+            combo = hand.combination  # Hand.score and Hand.bust, without working it out three times
+            b_score = 21 if combo else hand.total
+            b_bust = hand.total > 21 and not combo
+            b_words = combo or str(hand.total)
             if b_bust and d_bust and dark:
                 outcome, why = "double_bust", f"dark card busts ({hand.total}) and {d_words}: only the Ante is paid"
                 bet_result = rules["dark_double_bust_bet"]
@@ -776,33 +819,31 @@ class Replay:
         owed = self.owed
         stakes = self.stakes
         actions = self.drawing_actions
-        for key, o in owed.items():
-            if o.kind != "instant":
-                continue
-            settled = first.get(key)
-            if settled is None:
-                continue
-            at = settled.event
-            # The first drawing action after the instant result (actions are in event order).
-            k = bisect_right(actions, o.event)
-            if k < len(actions) and actions[k] < at:
-                a = actions[k]
-                self._flag("LATE_SETTLEMENT", f"Event {at}: {self._who(o.stake)}'s {WAGER_LABEL[o.wager]} "
-                           f"({'ochko' if o.result == PAY else 'mnogo'} at event {o.event}) was settled only "
-                           f"after the next drawing action (event {a}).", at, stake=o.stake, wager=o.wager)
         last_box = None
         last_main: dict[int, int] = {}
         for s in self.settled:
-            if s.wager != "dealer_bet" and stakes[s.stake].decision == BET:
-                last_main[stakes[s.stake].box] = s.event
+            if s.wager != "dealer_bet":
+                stake = stakes[s.stake]
+                if stake.decision == BET:
+                    last_main[stake.box] = s.event
         last_draw = self.last_draw
-        for s in self.settled:
-            key = (s.stake, None, s.wager)
-            o = owed.get(key)
-            if o is None or first.get(key) is not s:
+        # Each wager's first settlement, in event order: `first` holds only wagers that were owed.
+        # Every check below is about that one event, so at most one finding comes from each.
+        for key, s in first.items():
+            o = owed[key]
+            if o.kind == "instant":
+                at = s.event
+                # The first drawing action after the instant result (actions are in event order).
+                k = bisect_right(actions, o.event)
+                if k < len(actions) and actions[k] < at:
+                    a = actions[k]
+                    self._flag("LATE_SETTLEMENT", f"Event {at}: {self._who(o.stake)}'s {WAGER_LABEL[o.wager]} "
+                               f"({'ochko' if o.result == PAY else 'mnogo'} at event {o.event}) was settled only "
+                               f"after the next drawing action (event {a}).", at, stake=o.stake, wager=o.wager)
                 continue
-            box_no = stakes[s.stake].box
-            if s.wager == "dealer_bet" and stakes[s.stake].decision == BET and last_main.get(box_no, -1) > s.event:
+            stake = stakes[s.stake]
+            box_no = stake.box
+            if s.wager == "dealer_bet" and stake.decision == BET and last_main.get(box_no, -1) > s.event:
                 self._flag("PAYMENT_ORDER", f"Event {s.event}: {self._who(s.stake)}'s dealer bet was settled before "
                            f"the box's Bet and Ante.", s.event, stake=s.stake, wager=s.wager)
                 continue
@@ -938,8 +979,8 @@ def _resolution_words(resolution) -> str:
     return {"under_shoe": "put under the shoe", "burned": "burned"}.get(resolution, repr(resolution))
 
 
-def _wager_key(o: Owed):
-    return (o.stake, o.wager)
+# (stake, wager): settlement/1's order. attrgetter builds the key in C, without a Python call per wager.
+_wager_key = attrgetter("stake", "wager")
 
 
 def _finding_key(f: Finding):
@@ -991,17 +1032,27 @@ _HANDLERS = {
 }
 
 
+def _cached_amount(value) -> Decimal | None:
+    """The Decimal of a whole amount already read once (money.INT_AMOUNTS), or None.
+
+    A hit is exactly what `parse_amount` would return, and only valid amounts are cached; a
+    miss goes through the precise readers, which cache it or explain what is wrong with it.
+    The type test keeps out true/false and 1E+2, which compare equal to cached ints.
+    """
+    return _INT_AMOUNTS.get(value) if type(value) is int else None
+
+
 def _fast_stake(item):
     """A well-formed stake read without ceremony, or None to let the precise readers explain."""
-    if type(item) is not dict or not item.keys() <= _STAKE_FIELDS:
+    if type(item) is not dict or not _STAKE_FIELDS.issuperset(item):
         return None
-    sid, box_no, player = item.get("id"), item.get("box"), item.get("player")
-    ante, dealer_bet, owner = item.get("ante"), item.get("dealer_bet"), item.get("owner")
-    if type(sid) is not str or type(box_no) is not int or type(player) is not str or not sid.strip() \
-            or not player.strip() or type(ante) is not int:
+    get = item.get
+    sid, box_no, player, ante, dealer_bet, owner = (
+        get("id"), get("box"), get("player"), get("ante"), get("dealer_bet"), get("owner"))
+    if type(sid) is not str or type(box_no) is not int or type(player) is not str or type(ante) is not int:
         return None
     ante = _INT_AMOUNTS.get(ante)
-    if ante is None:
+    if ante is None or not sid.strip() or not player.strip():
         return None
     if dealer_bet is not None:
         if type(dealer_bet) is not int:
@@ -1065,16 +1116,12 @@ def replay(doc) -> Outcome:
     events = doc.get("events") if "events" in doc else _missing("events")
     if type(events) is not list:
         doc_.expect_list(events, "$.events")
-    apply = state.apply
-    for i, ev in enumerate(events):
-        apply(i, ev)
+    state.run(events)
     return state.finish()
 
 
 def next_events(doc) -> list[dict]:
     """The events the procedure allows next for a round in progress."""
     state = Replay(doc)
-    events = doc_.expect_list(doc.get("events", []), "$.events")
-    for i, ev in enumerate(events):
-        state.apply(i, ev)
+    state.run(doc_.expect_list(doc.get("events", []), "$.events"))
     return state.moves()
