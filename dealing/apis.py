@@ -419,11 +419,27 @@ ROUND_EXAMPLE = {
 }
 
 
+class _Logged:
+    """RoundLoggedSerializer's fields, bound once: a serializer deep-copies its declared fields each
+    time it is made, which costs more than writing the answer; the fields keep no state of their
+    own between records, so one bound set serves every request (and every thread)."""
+
+    _serializer = None
+
+    @classmethod
+    def data(cls, record: Round) -> dict:
+        if cls._serializer is None:
+            serializer = RoundLoggedSerializer()
+            serializer.fields  # noqa: B018 - bind them now, once
+            cls._serializer = serializer
+        return cls._serializer.to_representation(record)
+
+
 def _logged(record: Round, created: bool) -> Response:
     outcome = getattr(record, "outcome", None)  # a new record carries its replay; a repeat is replayed
     record._findings = ([f.to_dict() for f in outcome.findings] if outcome is not None
                         else selectors.round_settlement(round=record)["findings"])
-    return Response(RoundLoggedSerializer(record).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+    return Response(_Logged.data(record), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
 class RoundCollectionApi(_PerMethodRoles):

@@ -69,7 +69,8 @@ def _refuse(message: str, code: str, *, status: int = 400, path: str | None = No
 
 def works_at(user, table: Table) -> bool:
     """The user works in the pit of this table (superusers and auditors: every pit). The user's pits
-    are read once and kept on the user object (which lives for one request)."""
+    are read once and kept on the user object (which lives for one request); API token
+    authentication reads them with the token (casino.authentication.PITS_CACHE)."""
     pits = user.__dict__.get("_dealing_pits")
     if pits is None:
         pits = user.__dict__["_dealing_pits"] = frozenset(user_pits(user).values_list("pk", flat=True))
@@ -379,11 +380,11 @@ def _table_for(doc: dict, table: Table | None) -> Table:
     if not isinstance(name, str) or not name:
         raise _refuse(_("The round does not name its table: give \"table\": {\"name\": …}."), "table_required",
                       path="$.table.name")
-    try:
-        return Table.objects.get(name=name)  # get(): without the model's ordering (a join to the pit)
-    except Table.DoesNotExist:
+    table = _Link.table_named(name)
+    if table is None:
         raise _refuse(_("There is no table named \"%(name)s\".") % {"name": name}, "unknown_table",
-                      path="$.table.name") from None
+                      path="$.table.name")
+    return table
 
 
 def _prepare(doc: dict, *, table: Table, logged_by, supersedes: Round | None = None) -> _Prepared:
@@ -545,7 +546,7 @@ def _append(prepared: _Prepared, *, logged_by, revision: int = 1, supersedes: Ro
     record.shoe, record.position, record.number = _shoe_slot(table, prepared.document, supersedes, last)
     record.logged_at = timezone.now()
     record.sha256 = chain.round_hash(record)
-    record.save(force_insert=True)
+    _Link.insert_round(record)
     for stake in prepared.stakes:
         stake.round = record
     _Link.insert_stakes(prepared.stakes)
@@ -554,16 +555,34 @@ def _append(prepared: _Prepared, *, logged_by, revision: int = 1, supersedes: Ro
     return record
 
 
+def _from_row(model, fields, values):
+    """A model instance from a plain SQL row, each value converted as the ORM converts it."""
+    ops = connection.ops
+    converted = []
+    for field, value in zip(fields, values):
+        if value is not None:
+            col = field.cached_col
+            for convert in ops.get_db_converters(col) + field.get_db_converters(connection):
+                value = convert(value, col, connection)
+        converted.append(value)
+    return model.from_db(connection.alias, [f.attname for f in fields], converted)
+
+
 class _Link:
-    """The statements of the chain's critical section, in plain SQL (PostgreSQL and SQLite): they run
-    while the table is locked, so they are kept short and free of ORM query building."""
+    """The statements of logging a round, in plain SQL (PostgreSQL and SQLite). Most run while the
+    table is locked, so they are kept short; all of them run on every round logged, so none is
+    built by the ORM anew each time (that costs more CPU than the statement itself)."""
 
     _TABLE, _ROUND, _SHOE = Table._meta.db_table, Round._meta.db_table, Shoe._meta.db_table
+    _TABLE_FIELDS = list(Table._meta.concrete_fields)
+    # By name, as Table.objects.get(name=…) reads it (names are unique), without the model's ordering.
+    TABLE_NAMED = f"SELECT {', '.join(f.column for f in _TABLE_FIELDS)} FROM {_TABLE} WHERE name = %s"
     LOCK = f"SELECT id FROM {_TABLE} WHERE id = %s FOR UPDATE"
     LAST = (f"SELECT chain_index, sha256, shoe_id, number, supersedes_id FROM {_ROUND} "
             "WHERE table_id = %s ORDER BY chain_index DESC LIMIT 1")
     # Take the next place in the table's open shoe (or the named one); the shoe's row comes back.
-    _COLUMNS = ", ".join(f.column for f in Shoe._meta.concrete_fields)
+    _SHOE_FIELDS = list(Shoe._meta.concrete_fields)
+    _COLUMNS = ", ".join(f.column for f in _SHOE_FIELDS)
     TAKE_OPEN = (f"UPDATE {_SHOE} SET next_position = next_position + 1 WHERE ended_at IS NULL AND id = "
                  f"(SELECT id FROM {_SHOE} WHERE table_id = %s AND ended_at IS NULL ORDER BY number DESC LIMIT 1) "
                  f"RETURNING {_COLUMNS}")
@@ -575,6 +594,13 @@ class _Link:
         self.number, self.supersedes_id = number, supersedes_id
 
     @classmethod
+    def table_named(cls, name: str) -> Table | None:
+        with connection.cursor() as cursor:
+            cursor.execute(cls.TABLE_NAMED, [name])
+            row = cursor.fetchone()
+        return None if row is None else _from_row(Table, cls._TABLE_FIELDS, row)
+
+    @classmethod
     def lock_table(cls, table: Table) -> "_Link | None":
         """Lock the table's row (serialising its writers) and read its last link."""
         with connection.cursor() as cursor:
@@ -583,6 +609,26 @@ class _Link:
             cursor.execute(cls.LAST, [table.pk])
             row = cursor.fetchone()
         return None if row is None else cls(*row)
+
+    _ROUND_FIELDS = [f for f in Round._meta.concrete_fields if not f.primary_key]
+    _ROUND_INSERT = (f"INSERT INTO {_ROUND} ({', '.join(f.column for f in _ROUND_FIELDS)}) "
+                     f"VALUES ({', '.join(['%s'] * len(_ROUND_FIELDS))})")
+
+    @classmethod
+    def insert_round(cls, record: Round) -> None:
+        """INSERT the record as `record.save(force_insert=True)` would (each value prepared by its
+        field; no signal handlers listen to rounds), and give it its id."""
+        params = [f.get_db_prep_save(f.pre_save(record, True), connection) for f in cls._ROUND_FIELDS]
+        sql = cls._ROUND_INSERT
+        with connection.cursor() as cursor:
+            if connection.features.can_return_columns_from_insert:
+                cursor.execute(sql + f" RETURNING {Round._meta.pk.column}", params)
+                record.pk = cursor.fetchone()[0]
+            else:
+                cursor.execute(sql, params)
+                record.pk = connection.ops.last_insert_id(cursor, cls._ROUND, Round._meta.pk.column)
+        record._state.adding = False
+        record._state.db = connection.alias
 
     _STAKE_FIELDS = [f for f in Stake._meta.concrete_fields if not f.primary_key]
     _STAKE_INSERT = f"INSERT INTO {Stake._meta.db_table} ({', '.join(f.column for f in _STAKE_FIELDS)}) VALUES "
@@ -602,16 +648,18 @@ class _Link:
 
     @classmethod
     def take_slot(cls, table: Table, number: int | None) -> Shoe | None:
-        """The shoe after taking its next position (its row locked until the commit), or None.
-        (`raw` runs the statement once and reads the returned row as Django reads any row.)"""
-        if number is None:
-            taken = list(Shoe.objects.raw(cls.TAKE_OPEN, [table.pk]))
-        else:
-            taken = list(Shoe.objects.raw(cls.TAKE_NAMED, [table.pk, number]))
-        if not taken:
+        """The shoe after taking its next position (its row locked until the commit), or None."""
+        with connection.cursor() as cursor:
+            if number is None:
+                cursor.execute(cls.TAKE_OPEN, [table.pk])
+            else:
+                cursor.execute(cls.TAKE_NAMED, [table.pk, number])
+            row = cursor.fetchone()
+        if row is None:
             return None
-        taken[0].table = table
-        return taken[0]
+        shoe = _from_row(Shoe, cls._SHOE_FIELDS, row)
+        shoe.table = table
+        return shoe
 
 
 def _shoe_slot(table: Table, document: dict, supersedes: Round | None, last: _Link | None):
@@ -709,7 +757,16 @@ def _queue_audit(record: Round) -> None:
     if batch is not None:
         batch.append(round_id)
     else:
-        transaction.on_commit(lambda: audit_round.delay(round_id))
+        transaction.on_commit(lambda: _send_audit(audit_round, round_id))
+
+
+def _send_audit(task, round_id: int) -> None:
+    """Queue one round's audit. Its verdict is stored on the round (`audit_status`, findings), so
+    nobody reads the task's result: `ignore_result` keeps the worker from writing one to the result
+    backend, and keeps this process from subscribing to its result channel (with Redis, a
+    SUBSCRIBE per round that no one ever ends — a round trip per request and a set of channels
+    that only grows). The arguments' text for monitoring is given as it would be computed."""
+    task.apply_async((round_id,), ignore_result=True, argsrepr=f"({round_id},)", kwargsrepr="{}")
 
 
 @contextmanager
@@ -733,7 +790,7 @@ def audits_batched():
                     audit_round.apply(args=[round_id], throw=True)
         else:
             for round_id in ids:
-                audit_round.delay(round_id)
+                _send_audit(audit_round, round_id)
 
     if ids:
         transaction.on_commit(run)
