@@ -1,0 +1,87 @@
+"""API token authentication in one query (REST_FRAMEWORK's DEFAULT_AUTHENTICATION_CLASSES).
+
+DRF's `TokenAuthentication` reads the token and its user; then the role check reads the user's
+groups (`casino.roles.user_roles`) and the pit check his pits (`dealing.services.works_at`): three
+queries before an endpoint does anything, each one built by the ORM anew on every request. On
+PostgreSQL this class reads all of it at once — the token, its user, the role names he holds and
+the ids of the pits he works in — and leaves the last two where those checks look for them (on the
+user object, which lives for one request). The checks themselves are unchanged: an unknown token or
+an inactive user is refused exactly as DRF refuses them, and roles and pits are still judged by
+`has_role` and `works_at`. On other databases it is DRF's class.
+"""
+
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.utils.translation import gettext_lazy as _
+from rest_framework import authentication, exceptions
+
+from casino import roles
+from casino.models import Staff
+
+# Where `dealing.services.works_at` keeps the ids of the pits the user works in.
+PITS_CACHE = "_dealing_pits"
+
+
+def _from_row(model, fields, values):
+    """A model instance from raw column values, each converted as the ORM converts it."""
+    converted = [f.from_db_value(v, None, connection) if hasattr(f, "from_db_value") else v
+                 for f, v in zip(fields, values)]
+    return model.from_db(connection.alias, [f.attname for f in fields], converted)
+
+
+class TokenAuthentication(authentication.TokenAuthentication):
+    _sql = None
+
+    def _query(self) -> str:
+        cls = type(self)
+        if cls._sql is None:
+            token_model, user_model = self.get_model(), get_user_model()
+            cls._token_fields = list(token_model._meta.concrete_fields)
+            cls._user_fields = list(user_model._meta.concrete_fields)
+            groups = user_model._meta.get_field("groups")
+            group_model, user_groups = groups.related_model, groups.remote_field.through
+            pits = Staff._meta.get_field("pits")
+            q = connection.ops.quote_name
+            columns = ", ".join([f"t.{q(f.column)}" for f in cls._token_fields]
+                                + [f"u.{q(f.column)}" for f in cls._user_fields])
+            token_user = token_model._meta.get_field("user").column
+            cls._sql = (
+                f"SELECT {columns}, "
+                f"ARRAY(SELECT g.{q(group_model._meta.get_field('name').column)} "
+                f"FROM {q(group_model._meta.db_table)} g JOIN {q(user_groups._meta.db_table)} ug "
+                f"ON ug.{q(groups.m2m_reverse_name())} = g.{q(group_model._meta.pk.column)} "
+                f"WHERE ug.{q(groups.m2m_column_name())} = u.{q(user_model._meta.pk.column)}), "
+                f"ARRAY(SELECT sp.{q(pits.m2m_reverse_name())} "
+                f"FROM {q(Staff._meta.db_table)} s JOIN {q(pits.remote_field.through._meta.db_table)} sp "
+                f"ON sp.{q(pits.m2m_column_name())} = s.{q(Staff._meta.pk.column)} "
+                f"WHERE s.{q(Staff._meta.get_field('user').column)} = u.{q(user_model._meta.pk.column)}) "
+                f"FROM {q(token_model._meta.db_table)} t JOIN {q(user_model._meta.db_table)} u "
+                f"ON u.{q(user_model._meta.pk.column)} = t.{q(token_user)} "
+                f"WHERE t.{q(token_model._meta.pk.column)} = %s"
+            )
+        return cls._sql
+
+    def authenticate_credentials(self, key):
+        if connection.vendor != "postgresql":
+            return super().authenticate_credentials(key)
+        if "\x00" in key:  # no stored key holds one (and PostgreSQL text cannot)
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
+        sql = self._query()
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [key])
+            row = cursor.fetchone()
+        if row is None:
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
+        n_token, n_user = len(self._token_fields), len(self._user_fields)
+        token = _from_row(self.get_model(), self._token_fields, row[:n_token])
+        user = _from_row(get_user_model(), self._user_fields, row[n_token:n_token + n_user])
+        token.user = user
+        if not user.is_active:
+            raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
+        group_names, pit_ids = row[n_token + n_user:]
+        names = frozenset(name for name in group_names if name in roles.ROLES)
+        setattr(user, roles._CACHE_ATTR, names)  # noqa: SLF001 - what user_roles reads first
+        # Superusers and auditors work in every pit: `user_pits` answers for them as before.
+        if not user.is_superuser and names.isdisjoint(roles.SEES_EVERY_PIT):
+            user.__dict__[PITS_CACHE] = frozenset(pit_ids)
+        return user, token
