@@ -43,6 +43,8 @@ def variant(name) -> ModuleType:
 
 def load(doc) -> dict:
     """A round document as a dict: JSON text and bytes are parsed exactly (decimals stay Decimal)."""
+    if type(doc) is dict:  # already decoded: the common case, and all that expect_object allows
+        return doc
     if isinstance(doc, (str, bytes, bytearray)):
         doc = _document.load_json(doc)
     return _document.expect_object(doc, "$")

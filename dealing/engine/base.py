@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from .errors import RoundError
 from .findings import Finding
-from .money import ZERO, fmt, parse_amount
+from .money import _FMT, ZERO, fmt, parse_amount
 
 PAY, TAKE, LEAVE = "pay", "take", "leave"
 RESULT_WORDS = {PAY: "paid", TAKE: "taken", LEAVE: "left"}
@@ -126,11 +126,11 @@ class Owed:
         return ZERO
 
     def as_dict(self) -> dict:
-        out = {"stake": self.stake, "wager": self.wager, "result": self.result, "amount": fmt(self.amount)}
+        amount = _FMT.get(self.amount) or fmt(self.amount)  # fmt's own cache, without the call
         if self.hand is not None:
-            out = {"stake": self.stake, "hand": self.hand, "wager": self.wager, "result": self.result,
-                   "amount": fmt(self.amount)}
-        return out
+            return {"stake": self.stake, "hand": self.hand, "wager": self.wager, "result": self.result,
+                    "amount": amount}
+        return {"stake": self.stake, "wager": self.wager, "result": self.result, "amount": amount}
 
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
         return f"<Owed {self.stake}/{self.hand}/{self.wager} {self.result} {self.amount}>"
@@ -224,7 +224,8 @@ def compare_settlements(
     for s in settled:
         key = (s.stake, s.hand, s.wager)
         o = owed.get(key)
-        if o is None or key in first:
+        # setdefault records the first settlement of an owed wager and tells a repeat, in one lookup.
+        if o is None or first.setdefault(key, s) is not s:
             size = o.size if o is not None else None
             delta = s.delta(size)
             what = wager_label(s.wager)
@@ -236,7 +237,6 @@ def compare_settlements(
             findings.append(Finding("UNEXPECTED_SETTLEMENT", msg, event=s.event, stake=s.stake, hand=s.hand,
                                     wager=s.wager, expected=None, actual=s.as_dict(size), player_delta=delta))
             continue
-        first[key] = s
         if s.result != o.result:
             delta = s.delta(o.size) - o.delta
             findings.append(Finding(
@@ -254,7 +254,8 @@ def compare_settlements(
                 f"owed {fmt(owed_amount)}{_because(o)}.",
                 event=s.event, stake=s.stake, hand=s.hand, wager=s.wager,
                 expected=_owed_dict(o), actual=s.as_dict(o.size), player_delta=delta))
-    if check_missing and settled:
+    # `first` only holds owed wagers, so when it holds as many as `owed` none is missing.
+    if check_missing and settled and len(first) < len(owed):
         for key, o in owed.items():
             if key not in first:
                 findings.append(Finding(

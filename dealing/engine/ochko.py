@@ -40,13 +40,15 @@ OPTIONS = {
 
 # Card facts by spelling: (code, value, is_ace, is_picture, in_pack). Cards outside the 36-card
 # pack keep their face value so the rest of the procedure can still be checked around them.
-# is_ace and is_picture are the ints 0/1, not bools: Hand.add sums them, and int + int stays on
-# the interpreter's fast path where int + bool does not.
 _FACE = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 2, "Q": 3, "K": 4, "A": 11}
 _CARD: dict[str, tuple] = {}
 for _text, _code in _cards._SPELLINGS.items():
-    _CARD[_text] = (_code, _FACE[_code[0]], int(_code[0] == "A"), int(_code[0] in "JQK"), _code in PACK)
+    _CARD[_text] = (_code, _FACE[_code[0]], _code[0] == "A", _code[0] in "JQK", _code in PACK)
 del _text, _code
+# The codes a hand holds are canonical codes (keys of _CARD themselves) or texts that are no card
+# at all (never keys of _CARD), so these sets tell an ace or a picture from the code alone.
+_ACES = frozenset(info[0] for info in _CARD.values() if info[2])
+_PICTURES = frozenset(info[0] for info in _CARD.values() if info[3])
 
 # Phases of the procedure.
 DEAL, DECIDE, DRAWING, DEALER, DONE = range(5)
@@ -68,20 +70,18 @@ def house_rules(rules) -> dict:
 class Hand:
     """Cards on a box or in front of the dealer. A is always 11: there are no soft totals."""
 
-    __slots__ = ("cards", "total", "aces", "pictures", "invalid")
+    __slots__ = ("cards", "total", "invalid")
 
     def __init__(self):
         self.cards: list[str] = []
         self.total = 0
-        self.aces = 0
-        self.pictures = 0
         self.invalid = False
 
     def add(self, info: tuple) -> None:
+        # Runs for every card; the aces and pictures only matter for two- and five-card hands,
+        # so `combination` looks at the codes instead of keeping counts here.
         self.cards.append(info[0])
         self.total += info[1]
-        self.aces += info[2]
-        self.pictures += info[3]
         if not info[4]:
             self.invalid = True
 
@@ -91,10 +91,11 @@ class Hand:
     @property
     def combination(self) -> str | None:
         """The ochko combinations that count 21 whatever the total."""
-        n = len(self.cards)
-        if n == 2 and self.aces == 2:
+        cards = self.cards
+        n = len(cards)
+        if n == 2 and cards[0] in _ACES and cards[1] in _ACES:
             return "pair of aces"
-        if n == 5 and self.pictures == 5:
+        if n == 5 and _PICTURES.issuperset(cards):
             return "five pictures"
         return None
 
@@ -173,7 +174,7 @@ class Replay:
         self.card_counts: dict[str, int] = {}
         self.drawing_actions: list[int] = []
         self.last_draw: int | None = None
-        self.dealer_stop_event: int | None = None
+        self.dealer_stop_event: int | None = None  # set by `run`
         self.nothing_open_flagged = False
         self.out_of_turn: set[int] = set()
         self.owed: dict[tuple, Owed] = {}
@@ -298,7 +299,7 @@ class Replay:
             raise doc_.wrong_type("card", text, "a card such as \"TS\"", f"$.events[{i}]", i)
         info = _CARD.get(text)
         if info is None:
-            info = (text, 0, 0, 0, False)
+            info = (text, 0, False, False, False)
         self._count(i, info)
         return info
 
@@ -365,10 +366,12 @@ class Replay:
                 self._refuse_event(i, ev)
             if not fields.issuperset(ev):
                 doc_.unknown_fields(ev, fields, f"$.events[{i}]", i)
-            if self.phase == DEALER and kind != "draw" and self.dealer_stop_event is None:
-                self.dealer_stop_event = i
             handler(self, i, ev)
-        self.events_seen = start + len(events)
+        self.events_seen = n = start + len(events)
+        # Where the dealer stopped: the first event after his last draw, if any came after it
+        # (worked out once here rather than tested at every event).
+        last = self.last_draw
+        self.dealer_stop_event = last + 1 if last is not None and last + 1 < n else None
 
     def _refuse_event(self, i: int, ev) -> None:
         doc_.expect_object(ev, f"$.events[{i}]", i)
@@ -602,7 +605,6 @@ class Replay:
         if self.phase < DEALER:
             self._undecided(i)  # folds stakes; no box changes state
         self.phase = DEALER
-        self.dealer_stop_event = None
         if not anything_open:
             if not self.nothing_open_flagged:
                 self.nothing_open_flagged = True
@@ -635,15 +637,16 @@ class Replay:
         """pay, take or leave: what the dealer did with one wager, judged when the round is over."""
         result = ev["e"]
         try:
+            # Only a known stake id and one of the three wager names get through both lookups.
             stake = self.stakes[ev["stake"]]
+            wager = _WAGER_NAMES[ev["wager"]]
         except (KeyError, TypeError):
-            stake = self._stake(i, ev)
-        wager = ev.get("wager")
-        if type(wager) is not str or wager not in _WAGER_SET:
+            stake = self._stake(i, ev)  # raises the precise error, or the wager's below
+            wager = ev.get("wager")
             if "wager" not in ev:
-                raise doc_.missing("wager", f"$.events[{i}]", i)
+                raise doc_.missing("wager", f"$.events[{i}]", i) from None
             raise doc_.bad_value("wager", wager, "an ochko wager is \"ante\", \"bet\" or \"dealer_bet\".",
-                                 f"$.events[{i}]", i)
+                                 f"$.events[{i}]", i) from None
         value = ev.get("amount")
         amount = _INT_AMOUNTS.get(value) if type(value) is int else None
         if amount is None:
@@ -699,7 +702,7 @@ class Replay:
                 self.pending_burn.append(self.dealer.cards[-1])
                 self.replace_dealer_card = True
             return
-        info = _CARD.get(text) or (text, 0, 0, 0, False)
+        info = _CARD.get(text) or (text, 0, False, False, False)
         self._count(i, info)
         if not exposed:
             if resolution != "under_shoe":
@@ -753,7 +756,7 @@ class Replay:
             wagers = None
         else:
             wagers = sorted(self.owed.values(), key=_wager_key)
-            if self.settled:
+            if self.settled and not self._settled_as_owed():
                 first = compare_settlements(self.owed, self.settled, self.findings, who=self._who,
                                             wager_label=WAGER_LABEL.__getitem__)
                 self._check_timing(first)
@@ -810,6 +813,46 @@ class Replay:
                                       "the dealer's first card is an Ace: the dealer bet stays")
                         else:
                             self._owe(s, "dealer_bet", TAKE, s.dealer_bet, "final", "the box lost")
+
+    def _settled_as_owed(self) -> bool:
+        """Whether every wager was settled once, as owed and in time: the usual round, told in one pass.
+
+        The same conditions as `compare_settlements` and `_check_timing` (keep them in step), for
+        the answer only: any doubt returns False, and those two then find and explain each fault.
+        """
+        owed, stakes, settled = self.owed, self.stakes, self.settled
+        if len(settled) != len(owed):  # a wager missing, or one settled twice or without being owed
+            return False
+        actions = self.drawing_actions
+        last_draw = self.last_draw
+        seen = set()
+        dealer_bet_boxes = set()  # boxes where a playing stake's dealer bet was already settled
+        last_box = None
+        for s in settled:
+            key = (s.stake, None, s.wager)
+            o = owed.get(key)
+            if o is None or key in seen or s.result != o.result:
+                return False
+            seen.add(key)
+            if s.amount is not None and s.amount != (o.amount if o.result == PAY else o.size):
+                return False
+            stake = stakes[s.stake]
+            box_no = stake.box
+            if stake.decision == BET:
+                if s.wager == "dealer_bet":
+                    dealer_bet_boxes.add(box_no)
+                elif box_no in dealer_bet_boxes:
+                    return False  # the box's Bet or Ante settled after its dealer bet
+            kind = o.kind
+            if kind == "instant":
+                k = bisect_right(actions, o.event)
+                if k < len(actions) and actions[k] < s.event:
+                    return False
+            elif kind == "final":
+                if last_draw is not None and s.event < last_draw or last_box is not None and box_no > last_box:
+                    return False
+                last_box = box_no
+        return True
 
     def _check_timing(self, first: dict) -> None:
         """Instant results settled before the next drawing action; final settlement 6 → 1, dealer bets last.
@@ -996,7 +1039,7 @@ _FINISHED = {
 }
 _ACTION_WORDS = {"hit": "take another card", "dark": "take a dark card", "stand": "stand again"}
 _STAKE_FIELDS = frozenset({"id", "box", "player", "ante", "dealer_bet", "owner"})
-_WAGER_SET = frozenset(WAGERS)
+_WAGER_NAMES = {w: w for w in WAGERS}
 _FIELDS = {
     "deal": frozenset({"e", "to", "card"}),
     "fold": frozenset({"e", "stake"}),
@@ -1043,27 +1086,34 @@ def _cached_amount(value) -> Decimal | None:
 
 
 def _fast_stake(item):
-    """A well-formed stake read without ceremony, or None to let the precise readers explain."""
+    """A well-formed stake read without ceremony, or None to let the precise readers explain.
+
+    Subscripts and `in` rather than .get(): they skip a method call each, and any stake that is
+    not plainly well-formed simply goes to the precise readers.
+    """
     if type(item) is not dict or not _STAKE_FIELDS.issuperset(item):
         return None
-    get = item.get
-    sid, box_no, player, ante, dealer_bet, owner = (
-        get("id"), get("box"), get("player"), get("ante"), get("dealer_bet"), get("owner"))
+    try:
+        sid, box_no, player, ante = item["id"], item["box"], item["player"], item["ante"]
+    except KeyError:
+        return None
     if type(sid) is not str or type(box_no) is not int or type(player) is not str or type(ante) is not int:
         return None
     ante = _INT_AMOUNTS.get(ante)
     if ante is None or not sid.strip() or not player.strip():
         return None
-    if dealer_bet is not None:
+    dealer_bet = owner = None
+    if "dealer_bet" in item:
+        dealer_bet = item["dealer_bet"]
         if type(dealer_bet) is not int:
             return None
         dealer_bet = _INT_AMOUNTS.get(dealer_bet)
         if dealer_bet is None:
             return None
-    elif "dealer_bet" in item:
-        return None
-    if owner is not None and type(owner) is not bool or owner is None and "owner" in item:
-        return None
+    if "owner" in item:
+        owner = item["owner"]
+        if type(owner) is not bool:
+            return None
     return sid, box_no, player, ante, dealer_bet, owner
 
 
