@@ -824,16 +824,14 @@ class Replay:
         if len(settled) != len(owed):  # a wager missing, or one settled twice or without being owed
             return False
         actions = self.drawing_actions
-        last_draw = self.last_draw
-        seen = set()
+        last_draw = -1 if self.last_draw is None else self.last_draw
+        pending = owed.copy()  # popped as settled: a wager settled twice, or never owed, finds nothing
         dealer_bet_boxes = set()  # boxes where a playing stake's dealer bet was already settled
         last_box = None
         for s in settled:
-            key = (s.stake, None, s.wager)
-            o = owed.get(key)
-            if o is None or key in seen or s.result != o.result:
+            o = pending.pop((s.stake, None, s.wager), None)
+            if o is None or s.result != o.result:
                 return False
-            seen.add(key)
             if s.amount is not None and s.amount != (o.amount if o.result == PAY else o.size):
                 return False
             stake = stakes[s.stake]
@@ -849,7 +847,7 @@ class Replay:
                 if k < len(actions) and actions[k] < s.event:
                     return False
             elif kind == "final":
-                if last_draw is not None and s.event < last_draw or last_box is not None and box_no > last_box:
+                if s.event < last_draw or last_box is not None and box_no > last_box:
                     return False
                 last_box = box_no
         return True
