@@ -5,7 +5,7 @@ import re
 from decimal import Decimal
 
 from .errors import RoundError
-from .money import _json_kind, parse_amount
+from .money import INT_AMOUNTS, _json_kind, parse_amount
 
 
 def load_json(text) -> object:
@@ -106,6 +106,8 @@ def bad_value(key: str, value, why: str, path: str, event: int | None = None) ->
 
 def unknown_fields(obj: dict, allowed, path: str, event: int | None = None) -> None:
     """Refuse keys the format does not know: a misspelt optional field must not vanish silently."""
+    if isinstance(allowed, (set, frozenset)) and allowed.issuperset(obj):
+        return  # the usual case, told in one C call; the loop below names the first stray key
     for key in obj:
         if key not in allowed:
             head = f"Event {event}" if event is not None else _cap(_place(path))
@@ -165,6 +167,10 @@ def amount(obj: dict, key: str, path: str, event: int | None = None, *, required
         if required:
             raise missing(key, path, event)
         return None
+    if type(value) is int:
+        cached = INT_AMOUNTS.get(value)  # what parse_amount returns for it, without building the path
+        if cached is not None:
+            return cached
     return parse_amount(value, f"{path}.{key}", event=event)
 
 

@@ -148,8 +148,8 @@ class Replay:
         self.doc = doc
         self.findings: list[Finding] = []
         table = doc_.expect_object(doc.get("table") if "table" in doc else _missing("table"), "$.table")
-        self.min = _cached_amount(table.get("min")) or doc_.amount(table, "min", "$.table")
-        self.max = _cached_amount(table.get("max")) or doc_.amount(table, "max", "$.table")
+        self.min = doc_.amount(table, "min", "$.table")
+        self.max = doc_.amount(table, "max", "$.table")
         if self.min > self.max:
             raise RoundError("bad_value", f"The table minimum {fmt(self.min)} is above its maximum {fmt(self.max)}.",
                              path="$.table")
@@ -465,7 +465,9 @@ class Replay:
         except (KeyError, TypeError):
             stake = self._stake(i, ev)  # raises the precise error
         value = ev.get("amount")
-        amount = _INT_AMOUNTS.get(value) if type(value) is int else None  # _cached_amount, inlined
+        # A whole amount already read once (money.INT_AMOUNTS); the type test keeps out true/false
+        # and 1E+2, which compare equal to cached ints. Anything else goes to the precise reader.
+        amount = _INT_AMOUNTS.get(value) if type(value) is int else None
         if amount is None:
             amount = self._amount(i, ev)
         if not self._decide(i, stake, "placed a Bet"):
@@ -1071,16 +1073,6 @@ _HANDLERS = {
     "burn": (Replay._burn, _FIELDS["burn"]),
     "incident": (Replay._incident, _FIELDS["incident"]),
 }
-
-
-def _cached_amount(value) -> Decimal | None:
-    """The Decimal of a whole amount already read once (money.INT_AMOUNTS), or None.
-
-    A hit is exactly what `parse_amount` would return, and only valid amounts are cached; a
-    miss goes through the precise readers, which cache it or explain what is wrong with it.
-    The type test keeps out true/false and 1E+2, which compare equal to cached ints.
-    """
-    return _INT_AMOUNTS.get(value) if type(value) is int else None
 
 
 def _fast_stake(item):
