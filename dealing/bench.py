@@ -18,6 +18,13 @@ One table's rounds are linked one after another: each waits for the previous one
 fsync), so a single table takes at most about 1 / (commit time + the few statements under the
 lock) rounds a second, however many clients post to it.
 
+Clients, server and database share the machine, so throughput is bounded by the CPU all of them
+spend per round: the result gives the server's (`server_cpu_ms_per_round`, gunicorn's processes)
+and the database's (`database_cpu_ms_per_round`, the server's PostgreSQL backends, when
+PostgreSQL runs on this machine). Where the server's goes (measured with cProfile and timers
+around the view): a dozen statements with their Python round trips, the Celery publish of the
+audit (~1 ms), the middleware and DRF, the engine's replay, the chain's hash.
+
 Needs PostgreSQL (DATABASE_URL); on another database it returns a note saying so.
 """
 
@@ -56,11 +63,12 @@ def api_ingestion(*, clients: int = 8, rounds: int = 3000, tables: int | None = 
         measured = _bodies(fixture, clients, -(-rounds // clients), seed + 1)
         with _Server(workers=workers, threads=threads) as server:
             _post_all(server.port, fixture.token, warmup)
-            cpu_before = server.cpu_seconds()
+            backends = _Backends()  # the server's connections, open since the warm-up (CONN_MAX_AGE)
+            cpu_before, db_before = server.cpu_seconds(), backends.cpu_seconds()
             started = time.perf_counter()
             latencies, statuses = _post_all(server.port, fixture.token, measured)
             elapsed = time.perf_counter() - started
-            cpu_after = server.cpu_seconds()
+            cpu_after, db_after = server.cpu_seconds(), backends.cpu_seconds()
         stored, chain_ok = fixture.check()
     finally:
         cleanup = fixture.remove()
@@ -76,10 +84,14 @@ def api_ingestion(*, clients: int = 8, rounds: int = 3000, tables: int | None = 
         "max_ms": round(ms[-1], 1),
         "server_cpu_ms_per_round": (round((cpu_after - cpu_before) * 1000 / len(latencies), 1)
                                     if None not in (cpu_before, cpu_after) else None),
+        "database_cpu_ms_per_round": (round((db_after - db_before) * 1000 / len(latencies), 1)
+                                      if None not in (db_before, db_after) else None),
         "statuses": {str(k): v for k, v in sorted(statuses.items())},
         "stored": stored,
         "chain": "intact" if chain_ok else "BROKEN",
-        "server": f"gunicorn, {workers} gthread workers × {threads} threads, keep-alive, CONN_MAX_AGE=60",
+        "server": (f"gunicorn, {workers} gthread workers × {threads} threads, keep-alive, CONN_MAX_AGE=60"
+                   + (", prepared statements" if settings.DATABASES["default"].get("OPTIONS", {}).get(
+                       "prepare_threshold") is not None else "")),
         "audit": ("run in the web process on commit, before the response (no broker)"
                   if settings.CELERY_TASK_ALWAYS_EAGER else
                   "queued to the broker on commit (no worker runs it during the measurement)"),
@@ -222,6 +234,30 @@ class _Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+
+
+class _Backends:
+    """The PostgreSQL backends serving the benchmark's database (but this process's own), when
+    PostgreSQL runs on this machine: their CPU time is the database's share of each round."""
+
+    def __init__(self):
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                           "AND pid <> pg_backend_pid() AND backend_type = 'client backend'")
+            self.pids = [pid for (pid,) in cursor.fetchall()]
+
+    def cpu_seconds(self) -> float | None:
+        if not self.pids or not os.path.isdir("/proc"):
+            return None
+        total = 0
+        for pid in self.pids:
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:  # not on this machine, or gone
+                return None
+            total += int(fields[11]) + int(fields[12])
+        return total / os.sysconf("SC_CLK_TCK")
 
 
 def _free_port() -> int:
