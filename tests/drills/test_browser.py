@@ -163,3 +163,28 @@ def test_trainee_drills_and_the_pit_boss_sees_the_results(browser_page, make_use
     assert page.locator(".big-acc").inner_text() != "–"
     assert page.locator(".mistakes li").count() >= 1
     _shot(page, "pitboss-results")
+
+
+def test_the_shortcuts_work_with_a_russian_keyboard_layout(browser_page, make_user, floor):
+    # With a Russian layout the P key types "з"; the trainee still means "pay". A Latin layout's
+    # own letter wins over the key's position (AZERTY's A is "a", though it sits where Q is).
+    make_user(TRAINEE, pits=[floor.pit_a], username="trainee1")
+    page = browser_page
+    _login(page, "trainee1")
+    page.check("input[name=kind][value=payout]")
+    page.select_option("#id_game", "ochko")
+    page.fill("#id_rounds", "1")
+    with page.expect_navigation():
+        page.click("button:has-text('Deal')")
+    assert page.evaluate("[shortcutKey({key: 'з', code: 'KeyP'}), shortcutKey({key: 'a', code: 'KeyQ'}),"
+                         " shortcutKey({key: 'Enter', code: 'Enter'})]") == ["p", "a", "Enter"]
+    checked = "(() => { const r = document.activeElement.closest('.sheet-row');" \
+              " const c = r && r.querySelector('input[type=radio]:checked'); return c ? c.value : null; })()"
+    assert page.evaluate(checked) is None
+    page.evaluate("document.activeElement.dispatchEvent(new KeyboardEvent('keydown',"
+                  " {key: 'е', code: 'KeyT', bubbles: true, cancelable: true}))")
+    assert page.evaluate(checked) == "take"
+    page.evaluate("document.activeElement.dispatchEvent(new KeyboardEvent('keydown',"
+                  " {key: 'з', code: 'KeyP', bubbles: true, cancelable: true}))")
+    assert page.evaluate(checked) == "pay"
+    assert page.evaluate("document.activeElement.classList.contains('amount')")

@@ -217,7 +217,7 @@
     var inForm = form.contains(t);
     // Alt+1…6: to a box; Alt+D: to the dealer's cards.
     if (ev.altKey && !ev.ctrlKey && !ev.metaKey) {
-      var key = ev.key.toLowerCase();
+      var key = window.shortcutKey(ev).toLowerCase();
       var target = null;
       if (/^[1-7]$/.test(key)) target = field(form, "s" + key + "a_player") || field(form, "s" + key + "_player");
       else if (key === "d") target = field(form, "dealer_cards") || field(form, "dealer_up");
@@ -233,7 +233,7 @@
     var inResult = t.matches("select.result");
     var inAmount = t.matches(".settle-row input");
     if ((inResult || inAmount) && !ev.ctrlKey && !ev.altKey && !ev.metaKey) {
-      var k = ev.key.toLowerCase();
+      var k = window.shortcutKey(ev).toLowerCase();
       var row = t.closest(".settle-row");
       if (k === "o") { ev.preventDefault(); fillOwed(row); return; }
       if (inResult && RESULT_KEYS[k]) {

@@ -233,7 +233,7 @@
     var t = ev.target;
     if (!f || !f.contains(t) || ev.ctrlKey || ev.altKey || ev.metaKey) return;
     if (!t.matches(".fld-hand-cards input.cards-input")) return;
-    var key = ev.key.toLowerCase();
+    var key = window.shortcutKey(ev).toLowerCase();
     if ("hsdp".indexOf(key) === -1 || key.length !== 1) return;
     // P is in no card, so it splits anywhere; H, S and D only before a card (elsewhere they are suits).
     var at = t.selectionStart, text = t.value;

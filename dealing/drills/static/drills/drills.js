@@ -216,7 +216,7 @@
     form.addEventListener("keydown", function (e) {
       if (!plainKey(e)) return;
       var row = rowOf(document.activeElement) || current;
-      var key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+      var key = window.shortcutKey(e);
       var inAmount = document.activeElement && document.activeElement.classList.contains("amount");
       if (key === "Enter") {
         if (document.activeElement && document.activeElement.type === "submit") return;
