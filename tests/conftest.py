@@ -129,3 +129,14 @@ def browser_page(live_server, monkeypatch):
         # connections per async context); close them here, in that context, or they outlive the
         # test database.
         connections.close_all()
+
+
+@pytest.fixture(autouse=True)
+def _default_language_after_each_test():
+    """A request in Russian leaves Russian active in the test's thread (LocaleMiddleware activates
+    the language and nothing resets it in tests); the next test would print Russian."""
+    yield
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
