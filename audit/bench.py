@@ -145,8 +145,10 @@ def bench_floor_remove(pit, table, dealer) -> None:
 
 
 @contextmanager
-def workers_running(count: int, queue: str, *, env: dict | None = None, pool: str = "solo"):
-    """`count` Celery worker processes serving `queue`, ready when the block starts; stopped after it."""
+def workers_running(count: int, queue: str, *, env: dict | None = None, pool: str = "solo", ready: bool = True):
+    """`count` Celery worker processes serving `queue`, ready when the block starts (unless `ready` is
+    False: a solo worker that finds work queued may block in a task before it answers the ping, and
+    the caller then watches the work instead); stopped after it."""
     from casino.celery import app
 
     env = {**os.environ, **(env or {})}
@@ -160,7 +162,8 @@ def workers_running(count: int, queue: str, *, env: dict | None = None, pool: st
     for proc, log in zip(procs, logs):
         proc.log = log
     try:
-        wait_for_workers(app, names, timeout=60, procs=procs)
+        if ready:
+            wait_for_workers(app, names, timeout=60, procs=procs)
         yield procs
     finally:
         for proc in procs:

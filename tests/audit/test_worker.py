@@ -141,7 +141,9 @@ def test_a_worker_killed_mid_run_and_another_started_completes_with_identical_co
     with transaction.atomic():
         # Hold the first round of chunk 5: the worker audits chunks 0–4 and then waits on it.
         Round.objects.select_for_update().filter(pk=ids[250]).get()
-        with workers_running(1, queue, env=worker_env) as (first,):
+        # Not waited for by ping: with chunks queued, the solo worker may take them before it answers,
+        # and then it sits in chunk 5 on the lock; the rounds it audits show that it runs.
+        with workers_running(1, queue, env=worker_env, ready=False) as (first,):
             wait_until(lambda: AuditRun.objects.get(pk=run.pk).rounds_done == 250, timeout=60,
                        what="five chunks to be audited", procs=[first])
             time.sleep(0.5)
