@@ -92,13 +92,16 @@ class Round(models.Model):
 
     uid = models.UUIDField(_("round id"), default=uuid.uuid4,
                            help_text=_("The document's id: sending the same round twice stores it once."))
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds", verbose_name=_("table"))
+    # No single-column indexes on table, shoe and dealer: the composite indexes below start with
+    # them and serve the same lookups, and every index is one more write for each logged round.
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds", verbose_name=_("table"),
+                              db_index=False)
     shoe = models.ForeignKey(Shoe, on_delete=models.PROTECT, null=True, blank=True, related_name="rounds",
-                             verbose_name=_("shoe"))
+                             verbose_name=_("shoe"), db_index=False)
     position = models.PositiveIntegerField(_("position in the shoe"), null=True, blank=True)
     number = models.PositiveIntegerField(_("round of the shoe"), null=True, blank=True)
     dealer = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="dealt_rounds",
-                               verbose_name=_("dealer"))
+                               verbose_name=_("dealer"), db_index=False)
     variant = models.CharField(_("variant"), max_length=20, choices=Variant.choices)
     house_rules = models.JSONField(_("house rules in force"), default=dict)
     table_min = models.DecimalField(_("table minimum"), **MONEY)
@@ -155,7 +158,9 @@ class Round(models.Model):
 class Stake(models.Model):
     """One stake of a round, for querying: who played which box for how much, owed and paid."""
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="stakes", verbose_name=_("round"))
+    # Indexed by the unique (round, stake_id) constraint, which starts with it.
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="stakes", verbose_name=_("round"),
+                              db_index=False)
     stake_id = models.CharField(_("stake"), max_length=40)
     box = models.PositiveSmallIntegerField(_("box or seat"), null=True)
     player = models.CharField(_("player"), max_length=80)

@@ -42,6 +42,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--rounds", type=int, default=5000, help="simulated rounds per engine measurement")
         parser.add_argument("--api-rounds", type=int, default=3000)
+        parser.add_argument("--api-passes", type=int, default=3, help="API passes; the median one is reported")
         parser.add_argument("--audit-rounds", type=int, default=20000)
         parser.add_argument("--skip-db", action="store_true", help="only the engine")
         parser.add_argument("--db-only", action="store_true", help=argparse_hidden())
@@ -81,8 +82,23 @@ class Command(BaseCommand):
             except (ImportError, AttributeError):
                 out[key] = {"note": f"not measured: {module}.{function} is not there yet"}
                 continue
-            out[key] = measure(**kwargs)
+            if key == "api":
+                out[key] = self._median_of(opts["api_passes"], measure, kwargs)
+            else:
+                out[key] = measure(**kwargs)
         return out
+
+    @staticmethod
+    def _median_of(passes: int, measure, kwargs) -> dict:
+        """The pass with the median throughput, and every pass's figure: on a shared 2-core VM one
+        pass of a few seconds swings by ±15 %, so one number alone would mislead either way."""
+        results = sorted((measure(**kwargs) for _ in range(max(1, passes))), key=lambda r: r.get("rounds_per_s", 0))
+        chosen = dict(results[len(results) // 2])
+        if len(results) > 1:
+            chosen["passes"] = ", ".join(f"{r.get('rounds_per_s')} rounds/s (p99 {r.get('p99_ms')} ms)"
+                                         for r in results)
+            chosen["reported"] = "the median pass"
+        return chosen
 
     def _db_parts_in_throwaway_database(self, opts) -> dict:
         try:
@@ -101,7 +117,7 @@ class Command(BaseCommand):
             subprocess.run(manage + ["migrate", "--noinput", "-v", "0"], env=env, check=True)
             child = subprocess.run(
                 manage + ["bench", "--db-only", "--api-rounds", str(opts["api_rounds"]),
-                          "--audit-rounds", str(opts["audit_rounds"])],
+                          "--api-passes", str(opts["api_passes"]), "--audit-rounds", str(opts["audit_rounds"])],
                 env=env, check=True, capture_output=True, text=True)
             return json.loads(child.stdout.strip().splitlines()[-1])
         except (subprocess.CalledProcessError, ValueError, IndexError) as exc:
