@@ -5,29 +5,15 @@ audit pages or the API (audit.services), which keep the history; nothing here by
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
+from dealing.admin import ReadOnlyAdmin, ReadOnlyInline
+
 from .models import AuditRun, AuditRunChunk, Finding, Review, ShoeAudit
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
-class ReviewInline(admin.TabularInline):
+class ReviewInline(ReadOnlyInline):
     model = Review
     fields = ["at", "auditor", "status", "classification", "comment"]
     readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Finding)
@@ -48,16 +34,10 @@ class ReviewAdmin(ReadOnlyAdmin):
     list_select_related = ["auditor", "finding", "round", "round__table"]
 
 
-class ChunkInline(admin.TabularInline):
+class ChunkInline(ReadOnlyInline):
     model = AuditRunChunk
     fields = ["number", "status", "rounds", "clean", "with_findings", "errors", "done_at"]
     readonly_fields = fields
-    extra = 0
-    can_delete = False
-    show_change_link = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(AuditRun)

@@ -341,6 +341,32 @@ class RoundForm(forms.Form):
     def field_of_path(self, path: str | None, built: Built) -> str | None:
         return None
 
+    # Shared by the games' forms.
+    def _clean_result(self, prefix: str, wager: str, refusal: str | None) -> None:
+        """A wager's result and amount, when either was entered: `refusal` when the wager cannot be
+        settled at all, else a result, and an amount for a payment."""
+        data = self.cleaned_data
+        r_key, a_key = f"{prefix}{wager}_result", f"{prefix}{wager}_amount"
+        result, amount = data.get(r_key), data.get(a_key)
+        if not result and amount is None:
+            return
+        if refusal:
+            self.add_error(r_key, refusal)
+        elif not result:
+            self.add_error(r_key, _("Paid, taken or left?"))
+        elif result == PAY and amount is None and a_key not in self.errors:
+            self.add_error(a_key, _("How much was paid?"))
+
+    @staticmethod
+    def _stake_of_path(path: str | None, built: Built) -> tuple[dict, str | None] | None:
+        """The stake a refusal's JSON path (`$.stakes[2].ante`) points at, with the key named."""
+        m = re.match(r"\$\.stakes\[(\d+)\](?:\.(\w+))?", path or "")
+        if not m:
+            return None
+        stakes = built.document["stakes"]
+        k = int(m.group(1))
+        return (stakes[k], m.group(2)) if k < len(stakes) else None
+
     def fill_owed(self, data) -> int:
         """Put what the engine says was owed into the blank results of `data`; how many were filled."""
         raise NotImplementedError
@@ -610,18 +636,12 @@ class OchkoRoundForm(RoundForm):
             elif not folded and bet is None:
                 self.add_error(p + "bet", _("Enter the Bet, or tick fold."))
         for wager in OCHKO_SETTLE_ORDER:
-            r_key, a_key = f"{p}{wager}_result", f"{p}{wager}_amount"
-            result, amount = data.get(r_key), data.get(a_key)
-            if not result and amount is None:
-                continue
+            refusal = None
             if wager == "dealer_bet" and data.get(p + "dealer_bet") is None and p + "dealer_bet" not in self.errors:
-                self.add_error(r_key, _("This stake has no dealer bet to settle."))
+                refusal = _("This stake has no dealer bet to settle.")
             elif wager == "bet" and folded:
-                self.add_error(r_key, _("This stake folded: it has no Bet to settle."))
-            elif not result:
-                self.add_error(r_key, _("Paid, taken or left?"))
-            elif result == PAY and amount is None and a_key not in self.errors:
-                self.add_error(a_key, _("How much was paid?"))
+                refusal = _("This stake folded: it has no Bet to settle.")
+            self._clean_result(p, wager, refusal)
 
     # --- the document ------------------------------------------------------------------------
 
@@ -676,14 +696,11 @@ class OchkoRoundForm(RoundForm):
                 "DEALER_BET_MIN": f"s{sid}_dealer_bet", "BOX_PLAYERS": f"s{sid}_player"}.get(code)
 
     def field_of_path(self, path: str | None, built: Built) -> str | None:
-        m = re.match(r"\$\.stakes\[(\d+)\](?:\.(\w+))?", path or "")
-        if not m:
+        found = self._stake_of_path(path, built)
+        if found is None:
             return None
-        stakes = built.document["stakes"]
-        k, key = int(m.group(1)), m.group(2)
-        if k >= len(stakes):
-            return None
-        return f"s{stakes[k]['id']}_{key if key in ('player', 'ante', 'dealer_bet') else 'player'}"
+        stake, key = found
+        return f"s{stake['id']}_{key if key in ('player', 'ante', 'dealer_bet') else 'player'}"
 
     def fill_owed(self, data) -> int:
         filled = 0
@@ -1075,19 +1092,6 @@ class BlackjackRoundForm(RoundForm):
             self._clean_result(p, "jackpot", None if data.get(p + "jackpot") is not None or p + "jackpot" in
                                self.errors else _("This box placed no jackpot bet."))
 
-    def _clean_result(self, prefix: str, wager: str, refusal: str | None) -> None:
-        data = self.cleaned_data
-        r_key, a_key = f"{prefix}{wager}_result", f"{prefix}{wager}_amount"
-        result, amount = data.get(r_key), data.get(a_key)
-        if not result and amount is None:
-            return
-        if refusal:
-            self.add_error(r_key, refusal)
-        elif not result:
-            self.add_error(r_key, _("Paid, taken or left?"))
-        elif result == PAY and amount is None and a_key not in self.errors:
-            self.add_error(a_key, _("How much was paid?"))
-
     # --- the document -------------------------------------------------------------------------------
 
     def entry(self) -> BlackjackEntry:
@@ -1172,16 +1176,12 @@ class BlackjackRoundForm(RoundForm):
         return None
 
     def field_of_path(self, path: str | None, built: Built) -> str | None:
-        m = re.match(r"\$\.stakes\[(\d+)\](?:\.(\w+))?", path or "")
-        if not m:
+        found = self._stake_of_path(path, built)
+        if found is None:
             return None
-        stakes = built.document["stakes"]
-        k, key = int(m.group(1)), m.group(2)
-        if k >= len(stakes):
-            return None
-        n = stakes[k]["box"]
-        name = f"s{n}_{key}"
-        return name if name in self.fields else f"s{n}_player"
+        stake, key = found
+        name = f"s{stake['box']}_{key}"
+        return name if name in self.fields else f"s{stake['box']}_player"
 
     def fill_owed(self, data) -> int:
         filled = 0

@@ -304,59 +304,41 @@ def read_document(document) -> dict:
 
 def _check_storable(doc: dict) -> None:
     """Refuse what the database could not keep exactly: NUL characters and unpaired surrogates in
-    text, numbers too large to write out, documents nested beyond any round log."""
-    if _storable(doc):
-        return
-    stack = [(doc, "$", 0)]
+    text, numbers too large to write out, documents nested beyond any round log.
+
+    Every round passes through here, so the walk carries where a value is as a link to its parent
+    (`(parent's place, key or index)`) and spells the JSON path out only for a refusal."""
+    stack = [(doc, 0, None)]
+    pop, push = stack.pop, stack.append
     while stack:
-        value, path, depth = stack.pop()
+        value, depth, place = pop()
         if depth > MAX_DEPTH:
+            path = _json_path(place)
             raise _refuse(_("The document is nested too deeply at %(path)s.") % {"path": path}, "too_deep", path=path)
-        if type(value) is dict:
+        kind = type(value)
+        if kind is dict:
             for key, item in value.items():
-                _check_text(key, path)
-                stack.append((item, f"{path}.{key}", depth + 1))
-        elif type(value) is list:
-            stack.extend((item, f"{path}[{i}]", depth + 1) for i, item in enumerate(value))
-        elif type(value) is str:
-            _check_text(value, path)
-        elif type(value) is Decimal and (not value.is_finite() or abs(value.adjusted()) > MAX_EXPONENT):
+                if "\x00" in key or not key.isascii():
+                    _check_text(key, _json_path(place))
+                push((item, depth + 1, (place, key)))
+        elif kind is list:
+            for i, item in enumerate(value):
+                push((item, depth + 1, (place, i)))
+        elif kind is str:
+            if "\x00" in value or not value.isascii():
+                _check_text(value, _json_path(place))
+        elif kind is Decimal and (not value.is_finite() or abs(value.adjusted()) > MAX_EXPONENT):
+            path = _json_path(place)
             raise _refuse(_("The number at %(path)s is out of range.") % {"path": path}, "bad_number", path=path)
 
 
-def _storable(doc: dict) -> bool:
-    """The quick look of `_check_storable` (no paths built): True when nothing needs a closer one."""
-    stack = [(doc, 0)]
-    pop, push = stack.pop, stack.append
-    while stack:
-        value, depth = pop()
-        kind = type(value)
-        if kind is str:
-            if "\x00" in value or not value.isascii() and not _encodable(value):
-                return False
-        elif kind is dict:
-            if depth >= MAX_DEPTH:
-                return False
-            for key, item in value.items():
-                if "\x00" in key or not key.isascii() and not _encodable(key):
-                    return False
-                push((item, depth + 1))
-        elif kind is list:
-            if depth >= MAX_DEPTH:
-                return False
-            for item in value:
-                push((item, depth + 1))
-        elif kind is Decimal and (not value.is_finite() or abs(value.adjusted()) > MAX_EXPONENT):
-            return False
-    return True
-
-
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
+def _json_path(place) -> str:
+    """`$.events[3].card` from the links `_check_storable` keeps."""
+    steps = []
+    while place is not None:
+        place, step = place
+        steps.append(f"[{step}]" if type(step) is int else f".{step}")
+    return "$" + "".join(reversed(steps))
 
 
 def _check_text(text: str, path: str) -> None:

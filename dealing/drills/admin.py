@@ -2,19 +2,15 @@
 
 from django.contrib import admin
 
+from dealing.admin import ReadOnlyInline
+
 from .models import Certificate, CertificationStandard, Drill, DrillRound
 
 
-class DrillRoundInline(admin.TabularInline):
+class DrillRoundInline(ReadOnlyInline):
     model = DrillRound
     fields = ("number", "presented_at", "answered_at", "time_ms", "decisions", "correct")
     readonly_fields = fields
-    extra = 0
-    can_delete = False
-    show_change_link = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Drill)

@@ -19,21 +19,22 @@
     return { rank: RANKS[m[1]], suit: SUITS[m[2]], red: m[2] === "H" || m[2] === "D", code: t };
   }
 
-  function cardEl(token, dark) {
-    var card = parseCard(token);
+  /* A card on the felt: `card` as the game's own reader parsed `token` ({rank, suit, red}), or
+     null for a token it cannot read (drawn as typed, marked bad); `extra` more classes. */
+  function cardFace(card, token, extra) {
     var el = document.createElement("span");
     var r = document.createElement("span");
     var s = document.createElement("span");
     r.className = "r";
     s.className = "s";
     if (card) {
-      el.className = "pcard " + (card.red ? "red" : "black") + (dark ? " dark" : "");
+      el.className = "pcard " + (card.red ? "red" : "black") + (extra ? " " + extra : "");
       el.title = card.rank + card.suit;
       r.textContent = card.rank;
       r.setAttribute("data-suit", card.suit);
       s.textContent = card.suit;
     } else {
-      el.className = "pcard bad" + (dark ? " dark" : "");
+      el.className = "pcard bad" + (extra ? " " + extra : "");
       el.title = token;
       r.textContent = token;
     }
@@ -42,9 +43,16 @@
     return el;
   }
 
+  function cardEl(token, dark) {
+    return cardFace(parseCard(token), token, dark ? "dark" : "");
+  }
+
   function tokens(text) {
     return (text || "").split(/[\s,;]+/).filter(Boolean);
   }
+
+  // For the other games' scripts (round_form_blackjack.js), which read their own packs.
+  window.RoundForm = { cardFace: cardFace, tokens: tokens };
 
   /* Redraw the card row of a box (its cards, then its dark card laid across) or of the dealer. */
   function renderCards(form, input) {

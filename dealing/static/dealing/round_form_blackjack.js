@@ -25,30 +25,10 @@
     return { rank: NAMES[r] || r, suit: SUITS[m[2]], red: m[2] === "H" || m[2] === "D", value: VALUE[r] || Number(r) };
   }
 
-  function tokens(text) { return (text || "").split(/[\s,;]+/).filter(Boolean); }
+  // Drawn and split as round_form.js does (loaded first); only the pack differs.
+  function tokens(text) { return window.RoundForm.tokens(text); }
 
-  function cardEl(token, extra) {
-    var card = parseCard(token);
-    var el = document.createElement("span");
-    var r = document.createElement("span");
-    var s = document.createElement("span");
-    r.className = "r";
-    s.className = "s";
-    if (card) {
-      el.className = "pcard " + (card.red ? "red" : "black") + (extra ? " " + extra : "");
-      el.title = card.rank + card.suit;
-      r.textContent = card.rank;
-      r.setAttribute("data-suit", card.suit);
-      s.textContent = card.suit;
-    } else {
-      el.className = "pcard bad" + (extra ? " " + extra : "");
-      el.title = token;
-      r.textContent = token;
-    }
-    el.appendChild(r);
-    el.appendChild(s);
-    return el;
-  }
+  function cardEl(token, extra) { return window.RoundForm.cardFace(parseCard(token), token, extra); }
 
   function own(el, selector) {
     // The first match that belongs to this hand, not to one of its split halves.
