@@ -357,6 +357,12 @@ class RoundForm(forms.Form):
         elif result == PAY and amount is None and a_key not in self.errors:
             self.add_error(a_key, _("How much was paid?"))
 
+    def _wager_row(self, wager: str, label, prefix: str, owed, *, absent: str = "", **extra) -> "WagerRow":
+        """The row of one wager's result and amount (fields `<prefix><wager>_result` / `_amount`)."""
+        r_name = f"{prefix}{wager}_result"
+        return WagerRow(wager, label, self[r_name], self[f"{prefix}{wager}_amount"], owed,
+                        self.result.findings_for(r_name) if self.result else [], absent, **extra)
+
     @staticmethod
     def _stake_of_path(path: str | None, built: Built) -> tuple[dict, str | None] | None:
         """The stake a refusal's JSON path (`$.stakes[2].ante`) points at, with the key named."""
@@ -460,6 +466,16 @@ class WagerRow:
     amount: forms.BoundField
     owed: object = None  # engine Owed
     findings: list = field(default_factory=list)
+    # The data attribute of a blank row whose wager is not on the table (no dealer bet, a fold, no
+    # double…): the script hides the row until the wager appears.
+    absent: str = ""
+    leave_amount: bool = True  # the game's leave carries the wager's amount (blackjack; not ochko)
+
+    @property
+    def absent_marker(self) -> str:
+        if not self.absent or self.result.value() or self.result.errors or self.amount.value():
+            return ""
+        return self.absent
 
     @property
     def state(self) -> str:
@@ -727,12 +743,11 @@ class OchkoRoundForm(RoundForm):
             for letter in STAKE_LETTERS:
                 sid, p = f"{n}{letter}", f"s{n}{letter}_"
                 fields = {k: self[p + k] for k in ("player", "ante", "dealer_bet", "bet", "fold")}
-                wagers = []
-                for wager in OCHKO_SETTLE_ORDER:
-                    r_name = f"{p}{wager}_result"
-                    wagers.append(WagerRow(wager, OCHKO_WAGER_LABELS[wager], self[r_name], self[f"{p}{wager}_amount"],
-                                           owed.get((sid, wager)),
-                                           result.findings_for(r_name) if result else []))
+                absent = {"dealer_bet": "" if fields["dealer_bet"].value() else "data-needs-db",
+                          "bet": "data-folded" if fields["fold"].value() else ""}
+                wagers = [self._wager_row(wager, OCHKO_WAGER_LABELS[wager], p, owed.get((sid, wager)),
+                                          absent=absent.get(wager, ""), leave_amount=False)
+                          for wager in OCHKO_SETTLE_ORDER]
                 used = any(self[p + k].value() not in (None, "", False) for k in ("player", "ante", "dealer_bet", "bet",
                                                                                    "fold"))
                 stakes.append(StakeView(sid, letter, fields, wagers, used))
@@ -1212,13 +1227,9 @@ class BlackjackRoundForm(RoundForm):
             keys = ["id", "player", "bet", "insurance", "even_money"] + (["jackpot"] if self.offers_jackpot else [])
             fields = {k: self[p + k] for k in keys}
             fields["splits"] = self[f"b{n}_splits"]
-            stake_rows = []
-            for wager in ("insurance", "jackpot"):
-                r_name = f"{p}{wager}_result"
-                if r_name in self.fields:
-                    stake_rows.append(WagerRow(wager, BJ_WAGER_LABELS[wager], self[r_name], self[f"{p}{wager}_amount"],
-                                               owed.get((sid, str(n), wager)),
-                                               result.findings_for(r_name) if result else []))
+            stake_rows = [self._wager_row(wager, BJ_WAGER_LABELS[wager], p, owed.get((sid, str(n), wager)),
+                                          absent="" if fields[wager].value() else f"data-needs-{wager}")
+                          for wager in ("insurance", "jackpot") if f"{p}{wager}_result" in self.fields]
             used = any(self[p + k].value() not in (None, "", False) for k in ("player", "bet"))
             views.append(BlackjackBoxView(n, fields, self._hand_view(n, str(n), sid, owed, [], 0), stake_rows, used))
         return views
@@ -1230,11 +1241,10 @@ class BlackjackRoundForm(RoundForm):
         rows, verdict = [], ""
         split = name in splits
         if not split:
-            for wager in ("bet", "double"):
-                r_name = f"{k}{wager}_result"
-                rows.append(WagerRow(wager, BJ_WAGER_LABELS[wager], self[r_name], self[f"{k}{wager}_amount"],
-                                     owed.get((sid, name, wager)), self.result.findings_for(r_name) if self.result
-                                     else []))
+            doubled = self[k + "double"].value()
+            rows = [self._wager_row(wager, BJ_WAGER_LABELS[wager], k, owed.get((sid, name, wager)),
+                                    absent="data-needs-double" if wager == "double" and not doubled else "")
+                    for wager in ("bet", "double")]
             bet_owed = owed.get((sid, name, "bet"))
             verdict = bet_owed.why if bet_owed is not None else ""
         whole = inherited + typed
