@@ -102,6 +102,9 @@ _celery = celery_settings_from(env.str("CELERY_BROKER_URL", default=""))
 CELERY_BROKER_URL = _celery["CELERY_BROKER_URL"]
 CELERY_RESULT_BACKEND = _celery["CELERY_RESULT_BACKEND"]
 CELERY_TASK_ALWAYS_EAGER = _celery["CELERY_TASK_ALWAYS_EAGER"]
+# Redis: kombu's transport with one client per channel rather than one per message (casino/broker.py).
+if CELERY_BROKER_URL.startswith("redis://"):
+    CELERY_BROKER_TRANSPORT = "casino.broker:Transport"
 # Eager tasks raise like the code that called them, so a failing task fails its request or test.
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
