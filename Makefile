@@ -13,7 +13,15 @@ LOCAL_KEY := SECRET_KEY="$${SECRET_KEY:-local-commands-only-not-a-secret-key}"
 
 .PHONY: install run test worker beat bench clean
 
-install: $(STAMP)
+# The rules engine compiled with mypyc (dealing/engine/native.py), rebuilt when a source of it
+# changes; an engine whose build is stale or missing imports its Python source instead.
+NATIVE := dealing/engine/_native.json
+ENGINE_SOURCES := $(wildcard dealing/engine/*.py) pyproject.toml
+
+install: $(STAMP) $(NATIVE)
+
+$(NATIVE): $(STAMP) $(ENGINE_SOURCES)
+	$(BIN)/python -m dealing.engine native build
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -44,4 +52,5 @@ bench: install
 	$(LOCAL_KEY) $(BIN)/python manage.py bench
 
 clean:
+	-test -x $(BIN)/python && $(BIN)/python -m dealing.engine native clean
 	rm -rf $(VENV) staticfiles .pytest_cache

@@ -14,10 +14,14 @@ Each variant is one module exposing the same small interface (`house_rules`, `re
 import importlib
 from types import ModuleType
 
-from . import document as _document
-from .base import Outcome
-from .errors import RoundError
-from .findings import CODES, SEVERITY, Finding
+from . import native as _native
+
+_native.guard()  # before any other engine module: compiled only while it matches the source
+
+from . import document as _document  # noqa: E402
+from .base import Outcome  # noqa: E402
+from .errors import RoundError  # noqa: E402
+from .findings import CODES, SEVERITY, Finding  # noqa: E402
 
 ENGINE_VERSION = "1.0.0"
 VARIANTS = ("ochko", "blackjack", "veintiuno")

@@ -5,6 +5,7 @@
     python -m dealing.engine shoe [FILE|-]             shoe/1 checks
     python -m dealing.engine simulate N --seed S [--variant ochko] [--preset salon|online] [--mistakes RATE]
     python -m dealing.engine odds ochko | blackjack --preset salon|online
+    python -m dealing.engine native build|status|clean   the mypyc-compiled engine (see native.py)
 """
 
 import argparse
@@ -105,6 +106,18 @@ def cmd_odds(args) -> int:
     return 0
 
 
+def cmd_native(args) -> int:
+    from . import native
+
+    if args.action == "build":
+        native.build()
+    elif args.action == "clean":
+        native.clean()
+    compiled, why = native.check()
+    print(("compiled (mypyc)" if compiled else "pure Python") + f": {why}")
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m dealing.engine", description="The 21 rules engine.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -128,6 +141,9 @@ def main(argv=None) -> int:
     p.add_argument("variant", choices=("ochko", "blackjack"))
     p.add_argument("--preset", choices=("salon", "online"), default=None)
     p.set_defaults(func=cmd_odds)
+    p = sub.add_parser("native", help="build, check or remove the engine compiled with mypyc")
+    p.add_argument("action", nargs="?", choices=("build", "status", "clean"), default="status")
+    p.set_defaults(func=cmd_native)
     args = parser.parse_args(argv)
     try:
         return args.func(args)

@@ -7,14 +7,17 @@ package's top level dispatches on the document's ``variant``.
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, Callable
+from typing import Any, Callable, Final
 
 from .errors import RoundError
 from .findings import Finding
 from .money import _FMT, ZERO, fmt, parse_amount
 
-PAY, TAKE, LEAVE = "pay", "take", "leave"
-RESULT_WORDS = {PAY: "paid", TAKE: "taken", LEAVE: "left"}
+# Final: the compiled engine (native.py) reads these as C constants instead of module lookups.
+PAY: Final = "pay"
+TAKE: Final = "take"
+LEAVE: Final = "leave"
+RESULT_WORDS: Final = {PAY: "paid", TAKE: "taken", LEAVE: "left"}
 
 
 # --- house rules -------------------------------------------------------------------------------
@@ -150,18 +153,18 @@ class Settled:
         self.amount = amount
 
     def delta(self, size: Decimal | None) -> Decimal:
-        if self.result == PAY:
-            return self.amount
+        amount = self.amount  # never None for a pay: the variants' readers require it
+        if self.result == PAY and amount is not None:
+            return amount
         if self.result == TAKE:
-            if self.amount is not None:
-                return -self.amount
+            if amount is not None:
+                return -amount
             return -size if size is not None else ZERO
         return ZERO
 
     def as_dict(self, size: Decimal | None) -> dict:
-        if self.result == PAY or self.amount is not None:
-            return {"result": self.result, "amount": fmt(self.amount)}
-        return {"result": self.result, "amount": None if size is None else fmt(size)}
+        amount = self.amount if self.amount is not None else size
+        return {"result": self.result, "amount": None if amount is None else fmt(amount)}
 
 
 @dataclass
@@ -179,15 +182,7 @@ class Outcome:
     @property
     def float(self) -> Decimal | None:
         """Σ take − Σ pay as owed: the float's change for the round."""
-        if self.wagers is None:
-            return None
-        total = ZERO
-        for w in self.wagers:
-            if w.result == TAKE:
-                total += w.size
-            elif w.result == PAY:
-                total -= w.amount
-        return total
+        return None if self.wagers is None else _float_of(self.wagers)
 
     def settlement(self) -> dict:
         wagers = self.wagers
@@ -195,11 +190,21 @@ class Outcome:
             "format": "settlement/1",
             "variant": self.variant,
             "wagers": None if wagers is None else [w.as_dict() for w in wagers],
-            "float": None if wagers is None else fmt(self.float),
+            "float": None if wagers is None else fmt(_float_of(wagers)),
         }
         out.update(self.extra)
         out["findings"] = [f.to_dict() for f in self.findings]
         return out
+
+
+def _float_of(wagers: list[Owed]) -> Decimal:
+    total = ZERO
+    for w in wagers:
+        if w.result == TAKE:
+            total += w.size
+        elif w.result == PAY:
+            total -= w.amount
+    return total
 
 
 def sort_wagers(owed: list[Owed], wager_rank: dict[str, int]) -> list[Owed]:
@@ -272,7 +277,7 @@ def _owed_dict(o: Owed) -> dict:
 
 
 def _did(s: Settled, o: Owed) -> str:
-    if s.result == PAY:
+    if s.result == PAY and s.amount is not None:
         return f"paid {fmt(s.amount)}"
     return RESULT_WORDS[s.result]
 

@@ -4,15 +4,20 @@
 
 Single process, best of three passes. Two figures per variant: from JSON text (what the CLI and
 the API receive, JSON decoding included) and from already-decoded documents (the engine alone).
+The engine measured is the one imports use: compiled with mypyc when built (native.py), else its
+Python source; `pure_rates()` measures the source in a child process with ENGINE_PURE=1.
 """
 
 import argparse
 import importlib.util
 import json
+import os
 import platform
+import subprocess
+import sys
 import time
 
-from . import VARIANTS, settle
+from . import VARIANTS, native, settle
 from .__main__ import to_json
 from .document import load_json
 
@@ -50,11 +55,23 @@ def measure(variant: str, rounds: int = 3000, seed: int = 2026) -> dict:
         "rounds_per_s_from_json": round(from_text),
         "rounds_per_s_from_dicts": round(from_docs),
         "events_per_s_from_dicts": round(from_docs * events),
+        "engine": "compiled" if native.guard() else "pure Python",
     }
 
 
 def run(rounds: int = 3000, variants=None) -> list[dict]:
     return [measure(v, rounds) for v in (variants or VARIANTS) if _available(v)]
+
+
+def pure_rates(rounds: int = 3000, variants=None) -> dict[str, int]:
+    """Rounds/s from documents of the pure-Python engine, per variant (a child process)."""
+    argv = [sys.executable, "-m", "dealing.engine.bench", "--rounds", str(rounds)]
+    for v in variants or VARIANTS:
+        argv += ["--variant", v]
+    done = subprocess.run(argv, capture_output=True, text=True, check=True,
+                          env=dict(os.environ, **{native.PURE_ENV: "1"}))
+    rows = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    return {row["variant"]: row["rounds_per_s_from_dicts"] for row in rows}
 
 
 def machine() -> str:

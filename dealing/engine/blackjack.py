@@ -12,6 +12,7 @@ Hands are named by box (``"2"``); splitting ``H`` makes ``H.1`` (its first card)
 """
 
 from decimal import ROUND_DOWN, Decimal
+from typing import Final
 
 from . import cards as _cards
 from . import document as doc_
@@ -21,16 +22,17 @@ from .findings import Finding
 from .money import INT_AMOUNTS as _INT_AMOUNTS
 from .money import ZERO, fmt
 
-NAME = "blackjack"
-PACK = _cards.pack(_cards.RANKS)
-MAX_TABLE_BOXES = 7
+NAME: Final = "blackjack"
+PACK: Final = _cards.pack(_cards.RANKS)
+MAX_TABLE_BOXES: Final = 7
 
-WAGERS = ("bet", "double", "insurance", "jackpot")
-WAGER_LABEL = {"bet": "bet", "double": "double", "insurance": "insurance", "jackpot": "jackpot bet"}
+WAGERS: Final = ("bet", "double", "insurance", "jackpot")
+WAGER_LABEL: Final = {"bet": "bet", "double": "double", "insurance": "insurance", "jackpot": "jackpot bet"}
 
-CUT, EVERY_ROUND = "cut", "every_round"
+CUT: Final = "cut"
+EVERY_ROUND: Final = "every_round"
 
-OPTIONS = {
+OPTIONS: Final = {
     "preset": Option("preset", "salon", "choice",
                      "The ruleset the other options start from: the six-deck salon game (seed 002) or the "
                      "eight-deck online game (seed 001).", choices=("salon", "online")),
@@ -56,7 +58,7 @@ OPTIONS = {
     "jackpot_amount": Option("jackpot_amount", Decimal(1000), "amount", "What a winning jackpot bet is paid."),
 }
 
-PRESETS = {
+PRESETS: Final = {
     "salon": {"preset": "salon", "decks": 6, "reshuffle": CUT, "cut_remaining": 78, "boxes": 5, "max_hands": 4,
               "resplit_aces": False, "hit_split_aces": False, "double_after_split": True, "jackpot": False,
               "jackpot_bet": Decimal(1), "jackpot_amount": Decimal(1000)},
@@ -78,29 +80,34 @@ def house_rules(rules) -> dict:
     return resolve_rules(NAME, OPTIONS, rules, base=PRESETS[preset])
 
 
-_PRESET_NAMES = ("salon", "online")
+_PRESET_NAMES: Final = ("salon", "online")
 
 # Card facts by every accepted spelling: (code, value with A = 1, is_ace, in_pack).
-_CARD: dict[str, tuple] = {}
+_CARD: Final[dict[str, tuple]] = {}
 for _text, _code in _cards._SPELLINGS.items():
     _r = _code[0]
     _CARD[_text] = (_code, 1 if _r == "A" else 10 if _r in "TJQK" else int(_r), _r == "A", True)
 del _text, _code, _r
 
-JACKPOT_CARDS = frozenset({"AS", "JS"})
-THREE_TO_TWO = Decimal("1.5")
-CENT = Decimal("0.01")
+JACKPOT_CARDS: Final = frozenset({"AS", "JS"})
+THREE_TO_TWO: Final = Decimal("1.5")
+CENT: Final = Decimal("0.01")
 
 # Phases of the round.
 DEAL, OFFERS, PLAY, DEALER = range(4)
 # States of a hand.
-PLAYING, DONE, STOOD, SPLIT, EVEN = "playing", "done", "stood", "split", "even money"
+PLAYING: Final = "playing"
+DONE: Final = "done"
+STOOD: Final = "stood"
+SPLIT: Final = "split"
+EVEN: Final = "even money"
 
 
 def blackjack_pay(bet: Decimal) -> Decimal:
     """3:2, exact; a payout that falls between cents is rounded down to the cent."""
     win = bet * THREE_TO_TWO
-    if win.as_tuple().exponent < -2:
+    exponent = win.as_tuple().exponent  # an int: the product of two finite amounts is finite
+    if isinstance(exponent, int) and exponent < -2:
         win = win.quantize(CENT, rounding=ROUND_DOWN)
     return win
 
@@ -393,6 +400,7 @@ class Replay:
         else:
             slots, filled = self.slots, self.filled
             first = self.deal_next
+            slot: int | None
             if first < len(slots) and slots[first] == to:
                 slot = first
             else:
@@ -506,8 +514,8 @@ class Replay:
             self._flag("DRAW_ORDER", f"Event {i}: hand {hand.name} played after the dealer started drawing.", i,
                        stake=stake_id, hand=hand.name)
         elif hand.state == PLAYING:
-            current = self._current()
-            if current is not hand:
+            current = self._current()  # never None: this hand is still playing
+            if current is not None and current is not hand:
                 self._flag("DRAW_ORDER", f"Event {i}: hand {hand.name} played before hand {current.name} was "
                            f"finished; hands play in box order, a split hand to the end before the next.", i,
                            stake=stake_id, hand=hand.name)
@@ -943,11 +951,11 @@ def _finding_key(f: Finding):
     return (f.event is None, f.event or 0)
 
 
-_GOOD_NAMES: set[str] = set()
-_STAKE_FIELDS = frozenset({"id", "box", "player", "bet", "jackpot", "owner"})
-_WAGER_SET = frozenset(WAGERS)
-_SETTLE_FIELDS = frozenset({"e", "stake", "hand", "wager", "amount"})
-_FIELDS = {
+_GOOD_NAMES: Final[set[str]] = set()
+_STAKE_FIELDS: Final = frozenset({"id", "box", "player", "bet", "jackpot", "owner"})
+_WAGER_SET: Final = frozenset(WAGERS)
+_SETTLE_FIELDS: Final = frozenset({"e", "stake", "hand", "wager", "amount"})
+_FIELDS: Final = {
     "deal": frozenset({"e", "to", "card"}),
     "insurance": frozenset({"e", "stake", "amount"}),
     "even_money": frozenset({"e", "stake"}),
@@ -961,7 +969,7 @@ _FIELDS = {
     "take": _SETTLE_FIELDS,
     "leave": _SETTLE_FIELDS,
 }
-_HANDLERS = {
+_HANDLERS: Final = {
     "deal": Replay._deal,
     "insurance": Replay._insurance,
     "even_money": Replay._even_money,

@@ -5,14 +5,16 @@ reads the notation. A string that is not a card at all is still a *card* as far 
 concerned: the variant reports it as ``CARD_INVALID`` instead of rejecting the whole round.
 """
 
-RANKS = "23456789TJQKA"
-SUITS = "SHDC"
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-RANK_NAMES = {"T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}
+from typing import Final
+
+RANKS: Final = "23456789TJQKA"
+SUITS: Final = "SHDC"
+SUIT_NAMES: Final = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RANK_NAMES: Final = {"T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}
 
 # Every spelling we accept, mapped to the canonical two-letter code.
-_SPELLINGS: dict[str, str] = {}
+_SPELLINGS: Final[dict[str, str]] = {}
 for _rank in RANKS:
     for _suit in SUITS:
         _code = _rank + _suit
@@ -22,9 +24,9 @@ for _rank in RANKS:
 del _rank, _suit, _code, _r, _text
 
 
-def normalize(text: str) -> str | None:
+def normalize(text: object) -> str | None:
     """The canonical code of a card (``"10h"`` -> ``"TH"``), or None when it is not a card."""
-    return _SPELLINGS.get(text)
+    return _SPELLINGS.get(text) if type(text) is str else None
 
 
 def pack(ranks: str) -> frozenset[str]:

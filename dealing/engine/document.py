@@ -3,6 +3,7 @@
 import json
 import re
 from decimal import Decimal
+from typing import Any, Final, Literal, overload
 
 from .errors import RoundError
 from .money import INT_AMOUNTS, _json_kind, parse_amount
@@ -30,15 +31,15 @@ def _refuse_constant(name):
     raise RoundError("not_json", f"The document is not valid JSON: {name} is not a number.", path="$")
 
 
-_DECODER = json.JSONDecoder(parse_float=Decimal, parse_constant=_refuse_constant)
+_DECODER: Final = json.JSONDecoder(parse_float=Decimal, parse_constant=_refuse_constant)
 
 
 def where(path: str, event: int | None) -> str:
     return f"Event {event}" if event is not None else _place(path)
 
 
-_INDEXED = re.compile(r"\$\.(\w+)\[(\d+)\]\Z")
-_NAMES = {"stakes": "stake", "events": "event", "items": "shoe item"}
+_INDEXED: Final = re.compile(r"\$\.(\w+)\[(\d+)\]\Z")
+_NAMES: Final = {"stakes": "stake", "events": "event", "items": "shoe item"}
 
 
 def _place(path: str) -> str:
@@ -115,9 +116,17 @@ def unknown_fields(obj: dict, allowed, path: str, event: int | None = None) -> N
                              f"(expected: {', '.join(sorted(allowed))}).", path=f"{path}.{key}", event=event)
 
 
+@overload
+def text(obj: dict, key: str, path: str, event: int | None = None, *, required: Literal[True] = True,
+         nullable: Literal[False] = False) -> str: ...
+@overload
+def text(obj: dict, key: str, path: str, event: int | None = None, *, required: bool = True,
+         nullable: bool = False) -> str | None: ...
+
+
 def text(obj: dict, key: str, path: str, event: int | None = None, *, required: bool = True,
          nullable: bool = False) -> str | None:
-    value = obj.get(key)
+    value: Any = obj.get(key)
     if value is None:
         if key in obj and nullable:
             return None
@@ -133,8 +142,14 @@ def text(obj: dict, key: str, path: str, event: int | None = None, *, required: 
     return value
 
 
+@overload
+def integer(obj: dict, key: str, path: str, event: int | None = None, *, required: Literal[True] = True) -> int: ...
+@overload
+def integer(obj: dict, key: str, path: str, event: int | None = None, *, required: bool = True) -> int | None: ...
+
+
 def integer(obj: dict, key: str, path: str, event: int | None = None, *, required: bool = True) -> int | None:
-    value = obj.get(key)
+    value: Any = obj.get(key)
     if value is None:
         if key in obj:
             raise wrong_type(key, value, "a whole number", path, event)
@@ -146,8 +161,14 @@ def integer(obj: dict, key: str, path: str, event: int | None = None, *, require
     return value
 
 
+@overload
+def boolean(obj: dict, key: str, path: str, event: int | None = None, *, required: Literal[True] = True) -> bool: ...
+@overload
+def boolean(obj: dict, key: str, path: str, event: int | None = None, *, required: bool = True) -> bool | None: ...
+
+
 def boolean(obj: dict, key: str, path: str, event: int | None = None, *, required: bool = True) -> bool | None:
-    value = obj.get(key)
+    value: Any = obj.get(key)
     if value is None:
         if key in obj:
             raise wrong_type(key, value, "true or false", path, event)
@@ -159,8 +180,16 @@ def boolean(obj: dict, key: str, path: str, event: int | None = None, *, require
     return value
 
 
+@overload
+def amount(obj: dict, key: str, path: str, event: int | None = None, *,
+           required: Literal[True] = True) -> Decimal: ...
+@overload
+def amount(obj: dict, key: str, path: str, event: int | None = None, *,
+           required: bool = True) -> Decimal | None: ...
+
+
 def amount(obj: dict, key: str, path: str, event: int | None = None, *, required: bool = True) -> Decimal | None:
-    value = obj.get(key)
+    value: Any = obj.get(key)
     if value is None:
         if key in obj:
             raise wrong_type(key, value, "an amount", path, event)
@@ -174,7 +203,7 @@ def amount(obj: dict, key: str, path: str, event: int | None = None, *, required
     return parse_amount(value, f"{path}.{key}", event=event)
 
 
-def header(doc, variant: str) -> dict:
+def header(doc, variant: object) -> dict:
     """Check the parts of the header every variant shares."""
     doc = expect_object(doc, "$")
     fmt_ = doc.get("format")

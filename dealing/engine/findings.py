@@ -1,12 +1,15 @@
 """Findings: where a log departs from the rules, with what it cost the player."""
 
 from decimal import Decimal
+from typing import Final
 
 from .money import fmt
 
-CRITICAL, MAJOR, MINOR = "critical", "major", "minor"
+CRITICAL: Final = "critical"
+MAJOR: Final = "major"
+MINOR: Final = "minor"
 
-SEVERITY = {
+SEVERITY: Final = {
     "WRONG_AMOUNT": CRITICAL,
     "WRONG_RESULT": CRITICAL,
     "MISSING_SETTLEMENT": CRITICAL,
@@ -33,8 +36,8 @@ SEVERITY = {
     "RESHUFFLE_POINT": MAJOR,
     "BANK_SUCCESSION": MAJOR,
 }
-CODES = frozenset(SEVERITY)
-SEVERITY_ORDER = {CRITICAL: 0, MAJOR: 1, MINOR: 2}
+CODES: Final = frozenset(SEVERITY)
+SEVERITY_ORDER: Final = {CRITICAL: 0, MAJOR: 1, MINOR: 2}
 
 
 class Finding:

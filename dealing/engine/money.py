@@ -2,17 +2,18 @@
 
 import re
 from decimal import Decimal
+from typing import Final
 
 from .errors import RoundError
 
-ZERO = Decimal(0)
-CENT = Decimal("0.01")
+ZERO: Final = Decimal(0)
+CENT: Final = Decimal("0.01")
 
 _AMOUNT_TEXT = re.compile(r"\d{1,15}(?:\.\d{1,2})?\Z")
 # Whole amounts are by far the most common; their Decimals are kept instead of rebuilt. Only
 # valid amounts (positive, under the limit) ever enter, so a hit here needs no further check.
-INT_AMOUNTS: dict[int, Decimal] = {}
-_INT_CACHE = INT_AMOUNTS
+INT_AMOUNTS: Final[dict[int, Decimal]] = {}
+_INT_CACHE: Final = INT_AMOUNTS
 
 
 def parse_amount(value, path: str, *, event: int | None = None, allow_zero: bool = False) -> Decimal:
@@ -56,7 +57,7 @@ def parse_amount(value, path: str, *, event: int | None = None, allow_zero: bool
     return amount
 
 
-_FMT: dict[Decimal, str] = {}
+_FMT: Final[dict[Decimal, str]] = {}
 
 
 def fmt(amount: Decimal) -> str:

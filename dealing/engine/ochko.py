@@ -9,6 +9,7 @@ open, drawing, the dealer's draw, reveal, settlement. Each event is validated as
 from bisect import bisect_right
 from decimal import Decimal
 from operator import attrgetter
+from typing import Final, cast
 
 from . import cards as _cards
 from . import document as doc_
@@ -18,15 +19,16 @@ from .findings import Finding
 from .money import INT_AMOUNTS as _INT_AMOUNTS
 from .money import ZERO, fmt
 
-NAME = "ochko"
-PACK = _cards.pack("6789TJQKA")
-DECKS = 8
-MAX_BOXES = 6
-MAX_STAKES_PER_BOX = 3
-BET_MULTIPLE_MAX = 10
+# Final: the compiled engine (native.py) reads these as C constants instead of module lookups.
+NAME: Final = "ochko"
+PACK: Final = _cards.pack("6789TJQKA")
+DECKS: Final = 8
+MAX_BOXES: Final = 6
+MAX_STAKES_PER_BOX: Final = 3
+BET_MULTIPLE_MAX: Final = 10
 
-WAGERS = ("ante", "bet", "dealer_bet")
-WAGER_LABEL = {"ante": "Ante", "bet": "Bet", "dealer_bet": "dealer bet"}
+WAGERS: Final = ("ante", "bet", "dealer_bet")
+WAGER_LABEL: Final = {"ante": "Ante", "bet": "Bet", "dealer_bet": "dealer bet"}
 
 OPTIONS = {
     "dark_win_bet": Option("dark_win_bet", LEAVE, "choice",
@@ -41,24 +43,34 @@ OPTIONS = {
 # Card facts by spelling: (code, value, is_ace, is_picture, in_pack). Cards outside the 36-card
 # pack keep their face value so the rest of the procedure can still be checked around them.
 _FACE = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 2, "Q": 3, "K": 4, "A": 11}
-_CARD: dict[str, tuple] = {}
+_CARD: Final[dict[str, tuple]] = {}
 for _text, _code in _cards._SPELLINGS.items():
     _CARD[_text] = (_code, _FACE[_code[0]], _code[0] == "A", _code[0] in "JQK", _code in PACK)
 del _text, _code
 # The codes a hand holds are canonical codes (keys of _CARD themselves) or texts that are no card
 # at all (never keys of _CARD), so these sets tell an ace or a picture from the code alone.
-_ACES = frozenset(info[0] for info in _CARD.values() if info[2])
-_PICTURES = frozenset(info[0] for info in _CARD.values() if info[3])
+_ACES: Final = frozenset(info[0] for info in _CARD.values() if info[2])
+_PICTURES: Final = frozenset(info[0] for info in _CARD.values() if info[3])
 
 # Phases of the procedure.
-DEAL, DECIDE, DRAWING, DEALER, DONE = range(5)
+DEAL: Final = 0
+DECIDE: Final = 1
+DRAWING: Final = 2
+DEALER: Final = 3
+DONE: Final = 4
 # States of a box.
-WAITING, DRAWING_BOX, STOOD, DARK, OCHKO, MNOGO, OUT = (
-    "waiting", "drawing", "stood", "dark", "ochko", "mnogo", "out")
-FOLD, BET = "fold", "bet"
+WAITING: Final = "waiting"
+DRAWING_BOX: Final = "drawing"
+STOOD: Final = "stood"
+DARK: Final = "dark"
+OCHKO: Final = "ochko"
+MNOGO: Final = "mnogo"
+OUT: Final = "out"
+FOLD: Final = "fold"
+BET: Final = "bet"
 
 
-_DEFAULT_RULES = {name: opt.default for name, opt in OPTIONS.items()}
+_DEFAULT_RULES: Final = {name: opt.default for name, opt in OPTIONS.items()}
 
 
 def house_rules(rules) -> dict:
@@ -86,7 +98,9 @@ class Hand:
             self.invalid = True
 
     def clear(self) -> None:
-        self.__init__()
+        self.cards = []
+        self.total = 0
+        self.invalid = False
 
     @property
     def combination(self) -> str | None:
@@ -297,9 +311,7 @@ class Replay:
             if text is None and "card" not in ev:
                 raise doc_.missing("card", f"$.events[{i}]", i)
             raise doc_.wrong_type("card", text, "a card such as \"TS\"", f"$.events[{i}]", i)
-        info = _CARD.get(text)
-        if info is None:
-            info = (text, 0, False, False, False)
+        info = _CARD.get(text) or (text, 0, False, False, False)
         self._count(i, info)
         return info
 
@@ -357,15 +369,18 @@ class Replay:
         """
         handlers = _HANDLERS
         i = start - 1
-        for ev in events:
+        for item in events:
             i += 1
+            if type(item) is not dict:
+                self._refuse_event(i, item)
+            ev: dict = item
             try:
-                kind = ev["e"]
-                handler, fields = handlers[kind]
-            except (KeyError, TypeError, IndexError):
+                handler, fields = handlers[ev["e"]]
+            except (KeyError, TypeError):  # no "e", or one that is no event's name
                 self._refuse_event(i, ev)
-            if not fields.issuperset(ev):
-                doc_.unknown_fields(ev, fields, f"$.events[{i}]", i)
+            for key in ev:  # compiled, a loop over the event's few keys beats building a set of them
+                if key not in fields:
+                    doc_.unknown_fields(ev, fields, f"$.events[{i}]", i)
             handler(self, i, ev)
         self.events_seen = n = start + len(events)
         # Where the dealer stopped: the first event after his last draw, if any came after it
@@ -405,10 +420,10 @@ class Replay:
             elif self.dealer.cards:
                 self._flag("DEAL_ORDER", f"Event {i}: the dealer dealt himself a second card.", i)
             else:
-                for box in self.in_order:
-                    if not box.dealt:
+                for earlier in self.in_order:
+                    if not earlier.dealt:
                         self._flag("DEAL_ORDER", f"Event {i}: the dealer's card was dealt before box "
-                                   f"{box.number}'s.", i)
+                                   f"{earlier.number}'s.", i)
                         break
             self.dealer.add(info)
             return
@@ -435,7 +450,7 @@ class Replay:
             self._flag("ILLEGAL_ACTION", f"Event {i}: stake {stake.id} {what} after the dealer opened his card.", i,
                        stake=stake.id)
         if stake.decision is not None:
-            done = "folded" if stake.decision == FOLD else f"placed its Bet of {fmt(stake.bet)}"
+            done = "folded" if stake.decision == FOLD else f"placed its Bet of {fmt(cast(Decimal, stake.bet))}"
             self._flag("ILLEGAL_ACTION", f"Event {i}: stake {stake.id} already {done}.", i, stake=stake.id)
             return False
         if not self.deal_checked:  # the first decision: the deal is over
@@ -452,7 +467,7 @@ class Replay:
         if self._decide(i, stake, "folded"):
             self._do_fold(i, stake)
 
-    def _do_fold(self, i: int, stake: Stake) -> None:
+    def _do_fold(self, i: int | None, stake: Stake) -> None:
         stake.decision = FOLD
         why = "the stake folded: the Ante goes to the float"
         self._owe(stake, "ante", TAKE, stake.ante, "fold", why, i)
@@ -469,7 +484,7 @@ class Replay:
         # and 1E+2, which compare equal to cached ints. Anything else goes to the precise reader.
         amount = _INT_AMOUNTS.get(value) if type(value) is int else None
         if amount is None:
-            amount = self._amount(i, ev)
+            amount = doc_.amount(ev, "amount", f"$.events[{i}]", i)
         if not self._decide(i, stake, "placed a Bet"):
             return
         stake.decision = BET
@@ -527,12 +542,11 @@ class Replay:
             self._ensure_open(i, f"box {n} drew")
         self.drawing_actions.append(i)
         box = self.boxes.get(n)
-        state = OUT if box is None else box.state
-        if state != DRAWING_BOX:
-            if state == OUT:
+        if box is None or box.state != DRAWING_BOX:
+            if box is None or box.state == OUT:
                 self._flag("ILLEGAL_ACTION", f"Event {i}: box {n} is not in play.", i)
             else:
-                self._flag("ILLEGAL_ACTION", f"Event {i}: box {n} {_FINISHED[state](box)}; it cannot "
+                self._flag("ILLEGAL_ACTION", f"Event {i}: box {n} {_FINISHED[box.state](box)}; it cannot "
                            f"{_ACTION_WORDS[action]}.", i, stake=box.stakes[0].id)
             return
         if self.phase >= DEALER:
@@ -549,10 +563,12 @@ class Replay:
         if action == "stand":
             box.state = STOOD
         elif action == "dark":
+            info = cast(tuple, info)  # hit and dark carry a card
             box.hand.add(info)
             box.dark = info[0]
             box.state = DARK
         else:
+            info = cast(tuple, info)
             hand = box.hand
             hand.add(info)
             if hand.total >= 21 or len(hand.cards) == 5:
@@ -566,7 +582,7 @@ class Replay:
             box.state = OCHKO
             why = f"ochko ({combo or '21'}) while drawing: Bet and Ante are paid 1:1 at once"
             for s in box.playing:
-                self._owe(s, "bet", PAY, s.bet, "instant", why, i)
+                self._owe(s, "bet", PAY, cast(Decimal, s.bet), "instant", why, i)  # a playing stake has bet
                 self._owe(s, "ante", PAY, s.ante, "instant", why, i)
                 if s.dealer_bet is not None:
                     self._owe(s, "dealer_bet", PAY, s.dealer_bet, "instant_db", "the box won: paid 1:1", i)
@@ -575,7 +591,7 @@ class Replay:
             why = f"mnogo ({hand.total}): Bet and Ante go to the float at once"
             ace = self._dealer_first_is_ace()
             for s in box.playing:
-                self._owe(s, "bet", TAKE, s.bet, "instant", why, i)
+                self._owe(s, "bet", TAKE, cast(Decimal, s.bet), "instant", why, i)
                 self._owe(s, "ante", TAKE, s.ante, "instant", why, i)
                 if s.dealer_bet is not None:
                     if ace:
@@ -644,10 +660,9 @@ class Replay:
             wager = _WAGER_NAMES[ev["wager"]]
         except (KeyError, TypeError):
             stake = self._stake(i, ev)  # raises the precise error, or the wager's below
-            wager = ev.get("wager")
             if "wager" not in ev:
                 raise doc_.missing("wager", f"$.events[{i}]", i) from None
-            raise doc_.bad_value("wager", wager, "an ochko wager is \"ante\", \"bet\" or \"dealer_bet\".",
+            raise doc_.bad_value("wager", ev["wager"], "an ochko wager is \"ante\", \"bet\" or \"dealer_bet\".",
                                  f"$.events[{i}]", i) from None
         value = ev.get("amount")
         amount = _INT_AMOUNTS.get(value) if type(value) is int else None
@@ -719,7 +734,7 @@ class Replay:
         elif resolution == "burned":
             self.pending_burn.append(code)
         else:
-            box = self.boxes.get(to_box)
+            box = self.boxes.get(cast(int, to_box))  # read above: the resolution is {"to": <box>}
             if box is None or box.state in (OUT, STOOD, DARK, OCHKO, MNOGO):
                 self._flag("INCIDENT_RESOLUTION", f"Event {i}: the pit boss placed the card on box {to_box}, which "
                            f"is not drawing.", i)
@@ -801,12 +816,12 @@ class Replay:
             for s in box.playing:
                 if outcome in ("win", "double_bust"):
                     self._owe(s, "ante", PAY, s.ante, "final", why)
-                    self._owe(s, "bet", bet_result, s.bet, "final", why)
+                    self._owe(s, "bet", bet_result, cast(Decimal, s.bet), "final", why)
                     if s.dealer_bet is not None:
                         self._owe(s, "dealer_bet", PAY, s.dealer_bet, "final", "the box won: paid 1:1")
                 else:
                     self._owe(s, "ante", TAKE, s.ante, "final", why)
-                    self._owe(s, "bet", TAKE, s.bet, "final", why)
+                    self._owe(s, "bet", TAKE, cast(Decimal, s.bet), "final", why)
                     if s.dealer_bet is not None:
                         if outcome == "tie":
                             self._owe(s, "dealer_bet", LEAVE, s.dealer_bet, "final", "tie: the dealer bet stays")
@@ -845,7 +860,7 @@ class Replay:
                     return False  # the box's Bet or Ante settled after its dealer bet
             kind = o.kind
             if kind == "instant":
-                k = bisect_right(actions, o.event)
+                k = bisect_right(actions, cast(int, o.event))  # an instant result has its event
                 if k < len(actions) and actions[k] < s.event:
                     return False
             elif kind == "final":
@@ -877,7 +892,7 @@ class Replay:
             if o.kind == "instant":
                 at = s.event
                 # The first drawing action after the instant result (actions are in event order).
-                k = bisect_right(actions, o.event)
+                k = bisect_right(actions, cast(int, o.event))  # an instant result has its event
                 if k < len(actions) and actions[k] < at:
                     a = actions[k]
                     self._flag("LATE_SETTLEMENT", f"Event {at}: {self._who(o.stake)}'s {WAGER_LABEL[o.wager]} "
@@ -1030,17 +1045,17 @@ def _finding_key(f: Finding):
     return (f.event is None, f.event or 0)
 
 
-_FINISHED = {
+_FINISHED: Final = {
     STOOD: lambda b: f"already stood on {b.hand.total}",
     DARK: lambda b: "has taken its dark card, which ends its drawing",
     OCHKO: lambda b: "already has ochko",
     MNOGO: lambda b: f"already has mnogo ({b.hand.total})",
     WAITING: lambda b: "is not drawing",
 }
-_ACTION_WORDS = {"hit": "take another card", "dark": "take a dark card", "stand": "stand again"}
-_STAKE_FIELDS = frozenset({"id", "box", "player", "ante", "dealer_bet", "owner"})
-_WAGER_NAMES = {w: w for w in WAGERS}
-_FIELDS = {
+_ACTION_WORDS: Final = {"hit": "take another card", "dark": "take a dark card", "stand": "stand again"}
+_STAKE_FIELDS: Final = frozenset({"id", "box", "player", "ante", "dealer_bet", "owner"})
+_WAGER_NAMES: Final = {w: w for w in WAGERS}
+_FIELDS: Final = {
     "deal": frozenset({"e", "to", "card"}),
     "fold": frozenset({"e", "stake"}),
     "bet": frozenset({"e", "stake", "amount"}),
@@ -1057,7 +1072,7 @@ _FIELDS = {
     "incident": frozenset({"e", "kind", "card", "exposed", "resolution", "reported_by", "approved_by", "note"}),
 }
 # event name -> (handler, the fields it may carry)
-_HANDLERS = {
+_HANDLERS: Final = {
     "deal": (Replay._deal, _FIELDS["deal"]),
     "fold": (Replay._fold, _FIELDS["fold"]),
     "bet": (Replay._bet, _FIELDS["bet"]),
@@ -1107,8 +1122,8 @@ def _fast_stake(item):
     return sid, box_no, player, ante, dealer_bet, owner
 
 
-LOAD_BURNS = 6
-DEALER_CHANGE_BURNS = 1
+LOAD_BURNS: Final = 6
+DEALER_CHANGE_BURNS: Final = 1
 
 
 def shoe_findings(shoe) -> list[Finding]:
@@ -1118,7 +1133,7 @@ def shoe_findings(shoe) -> list[Finding]:
     findings: list[Finding] = []
     fee_due = shoe.table_min / 2
     # The shoe document starts at its loading: 6 burns are due before the first round.
-    due = ("load", LOAD_BURNS, 0)
+    due: tuple[str, int, int] | None = ("load", LOAD_BURNS, 0)
     burns = 0
     for item in shoe.items:
         if item.e in ("shuffle", "dealer_change"):

@@ -16,6 +16,7 @@ pack dealt to the end for veintiuno).
 
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Final
 
 from . import cards as _cards
 from . import document as doc_
@@ -23,7 +24,7 @@ from .base import Outcome
 from .errors import RoundError
 from .findings import Finding
 
-BURN_REASONS = ("load", "dealer_change", "paid", "other")
+BURN_REASONS: Final = ("load", "dealer_change", "paid", "other")
 
 
 @dataclass
@@ -51,7 +52,7 @@ class Shoe:
     items: list[ShoeItem]
 
 
-_ITEM_FIELDS = {
+_ITEM_FIELDS: Final = {
     "shuffle": frozenset({"e", "by", "at", "decks"}),
     "burn": frozenset({"e", "card", "reason", "fee", "at"}),
     "dealer_change": frozenset({"e", "dealer", "at"}),

@@ -37,6 +37,7 @@ Decisions where the rules page is silent (it decides everything it says):
 """
 
 from decimal import Decimal
+from typing import Final, Literal, cast, overload
 
 from . import cards as _cards
 from . import document as doc_
@@ -46,17 +47,17 @@ from .findings import Finding
 from .money import INT_AMOUNTS as _INT_AMOUNTS
 from .money import fmt
 
-NAME = "veintiuno"
-RANKS = "A234567JQK"
-PACK = _cards.pack(RANKS)
-PACK_SIZE = len(PACK)  # 40
-PICTURES = frozenset("JQK")
-TRILLONA_CARDS = 7
+NAME: Final = "veintiuno"
+RANKS: Final = "A234567JQK"
+PACK: Final = _cards.pack(RANKS)
+PACK_SIZE: Final = len(PACK)  # 40
+PICTURES: Final = frozenset("JQK")
+TRILLONA_CARDS: Final = 7
 
-WAGERS = ("bet",)
-WAGER_LABEL = {"bet": "bet"}
+WAGERS: Final = ("bet",)
+WAGER_LABEL: Final = {"bet": "bet"}
 
-OPTIONS = {
+OPTIONS: Final = {
     "suited_twelve_pays": Option("suited_twelve_pays", 2, "int",
                                  "A two-card 12 of one suit counts 21 and pays this many times the bet "
                                  "(unless the bank holds a natural).", minimum=1, maximum=10),
@@ -65,18 +66,22 @@ OPTIONS = {
 }
 
 # Two-card hands (rules/veintiuno.md, Special hands).
-NATURAL, MONONA, RELANCINA, TWELVE, SUITED_TWELVE = "natural", "moñona", "relancina", "twelve", "suited twelve"
-KIND_VALUE = {NATURAL: 21, MONONA: 21, SUITED_TWELVE: 21, TWELVE: 20, RELANCINA: 20}
-KIND_WORDS = {NATURAL: "a natural (A + picture)", MONONA: "a moñona (two aces)", RELANCINA: "a relancina",
+NATURAL: Final = "natural"
+MONONA: Final = "moñona"
+RELANCINA: Final = "relancina"
+TWELVE: Final = "twelve"
+SUITED_TWELVE: Final = "suited twelve"
+KIND_VALUE: Final = {NATURAL: 21, MONONA: 21, SUITED_TWELVE: 21, TWELVE: 20, RELANCINA: 20}
+KIND_WORDS: Final = {NATURAL: "a natural (A + picture)", MONONA: "a moñona (two aces)", RELANCINA: "a relancina",
               TWELVE: "a two-card 12 (counts 20)", SUITED_TWELVE: "a suited two-card 12 (counts 21)"}
 
 # Card facts by spelling: (code, value with A as 1, is_ace, is_picture, in_pack). Cards outside the
 # 40-card pack keep their face value so the rest of the round can still be checked around them.
-_FACE = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 10, "Q": 10, "K": 10, "A": 1}
-_CARD: dict[str, tuple] = {}
+_FACE: Final = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 10, "Q": 10, "K": 10, "A": 1}
+_CARD: Final[dict[str, tuple]] = {}
 for _text, _code in _cards._SPELLINGS.items():
     _CARD[_text] = (_code, _FACE[_code[0]], _code[0] == "A", _code[0] in PICTURES, _code in PACK)
-_BY_CODE = {info[0]: info for info in _CARD.values()}
+_BY_CODE: Final = {info[0]: info for info in _CARD.values()}
 
 
 def _classify(a: str, b: str) -> str | None:
@@ -92,7 +97,7 @@ def _classify(a: str, b: str) -> str | None:
     return None
 
 
-_TWO: dict[tuple, str] = {}
+_TWO: Final[dict[tuple, str]] = {}
 for _a in _BY_CODE:
     for _b in _BY_CODE:
         _kind = _classify(_a, _b)
@@ -101,9 +106,14 @@ for _a in _BY_CODE:
 del _text, _code, _a, _b, _kind
 
 # Phases and hand states.
-PLAYING, STOOD, BUST, TAPO, DECLARED, WITHDRAWN, SPLIT = (
-    "playing", "stood", "over", "tapo", "declared", "withdrawn", "split")
-_FINISHED = {
+PLAYING: Final = "playing"
+STOOD: Final = "stood"
+BUST: Final = "over"
+TAPO: Final = "tapo"
+DECLARED: Final = "declared"
+WITHDRAWN: Final = "withdrawn"
+SPLIT: Final = "split"
+_FINISHED: Final = {
     STOOD: "has already stood",
     BUST: "is already over 21",
     TAPO: "has taken its tapo y quedo card, which ends it",
@@ -113,7 +123,7 @@ _FINISHED = {
 }
 
 
-_DEFAULT_RULES = {name: opt.default for name, opt in OPTIONS.items()}
+_DEFAULT_RULES: Final = {name: opt.default for name, opt in OPTIONS.items()}
 
 
 def house_rules(rules) -> dict:
@@ -351,9 +361,7 @@ class Replay:
             if text is None and "card" not in ev:
                 raise doc_.missing("card", f"$.events[{i}]", i)
             raise doc_.wrong_type("card", text, "a card such as \"KS\"", f"$.events[{i}]", i)
-        info = _CARD.get(text)
-        if info is None:
-            info = (text, 0, False, False, False)
+        info = _CARD.get(text) or (text, 0, False, False, False)
         code = info[0]
         self.shoe_cards.append(code)
         if not info[4]:
@@ -388,7 +396,7 @@ class Replay:
         """The card the deal owes next: (pass, seat or "bank"), or None when both passes are done."""
         for pass_no in (0, 1):
             for seat in self.seats:
-                if self.by_seat[seat].hand.dealt <= pass_no:
+                if cast(Hand, self.by_seat[seat].hand).dealt <= pass_no:
                     return pass_no, seat
             if self.bank.dealt <= pass_no:
                 return pass_no, "bank"
@@ -446,6 +454,11 @@ class Replay:
         raise RoundError("unknown_event", f"Event {i}: {ev['e']!r} is not an event of a veintiuno round (known: "
                          f"{', '.join(_HANDLERS)}).", path=f"$.events[{i}].e", event=i)
 
+    @overload
+    def _amount(self, i: int, ev: dict, required: Literal[True] = True) -> Decimal: ...
+    @overload
+    def _amount(self, i: int, ev: dict, required: bool = True) -> Decimal | None: ...
+
     def _amount(self, i: int, ev: dict, required: bool = True) -> Decimal | None:
         value = ev.get("amount")
         if type(value) is int:
@@ -468,7 +481,7 @@ class Replay:
             if stake is None:
                 self._flag("DEAL_ORDER", f"Event {i}: nobody sits at seat {to}, so no card is dealt there.", i)
                 return
-            hand = stake.hand
+            hand = cast(Hand, stake.hand)
         n = hand.dealt
         if n < 2 and self.plan_at < len(self.plan) and self.plan[self.plan_at] == (n, to) \
                 and self.play_started is None and self.voided is None:
@@ -516,7 +529,7 @@ class Replay:
     def _bet(self, i: int, ev: dict) -> None:
         stake = self._stake(i, ev)
         amount = self._amount(i, ev)
-        hand = stake.hand
+        hand = cast(Hand, stake.hand)  # every stake is given its hand with the seats
         if stake.bet is not None:
             self._illegal(i, hand, f"Event {i}: stake {stake.id} ({stake.player}) already bet {fmt(stake.bet)}.")
             return
@@ -739,7 +752,8 @@ class Replay:
                 continue
             state = hand.state
             kind = hand.kind
-            result, multiple = TAKE, 1
+            result = TAKE
+            multiple: Decimal | int = 1
             if state == WITHDRAWN:
                 result, why = LEAVE, "withdrew: the bet is returned"
             elif state == DECLARED:
@@ -795,7 +809,7 @@ class Replay:
                         self._illegal(None, hand, f"{self._hand_who(hand).capitalize()} stopped on {hand.value} al "
                                       f"puje; every hand under 21 must draw until it has 21 or is over.")
         invalid = self.bank.invalid or any(h.invalid for h in self.hands.values() if h.bet is not None)
-        extra = {"bank_next": None}
+        extra: dict[str, str | None] = {"bank_next": None}
         if invalid:
             wagers = None
         else:
@@ -944,8 +958,8 @@ def _finding_key(f: Finding):
     return (f.event is None, f.event or 0)
 
 
-_STAKE_FIELDS = frozenset({"id", "seat", "player"})
-_FIELDS = {
+_STAKE_FIELDS: Final = frozenset({"id", "seat", "player"})
+_FIELDS: Final = {
     "deal": frozenset({"e", "to", "card"}),
     "bet": frozenset({"e", "stake", "amount"}),
     "declare": frozenset({"e", "hand"}),

@@ -87,3 +87,25 @@ def test_a_valid_log_with_events_dropped_duplicated_or_shuffled(variant, data, s
     doc["events"] = [copy.deepcopy(events[k]) for k in order]
     must_not_crash(engine.settle, doc)
     must_not_crash(engine.next_events, doc)
+
+
+@FUZZ
+@given(value=json_values)
+def test_arbitrary_shoe_documents_and_house_rules(value):
+    """The engine's other doors: shoe checks and a table's house rules."""
+    must_not_crash(engine.check_shoe, value)
+    for variant in VARIANTS:
+        must_not_crash(engine.house_rules, variant, value)
+
+
+@FUZZ
+@given(data=st.data(), seed=st.integers(0, 2**31))
+def test_a_valid_shoe_with_one_value_swapped(data, seed):
+    import random
+
+    from dealing.engine.simulators.ochko import simulate_shoe
+
+    doc = json.loads(json.dumps(simulate_shoe(random.Random(seed), rounds=3), default=str))
+    path = data.draw(st.sampled_from([p for p in _paths(doc) if "events" not in p]))
+    new = data.draw(json_values | st.sampled_from(["AS", "paid", "load", "dealer_change", "burn", 0, -1, "1e3"]))
+    must_not_crash(engine.check_shoe, _replace(doc, path, new))

@@ -27,6 +27,7 @@ from django.core.management.base import BaseCommand
 from django.db import connection
 
 from dealing.engine import bench as engine_bench
+from dealing.engine.native import implementation as engine_implementation
 
 DOC = Path(settings.BASE_DIR) / "docs" / "benchmarks.md"
 TARGETS = {
@@ -54,10 +55,13 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(self._db_parts(opts)))
             return
         results = {"engine": engine_bench.run(opts["rounds"])}
+        pure = engine_bench.pure_rates(opts["rounds"])
         for row in results["engine"]:
-            self.stdout.write(f"engine {row['variant']}: {row['rounds_per_s_from_dicts']} rounds/s from documents, "
-                              f"{row['rounds_per_s_from_json']} from JSON text ({row['events_per_round']} events a "
-                              f"round)")
+            row["rounds_per_s_pure_python"] = pure.get(row["variant"])
+            self.stdout.write(f"engine {row['variant']}: {row['rounds_per_s_from_dicts']} rounds/s from documents "
+                              f"({row['engine']}), {row['rounds_per_s_from_json']} from JSON text "
+                              f"({row['events_per_round']} events a round); pure Python "
+                              f"{row['rounds_per_s_pure_python']} from documents")
         if opts["skip_db"]:
             results["db_note"] = "skipped (--skip-db)"
         elif connection.vendor == "postgresql":
@@ -149,12 +153,19 @@ def render(results: dict) -> str:
         "passes. *From documents* starts from decoded JSON (the engine's own work); *from JSON text* adds",
         "`json` decoding, as the CLI does. Target: " + TARGETS["engine"] + ".",
         "",
-        "| variant | events a round | rounds/s from documents | events/s | rounds/s from JSON text |",
-        "|---|---:|---:|---:|---:|",
+        f"The engine measured: {engine_implementation()}. `make install` compiles it with mypyc from the same",
+        "Python source (dealing/engine/native.py); the last column is that source run as plain Python",
+        "(`ENGINE_PURE=1`), which is what imports fall back to when the build is missing or stale.",
+        "",
+        "| variant | events a round | rounds/s from documents | events/s | rounds/s from JSON text "
+        "| pure Python, rounds/s from documents |",
+        "|---|---:|---:|---:|---:|---:|",
     ]
     for row in results["engine"]:
+        pure = row.get("rounds_per_s_pure_python")
         lines.append(f"| {row['variant']} | {row['events_per_round']} | {row['rounds_per_s_from_dicts']:,} | "
-                     f"{row['events_per_s_from_dicts']:,} | {row['rounds_per_s_from_json']:,} |")
+                     f"{row['events_per_s_from_dicts']:,} | {row['rounds_per_s_from_json']:,} | "
+                     f"{'–' if pure is None else f'{pure:,}'} |")
     lines += ["", "Reproduce one figure: `python -m dealing.engine.bench --variant ochko`.", ""]
     lines += _section("API ingestion: `POST /api/v1/rounds/`", results.get("api"), results.get("db_note"),
                       TARGETS["api"])

@@ -1,0 +1,128 @@
+"""The engine compiled to C with mypyc, used only while it matches its Python source.
+
+    python -m dealing.engine native build    # compile (make install does it); needs mypy and a C compiler
+    python -m dealing.engine native status   # whether a new process would import it, and why
+    python -m dealing.engine native clean    # remove the compiled modules
+
+The Python source stays the engine's one definition: mypyc compiles the same files, typed as
+they are, into extension modules next to them (about twice the rounds a second). The build
+records the SHA-256 of every source it compiled; `guard()`, run by the package before it
+imports anything, keeps the compiled modules only when every one of those sources is unchanged
+— otherwise (or with ENGINE_PURE=1) every engine module is imported from its `.py`, so an edit
+is never shadowed by a stale build. No module here imports Django or mypy at import time.
+"""
+
+import hashlib
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+from pathlib import Path
+
+PACKAGE = "dealing.engine"
+HERE = Path(__file__).resolve().parent
+# The modules that replay, settle and audit rounds; the CLI, simulators and odds stay Python.
+MODULES = ("errors", "money", "cards", "findings", "document", "base", "ochko", "blackjack", "veintiuno", "shoe")
+GROUP = f"{PACKAGE}._native"  # mypyc's shared library: dealing/engine/_native__mypyc.*.so
+MANIFEST = HERE / "_native.json"
+PURE_ENV = "ENGINE_PURE"
+
+class _State:
+    checked = False
+    compiled = False
+    why = "not checked yet"
+
+
+def _digest(module: str) -> str:
+    return hashlib.sha256((HERE / f"{module}.py").read_bytes()).hexdigest()
+
+
+def _extension(module: str) -> Path | None:
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        path = HERE / f"{module}{suffix}"
+        if path.exists():
+            return path
+    return None
+
+
+def check() -> tuple[bool, str]:
+    if os.environ.get(PURE_ENV, "") not in ("", "0"):
+        return False, f"{PURE_ENV} is set"
+    try:
+        built = json.loads(MANIFEST.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False, "not built (python -m dealing.engine native build)"
+    if built.get("python") != sys.implementation.cache_tag:
+        return False, f"built for {built.get('python')}, this is {sys.implementation.cache_tag}"
+    for module in MODULES:
+        if _extension(module) is None:
+            return False, f"{module}: no compiled module"
+        if built.get("sources", {}).get(module) != _digest(module):
+            return False, f"{module}.py changed since the build"
+    return True, "compiled with mypyc, every source unchanged since the build"
+
+
+class _SourceFirst:
+    """A meta path finder that imports the engine's modules from their .py files."""
+
+    @staticmethod
+    def find_spec(fullname, path=None, target=None):
+        package, _, module = fullname.rpartition(".")
+        if package != PACKAGE or module not in MODULES:
+            return None
+        source = HERE / f"{module}.py"
+        return importlib.util.spec_from_file_location(fullname, source)
+
+
+def guard() -> bool:
+    """Decide once, before the first engine module is imported: compiled, or all from source."""
+    if not _State.checked:
+        _State.compiled, _State.why = check()
+        _State.checked = True
+        if not _State.compiled and not any(isinstance(f, _SourceFirst) for f in sys.meta_path):
+            sys.meta_path.insert(0, _SourceFirst())
+    return _State.compiled
+
+
+def implementation() -> str:
+    """What the engine runs as, for benchmarks and `status`."""
+    return ("compiled (mypyc)" if _State.compiled else "pure Python") + f": {_State.why}"
+
+
+# --- the build ------------------------------------------------------------------------------------
+
+def build() -> None:
+    """Compile MODULES with mypyc in place and write the manifest of their sources."""
+    import shutil
+    import tempfile
+
+    from mypyc.build import mypycify
+    from setuptools import setup  # type: ignore[import-untyped]
+
+    root = HERE.parent.parent
+    clean()
+    sources = {module: _digest(module) for module in MODULES}
+    with tempfile.TemporaryDirectory(prefix="engine-native-") as tmp:
+        cwd = os.getcwd()
+        os.chdir(root)  # mypyc names modules by their paths from the project root
+        try:
+            extensions = mypycify([f"{PACKAGE.replace('.', '/')}/{m}.py" for m in MODULES],
+                                  opt_level="3", group_name=GROUP, target_dir=os.path.join(tmp, "c"))
+            setup(name="dealing-engine-native", ext_modules=extensions, packages=[], py_modules=[], script_args=[
+                "--quiet", "build_ext", "--inplace", "--build-temp", os.path.join(tmp, "temp"),
+                "--build-lib", os.path.join(tmp, "lib")])
+        finally:
+            os.chdir(cwd)
+        shutil.rmtree(tmp, ignore_errors=True)
+    if any(_digest(m) != sources[m] for m in MODULES):
+        raise SystemExit("an engine source changed during the build; build again")
+    MANIFEST.write_text(json.dumps({"python": sys.implementation.cache_tag, "sources": sources}, indent=1) + "\n",
+                        encoding="utf-8")
+
+
+def clean() -> None:
+    MANIFEST.unlink(missing_ok=True)
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        for path in HERE.glob(f"*{suffix}"):
+            path.unlink()
