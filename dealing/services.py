@@ -528,10 +528,7 @@ def _append(prepared: _Prepared, *, logged_by, revision: int = 1, supersedes: Ro
     record.shoe, record.position, record.number = _shoe_slot(table, prepared.document, supersedes, last)
     record.logged_at = timezone.now()
     record.sha256 = chain.round_hash(record)
-    _Link.insert_round(record)
-    for stake in prepared.stakes:
-        stake.round = record
-    _Link.insert_stakes(prepared.stakes)
+    _Link.insert(record, prepared.stakes)
     if status == RoundStatus.RECORDED:
         _queue_audit(record)
     return record
@@ -548,6 +545,10 @@ def _from_row(model, fields, values):
                 value = convert(value, col, connection)
         converted.append(value)
     return model.from_db(connection.alias, [f.attname for f in fields], converted)
+
+
+# The PostgreSQL array type a column's values are sent as, by the column's field (`_Link.insert`).
+_ARRAY_TYPES = {"CharField": "text[]", "PositiveSmallIntegerField": "smallint[]", "DecimalField": "numeric[]"}
 
 
 class _Link:
@@ -595,38 +596,53 @@ class _Link:
     _ROUND_FIELDS = [f for f in Round._meta.concrete_fields if not f.primary_key]
     _ROUND_INSERT = (f"INSERT INTO {_ROUND} ({', '.join(f.column for f in _ROUND_FIELDS)}) "
                      f"VALUES ({', '.join(['%s'] * len(_ROUND_FIELDS))})")
-
-    @classmethod
-    def insert_round(cls, record: Round) -> None:
-        """INSERT the record as `record.save(force_insert=True)` would (each value prepared by its
-        field; no signal handlers listen to rounds), and give it its id."""
-        params = [f.get_db_prep_save(f.pre_save(record, True), connection) for f in cls._ROUND_FIELDS]
-        sql = cls._ROUND_INSERT
-        with connection.cursor() as cursor:
-            if connection.features.can_return_columns_from_insert:
-                cursor.execute(sql + f" RETURNING {Round._meta.pk.column}", params)
-                record.pk = cursor.fetchone()[0]
-            else:
-                cursor.execute(sql, params)
-                record.pk = connection.ops.last_insert_id(cursor, cls._ROUND, Round._meta.pk.column)
-        record._state.adding = False
-        record._state.db = connection.alias
-
     _STAKE_FIELDS = [f for f in Stake._meta.concrete_fields if not f.primary_key]
     _STAKE_INSERT = f"INSERT INTO {Stake._meta.db_table} ({', '.join(f.column for f in _STAKE_FIELDS)}) VALUES "
     _STAKE_ROW = f"({', '.join(['%s'] * len(_STAKE_FIELDS))})"
+    # PostgreSQL: the record and its stake rows in one statement whose text never changes, however
+    # many stakes the round has (so psycopg converts it once and the server prepares it once per
+    # connection): each stake column goes as one array, and `unnest` turns the arrays into rows.
+    _STAKE_VALUES = [f for f in _STAKE_FIELDS if f.name != "round"]
+    _ROUND_AND_STAKES = (
+        f"WITH r AS ({_ROUND_INSERT} RETURNING {Round._meta.pk.column}), "
+        f"s AS (INSERT INTO {Stake._meta.db_table} "
+        f"({', '.join([Stake._meta.get_field('round').column] + [f.column for f in _STAKE_VALUES])}) "
+        f"SELECT r.{Round._meta.pk.column}, u.* FROM r, "
+        f"unnest({', '.join('%s::' + _ARRAY_TYPES[f.get_internal_type()] for f in _STAKE_VALUES)}) AS u) "
+        f"SELECT {Round._meta.pk.column} FROM r")
 
     @classmethod
-    def insert_stakes(cls, stakes: list[Stake]) -> None:
-        """The round's stake rows in one multi-row INSERT, each value adapted as Django adapts it
-        (bulk_create costs about twice as much for a handful of rows)."""
-        if not stakes:
-            return
-        sql = cls._STAKE_INSERT + ", ".join([cls._STAKE_ROW] * len(stakes))
-        params = [f.get_db_prep_save(getattr(stake, f.attname), connection)
-                  for stake in stakes for f in cls._STAKE_FIELDS]
+    def insert(cls, record: Round, stakes: list[Stake]) -> None:
+        """INSERT the record as `record.save(force_insert=True)` would (each value prepared by its
+        field; no signal handlers listen to rounds), then its stake rows; give the record its id.
+
+        On PostgreSQL both go in one statement (`_ROUND_AND_STAKES`). A stake's values are passed
+        as they are: `_stake_rows` builds them as the types their fields store (str, int or None,
+        Decimal or None), which those fields' own preparation would hand on unchanged."""
+        params = [f.get_db_prep_save(f.pre_save(record, True), connection) for f in cls._ROUND_FIELDS]
         with connection.cursor() as cursor:
-            cursor.execute(sql, params)
+            if connection.vendor == "postgresql":
+                columns = [[getattr(stake, f.attname) for stake in stakes] for f in cls._STAKE_VALUES]
+                cursor.execute(cls._ROUND_AND_STAKES, params + columns)
+                record.pk = cursor.fetchone()[0]
+            else:
+                sql = cls._ROUND_INSERT
+                if connection.features.can_return_columns_from_insert:
+                    cursor.execute(sql + f" RETURNING {Round._meta.pk.column}", params)
+                    record.pk = cursor.fetchone()[0]
+                else:
+                    cursor.execute(sql, params)
+                    record.pk = connection.ops.last_insert_id(cursor, cls._ROUND, Round._meta.pk.column)
+                if stakes:
+                    # One multi-row INSERT, each value adapted as Django adapts it (bulk_create
+                    # costs about twice as much for a handful of rows).
+                    for stake in stakes:
+                        stake.round = record
+                    cursor.execute(cls._STAKE_INSERT + ", ".join([cls._STAKE_ROW] * len(stakes)),
+                                   [f.get_db_prep_save(getattr(stake, f.attname), connection)
+                                    for stake in stakes for f in cls._STAKE_FIELDS])
+        record._state.adding = False
+        record._state.db = connection.alias
 
     @classmethod
     def take_slot(cls, table: Table, number: int | None) -> Shoe | None:

@@ -130,7 +130,7 @@ def test_a_failure_while_writing_rolls_everything_back(staff, tables, deal, monk
     def broken(*args, **kwargs):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(services._Link, "insert_stakes", staticmethod(broken))  # the last write of a round
+    monkeypatch.setattr(services._Link, "insert", staticmethod(broken))  # the last write of a round
     with pytest.raises(RuntimeError):
         services.round_log(document=deal(tables.ochko, seed=10), logged_by=staff.dealer)
     assert _snapshot() == before
