@@ -25,7 +25,15 @@ def json_safe(value):
 
     Stored documents therefore hold no binary floats, so they read back from `jsonb` (or SQLite)
     exactly as written, and their hash never drifts.
+
+    Every round logged passes through here, so the values that stay as they are (text, integers,
+    booleans, null: most of a round log) are taken as they are, without a call of their own.
     """
+    kind = type(value)
+    if kind is dict:
+        return {key: item if type(item) in _AS_IS else json_safe(item) for key, item in value.items()}
+    if kind is list:
+        return [item if type(item) in _AS_IS else json_safe(item) for item in value]
     if isinstance(value, dict):
         return {key: json_safe(item) for key, item in value.items()}
     if isinstance(value, list):
@@ -39,6 +47,10 @@ def json_safe(value):
     if isinstance(value, float):
         return json_safe(Decimal(repr(value)))
     return value
+
+
+# The exact types `json_safe` returns unchanged.
+_AS_IS = frozenset({str, int, bool, type(None)})
 
 
 def canonical_json(value) -> str:
