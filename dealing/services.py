@@ -306,8 +306,12 @@ def _check_storable(doc: dict) -> None:
     """Refuse what the database could not keep exactly: NUL characters and unpaired surrogates in
     text, numbers too large to write out, documents nested beyond any round log.
 
-    Every round passes through here, so the walk carries where a value is as a link to its parent
-    (`(parent's place, key or index)`) and spells the JSON path out only for a refusal."""
+    Every round passes through here, so a quick walk (`_plainly_storable`) first looks for
+    anything to refuse; only when it finds something does the walk below, which says what and
+    where, run. That walk carries where a value is as a link to its parent (`(parent's place, key
+    or index)`) and spells the JSON path out only for a refusal."""
+    if _plainly_storable(doc, 0):
+        return
     stack = [(doc, 0, None)]
     pop, push = stack.pop, stack.append
     while stack:
@@ -330,6 +334,37 @@ def _check_storable(doc: dict) -> None:
         elif kind is Decimal and (not value.is_finite() or abs(value.adjusted()) > MAX_EXPONENT):
             path = _json_path(place)
             raise _refuse(_("The number at %(path)s is out of range.") % {"path": path}, "bad_number", path=path)
+
+
+def _plainly_storable(value, depth: int) -> bool:
+    """True when `_check_storable`'s walk would refuse nothing in `value` (a dict or list at `depth`).
+    False at the first doubt, which that walk then settles: a container whose items would lie
+    beyond MAX_DEPTH, a key that is not plain ASCII, text with a NUL or that does not encode, a
+    number out of range. Text and numbers are checked where they stand, without a call each."""
+    if depth >= MAX_DEPTH:
+        return False
+    items = value.items() if type(value) is dict else enumerate(value)
+    for key, item in items:
+        if type(key) is str and ("\x00" in key or not key.isascii()):
+            return False
+        kind = type(item)
+        if kind is str:
+            if "\x00" in item or not (item.isascii() or _encodes(item)):
+                return False
+        elif kind is dict or kind is list:
+            if not _plainly_storable(item, depth + 1):
+                return False
+        elif kind is Decimal and (not item.is_finite() or abs(item.adjusted()) > MAX_EXPONENT):
+            return False
+    return True
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _json_path(place) -> str:
