@@ -332,11 +332,7 @@ class Replay:
 
     def _odd_card(self, i: int, ev: dict) -> tuple:
         """A card field that is missing, not text, or not a card of the pack."""
-        text = ev.get("card")
-        if type(text) is not str:
-            if "card" not in ev:
-                raise doc_.missing("card", f"$.events[{i}]", i)
-            raise doc_.wrong_type("card", text, "a card such as \"TS\"", f"$.events[{i}]", i)
+        text = doc_.card(ev, i, "TS")
         info = (text, 0, False, False)
         self.shoe_cards.append(text)
         self._flag("CARD_INVALID", f"Event {i}: {text!r} is not a card of the 52-card pack.", i)

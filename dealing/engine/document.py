@@ -203,6 +203,20 @@ def amount(obj: dict, key: str, path: str, event: int | None = None, *, required
     return parse_amount(value, f"{path}.{key}", event=event)
 
 
+def card(ev: dict, event: int, example: str) -> str:
+    """The text of an event's card: present, text and not blank. Whether it is a card of the pack
+    is the variant's finding (CARD_INVALID); a blank one is no card at all, so it is refused."""
+    text = ev.get("card")
+    path = f"$.events[{event}]"
+    if type(text) is not str:
+        if text is None and "card" not in ev:
+            raise missing("card", path, event)
+        raise wrong_type("card", text, f"a card such as \"{example}\"", path, event)
+    if not text.strip():
+        raise bad_value("card", text, f"a card is written like \"{example}\"; it must not be empty.", path, event)
+    return text
+
+
 def header(doc, variant: object) -> dict:
     """Check the parts of the header every variant shares."""
     doc = expect_object(doc, "$")

@@ -306,11 +306,7 @@ class Replay:
                 if n > DECKS:
                     self._too_many(i, code, n)
                 return info
-        text = ev.get("card")
-        if type(text) is not str:
-            if text is None and "card" not in ev:
-                raise doc_.missing("card", f"$.events[{i}]", i)
-            raise doc_.wrong_type("card", text, "a card such as \"TS\"", f"$.events[{i}]", i)
+        text = doc_.card(ev, i, "TS")
         info = _CARD.get(text) or (text, 0, False, False, False)
         self._count(i, info)
         return info

@@ -356,11 +356,7 @@ class Replay:
                 if n == self.packs + 1:
                     self._too_many(i, code, n)
                 return info
-        text = ev.get("card")
-        if type(text) is not str:
-            if text is None and "card" not in ev:
-                raise doc_.missing("card", f"$.events[{i}]", i)
-            raise doc_.wrong_type("card", text, "a card such as \"KS\"", f"$.events[{i}]", i)
+        text = doc_.card(ev, i, "KS")
         info = _CARD.get(text) or (text, 0, False, False, False)
         code = info[0]
         self.shoe_cards.append(code)

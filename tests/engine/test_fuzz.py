@@ -109,3 +109,16 @@ def test_a_valid_shoe_with_one_value_swapped(data, seed):
     path = data.draw(st.sampled_from([p for p in _paths(doc) if "events" not in p]))
     new = data.draw(json_values | st.sampled_from(["AS", "paid", "load", "dealer_change", "burn", 0, -1, "1e3"]))
     must_not_crash(engine.check_shoe, _replace(doc, path, new))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("blank", ["", "  "])
+def test_a_blank_card_is_refused_with_its_event(variant, blank):
+    """Found by a long fuzzing run: a blank card reached code that reads a card's first letter."""
+    doc = json.loads(json.dumps(next(simulate(variant, 1, seed=3)).doc, default=str))
+    k = next(k for k, ev in enumerate(doc["events"]) if "card" in ev and ev["e"] == "deal")
+    doc["events"][k]["card"] = blank
+    with pytest.raises(RoundError) as refused:
+        engine.settle(doc)
+    assert (refused.value.code, refused.value.event, refused.value.path) == ("bad_value", k, f"$.events[{k}].card")
+    assert "must not be empty" in refused.value.message
