@@ -7,6 +7,9 @@
     engine.check_shoe(doc)      # shoe/1 checks: burns, fees, card counts, reshuffle point
     engine.house_rules(variant, rules)   # the house rules in force, validated
 
+`make install` compiles the same source with mypyc; `native.guard()` below decides, before any
+engine module loads, whether that build is current (see native.py).
+
 Each variant is one module exposing the same small interface (`house_rules`, `replay`,
 `next_events`, `check_shoe`, `OPTIONS`, `WAGERS`); the functions here dispatch on ``variant``.
 """
