@@ -557,10 +557,14 @@ def _append(prepared: _Prepared, *, logged_by, revision: int = 1, supersedes: Ro
         revision=revision, supersedes=supersedes, amendment_reason=amendment_reason, logged_by=logged_by,
         status=status, float_owed=outcome.float, float_logged=_logged_float(outcome),
     )
-    last = _Link.lock_table(table)
+    # A new round takes the next place in its shoe (the one it names, or the table's open one); an
+    # amendment keeps the place of the round it corrects.
+    reference = prepared.document.get("shoe") if supersedes is None else None
+    number = _shoe_number(table, reference) if reference else None
+    last, shoe = _Link.lock_table(table, take_slot=supersedes is None, shoe_number=number)
     record.chain_index = 0 if last is None else last.chain_index + 1
     record.prev_sha256 = "" if last is None else last.sha256
-    record.shoe, record.position, record.number = _shoe_slot(table, prepared.document, supersedes, last)
+    record.shoe, record.position, record.number = _shoe_slot(table, reference, number, supersedes, last, shoe)
     record.logged_at = timezone.now()
     record.sha256 = chain.round_hash(record)
     _Link.insert(record, prepared.stakes)
@@ -618,15 +622,37 @@ class _Link:
             row = cursor.fetchone()
         return None if row is None else _from_row(Table, cls._TABLE_FIELDS, row)
 
+    # PostgreSQL: once the table's row is locked, its last link and the next place in the shoe in
+    # one statement. Its snapshot is taken after the lock is held, so the last link it reads is the
+    # one the table's previous writer committed (rounds are only ever written under that lock), as
+    # when the two were statements of their own; the shoe's row is updated (and locked) as before.
+    _LAST_N = 5  # LAST's columns, then the shoe's
+    _BOTH = "SELECT link.*, slot.* FROM (SELECT 1) AS one LEFT JOIN link ON TRUE LEFT JOIN slot ON TRUE"
+    LAST_AND_TAKE_OPEN = f"WITH link AS ({LAST}), slot AS ({TAKE_OPEN}) {_BOTH}"
+    LAST_AND_TAKE_NAMED = f"WITH link AS ({LAST}), slot AS ({TAKE_NAMED}) {_BOTH}"
+
     @classmethod
-    def lock_table(cls, table: Table) -> "_Link | None":
-        """Lock the table's row (serialising its writers) and read its last link."""
+    def lock_table(cls, table: Table, *, take_slot: bool, shoe_number: int | None = None
+                   ) -> "tuple[_Link | None, Shoe | None]":
+        """Lock the table's row (serialising its writers) and read its last link; with `take_slot`,
+        also take the next place in the shoe numbered `shoe_number` (None: the table's open shoe).
+        Returns (last link or None, the shoe after taking its place, or None)."""
         with connection.cursor() as cursor:
             if connection.features.has_select_for_update:
                 cursor.execute(cls.LOCK, [table.pk])
+            if take_slot and connection.vendor == "postgresql":
+                if shoe_number is None:
+                    cursor.execute(cls.LAST_AND_TAKE_OPEN, [table.pk, table.pk])
+                else:
+                    cursor.execute(cls.LAST_AND_TAKE_NAMED, [table.pk, table.pk, shoe_number])
+                row = cursor.fetchone()
+                last_row, shoe_row = row[:cls._LAST_N], row[cls._LAST_N:]
+                last = None if last_row[0] is None else cls(*last_row)  # chain_index is never NULL
+                return last, None if shoe_row[0] is None else cls._shoe(table, shoe_row)  # nor a shoe's id
             cursor.execute(cls.LAST, [table.pk])
             row = cursor.fetchone()
-        return None if row is None else cls(*row)
+        last = None if row is None else cls(*row)
+        return last, cls.take_slot(table, shoe_number) if take_slot else None
 
     _ROUND_FIELDS = [f for f in Round._meta.concrete_fields if not f.primary_key]
     _ROUND_INSERT = (f"INSERT INTO {_ROUND} ({', '.join(f.column for f in _ROUND_FIELDS)}) "
@@ -688,36 +714,35 @@ class _Link:
             else:
                 cursor.execute(cls.TAKE_NAMED, [table.pk, number])
             row = cursor.fetchone()
-        if row is None:
-            return None
+        return None if row is None else cls._shoe(table, row)
+
+    @classmethod
+    def _shoe(cls, table: Table, row) -> Shoe:
         shoe = _from_row(Shoe, cls._SHOE_FIELDS, row)
         shoe.table = table
         return shoe
 
 
-def _shoe_slot(table: Table, document: dict, supersedes: Round | None, last: _Link | None):
-    """The shoe a round belongs to (locked) and its place there: an amendment keeps the original's
-    place. `last` is the table's last link, which usually tells the shoe's round count."""
+def _shoe_slot(table: Table, reference, number: int | None, supersedes: Round | None, last: _Link | None,
+               shoe: Shoe | None):
+    """The shoe a round belongs to (locked, its place taken: `shoe`) and its place there: an
+    amendment keeps the original's place. `reference` is the shoe the round names ("R-1/3", whose
+    `number` is 3) or None for the table's open one; `last` is the table's last link, which
+    usually tells the shoe's round count."""
     if supersedes is not None:
         return supersedes.shoe, supersedes.position, supersedes.number
-    reference = document.get("shoe")
-    if reference:
-        number = _shoe_number(table, reference)
-        shoe = _Link.take_slot(table, number)
-        if shoe is None:
+    if shoe is None:
+        if reference:
             named = Shoe.objects.filter(table=table, number=number).first()
             raise _unknown_shoe(table, reference) if named is None else _shoe_ended(named)
-    else:
-        shoe = _Link.take_slot(table, None)
-        if shoe is None:
-            return None, None, None
+        return None, None, None
     position = shoe.next_position - 1
     if last is not None and last.shoe_id == shoe.pk and last.supersedes_id is None and last.number:
-        number = last.number
+        dealt = last.number
     else:
-        number = (Round.objects.filter(shoe=shoe, supersedes__isnull=True).order_by("-position")
-                  .values_list("number", flat=True).first()) or 0
-    return shoe, position, number + 1
+        dealt = (Round.objects.filter(shoe=shoe, supersedes__isnull=True).order_by("-position")
+                 .values_list("number", flat=True).first()) or 0
+    return shoe, position, dealt + 1
 
 
 def _logged_float(outcome) -> Decimal:
