@@ -254,7 +254,7 @@ class _Prepared:
     dealer: object
     document: dict  # JSON-safe, as stored
     outcome: engine.Outcome
-    stakes: list[Stake]  # without their round yet
+    stakes: list["_StakeRow"]  # without their round yet
 
 
 def round_log(*, document, logged_by, table: Table | None = None) -> tuple[Round, bool]:
@@ -673,7 +673,7 @@ class _Link:
         f"SELECT {Round._meta.pk.column} FROM r")
 
     @classmethod
-    def insert(cls, record: Round, stakes: list[Stake]) -> None:
+    def insert(cls, record: Round, stakes: list["_StakeRow"]) -> None:
         """INSERT the record as `record.save(force_insert=True)` would (each value prepared by its
         field; no signal handlers listen to rounds), then its stake rows; give the record its id.
 
@@ -698,7 +698,7 @@ class _Link:
                     # One multi-row INSERT, each value adapted as Django adapts it (bulk_create
                     # costs about twice as much for a handful of rows).
                     for stake in stakes:
-                        stake.round = record
+                        stake.round_id = record.pk
                     cursor.execute(cls._STAKE_INSERT + ", ".join([cls._STAKE_ROW] * len(stakes)),
                                    [f.get_db_prep_save(getattr(stake, f.attname), connection)
                                     for stake in stakes for f in cls._STAKE_FIELDS])
@@ -755,7 +755,19 @@ def _logged_float(outcome) -> Decimal:
     return total
 
 
-def _stake_rows(document: dict, outcome) -> list[Stake]:
+class _StakeRow:
+    """One Stake row to be written: its columns' values by attribute name (`round_id` set when its
+    round has an id). Lighter than a `Stake` instance, and every round logged makes several."""
+
+    __slots__ = tuple(f.attname for f in Stake._meta.concrete_fields if not f.primary_key)
+
+    def __init__(self, *, round_id=None, **values):
+        self.round_id = round_id
+        for name, value in values.items():
+            setattr(self, name, value)
+
+
+def _stake_rows(document: dict, outcome) -> list[_StakeRow]:
     """The Stake rows of a round (not saved, no round yet); refused when a value would not fit its column."""
     owed: dict[str, Decimal] = {}
     sizes: dict[tuple, Decimal] = {}
@@ -785,7 +797,7 @@ def _stake_rows(document: dict, outcome) -> list[Stake]:
         bet = sizes.get((sid, "bet"))
         if bet is None and item.get("bet") is not None:
             bet = Decimal(str(item["bet"]))
-        row = Stake(
+        row = _StakeRow(
             stake_id=sid, box=box if type(box) is int and 0 <= box <= BOX_MAX else None, player=player,
             ante=None if ante is None else Decimal(str(ante)), bet=bet,
             dealer_bet=None if dealer_bet is None else Decimal(str(dealer_bet)),
