@@ -48,15 +48,18 @@ INSTALLED_APPS = [
     "audit",
 ]
 
+# Sessions, authentication and messages are Django's, stepping aside for API calls made with a
+# token, which never use them (casino/middleware.py); LocaleMiddleware stays for every request, so
+# the API answers in the language of Accept-Language.
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    "casino.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "casino.middleware.AuthenticationMiddleware",
+    "casino.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 

@@ -1,0 +1,49 @@
+"""Django's session, authentication and messages middleware, left out of API calls made with a token.
+
+A call to the REST API (under /api/) that carries `Authorization: Token …` is authenticated by
+DRF's token authentication (casino.authentication) and by nothing else: with a token header DRF
+never falls back to the session (a wrong or malformed token is answered 401), DRF sets the
+request's user itself, and API views neither read the session nor add flash messages. For such
+calls these three would only build a session store, a lazy user and a message storage that no one
+looks at, on every round logged. Every other request — pages, the admin, the API used from a
+browser with its session cookie (and CSRF checks) — goes through them exactly as before.
+
+Each class is the Django middleware it names (a subclass, in the same place in MIDDLEWARE, so
+Django's own checks still find it); it only steps aside for token API calls.
+"""
+
+from django.contrib.auth import middleware as auth_middleware
+from django.contrib.messages import middleware as messages_middleware
+from django.contrib.sessions import middleware as sessions_middleware
+
+API_PREFIX = "/api/"
+TOKEN_KEYWORD = "token"  # DRF TokenAuthentication's keyword, which it reads case-insensitively
+
+
+def is_token_api_call(request) -> bool:
+    """An API call authenticated by its token header (DRF then never reads the session)."""
+    if not request.path_info.startswith(API_PREFIX):
+        return False
+    header = request.META.get("HTTP_AUTHORIZATION", "")
+    return header[:len(TOKEN_KEYWORD) + 1].lower() == TOKEN_KEYWORD + " "
+
+
+class SessionMiddleware(sessions_middleware.SessionMiddleware):
+    def __call__(self, request):
+        if is_token_api_call(request):
+            return self.get_response(request)
+        return super().__call__(request)
+
+
+class AuthenticationMiddleware(auth_middleware.AuthenticationMiddleware):
+    def __call__(self, request):
+        if is_token_api_call(request):
+            return self.get_response(request)
+        return super().__call__(request)
+
+
+class MessageMiddleware(messages_middleware.MessageMiddleware):
+    def __call__(self, request):
+        if is_token_api_call(request):
+            return self.get_response(request)
+        return super().__call__(request)
