@@ -114,7 +114,7 @@ def cmd_native(args) -> int:
     elif args.action == "clean":
         native.clean()
     compiled, why = native.check()
-    print(("compiled (mypyc)" if compiled else "pure Python") + f": {why}")
+    print(("compiled with mypyc" if compiled else "pure Python") + f" ({why})")
     return 0
 
 

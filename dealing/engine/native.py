@@ -60,7 +60,7 @@ def check() -> tuple[bool, str]:
             return False, f"{module}: no compiled module"
         if built.get("sources", {}).get(module) != _digest(module):
             return False, f"{module}.py changed since the build"
-    return True, "compiled with mypyc, every source unchanged since the build"
+    return True, "every source unchanged since the build"
 
 
 class _SourceFirst:
@@ -87,7 +87,7 @@ def guard() -> bool:
 
 def implementation() -> str:
     """What the engine runs as, for benchmarks and `status`."""
-    return ("compiled (mypyc)" if _State.compiled else "pure Python") + f": {_State.why}"
+    return ("compiled with mypyc" if _State.compiled else "pure Python") + f" ({_State.why})"
 
 
 # --- the build ------------------------------------------------------------------------------------
