@@ -225,15 +225,9 @@ class _Server:
             return None
         total = 0
         for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-            except OSError:  # a process that ended meanwhile
-                continue
-            if int(entry) == self.process.pid or int(fields[1]) == self.process.pid:  # the master, its workers
-                total += int(fields[11]) + int(fields[12])  # utime, stime
+            fields = _stat(entry) if entry.isdigit() else None  # None too for a process that ended meanwhile
+            if fields is not None and self.process.pid in (int(entry), int(fields[1])):  # the master, its workers
+                total += _cpu_ticks(fields)
         return total / os.sysconf("SC_CLK_TCK")
 
     def __exit__(self, *exc):
@@ -261,13 +255,24 @@ class _Backends:
             return None
         total = 0
         for pid in self.pids:
-            try:
-                with open(f"/proc/{pid}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-            except OSError:  # not on this machine, or gone
+            fields = _stat(pid)
+            if fields is None:  # not on this machine, or gone
                 return None
-            total += int(fields[11]) + int(fields[12])
+            total += _cpu_ticks(fields)
         return total / os.sysconf("SC_CLK_TCK")
+
+
+def _stat(pid) -> list[str] | None:
+    """The fields of /proc/<pid>/stat after the command's name (ppid first), or None: no such process."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def _cpu_ticks(fields: list[str]) -> int:
+    return int(fields[11]) + int(fields[12])  # utime + stime
 
 
 def _free_port() -> int:
@@ -350,13 +355,9 @@ class _RawConnection:
                 raise ConnectionError("the server closed the connection without answering")
             self.close()
             return self.exchange(request)
-        recv = self.sock.recv
         end = buf.find(b"\r\n\r\n")
         while end < 0:
-            more = recv(65536)
-            if not more:
-                raise ConnectionError("the server closed the connection in the middle of an answer")
-            buf += more
+            buf += self._more()
             end = buf.find(b"\r\n\r\n")
         status = int(buf[9:12])
         headers = buf[:end].lower()
@@ -367,14 +368,11 @@ class _RawConnection:
             length = int(headers[at + 17:stop if stop >= 0 else None])
             have = len(buf) - body_start
             while have < length:
-                more = recv(65536)
-                if not more:
-                    raise ConnectionError("the server closed the connection in the middle of an answer")
-                have += len(more)
+                have += len(self._more())
         elif b"\r\ntransfer-encoding: chunked" in headers:
             self._read_chunks(buf[body_start:])
         else:  # no length: the body runs to the end of the connection
-            while recv(65536):
+            while self.sock.recv(65536):
                 pass
             self.close()
             return status
@@ -382,20 +380,22 @@ class _RawConnection:
             self.close()
         return status
 
+    def _more(self) -> bytes:
+        more = self.sock.recv(65536)
+        if not more:
+            raise ConnectionError("the server closed the connection in the middle of an answer")
+        return more
+
     def _read_chunks(self, data: bytes) -> None:
-        recv = self.sock.recv
         while True:
             line_end = data.find(b"\r\n")
             while line_end < 0:
-                data += recv(65536)
+                data += self._more()
                 line_end = data.find(b"\r\n")
             size = int(data[:line_end].split(b";")[0], 16)
             need = line_end + 2 + size + 2
             while len(data) < need:
-                more = recv(65536)
-                if not more:
-                    raise ConnectionError("the server closed the connection in the middle of an answer")
-                data += more
+                data += self._more()
             if size == 0:
                 return
             data = data[need:]

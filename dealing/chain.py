@@ -29,15 +29,10 @@ def json_safe(value):
     Every round logged passes through here, so the values that stay as they are (text, integers,
     booleans, null: most of a round log) are taken as they are, without a call of their own.
     """
-    kind = type(value)
-    if kind is dict:
-        return {key: item if type(item) in _AS_IS else json_safe(item) for key, item in value.items()}
-    if kind is list:
-        return [item if type(item) in _AS_IS else json_safe(item) for item in value]
     if isinstance(value, dict):
-        return {key: json_safe(item) for key, item in value.items()}
+        return {key: item if type(item) in _AS_IS else json_safe(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [json_safe(item) for item in value]
+        return [item if type(item) in _AS_IS else json_safe(item) for item in value]
     if isinstance(value, Decimal):
         if value == value.to_integral_value():
             return int(value)

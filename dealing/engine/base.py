@@ -11,7 +11,7 @@ from typing import Any, Callable, Final
 
 from .errors import RoundError
 from .findings import Finding
-from .money import _FMT, ZERO, fmt, parse_amount
+from .money import ZERO, fmt, parse_amount
 
 # Final: the compiled engine (native.py) reads these as C constants instead of module lookups.
 PAY: Final = "pay"
@@ -129,7 +129,7 @@ class Owed:
         return ZERO
 
     def as_dict(self) -> dict:
-        amount = _FMT.get(self.amount) or fmt(self.amount)  # fmt's own cache, without the call
+        amount = fmt(self.amount)
         if self.hand is not None:
             return {"stake": self.stake, "hand": self.hand, "wager": self.wager, "result": self.result,
                     "amount": amount}

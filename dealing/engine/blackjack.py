@@ -19,7 +19,6 @@ from . import document as doc_
 from .base import LEAVE, PAY, TAKE, Option, Outcome, Owed, Settled, compare_settlements, resolve_rules
 from .errors import RoundError
 from .findings import Finding
-from .money import INT_AMOUNTS as _INT_AMOUNTS
 from .money import ZERO, fmt
 
 NAME: Final = "blackjack"
@@ -376,8 +375,7 @@ class Replay:
             raise RoundError("unknown_event", f"Event {i}: {kind!r} is not an event of a blackjack round (known: "
                              f"{', '.join(_HANDLERS)}).", path=f"$.events[{i}].e", event=i)
         fields = _FIELDS[kind]
-        if not fields.issuperset(ev):  # one C call instead of a Python loop over the keys
-            doc_.unknown_fields(ev, fields, f"$.events[{i}]", i)
+        doc_.event_fields(ev, fields, i)
         handler(self, i, ev)
         self.events_seen = i + 1
 
@@ -443,7 +441,7 @@ class Replay:
 
     def _insurance(self, i: int, ev: dict) -> None:
         stake = self._stake(i, ev)
-        amount = doc_.amount(ev, "amount", f"$.events[{i}]", i)
+        amount = doc_.event_amount(ev, i)
         why = self._offer(i, stake, "insurance")
         if why is None and stake.hand.natural:
             why = "a blackjack is offered even money, not insurance"
@@ -598,7 +596,7 @@ class Replay:
     def _double(self, i: int, ev: dict) -> None:
         hand = self._hand(i, ev)
         info = self._card(i, ev)
-        amount = doc_.amount(ev, "amount", f"$.events[{i}]", i, required=False)
+        amount = doc_.event_amount(ev, i, required=False)
         if not self._turn(i, hand, "double"):
             return
         if amount is None:
@@ -697,11 +695,7 @@ class Replay:
                 raise doc_.missing("wager", f"$.events[{i}]", i)
             raise doc_.bad_value("wager", wager, "a blackjack wager is \"bet\", \"double\", \"insurance\" or "
                                  "\"jackpot\".", f"$.events[{i}]", i)
-        amount = ev.get("amount")
-        if type(amount) is not int or amount not in _INT_AMOUNTS:
-            amount = doc_.amount(ev, "amount", f"$.events[{i}]", i, required=result == PAY)
-        else:
-            amount = _INT_AMOUNTS[amount]
+        amount = doc_.event_amount(ev, i, required=result == PAY)
         self.settled.append(Settled(i, stake.id, hand, wager, result, amount))
 
     def _pay(self, i, ev):

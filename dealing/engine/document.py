@@ -203,6 +203,31 @@ def amount(obj: dict, key: str, path: str, event: int | None = None, *, required
     return parse_amount(value, f"{path}.{key}", event=event)
 
 
+def event_fields(ev: dict, allowed: frozenset, event: int) -> None:
+    """Refuse a field an event of its kind does not have. Runs for every event, so it looks at the
+    event's few keys one by one and spells the JSON path out only for a refusal."""
+    for key in ev:
+        if key not in allowed:
+            unknown_fields(ev, allowed, f"$.events[{event}]", event)
+
+
+@overload
+def event_amount(ev: dict, event: int, *, required: Literal[True] = True) -> Decimal: ...
+@overload
+def event_amount(ev: dict, event: int, *, required: bool = True) -> Decimal | None: ...
+
+
+def event_amount(ev: dict, event: int, *, required: bool = True) -> Decimal | None:
+    """An event's "amount". A whole amount read before comes from money.INT_AMOUNTS without the
+    JSON path being spelt out (the type test keeps out true/false, which equal cached ints)."""
+    value = ev.get("amount")
+    if type(value) is int:
+        cached = INT_AMOUNTS.get(value)
+        if cached is not None:
+            return cached
+    return amount(ev, "amount", f"$.events[{event}]", event, required=required)
+
+
 def card(ev: dict, event: int, example: str) -> str:
     """The text of an event's card: present, text and not blank. Whether it is a card of the pack
     is the variant's finding (CARD_INVALID); a blank one is no card at all, so it is refused."""

@@ -94,7 +94,6 @@ def implementation() -> str:
 
 def build() -> None:
     """Compile MODULES with mypyc in place and write the manifest of their sources."""
-    import shutil
     import tempfile
 
     from mypyc.build import mypycify
@@ -114,7 +113,6 @@ def build() -> None:
                 "--build-lib", os.path.join(tmp, "lib")])
         finally:
             os.chdir(cwd)
-        shutil.rmtree(tmp, ignore_errors=True)
     if any(_digest(m) != sources[m] for m in MODULES):
         raise SystemExit("an engine source changed during the build; build again")
     MANIFEST.write_text(json.dumps({"python": sys.implementation.cache_tag, "sources": sources}, indent=1) + "\n",

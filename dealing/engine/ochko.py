@@ -374,9 +374,7 @@ class Replay:
                 handler, fields = handlers[ev["e"]]
             except (KeyError, TypeError):  # no "e", or one that is no event's name
                 self._refuse_event(i, ev)
-            for key in ev:  # compiled, a loop over the event's few keys beats building a set of them
-                if key not in fields:
-                    doc_.unknown_fields(ev, fields, f"$.events[{i}]", i)
+            doc_.event_fields(ev, fields, i)
             handler(self, i, ev)
         self.events_seen = n = start + len(events)
         # Where the dealer stopped: the first event after his last draw, if any came after it
@@ -390,14 +388,6 @@ class Replay:
             raise doc_.missing("e", f"$.events[{i}]", i)
         raise RoundError("unknown_event", f"Event {i}: {ev['e']!r} is not an event of an ochko round (known: "
                          f"{', '.join(_HANDLERS)}).", path=f"$.events[{i}].e", event=i)
-
-    def _amount(self, i: int, ev: dict, required: bool = True) -> Decimal | None:
-        value = ev.get("amount")
-        if type(value) is int:
-            amount = _INT_AMOUNTS.get(value)
-            if amount is not None:
-                return amount
-        return doc_.amount(ev, "amount", f"$.events[{i}]", i, required=required)
 
     def _deal(self, i: int, ev: dict) -> None:
         to = ev.get("to")
@@ -475,12 +465,7 @@ class Replay:
             stake = self.stakes[ev["stake"]]
         except (KeyError, TypeError):
             stake = self._stake(i, ev)  # raises the precise error
-        value = ev.get("amount")
-        # A whole amount already read once (money.INT_AMOUNTS); the type test keeps out true/false
-        # and 1E+2, which compare equal to cached ints. Anything else goes to the precise reader.
-        amount = _INT_AMOUNTS.get(value) if type(value) is int else None
-        if amount is None:
-            amount = doc_.amount(ev, "amount", f"$.events[{i}]", i)
+        amount = doc_.event_amount(ev, i)
         if not self._decide(i, stake, "placed a Bet"):
             return
         stake.decision = BET
@@ -548,11 +533,9 @@ class Replay:
         if self.phase >= DEALER:
             self._flag("DRAW_ORDER", f"Event {i}: box {n} drew after the dealer had started drawing.", i)
         elif n not in self.out_of_turn:
-            # The first box still drawing; this box is drawing, so it is this box or one before it.
-            for first in self.in_order:
-                if first.state == DRAWING_BOX:
-                    break
-            if first is not box:
+            # The first box still drawing: this box, which is drawing, or one before it.
+            first = self._first_drawing_box()
+            if first is not None and first is not box:
                 self.out_of_turn.add(n)
                 self._flag("DRAW_ORDER", f"Event {i}: box {n} drew before box {first.number} had finished; boxes "
                            f"draw 1 → 6.", i)
@@ -660,10 +643,7 @@ class Replay:
                 raise doc_.missing("wager", f"$.events[{i}]", i) from None
             raise doc_.bad_value("wager", ev["wager"], "an ochko wager is \"ante\", \"bet\" or \"dealer_bet\".",
                                  f"$.events[{i}]", i) from None
-        value = ev.get("amount")
-        amount = _INT_AMOUNTS.get(value) if type(value) is int else None
-        if amount is None:
-            amount = self._amount(i, ev, required=result == PAY)
+        amount = doc_.event_amount(ev, i, required=result == PAY)
         self.settled.append(Settled(i, stake.id, None, wager, result, amount))
 
     def _burn(self, i: int, ev: dict) -> None:

@@ -37,14 +37,13 @@ Decisions where the rules page is silent (it decides everything it says):
 """
 
 from decimal import Decimal
-from typing import Final, Literal, cast, overload
+from typing import Final
 
 from . import cards as _cards
 from . import document as doc_
 from .base import LEAVE, PAY, TAKE, Option, Outcome, Owed, Settled, compare_settlements, resolve_rules
 from .errors import RoundError
 from .findings import Finding
-from .money import INT_AMOUNTS as _INT_AMOUNTS
 from .money import fmt
 
 NAME: Final = "veintiuno"
@@ -204,13 +203,13 @@ class Hand:
 
 class Stake:
     __slots__ = ("id", "seat", "player", "bet", "hand")
+    hand: "Hand"  # given by Replay as soon as the stakes are read: the hand and its stake name each other
 
     def __init__(self, id_: str, seat: int, player: str):
         self.id = id_
         self.seat = seat
         self.player = player
         self.bet: Decimal | None = None
-        self.hand: Hand | None = None
 
 
 class Replay:
@@ -392,7 +391,7 @@ class Replay:
         """The card the deal owes next: (pass, seat or "bank"), or None when both passes are done."""
         for pass_no in (0, 1):
             for seat in self.seats:
-                if cast(Hand, self.by_seat[seat].hand).dealt <= pass_no:
+                if self.by_seat[seat].hand.dealt <= pass_no:
                     return pass_no, seat
             if self.bank.dealt <= pass_no:
                 return pass_no, "bank"
@@ -438,8 +437,7 @@ class Replay:
             handler, fields = _HANDLERS[ev["e"]]
         except (KeyError, TypeError, IndexError):
             self._refuse_event(i, ev)
-        if not fields.issuperset(ev):  # the same test as ev.keys() <= fields, without the view object
-            doc_.unknown_fields(ev, fields, f"$.events[{i}]", i)
+        doc_.event_fields(ev, fields, i)
         handler(self, i, ev)
         self.events_seen = i + 1
 
@@ -449,19 +447,6 @@ class Replay:
             raise doc_.missing("e", f"$.events[{i}]", i)
         raise RoundError("unknown_event", f"Event {i}: {ev['e']!r} is not an event of a veintiuno round (known: "
                          f"{', '.join(_HANDLERS)}).", path=f"$.events[{i}].e", event=i)
-
-    @overload
-    def _amount(self, i: int, ev: dict, required: Literal[True] = True) -> Decimal: ...
-    @overload
-    def _amount(self, i: int, ev: dict, required: bool = True) -> Decimal | None: ...
-
-    def _amount(self, i: int, ev: dict, required: bool = True) -> Decimal | None:
-        value = ev.get("amount")
-        if type(value) is int:
-            amount = _INT_AMOUNTS.get(value)
-            if amount is not None:
-                return amount
-        return doc_.amount(ev, "amount", f"$.events[{i}]", i, required=required)
 
     def _deal(self, i: int, ev: dict) -> None:
         to = ev.get("to")
@@ -477,7 +462,7 @@ class Replay:
             if stake is None:
                 self._flag("DEAL_ORDER", f"Event {i}: nobody sits at seat {to}, so no card is dealt there.", i)
                 return
-            hand = cast(Hand, stake.hand)
+            hand = stake.hand
         n = hand.dealt
         if n < 2 and self.plan_at < len(self.plan) and self.plan[self.plan_at] == (n, to) \
                 and self.play_started is None and self.voided is None:
@@ -524,8 +509,8 @@ class Replay:
 
     def _bet(self, i: int, ev: dict) -> None:
         stake = self._stake(i, ev)
-        amount = self._amount(i, ev)
-        hand = cast(Hand, stake.hand)  # every stake is given its hand with the seats
+        amount = doc_.event_amount(ev, i)
+        hand = stake.hand
         if stake.bet is not None:
             self._illegal(i, hand, f"Event {i}: stake {stake.id} ({stake.player}) already bet {fmt(stake.bet)}.")
             return
@@ -634,7 +619,7 @@ class Replay:
 
     def _split(self, i: int, ev: dict) -> None:
         hand = self._hand(i, ev)
-        amount = self._amount(i, ev)
+        amount = doc_.event_amount(ev, i)
         if not self._ready(i, hand, "open (split)"):
             return
         if len(hand.infos) != 2:
@@ -694,7 +679,7 @@ class Replay:
             if "wager" not in ev:
                 raise doc_.missing("wager", f"$.events[{i}]", i)
             raise doc_.bad_value("wager", wager, "the only veintiuno wager is \"bet\".", f"$.events[{i}]", i)
-        amount = self._amount(i, ev, required=result == PAY)
+        amount = doc_.event_amount(ev, i, required=result == PAY)
         self.settled.append(Settled(i, stake.id, hand, wager, result, amount))
 
     def _pay(self, i, ev):
