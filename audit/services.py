@@ -223,6 +223,12 @@ def round_audit(*, round_id: int) -> str | None:
     return totals.statuses.get(round_id)
 
 
+def rounds_audit_logged(*, round_ids) -> dict[int, str]:
+    """Audit rounds queued together as they were logged (audit/dispatch.py): one transaction, their
+    statuses written one UPDATE per status. The statuses by round id; an id with no round is left out."""
+    return rounds_audit(round_ids=round_ids).statuses
+
+
 # --- reviews --------------------------------------------------------------------------------------
 
 def finding_review(*, finding_ids, auditor, status: str, classification: str = "", comment: str = "") -> list[Finding]:

@@ -1,6 +1,8 @@
 """Celery tasks of audit. Like an API, a task takes ids, calls a service and keeps retries to itself.
 
-- `audit_round(round_id)` — queued on commit when a round is logged (dealing.services).
+- `audit_rounds(round_ids)` — the rounds a web process logged within a few milliseconds of each
+  other, queued together once they are committed (audit/dispatch.py).
+- `audit_round(round_id)` — one round: queued on commit when a round is logged with batching off.
 - `audit_shoe(shoe_id)` — the shoe checks, after a shoe ends or on demand.
 - `audit_run_plan(run_id)` — plans a slice of a run into chunks, queues them, and re-queues
   itself until the selection is planned (Saleor's batch pattern: memory stays flat).
@@ -33,6 +35,21 @@ def audit_round(round_id: int) -> str | None:
     if status is None:
         log.warning("audit_round: there is no round %s", round_id)
     return status
+
+
+@shared_task(name="audit.tasks.audit_rounds", acks_late=True, reject_on_worker_lost=True, **RETRY)
+def audit_rounds(round_ids: list[int]) -> dict[str, int]:
+    """Replay stored rounds with the engine; record each one's findings and audit status. Idempotent:
+    a redelivered message audits its rounds again to the same verdicts. Returns how many rounds had
+    each status."""
+    statuses = services.rounds_audit_logged(round_ids=round_ids)
+    missing = len(set(round_ids)) - len(statuses)
+    if missing:
+        log.warning("audit_rounds: %d of %d rounds do not exist", missing, len(set(round_ids)))
+    counts: dict[str, int] = {}
+    for status in statuses.values():
+        counts[status] = counts.get(status, 0) + 1
+    return counts
 
 
 @shared_task(name="audit.tasks.audit_shoe", acks_late=True, reject_on_worker_lost=True, **RETRY)

@@ -135,6 +135,10 @@ CELERY_BEAT_SCHEDULE = {
     },
     "audit-resume-stalled": {"task": "audit.tasks.audit_resume_stalled", "schedule": 15 * 60},
 }
+# The audits of the rounds a web process logs within this many milliseconds of each other go to
+# the broker in one message, sent by a thread of the process's own (audit/dispatch.py); 0: one
+# message per round, sent by the request once its transaction commits.
+AUDIT_QUEUE_LINGER_MS = env.int("AUDIT_QUEUE_LINGER_MS", default=20)
 
 # --- authentication ------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

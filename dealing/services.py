@@ -28,6 +28,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from audit.dispatch import queue_round_audits
 from casino.errors import ServiceError
 from casino.models import Table
 from casino.roles import DEALER, INSPECTOR, PIT_BOSS, has_role, user_pits
@@ -820,23 +821,12 @@ _batched_audits: ContextVar[list | None] = ContextVar("batched_audits", default=
 
 def _queue_audit(record: Round) -> None:
     """Audit the round once its transaction commits (a Celery task; in-process without a broker)."""
-    from audit.tasks import audit_round
-
     round_id = record.pk
     batch = _batched_audits.get()
     if batch is not None:
         batch.append(round_id)
     else:
-        transaction.on_commit(lambda: _send_audit(audit_round, round_id))
-
-
-def _send_audit(task, round_id: int) -> None:
-    """Queue one round's audit. Its verdict is stored on the round (`audit_status`, findings), so
-    nobody reads the task's result: `ignore_result` keeps the worker from writing one to the result
-    backend, and keeps this process from subscribing to its result channel (with Redis, a
-    SUBSCRIBE per round that no one ever ends — a round trip per request and a set of channels
-    that only grows). The arguments' text for monitoring is given as it would be computed."""
-    task.apply_async((round_id,), ignore_result=True, argsrepr=f"({round_id},)", kwargsrepr="{}")
+        transaction.on_commit(lambda: queue_round_audits([round_id]))
 
 
 @contextmanager
@@ -859,8 +849,7 @@ def audits_batched():
                 for round_id in ids:
                     audit_round.apply(args=[round_id], throw=True)
         else:
-            for round_id in ids:
-                _send_audit(audit_round, round_id)
+            queue_round_audits(ids)
 
     if ids:
         transaction.on_commit(run)
