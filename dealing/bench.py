@@ -26,13 +26,13 @@ lock) rounds a second, however many clients post to it.
 Clients, server and database share the machine, so throughput is bounded by the CPU all of them
 spend per round: the result gives the server's (`server_cpu_ms_per_round`, gunicorn's processes)
 and the database's (`database_cpu_ms_per_round`, the server's PostgreSQL backends, when
-PostgreSQL runs on this machine). Where the server's goes (timers around the functions inside a
-running server, where every step costs two to three times what it does in a tight loop): the
-Celery publish of the audit (~0.8 ms), the round's statements and their Python round trips
-(~1.2 ms: the connection's health check, the token with its roles and pits, the table, the lock,
-the last link with the shoe's place, the record with its stakes, the commit), DRF and the
-response (~0.5 ms), the middleware (~0.4 ms, LocaleMiddleware the most), reading and replaying
-the round (~0.3 ms), the chain's hash (~0.15 ms).
+PostgreSQL runs on this machine). Where the server's goes (py-spy `--gil` on the running
+workers, 2026-11-30, ~3.8 ms a round): the round's statements and their Python round trips
+(about a third: the connection's health check, the token with its roles and pits, the table,
+the lock, the last link with the shoe's place, the record with its stakes, the commit), DRF with
+the token's check and the response (~15%), gunicorn (~10%), reading and replaying the round
+(~9%), the middleware (~5%), the chain's hash (~4%), and the audits' Celery messages (~3%: a few
+rounds to a message, audit/dispatch.py — one message per round cost 16%).
 
 Needs PostgreSQL (DATABASE_URL); on another database it returns a note saying so.
 """
@@ -58,13 +58,19 @@ WARMUP_PER_CLIENT = 10
 
 
 def api_ingestion(*, clients: int = 8, rounds: int = 3000, tables: int | None = None, workers: int | None = None,
-                  threads: int = 4, seed: int = 2026) -> dict:
+                  threads: int = 3, seed: int = 2026) -> dict:
     """`tables`: how many tables the clients log at — by default one each (a client is a table's
     terminal: its dealer logs one round after another); `tables=1` puts every client on one table,
-    whose writers queue for its chain's lock one commit at a time."""
+    whose writers queue for its chain's lock one commit at a time.
+
+    `workers` defaults to one more than the cores, each with `threads` 3: on 2 cores, 3 × 3 served
+    8 clients at 320–355 rounds/s in five passes where 2 × 4 gave 235–310, 4 × 2 247–286, 4 × 3
+    255–274 and 8 × 1 305–316 (2026-11-30, interleaved). A process's threads share one GIL, so two
+    processes leave a core idle whenever both wait on it; a third fills that gap, and more only
+    add switching."""
     if connection.vendor != "postgresql":
         return {"note": f"not measured: needs PostgreSQL (DATABASE_URL), not {connection.vendor}"}
-    workers = workers or max(2, os.cpu_count() or 2)
+    workers = workers or (os.cpu_count() or 2) + 1
     tables = tables or clients
     fixture = _Fixture.create(tables)
     try:
@@ -104,7 +110,8 @@ def api_ingestion(*, clients: int = 8, rounds: int = 3000, tables: int | None = 
                        "prepare_threshold") is not None else "")),
         "audit": ("run in the web process on commit, before the response (no broker)"
                   if settings.CELERY_TASK_ALWAYS_EAGER else
-                  "queued to the broker on commit (no worker runs it during the measurement)"),
+                  "queued to the broker on commit, the rounds of each 50 ms in one message (audit/dispatch.py); "
+                  "no worker runs them during the measurement"),
         "cleanup": cleanup,
     }
 

@@ -209,3 +209,27 @@ def test_every_golden_case_is_stored_with_its_findings(staff, golden_table, vari
         record.refresh_from_db()
         expected_audit = AuditStatus.FINDINGS if codes else AuditStatus.CLEAN
         assert record.audit_status in (expected_audit, AuditStatus.PENDING), path.name
+
+
+def test_stake_rows_hold_exactly_what_the_round_says(staff, tables, deal):
+    """Each stake's row — text with quotes, backslashes and Cyrillic, exact amounts, owed and paid
+    — as the document and the engine give them, on every database (PostgreSQL sends them as JSON)."""
+    doc = deal(tables.ochko, seed=11)
+    names = ['Иван "Ваня" Петров', "O'Neil \\ back", "Zoë\ttab"]
+    for stake, name in zip(doc["stakes"], names * 3):
+        stake["player"] = name
+    doc["stakes"][0]["ante"] = "150.50"
+    record, _ = services.round_log(document=doc, logged_by=staff.dealer)
+    outcome = engine.replay(record.document)
+    owed: dict = {}
+    for w in outcome.wagers:
+        owed[w.stake] = owed.get(w.stake, Decimal(0)) + w.delta
+    stored = {s.stake_id: s for s in record.stakes.all()}
+    assert sorted(stored) == sorted(s["id"] for s in doc["stakes"])
+    for item in doc["stakes"]:
+        row = stored[item["id"]]
+        assert row.player == item["player"]
+        assert row.box == item.get("box")
+        assert row.ante == (None if item.get("ante") is None else Decimal(str(item["ante"])))
+        assert row.owed_net == owed.get(item["id"], Decimal(0))
+    assert stored[doc["stakes"][0]["id"]].ante == Decimal("150.50")
