@@ -24,6 +24,7 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -257,6 +258,14 @@ class _Prepared:
     document: dict  # JSON-safe, as stored
     outcome: engine.Outcome
     stakes: list["_StakeRow"]  # without their round yet
+    # The table's columns as read when the round was checked (a looked-up table; None for one the
+    # caller gave): its lock re-reads them, and the round is written only if they are unchanged.
+    table_row: tuple | None = None
+
+
+class _TableChanged(Exception):
+    """The table's row changed between checking a round and locking it (its limits, rules, pit or
+    name): the round is checked again against the table as it is now."""
 
 
 def round_log(*, document, logged_by, table: Table | None = None) -> tuple[Round, bool]:
@@ -271,13 +280,20 @@ def round_log(*, document, logged_by, table: Table | None = None) -> tuple[Round
     the findings need not replay the round again.
     """
     doc = read_document(document)
-    table = _table_for(doc, table)
-    _check_may_log_at(logged_by, table)
-    prepared = _prepare(doc, table=table, logged_by=logged_by)
-    for attempt in range(3):
+    given = table
+    prepared = _prepare_at(doc, given, logged_by)
+    attempt = changes = 0
+    while True:
         try:
             with transaction.atomic():
                 record = _append(prepared, logged_by=logged_by)
+        except _TableChanged:
+            changes += 1
+            if changes == 3:
+                raise _refuse(_("Table %(table)s is being changed; log the round again.")
+                              % {"table": prepared.table.name}, "table_changing", status=409) from None
+            prepared = _prepare_at(doc, given, logged_by)
+            continue
         except (IntegrityError, ServiceError) as exc:
             # Most often the same round sent again (its id is taken, by an earlier or a concurrent
             # request; or its shoe has ended since): answer with the stored round. Checking after
@@ -285,7 +301,8 @@ def round_log(*, document, logged_by, table: Table | None = None) -> tuple[Round
             existing = _same_round(prepared.document)
             if existing is not None:
                 return existing, False
-            if attempt == 2 or not isinstance(exc, IntegrityError):
+            attempt += 1
+            if attempt == 3 or not isinstance(exc, IntegrityError):
                 raise
             # SQLite has no row locks: a concurrent writer may have taken the link; try again.
             continue
@@ -388,25 +405,46 @@ def _check_text(text: str, path: str) -> None:
                       path=path) from None
 
 
-def _table_for(doc: dict, table: Table | None) -> Table:
+def _prepare_at(doc: dict, table: Table | None, logged_by) -> _Prepared:
+    """The round checked at its table (the one named in it, or `table`), by a user who works there.
+
+    A table looked up by name may come from this process's cache (`_Link.table_named`): a round
+    accepted against it is written only if the table's lock reads the same row, and a round
+    refused against it (or whose check met a pit that is gone) is checked once more against the
+    table as stored now, so a change to the table is never missed either way."""
+    table_now, row = _table_for(doc, table)
+    try:
+        _check_may_log_at(logged_by, table_now)
+        return _prepare(doc, table=table_now, logged_by=logged_by, table_row=row)
+    except (ServiceError, ObjectDoesNotExist):  # judged against a table as it no longer is?
+        if row is None or not _Link.forget_if_changed(row):
+            raise
+    table_now, row = _table_for(doc, table)
+    _check_may_log_at(logged_by, table_now)
+    return _prepare(doc, table=table_now, logged_by=logged_by, table_row=row)
+
+
+def _table_for(doc: dict, table: Table | None) -> tuple[Table, tuple | None]:
+    """The table the round is logged at, and the row it was read from (None for a given table)."""
     raw = doc.get("table")
     name = raw.get("name") if isinstance(raw, dict) else None
     if table is not None:
         if name is not None and name != table.name:
             raise _refuse(_("The round names table \"%(name)s\", but it is being logged at table %(table)s.")
                           % {"name": name, "table": table.name}, "table_mismatch", path="$.table.name")
-        return table
+        return table, None
     if not isinstance(name, str) or not name:
         raise _refuse(_("The round does not name its table: give \"table\": {\"name\": …}."), "table_required",
                       path="$.table.name")
-    table = _Link.table_named(name)
-    if table is None:
+    found = _Link.table_named(name)
+    if found is None:
         raise _refuse(_("There is no table named \"%(name)s\".") % {"name": name}, "unknown_table",
                       path="$.table.name")
-    return table
+    return found
 
 
-def _prepare(doc: dict, *, table: Table, logged_by, supersedes: Round | None = None) -> _Prepared:
+def _prepare(doc: dict, *, table: Table, logged_by, supersedes: Round | None = None,
+             table_row: tuple | None = None) -> _Prepared:
     """Complete, check and replay a document; compute its stake rows. Writes nothing."""
     doc = complete_document(doc, table=table, logged_by=logged_by)
     dealer = _dealer(doc, table, logged_by)
@@ -417,7 +455,7 @@ def _prepare(doc: dict, *, table: Table, logged_by, supersedes: Round | None = N
         raise engine_error(exc) from None
     stored = chain.json_safe(doc)
     return _Prepared(table=table, dealer=dealer, document=stored, outcome=outcome,
-                     stakes=_stake_rows(stored, outcome))
+                     stakes=_stake_rows(stored, outcome), table_row=table_row)
 
 
 def complete_document(doc: dict, *, table: Table, logged_by) -> dict:
@@ -563,7 +601,8 @@ def _append(prepared: _Prepared, *, logged_by, revision: int = 1, supersedes: Ro
     # amendment keeps the place of the round it corrects.
     reference = prepared.document.get("shoe") if supersedes is None else None
     number = _shoe_number(table, reference) if reference else None
-    last, shoe = _Link.lock_table(table, take_slot=supersedes is None, shoe_number=number)
+    last, shoe = _Link.lock_table(table, take_slot=supersedes is None, shoe_number=number,
+                                  expected_row=prepared.table_row)
     record.chain_index = 0 if last is None else last.chain_index + 1
     record.prev_sha256 = "" if last is None else last.sha256
     record.shoe, record.position, record.number = _shoe_slot(table, reference, number, supersedes, last, shoe)
@@ -608,7 +647,9 @@ class _Link:
     _TABLE_FIELDS = list(Table._meta.concrete_fields)
     # By name, as Table.objects.get(name=…) reads it (names are unique), without the model's ordering.
     TABLE_NAMED = f"SELECT {', '.join(f.column for f in _TABLE_FIELDS)} FROM {_TABLE} WHERE name = %s"
-    LOCK = f"SELECT id FROM {_TABLE} WHERE id = %s FOR UPDATE"
+    # The table's row, locked where the database locks rows (SQLite serialises its writers instead).
+    LOCK = f"SELECT {', '.join(f.column for f in _TABLE_FIELDS)} FROM {_TABLE} WHERE id = %s"
+    LOCK_FOR_UPDATE = LOCK + " FOR UPDATE"
     LAST = (f"SELECT chain_index, sha256, shoe_id, number, supersedes_id FROM {_ROUND} "
             "WHERE table_id = %s ORDER BY chain_index DESC LIMIT 1")
     # Take the next place in the table's open shoe (or the named one); the shoe's row comes back.
@@ -624,12 +665,45 @@ class _Link:
         self.chain_index, self.sha256, self.shoe_id = chain_index, sha256, shoe_id
         self.number, self.supersedes_id = number, supersedes_id
 
+    # The tables' rows by name, as last read in this process. A round is checked against the row
+    # found here, and written only if locking the table reads the very same row (`lock_table`);
+    # a row that changed meanwhile (limits, rules, pit, name) replaces the one here and the round
+    # is checked again. So the cache saves each round a query, and can never let one through
+    # against a table as it no longer is: the check is the lock's own read.
+    _rows: dict[str, tuple] = {}
+    _ROWS_MAX = 10_000
+
     @classmethod
-    def table_named(cls, name: str) -> Table | None:
+    def table_named(cls, name: str) -> "tuple[Table, tuple] | None":
+        row = cls._rows.get(name)
+        if row is None:
+            with connection.cursor() as cursor:
+                cursor.execute(cls.TABLE_NAMED, [name])
+                row = cursor.fetchone()
+            if row is None:
+                return None
+            cls._remember(row)
+        return _from_row(Table, cls._TABLE_FIELDS, row), row
+
+    _NAME_AT = [f.attname for f in _TABLE_FIELDS].index("name")
+
+    @classmethod
+    def forget_if_changed(cls, row: tuple) -> bool:
+        """Whether the table stored now differs from `row`, as read from the cache; if so, the
+        cache forgets it (the next lookup reads the table again)."""
         with connection.cursor() as cursor:
-            cursor.execute(cls.TABLE_NAMED, [name])
-            row = cursor.fetchone()
-        return None if row is None else _from_row(Table, cls._TABLE_FIELDS, row)
+            cursor.execute(cls.LOCK, [row[0]])
+            stored = cursor.fetchone()
+        if stored == row:
+            return False
+        cls._rows.pop(row[cls._NAME_AT], None)
+        return True
+
+    @classmethod
+    def _remember(cls, row: tuple) -> None:
+        if len(cls._rows) >= cls._ROWS_MAX:
+            cls._rows.clear()
+        cls._rows[row[cls._NAME_AT]] = row
 
     # PostgreSQL: once the table's row is locked, its last link and the next place in the shoe in
     # one statement. Its snapshot is taken after the lock is held, so the last link it reads is the
@@ -641,14 +715,21 @@ class _Link:
     LAST_AND_TAKE_NAMED = f"WITH link AS ({LAST}), slot AS ({TAKE_NAMED}) {_BOTH}"
 
     @classmethod
-    def lock_table(cls, table: Table, *, take_slot: bool, shoe_number: int | None = None
-                   ) -> "tuple[_Link | None, Shoe | None]":
+    def lock_table(cls, table: Table, *, take_slot: bool, shoe_number: int | None = None,
+                   expected_row: tuple | None = None) -> "tuple[_Link | None, Shoe | None]":
         """Lock the table's row (serialising its writers) and read its last link; with `take_slot`,
         also take the next place in the shoe numbered `shoe_number` (None: the table's open shoe).
-        Returns (last link or None, the shoe after taking its place, or None)."""
+        Returns (last link or None, the shoe after taking its place, or None). With `expected_row`
+        (the row the round was checked against), raises _TableChanged unless the locked row is it."""
         with connection.cursor() as cursor:
-            if connection.features.has_select_for_update:
-                cursor.execute(cls.LOCK, [table.pk])
+            cursor.execute(cls.LOCK_FOR_UPDATE if connection.features.has_select_for_update else cls.LOCK,
+                           [table.pk])
+            row = cursor.fetchone()
+            if expected_row is not None and row != expected_row:
+                cls._rows.pop(expected_row[cls._NAME_AT], None)
+                if row is not None:
+                    cls._remember(row)
+                raise _TableChanged
             if take_slot and connection.vendor == "postgresql":
                 if shoe_number is None:
                     cursor.execute(cls.LAST_AND_TAKE_OPEN, [table.pk, table.pk])
@@ -894,7 +975,7 @@ def round_amend(*, round: Round, document, amended_by, reason: str) -> Round:  #
                           path="$.id")
     if not doc.get("dealer"):
         doc["dealer"] = round.dealer.get_username()
-    _table_for(doc, table)
+    _table_for(doc, table)  # only checks that the document names this table
     if doc.get("shoe") and round.shoe_id is not None:
         if shoe_for_round(table=table, reference=doc["shoe"]).pk != round.shoe_id:
             raise _refuse(_("A correction stays in the round's shoe %(shoe)s.") % {"shoe": shoe_reference(round.shoe)},

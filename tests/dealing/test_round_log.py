@@ -233,3 +233,74 @@ def test_stake_rows_hold_exactly_what_the_round_says(staff, tables, deal):
         assert row.ante == (None if item.get("ante") is None else Decimal(str(item["ante"])))
         assert row.owed_net == owed.get(item["id"], Decimal(0))
     assert stored[doc["stakes"][0]["id"]].ante == Decimal("150.50")
+
+
+# --- the table as it is when the round is written ----------------------------------------------------
+# Rounds at a table are checked against its row as this process last read it, and written only if
+# locking the table reads the same row (dealing.services._Link.table_named): a change to the table
+# between two rounds is never missed, whichever way it goes.
+
+def _table_named(name):
+    from casino.models import Table
+
+    return Table.objects.filter(name=name)
+
+
+def test_limits_changed_since_the_last_round_fill_in_the_next_one(staff, tables, logged, deal):
+    logged(tables.ochko, staff.dealer, seed=21)
+    _table_named("R-1").update(min_bet=Decimal(200), max_bet=Decimal(4000))
+    doc = deal(tables.ochko, seed=22)
+    del doc["table"]["min"], doc["table"]["max"]
+    record, created = services.round_log(document=doc, logged_by=staff.dealer)
+    assert created
+    record.refresh_from_db()
+    assert (record.table_min, record.table_max) == (Decimal(200), Decimal(4000))
+    assert (record.document["table"]["min"], record.document["table"]["max"]) == (200, 4000)
+
+
+def test_a_round_naming_the_new_limits_is_taken_and_the_old_ones_refused(staff, tables, logged, deal):
+    logged(tables.ochko, staff.dealer, seed=23)
+    _table_named("R-1").update(max_bet=Decimal(6000))
+    doc = deal(tables.ochko, seed=24)
+    doc["table"]["max"] = 6000
+    assert services.round_log(document=doc, logged_by=staff.dealer)[1]
+    stale = deal(tables.ochko, seed=25)
+    stale["table"]["max"] = 5000
+    before = _snapshot()
+    with pytest.raises(ServiceError) as refused:
+        services.round_log(document=stale, logged_by=staff.dealer)
+    assert refused.value.extra["code"] == "limits_mismatch" and _snapshot() == before
+
+
+def test_a_renamed_table_is_found_by_its_new_name_only(staff, tables, logged, deal):
+    logged(tables.ochko, staff.dealer, seed=26)
+    _table_named("R-1").update(name="R-1 renamed")
+    doc = deal(tables.ochko, seed=27)
+    before = _snapshot()
+    with pytest.raises(ServiceError) as refused:
+        services.round_log(document=doc, logged_by=staff.dealer)
+    assert refused.value.extra["code"] == "unknown_table" and _snapshot() == before
+    doc["table"]["name"] = "R-1 renamed"
+    record, created = services.round_log(document=doc, logged_by=staff.dealer)
+    assert created and record.table_id == tables.ochko.pk and record.chain_index == 1
+
+
+def test_a_table_moved_to_another_pit_refuses_its_former_dealers(staff, tables, pits, logged, deal):
+    logged(tables.ochko, staff.dealer, seed=28)
+    _table_named("R-1").update(pit=pits.c)
+    before = _snapshot()
+    with pytest.raises(ServiceError) as refused:
+        services.round_log(document=deal(tables.ochko, seed=29), logged_by=staff.dealer)
+    assert refused.value.extra["code"] == "forbidden" and _snapshot() == before
+
+
+def test_the_next_round_at_a_table_does_not_look_the_table_up_again(staff, tables, logged, deal):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    logged(tables.ochko, staff.dealer, seed=30)
+    with CaptureQueriesContext(connection) as queries:
+        services.round_log(document=deal(tables.ochko, seed=31), logged_by=staff.dealer)
+    by_name = [q["sql"] for q in queries.captured_queries if "WHERE name =" in q["sql"]]
+    assert by_name == []
+    assert any("FOR UPDATE" in q["sql"] or connection.vendor == "sqlite" for q in queries.captured_queries)
