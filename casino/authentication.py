@@ -11,7 +11,7 @@ an inactive user is refused exactly as DRF refuses them, and roles and pits are 
 """
 
 from django.contrib.auth import get_user_model
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 
@@ -24,9 +24,10 @@ PITS_CACHE = "_dealing_pits"
 
 def _from_row(model, fields, values):
     """A model instance from raw column values, each converted as the ORM converts it."""
-    converted = [f.from_db_value(v, None, connection) if hasattr(f, "from_db_value") else v
+    db = connections[DEFAULT_DB_ALIAS]  # the connection itself: each use of the proxy costs a lookup
+    converted = [f.from_db_value(v, None, db) if hasattr(f, "from_db_value") else v
                  for f, v in zip(fields, values)]
-    return model.from_db(connection.alias, [f.attname for f in fields], converted)
+    return model.from_db(db.alias, [f.attname for f in fields], converted)
 
 
 class TokenAuthentication(authentication.TokenAuthentication):

@@ -114,8 +114,10 @@ class Round(models.Model):
     sha256 = models.CharField(_("hash"), max_length=64)
     prev_sha256 = models.CharField(_("previous hash"), max_length=64, blank=True)
     revision = models.PositiveSmallIntegerField(_("revision"), default=1)
+    # Indexed only where set (`round_amendments`): few rounds are corrections, and a full index
+    # would take one more write for every round logged.
     supersedes = models.ForeignKey("self", on_delete=models.PROTECT, null=True, blank=True,
-                                   related_name="amendments", verbose_name=_("corrects"))
+                                   related_name="amendments", verbose_name=_("corrects"), db_index=False)
     amendment_reason = models.TextField(_("reason for the correction"), blank=True)
     logged_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="logged_rounds",
                                   verbose_name=_("logged by"))
@@ -147,6 +149,7 @@ class Round(models.Model):
             models.Index(fields=["dealer", "logged_at"], name="round_dealer_time"),
             models.Index(fields=["audit_status", "id"], name="round_audit_status"),
             models.Index(fields=["shoe", "position"], name="round_shoe_position"),
+            models.Index(fields=["supersedes"], name="round_amendments", condition=Q(supersedes__isnull=False)),
         ]
 
     def __str__(self) -> str:

@@ -25,7 +25,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ObjectDoesNotExist
-from django.db import IntegrityError, connection, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -616,15 +616,16 @@ def _append(prepared: _Prepared, *, logged_by, revision: int = 1, supersedes: Ro
 
 def _from_row(model, fields, values):
     """A model instance from a plain SQL row, each value converted as the ORM converts it."""
-    ops = connection.ops
+    db = connections[DEFAULT_DB_ALIAS]  # the connection itself: each use of the proxy costs a lookup
+    ops = db.ops
     converted = []
     for field, value in zip(fields, values):
         if value is not None:
             col = field.cached_col
-            for convert in ops.get_db_converters(col) + field.get_db_converters(connection):
-                value = convert(value, col, connection)
+            for convert in ops.get_db_converters(col) + field.get_db_converters(db):
+                value = convert(value, col, db)
         converted.append(value)
-    return model.from_db(connection.alias, [f.attname for f in fields], converted)
+    return model.from_db(db.alias, [f.attname for f in fields], converted)
 
 
 # The PostgreSQL array type a column's values are sent as, by the column's field (`_Link.insert`).
@@ -721,16 +722,16 @@ class _Link:
         also take the next place in the shoe numbered `shoe_number` (None: the table's open shoe).
         Returns (last link or None, the shoe after taking its place, or None). With `expected_row`
         (the row the round was checked against), raises _TableChanged unless the locked row is it."""
-        with connection.cursor() as cursor:
-            cursor.execute(cls.LOCK_FOR_UPDATE if connection.features.has_select_for_update else cls.LOCK,
-                           [table.pk])
+        db = connections[DEFAULT_DB_ALIAS]
+        with db.cursor() as cursor:
+            cursor.execute(cls.LOCK_FOR_UPDATE if db.features.has_select_for_update else cls.LOCK, [table.pk])
             row = cursor.fetchone()
             if expected_row is not None and row != expected_row:
                 cls._rows.pop(expected_row[cls._NAME_AT], None)
                 if row is not None:
                     cls._remember(row)
                 raise _TableChanged
-            if take_slot and connection.vendor == "postgresql":
+            if take_slot and db.vendor == "postgresql":
                 if shoe_number is None:
                     cursor.execute(cls.LAST_AND_TAKE_OPEN, [table.pk, table.pk])
                 else:
@@ -773,31 +774,32 @@ class _Link:
         On PostgreSQL both go in one statement (`_ROUND_AND_STAKES`). A stake's values are passed
         as they are: `_stake_rows` builds them as the types their fields store (str, int or None,
         Decimal or None), which those fields' own preparation would hand on unchanged."""
-        params = [f.get_db_prep_save(f.pre_save(record, True), connection) for f in cls._ROUND_FIELDS]
-        with connection.cursor() as cursor:
-            if connection.vendor == "postgresql":
+        db = connections[DEFAULT_DB_ALIAS]
+        params = [f.get_db_prep_save(f.pre_save(record, True), db) for f in cls._ROUND_FIELDS]
+        with db.cursor() as cursor:
+            if db.vendor == "postgresql":
                 rows = [[getattr(stake, f.attname) for f in cls._STAKE_VALUES] for stake in stakes]
                 params.append(json.dumps(rows, default=_decimal_text, ensure_ascii=False))
                 cursor.execute(cls._ROUND_AND_STAKES, params)
                 record.pk = cursor.fetchone()[0]
             else:
                 sql = cls._ROUND_INSERT
-                if connection.features.can_return_columns_from_insert:
+                if db.features.can_return_columns_from_insert:
                     cursor.execute(sql + f" RETURNING {Round._meta.pk.column}", params)
                     record.pk = cursor.fetchone()[0]
                 else:
                     cursor.execute(sql, params)
-                    record.pk = connection.ops.last_insert_id(cursor, cls._ROUND, Round._meta.pk.column)
+                    record.pk = db.ops.last_insert_id(cursor, cls._ROUND, Round._meta.pk.column)
                 if stakes:
                     # One multi-row INSERT, each value adapted as Django adapts it (bulk_create
                     # costs about twice as much for a handful of rows).
                     for stake in stakes:
                         stake.round_id = record.pk
                     cursor.execute(cls._STAKE_INSERT + ", ".join([cls._STAKE_ROW] * len(stakes)),
-                                   [f.get_db_prep_save(getattr(stake, f.attname), connection)
+                                   [f.get_db_prep_save(getattr(stake, f.attname), db)
                                     for stake in stakes for f in cls._STAKE_FIELDS])
         record._state.adding = False
-        record._state.db = connection.alias
+        record._state.db = db.alias
 
     @classmethod
     def take_slot(cls, table: Table, number: int | None) -> Shoe | None:
