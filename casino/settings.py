@@ -138,7 +138,7 @@ CELERY_BEAT_SCHEDULE = {
 # The audits of the rounds a web process logs within this many milliseconds of each other go to
 # the broker in one message, sent by a thread of the process's own (audit/dispatch.py); 0: one
 # message per round, sent by the request once its transaction commits.
-AUDIT_QUEUE_LINGER_MS = env.int("AUDIT_QUEUE_LINGER_MS", default=50)
+AUDIT_QUEUE_LINGER_MS = env.int("AUDIT_QUEUE_LINGER_MS", default=100)
 
 # --- authentication ------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -110,7 +110,7 @@ def api_ingestion(*, clients: int = 8, rounds: int = 3000, tables: int | None = 
                        "prepare_threshold") is not None else "")),
         "audit": ("run in the web process on commit, before the response (no broker)"
                   if settings.CELERY_TASK_ALWAYS_EAGER else
-                  "queued to the broker on commit, the rounds of each 50 ms in one message (audit/dispatch.py); "
+                  "queued to the broker on commit, the rounds of each 100 ms in one message (audit/dispatch.py); "
                   "no worker runs them during the measurement"),
         "cleanup": cleanup,
     }
