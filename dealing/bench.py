@@ -85,6 +85,7 @@ def api_ingestion(*, clients: int = 8, rounds: int = 3000, tables: int | None = 
             elapsed, client_cpu = time.perf_counter() - started, time.process_time() - client_before
             cpu_after, db_after = server.cpu_seconds(), backends.cpu_seconds()
         stored, chain_ok = fixture.check()
+        audits = _take_audit_messages(fixture.round_ids())
     finally:
         cleanup = fixture.remove()
     ms = sorted(x * 1000 for x in latencies)
@@ -112,8 +113,42 @@ def api_ingestion(*, clients: int = 8, rounds: int = 3000, tables: int | None = 
                   if settings.CELERY_TASK_ALWAYS_EAGER else
                   "queued to the broker on commit, the rounds of each 100 ms in one message (audit/dispatch.py); "
                   "no worker runs them during the measurement"),
+        "audits_queued": audits,
         "cleanup": cleanup,
     }
+
+
+def _take_audit_messages(round_ids: set[int]) -> str:
+    """How the audits of the rounds stored reached the broker, read off its queue once the server
+    has stopped (so after each worker sent what it held when it exited); the messages are then
+    taken off the queue, so no worker later audits rounds the cleanup removes."""
+    broker = settings.CELERY_BROKER_URL
+    if settings.CELERY_TASK_ALWAYS_EAGER or not broker.startswith("redis"):
+        return "not read (no Redis broker)"
+    import base64
+
+    import redis
+
+    client = redis.Redis.from_url(broker)
+    queue = getattr(settings, "CELERY_TASK_DEFAULT_QUEUE", "celery")
+    queued: list[int] = []
+    messages = 0
+    for raw in client.lrange(queue, 0, -1):
+        try:
+            message = json.loads(raw)
+            if message["headers"]["task"] not in ("audit.tasks.audit_rounds", "audit.tasks.audit_round"):
+                continue
+            args = json.loads(base64.b64decode(message["body"]))[0]
+        except (ValueError, KeyError, TypeError, IndexError):
+            continue
+        ids = args[0] if isinstance(args[0], list) else [args[0]]
+        if ids and set(ids) <= round_ids:
+            queued += ids
+            messages += 1
+            client.lrem(queue, 1, raw)
+    twice = len(queued) - len(set(queued))
+    return (f"{len(set(queued))} of {len(round_ids)} rounds in {messages} messages"
+            + (f", {twice} ids twice" if twice else "") + " (taken off the queue afterwards)")
 
 
 # --- the throwaway floor ----------------------------------------------------------------------------
@@ -156,6 +191,11 @@ class _Fixture:
             stored += rounds.count()
             intact = intact and chain.verify_table(table, rounds.iterator()) is None
         return stored, intact
+
+    def round_ids(self) -> set[int]:
+        from dealing.models import Round
+
+        return set(Round.objects.filter(table__pit=self.pit).values_list("pk", flat=True))
 
     def remove(self) -> str:
         from dealing.models import Round, Shoe, ShoeEvent, Stake
