@@ -160,6 +160,17 @@ def _process_dispatcher() -> Dispatcher:
     return _dispatcher
 
 
+def flush() -> None:
+    """Send what this process's dispatcher holds and stop its thread; the next round logged starts
+    another. For whoever changes how tasks run (tests switching them in-process): a send made by
+    the thread after the change would follow it."""
+    global _dispatcher
+    with _lock:
+        dispatcher, _dispatcher = _dispatcher, None
+    if dispatcher is not None:
+        dispatcher.close()
+
+
 def batched() -> bool:
     """Whether round audits go through this process's dispatcher: a broker (tasks not run eagerly,
     as the Celery app is configured now) and a linger above 0."""

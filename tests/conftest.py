@@ -131,6 +131,23 @@ def browser_page(live_server, monkeypatch):
         connections.close_all()
 
 
+@pytest.fixture
+def eager():
+    """Tasks run in the calling process, also when CELERY_BROKER_URL is set (CI): for tests about
+    services and tasks, not the broker. What this process queued for the broker before is sent
+    first: Celery's switch is global, and its dispatcher thread would otherwise follow it."""
+    from celery import current_app
+
+    from audit import dispatch
+
+    dispatch.flush()
+    conf = current_app.conf
+    saved = conf.task_always_eager, conf.task_eager_propagates
+    conf.task_always_eager, conf.task_eager_propagates = True, True
+    yield
+    conf.task_always_eager, conf.task_eager_propagates = saved
+
+
 @pytest.fixture(autouse=True)
 def _default_language_after_each_test():
     """A request in Russian leaves Russian active in the test's thread (LocaleMiddleware activates

@@ -1,23 +1,12 @@
 """Fixtures of the audit tests: a floor with dealers, rounds logged through dealing.services,
-simulated rounds with injected mistakes, and Celery tasks run in-process whatever the broker."""
+simulated rounds with injected mistakes (tasks run in-process whatever the broker: `eager`, in
+tests/conftest.py)."""
 
 import pytest
-from celery import current_app
 
 from casino.roles import AUDITOR, DEALER, INSPECTOR, PIT_BOSS, TRAINEE
 from dealing.engine.simulators import simulate
 from dealing.services import round_log
-
-
-@pytest.fixture
-def eager(settings):
-    """Tasks run in the calling process, also when CELERY_BROKER_URL is set (CI): these tests are
-    about the services and tasks, not about the broker."""
-    conf = current_app.conf
-    saved = conf.task_always_eager, conf.task_eager_propagates
-    conf.task_always_eager, conf.task_eager_propagates = True, True
-    yield
-    conf.task_always_eager, conf.task_eager_propagates = saved
 
 
 @pytest.fixture

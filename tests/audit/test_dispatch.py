@@ -150,14 +150,17 @@ def test_rounds_logged_reach_the_broker_as_one_audit_message(floor, people, log_
     """CI: three rounds logged in quick succession become one `audit_rounds` message in Redis."""
     import redis
 
+    client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    before = client.llen("celery")
     d = dispatch.Dispatcher(dispatch._send_to_broker, linger=3600)
     monkeypatch.setattr(dispatch, "_process_dispatcher", lambda: d)
     logged = log_rounds(floor.table_a, people.dealer, n=3, seed=5)
     d.close()
     ids = [record.pk for record, _ in logged]
-    client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
     found = []
-    for raw in client.lrange("celery", 0, -1):
+    # Messages are pushed at the head: those sent since `before` (an earlier run may have left
+    # messages about rounds with the same ids further down).
+    for raw in client.lrange("celery", 0, client.llen("celery") - before - 1):
         message = json.loads(raw)
         if message["headers"]["task"] != "audit.tasks.audit_rounds":
             continue
@@ -165,3 +168,16 @@ def test_rounds_logged_reach_the_broker_as_one_audit_message(floor, people, log_
         if set(args[0]) & set(ids):
             found.append(args[0])
     assert found == [ids]
+
+
+def test_flush_sends_what_the_process_holds_at_once(monkeypatch, settings):
+    dispatch.flush()
+    sent = Recorder()
+    monkeypatch.setattr(dispatch, "_send_to_broker", sent)
+    monkeypatch.setattr(dispatch, "batched", lambda: True)
+    settings.AUDIT_QUEUE_LINGER_MS = 3_600_000
+    dispatch.queue_round_audits([4, 5])
+    dispatch.queue_round_audits([6])
+    assert sent.batches == []
+    dispatch.flush()
+    assert sent.batches == [[4, 5, 6]]

@@ -8,7 +8,6 @@ import json
 from collections import Counter
 
 import pytest
-from celery import current_app
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
@@ -22,16 +21,6 @@ from dealing.models import Round
 from tests.dealing.conftest import deal_round, golden, golden_cases, post_json, to_json
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def eager():
-    """Tasks in-process whatever the broker: these tests are about one code path, not the broker."""
-    conf = current_app.conf
-    saved = conf.task_always_eager, conf.task_eager_propagates
-    conf.task_always_eager, conf.task_eager_propagates = True, True
-    yield
-    conf.task_always_eager, conf.task_eager_propagates = saved
 
 
 def simulated(table, n, *, seed, mistake_rate=0.0):
