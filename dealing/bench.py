@@ -76,6 +76,7 @@ def api_ingestion(*, clients: int = 8, rounds: int = 3000, tables: int | None = 
     try:
         warmup = _bodies(fixture, clients, WARMUP_PER_CLIENT, seed)
         measured = _bodies(fixture, clients, -(-rounds // clients), seed + 1)
+        queue = _AuditQueue()
         with _Server(workers=workers, threads=threads) as server:
             _post_all(server.port, fixture.token, warmup)
             backends = _Backends()  # the server's connections, open since the warm-up (CONN_MAX_AGE)
@@ -85,7 +86,7 @@ def api_ingestion(*, clients: int = 8, rounds: int = 3000, tables: int | None = 
             elapsed, client_cpu = time.perf_counter() - started, time.process_time() - client_before
             cpu_after, db_after = server.cpu_seconds(), backends.cpu_seconds()
         stored, chain_ok = fixture.check()
-        audits = _take_audit_messages(fixture.round_ids())
+        audits = queue.take(fixture.round_ids())
     finally:
         cleanup = fixture.remove()
     ms = sorted(x * 1000 for x in latencies)
@@ -118,37 +119,46 @@ def api_ingestion(*, clients: int = 8, rounds: int = 3000, tables: int | None = 
     }
 
 
-def _take_audit_messages(round_ids: set[int]) -> str:
+class _AuditQueue:
     """How the audits of the rounds stored reached the broker, read off its queue once the server
-    has stopped (so after each worker sent what it held when it exited); the messages are then
-    taken off the queue, so no worker later audits rounds the cleanup removes."""
-    broker = settings.CELERY_BROKER_URL
-    if settings.CELERY_TASK_ALWAYS_EAGER or not broker.startswith("redis"):
-        return "not read (no Redis broker)"
-    import base64
+    has stopped (so after each worker sent what it held when it exited). Only the messages pushed
+    since this was made are read — Redis lists grow at the head, and an earlier run may have left
+    messages about rounds of another database with the same ids — and those are then taken off the
+    queue, so no worker later audits rounds the cleanup removes."""
 
-    import redis
+    def __init__(self):
+        broker = settings.CELERY_BROKER_URL
+        self.client = None
+        if not settings.CELERY_TASK_ALWAYS_EAGER and broker.startswith("redis"):
+            import redis
 
-    client = redis.Redis.from_url(broker)
-    queue = getattr(settings, "CELERY_TASK_DEFAULT_QUEUE", "celery")
-    queued: list[int] = []
-    messages = 0
-    for raw in client.lrange(queue, 0, -1):
-        try:
-            message = json.loads(raw)
-            if message["headers"]["task"] not in ("audit.tasks.audit_rounds", "audit.tasks.audit_round"):
+            self.client = redis.Redis.from_url(broker)
+            self.queue = getattr(settings, "CELERY_TASK_DEFAULT_QUEUE", "celery")
+            self.before = self.client.llen(self.queue)
+
+    def take(self, round_ids: set[int]) -> str:
+        if self.client is None:
+            return "not read (no Redis broker)"
+        import base64
+
+        queued: list[int] = []
+        messages = 0
+        for raw in self.client.lrange(self.queue, 0, self.client.llen(self.queue) - self.before - 1):
+            try:
+                message = json.loads(raw)
+                if message["headers"]["task"] not in ("audit.tasks.audit_rounds", "audit.tasks.audit_round"):
+                    continue
+                args = json.loads(base64.b64decode(message["body"]))[0]
+            except (ValueError, KeyError, TypeError, IndexError):
                 continue
-            args = json.loads(base64.b64decode(message["body"]))[0]
-        except (ValueError, KeyError, TypeError, IndexError):
-            continue
-        ids = args[0] if isinstance(args[0], list) else [args[0]]
-        if ids and set(ids) <= round_ids:
-            queued += ids
-            messages += 1
-            client.lrem(queue, 1, raw)
-    twice = len(queued) - len(set(queued))
-    return (f"{len(set(queued))} of {len(round_ids)} rounds in {messages} messages"
-            + (f", {twice} ids twice" if twice else "") + " (taken off the queue afterwards)")
+            ids = args[0] if isinstance(args[0], list) else [args[0]]
+            if ids and set(ids) <= round_ids:
+                queued += ids
+                messages += 1
+                self.client.lrem(self.queue, 1, raw)
+        twice = len(queued) - len(set(queued))
+        return (f"{len(set(queued))} of {len(round_ids)} rounds in {messages} messages"
+                + (f", {twice} ids twice" if twice else "") + " (taken off the queue afterwards)")
 
 
 # --- the throwaway floor ----------------------------------------------------------------------------
