@@ -628,7 +628,7 @@ def _from_row(model, fields, values):
     return model.from_db(db.alias, [f.attname for f in fields], converted)
 
 
-# The PostgreSQL array type a column's values are sent as, by the column's field (`_Link.insert`).
+# The PostgreSQL type a stake value read from the JSON parameter is cast to, by its field (`_Link.insert`).
 _SQL_TYPES = {"CharField": "text", "PositiveSmallIntegerField": "smallint", "DecimalField": "numeric"}
 
 
