@@ -35,7 +35,7 @@ from django.conf import settings
 log = logging.getLogger(__name__)
 
 BATCH_MAX = 200  # ids in one message: an audit task of a few hundred rounds takes well under a second
-MAX_PENDING = 100_000  # about 35 MB of ids; a broker down for long loses to the nightly audit, not memory
+MAX_PENDING = 100_000  # a few MB of ids; a broker down for long loses to the nightly audit, not memory
 RETRY_MAX_SECONDS = 30.0
 
 
@@ -54,7 +54,6 @@ class Dispatcher:
         self._wake = threading.Condition()
         self._closing = False
         self._thread: threading.Thread | None = None
-        self.sent_batches = 0
 
     def add(self, ids: Iterable[int]) -> None:
         with self._wake:
@@ -109,7 +108,6 @@ class Dispatcher:
                     self._wake.wait_for(lambda: self._closing, timeout=pause)
                 continue
             pause = 0.0
-            self.sent_batches += 1
             with self._wake:
                 # Meanwhile ids were only appended, or dropped from the front when it filled.
                 del self._pending[:max(0, len(batch) - (self._trimmed - trimmed))]
@@ -126,7 +124,6 @@ class Dispatcher:
                 return
             try:
                 self._send(batch)
-                self.sent_batches += 1
             except Exception:
                 log.exception("on exit, the audits of %d rounds could not be queued: the nightly audit "
                               "takes them", len(batch) + len(self._pending))
