@@ -229,6 +229,29 @@ def rounds_audit_logged(*, round_ids) -> dict[int, str]:
     return rounds_audit(round_ids=round_ids).statuses
 
 
+def rounds_overdue_requeue(*, older_than: timedelta = timedelta(minutes=10), window: timedelta = timedelta(minutes=6),
+                           limit: int = 10_000) -> int:
+    """Queue again the audits of rounds in force that were logged between `older_than + window` and
+    `older_than` ago and are still not audited: their message never left a web process that was
+    killed, or was lost with the broker (audit/dispatch.py). Scheduled every 5 minutes, so such a
+    round waits minutes, not until the nightly run; the window (a little longer than the schedule)
+    makes one sweep or two look at each round, so workers busy with a backlog are not handed the
+    same rounds again every 5 minutes — what a sweep misses, the nightly run audits. A round audited
+    twice gets the same verdict. Returns how many were queued."""
+    from .dispatch import BATCH_MAX
+    from .tasks import audit_rounds
+
+    cutoff = timezone.now() - older_than
+    ids = list(Round.objects.filter(audit_status=AuditStatus.PENDING, status=RoundStatus.RECORDED,
+                                    logged_at__lt=cutoff, logged_at__gte=cutoff - window)
+               .order_by("pk").values_list("pk", flat=True)[:limit])
+    for start in range(0, len(ids), BATCH_MAX):
+        audit_rounds.apply_async((ids[start:start + BATCH_MAX],), ignore_result=True)
+    if ids:
+        log.warning("queued again the audits of %d rounds logged before %s and not audited yet", len(ids), cutoff)
+    return len(ids)
+
+
 # --- reviews --------------------------------------------------------------------------------------
 
 def finding_review(*, finding_ids, auditor, status: str, classification: str = "", comment: str = "") -> list[Finding]:

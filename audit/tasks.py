@@ -7,7 +7,8 @@
 - `audit_run_plan(run_id)` — plans a slice of a run into chunks, queues them, and re-queues
   itself until the selection is planned (Saleor's batch pattern: memory stays flat).
 - `audit_run_chunk(chunk_id)` — audits one chunk; idempotent, so a redelivery counts once.
-- `audit_nightly()`, `audit_resume_stalled()` — scheduled by Celery beat (CELERY_BEAT_SCHEDULE).
+- `audit_nightly()`, `audit_resume_stalled()`, `audit_overdue_rounds()` — scheduled by Celery beat
+  (CELERY_BEAT_SCHEDULE).
 
 Every task acknowledges late: a worker killed mid-task leaves its message unacknowledged and the
 broker delivers it again (Redis: after the visibility timeout), to this worker or another.
@@ -94,6 +95,12 @@ def audit_nightly() -> dict:
     for shoe_id in shoes:
         audit_shoe.delay(shoe_id)
     return {"run": run.pk, "shoes": len(shoes)}
+
+
+@shared_task(name="audit.tasks.audit_overdue_rounds", acks_late=True, **RETRY)
+def audit_overdue_rounds() -> int:
+    """The rounds whose audit never arrived (see services.rounds_overdue_requeue), queued again."""
+    return services.rounds_overdue_requeue()
 
 
 @shared_task(name="audit.tasks.audit_resume_stalled", acks_late=True, **RETRY)

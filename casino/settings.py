@@ -127,13 +127,16 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Celery beat (`make beat`, or a worker with -B): the nightly audit of whatever is not audited yet
-# and of the shoes that ended, and a watchdog that re-queues runs whose tasks were lost.
+# and of the shoes that ended, a watchdog that re-queues runs whose tasks were lost, and one that
+# re-queues the audits of rounds logged 10 minutes ago and still not audited.
 CELERY_BEAT_SCHEDULE = {
     "audit-nightly": {
         "task": "audit.tasks.audit_nightly",
         "schedule": crontab(hour=env.int("AUDIT_NIGHTLY_HOUR", default=4), minute=0),
     },
     "audit-resume-stalled": {"task": "audit.tasks.audit_resume_stalled", "schedule": 15 * 60},
+    # Rounds whose audit message never arrived (a web process killed before sending it).
+    "audit-overdue-rounds": {"task": "audit.tasks.audit_overdue_rounds", "schedule": 5 * 60},
 }
 # The audits of the rounds a web process logs within this many milliseconds of each other go to
 # the broker in one message, sent by a thread of the process's own (audit/dispatch.py); 0: one

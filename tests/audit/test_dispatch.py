@@ -181,3 +181,29 @@ def test_flush_sends_what_the_process_holds_at_once(monkeypatch, settings):
     assert sent.batches == []
     dispatch.flush()
     assert sent.batches == [[4, 5, 6]]
+
+
+@pytest.mark.django_db
+def test_rounds_whose_audit_never_arrived_are_queued_again_once(eager, floor, people, log_rounds):
+    """The sweep every 5 minutes takes the rounds logged 10–16 minutes ago and still pending (their
+    message lost with a killed web process); older ones are the nightly run's, newer ones may still
+    be on their way, and corrections awaiting a pit boss are not in force."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from audit.tasks import audit_overdue_rounds
+    from dealing.choices import RoundStatus
+    from dealing.models import Round
+
+    logged = [record for record, _ in log_rounds(floor.table_a, people.dealer, n=4, seed=9)]
+    now = timezone.now()
+    ages = {logged[0].pk: 12, logged[1].pk: 30, logged[2].pk: 1, logged[3].pk: 12}
+    for pk, minutes in ages.items():
+        Round.objects.filter(pk=pk).update(audit_status=AuditStatus.PENDING, logged_at=now - timedelta(minutes=minutes))
+    Round.objects.filter(pk=logged[3].pk).update(status=RoundStatus.PENDING)
+    assert audit_overdue_rounds.apply().get() == 1
+    statuses = dict(Round.objects.filter(pk__in=ages).values_list("pk", "audit_status"))
+    assert statuses[logged[0].pk] == AuditStatus.CLEAN
+    assert [statuses[r.pk] for r in logged[1:]] == [AuditStatus.PENDING] * 3
+    assert audit_overdue_rounds.apply().get() == 0

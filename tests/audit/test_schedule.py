@@ -9,6 +9,7 @@ def test_the_beat_schedule_names_real_audit_tasks():
     app.loader.import_default_modules()
     schedule = settings.CELERY_BEAT_SCHEDULE
     assert schedule["audit-nightly"]["task"] == "audit.tasks.audit_nightly"
+    assert schedule["audit-overdue-rounds"]["task"] == "audit.tasks.audit_overdue_rounds"
     for entry in schedule.values():
         assert entry["task"] in app.tasks, entry["task"]
     options = settings.CELERY_BROKER_TRANSPORT_OPTIONS
