@@ -31,3 +31,40 @@ def test_every_round_posted_is_stored_chained_and_its_audit_queued_once(monkeypa
     assert "twice" not in result["audits_queued"]
     assert result["cleanup"] == "throwaway tables, dealer and rounds removed"
     assert result["rounds_per_s"] > 0 and result["p99_ms"] >= result["p50_ms"] > 0
+
+
+def test_a_server_whose_database_connection_died_between_rounds_still_logs_the_next(monkeypatch):
+    """PostgreSQL restarted, or the server's connection cut, while gunicorn keeps it for reuse
+    (CONN_MAX_AGE): the next round is logged as usual — no 500 for the dealer."""
+    import http.client
+
+    from dealing.bench import _bodies, _Fixture, _Server
+
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL")
+    db = connection.settings_dict
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
+    monkeypatch.setenv("DATABASE_URL", f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}")
+    fixture = _Fixture.create(1)
+    try:
+        bodies = _bodies(fixture, 1, 4, seed=5)[0]
+        with _Server(workers=1, threads=1) as server:
+            client = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+
+            def post(body) -> int:
+                client.request("POST", "/api/v1/rounds/", body, {"Authorization": f"Token {fixture.token}",
+                                                                  "Content-Type": "application/json"})
+                response = client.getresponse()
+                response.read()
+                return response.status
+
+            assert post(bodies[0]) == 201
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                               "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+                assert cursor.fetchone()[0] >= 1  # the server's kept connection
+            assert [post(body) for body in bodies[1:]] == [201, 201, 201]
+            client.close()
+        assert fixture.check() == (4, True)
+    finally:
+        fixture.remove()
