@@ -11,7 +11,7 @@ an inactive user is refused exactly as DRF refuses them, and roles and pits are 
 """
 
 from django.contrib.auth import get_user_model
-from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connection, connections
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 
@@ -62,15 +62,34 @@ class TokenAuthentication(authentication.TokenAuthentication):
             )
         return cls._sql
 
+    def _fetch(self, key):
+        """The token's row. On a connection kept from an earlier request (CONN_MAX_AGE) this query is
+        also the connection's health check: Django would first send a `SELECT 1` of its own, a
+        round trip on every API call. A connection found dead (a restart, a cut) is replaced and
+        the query run once more, as Django does after a failed check — it only reads."""
+        db = connections[DEFAULT_DB_ALIAS]
+        kept = db.connection is not None and not db.in_atomic_block and not db.health_check_done
+        if kept:
+            db.health_check_done = True
+        try:
+            return self._read(db, key)
+        except (OperationalError, InterfaceError):
+            if not kept:
+                raise
+            db.close()
+            return self._read(db, key)
+
+    def _read(self, db, key):
+        with db.cursor() as cursor:
+            cursor.execute(self._query(), [key])
+            return cursor.fetchone()
+
     def authenticate_credentials(self, key):
         if connection.vendor != "postgresql":
             return super().authenticate_credentials(key)
         if "\x00" in key:  # no stored key holds one (and PostgreSQL text cannot)
             raise exceptions.AuthenticationFailed(_("Invalid token."))
-        sql = self._query()
-        with connection.cursor() as cursor:
-            cursor.execute(sql, [key])
-            row = cursor.fetchone()
+        row = self._fetch(key)
         if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         n_token, n_user = len(self._token_fields), len(self._user_fields)
