@@ -28,11 +28,13 @@ spend per round: the result gives the server's (`server_cpu_ms_per_round`, gunic
 and the database's (`database_cpu_ms_per_round`, the server's PostgreSQL backends, when
 PostgreSQL runs on this machine). Where the server's goes (py-spy `--gil` on the running
 workers, 2026-11-30, ~3.8 ms a round): the round's statements and their Python round trips
-(about a third: the connection's health check, the token with its roles and pits, the table,
-the lock, the last link with the shoe's place, the record with its stakes, the commit), DRF with
-the token's check and the response (~15%), gunicorn (~10%), reading and replaying the round
-(~9%), the middleware (~5%), the chain's hash (~4%), and the audits' Celery messages (~3%: a few
-rounds to a message, audit/dispatch.py — one message per round cost 16%).
+(about a third: the token with its roles and pits — also the kept connection's health check —,
+BEGIN, the table's row under its lock, the last link with the shoe's place, the record with its
+stakes, the commit: six round trips; the table's row by name comes from the process's cache,
+checked under the lock), DRF with the token's check and the response (~15%), gunicorn (~10%),
+reading and replaying the round (~9%), the middleware (~5%), the chain's hash (~4%), and the
+audits' Celery messages (~2%: a few rounds to a message, audit/dispatch.py — one message per
+round cost 16%).
 
 Needs PostgreSQL (DATABASE_URL); on another database it returns a note saying so.
 """
