@@ -131,13 +131,16 @@ class Dispatcher:
                 return
 
 
-def _send_to_broker(round_ids: list[int]) -> None:
+def send_round_audits(round_ids: list[int]) -> None:
+    """Publish `audit_rounds` messages for these rounds now, at most BATCH_MAX ids to a message."""
     from .tasks import audit_rounds
 
-    # Nobody reads the task's result: the verdicts are stored on the rounds. `ignore_result` keeps
-    # the worker from writing one and this process from subscribing to its channel.
-    audit_rounds.apply_async((round_ids,), ignore_result=True, kwargsrepr="{}",
-                             argsrepr=f"([{len(round_ids)} rounds: {round_ids[0]}…{round_ids[-1]}],)")
+    for start in range(0, len(round_ids), BATCH_MAX):
+        ids = round_ids[start:start + BATCH_MAX]
+        # Nobody reads the task's result: the verdicts are stored on the rounds. `ignore_result`
+        # keeps the worker from writing one and this process from subscribing to its channel.
+        audit_rounds.apply_async((ids,), ignore_result=True, kwargsrepr="{}",
+                                 argsrepr=f"([{len(ids)} rounds: {ids[0]}…{ids[-1]}],)")
 
 
 _lock = threading.Lock()
@@ -152,7 +155,7 @@ def _process_dispatcher() -> Dispatcher:
     if _dispatcher is None or _owner_pid != pid:
         with _lock:
             if _dispatcher is None or _owner_pid != pid:
-                _dispatcher = Dispatcher(_send_to_broker, linger=settings.AUDIT_QUEUE_LINGER_MS / 1000)
+                _dispatcher = Dispatcher(send_round_audits, linger=settings.AUDIT_QUEUE_LINGER_MS / 1000)
                 _owner_pid = pid
                 atexit.register(_dispatcher.close)
     return _dispatcher

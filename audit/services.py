@@ -238,15 +238,13 @@ def rounds_overdue_requeue(*, older_than: timedelta = timedelta(minutes=10), win
     makes one sweep or two look at each round, so workers busy with a backlog are not handed the
     same rounds again every 5 minutes — what a sweep misses, the nightly run audits. A round audited
     twice gets the same verdict. Returns how many were queued."""
-    from .dispatch import BATCH_MAX
-    from .tasks import audit_rounds
+    from .dispatch import send_round_audits
 
     cutoff = timezone.now() - older_than
     ids = list(Round.objects.filter(audit_status=AuditStatus.PENDING, status=RoundStatus.RECORDED,
                                     logged_at__lt=cutoff, logged_at__gte=cutoff - window)
                .order_by("pk").values_list("pk", flat=True)[:limit])
-    for start in range(0, len(ids), BATCH_MAX):
-        audit_rounds.apply_async((ids[start:start + BATCH_MAX],), ignore_result=True)
+    send_round_audits(ids)
     if ids:
         log.warning("queued again the audits of %d rounds logged before %s and not audited yet", len(ids), cutoff)
     return len(ids)

@@ -16,18 +16,11 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 
 from casino import roles
+from casino.db import model_from_row
 from casino.models import Staff
 
 # Where `dealing.services.works_at` keeps the ids of the pits the user works in.
 PITS_CACHE = "_dealing_pits"
-
-
-def _from_row(model, fields, values):
-    """A model instance from raw column values, each converted as the ORM converts it."""
-    db = connections[DEFAULT_DB_ALIAS]  # the connection itself: each use of the proxy costs a lookup
-    converted = [f.from_db_value(v, None, db) if hasattr(f, "from_db_value") else v
-                 for f, v in zip(fields, values)]
-    return model.from_db(db.alias, [f.attname for f in fields], converted)
 
 
 class TokenAuthentication(authentication.TokenAuthentication):
@@ -93,8 +86,8 @@ class TokenAuthentication(authentication.TokenAuthentication):
         if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         n_token, n_user = len(self._token_fields), len(self._user_fields)
-        token = _from_row(self.get_model(), self._token_fields, row[:n_token])
-        user = _from_row(get_user_model(), self._user_fields, row[n_token:n_token + n_user])
+        token = model_from_row(self.get_model(), self._token_fields, row[:n_token])
+        user = model_from_row(get_user_model(), self._user_fields, row[n_token:n_token + n_user])
         token.user = user
         if not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))

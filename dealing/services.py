@@ -31,6 +31,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from audit.dispatch import queue_round_audits
+from casino.db import model_from_row
 from casino.errors import ServiceError
 from casino.models import Table
 from casino.roles import DEALER, INSPECTOR, PIT_BOSS, has_role, user_pits
@@ -280,8 +281,7 @@ def round_log(*, document, logged_by, table: Table | None = None) -> tuple[Round
     the findings need not replay the round again.
     """
     doc = read_document(document)
-    given = table
-    prepared = _prepare_at(doc, given, logged_by)
+    prepared = _prepare_at(doc, table, logged_by)
     attempt = changes = 0
     while True:
         try:
@@ -292,7 +292,7 @@ def round_log(*, document, logged_by, table: Table | None = None) -> tuple[Round
             if changes == 3:
                 raise _refuse(_("Table %(table)s is being changed; log the round again.")
                               % {"table": prepared.table.name}, "table_changing", status=409) from None
-            prepared = _prepare_at(doc, given, logged_by)
+            prepared = _prepare_at(doc, table, logged_by)
             continue
         except (IntegrityError, ServiceError) as exc:
             # Most often the same round sent again (its id is taken, by an earlier or a concurrent
@@ -412,16 +412,19 @@ def _prepare_at(doc: dict, table: Table | None, logged_by) -> _Prepared:
     accepted against it is written only if the table's lock reads the same row, and a round
     refused against it (or whose check met a pit that is gone) is checked once more against the
     table as stored now, so a change to the table is never missed either way."""
-    table_now, row = _table_for(doc, table)
+    found = _table_for(doc, table)
     try:
-        _check_may_log_at(logged_by, table_now)
-        return _prepare(doc, table=table_now, logged_by=logged_by, table_row=row)
+        return _prepare_found(doc, found, logged_by)
     except (ServiceError, ObjectDoesNotExist):  # judged against a table as it no longer is?
-        if row is None or not _Link.forget_if_changed(row):
+        if found[1] is None or not _Link.forget_if_changed(found[1]):
             raise
-    table_now, row = _table_for(doc, table)
-    _check_may_log_at(logged_by, table_now)
-    return _prepare(doc, table=table_now, logged_by=logged_by, table_row=row)
+    return _prepare_found(doc, _table_for(doc, table), logged_by)
+
+
+def _prepare_found(doc: dict, found: tuple[Table, tuple | None], logged_by) -> _Prepared:
+    table, row = found
+    _check_may_log_at(logged_by, table)
+    return _prepare(doc, table=table, logged_by=logged_by, table_row=row)
 
 
 def _table_for(doc: dict, table: Table | None) -> tuple[Table, tuple | None]:
@@ -614,20 +617,6 @@ def _append(prepared: _Prepared, *, logged_by, revision: int = 1, supersedes: Ro
     return record
 
 
-def _from_row(model, fields, values):
-    """A model instance from a plain SQL row, each value converted as the ORM converts it."""
-    db = connections[DEFAULT_DB_ALIAS]  # the connection itself: each use of the proxy costs a lookup
-    ops = db.ops
-    converted = []
-    for field, value in zip(fields, values):
-        if value is not None:
-            col = field.cached_col
-            for convert in ops.get_db_converters(col) + field.get_db_converters(db):
-                value = convert(value, col, db)
-        converted.append(value)
-    return model.from_db(db.alias, [f.attname for f in fields], converted)
-
-
 # The PostgreSQL type a stake value read from the JSON parameter is cast to, by its field (`_Link.insert`).
 _SQL_TYPES = {"CharField": "text", "PositiveSmallIntegerField": "smallint", "DecimalField": "numeric"}
 
@@ -684,7 +673,7 @@ class _Link:
             if row is None:
                 return None
             cls._remember(row)
-        return _from_row(Table, cls._TABLE_FIELDS, row), row
+        return model_from_row(Table, cls._TABLE_FIELDS, row), row
 
     _NAME_AT = [f.attname for f in _TABLE_FIELDS].index("name")
 
@@ -814,7 +803,7 @@ class _Link:
 
     @classmethod
     def _shoe(cls, table: Table, row) -> Shoe:
-        shoe = _from_row(Shoe, cls._SHOE_FIELDS, row)
+        shoe = model_from_row(Shoe, cls._SHOE_FIELDS, row)
         shoe.table = table
         return shoe
 

@@ -131,6 +131,15 @@ def browser_page(live_server, monkeypatch):
         connections.close_all()
 
 
+def current_database_url() -> str:
+    """The URL of the database this test runs on, for processes it starts (a worker, gunicorn)."""
+    from django.db import connection
+
+    db = connection.settings_dict
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
+    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
 @pytest.fixture
 def eager():
     """Tasks run in the calling process, also when CELERY_BROKER_URL is set (CI): for tests about

@@ -152,7 +152,7 @@ def test_rounds_logged_reach_the_broker_as_one_audit_message(floor, people, log_
 
     client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
     before = client.llen("celery")
-    d = dispatch.Dispatcher(dispatch._send_to_broker, linger=3600)
+    d = dispatch.Dispatcher(dispatch.send_round_audits, linger=3600)
     monkeypatch.setattr(dispatch, "_process_dispatcher", lambda: d)
     logged = log_rounds(floor.table_a, people.dealer, n=3, seed=5)
     d.close()
@@ -173,7 +173,7 @@ def test_rounds_logged_reach_the_broker_as_one_audit_message(floor, people, log_
 def test_flush_sends_what_the_process_holds_at_once(monkeypatch, settings):
     dispatch.flush()
     sent = Recorder()
-    monkeypatch.setattr(dispatch, "_send_to_broker", sent)
+    monkeypatch.setattr(dispatch, "send_round_audits", sent)
     monkeypatch.setattr(dispatch, "batched", lambda: True)
     settings.AUDIT_QUEUE_LINGER_MS = 3_600_000
     dispatch.queue_round_audits([4, 5])

@@ -25,6 +25,7 @@ from dealing.choices import AuditStatus
 from dealing.engine.simulators import simulate
 from dealing.models import Round
 from tests.audit.conftest import expected_codes, sim_doc
+from tests.conftest import current_database_url
 
 pytestmark = [
     pytest.mark.worker,
@@ -44,11 +45,9 @@ def worker_env():
     """What a worker process needs to work on this test's database."""
     if connection.vendor != "postgresql":
         pytest.skip("the worker tests need PostgreSQL (DATABASE_URL): SQLite cannot be shared with a worker")
-    db = connection.settings_dict
-    auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
     return {
         "DJANGO_SETTINGS_MODULE": "tests.settings",
-        "DATABASE_URL": f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}",
+        "DATABASE_URL": current_database_url(),
         "CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT),
         "CONN_MAX_AGE": "60",
     }

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.db import connection
 
 from dealing.bench import WARMUP_PER_CLIENT, api_ingestion
+from tests.conftest import current_database_url
 
 pytestmark = [
     pytest.mark.slow,
@@ -19,10 +20,8 @@ pytestmark = [
 def test_every_round_posted_is_stored_chained_and_its_audit_queued_once(monkeypatch):
     if connection.vendor != "postgresql":
         pytest.skip("the API benchmark needs PostgreSQL")
-    db = connection.settings_dict
-    auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
     # The server works on this test's database, where the benchmark makes its throwaway floor.
-    monkeypatch.setenv("DATABASE_URL", f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}")
+    monkeypatch.setenv("DATABASE_URL", current_database_url())
     result = api_ingestion(clients=2, rounds=60, workers=1, threads=2)
     stored = 60 + 2 * WARMUP_PER_CLIENT
     assert result["statuses"] == {"201": 60}
@@ -42,9 +41,7 @@ def test_a_server_whose_database_connection_died_between_rounds_still_logs_the_n
 
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL")
-    db = connection.settings_dict
-    auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
-    monkeypatch.setenv("DATABASE_URL", f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}")
+    monkeypatch.setenv("DATABASE_URL", current_database_url())
     fixture = _Fixture.create(1)
     try:
         bodies = _bodies(fixture, 1, 4, seed=5)[0]
