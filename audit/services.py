@@ -223,12 +223,6 @@ def round_audit(*, round_id: int) -> str | None:
     return totals.statuses.get(round_id)
 
 
-def rounds_audit_logged(*, round_ids) -> dict[int, str]:
-    """Audit rounds queued together as they were logged (audit/dispatch.py): one transaction, their
-    statuses written one UPDATE per status. The statuses by round id; an id with no round is left out."""
-    return rounds_audit(round_ids=round_ids).statuses
-
-
 def rounds_overdue_requeue(*, older_than: timedelta = timedelta(minutes=10), window: timedelta = timedelta(minutes=6),
                            limit: int = 10_000) -> int:
     """Queue again the audits of rounds in force that were logged between `older_than + window` and

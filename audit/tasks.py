@@ -16,6 +16,7 @@ Database hiccups are retried with backoff.
 """
 
 import logging
+from collections import Counter
 
 from celery import shared_task
 from django.db import DatabaseError, InterfaceError, OperationalError
@@ -43,14 +44,11 @@ def audit_rounds(round_ids: list[int]) -> dict[str, int]:
     """Replay stored rounds with the engine; record each one's findings and audit status. Idempotent:
     a redelivered message audits its rounds again to the same verdicts. Returns how many rounds had
     each status."""
-    statuses = services.rounds_audit_logged(round_ids=round_ids)
-    missing = len(set(round_ids)) - len(statuses)
-    if missing:
-        log.warning("audit_rounds: %d of %d rounds do not exist", missing, len(set(round_ids)))
-    counts: dict[str, int] = {}
-    for status in statuses.values():
-        counts[status] = counts.get(status, 0) + 1
-    return counts
+    totals = services.rounds_audit(round_ids=round_ids)
+    asked = len(set(round_ids))
+    if totals.rounds < asked:
+        log.warning("audit_rounds: %d of %d rounds do not exist", asked - totals.rounds, asked)
+    return dict(Counter(totals.statuses.values()))
 
 
 @shared_task(name="audit.tasks.audit_shoe", acks_late=True, reject_on_worker_lost=True, **RETRY)

@@ -39,6 +39,7 @@ round cost 16%).
 Needs PostgreSQL (DATABASE_URL); on another database it returns a note saying so.
 """
 
+import base64
 import http.client
 import json
 import os
@@ -141,8 +142,6 @@ class _AuditQueue:
     def take(self, round_ids: set[int]) -> str:
         if self.client is None:
             return "not read (no Redis broker)"
-        import base64
-
         queued: list[int] = []
         messages = 0
         for raw in self.client.lrange(self.queue, 0, self.client.llen(self.queue) - self.before - 1):

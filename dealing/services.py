@@ -635,21 +635,23 @@ class _Link:
 
     _TABLE, _ROUND, _SHOE = Table._meta.db_table, Round._meta.db_table, Shoe._meta.db_table
     _TABLE_FIELDS = list(Table._meta.concrete_fields)
+    _TABLE_COLUMNS = ", ".join(f.column for f in _TABLE_FIELDS)
     # By name, as Table.objects.get(name=…) reads it (names are unique), without the model's ordering.
-    TABLE_NAMED = f"SELECT {', '.join(f.column for f in _TABLE_FIELDS)} FROM {_TABLE} WHERE name = %s"
-    # The table's row, locked where the database locks rows (SQLite serialises its writers instead).
-    LOCK = f"SELECT {', '.join(f.column for f in _TABLE_FIELDS)} FROM {_TABLE} WHERE id = %s"
-    LOCK_FOR_UPDATE = LOCK + " FOR UPDATE"
+    TABLE_NAMED = f"SELECT {_TABLE_COLUMNS} FROM {_TABLE} WHERE name = %s"
+    # The table's row as stored now; LOCK also locks it, where the database locks rows (SQLite
+    # serialises its writers instead and reads it with TABLE_BY_ID).
+    TABLE_BY_ID = f"SELECT {_TABLE_COLUMNS} FROM {_TABLE} WHERE id = %s"
+    LOCK = TABLE_BY_ID + " FOR UPDATE"
     LAST = (f"SELECT chain_index, sha256, shoe_id, number, supersedes_id FROM {_ROUND} "
             "WHERE table_id = %s ORDER BY chain_index DESC LIMIT 1")
     # Take the next place in the table's open shoe (or the named one); the shoe's row comes back.
     _SHOE_FIELDS = list(Shoe._meta.concrete_fields)
-    _COLUMNS = ", ".join(f.column for f in _SHOE_FIELDS)
+    _SHOE_COLUMNS = ", ".join(f.column for f in _SHOE_FIELDS)
     TAKE_OPEN = (f"UPDATE {_SHOE} SET next_position = next_position + 1 WHERE ended_at IS NULL AND id = "
                  f"(SELECT id FROM {_SHOE} WHERE table_id = %s AND ended_at IS NULL ORDER BY number DESC LIMIT 1) "
-                 f"RETURNING {_COLUMNS}")
+                 f"RETURNING {_SHOE_COLUMNS}")
     TAKE_NAMED = (f"UPDATE {_SHOE} SET next_position = next_position + 1 "
-                  f"WHERE table_id = %s AND number = %s AND ended_at IS NULL RETURNING {_COLUMNS}")
+                  f"WHERE table_id = %s AND number = %s AND ended_at IS NULL RETURNING {_SHOE_COLUMNS}")
 
     def __init__(self, chain_index, sha256, shoe_id, number, supersedes_id):
         self.chain_index, self.sha256, self.shoe_id = chain_index, sha256, shoe_id
@@ -682,12 +684,16 @@ class _Link:
         """Whether the table stored now differs from `row`, as read from the cache; if so, the
         cache forgets it (the next lookup reads the table again)."""
         with connection.cursor() as cursor:
-            cursor.execute(cls.LOCK, [row[0]])
+            cursor.execute(cls.TABLE_BY_ID, [row[0]])
             stored = cursor.fetchone()
         if stored == row:
             return False
-        cls._rows.pop(row[cls._NAME_AT], None)
+        cls._forget(row)
         return True
+
+    @classmethod
+    def _forget(cls, row: tuple) -> None:
+        cls._rows.pop(row[cls._NAME_AT], None)
 
     @classmethod
     def _remember(cls, row: tuple) -> None:
@@ -713,10 +719,10 @@ class _Link:
         (the row the round was checked against), raises _TableChanged unless the locked row is it."""
         db = connections[DEFAULT_DB_ALIAS]
         with db.cursor() as cursor:
-            cursor.execute(cls.LOCK_FOR_UPDATE if db.features.has_select_for_update else cls.LOCK, [table.pk])
+            cursor.execute(cls.LOCK if db.features.has_select_for_update else cls.TABLE_BY_ID, [table.pk])
             row = cursor.fetchone()
             if expected_row is not None and row != expected_row:
-                cls._rows.pop(expected_row[cls._NAME_AT], None)
+                cls._forget(expected_row)
                 if row is not None:
                     cls._remember(row)
                 raise _TableChanged
@@ -916,9 +922,9 @@ def _queue_audit(record: Round) -> None:
 @contextmanager
 def audits_batched():
     """For bulk loads (the demo floor): the audits of the rounds written inside are queued together
-    when the transaction commits — without a broker they then run in-process in one transaction,
-    instead of one commit each."""
-    from audit.tasks import audit_round
+    when the transaction commits — without a broker they then run in-process, all of them in one
+    `audit_rounds` task (one transaction), instead of one task and commit each."""
+    from audit.tasks import audit_rounds
 
     ids: list[int] = []
     token = _batched_audits.set(ids)
@@ -929,9 +935,7 @@ def audits_batched():
 
     def run():
         if settings.CELERY_TASK_ALWAYS_EAGER:
-            with transaction.atomic():
-                for round_id in ids:
-                    audit_round.apply(args=[round_id], throw=True)
+            audit_rounds.apply(args=[ids], throw=True)
         else:
             queue_round_audits(ids)
 
