@@ -1,6 +1,6 @@
 """The audit endpoints (under /api/v1/). One API class per operation with its own small serializers,
 as casino/apis.py; reads go through selectors and writes through services, so the API and the
-pages agree on who sees and does what. Errors are `{"message", "extra"}` (casino/api.py).
+pages agree on who sees and does what. Errors are `{"message", "extra"}` (casino/exception_handlers.py).
 
 - GET  findings/                 the findings the user may see, filtered (audit/filters.py), paginated
 - GET  findings/{id}/            one finding with its review history

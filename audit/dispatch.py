@@ -2,7 +2,7 @@
 
 Every round logged is audited by a worker (`audit.tasks.audit_rounds`). Publishing a Celery message
 costs a web process about a sixth of the CPU it spends on a round (measured with py-spy inside
-gunicorn under `python -m dealing.bench`: more than the round's INSERT). So the rounds committed
+gunicorn under `python -m bench.api`: more than the round's INSERT). So the rounds committed
 within `AUDIT_QUEUE_LINGER_MS` of each other (default 100 ms) share one message, published by a
 thread of the process's own instead of by the dealer's request.
 

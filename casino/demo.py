@@ -87,7 +87,7 @@ def demo_floor_load() -> DemoResult:
     from dealing.demo import dealing_demo_load  # shoes, rounds, incidents and a correction
 
     result.created.extend(dealing_demo_load())
-    from dealing.ledger.demo import ledger_demo_load  # a finished game night at Casa-21
+    from ledger.demo import ledger_demo_load  # a finished game night at Casa-21
 
     result.created.extend(ledger_demo_load())
     return result

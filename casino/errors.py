@@ -1,7 +1,7 @@
 """The one exception type business code raises: a rule of the house was broken.
 
 Services raise `ServiceError`; the API renders it as ``{"message": ..., "extra": {...}}`` with its
-status (casino/api.py), and views show its message to the user. Code outside a request (tasks,
+status (casino/exception_handlers.py), and views show its message to the user. Code outside a request (tasks,
 commands) catches it like any exception.
 """
 

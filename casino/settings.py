@@ -43,9 +43,10 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "casino",
     "dealing",
-    "dealing.drills",
-    "dealing.ledger",
+    "drills",
+    "ledger",
     "audit",
+    "bench",
 ]
 
 # Sessions, authentication and messages are Django's, stepping aside for API calls made with a
@@ -198,7 +199,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "EXCEPTION_HANDLER": "casino.api.exception_handler",
+    "EXCEPTION_HANDLER": "casino.exception_handlers.exception_handler",
     # Amounts leave the system as decimal strings, never as binary floats.
     "COERCE_DECIMAL_TO_STRING": True,
 }
@@ -212,7 +213,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # Choice sets that share a field name across apps get names of their own.
-    "ENUM_NAME_OVERRIDES": {"DrillKindEnum": "dealing.drills.choices.Kind"},
+    "ENUM_NAME_OVERRIDES": {"DrillKindEnum": "drills.choices.Kind"},
 }
 
 # --- logging: everything to the console, where the process manager collects it --------------

@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from dealing.drills.urls import api_urlpatterns as drills_api
+from drills.urls import api_urlpatterns as drills_api
 
 from . import apis, views
 
@@ -21,7 +21,7 @@ api_v1 = [
     path("tables/", apis.TableListApi.as_view(), name="table-list"),
     path("drills/", include(drills_api)),
     path("", include("audit.api_urls")),
-    path("ledger/", include("dealing.ledger.api_urls")),
+    path("ledger/", include("ledger.api_urls")),
 ]
 
 urlpatterns = [
@@ -30,8 +30,8 @@ urlpatterns = [
     path("api/v1/", include((api_v1, "api"))),
     path("", include(floor_patterns)),
     path("", include("dealing.urls")),
-    path("ledger/", include("dealing.ledger.urls")),
-    path("drills/", include("dealing.drills.urls")),
+    path("ledger/", include("ledger.urls")),
+    path("drills/", include("drills.urls")),
     path("audit/", include("audit.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -5,7 +5,7 @@ Thin by design: each operation reads its input with a small serializer, calls on
 selector, and writes its output with another. Who may do what is checked twice — the role at
 the door (`casino.roles.HasRole`), the pit and the four-eyes rules in the service. Round documents
 are read from the raw body by the engine (`engine.load`), so amounts never pass through a float.
-Errors: ``{"message", "extra"}`` (casino.api); a round the engine refuses names its `code`,
+Errors: ``{"message", "extra"}`` (casino.exception_handlers); a round the engine refuses names its `code`,
 JSON `path` and `event` index in `extra`.
 """
 

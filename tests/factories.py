@@ -125,14 +125,14 @@ class IncidentFactory(factory.django.DjangoModelFactory):
     resolution = Resolution.BURNED
 
 
-# --- drills (dealing/drills) ----------------------------------------------------------------
+# --- drills (drills) ----------------------------------------------------------------
 
-from dealing.drills import setups as drill_setups  # noqa: E402
-from dealing.drills.models import CertificationStandard, Drill  # noqa: E402
+from drills import setups as drill_setups  # noqa: E402
+from drills.models import CertificationStandard, Drill  # noqa: E402
 
 
 class DrillFactory(factory.django.DjangoModelFactory):
-    """A payout drill of 21 Ochko at the practice table R-1; `dealing.drills.services.drill_start`
+    """A payout drill of 21 Ochko at the practice table R-1; `drills.services.drill_start`
     starts real ones (both deal the same rounds for the same seed)."""
 
     class Meta:

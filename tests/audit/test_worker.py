@@ -19,7 +19,7 @@ from django.db import connection, transaction
 from rest_framework.test import APIClient
 
 from audit import services
-from audit.bench import load_rounds, wait_for_run, worker_output, workers_running
+from bench.audit import load_rounds, wait_for_run, worker_output, workers_running
 from audit.models import AuditRun, Finding
 from dealing.choices import AuditStatus
 from dealing.engine.simulators import simulate

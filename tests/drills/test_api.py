@@ -5,8 +5,8 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from casino.roles import AUDITOR, DEALER, INSPECTOR, PIT_BOSS, TRAINEE
-from dealing.drills import payout
-from dealing.drills.models import CertificationStandard, Drill
+from drills import payout
+from drills.models import CertificationStandard, Drill
 from tests.factories import DrillFactory
 
 pytestmark = pytest.mark.django_db

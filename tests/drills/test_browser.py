@@ -8,8 +8,8 @@ from decimal import Decimal
 import pytest
 
 from casino.roles import PIT_BOSS, TRAINEE
-from dealing.drills import payout
-from dealing.drills.models import Drill
+from drills import payout
+from drills.models import Drill
 from tests.factories import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 
 from dealing import engine
-from dealing.drills import payout, setups
+from drills import payout, setups
 from dealing.engine.simulators import module as simulator
 
 GAMES = [("ochko", ""), ("blackjack", "salon"), ("blackjack", "online"), ("veintiuno", "")]

@@ -7,8 +7,8 @@ import pytest
 from django.urls import reverse
 
 from casino.roles import AUDITOR, DEALER, INSPECTOR, PIT_BOSS, TRAINEE
-from dealing.drills import payout
-from dealing.drills.models import CertificationStandard, Drill, DrillStep
+from drills import payout
+from drills.models import CertificationStandard, Drill, DrillStep
 from tests.factories import CertificationStandardFactory, DrillFactory
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +25,7 @@ def setup(client, make_user, floor):
     trainee = make_user(TRAINEE, pits=[floor.pit_a])
     other = make_user(TRAINEE, pits=[floor.pit_b])
     drill = DrillFactory(trainee=trainee, rounds_planned=3, seed=12)
-    from dealing.drills import services
+    from drills import services
 
     current = services.drill_next(drill=drill, user=trainee)
     services.payout_answer(drill=drill, user=trainee, answers=payout.simulated_answers(current.doc))

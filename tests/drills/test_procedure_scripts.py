@@ -4,7 +4,7 @@ engine's audit flags, incidents keep the round clean when handled right."""
 import pytest
 
 from dealing import engine
-from dealing.drills import procedure, setups
+from drills import procedure, setups
 from dealing.engine.errors import RoundError
 
 GAMES = [("ochko", ""), ("blackjack", "salon"), ("blackjack", "online"), ("veintiuno", "")]

@@ -4,7 +4,7 @@ from decimal import Decimal
 
 import pytest
 
-from dealing.drills import scoring
+from drills import scoring
 
 
 @pytest.mark.parametrize("accuracy, band", [

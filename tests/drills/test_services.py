@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from casino.errors import ServiceError
 from casino.roles import AUDITOR, DEALER, PIT_BOSS, TRAINEE
-from dealing.drills import payout, selectors, services
-from dealing.drills.models import Certificate, DrillRound, DrillStep
+from drills import payout, selectors, services
+from drills.models import Certificate, DrillRound, DrillStep
 from tests.factories import CertificationStandardFactory, DrillFactory
 
 pytestmark = pytest.mark.django_db

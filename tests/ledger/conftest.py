@@ -7,8 +7,8 @@ import pytest
 
 from casino.choices import Variant
 from casino.models import Table
-from dealing.ledger import services
-from dealing.ledger.models import GameSession
+from ledger import services
+from ledger.models import GameSession
 from tests.factories import TableFactory
 
 PLAYERS = ["Ana", "Beto", "Caro", "Dani"]

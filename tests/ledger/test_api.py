@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 from django.test import Client
 
-from dealing.ledger.models import GameSession
+from ledger.models import GameSession
 
 from .conftest import deal
 

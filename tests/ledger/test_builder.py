@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from dealing import engine
-from dealing.ledger.builder import (
+from ledger.builder import (
     Action,
     Payment,
     PlayError,

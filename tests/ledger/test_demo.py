@@ -4,9 +4,9 @@ import pytest
 from django.core.management import call_command
 
 from dealing.choices import AuditStatus
-from dealing.ledger import demo, selectors
-from dealing.ledger.choices import SessionStatus
-from dealing.ledger.models import GameSession
+from ledger import demo, selectors
+from ledger.choices import SessionStatus
+from ledger.models import GameSession
 from dealing.models import Round
 
 from .conftest import audited

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dealing.engine.veintiuno import PACK
-from dealing.ledger.draw import HIGH_CARD, DrawError, deal_pass, draw_state, highest, read_card
+from ledger.draw import HIGH_CARD, DrawError, deal_pass, draw_state, highest, read_card
 
 PLAYERS = ["Ana", "Beto", "Caro", "Dani"]
 

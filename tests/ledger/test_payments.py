@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealing.ledger.payments import greedy, settle_up
+from ledger.payments import greedy, settle_up
 
 
 def apply(balances, payments):

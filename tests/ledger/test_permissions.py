@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
-from dealing.ledger.models import BankDraw
+from ledger.models import BankDraw
 
 from .conftest import deal
 
@@ -71,7 +71,7 @@ def expected_api(who, allowed, *, ok=200, hidden_from_outsider=True):
 @pytest.mark.parametrize("who", WHO)
 def test_pages(who, people, night, casa):
     session = night()
-    from dealing.ledger import services
+    from ledger import services
 
     services.session_round_add(session=session, document=deal("Ana", [(1, "Beto", 10, ["KH", "7S"], [{"e": "stand"}])],
                                                               ["QC", "6D"]), logged_by=casa.dealer)
@@ -104,7 +104,7 @@ def test_starting_a_night_and_drawing(who, people, casa):
     if who in ("pit_boss", "superuser"):
         data["dealer"] = casa.dealer.pk
     response = client.post("/ledger/new/", data)
-    from dealing.ledger.models import GameSession
+    from ledger.models import GameSession
 
     if who in ("own_dealer", "dealer", "pit_boss", "superuser"):
         assert response.status_code == 302, response.content
@@ -119,7 +119,7 @@ def test_starting_a_night_and_drawing(who, people, casa):
 
 @pytest.mark.parametrize("who", WHO)
 def test_draw_is_for_runners(who, people, casa):
-    from dealing.ledger import services
+    from ledger import services
 
     session = services.session_create(table=casa.table, players=["Ana", "Beto"], unit=5, created_by=casa.dealer)
     response = page_client(people[who]).post(f"/ledger/{session.pk}/draw/", {"deal": "1"})

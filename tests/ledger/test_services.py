@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from casino.errors import ServiceError
 from dealing import chain
 from dealing.choices import AuditStatus
-from dealing.ledger import selectors, services
-from dealing.ledger.choices import EndReason, SessionStatus
-from dealing.ledger.models import BankDraw, LimitAnnouncement, SessionRound
+from ledger import selectors, services
+from ledger.choices import EndReason, SessionStatus
+from ledger.models import BankDraw, LimitAnnouncement, SessionRound
 from dealing.models import Round
 from dealing.services import round_log
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from dealing import engine
 from dealing.engine.simulators.veintiuno import simulate_session
-from dealing.ledger.tally import gains_of, pack_findings, tally
+from ledger.tally import gains_of, pack_findings, tally
 
 ZERO = Decimal(0)
 

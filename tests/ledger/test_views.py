@@ -6,8 +6,8 @@ import re
 import pytest
 from django.test import Client
 
-from dealing.ledger import selectors
-from dealing.ledger.models import GameSession, SessionRound
+from ledger import selectors
+from ledger.models import GameSession, SessionRound
 
 pytestmark = pytest.mark.django_db
 

@@ -1,7 +1,7 @@
 """The drills' REST endpoints (under /api/v1/drills/), for a tablet at a practice table.
 
 One class per operation with its own small serializers, as in casino/apis.py. The pages call the
-same services and selectors. Business errors leave as ``{"message", "extra"}`` (casino/api.py).
+same services and selectors. Business errors leave as ``{"message", "extra"}`` (casino/exception_handlers.py).
 """
 
 from drf_spectacular.utils import extend_schema, extend_schema_serializer, inline_serializer

@@ -1,7 +1,7 @@
 """Audit throughput: simulated rounds loaded into PostgreSQL, then an audit run with real Celery
 worker processes, end to end (`make bench` calls `audit_throughput`).
 
-    from audit.bench import audit_throughput
+    from bench.audit import audit_throughput
     audit_throughput(rounds=20_000, workers=2)   # needs PostgreSQL (DATABASE_URL) and Redis (CELERY_BROKER_URL)
 
 Loading. `load_rounds` writes Round rows directly with `bulk_create`, each a valid link of its

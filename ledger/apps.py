@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 class LedgerConfig(AppConfig):
     """Game nights of veintiuno: sessions, the first-bank draw, limits, balances, who pays whom."""
 
-    name = "dealing.ledger"
+    name = "ledger"
     label = "ledger"
     verbose_name = _("Game-night ledger")
     default_auto_field = "django.db.models.BigAutoField"

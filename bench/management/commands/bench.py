@@ -3,9 +3,9 @@
 Three parts:
 - the engine: rounds/s per variant, single process (dealing/engine/bench.py);
 - API ingestion: POST /api/v1/rounds/ from 8 concurrent clients against gunicorn and PostgreSQL
-  (dealing/bench.py);
+  (bench/api.py);
 - audit throughput: an audit run over rounds stored in PostgreSQL with 2 worker processes
-  (audit/bench.py).
+  (bench/audit.py).
 
 The database parts need PostgreSQL. When the configured database is not PostgreSQL, the command
 creates a throwaway PostgreSQL database on 127.0.0.1 (trust auth, as on the development
@@ -78,8 +78,8 @@ class Command(BaseCommand):
     def _db_parts(self, opts) -> dict:
         out = {}
         for key, module, function, kwargs in (
-            ("api", "dealing.bench", "api_ingestion", {"clients": 8, "rounds": opts["api_rounds"]}),
-            ("audit", "audit.bench", "audit_throughput", {"rounds": opts["audit_rounds"], "workers": 2}),
+            ("api", "bench.api", "api_ingestion", {"clients": 8, "rounds": opts["api_rounds"]}),
+            ("audit", "bench.audit", "audit_throughput", {"rounds": opts["audit_rounds"], "workers": 2}),
         ):
             try:
                 measure = getattr(importlib.import_module(module), function)

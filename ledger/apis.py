@@ -1,5 +1,5 @@
 """The ledger's REST endpoints (under /api/v1/ledger/): one class per operation, each with its own
-small serializers; services write, selectors read, `casino.api` renders every error as
+small serializers; services write, selectors read, `casino.exception_handlers` renders every error as
 ``{"message", "extra"}``. Amounts leave as decimal strings.
 
     GET  sessions/                 the nights the user may read

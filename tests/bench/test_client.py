@@ -1,10 +1,10 @@
-"""The API benchmark's load generator (dealing.bench._RawConnection): a minimal HTTP/1.1 client,
+"""The API benchmark's load generator (bench.api._RawConnection): a minimal HTTP/1.1 client,
 checked against a stub server that answers with a Content-Length, in chunks, or closes."""
 
 import socket
 import threading
 
-from dealing.bench import _RawConnection
+from bench.api import _RawConnection
 
 ANSWERS = [
     b"HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n{\"id\": 12}\n",

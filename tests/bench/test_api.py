@@ -6,7 +6,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from dealing.bench import WARMUP_PER_CLIENT, api_ingestion
+from bench.api import WARMUP_PER_CLIENT, api_ingestion
 from tests.conftest import current_database_url
 
 pytestmark = [
@@ -37,7 +37,7 @@ def test_a_server_whose_database_connection_died_between_rounds_still_logs_the_n
     (CONN_MAX_AGE): the next round is logged as usual — no 500 for the dealer."""
     import http.client
 
-    from dealing.bench import _bodies, _Fixture, _Server
+    from bench.api import _bodies, _Fixture, _Server
 
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL")

@@ -3,7 +3,7 @@ from django.utils.translation import gettext_lazy as _
 
 
 class DrillsConfig(AppConfig):
-    name = "dealing.drills"
+    name = "drills"
     label = "drills"
     verbose_name = _("Drills")
 

@@ -1,6 +1,6 @@
 """API ingestion benchmark: `POST /api/v1/rounds/` against a production-style server.
 
-    from dealing.bench import api_ingestion
+    from bench.api import api_ingestion
     api_ingestion(clients=8, rounds=3000)   # → {"rounds_per_s": …, "p50_ms": …, "p99_ms": …, …}
 
 Starts gunicorn (gthread workers, keep-alive, persistent database connections) on a free port
@@ -459,7 +459,7 @@ class _RawConnection:
             data = data[need:]
 
 
-if __name__ == "__main__":  # pragma: no cover - `python -m dealing.bench rounds=1000 tables=1` for quick runs
+if __name__ == "__main__":  # pragma: no cover - `python -m bench.api rounds=1000 tables=1` for quick runs
     import django
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
