@@ -1,0 +1,30 @@
+"""Pages of dealing: tables, the dealer's round form, rounds, shoes, incidents and the pit queue.
+
+Views stay thin: they check the role (casino.roles) and the pit, read through dealing.selectors,
+write only through dealing.services, and render. Every page works without JavaScript; where htmx
+is there it swaps only the part that changed.
+
+Who may use which page (the navigation registers the same tuples, dealing/apps.py):
+    tables, rounds, shoes, incidents     dealer, inspector, pit boss, auditor (their pits; auditors all)
+    the round form                       dealer (as himself), pit boss (for his pits' dealers)
+    shoe actions                         start: dealer, pit boss; burn and dealer change: also inspector
+    incident report                      inspector, pit boss
+    the pit queue and decisions          pit boss
+    trainee                              none of these (403)
+
+Each family of pages is a module of this package; urls.py and apps.py take them from here.
+"""
+
+from .common import DECIDERS, LOGGERS, READERS, REPORTERS, SHOE_LOADERS, SHOE_RECORDERS, audit_replay_url, table_for
+from .incidents import incident_list, incident_new, table_incidents
+from .queue import amendment_decide, incident_decide, pit_queue
+from .rounds import may_correct, round_correct, round_detail, round_new
+from .shoes import shoe_page
+from .tables import round_pick_table, table_list
+
+__all__ = [
+    "DECIDERS", "LOGGERS", "READERS", "REPORTERS", "SHOE_LOADERS", "SHOE_RECORDERS", "amendment_decide",
+    "audit_replay_url", "incident_decide", "incident_list", "incident_new", "may_correct", "pit_queue",
+    "round_correct", "round_detail", "round_new", "round_pick_table", "shoe_page", "table_for", "table_incidents",
+    "table_list",
+]

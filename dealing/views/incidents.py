@@ -1,0 +1,96 @@
+"""Incidents: the list, a table's, and the inspector's report."""
+
+
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from casino import selectors as floor_selectors
+from casino.errors import ServiceError
+from casino.roles import DEALER, has_role, role_required, user_pits
+from dealing import selectors, services
+from dealing.choices import IncidentStatus
+from dealing.forms import (
+    IncidentForm,
+)
+from dealing.models import Incident
+from .common import table_for, _may, _service_error_to_form, READERS, REPORTERS
+
+# --- incidents -------------------------------------------------------------------------------------------
+
+def _incident_rows(user, filters: dict):
+    try:
+        return selectors.incident_list(user=user, filters=filters).order_by("-reported_at", "-id")
+    except ValidationError:
+        return Incident.objects.none()
+
+
+@require_http_methods(["GET"])
+@role_required(*READERS)
+def incident_list(request):
+    status = request.GET.get("status", "")
+    filters = {"status": status} if status in IncidentStatus.values else {}
+    return render(request, "dealing/incident_list.html", {
+        "incidents": _incident_rows(request.user, filters)[:200], "status": status,
+        "statuses": IncidentStatus.choices, "table": None, "may_report": _may(request.user, *REPORTERS),
+    })
+
+
+@require_http_methods(["GET"])
+@role_required(*READERS)
+def table_incidents(request, name: str):
+    table = table_for(request.user, name)
+    status = request.GET.get("status", "")
+    filters = {"table": table.pk, **({"status": status} if status in IncidentStatus.values else {})}
+    return render(request, "dealing/incident_list.html", {
+        "incidents": _incident_rows(request.user, filters)[:200], "status": status,
+        "statuses": IncidentStatus.choices, "table": table, "may_report": _may(request.user, *REPORTERS),
+    })
+
+
+@require_http_methods(["GET", "POST"])
+@role_required(*REPORTERS)
+def incident_new(request):
+    """An inspector's (or pit boss's) report of an exposed or misdrawn card; it goes to the pit queue."""
+    user = request.user
+    tables = floor_selectors.table_list(user=user).filter(is_active=True).order_by("name")
+    dealers = _dealers_of_pits(user)
+    if request.method == "POST":
+        form = IncidentForm(request.POST, tables=tables, dealers=dealers, user=user)
+        if form.is_valid():
+            d = form.cleaned_data
+            try:
+                incident = services.incident_report(
+                    table=d["table"], kind=d["kind"], card=d["card"], exposed=d["exposed"],
+                    resolution=d["resolution"], to_box=d["to_box"], dealer=d["dealer"], reported_by=user,
+                    round=d["round"], evidence=d["evidence"], note=d["note"])
+            except ServiceError as exc:
+                _service_error_to_form(form, exc)
+            else:
+                messages.success(request, _("Incident reported at %(table)s: it waits for a pit boss's decision.")
+                                 % {"table": incident.table.name})
+                return redirect("dealing:table_incidents", name=incident.table.name)
+    else:
+        initial = {"exposed": True}
+        table_name = request.GET.get("table")
+        if table_name:
+            initial["table"] = table_name
+        record = None
+        if request.GET.get("round", "").isdigit():
+            record = selectors.rounds_visible(user).filter(pk=int(request.GET["round"])).select_related(
+                "table", "dealer").first()
+        if record is not None:
+            initial.update(table=record.table.name, round=record.pk, dealer=record.dealer.get_username())
+        form = IncidentForm(initial=initial, tables=tables, dealers=dealers, user=user)
+    return render(request, "dealing/incident_new.html", {"form": form})
+
+
+def _dealers_of_pits(user):
+    from django.contrib.auth import get_user_model
+
+    users = (get_user_model().objects.filter(is_active=True, staff__pits__in=user_pits(user))
+             .distinct().order_by("username"))
+    return [u for u in users if has_role(u, DEALER)]

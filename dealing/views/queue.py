@@ -1,0 +1,82 @@
+"""The pit boss's queue: incidents and corrections to decide."""
+
+
+
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from casino.errors import ServiceError
+from casino.roles import role_required, user_pits
+from dealing import selectors, services
+from dealing.choices import IncidentStatus, RoundStatus
+from dealing.forms import (
+    DecisionForm,
+)
+from dealing.models import Incident, Round
+from .common import _is_htmx, DECIDERS
+
+# --- the pit boss's queue ----------------------------------------------------------------------------------
+
+@require_http_methods(["GET"])
+@role_required(*DECIDERS)
+def pit_queue(request):
+    """Pending incidents and round corrections of the pit boss's pits that he may decide; beside them,
+    those that wait for another pit boss (his own reports, his own dealing — four eyes)."""
+    user = request.user
+    incidents = list(selectors.pending_incidents(user=user))
+    amendments = list(selectors.pending_amendments(user=user))
+    mine = set(i.pk for i in incidents)
+    waiting_incidents = [i for i in Incident.objects.filter(status=IncidentStatus.REPORTED,
+                                                             table__pit__in=user_pits(user))
+                         .select_related("table", "dealer", "reported_by", "round") if i.pk not in mine]
+    amend_ids = set(r.pk for r in amendments)
+    waiting_amendments = [r for r in Round.objects.filter(status=RoundStatus.PENDING, table__pit__in=user_pits(user))
+                          .select_related("table", "dealer", "logged_by", "supersedes") if r.pk not in amend_ids]
+    return render(request, "dealing/pit_queue.html", {
+        "incidents": incidents, "amendments": amendments, "waiting_incidents": waiting_incidents,
+        "waiting_amendments": waiting_amendments, "form": DecisionForm(),
+    })
+
+
+def _decide(request, service, obj, kind: str):
+    form = DecisionForm(request.POST)
+    error = None
+    approval = None
+    if not form.is_valid():
+        error = _("Choose approve or reject.")
+    else:
+        try:
+            approval = service(form.cleaned_data["decision"], form.cleaned_data["comment"])
+        except ServiceError as exc:
+            error = exc.message
+    if _is_htmx(request):
+        return render(request, "dealing/_queue_item.html", {
+            "item": obj, "kind": kind, "form": form, "error": error, "approval": approval,
+        })
+    if error:
+        messages.error(request, error)
+    else:
+        messages.success(request, _("Decision recorded: %(decision)s.") % {"decision": approval.get_decision_display()})
+    return redirect("dealing:pit_queue")
+
+
+@require_POST
+@role_required(*DECIDERS)
+def incident_decide(request, pk: int):
+    user = request.user
+    incident = get_object_or_404(Incident.objects.select_related("table__pit", "dealer", "reported_by", "round"),
+                                 pk=pk, table__pit__in=user_pits(user))
+    return _decide(request, lambda decision, comment: services.incident_decide(
+        incident=incident, decided_by=user, decision=decision, comment=comment), incident, "incident")
+
+
+@require_POST
+@role_required(*DECIDERS)
+def amendment_decide(request, pk: int):
+    user = request.user
+    amendment = get_object_or_404(Round.objects.select_related("table__pit", "dealer", "logged_by", "supersedes"),
+                                  pk=pk, table__pit__in=user_pits(user))
+    return _decide(request, lambda decision, comment: services.round_amendment_decide(
+        round=amendment, decided_by=user, decision=decision, comment=comment), amendment, "amendment")

@@ -1,0 +1,312 @@
+"""The dealer's round form (new and correcting) and a stored round's page."""
+
+
+import uuid
+from dataclasses import dataclass, field
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from casino.errors import ServiceError
+from casino.models import Table
+from casino.roles import DEALER, PIT_BOSS, has_role, role_required, user_pits
+from dealing import chain, engine, selectors, services
+from dealing.choices import RoundStatus
+from dealing.forms import (
+    ROUND_FORMS,
+)
+from dealing.models import Round
+from dealing.round_builder import ochko_entry_from_document
+from .common import _is_htmx, _redirect, table_for, audit_replay_url, _may, _service_error_to_form, READERS, LOGGERS, REPORTERS, DECIDERS
+
+# --- the dealer's round form -----------------------------------------------------------------------
+
+@require_http_methods(["GET", "POST"])
+@role_required(*LOGGERS)
+def round_new(request, name: str):
+    """Enter a round box by box; the engine checks it (findings next to the fields); save on confirmation.
+
+    POST `action`: "check" (the default, Enter), "fill" (the owed results into the blanks), "save" —
+    only the document that was checked (`checked` carries its fingerprint) is saved, through
+    `services.round_log` — or a change of the form's layout (blackjack: "split:<hand>").
+    """
+    table = table_for(request.user, name)
+    form_class = ROUND_FORMS.get(table.variant)
+    if form_class is None:
+        return render(request, "dealing/round_form_unavailable.html", {"table": table})
+    return _round_form_page(request, table, form_class)
+
+
+def _round_form_page(request, table: Table, form_class, *, amends: Round | None = None):
+    """The round form, new (`amends` None) or correcting a stored round; shared by both pages."""
+    notice, focus, refused = "", None, False
+    kwargs = {"table": table, "user": request.user, "amends": amends}
+    if request.method == "GET":
+        if amends is None:
+            initial = {"round_id": uuid.uuid4()}
+        else:
+            initial = {**form_class.initial_from_document(amends.document), "round_id": amends.uid}
+        form = form_class(initial=initial, **kwargs)
+    else:
+        action = request.POST.get("action", "check")
+        data = request.POST.copy()
+        focus = form_class.layout_action(data, action)
+        if focus is not None:
+            form = form_class(initial=data.dict(), **kwargs)  # drawn again as entered, judged at the next check
+        else:
+            form = form_class(data, **kwargs)
+            if form.is_valid():
+                result = form.check()
+                if action == "fill" and result.ok:
+                    filled = form.fill_owed(data)
+                    form = form_class(data, **kwargs)
+                    if form.is_valid():
+                        form.check()
+                    if filled:
+                        notice = _("The owed result was filled into %(n)d blank(s). Make sure it is what you really "
+                                   "paid, took or left before saving.") % {"n": filled}
+                elif action == "save" and result.ok:
+                    if not result.may_save:
+                        notice = _("Every wager needs its result before the round is saved.")
+                    elif request.POST.get("checked") != result.token:
+                        notice = _("The round changed since it was checked: look at the engine's findings again, "
+                                   "then save.")
+                    elif form.reason_missing():
+                        refused = True
+                    else:
+                        saved = _save_round(request, form, table, result, amends)
+                        if saved is not None:
+                            return saved
+                        refused = True
+    if focus and focus in form.fields:
+        form.fields[focus].widget.attrs["autofocus"] = True
+    context = {
+        "table": table, "form": form, "result": form.result, "notice": notice, "template": form_class.template_name,
+        "shoe": services.shoe_for_round(table=table, reference=None), "focus": focus, "refused": refused,
+        "amends": amends,
+    }
+    if amends is not None and request.method == "GET":
+        context["reordered"] = _reordered(form_class, amends)
+    template = "dealing/round_form_partial.html" if _is_htmx(request) else "dealing/round_new.html"
+    return render(request, template, context)
+
+
+def _save_round(request, form, table: Table, result, amends: Round | None):
+    """Store the checked round (or the correction) through its service; the redirect, or None when refused."""
+    user = request.user
+    try:
+        if amends is None:
+            record, created = services.round_log(document=result.built.document, logged_by=user, table=table)
+        else:
+            record = services.round_amend(round=amends, document=result.built.document, amended_by=user,
+                                          reason=form.cleaned_data["reason"])
+            created = True
+    except ServiceError as exc:
+        _service_error_to_form(form, exc)
+        return None
+    if amends is not None:
+        message = _("Correction saved as revision %(r)d of round %(n)d: it waits for a pit boss's approval; the round "
+                    "as logged stays in force until then.") % {"r": record.revision, "n": amends.pk}
+        if has_role(user, PIT_BOSS) and not user.is_superuser:
+            message += " " + _("You made it, so another pit boss of the pit decides (four eyes).")
+        messages.success(request, message)
+    elif created:
+        messages.success(request, _("Round saved: %(round)s.") % {"round": record})
+    else:
+        messages.info(request, _("This round was already saved."))
+    return _redirect(request, reverse("dealing:round_detail", args=[record.pk]))
+
+
+def may_correct(user, record: Round) -> bool:
+    """Who may correct a stored round: the dealer who dealt it, a pit boss of its pit (superusers)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if user.is_superuser:
+        return True
+    if has_role(user, PIT_BOSS) and user_pits(user).filter(pk=record.table.pit_id).exists():
+        return True
+    return has_role(user, DEALER) and record.dealer_id == user.pk
+
+
+def _correction_blocked(record: Round, form_class) -> str | None:
+    """Why this round cannot be corrected on the form now, in words; None when it can."""
+    if form_class is None:
+        return _("There is no round form for %(game)s yet: correct the round through the API.") % {
+            "game": record.table.get_variant_display()}
+    if record.status != RoundStatus.RECORDED:
+        return _("Only the revision in force of a round can be corrected; this one is %(status)s.") % {
+            "status": record.get_status_display()}
+    if Round.objects.filter(supersedes=record, status=RoundStatus.PENDING).exists():
+        return _("This round already has a correction awaiting a pit boss: he decides on it first.")
+    kinds = {ev.get("e") for ev in record.document.get("events", []) if isinstance(ev, dict)}
+    try:
+        rebuilt = {ev.get("e") for ev in form_class.rebuild(record.document)["events"]}
+    except (KeyError, TypeError, ValueError, engine.RoundError):
+        rebuilt = set()
+    missing = sorted(str(k) for k in kinds - rebuilt)
+    if missing:
+        return _("This round's log holds what the form cannot show (%(events)s): correct it through the API "
+                 "(POST /api/v1/rounds/%(pk)d/amend/).") % {"events": ", ".join(missing), "pk": record.pk}
+    return None
+
+
+def _reordered(form_class, record: Round) -> bool:
+    """Does the form lay the stored log out differently (in the order of the rules)?"""
+    try:
+        rebuilt = chain.json_safe(form_class.rebuild(record.document))
+    except (KeyError, TypeError, ValueError, engine.RoundError):
+        return True
+    return rebuilt.get("events") != record.document.get("events")
+
+
+@require_http_methods(["GET", "POST"])
+@role_required(*LOGGERS)
+def round_correct(request, pk: int):
+    """"Correct this round": the game's form filled from the stored log, a reason, the engine's check;
+    saved through `services.round_amend` as a revision awaiting a pit boss (dealing's queue)."""
+    record = selectors.round_get(user=request.user, pk=pk)
+    if not may_correct(request.user, record):
+        raise PermissionDenied(_("Only the dealer who dealt this round or a pit boss of its pit corrects it."))
+    form_class = ROUND_FORMS.get(record.variant)
+    blocked = _correction_blocked(record, form_class)
+    if blocked:
+        messages.error(request, blocked)
+        return _redirect(request, reverse("dealing:round_detail", args=[record.pk]))
+    return _round_form_page(request, record.table, form_class, amends=record)
+
+
+# --- a stored round ------------------------------------------------------------------------------------
+
+@dataclass
+class WagerLine:
+    label: str
+    logged: object = None  # round_builder.Result
+    owed: object = None  # engine Owed
+    findings: list = field(default_factory=list)
+
+
+def _round_drawing(record: Round, outcome) -> list[dict] | None:
+    """The stored ochko round as boxes for the template: stakes, cards, what was logged and owed."""
+    if record.variant != "ochko":
+        return None
+    entry = ochko_entry_from_document(record.document)
+    owed = {(w.stake, w.wager): w for w in (outcome.wagers or [])} if outcome else {}
+    wrong: dict[tuple, list] = {}
+    for f in outcome.findings if outcome else []:
+        if f.stake and f.wager:
+            wrong.setdefault((f.stake, f.wager), []).append(f)
+    labels = {"bet": _("Bet"), "ante": _("Ante"), "dealer_bet": _("Dealer bet")}
+    boxes = {b.number: b for b in entry.boxes}
+    drawn = []
+    for n in range(1, max([record.table.boxes, *boxes.keys()]) + 1):
+        box = boxes.get(n)
+        stakes = []
+        for s in box.stakes if box else []:
+            lines = [WagerLine(labels[w], s.results.get(w), owed.get((s.id, w)), wrong.get((s.id, w), []))
+                     for w in ("bet", "ante", "dealer_bet") if (w != "bet" or not s.folded)
+                     and (w != "dealer_bet" or s.dealer_bet is not None)]
+            stakes.append({"stake": s, "lines": lines})
+        drawn.append({"number": n, "box": box, "stakes": stakes})
+    return drawn
+
+
+@dataclass
+class HandDrawing:
+    """A blackjack hand on the round page: its cards as they lie, its halves when it split."""
+
+    name: str
+    cards: list = field(default_factory=list)  # (code, how) with how "", "inherited" or "across"
+    split: bool = False
+    doubled: bool = False
+    children: list = field(default_factory=list)
+    lines: list = field(default_factory=list)  # WagerLine: bet, double
+    verdict: str = ""
+
+    @property
+    def is_root(self) -> bool:
+        return "." not in self.name
+
+
+def _blackjack_drawing(record: Round, outcome) -> dict:
+    """The stored blackjack round for the template: boxes, hands side by side, doubles, insurance,
+    even money and the jackpot, what was logged and what was owed; the dealer's cards."""
+    from dealing.round_builder_blackjack import blackjack_entry_from_document, full_cards
+
+    entry = blackjack_entry_from_document(record.document)
+    owed = {(w.stake, w.hand, w.wager): w for w in (outcome.wagers or [])} if outcome else {}
+    wrong: dict[tuple, list] = {}
+    for f in outcome.findings if outcome else []:
+        if f.stake and f.wager:
+            wrong.setdefault((f.stake, f.hand or "", f.wager), []).append(f)
+    labels = {"bet": _("Bet"), "double": _("Double"), "insurance": _("Insurance"), "jackpot": _("Jackpot")}
+
+    def line(sid, hand, wager, logged):
+        return WagerLine(labels[wager], logged, owed.get((sid, hand, wager)), wrong.get((sid, hand, wager), []))
+
+    def draw(box, hand) -> HandDrawing:
+        cards = full_cards(box, hand)
+        inherited = len(cards) - len(hand.cards)
+        view = HandDrawing(hand.name, split=hand.split, doubled=hand.double_at is not None)
+        for k, code in enumerate(cards):
+            own = k - inherited
+            how = "inherited" if own < 0 else "across" if hand.double_at == own else ""
+            view.cards.append((code, how))
+        if hand.split:
+            view.children = [draw(box, box.hand(f"{hand.name}.{side}")) for side in (1, 2)]
+        else:
+            sid = box.stake.id
+            view.lines = [line(sid, hand.name, "bet", hand.results.get("bet"))]
+            if hand.double_at is not None or (sid, hand.name, "double") in owed:
+                view.lines.append(line(sid, hand.name, "double", hand.results.get("double")))
+            bet = owed.get((sid, hand.name, "bet"))
+            view.verdict = bet.why if bet is not None else ""
+        return view
+
+    boxes = {b.number: b for b in entry.boxes}
+    drawn = []
+    for n in range(1, max([record.table.boxes, *boxes.keys()]) + 1):
+        box = boxes.get(n)
+        if box is None:
+            drawn.append({"number": n, "box": None})
+            continue
+        s = box.stake
+        lines = []
+        if s.insurance is not None:
+            lines.append(line(s.id, box.root.name, "insurance", s.results.get("insurance")))
+        if s.jackpot is not None:
+            lines.append(line(s.id, box.root.name, "jackpot", s.results.get("jackpot")))
+        drawn.append({"number": n, "box": box, "stake": s, "hand": draw(box, box.root), "lines": lines,
+                      "leaves": len(box.leaves())})
+    return {"boxes": drawn, "up": entry.dealer_up, "hole": entry.dealer_hole, "draws": entry.dealer_draws,
+            "rules": engine.house_rules("blackjack", record.document.get("rules"))
+            if outcome is not None else {}}
+
+
+@require_http_methods(["GET"])
+@role_required(*READERS)
+def round_detail(request, pk: int):
+    record = selectors.round_get(user=request.user, pk=pk)
+    try:
+        outcome, error = engine.replay(record.document), None
+    except engine.RoundError as exc:
+        outcome, error = None, exc.message
+    entry = ochko_entry_from_document(record.document) if record.variant == "ochko" else None
+    user = request.user
+    pending = Round.objects.filter(supersedes=record, status=RoundStatus.PENDING).first()
+    return render(request, "dealing/round_detail.html", {
+        "round": record, "table": record.table, "outcome": outcome, "error": error,
+        "boxes": _round_drawing(record, outcome), "dealer_cards": entry.dealer_cards if entry else [],
+        "blackjack": _blackjack_drawing(record, outcome) if record.variant == "blackjack" else None,
+        "pending_correction": pending, "may_decide": _may(user, *DECIDERS),
+        "may_correct": (record.status == RoundStatus.RECORDED and pending is None and record.variant in ROUND_FORMS
+                        and has_role(user, *LOGGERS) and may_correct(user, record)),
+        "audit_url": audit_replay_url(record), "revisions": selectors.round_revisions(round=record),
+        "incidents": selectors.incidents_visible(request.user).filter(round=record).select_related("reported_by"),
+        "may_report": _may(request.user, *REPORTERS),
+        "may_log": _may(request.user, *LOGGERS) and record.table.variant in ROUND_FORMS and record.table.is_active
+        and record.status == RoundStatus.RECORDED,
+    })

@@ -1,0 +1,106 @@
+"""A table's shoe: its events, rounds and actions."""
+
+
+
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from casino.roles import AUDITOR, INSPECTOR, PIT_BOSS, has_role, role_required
+from dealing import engine, selectors, services
+from dealing.choices import ShoeEventKind
+from dealing.forms import (
+    ROUND_FORMS, BurnForm, DealerChangeForm, ShoeStartForm, pit_dealers,
+)
+from dealing.models import Round, Shoe
+from .common import table_for, _may, _call, _require_role, READERS, LOGGERS, SHOE_LOADERS, SHOE_RECORDERS
+
+# --- shoes -----------------------------------------------------------------------------------------------
+
+@require_http_methods(["GET", "POST"])
+@role_required(*READERS)
+def shoe_page(request, name: str, number: int | None = None):
+    """A table's shoe: started, burns, dealer changes, rounds in order, cards left; and its actions.
+
+    POST `action`: "start" (a new shoe), "burn" or "dealer_change" — each through its service.
+    """
+    user = request.user
+    table = table_for(user, name)
+    shoes = selectors.shoes_visible(user).filter(table=table).select_related("table", "shuffled_by")
+    if number is not None:
+        shoe = get_object_or_404(shoes, number=number)
+    else:
+        shoe = shoes.filter(ended_at__isnull=True).order_by("-number").first() or shoes.order_by("-number").first()
+    dealers = pit_dealers(table)
+    start_form = ShoeStartForm(prefix="start", initial={"decks": services.shoe_decks(table)})
+    burn_form = BurnForm(prefix="burn", table=table)
+    change_form = DealerChangeForm(prefix="change", dealers=dealers)
+    if request.method == "POST":
+        action = request.POST.get("action")
+        if action == "start":
+            _require_role(user, SHOE_LOADERS)
+            start_form = ShoeStartForm(request.POST, prefix="start")
+            if start_form.is_valid() and _call(start_form, lambda: services.shoe_start(
+                    table=table, shuffled_by=user, decks=start_form.cleaned_data["decks"])):
+                messages.success(request, _("Shoe started: burn 6 cards before the first round."))
+                return redirect("dealing:shoe", name=table.name)
+        elif action in ("burn", "dealer_change"):
+            _require_role(user, SHOE_RECORDERS)
+            if shoe is None or not shoe.is_open:
+                messages.error(request, _("There is no open shoe at %(table)s: start one first.")
+                               % {"table": table.name})
+            elif action == "burn":
+                burn_form = BurnForm(request.POST, prefix="burn", table=table)
+                d = burn_form.cleaned_data if burn_form.is_valid() else None
+                if d is not None and _call(burn_form, lambda: services.shoe_burn(
+                        shoe=shoe, card=d["card"], reason=d["reason"], fee=d["fee"], recorded_by=user)):
+                    messages.success(request, _("Burn recorded."))
+                    return redirect("dealing:shoe", name=table.name)
+            else:
+                change_form = DealerChangeForm(request.POST, prefix="change", dealers=dealers)
+                if change_form.is_valid() and _call(change_form, lambda: services.shoe_dealer_change(
+                        shoe=shoe, dealer=change_form.cleaned_data["dealer"], recorded_by=user)):
+                    messages.success(request, _("Dealer change recorded: the new dealer burns one card."))
+                    return redirect("dealing:shoe", name=table.name)
+    audit_url = None
+    if shoe is not None and has_role(user, INSPECTOR, PIT_BOSS, AUDITOR):
+        try:
+            audit_url = reverse("audit:shoe_detail", args=[shoe.pk])
+        except NoReverseMatch:
+            pass
+    context = {"table": table, "shoe": shoe, "start_form": start_form, "burn_form": burn_form, "audit_url": audit_url,
+               "change_form": change_form, "may_start": _may(user, *SHOE_LOADERS),
+               "may_record": _may(user, *SHOE_RECORDERS) and shoe is not None and shoe.is_open,
+               "may_log": _may(user, *LOGGERS) and table.variant in ROUND_FORMS,
+               "other_shoes": shoes.exclude(pk=shoe.pk if shoe else None).order_by("-number")[:12]}
+    if shoe is not None:
+        items = selectors.shoe_items(shoe=shoe)
+        visible = set(selectors.rounds_visible(user).filter(shoe=shoe).values_list("pk", flat=True))
+        context.update(_shoe_summary(shoe, items, visible))
+    return render(request, "dealing/shoe.html", context)
+
+
+
+def _shoe_summary(shoe: Shoe, items: list, visible_rounds: set) -> dict:
+    rows = []
+    burns = changes = rounds = 0
+    for item in items:
+        if isinstance(item, Round):
+            rounds += 1
+            rows.append({"kind": "round", "item": item, "visible": item.pk in visible_rounds})
+        else:
+            burns += item.kind == ShoeEventKind.BURN
+            changes += item.kind == ShoeEventKind.DEALER_CHANGE
+            rows.append({"kind": item.kind, "item": item})
+    try:
+        findings = engine.check_shoe(selectors.shoe_document(shoe=shoe))
+    except engine.RoundError as exc:
+        findings = []
+        rows.append({"kind": "error", "message": exc.message})
+    total = shoe.decks * len(engine.variant(shoe.table.variant).PACK)
+    left = selectors.shoe_cards_left(shoe=shoe)
+    return {"rows": rows, "burns": burns, "changes": changes, "round_count": rounds, "shoe_findings": findings,
+            "cards_total": total, "cards_left": left,
+            "cards_left_pct": None if left is None else round(100 * left / total) if total else 0}
