@@ -1,0 +1,10 @@
+"""blackjack on the Django side (dealing.games): what pages, audit and drills need of it."""
+
+from dealing.games import Game
+
+GAME = Game(
+    variant="blackjack",
+    form="dealing.forms.BlackjackRoundForm",
+    layout="",
+    drills="",
+)

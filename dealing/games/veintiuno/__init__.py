@@ -1,0 +1,10 @@
+"""veintiuno on the Django side (dealing.games): what pages, audit and drills need of it."""
+
+from dealing.games import Game
+
+GAME = Game(
+    variant="veintiuno",
+    form="",
+    layout="",
+    drills="",
+)
