@@ -1,4 +1,4 @@
-# The two commands: `make run` (the demo on http://127.0.0.1:8000) and `make test`.
+# The two commands: `make run` (the demo on http://127.0.0.1:8000, PORT=… for another port) and `make test`.
 # Everything runs from .venv, created with Python 3.11 and reinstalled only when a
 # requirements file changes (the stamp file records the last install).
 
@@ -7,6 +7,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
+# `make run PORT=8080` serves the demo on another port.
+PORT ?= 8000
 # Commands that serve no requests (bench, worker) may run on a developer's machine without a
 # real key; an exported SECRET_KEY always wins.
 LOCAL_KEY := SECRET_KEY="$${SECRET_KEY:-local-commands-only-not-a-secret-key}"
@@ -33,7 +35,7 @@ $(STAMP): requirements.txt requirements-dev.txt
 run: install
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
 	DEBUG=1 $(BIN)/python manage.py demo_floor
-	DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:8000
+	DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # Uses DATABASE_URL / CELERY_BROKER_URL when they are set, SQLite and eager tasks otherwise.
 # pytest's exit code 5 ("no tests collected") is not a failure.

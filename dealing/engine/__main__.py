@@ -11,6 +11,7 @@
 import argparse
 import json
 import sys
+import time
 from decimal import Decimal
 
 from . import RoundError, VARIANTS, check_shoe, load, next_events, settle
@@ -110,9 +111,13 @@ def cmd_native(args) -> int:
     from . import native
 
     if args.action == "build":
+        started = time.perf_counter()
         native.build()
+        print(f"built: {len(native.MODULES)} engine modules compiled with mypyc in "
+              f"{time.perf_counter() - started:.0f} s ({', '.join(native.MODULES)})")
     elif args.action == "clean":
         native.clean()
+        print("removed the compiled engine")
     compiled, why = native.check()
     print(("compiled with mypyc" if compiled else "pure Python") + f" ({why})")
     return 0
