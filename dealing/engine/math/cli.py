@@ -1,0 +1,102 @@
+"""The game-math command line (shared/analytics-format.md, CLI):
+
+    ev ochko --cards 10S 6H --dealer 9C --bet 10 [--removed 6S 7D …] [--rule dark_win_bet=take]
+    ev ochko --cards AS                                      # fold / bet:1 … bet:10
+    edge ochko [--rule dark_win_bet=take] [--rule dark_double_bust_bet=take] [--all]
+    strategy ochko --bet k [--rule …]
+
+Each prints one JSON document on standard output (`edge --all`: a JSON list, one `edge/1` per
+combination of the dark-card house rules). A question that cannot be asked exits 2 with one
+line on standard error. `python -m dealing.engine ev|edge|strategy …` hands its arguments here.
+"""
+
+import argparse
+import json
+import sys
+
+from . import ochko
+
+VARIANTS = {"ochko": ochko}
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a bad command line is one line on standard error and exit 2."""
+
+    def error(self, message):
+        raise _Refused(message)
+
+
+class _Refused(Exception):
+    pass
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m dealing.engine", add_help=True)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    ev = sub.add_parser("ev", help="every option's EV for a hand")
+    ev.add_argument("variant")
+    ev.add_argument("--cards", nargs="+", required=True)
+    ev.add_argument("--dealer")
+    ev.add_argument("--bet", type=int)
+    ev.add_argument("--removed", nargs="*", default=[])
+    ev.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
+    ev.add_argument("--preset")
+    edge = sub.add_parser("edge", help="the house edge under optimal play")
+    edge.add_argument("variant")
+    edge.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
+    edge.add_argument("--all", action="store_true", help="every combination of the dark-card house rules")
+    edge.add_argument("--preset")
+    edge.add_argument("--strategy", default="optimal")
+    strategy = sub.add_parser("strategy", help="the optimal chart")
+    strategy.add_argument("variant")
+    strategy.add_argument("--bet", type=int, default=1)
+    strategy.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
+    strategy.add_argument("--preset")
+    return parser
+
+
+def _rules(pairs: list[str]) -> dict:
+    rules = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise ochko.QuestionError("rules", f"--rule {pair!r}: write it as name=value, e.g. dark_win_bet=take.")
+        rules[name] = value
+    return rules
+
+
+def run(argv: list[str]):
+    """The JSON-able answer to a command line; raises QuestionError or _Refused."""
+    args = _parser().parse_args(argv)
+    module = VARIANTS.get(args.variant)
+    if module is None:
+        raise _Refused(f"no game math for {args.variant!r} here (known: {', '.join(VARIANTS)})")
+    if args.preset is not None:
+        raise _Refused(f"--preset does not apply to {args.variant}")
+    rules = _rules(args.rule)
+    if args.command == "ev":
+        return module.ev(args.cards, dealer=args.dealer, bet=args.bet, removed=args.removed, rules=rules)
+    if args.command == "edge":
+        if args.strategy != "optimal":
+            raise _Refused(f"--strategy {args.strategy}: {args.variant} has the optimal strategy only")
+        if args.all:
+            if rules:
+                raise _Refused("--all gives every combination of the dark-card rules; drop --rule")
+            return module.edge_table()
+        return module.edge(rules)
+    return module.strategy(bet=args.bet, rules=rules)
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        answer = run(argv)
+    except (ochko.QuestionError, _Refused) as error:
+        sys.stderr.write(" ".join(str(error).split()) + "\n")
+        return 2
+    sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,663 @@
+"""The exact game math of 21 Ochko: option values (`ev/1`), the optimal house edge (`edge/1`), the chart.
+
+The model (shared/analytics-format.md, rules/ochko.md): one box heads up against the dealer, off
+the top of a full 8 × 36 shoe minus every card named (and `removed`). The box sees its first card
+and folds (−1) or places a Bet of k Antes, k = 1 … 10, before the dealer opens his card; then,
+knowing his up card, it stands, hits or takes one dark card, and plays on optimally. Face-up
+ochko (21, a pair of aces, five pictures) and mnogo are settled at once; ties lose; the dealer
+draws to 17 and stops on his own pair of aces and five pictures; a dark-card box that wins, or
+busts while the dealer busts, is paid its Ante only and its Bet is left or taken per the house
+rules `dark_win_bet` / `dark_double_bust_bet`. Values are in Antes, net (a push would be 0).
+
+Exact arithmetic, no floats anywhere. Two facts make the full solve small:
+
+* The probability that the dealer draws one particular sequence of cards from a shoe depends only
+  on the multiset of those cards: ∏ (s_r)_(d_r) / (N)_m, with (x)_d the falling factorial. So each
+  up card has a fixed list of draw multisets D (at most 338) with the number of orders w(D) in
+  which he may draw them (no proper prefix stops him) and the result they give; the dealer's odds
+  for any shoe are Σ_D w(D) ∏ (s_r)_(d_r) / (N)_|D|, a sum of integers.
+* Every value of a state whose shoe holds n cards is kept as the integer W = V × n!/B!, with one
+  floor B = N − 36 for the whole shoe (N: the shoe before any named card). Then hitting is
+  W(hand) = Σ_c s_c · W(hand + c), the dark card likewise, the dealer's odds come out as integers
+  over the same scale, and options are compared as integers. Fractions are formed only for the
+  answers.
+
+A state is the box's cards as a multiset (their order no longer matters once the hand is not
+settled: five pictures and the pair of aces are judged on the fifth and second card) and the
+dealer's up card; the shoe of a state is the question's shoe minus those cards. Results are
+memoised per shoe (the dealer's odds, shared by every rule set) and per shoe × rule set (the
+values), so a question about a situation the full solve has met answers from the cache.
+
+Bad questions raise `QuestionError` (a card not in the pack, more copies than the shoe holds, a
+hand already settled, an option the rules forbid), whose `field` names the argument at fault.
+"""
+
+from decimal import Decimal, localcontext
+from fractions import Fraction
+from math import factorial
+
+from ..cards import label, normalize
+from ..errors import RoundError
+from ..ochko import BET_MULTIPLE_MAX, DECKS, PACK, house_rules
+from ..odds.ochko import PICTURE, RANKS, VALUE
+
+__all__ = ["QuestionError", "ev", "edge", "edge_table", "strategy", "solve", "RULE_COMBINATIONS"]
+
+N_RANKS = len(RANKS)
+ACE = RANKS.index("A")
+RANK_INDEX = {r: i for i, r in enumerate(RANKS)}
+PER_RANK = 4 * DECKS
+BETS = tuple(range(1, BET_MULTIPLE_MAX + 1))
+# The shoe left after the cards named must hold at least this many: a box and the dealer use at
+# most 21 cards between them, so nobody can run out of cards, and this is also the span of the
+# integer scale n!/B!.
+SHOE_MIN = 36
+SPAN = 36
+DIGITS = 18  # significant digits of the decimal strings (the contract asks for at least 12)
+
+STAND, HIT, DARK = 0, 1, 2
+ACTIONS = ("stand", "hit", "dark")  # also the order that breaks ties (analytics-format.md)
+RESULTS = ("17", "18", "19", "20", "21", "bust")  # the dealer's: the combinations count 21
+BUST = 5
+
+RULE_COMBINATIONS = tuple({"dark_win_bet": w, "dark_double_bust_bet": b}
+                          for w in ("leave", "take") for b in ("leave", "take"))
+
+
+class QuestionError(ValueError):
+    """A question that cannot be asked; `field` names the argument at fault."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+
+
+# --- the dealer's draws, independent of the shoe --------------------------------------------------
+
+def _dealer_result(total: int, n: int, pictures_only: bool) -> int | None:
+    """The dealer's result (index into RESULTS) if he stops here, else None."""
+    if n == 2 and total == 22:  # only A + A makes 22 in two cards: his pair of aces
+        return 4
+    if n == 5 and pictures_only:
+        return 4
+    if total > 21:
+        return BUST
+    if total >= 17:
+        return total - 17
+    return None
+
+
+def _dealer_draws(up: int) -> list[tuple[int, list[tuple[int, int, tuple]]]]:
+    """[(m, [(result, orders, ((rank, copies), …)), …]), …]: the multisets he may draw after `up`."""
+    found: dict[tuple, list] = {}
+
+    def walk(drawn: tuple, total: int, n: int, pictures_only: bool) -> None:
+        result = _dealer_result(total, n, pictures_only)
+        if result is not None:
+            entry = found.get(drawn)
+            if entry is None:
+                found[drawn] = [result, 1]
+            else:
+                entry[1] += 1
+            return
+        for r in range(N_RANKS):
+            walk(drawn[:r] + (drawn[r] + 1,) + drawn[r + 1:], total + VALUE[r], n + 1, pictures_only and PICTURE[r])
+
+    walk((0,) * N_RANKS, VALUE[up], 1, PICTURE[up])
+    by_length: dict[int, list] = {}
+    for drawn, (result, orders) in found.items():
+        items = tuple((r, d) for r, d in enumerate(drawn) if d)
+        by_length.setdefault(sum(drawn), []).append((result, orders, items))
+    return sorted(by_length.items())
+
+
+DEALER_DRAWS = tuple(_dealer_draws(up) for up in range(N_RANKS))
+MAX_DEALER_DRAWS = max(m for draws in DEALER_DRAWS for m, _ in draws)
+# FALLING[s][d] = s (s-1) … (s-d+1): the ways to draw d given cards in order from s of them.
+FALLING = tuple(tuple(factorial(s) // factorial(s - d) if d <= s else 0 for d in range(MAX_DEALER_DRAWS + 1))
+                for s in range(PER_RANK + 1))
+
+
+class Shoe:
+    """One shoe before any card of the question (the full shoe minus `removed`) and its dealer odds."""
+
+    def __init__(self, counts: tuple):
+        self.counts = counts
+        self.size = n = sum(counts)
+        self.floor = floor = max(0, n - SPAN)
+        # SCALE[n - floor] = n!/floor!: the integer scale of every value of a state with n cards left.
+        scale = [1]
+        for m in range(floor + 1, n + 1):
+            scale.append(scale[-1] * m)
+        self.scale = scale
+        self._dealer: dict[tuple, tuple] = {}
+
+    def dealer(self, left: tuple, up: int) -> tuple:
+        """The dealer's results (RESULTS order) from the shoe `left`, each × n!/floor!."""
+        key = (left, up)
+        got = self._dealer.get(key)
+        if got is not None:
+            return got
+        n = sum(left)
+        scale, floor = self.scale, self.floor
+        falling = FALLING
+        out = [0, 0, 0, 0, 0, 0]
+        for m, draws in DEALER_DRAWS[up]:
+            acc = [0, 0, 0, 0, 0, 0]
+            for result, orders, items in draws:
+                ways = orders
+                for r, d in items:
+                    ways *= falling[left[r]][d]
+                acc[result] += ways
+            g = scale[n - m - floor]
+            for i in range(6):
+                out[i] += acc[i] * g
+        if sum(out) != scale[n - floor]:  # only if the shoe could run out, which SHOE_MIN rules out
+            raise ArithmeticError("the dealer's odds do not add up to one")
+        got = self._dealer[key] = tuple(out)
+        return got
+
+
+class Node:
+    """One state (the box's cards, the up card): each option's value for k = 1 … 10, × the scale."""
+
+    __slots__ = ("left", "n", "options", "best", "action")
+
+    def __init__(self, left, n, options, best, action):
+        self.left = left
+        self.n = n
+        self.options = options  # {STAND: (…10), HIT: (…10), DARK: (…10)}; DARK absent when not allowed
+        self.best = best
+        self.action = action  # per k, the option played (ties: stand, hit, dark)
+
+
+class Solver:
+    """Optimal play for one shoe and one rule set (memoised; `solve` shares them)."""
+
+    def __init__(self, shoe: Shoe, rules: dict, dark: bool = True):
+        self.shoe = shoe
+        self.rules = rules
+        self.dark = dark
+        # 1 where the Bet is taken, 0 where it is left: the Bet's net in that case is −k × this.
+        self.win_take = int(rules["dark_win_bet"] == "take")
+        self.double_bust_take = int(rules["dark_double_bust_bet"] == "take")
+        self._nodes: dict[tuple, Node] = {}
+        self._second: dict[tuple, int] = {}
+        self._first: dict[int, list] = {}
+
+    # The box's hand is a tuple of copies per rank (RANKS order).
+
+    def node(self, hand: tuple, up: int) -> Node:
+        key = (hand, up)
+        got = self._nodes.get(key)
+        if got is not None:
+            return got
+        shoe = self.shoe
+        base = shoe.counts
+        left = tuple(base[r] - hand[r] - (r == up) for r in range(N_RANKS))
+        n = sum(left)
+        scale = shoe.scale
+        here = scale[n - shoe.floor]
+        below = scale[n - 1 - shoe.floor]  # the scale one card further on
+        total = 0
+        cards = 0
+        for r in range(N_RANKS):
+            total += hand[r] * VALUE[r]
+            cards += hand[r]
+        pictures_only = hand[5] + hand[6] + hand[7] == cards
+        one_ace = cards == 1 and hand[ACE] == 1
+
+        d = shoe.dealer(left, up)
+        wins = d[BUST] + sum(d[i] for i in range(5) if 17 + i < total)
+        x = 2 * wins - here
+        stand = tuple((1 + k) * x for k in BETS)
+
+        hit = [0] * len(BETS)
+        for c in range(N_RANKS):
+            s = left[c]
+            if not s:
+                continue
+            t = total + VALUE[c]
+            if t == 21 or (one_ace and c == ACE) or (cards == 4 and pictures_only and PICTURE[c]):
+                w = s * below  # face-up ochko: Bet and Ante paid at once
+                for i, k in enumerate(BETS):
+                    hit[i] += (1 + k) * w
+            elif t > 21:
+                w = s * below  # mnogo
+                for i, k in enumerate(BETS):
+                    hit[i] -= (1 + k) * w
+            else:
+                child = self.node(hand[:c] + (hand[c] + 1,) + hand[c + 1:], up).best
+                for i in range(len(BETS)):
+                    hit[i] += s * child[i]
+        options = {STAND: stand, HIT: tuple(hit)}
+
+        if self.dark:
+            dark = [0] * len(BETS)
+            for c in range(N_RANKS):
+                s = left[c]
+                if not s:
+                    continue
+                dd = shoe.dealer(left[:c] + (s - 1,) + left[c + 1:], up)
+                t = total + VALUE[c]
+                combination = (one_ace and c == ACE) or (cards == 4 and pictures_only and PICTURE[c])
+                if t > 21 and not combination:
+                    good, take = dd[BUST], self.double_bust_take  # both bust: the Ante is paid
+                else:
+                    score = 21 if combination else t
+                    good = dd[BUST] + sum(dd[i] for i in range(5) if 17 + i < score)
+                    take = self.win_take
+                bad = below - good
+                for i, k in enumerate(BETS):
+                    dark[i] += s * (good * (1 - take * k) - bad * (1 + k))
+            options[DARK] = tuple(dark)
+
+        best = []
+        action = []
+        for i in range(len(BETS)):
+            a, v = STAND, stand[i]
+            for option in (HIT, DARK):
+                values = options.get(option)
+                if values is not None and values[i] > v:
+                    a, v = option, values[i]
+            best.append(v)
+            action.append(a)
+        got = self._nodes[key] = Node(left, n, options, tuple(best), tuple(action))
+        return got
+
+    def second_moment(self, hand: tuple, up: int, i: int) -> int:
+        """E[net²] of the optimal play from this state with Bet BETS[i], × the state's scale."""
+        key = (hand, up, i)
+        got = self._second.get(key)
+        if got is not None:
+            return got
+        node = self.node(hand, up)
+        k = BETS[i]
+        left, n = node.left, node.n
+        shoe = self.shoe
+        here = shoe.scale[n - shoe.floor]
+        below = shoe.scale[n - 1 - shoe.floor]
+        lose2 = (1 + k) ** 2
+        a = node.action[i]
+        if a == STAND:
+            got = lose2 * here  # won or lost, the net is ±(1 + k)
+        else:
+            total = sum(hand[r] * VALUE[r] for r in range(N_RANKS))
+            cards = sum(hand)
+            pictures_only = hand[5] + hand[6] + hand[7] == cards
+            one_ace = cards == 1 and hand[ACE] == 1
+            got = 0
+            for c in range(N_RANKS):
+                s = left[c]
+                if not s:
+                    continue
+                t = total + VALUE[c]
+                combination = (one_ace and c == ACE) or (cards == 4 and pictures_only and PICTURE[c])
+                if a == HIT:
+                    if t >= 21 or combination:
+                        got += s * lose2 * below
+                    else:
+                        got += s * self.second_moment(hand[:c] + (hand[c] + 1,) + hand[c + 1:], up, i)
+                    continue
+                dd = shoe.dealer(left[:c] + (s - 1,) + left[c + 1:], up)
+                if t > 21 and not combination:
+                    good, take = dd[BUST], self.double_bust_take
+                else:
+                    score = 21 if combination else t
+                    good = dd[BUST] + sum(dd[j] for j in range(5) if 17 + j < score)
+                    take = self.win_take
+                got += s * (good * (1 - take * k) ** 2 + (below - good) * lose2)
+        self._second[key] = got
+        return got
+
+    def first_card(self, card: int) -> list:
+        """Σ over the up card of the Bet k's value, per k, × the scale of a one-card shoe."""
+        got = self._first.get(card)
+        if got is not None:
+            return got
+        hand = tuple(int(r == card) for r in range(N_RANKS))
+        left = tuple(self.shoe.counts[r] - hand[r] for r in range(N_RANKS))
+        acc = [0] * len(BETS)
+        for up in range(N_RANKS):
+            s = left[up]
+            if not s:
+                continue
+            best = self.node(hand, up).best
+            for i in range(len(BETS)):
+                acc[i] += s * best[i]
+        got = self._first[card] = acc
+        return got
+
+    def first_values(self, card: int) -> dict:
+        """{"fold": −1, "bet:k": EV} as Fractions, for a first card."""
+        n = self.shoe.size - 1 - self.shoe.floor  # the first card is out of the shoe
+        scale = self.shoe.scale[n]
+        values = {"fold": Fraction(-1)}
+        for k, w in zip(BETS, self.first_card(card)):
+            values[f"bet:{k}"] = Fraction(w, scale)
+        return values
+
+    def round_figures(self) -> dict:
+        """The whole round under optimal play: expected net, wagered, E[net²] (Fractions)."""
+        shoe = self.shoe
+        size = shoe.size
+        mean = wagered = square = Fraction(0)
+        for card in range(N_RANKS):
+            s = shoe.counts[card]
+            if not s:
+                continue
+            values = self.first_values(card)
+            name = _best(values)
+            p = Fraction(s, size)
+            mean += p * values[name]
+            if name == "fold":
+                wagered += p
+                square += p
+                continue
+            k = int(name.split(":")[1])
+            i = k - 1
+            wagered += p * (1 + k)
+            hand = tuple(int(r == card) for r in range(N_RANKS))
+            left = tuple(shoe.counts[r] - hand[r] for r in range(N_RANKS))
+            acc = 0
+            for up in range(N_RANKS):
+                if left[up]:
+                    acc += left[up] * self.second_moment(hand, up, i)
+            square += p * Fraction(acc, shoe.scale[size - 1 - shoe.floor])
+        return {"mean": mean, "wagered": wagered, "square": square}
+
+
+_SHOES: dict[tuple, Shoe] = {}
+_SOLVERS: dict[tuple, Solver] = {}
+
+
+def solve(rules: dict | None = None, removed: tuple = (), dark: bool = True) -> Solver:
+    """The memoised solver for a rule set and a shoe (`removed`: rank counts or card codes gone)."""
+    rules = _rules(rules)
+    counts = removed if _is_counts(removed) else _shoe_counts(_read_cards(removed, "removed"))
+    shoe = _SHOES.get(counts)
+    if shoe is None:
+        shoe = _SHOES[counts] = Shoe(counts)
+    key = (counts, rules["dark_win_bet"], rules["dark_double_bust_bet"], dark)
+    solver = _SOLVERS.get(key)
+    if solver is None:
+        solver = _SOLVERS[key] = Solver(shoe, rules, dark)
+    return solver
+
+
+def clear_cache() -> None:
+    """Forget every memoised shoe and solver (for timing a cold solve)."""
+    _SHOES.clear()
+    _SOLVERS.clear()
+
+
+def _is_counts(value) -> bool:
+    return type(value) is tuple and len(value) == N_RANKS and all(type(c) is int for c in value)
+
+
+# --- the questions --------------------------------------------------------------------------------
+
+def ev(cards, dealer=None, bet=None, removed=(), rules=None) -> dict:
+    """The `ev/1` document: every legal option's exact EV in Antes, and the best one.
+
+    One card and no dealer: the decision before the dealer opens, `fold` and `bet:1` … `bet:10`
+    (each averaged over his up card). With the dealer's up card: `stand`, `hit` and `dark` for the
+    Bet k (`bet`, default 1), each followed by the optimal play.
+    """
+    rules = _rules(rules)
+    hand_codes = _read_cards(cards, "cards")
+    if not hand_codes:
+        raise QuestionError("cards", "Name the box's cards: at least one.")
+    removed_codes = _read_cards(removed, "removed")
+    dealer_code = None
+    if dealer is not None:
+        got = _read_cards([dealer], "dealer")
+        dealer_code = got[0]
+    _check_copies([("cards", c) for c in hand_codes] + ([("dealer", dealer_code)] if dealer_code else [])
+                  + [("removed", c) for c in removed_codes])
+    _check_not_settled(hand_codes)
+    if dealer_code is None and len(hand_codes) > 1:
+        raise QuestionError("dealer", "A box with two or more cards draws after the dealer opened his card: name "
+                                      "his up card.")
+    if dealer_code is None and bet is not None:
+        raise QuestionError("bet", "With one card and no dealer's card the question is the Bet itself (fold or "
+                                   "bet:1 … bet:10); a Bet needs the dealer's up card.")
+    if bet is None:
+        bet = 1 if dealer_code is not None else None
+    elif type(bet) is not int or not 1 <= bet <= BET_MULTIPLE_MAX:
+        raise QuestionError("bet", f"The Bet is 1 to {BET_MULTIPLE_MAX} Antes, not {bet!r}.")
+    counts = _shoe_counts(removed_codes)
+    named = len(hand_codes) + (dealer_code is not None)
+    if sum(counts) - named < SHOE_MIN:
+        raise QuestionError("removed", f"The shoe would keep {sum(counts) - named} cards after those named; the "
+                                       f"model needs at least {SHOE_MIN}.")
+    solver = solve(rules, counts)
+    hand = _hand(hand_codes)
+    if dealer_code is None:
+        values = solver.first_values(RANK_INDEX[hand_codes[0][0]])
+    else:
+        node = solver.node(hand, RANK_INDEX[dealer_code[0]])
+        scale = solver.shoe.scale[node.n - solver.shoe.floor]
+        values = {ACTIONS[a]: Fraction(v[bet - 1], scale) for a, v in sorted(node.options.items())}
+    return {
+        "format": "ev/1", "variant": "ochko", "preset": None, "cards": hand_codes, "dealer": dealer_code,
+        "bet": bet, "removed": removed_codes,
+        "options": {name: _decimal(v) for name, v in values.items()},
+        "best": _best(values),
+    }
+
+
+def edge(rules=None, *, dark: bool = True) -> dict:
+    """The `edge/1` document: the optimal play's house edge per Ante, per unit wagered, and the sd."""
+    rules = _rules(rules)
+    figures = _round(rules, dark)
+    return {
+        "format": "edge/1", "variant": "ochko", "preset": None, "strategy": "optimal",
+        "house_edge": _decimal(-figures["mean"]), "expected_return": _decimal(figures["mean"]),
+        "wagered": _decimal(figures["wagered"]), "edge_per_wagered": _decimal(-figures["mean"] / figures["wagered"]),
+        "sd": _decimal_sqrt(figures["square"] - figures["mean"] ** 2),
+        "rules": _rules_jsonable(rules),
+    }
+
+
+def edge_table() -> list[dict]:
+    """`edge/1` for each combination of `dark_win_bet` × `dark_double_bust_bet`."""
+    return [edge(dict(combination)) for combination in RULE_COMBINATIONS]
+
+
+def _round(rules: dict, dark: bool) -> dict:
+    return solve(rules, dark=dark).round_figures()
+
+
+def strategy(bet=1, rules=None) -> dict:
+    """The optimal chart for a Bet of `bet` Antes, by hand and the dealer's up card.
+
+    Optimal play is composition-dependent, so a chart cell gathers several hands. Rows are the
+    one-card hands (by the card: the box may stand, hit or take its dark card on its first card)
+    and the hands of two or more cards by their total. Each cell weighs its hands by how often
+    the optimal play off the top reaches them with this Bet, and gives the action most of that
+    weight takes (`action`), the weighted mean of that action's EV minus the best other option's
+    (`margin`, in Antes; negative where the cell's action is not the best for most hands), and the
+    share of the weight for which the cell's action is optimal (`agree`). `bet_decision` is the
+    choice after the first card (fold or the best Bet) and `dark_value` the house edge with and
+    without the dark-card option.
+    """
+    rules = _rules(rules)
+    if type(bet) is not int or not 1 <= bet <= BET_MULTIPLE_MAX:
+        raise QuestionError("bet", f"The Bet is 1 to {BET_MULTIPLE_MAX} Antes, not {bet!r}.")
+    solver = solve(rules)
+    shoe = solver.shoe
+    i = bet - 1
+    reach = _reach(solver, i)
+    cells: dict[tuple, dict] = {}
+    for (hand, up), weight in reach.items():
+        node = solver.node(hand, up)
+        cards = sum(hand)
+        row = ("card", RANKS[hand.index(1)]) if cards == 1 else ("total", sum(hand[r] * VALUE[r]
+                                                                             for r in range(N_RANKS)))
+        scale = shoe.scale[node.n - shoe.floor]
+        values = {a: v[i] for a, v in node.options.items()}
+        cell = cells.setdefault((row, up), {"weight": Fraction(0), "by_action": {}})
+        cell["weight"] += weight
+        # Per action: the weight of the hands where it is optimal, and Σ weight × (its EV − best other).
+        for a in values:
+            other = max(v for b, v in values.items() if b != a)
+            entry = cell["by_action"].setdefault(a, [Fraction(0), Fraction(0)])
+            if node.action[i] == a:
+                entry[0] += weight
+            entry[1] += weight * Fraction(values[a] - other, scale)
+    rows = []
+    row_keys = [("card", r) for r in RANKS] + sorted({key[0] for key in cells if key[0][0] == "total"})
+    for row in row_keys:
+        line = {"hand": row[1] if row[0] == "card" else str(row[1]),
+                "kind": "one_card" if row[0] == "card" else "total", "cells": {}}
+        for up in range(N_RANKS):
+            cell = cells.get((row, up))
+            if cell is None:
+                continue
+            by_action = cell["by_action"]
+            a = max(sorted(by_action), key=lambda b: by_action[b][0])  # the first in tie order wins ties
+            line["cells"][RANKS[up]] = {
+                "action": ACTIONS[a], "margin": _decimal(by_action[a][1] / cell["weight"]),
+                "agree": _decimal(by_action[a][0] / cell["weight"]),
+            }
+        rows.append(line)
+    bet_decision = {}
+    for card in range(N_RANKS):
+        values = solver.first_values(card)
+        name = _best(values)
+        others = [v for n_, v in values.items() if n_ != name]
+        bet_decision[RANKS[card]] = {"action": name, "ev": _decimal(values[name]),
+                                     "margin": _decimal(values[name] - max(others))}
+    with_dark = _round(rules, True)["mean"]
+    without = _round(rules, False)["mean"]
+    return {
+        "format": "strategy/1", "variant": "ochko", "preset": None, "strategy": "optimal", "bet": bet,
+        "rules": _rules_jsonable(rules), "up_cards": list(RANKS), "rows": rows, "bet_decision": bet_decision,
+        "dark_value": {"house_edge": _decimal(-with_dark), "house_edge_without_dark": _decimal(-without),
+                       "value": _decimal(with_dark - without)},
+    }
+
+
+def _reach(solver: Solver, i: int) -> dict:
+    """{(hand, up): probability} of the undecided states the optimal play reaches with Bet BETS[i]."""
+    shoe = solver.shoe
+    size = shoe.size
+    frontier: dict[tuple, Fraction] = {}
+    for card in range(N_RANKS):
+        hand = tuple(int(r == card) for r in range(N_RANKS))
+        p_card = Fraction(shoe.counts[card], size)
+        for up in range(N_RANKS):
+            s = shoe.counts[up] - hand[up]
+            if s and p_card:
+                frontier[(hand, up)] = p_card * Fraction(s, size - 1)
+    reach: dict[tuple, Fraction] = {}
+    while frontier:
+        reach.update(frontier)
+        following: dict[tuple, Fraction] = {}
+        for (hand, up), p in frontier.items():
+            node = solver.node(hand, up)
+            if node.action[i] != HIT:
+                continue
+            total = sum(hand[r] * VALUE[r] for r in range(N_RANKS))
+            cards = sum(hand)
+            pictures_only = hand[5] + hand[6] + hand[7] == cards
+            for c in range(N_RANKS):
+                s = node.left[c]
+                t = total + VALUE[c]
+                if not s or t >= 21 or (cards == 1 and hand[ACE] and c == ACE) or \
+                        (cards == 4 and pictures_only and PICTURE[c]):
+                    continue  # settled at once
+                key = (hand[:c] + (hand[c] + 1,) + hand[c + 1:], up)
+                following[key] = following.get(key, 0) + p * Fraction(s, node.n)
+        frontier = following
+    return reach
+
+
+# --- reading the question -------------------------------------------------------------------------
+
+def _rules(rules) -> dict:
+    try:
+        return house_rules(rules)
+    except RoundError as error:
+        raise QuestionError("rules", str(error)) from None
+
+
+def _rules_jsonable(rules: dict) -> dict:
+    return {k: (format(v, "f") if isinstance(v, Decimal) else v) for k, v in rules.items()}
+
+
+def _read_cards(texts, field: str) -> list[str]:
+    if isinstance(texts, str):
+        texts = texts.split()
+    out = []
+    for text in texts:
+        code = normalize(text)
+        if code is None or code not in PACK:
+            raise QuestionError(field, f"{text!r} is not a card of the 36-card ochko pack (6 to A in four suits: "
+                                       f"6S, TS, AH …).")
+        out.append(code)
+    return out
+
+
+def _check_copies(named: list[tuple[str, str]]) -> None:
+    """No card may be named more often than the shoe holds it (8 times: once per pack)."""
+    seen: dict[str, int] = {}
+    for field, code in named:
+        seen[code] = seen.get(code, 0) + 1
+        if seen[code] > DECKS:
+            raise QuestionError(field, f"{label(code)} is named {seen[code]} times; the shoe holds only {DECKS}.")
+
+
+def _check_not_settled(codes: list[str]) -> None:
+    """A hand that a face-up card already settled (ochko or mnogo) has no decision left."""
+    total = 0
+    for n, code in enumerate(codes, start=1):
+        total += VALUE[RANK_INDEX[code[0]]]
+        if n == 2 and codes[0][0] == "A" and code[0] == "A":
+            raise QuestionError("cards", "A pair of aces is ochko: the hand is already settled.")
+        if n == 5 and all(c[0] in "JQK" for c in codes[:5]):
+            raise QuestionError("cards", "Five pictures are ochko: the hand is already settled.")
+        if total == 21:
+            raise QuestionError("cards", "21 is ochko: the hand is already settled.")
+        if total > 21:
+            raise QuestionError("cards", f"{total} is mnogo: the hand is already settled.")
+
+
+def _shoe_counts(removed_codes: list[str]) -> tuple:
+    counts = [PER_RANK] * N_RANKS
+    for code in removed_codes:
+        counts[RANK_INDEX[code[0]]] -= 1
+    return tuple(counts)
+
+
+def _hand(codes: list[str]) -> tuple:
+    hand = [0] * N_RANKS
+    for code in codes:
+        hand[RANK_INDEX[code[0]]] += 1
+    return tuple(hand)
+
+
+# --- the answers ----------------------------------------------------------------------------------
+
+def _best(values: dict) -> str:
+    """The option with the highest EV; ties go to the first in the contract's order (dicts keep it)."""
+    best_name, best_value = None, None
+    for name, value in values.items():
+        if best_value is None or value > best_value:
+            best_name, best_value = name, value
+    return best_name
+
+
+def _decimal(value: Fraction) -> str:
+    with localcontext() as ctx:
+        ctx.prec = DIGITS
+        return format(Decimal(value.numerator) / Decimal(value.denominator), "f")
+
+
+def _decimal_sqrt(value: Fraction) -> str:
+    with localcontext() as ctx:
+        ctx.prec = DIGITS + 10
+        root = (Decimal(value.numerator) / Decimal(value.denominator)).sqrt()
+        ctx.prec = DIGITS
+        return format(+root, "f")
