@@ -588,6 +588,8 @@ def _rules_jsonable(rules: dict) -> dict:
 
 
 def _read_cards(texts, field: str) -> list[str]:
+    if texts is None:
+        return []
     if isinstance(texts, str):
         texts = texts.split()
     out = []
