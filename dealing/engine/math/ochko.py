@@ -509,19 +509,18 @@ def strategy(bet=1, rules=None) -> dict:
     rows = []
     row_keys = [("card", r) for r in RANKS] + sorted({key[0] for key in cells if key[0][0] == "total"})
     for row in row_keys:
-        line = {"hand": row[1] if row[0] == "card" else str(row[1]),
-                "kind": "one_card" if row[0] == "card" else "total", "cells": {}}
+        line_cells: dict[str, dict] = {}
         for up in range(N_RANKS):
-            cell = cells.get((row, up))
-            if cell is None:
+            found = cells.get((row, up))
+            if found is None:
                 continue
-            by_action = cell["by_action"]
+            by_action = found["by_action"]
             a = max(sorted(by_action), key=lambda b: by_action[b][0])  # the first in tie order wins ties
-            line["cells"][RANKS[up]] = {
-                "action": ACTIONS[a], "margin": _decimal(by_action[a][1] / cell["weight"]),
-                "agree": _decimal(by_action[a][0] / cell["weight"]),
+            line_cells[RANKS[up]] = {
+                "action": ACTIONS[a], "margin": _decimal(by_action[a][1] / found["weight"]),
+                "agree": _decimal(by_action[a][0] / found["weight"]),
             }
-        rows.append(line)
+        rows.append({"hand": str(row[1]), "kind": "one_card" if row[0] == "card" else "total", "cells": line_cells})
     bet_decision = {}
     for card in range(N_RANKS):
         values = solver.first_values(card)
@@ -644,7 +643,7 @@ def _hand(codes: list[str]) -> tuple:
 
 def _best(values: dict) -> str:
     """The option with the highest EV; ties go to the first in the contract's order (dicts keep it)."""
-    best_name, best_value = None, None
+    best_name, best_value = "", None
     for name, value in values.items():
         if best_value is None or value > best_value:
             best_name, best_value = name, value

@@ -25,7 +25,7 @@ def _num(text: str, places: int = 6) -> str:
 def ochko_report() -> str:
     started = time.perf_counter()
     ochko.clear_cache()
-    out = []
+    out: list[str] = []
     add = out.append
     add("### House edge under optimal play, per combination of the dark-card house rules\n")
     add("| dark_win_bet | dark_double_bust_bet | house edge per Ante | wagered (Ante + Bet) | edge per unit wagered "
@@ -67,15 +67,15 @@ def ochko_report() -> str:
         add("|---|" + "---|" * len(doc["up_cards"]))
         for row in doc["rows"]:
             name = f"{row['hand']} (one card)" if row["kind"] == "one_card" else f"total {row['hand']}"
-            cells = []
+            grid: list[str] = []
             for up in doc["up_cards"]:
                 cell = row["cells"].get(up)
                 if cell is None:
-                    cells.append("")
+                    grid.append("")
                     continue
                 star = "" if cell["agree"] == "1" else f" *{Decimal(cell['agree']) * 100:.2f} %"
-                cells.append(f"{cell['action'][0].upper()} {Decimal(cell['margin']):.3f}{star}")
-            add(f"| {name} | " + " | ".join(cells) + " |")
+                grid.append(f"{cell['action'][0].upper()} {Decimal(cell['margin']):.3f}{star}")
+            add(f"| {name} | " + " | ".join(grid) + " |")
         add("")
     add(f"(Generated in {time.perf_counter() - started:.1f} s; the four rule sets with and without the dark card "
         f"solved from cold in {solve_time:.1f} s.)")
