@@ -158,6 +158,26 @@ class Shoe:
         return got
 
 
+PICTURE_RANKS = frozenset(r for r in range(N_RANKS) if PICTURE[r])
+ACE_ONLY = frozenset({ACE})
+NONE: frozenset = frozenset()
+
+
+def _total(hand: tuple) -> int:
+    return sum(hand[r] * VALUE[r] for r in range(N_RANKS))
+
+
+def _completes(hand: tuple) -> frozenset:
+    """The ranks whose next card makes an ochko combination of this hand: a pair of aces (the
+    second card), five pictures (the fifth). Both count 21 whatever the total."""
+    cards = sum(hand)
+    if cards == 1 and hand[ACE] == 1:
+        return ACE_ONLY
+    if cards == 4 and sum(hand[r] for r in PICTURE_RANKS) == 4:
+        return PICTURE_RANKS
+    return NONE
+
+
 class Node:
     """One state (the box's cards, the up card): each option's value for k = 1 … 10, × the scale."""
 
@@ -199,13 +219,8 @@ class Solver:
         scale = shoe.scale
         here = scale[n - shoe.floor]
         below = scale[n - 1 - shoe.floor]  # the scale one card further on
-        total = 0
-        cards = 0
-        for r in range(N_RANKS):
-            total += hand[r] * VALUE[r]
-            cards += hand[r]
-        pictures_only = hand[5] + hand[6] + hand[7] == cards
-        one_ace = cards == 1 and hand[ACE] == 1
+        total = _total(hand)
+        completes = _completes(hand)
 
         d = shoe.dealer(left, up)
         wins = d[BUST] + sum(d[i] for i in range(5) if 17 + i < total)
@@ -218,7 +233,7 @@ class Solver:
             if not s:
                 continue
             t = total + VALUE[c]
-            if t == 21 or (one_ace and c == ACE) or (cards == 4 and pictures_only and PICTURE[c]):
+            if t == 21 or c in completes:
                 w = s * below  # face-up ochko: Bet and Ante paid at once
                 for i, k in enumerate(BETS):
                     hit[i] += (1 + k) * w
@@ -240,7 +255,7 @@ class Solver:
                     continue
                 dd = shoe.dealer(left[:c] + (s - 1,) + left[c + 1:], up)
                 t = total + VALUE[c]
-                combination = (one_ace and c == ACE) or (cards == 4 and pictures_only and PICTURE[c])
+                combination = c in completes
                 if t > 21 and not combination:
                     good, take = dd[BUST], self.double_bust_take  # both bust: the Ante is paid
                 else:
@@ -282,17 +297,15 @@ class Solver:
         if a == STAND:
             got = lose2 * here  # won or lost, the net is ±(1 + k)
         else:
-            total = sum(hand[r] * VALUE[r] for r in range(N_RANKS))
-            cards = sum(hand)
-            pictures_only = hand[5] + hand[6] + hand[7] == cards
-            one_ace = cards == 1 and hand[ACE] == 1
+            total = _total(hand)
+            completes = _completes(hand)
             got = 0
             for c in range(N_RANKS):
                 s = left[c]
                 if not s:
                     continue
                 t = total + VALUE[c]
-                combination = (one_ace and c == ACE) or (cards == 4 and pictures_only and PICTURE[c])
+                combination = c in completes
                 if a == HIT:
                     if t >= 21 or combination:
                         got += s * lose2 * below
@@ -492,9 +505,7 @@ def strategy(bet=1, rules=None) -> dict:
     cells: dict[tuple, dict] = {}
     for (hand, up), weight in reach.items():
         node = solver.node(hand, up)
-        cards = sum(hand)
-        row = ("card", RANKS[hand.index(1)]) if cards == 1 else ("total", sum(hand[r] * VALUE[r]
-                                                                             for r in range(N_RANKS)))
+        row = ("card", RANKS[hand.index(1)]) if sum(hand) == 1 else ("total", _total(hand))
         scale = shoe.scale[node.n - shoe.floor]
         values = {a: v[i] for a, v in node.options.items()}
         cell = cells.setdefault((row, up), {"weight": Fraction(0), "by_action": {}})
@@ -558,14 +569,11 @@ def _reach(solver: Solver, i: int) -> dict:
             node = solver.node(hand, up)
             if node.action[i] != HIT:
                 continue
-            total = sum(hand[r] * VALUE[r] for r in range(N_RANKS))
-            cards = sum(hand)
-            pictures_only = hand[5] + hand[6] + hand[7] == cards
+            total = _total(hand)
+            completes = _completes(hand)
             for c in range(N_RANKS):
                 s = node.left[c]
-                t = total + VALUE[c]
-                if not s or t >= 21 or (cards == 1 and hand[ACE] and c == ACE) or \
-                        (cards == 4 and pictures_only and PICTURE[c]):
+                if not s or total + VALUE[c] >= 21 or c in completes:
                     continue  # settled at once
                 key = (hand[:c] + (hand[c] + 1,) + hand[c + 1:], up)
                 following[key] = following.get(key, 0) + p * Fraction(s, node.n)
