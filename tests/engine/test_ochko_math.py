@@ -466,3 +466,12 @@ def test_monte_carlo_of_a_million_rounds():
     print(f"1,000,000 rounds: mean {mean:.6f}, exact {expected:.6f}, se {se:.6f}, "
           f"{(mean - expected) / se:+.2f} se, {time.perf_counter() - start:.0f} s")
     assert abs(mean - expected) < 4 * se, (mean, expected, se)
+
+
+def test_only_a_few_depleted_shoes_are_kept_and_the_full_one_always():
+    om.ev(["TS", "6H"], dealer="9C")
+    for n in range(om.DEPLETED_SHOES_KEPT + 3):
+        om.ev(["TS", "6H"], dealer="9C", removed=["7S"] * (n % 8 + 1) + ["8S"] * (n // 8))
+    assert om.FULL_COUNTS in om._SHOES
+    assert len(om._SHOES) == om.DEPLETED_SHOES_KEPT + 1
+    assert {key[0] for key in om._SOLVERS} <= set(om._SHOES)

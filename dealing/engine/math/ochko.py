@@ -382,15 +382,26 @@ class Solver:
 
 _SHOES: dict[tuple, Shoe] = {}
 _SOLVERS: dict[tuple, Solver] = {}
+# Depleted shoes each hold their own caches (a full solve is a few megabytes): only the most
+# recently asked few are kept, so a server answering many `removed` questions stays bounded.
+# The full shoe, which the pages and the trainer ask about, is never forgotten.
+DEPLETED_SHOES_KEPT = 8
+FULL_COUNTS = tuple([PER_RANK] * N_RANKS)
 
 
 def solve(rules: dict | None = None, removed: tuple = (), dark: bool = True) -> Solver:
     """The memoised solver for a rule set and a shoe (`removed`: rank counts or card codes gone)."""
     rules = _rules(rules)
     counts = removed if _is_counts(removed) else _shoe_counts(_read_cards(removed, "removed"))
-    shoe = _SHOES.get(counts)
+    shoe = _SHOES.pop(counts, None)
     if shoe is None:
-        shoe = _SHOES[counts] = Shoe(counts)
+        shoe = Shoe(counts)
+    _SHOES[counts] = shoe  # last in: the most recently asked
+    depleted = [c for c in _SHOES if c != FULL_COUNTS]
+    for old in depleted[:-DEPLETED_SHOES_KEPT]:
+        del _SHOES[old]
+        for stale in [k for k in _SOLVERS if k[0] == old]:
+            del _SOLVERS[stale]
     key = (counts, rules["dark_win_bet"], rules["dark_double_bust_bet"], dark)
     solver = _SOLVERS.get(key)
     if solver is None:
