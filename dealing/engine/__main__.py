@@ -123,7 +123,16 @@ def cmd_native(args) -> int:
     return 0
 
 
+# The game-math questions (ev/1, edge/1, the charts) have their own command line (math/cli.py).
+MATH_COMMANDS = ("ev", "edge", "strategy")
+
+
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] in MATH_COMMANDS:
+        from .math import cli as math_cli
+
+        return math_cli.main(argv)
     parser = argparse.ArgumentParser(prog="python -m dealing.engine", description="The 21 rules engine.")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("settle", help="settlement/1 for each round (JSON or JSON Lines)")

@@ -334,6 +334,18 @@ def test_the_module_runs_as_a_command_without_django():
     assert bad.returncode == 2 and bad.stdout == "" and bad.stderr.count("\n") == 1
 
 
+def test_the_engine_command_line_answers_the_math_questions():
+    # `python -m dealing.engine ev|edge|strategy`, the contract's command lines (analytics-format.md).
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
+    ev = subprocess.run([sys.executable, "-m", "dealing.engine", "ev", "ochko", "--cards", "TS", "6H", "--dealer",
+                         "9C", "--bet", "10"], capture_output=True, text=True, cwd=ROOT, env=env)
+    assert ev.returncode == 0, ev.stderr
+    assert json.loads(ev.stdout) == om.ev(["TS", "6H"], dealer="9C", bet=10)
+    bad = subprocess.run([sys.executable, "-m", "dealing.engine", "edge", "ochko", "--rule", "no_such_rule=1"],
+                         capture_output=True, text=True, cwd=ROOT, env=env)
+    assert bad.returncode == 2 and bad.stdout == "" and bad.stderr.count("\n") == 1
+
+
 def test_a_warm_question_answers_in_under_50_ms():
     om.edge()  # the full solve fills the caches
     start = time.perf_counter()
