@@ -66,9 +66,10 @@ def floor_name_problem(name: str, *, max_length: int = NAME_MAX) -> str | None:
     return None
 
 
-def player_name_problem(name: str, *, max_length: int) -> str | None:
-    """Why `name` cannot be a player's name on a stake, as a sentence; None when it can."""
-    if len(name) > max_length:
+def player_name_problem(name: str, *, max_length: int | None = None) -> str | None:
+    """Why `name` cannot be a player's name on a stake, as a sentence; None when it can. Without
+    `max_length` only its characters are checked (a form field counts them itself)."""
+    if max_length is not None and len(name) > max_length:
         return _("A player's name has at most %(n)d characters.") % {"n": max_length}
     char = invisible_character(name)
     if char is not None:
@@ -101,7 +102,7 @@ class PlayerNameValidator:
 
     code = "bad_player"
 
-    def __init__(self, max_length: int):
+    def __init__(self, max_length: int | None = None):
         self.max_length = max_length
 
     def __call__(self, value):

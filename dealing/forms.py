@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from casino.roles import DEALER, has_role
+from casino.validators import PlayerNameValidator
 from dealing import chain, engine
 from dealing.choices import BurnReason, Decision, IncidentKind, Resolution
 from dealing.engine import cards as engine_cards
@@ -546,7 +547,7 @@ class OchkoRoundForm(RoundForm):
             for letter in STAKE_LETTERS:
                 p = f"s{n}{letter}_"
                 f[p + "player"] = forms.CharField(required=False, max_length=80, label=_("Player"),
-                                                  widget=forms.TextInput(attrs={"autocomplete": "off",
+                                                  validators=[PlayerNameValidator()], widget=forms.TextInput(attrs={"autocomplete": "off",
                                                                                 "class": "player"}))
                 f[p + "ante"] = AmountField(label=_("Ante"))
                 f[p + "dealer_bet"] = AmountField(label=_("Dealer bet"))
@@ -641,7 +642,7 @@ class OchkoRoundForm(RoundForm):
 
     def _clean_stake(self, p: str) -> None:
         data = self.cleaned_data
-        if not (data.get(p + "player") or "").strip():
+        if not (data.get(p + "player") or "").strip() and p + "player" not in self.errors:
             self.add_error(p + "player", _("Who plays this stake?"))
         if data.get(p + "ante") is None and p + "ante" not in self.errors:
             self.add_error(p + "ante", _("Enter the Ante."))
@@ -911,7 +912,7 @@ class BlackjackRoundForm(RoundForm):
             f[p + "id"] = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
             f[f"b{n}_splits"] = forms.CharField(required=False, max_length=200, widget=forms.HiddenInput)
             f[p + "player"] = forms.CharField(required=False, max_length=80, label=_("Player"),
-                                              widget=forms.TextInput(attrs={"autocomplete": "off", "class": "player"}))
+                                              validators=[PlayerNameValidator()], widget=forms.TextInput(attrs={"autocomplete": "off", "class": "player"}))
             f[p + "bet"] = AmountField(label=_("Bet"))
             if self.offers_jackpot:
                 f[p + "jackpot"] = AmountField(label=_("Jackpot"))
@@ -1067,7 +1068,7 @@ class BlackjackRoundForm(RoundForm):
 
     def _clean_box(self, n: int) -> None:
         data, p = self.cleaned_data, f"s{n}_"
-        if not (data.get(p + "player") or "").strip():
+        if not (data.get(p + "player") or "").strip() and p + "player" not in self.errors:
             self.add_error(p + "player", _("Who plays this box?"))
         if data.get(p + "bet") is None and p + "bet" not in self.errors:
             self.add_error(p + "bet", _("Enter the bet."))

@@ -41,7 +41,7 @@ from dealing.engine import document as engine_document
 from dealing.engine.base import PAY, TAKE, rules_jsonable
 from dealing.engine.money import fmt, parse_amount
 
-from . import chain
+from . import chain, input_limits
 from .choices import (
     AuditStatus, BurnReason, Decision, IncidentKind, IncidentStatus, Resolution, RoundStatus, ShoeEventKind,
 )
@@ -318,6 +318,7 @@ def read_document(document) -> dict:
     except engine.RoundError as exc:
         raise engine_error(exc) from None
     _check_storable(doc)
+    input_limits.check_round_input(doc)
     return dict(doc)
 
 
