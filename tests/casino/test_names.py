@@ -188,3 +188,12 @@ def test_the_address_of_a_legacy_name_leads_back_to_its_table(client_for):
     assert client.get("/tables/R/1/incidents/").context["table"] == table
     assert client.get("/tables/nowhere/shoe/").status_code == 404
     assert client.get("/tables/R%00/shoe/").status_code == 404
+
+
+def test_log_a_round_goes_straight_to_the_only_table_whatever_its_name(client_for):
+    pit = PitFactory(name="Pit L")
+    TableFactory(name="R/1", pit=pit)
+    client = client_for(DEALER, pits=[pit])
+    response = client.get(reverse("dealing:round_pick_table"))
+    assert response.status_code == 302 and response["Location"] == "/tables/R/1/rounds/new"
+    assert client.get(response["Location"]).status_code == 200

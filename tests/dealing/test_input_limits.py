@@ -92,3 +92,15 @@ def test_the_round_form_shows_the_refusal_next_to_the_player_field(client, make_
     assert "U+202E (RIGHT-TO-LEFT OVERRIDE)" in response.content.decode()
     saved = client.post(form_url(floor.table_a), {**round_data(s3a_player="P-\u202e08"), "action": "save"})
     assert saved.status_code == 200 and not Round.objects.exists()
+
+
+def test_the_blackjack_form_shows_the_refusal_next_to_the_player_field(api, staff, tables):
+    from tests.dealing.test_pages_blackjack import post, seed_round
+
+    client = api(staff.dealer)
+    response = post(client, tables.salon, seed_round(s2_player="P-\u20662\u2069"))
+    assert response.status_code == 200
+    assert response.context["form"].errors["s2_player"] == [
+        "A player's name cannot contain U+2066 (LEFT-TO-RIGHT ISOLATE): only characters that can be seen, and spaces."]
+    assert post(client, tables.salon, seed_round(s2_player="P-\u20662\u2069"), action="save").status_code == 200
+    assert not Round.objects.exists()
