@@ -547,7 +547,8 @@ class OchkoRoundForm(RoundForm):
             for letter in STAKE_LETTERS:
                 p = f"s{n}{letter}_"
                 f[p + "player"] = forms.CharField(required=False, max_length=80, label=_("Player"),
-                                                  validators=[PlayerNameValidator()], widget=forms.TextInput(attrs={"autocomplete": "off",
+                                                  validators=[PlayerNameValidator()],
+                                                  widget=forms.TextInput(attrs={"autocomplete": "off",
                                                                                 "class": "player"}))
                 f[p + "ante"] = AmountField(label=_("Ante"))
                 f[p + "dealer_bet"] = AmountField(label=_("Dealer bet"))
@@ -912,7 +913,8 @@ class BlackjackRoundForm(RoundForm):
             f[p + "id"] = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
             f[f"b{n}_splits"] = forms.CharField(required=False, max_length=200, widget=forms.HiddenInput)
             f[p + "player"] = forms.CharField(required=False, max_length=80, label=_("Player"),
-                                              validators=[PlayerNameValidator()], widget=forms.TextInput(attrs={"autocomplete": "off", "class": "player"}))
+                                              validators=[PlayerNameValidator()],
+                                              widget=forms.TextInput(attrs={"autocomplete": "off", "class": "player"}))
             f[p + "bet"] = AmountField(label=_("Bet"))
             if self.offers_jackpot:
                 f[p + "jackpot"] = AmountField(label=_("Jackpot"))

@@ -19,11 +19,13 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='pit',
             name='name',
-            field=models.CharField(max_length=60, unique=True, validators=[casino.validators.FloorNameValidator()], verbose_name='name'),
+            field=models.CharField(max_length=60, unique=True, validators=[casino.validators.FloorNameValidator()],
+                                   verbose_name='name'),
         ),
         migrations.AlterField(
             model_name='table',
             name='name',
-            field=models.CharField(max_length=60, unique=True, validators=[casino.validators.FloorNameValidator()], verbose_name='name'),
+            field=models.CharField(max_length=60, unique=True, validators=[casino.validators.FloorNameValidator()],
+                                   verbose_name='name'),
         ),
     ]
