@@ -16,9 +16,24 @@ from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from .errors import ServiceError
+from .log_filters import REASON
 
 
 def exception_handler(exc, context):
+    response = _handled(exc, context)
+    if response is not None and response.status_code == 403:
+        _note_refusal(context, response.data["message"])
+    return response
+
+
+def _note_refusal(context, message: str) -> None:
+    """Why the API refused, for the one line the request's log writes (casino/log_filters.py)."""
+    request = getattr(context.get("request"), "_request", None)  # the Django request under DRF's
+    if request is not None:
+        setattr(request, REASON, message)
+
+
+def _handled(exc, context):
     if isinstance(exc, ServiceError):
         return Response({"message": exc.message, "extra": exc.extra}, status=exc.status)
     if isinstance(exc, DjangoValidationError):

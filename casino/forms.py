@@ -39,6 +39,9 @@ class TableForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["rules"].help_text = rules_help()
-        self.fields["chips"].widget = forms.TextInput(attrs={"size": 40})
-        self.fields["rules"].widget = forms.Textarea(attrs={"rows": 3, "cols": 60})
+        # The pit's page lists its tables with fewer fields (admin.TableInline): no chips, no rules.
+        if "rules" in self.fields:
+            self.fields["rules"].help_text = rules_help()
+            self.fields["rules"].widget = forms.Textarea(attrs={"rows": 3, "cols": 60})
+        if "chips" in self.fields:
+            self.fields["chips"].widget = forms.TextInput(attrs={"size": 40})

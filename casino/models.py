@@ -15,6 +15,7 @@ from dealing.engine.money import fmt, parse_amount
 
 from . import house_rules
 from .choices import MAX_BOXES, Variant
+from .validators import NAME_MAX, FloorNameValidator
 
 MONEY = {"max_digits": 14, "decimal_places": 2}
 
@@ -22,7 +23,7 @@ MONEY = {"max_digits": 14, "decimal_places": 2}
 class Pit(models.Model):
     """A group of tables under one pit boss (старший по питу)."""
 
-    name = models.CharField(_("name"), max_length=60, unique=True)
+    name = models.CharField(_("name"), max_length=NAME_MAX, unique=True, validators=[FloorNameValidator()])
     description = models.TextField(_("description"), blank=True)
 
     class Meta:
@@ -37,7 +38,7 @@ class Pit(models.Model):
 class Table(models.Model):
     """A gaming table: its game, its Ante/bet limits, its boxes, chips and house rules."""
 
-    name = models.CharField(_("name"), max_length=60, unique=True)
+    name = models.CharField(_("name"), max_length=NAME_MAX, unique=True, validators=[FloorNameValidator()])
     pit = models.ForeignKey(Pit, on_delete=models.PROTECT, related_name="tables", verbose_name=_("pit"))
     variant = models.CharField(_("variant"), max_length=20, choices=Variant.choices)
     rules = models.JSONField(

@@ -59,11 +59,17 @@ def _table_view(table: Table) -> TableView:
         return TableView(table, None, exc.message)
 
 
-def health_report() -> dict:
-    """Reachability of the database and the broker, for `GET /healthz`."""
+def health_report(*, detailed: bool = True) -> dict:
+    """Reachability of the database and the broker, for `GET /healthz`.
+
+    `detailed` adds what each check found (the database's vendor, the broker's address without its
+    password, the error of a failed check); otherwise only whether each is ok: a failed connection's
+    error names the host, port and database, which is no business of an anonymous probe."""
     database = _database_health()
     broker = _broker_health()
     ok = database["ok"] and broker["ok"]
+    if not detailed:
+        database, broker = {"ok": database["ok"]}, {"ok": broker["ok"]}
     return {"status": "ok" if ok else "degraded", "database": database, "broker": broker}
 
 

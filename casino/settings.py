@@ -224,11 +224,18 @@ LOGGING = {
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
     },
+    # A 403 is one line (who, what, why), not a traceback: casino/log_filters.py.
+    "filters": {
+        "one_line_refusal": {"()": "casino.log_filters.OneLineRefusal"},
+    },
     "handlers": {
         "console": {"class": "logging.StreamHandler", "formatter": "plain"},
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
         "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
+        # Filters of a logger see only what is logged on it: both loggers that record a 403.
+        "django.request": {"filters": ["one_line_refusal"]},
+        "django.security.csrf": {"filters": ["one_line_refusal"]},
     },
 }

@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from casino.roles import DEALER, has_role
+from casino.validators import PlayerNameValidator
 from dealing import chain, engine
 from dealing.choices import BurnReason, Decision, IncidentKind, Resolution
 from dealing.engine import cards as engine_cards
@@ -546,6 +547,7 @@ class OchkoRoundForm(RoundForm):
             for letter in STAKE_LETTERS:
                 p = f"s{n}{letter}_"
                 f[p + "player"] = forms.CharField(required=False, max_length=80, label=_("Player"),
+                                                  validators=[PlayerNameValidator()],
                                                   widget=forms.TextInput(attrs={"autocomplete": "off",
                                                                                 "class": "player"}))
                 f[p + "ante"] = AmountField(label=_("Ante"))
@@ -641,7 +643,7 @@ class OchkoRoundForm(RoundForm):
 
     def _clean_stake(self, p: str) -> None:
         data = self.cleaned_data
-        if not (data.get(p + "player") or "").strip():
+        if not (data.get(p + "player") or "").strip() and p + "player" not in self.errors:
             self.add_error(p + "player", _("Who plays this stake?"))
         if data.get(p + "ante") is None and p + "ante" not in self.errors:
             self.add_error(p + "ante", _("Enter the Ante."))
@@ -911,6 +913,7 @@ class BlackjackRoundForm(RoundForm):
             f[p + "id"] = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
             f[f"b{n}_splits"] = forms.CharField(required=False, max_length=200, widget=forms.HiddenInput)
             f[p + "player"] = forms.CharField(required=False, max_length=80, label=_("Player"),
+                                              validators=[PlayerNameValidator()],
                                               widget=forms.TextInput(attrs={"autocomplete": "off", "class": "player"}))
             f[p + "bet"] = AmountField(label=_("Bet"))
             if self.offers_jackpot:
@@ -1067,7 +1070,7 @@ class BlackjackRoundForm(RoundForm):
 
     def _clean_box(self, n: int) -> None:
         data, p = self.cleaned_data, f"s{n}_"
-        if not (data.get(p + "player") or "").strip():
+        if not (data.get(p + "player") or "").strip() and p + "player" not in self.errors:
             self.add_error(p + "player", _("Who plays this box?"))
         if data.get(p + "bet") is None and p + "bet" not in self.errors:
             self.add_error(p + "bet", _("Enter the bet."))

@@ -41,7 +41,7 @@ from dealing.engine import document as engine_document
 from dealing.engine.base import PAY, TAKE, rules_jsonable
 from dealing.engine.money import fmt, parse_amount
 
-from . import chain
+from . import chain, input_limits, selectors
 from .choices import (
     AuditStatus, BurnReason, Decision, IncidentKind, IncidentStatus, Resolution, RoundStatus, ShoeEventKind,
 )
@@ -298,7 +298,7 @@ def round_log(*, document, logged_by, table: Table | None = None) -> tuple[Round
             # Most often the same round sent again (its id is taken, by an earlier or a concurrent
             # request; or its shoe has ended since): answer with the stored round. Checking after
             # a failed write rather than before every write saves new rounds a query.
-            existing = _same_round(prepared.document)
+            existing = _same_round(prepared.document, logged_by)
             if existing is not None:
                 return existing, False
             attempt += 1
@@ -318,6 +318,7 @@ def read_document(document) -> dict:
     except engine.RoundError as exc:
         raise engine_error(exc) from None
     _check_storable(doc)
+    input_limits.check_round_input(doc)
     return dict(doc)
 
 
@@ -572,14 +573,17 @@ def _check_may_log_for(user, table: Table, dealer, supersedes: Round | None) -> 
     raise _refuse(message, "forbidden", status=403)
 
 
-def _same_round(stored: dict) -> Round | None:
-    """The stored round with this id, when it is the same round; a different body is a conflict."""
+def _same_round(stored: dict, user) -> Round | None:
+    """The stored round with this id, when it is the same round; a different body is a conflict.
+    The conflict names the stored round only to those who may see it: ids are the sender's to choose,
+    and the round holding one may be another pit's."""
     original = Round.objects.filter(uid=stored["id"], revision=1).select_related("table", "shoe", "dealer").first()
     if original is None:
         return None
     if chain.canonical_json(original.document) != chain.canonical_json(stored):
+        visible = selectors.rounds_visible(user).filter(pk=original.pk).exists()
         raise _refuse(_("A different round with the id %(id)s is already stored.") % {"id": stored["id"]},
-                      "id_conflict", status=409, round=original.pk)
+                      "id_conflict", status=409, round=original.pk if visible else None)
     return original
 
 

@@ -1,17 +1,19 @@
 """The pages of dealing (the API's routes are in dealing/api_urls.py)."""
 
-from django.urls import path
+from django.urls import path, register_converter
 
 from . import views
+from .converters import TableNameConverter
 
 app_name = "dealing"
+register_converter(TableNameConverter, "table")
 
 urlpatterns = [
     path("tables/", views.table_list, name="table_list"),
-    path("tables/<str:name>/rounds/new", views.round_new, name="round_new"),
-    path("tables/<str:name>/shoe/", views.shoe_page, name="shoe"),
-    path("tables/<str:name>/shoes/<int:number>/", views.shoe_page, name="shoe_number"),
-    path("tables/<str:name>/incidents/", views.table_incidents, name="table_incidents"),
+    path("tables/<table:name>/rounds/new", views.round_new, name="round_new"),
+    path("tables/<table:name>/shoe/", views.shoe_page, name="shoe"),
+    path("tables/<table:name>/shoes/<int:number>/", views.shoe_page, name="shoe_number"),
+    path("tables/<table:name>/incidents/", views.table_incidents, name="table_incidents"),
     path("rounds/new", views.round_pick_table, name="round_pick_table"),
     path("rounds/<int:pk>/", views.round_detail, name="round_detail"),
     path("rounds/<int:pk>/correct", views.round_correct, name="round_correct"),

@@ -1,12 +1,18 @@
-"""`GET /healthz`: database and broker reachability, no login needed."""
+"""`GET /healthz`: database and broker reachability, no login needed; the details, as staff see
+them (what anonymous probes see: test_health_anonymous.py)."""
 
 import pytest
 
 pytestmark = pytest.mark.django_db
 
 
-def test_healthz_ok(client, settings):
-    response = client.get("/healthz")
+@pytest.fixture
+def staff(client_for):
+    return client_for("superuser")
+
+
+def test_healthz_ok(staff, settings):
+    response = staff.get("/healthz")
     assert response.status_code == 200
     body = response.json()
     assert body["status"] == "ok"
@@ -19,10 +25,10 @@ def test_healthz_ok(client, settings):
         assert body["broker"]["url"].startswith("redis://127.0.0.1:6379")
 
 
-def test_healthz_is_503_when_the_broker_is_unreachable(client, settings):
+def test_healthz_is_503_when_the_broker_is_unreachable(staff, settings):
     settings.CELERY_TASK_ALWAYS_EAGER = False
     settings.CELERY_BROKER_URL = "redis://:secret@127.0.0.1:1/0"  # nothing listens on port 1
-    response = client.get("/healthz")
+    response = staff.get("/healthz")
     assert response.status_code == 503
     body = response.json()
     assert body["status"] == "degraded"

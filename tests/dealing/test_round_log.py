@@ -215,7 +215,9 @@ def test_stake_rows_hold_exactly_what_the_round_says(staff, tables, deal):
     """Each stake's row — text with quotes, backslashes and Cyrillic, exact amounts, owed and paid
     — as the document and the engine give them, on every database (PostgreSQL sends them as JSON)."""
     doc = deal(tables.ochko, seed=11)
-    names = ['Иван "Ваня" Петров', "O'Neil \\ back", "Zoë\ttab"]
+    # (A tab, the other character JSON escapes, is refused in a name since issue 18: an astral
+    # character, which JSON may send as a surrogate pair, and a no-break space stand in for it.)
+    names = ['Иван "Ваня" Петров', "O'Neil \\ back", "Zoë\u00a0🎲 dice"]
     for stake, name in zip(doc["stakes"], names * 3):
         stake["player"] = name
     doc["stakes"][0]["ante"] = "150.50"
