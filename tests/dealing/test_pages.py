@@ -188,7 +188,7 @@ def test_a_pit_boss_logs_for_a_dealer_of_his_pit(client, make_user, dealer, floo
 
 def test_an_engine_refusal_lands_on_the_field_that_caused_it(dealer, floor, monkeypatch):
     """A document the engine cannot read is never saved; its event index or JSON path names the field."""
-    from dealing.forms import OchkoRoundForm
+    from dealing.games.ochko.forms import OchkoRoundForm
 
     form = OchkoRoundForm(round_data(), table=floor.table_a, user=dealer)
     assert form.is_valid(), form.errors

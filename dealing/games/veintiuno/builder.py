@@ -1,6 +1,7 @@
-"""A veintiuno round as the home game's form enters it → the `round/1` document, in the rules' order.
+"""A veintiuno round as its forms enter it → the `round/1` document, in the rules' order.
 
-The form is filled seat by seat (who sits where, the two cards, the bet, what each hand did, what
+Two forms fill it: the home game's ledger (`ledger.forms.RoundForm`) and the round form of a
+veintiuno table (`dealing.games.veintiuno.forms`). The form is filled seat by seat (who sits where, the two cards, the bet, what each hand did, what
 it was paid) and the bank's own line (two cards, al puje, its draws, who takes the bank next).
 The log must read in the order things happen at the table (rules/veintiuno.md, "A round"):
 
@@ -34,9 +35,9 @@ from decimal import Decimal, InvalidOperation
 
 from django.utils.translation import gettext as _
 
+from dealing.engine import cards as _cards
 from dealing.engine.money import fmt
-
-from .draw import read_card
+from dealing.engine.veintiuno import PACK
 
 PAY, TAKE, LEAVE = "pay", "take", "leave"
 RESULTS = (PAY, TAKE, LEAVE)
@@ -105,6 +106,20 @@ class RoundSheet:
     payments: list[Payment] = field(default_factory=list)
     bank_to: str | None = None
     id: str | None = None
+
+
+_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
+
+
+def read_card(text) -> str | None:
+    """The canonical code of a card of the 40-card pack (``"7♥"``, ``"7h"`` → ``"7H"``), or None."""
+    if not isinstance(text, str):
+        return None
+    text = text.strip()
+    if text and text[-1] in _SYMBOLS:
+        text = text[:-1] + _SYMBOLS[text[-1]]
+    code = _cards.normalize(text) or _cards.normalize(text.upper())
+    return code if code in PACK else None
 
 
 def stake_id(seat: int) -> str:
