@@ -21,6 +21,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from casino.roles import DEALER, has_role
 from dealing import chain, engine
@@ -145,6 +146,14 @@ class RoundForm(forms.Form):
 
     variant = ""
     template_name = ""
+    # What the page around the form says of the game (round_new.html): the word for the table's
+    # limits, the order Tab goes in, the game's own keys, how cards are typed, its script if any.
+    limits_word = gettext_lazy("Bet")
+    tab_help = gettext_lazy("next field: box 1 → 6, then your cards")
+    key_help: tuple = ()
+    cards_help = gettext_lazy("Cards: rank and suit — TS, AH, 10D, 7c — separated by spaces. The first card of a box "
+                              "is the one dealt; then each card it drew.")
+    script = ""  # a static file, e.g. "dealing/round_form_blackjack.js"
 
     round_id = forms.UUIDField(widget=forms.HiddenInput)
 

@@ -39,6 +39,14 @@ class BlackjackRoundForm(RoundForm):
     template_name = "dealing/round_form_blackjack.html"
     default_renderer = QUICK_WIDGETS
     pack_words = gettext_lazy("the 52-card pack")
+    script = "dealing/round_form_blackjack.js"
+    tab_help = gettext_lazy("next field: box by box, each hand in play order, then your cards")
+    key_help = ((("H", "S", "D", "P"), gettext_lazy(
+        "in a hand's cards, before a card: H hit (type the card), S stand (next hand), D double (the next card is the "
+        "double), P split the pair")),)
+    cards_help = gettext_lazy("Cards: rank and suit — TS, AH, 10D, 7c — separated by spaces. A box's first two cards "
+                              "are the ones dealt; then each card it drew. After a split, each hand takes the cards it "
+                              "drew after the split.")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -60,6 +60,7 @@ class OchkoRoundForm(RoundForm):
     template_name = "dealing/round_form_ochko.html"
     default_renderer = QUICK_WIDGETS
     pack_words = gettext_lazy("the 36-card pack (6 to A)")
+    limits_word = gettext_lazy("Ante")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

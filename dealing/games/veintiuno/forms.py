@@ -59,6 +59,9 @@ class VeintiunoRoundForm(RoundForm):
     template_name = "dealing/round_form_veintiuno.html"
     default_renderer = QUICK_WIDGETS
     pack_words = gettext_lazy("the 40-card pack (A, 2–7, J, Q, K)")
+    tab_help = gettext_lazy("next field: seat by seat from pie de banco, then the bank")
+    cards_help = gettext_lazy("Cards: rank and suit — AS, 7H, K♠ — separated by spaces (no 8, 9 or 10). A seat's two "
+                              "cards are the ones dealt; its play line says what it drew and did.")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
