@@ -1,8 +1,8 @@
 """A veintiuno round as its forms enter it → the `round/1` document, in the rules' order.
 
 Two forms fill it: the home game's ledger (`ledger.forms.RoundForm`) and the round form of a
-veintiuno table (`dealing.games.veintiuno.forms`). The form is filled seat by seat (who sits where, the two cards, the bet, what each hand did, what
-it was paid) and the bank's own line (two cards, al puje, its draws, who takes the bank next).
+veintiuno table (`dealing.games.veintiuno.forms`). Each is filled seat by seat (who sits where, the
+two cards, the bet, what each hand did, what it was paid) and the bank's own line (two cards, al puje, its draws, who takes the bank next).
 The log must read in the order things happen at the table (rules/veintiuno.md, "A round"):
 
 1. the first pass, face down: seat 1 (pie de banco, at the bank's right), 2, …, then the bank;

@@ -225,7 +225,8 @@ class VeintiunoRoundForm(RoundForm):
         limits = (data.get("bank_min") or self.table.min_bet, data.get("bank_max") or self.table.max_bet)
         bank_cards = data.get("bank_cards") or []
         return RoundSheet(bank=data["bank"].strip(), limits=limits, seats=seats,
-                          bank_cards=(bank_cards[0], bank_cards[1]), puje=bool(data.get("puje")), bank_draws=list(data.get("bank_draws") or []),
+                          bank_cards=(bank_cards[0], bank_cards[1]), puje=bool(data.get("puje")),
+                          bank_draws=list(data.get("bank_draws") or []),
                           payments=payments, bank_to=(data.get("bank_to") or "").strip() or None,
                           id=str(data["round_id"]))
 

@@ -41,7 +41,8 @@ def replay(doc) -> Outcome:
     stakes: dict[str, dict] = {}
     for k, item in enumerate(doc_.expect_list(doc.get("stakes"), "$.stakes")):
         item = doc_.expect_object(item, f"$.stakes[{k}]")
-        stakes[str(item.get("id"))] = {"box": item.get("box"), "bet": parse_amount(item.get("bet"), f"$.stakes[{k}].bet")}
+        bet = parse_amount(item.get("bet"), f"$.stakes[{k}].bet")
+        stakes[str(item.get("id"))] = {"box": item.get("box"), "bet": bet}
     cards: dict[object, str] = {}
     settled: list[Settled] = []
     findings: list[Finding] = []
