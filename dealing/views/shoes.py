@@ -9,9 +9,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from casino.roles import AUDITOR, INSPECTOR, PIT_BOSS, has_role, role_required
-from dealing import engine, selectors, services
+from dealing import engine, games, selectors, services
 from dealing.choices import ShoeEventKind
-from dealing import games
 from dealing.forms import BurnForm, DealerChangeForm, ShoeStartForm, pit_dealers
 from dealing.models import Round, Shoe
 from .common import table_for, _may, _call, _require_role, READERS, LOGGERS, SHOE_LOADERS, SHOE_RECORDERS

@@ -7,9 +7,8 @@ from django.views.decorators.http import require_http_methods
 
 from casino import selectors as floor_selectors
 from casino.roles import role_required
-from dealing import selectors
+from dealing import games, selectors
 from dealing.choices import IncidentStatus, RoundStatus
-from dealing import games
 from .common import _may, READERS, LOGGERS, REPORTERS
 
 # --- tables ----------------------------------------------------------------------------------------
