@@ -162,3 +162,15 @@ def test_a_stored_round_is_read_back_into_the_form_as_entered(dealer_client, tab
     assert initial["bank_cards"] == "6S 4D" and initial["h1-2_bet_result"] == "take"
     response = post(dealer_client, tables.veintiuno, {**initial, "round_id": str(uuid.uuid4())})
     assert response.context["result"].built.document["events"] == doc["events"]
+
+
+def test_a_declared_natural_is_paid_two_to_one_and_takes_the_bank(dealer_client, tables):
+    """Beto's A♠ K♦ declared at once: 2:1, and the bank passes to him; al puje is not called."""
+    data = round_data(s1_cards="AS KD", s1_declare="on", s1_play="", h1_bet_amount="20", bank_to="Beto")
+    result = post(dealer_client, tables.veintiuno, data).context["result"]
+    assert result.ok and result.findings == [], [f.message for f in result.findings]
+    events = result.built.document["events"]
+    assert {"e": "declare", "hand": "1"} in events and events[-1] == {"e": "bank_to", "player": "Beto"}
+    wrong = post(dealer_client, tables.veintiuno, round_data(s1_cards="AS KD", s1_declare="on", s1_play="",
+                                                            h1_bet_amount="10")).context["result"]
+    assert {f.code: f.field for f in wrong.findings} == {"WRONG_AMOUNT": "h1_bet_result", "BANK_SUCCESSION": "bank_to"}
