@@ -14,13 +14,10 @@ from django.views.decorators.http import require_http_methods
 from casino.errors import ServiceError
 from casino.models import Table
 from casino.roles import DEALER, PIT_BOSS, has_role, role_required, user_pits
-from dealing import chain, engine, selectors, services
+from dealing import chain, engine, games, selectors, services
 from dealing.choices import RoundStatus
-from dealing.forms import (
-    ROUND_FORMS,
-)
+from dealing.games.ochko.builder import ochko_entry_from_document
 from dealing.models import Round
-from dealing.round_builder import ochko_entry_from_document
 from .common import _is_htmx, _redirect, table_for, audit_replay_url, _may, _service_error_to_form, READERS, LOGGERS, REPORTERS, DECIDERS
 
 # --- the dealer's round form -----------------------------------------------------------------------
@@ -35,7 +32,7 @@ def round_new(request, name: str):
     `services.round_log` — or a change of the form's layout (blackjack: "split:<hand>").
     """
     table = table_for(request.user, name)
-    form_class = ROUND_FORMS.get(table.variant)
+    form_class = games.form_for(table.variant)
     if form_class is None:
         return render(request, "dealing/round_form_unavailable.html", {"table": table})
     return _round_form_page(request, table, form_class)
@@ -60,7 +57,8 @@ def _round_form_page(request, table: Table, form_class, *, amends: Round | None 
         else:
             form = form_class(data, **kwargs)
             if form.is_valid():
-                result = form.check()
+                # Saving what was checked: its token spares the round a second replay before the service's.
+                result = form.check(checked=request.POST.get("checked") if action == "save" else None)
                 if action == "fill" and result.ok:
                     filled = form.fill_owed(data)
                     form = form_class(data, **kwargs)
@@ -82,6 +80,8 @@ def _round_form_page(request, table: Table, form_class, *, amends: Round | None 
                         if saved is not None:
                             return saved
                         refused = True
+                        if result.vouched:
+                            form.check()  # refused: the page shows the engine's findings again
     if focus and focus in form.fields:
         form.fields[focus].widget.attrs["autofocus"] = True
     context = {
@@ -171,7 +171,7 @@ def round_correct(request, pk: int):
     record = selectors.round_get(user=request.user, pk=pk)
     if not may_correct(request.user, record):
         raise PermissionDenied(_("Only the dealer who dealt this round or a pit boss of its pit corrects it."))
-    form_class = ROUND_FORMS.get(record.variant)
+    form_class = games.form_for(record.variant)
     blocked = _correction_blocked(record, form_class)
     if blocked:
         messages.error(request, blocked)
@@ -184,7 +184,7 @@ def round_correct(request, pk: int):
 @dataclass
 class WagerLine:
     label: str
-    logged: object = None  # round_builder.Result
+    logged: object = None  # dealing.games.building.Result
     owed: object = None  # engine Owed
     findings: list = field(default_factory=list)
 
@@ -234,7 +234,7 @@ class HandDrawing:
 def _blackjack_drawing(record: Round, outcome) -> dict:
     """The stored blackjack round for the template: boxes, hands side by side, doubles, insurance,
     even money and the jackpot, what was logged and what was owed; the dealer's cards."""
-    from dealing.round_builder_blackjack import blackjack_entry_from_document, full_cards
+    from dealing.games.blackjack.builder import blackjack_entry_from_document, full_cards
 
     entry = blackjack_entry_from_document(record.document)
     owed = {(w.stake, w.hand, w.wager): w for w in (outcome.wagers or [])} if outcome else {}
@@ -302,11 +302,13 @@ def round_detail(request, pk: int):
         "boxes": _round_drawing(record, outcome), "dealer_cards": entry.dealer_cards if entry else [],
         "blackjack": _blackjack_drawing(record, outcome) if record.variant == "blackjack" else None,
         "pending_correction": pending, "may_decide": _may(user, *DECIDERS),
-        "may_correct": (record.status == RoundStatus.RECORDED and pending is None and record.variant in ROUND_FORMS
+        "may_correct": (record.status == RoundStatus.RECORDED and pending is None
+                        and games.form_for(record.variant) is not None
                         and has_role(user, *LOGGERS) and may_correct(user, record)),
         "audit_url": audit_replay_url(record), "revisions": selectors.round_revisions(round=record),
         "incidents": selectors.incidents_visible(request.user).filter(round=record).select_related("reported_by"),
         "may_report": _may(request.user, *REPORTERS),
-        "may_log": _may(request.user, *LOGGERS) and record.table.variant in ROUND_FORMS and record.table.is_active
+        "may_log": _may(request.user, *LOGGERS) and games.form_for(record.table.variant) is not None
+        and record.table.is_active
         and record.status == RoundStatus.RECORDED,
     })

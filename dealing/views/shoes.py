@@ -9,11 +9,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from casino.roles import AUDITOR, INSPECTOR, PIT_BOSS, has_role, role_required
-from dealing import engine, selectors, services
+from dealing import engine, games, selectors, services
 from dealing.choices import ShoeEventKind
-from dealing.forms import (
-    ROUND_FORMS, BurnForm, DealerChangeForm, ShoeStartForm, pit_dealers,
-)
+from dealing.forms import BurnForm, DealerChangeForm, ShoeStartForm, pit_dealers
 from dealing.models import Round, Shoe
 from .common import table_for, _may, _call, _require_role, READERS, LOGGERS, SHOE_LOADERS, SHOE_RECORDERS
 
@@ -73,7 +71,7 @@ def shoe_page(request, name: str, number: int | None = None):
     context = {"table": table, "shoe": shoe, "start_form": start_form, "burn_form": burn_form, "audit_url": audit_url,
                "change_form": change_form, "may_start": _may(user, *SHOE_LOADERS),
                "may_record": _may(user, *SHOE_RECORDERS) and shoe is not None and shoe.is_open,
-               "may_log": _may(user, *LOGGERS) and table.variant in ROUND_FORMS,
+               "may_log": _may(user, *LOGGERS) and games.form_for(table.variant) is not None,
                "other_shoes": shoes.exclude(pk=shoe.pk if shoe else None).order_by("-number")[:12]}
     if shoe is not None:
         items = selectors.shoe_items(shoe=shoe)

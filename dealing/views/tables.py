@@ -7,11 +7,8 @@ from django.views.decorators.http import require_http_methods
 
 from casino import selectors as floor_selectors
 from casino.roles import role_required
-from dealing import selectors
+from dealing import games, selectors
 from dealing.choices import IncidentStatus, RoundStatus
-from dealing.forms import (
-    ROUND_FORMS,
-)
 from .common import _may, READERS, LOGGERS, REPORTERS
 
 # --- tables ----------------------------------------------------------------------------------------
@@ -33,7 +30,7 @@ def table_list(request):
     for table in tables:
         shoe = shoes.get(table.pk)
         rows.append({
-            "table": table, "shoe": shoe, "has_form": table.variant in ROUND_FORMS,
+            "table": table, "shoe": shoe, "has_form": games.form_for(table.variant) is not None,
             "cards_left": selectors.shoe_cards_left(shoe=shoe) if shoe else None,
             "rounds": shoe.rounds.filter(status=RoundStatus.RECORDED).count() if shoe else 0,
             "pending": pending.get(table.pk, 0),
@@ -48,7 +45,7 @@ def table_list(request):
 def round_pick_table(request):
     """"Log a round" from the navigation: straight to the form when there is one table to choose."""
     tables = [t for t in floor_selectors.table_list(user=request.user).filter(is_active=True)
-              .order_by("pit__name", "name") if t.variant in ROUND_FORMS]
+              .order_by("pit__name", "name") if games.form_for(t.variant) is not None]
     if len(tables) == 1:
         return redirect("dealing:round_new", name=tables[0].name)
     return render(request, "dealing/round_pick_table.html", {"tables": tables})

@@ -4,7 +4,7 @@ from dealing.games import Game
 
 GAME = Game(
     variant="blackjack",
-    form="dealing.forms.BlackjackRoundForm",
+    form="dealing.games.blackjack.forms.BlackjackRoundForm",
     layout="",
     drills="",
 )

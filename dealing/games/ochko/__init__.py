@@ -4,7 +4,7 @@ from dealing.games import Game
 
 GAME = Game(
     variant="ochko",
-    form="dealing.forms.OchkoRoundForm",
+    form="dealing.games.ochko.forms.OchkoRoundForm",
     layout="",
     drills="",
 )

@@ -4,7 +4,7 @@ from dealing.games import Game
 
 GAME = Game(
     variant="veintiuno",
-    form="",
+    form="dealing.games.veintiuno.forms.VeintiunoRoundForm",
     layout="",
     drills="",
 )
