@@ -5,6 +5,6 @@ from dealing.games import Game
 GAME = Game(
     variant="blackjack",
     form="dealing.forms.BlackjackRoundForm",
-    layout="",
+    layout="dealing.games.blackjack.layout.LAYOUT",
     drills="",
 )

@@ -5,6 +5,6 @@ from dealing.games import Game
 GAME = Game(
     variant="ochko",
     form="dealing.forms.OchkoRoundForm",
-    layout="",
+    layout="dealing.games.ochko.layout.LAYOUT",
     drills="",
 )

@@ -5,6 +5,6 @@ from dealing.games import Game
 GAME = Game(
     variant="veintiuno",
     form="",
-    layout="",
+    layout="dealing.games.veintiuno.layout.LAYOUT",
     drills="",
 )
