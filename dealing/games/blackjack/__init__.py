@@ -6,5 +6,5 @@ GAME = Game(
     variant="blackjack",
     form="dealing.forms.BlackjackRoundForm",
     layout="dealing.games.blackjack.layout.LAYOUT",
-    drills="",
+    drills="dealing.games.blackjack.drills.DRILLS",
 )

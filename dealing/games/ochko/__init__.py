@@ -6,5 +6,5 @@ GAME = Game(
     variant="ochko",
     form="dealing.forms.OchkoRoundForm",
     layout="dealing.games.ochko.layout.LAYOUT",
-    drills="",
+    drills="dealing.games.ochko.drills.DRILLS",
 )

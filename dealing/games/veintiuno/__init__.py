@@ -6,5 +6,5 @@ GAME = Game(
     variant="veintiuno",
     form="",
     layout="dealing.games.veintiuno.layout.LAYOUT",
-    drills="",
+    drills="dealing.games.veintiuno.drills.DRILLS",
 )
