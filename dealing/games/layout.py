@@ -1,14 +1,14 @@
-"""The views of a table every game draws with, and the frame its layout fills in.
+"""The views of a table every game draws with, and the frame a game's layout fills in.
 
-A game's layout (`dealing/games/<variant>/layout.py`, the `layout` slot of its GAME) is one object,
-a `Layout`, that draws a round of that game wherever a round is drawn:
+A game's layout (`dealing/games/<variant>/layout.py`, the `layout` slot of its GAME) is one
+`Layout`, and its `Walk` is the one walk of a round's log that places cards and chips:
 
 * `table(doc, ...)`: a stored round as it stood at the end, every card with the event that placed
-  it (the audit replay);
-* `live(doc, events, ...)`: the table after a prefix of the log, as the players see it — face-down
-  cards, chips with their settlement, the box the step is about (the drills table);
-* `round_page(record, outcome)`: what the round page draws of it, stakes and wagers with what was
-  logged next to what the engine's outcome says was owed.
+  it, marked where a finding points (the audit replay);
+* `live(doc, events, ...)`: the same walk over a prefix of the log, drawn as the players see it —
+  face-down cards, chips with their settlement, the box the step is about (the drills table);
+* `round_page(record, outcome)`: what the round page draws, stakes and wagers with what was logged
+  next to what the engine's outcome says was owed.
 
 It only places cards and chips: what a wager was owed, what a hand counts and what is wrong are
 the engine's (its Outcome, its hands), never worked out again here.
@@ -26,7 +26,7 @@ from dealing.engine.money import fmt
 RED_SUITS = {"H", "D"}
 
 
-# --- a stored round (the audit replay) ---------------------------------------------------------------
+# --- the table as the walk leaves it (the audit replay draws it as is) -----------------------------
 
 @dataclass
 class CardView:
@@ -39,6 +39,10 @@ class CardView:
     struck: bool = False  # left play (an exposed card burned and replaced)
     flagged: bool = False
     across: bool = False  # laid across the hand: the card a blackjack double drew
+    # As it lies at this point of the round, for the players (the drills' table in play):
+    face_up: bool = True
+    sideways: bool = False  # a dark card (ochko) or a tapo card (veintiuno), laid across
+    replaced: bool = False  # an exposed card a new one has replaced: off the felt
 
     @property
     def rank(self) -> str:
@@ -63,6 +67,7 @@ class HandView:
     cards: list[CardView] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
     flagged: bool = False
+    doubled: bool = False
 
     @property
     def label(self) -> str:
@@ -76,6 +81,14 @@ class StakeView:
     amounts: list[tuple[str, str]] = field(default_factory=list)  # (wager label, amount)
     tags: list[str] = field(default_factory=list)
     flagged: bool = False
+    wagers: list["WagerView"] = field(default_factory=list)  # the chips in play, with their settlement
+    folded: bool = False
+
+    def wager(self, name: str, hand: str | None = None) -> "WagerView | None":
+        for w in self.wagers:
+            if w.name == name and (hand is None or w.hand in (None, hand)):
+                return w
+        return None
 
 
 @dataclass
@@ -100,6 +113,7 @@ class TableLayout:
     burns: list[CardView] = field(default_factory=list)
     notes: list[dict] = field(default_factory=list)  # {"event", "text", "flagged"}
     bank: str = ""
+    focus: int | None = None  # the box the last move was about
 
     @property
     def places(self) -> int:
@@ -126,13 +140,6 @@ def int_or_none(value):
         return int(value)
     except (TypeError, ValueError):
         return None
-
-
-def events_of(doc: dict):
-    """(index, kind, event) of every event that is an object; a stored log may hold anything."""
-    for i, ev in enumerate(doc.get("events") or []):
-        if isinstance(ev, dict):
-            yield i, ev.get("e"), ev
 
 
 def stakes_by_box(doc: dict, key: str, wagers: tuple[tuple[str, str], ...]) -> dict[int, BoxView]:
@@ -182,7 +189,7 @@ def hand_in(boxes: dict[int, BoxView], name) -> HandView:
     return h
 
 
-def split_hand(boxes: dict[int, BoxView], name, i: int, flagged: set) -> None:
+def split_hand(boxes: dict[int, BoxView], name, i: int, flagged: set) -> tuple[HandView, HandView] | None:
     """A split: the hand's two cards become the first cards of hands <name>.1 and <name>.2."""
     name = str(name)
     number = box_of(name) or 0
@@ -193,7 +200,8 @@ def split_hand(boxes: dict[int, BoxView], name, i: int, flagged: set) -> None:
             second = HandView(f"{name}.2", cards=h.cards[1:], tags=[_("split")])
             first.flagged = second.flagged = i in flagged
             box.hands[k:k + 1] = [first, second]
-            return
+            return first, second
+    return None
 
 
 def burn(layout: TableLayout, ev: dict, i: int, flagged: set) -> None:
@@ -255,7 +263,7 @@ def owed_and_wrong(outcome, key, finding_key=None) -> tuple[dict, dict[tuple, li
     return owed, wrong
 
 
-# --- the table in play (the drills) ----------------------------------------------------------------
+# --- the table in play, as the players see it (the drills; drawn from the walk) ----------------------
 
 @dataclass
 class LiveCard:
@@ -352,42 +360,61 @@ def wager_label(name: str) -> str:
     }.get(name, name)
 
 
-def money(value) -> str:
-    return fmt(Decimal(str(value)))
+class Walk:
+    """One walk of a round's log: the table after the events walked, for the replay and the drills
+    alike. A game's subclass says where each of its events puts cards and chips (`apply`)."""
 
+    seat_key = "box"  # what a stake of the round/1 document names its place by
 
-class LiveTable:
-    """The table in play, event by event; a game's layout says how its events move cards and chips."""
-
-    def __init__(self, doc: dict, reveal_all: bool, total: Callable[[list[str]], int]):
+    def __init__(self, doc: dict, *, flagged=frozenset(), reveal_all: bool = False):
         self.doc = doc
-        self.variant = doc["variant"]
-        self.reveal_all = reveal_all
-        self.total = total
-        self.spots: dict[int, SpotView] = {}
-        self.stakes: dict[str, LiveStake] = {}
-        self.dealer = LiveHand("dealer")
-        self.focus = None
-        for number in range(1, self.spot_count() + 1):
-            self.spots[number] = SpotView(number, self.spot_label(number))
+        self.flagged = set(flagged)
+        self.reveal_all = reveal_all  # every card face up (the payout drill's finished table)
+        self.boxes = stakes_by_box(doc, self.seat_key, self.amounts())
+        self.stakes = {s.id: s for b in self.boxes.values() for s in b.stakes}
+        for item in doc.get("stakes") or []:
+            if isinstance(item, dict) and str(item.get("id", "")) in self.stakes:
+                self.stakes[str(item.get("id", ""))].wagers.extend(self.chips(item))
+        self.layout = self.start()
+        self.dealer = self.layout.dealer
 
-    def spot_count(self) -> int:
-        return 6
+    def amounts(self) -> tuple[tuple[str, str], ...]:
+        """The wagers of a stake the replay writes next to it: (field, label)."""
+        return ()
 
-    def spot_label(self, number: int) -> str:
-        return _("Box %(n)s") % {"n": number}
+    def chips(self, item: dict) -> list[WagerView]:
+        """The chips a stake puts down before the deal."""
+        return []
 
-    def dealer_label(self) -> str:
-        return _("Dealer")
-
-    def apply(self, ev: dict) -> None:
+    def start(self) -> TableLayout:
         raise NotImplementedError
 
-    def tag(self, hand: LiveHand, dealer: bool = False) -> None:
-        pass
+    def apply(self, i: int, e, ev: dict) -> None:
+        raise NotImplementedError
+
+    def walk(self, events) -> TableLayout:
+        for i, ev in enumerate(events):
+            if isinstance(ev, dict):
+                self.apply(i, ev.get("e"), ev)
+        self.layout.boxes = list(self.boxes.values())
+        return self.layout
+
+    # -- shared moves --
+
+    def card(self, ev: dict, i: int, **kwargs) -> CardView:
+        return card(ev.get("card"), i, self.flagged, **kwargs)
+
+    def stake(self, ev: dict) -> StakeView | None:
+        return self.stakes.get(str(ev.get("stake")))
+
+    def spot_of(self, stake_id: str) -> int | None:
+        for box in self.boxes.values():
+            if any(s.id == stake_id for s in box.stakes):
+                return box.number
+        return None
 
     def settle(self, ev: dict) -> None:
-        stake = self.stakes.get(str(ev.get("stake")))
+        stake = self.stake(ev)
         if stake is None:
             return
         wager = stake.wager(ev.get("wager"), ev.get("hand"))
@@ -396,61 +423,82 @@ class LiveTable:
         wager.state = ev["e"]
         if ev["e"] == "pay" and ev.get("amount") is not None:
             wager.paid = fmt(Decimal(str(ev["amount"])))
-        self.focus = self.spot_of(stake.id)
+        self.focus(self.spot_of(stake.id))
 
-    def spot_of(self, stake_id: str) -> int | None:
-        for spot in self.spots.values():
-            if any(s.id == stake_id for s in spot.stakes):
-                return spot.number
-        return None
-
-    def hand(self, name: str) -> tuple[SpotView | None, LiveHand | None]:
-        spot = self.spots.get(int(str(name).split(".")[0]))
-        if spot is None:
-            return None, None
-        for hand in spot.hands:
-            if hand.name == name:
-                return spot, hand
-        return spot, None
-
-    def finish(self, name: str) -> TableView:
-        for spot in self.spots.values():
-            for hand in spot.hands:
-                hand.refresh(self.total)
-                self.tag(hand)
-        self.dealer.refresh(self.total)
-        self.tag(self.dealer, dealer=True)
-        table = self.doc.get("table", {})
-        spots = [self.spots[n] for n in sorted(self.spots)]
-        if self.focus in self.spots:
-            self.spots[self.focus].active = True
-        return TableView(self.variant, name or table.get("name", ""), fmt(Decimal(str(table.get("min", 0)))),
-                         fmt(Decimal(str(table.get("max", 0)))), spots, self.dealer, self.dealer_label(), self.focus)
+    def focus(self, number) -> None:
+        self.layout.focus = number
 
 
 # --- a game's layout -----------------------------------------------------------------------------
 
-@dataclass(frozen=True)
 class Layout:
-    """How one game is drawn (module docstring). `walk(doc, flagged)` lays out a stored round,
-    `live_table` is its LiveTable, `round_page(record, outcome)` gives the round page's context
-    (the names its template reads) and `total(codes)` is what cards count, by the engine's hands."""
+    """How one game is drawn (module docstring): its `Walk`, what its cards count, and how the
+    table in play labels its places. A game subclasses it once, in its package."""
 
-    variant: str
-    walk: Callable[[dict, set], TableLayout]
-    live_table: type[LiveTable]
-    total: Callable[[list[str]], int]
-    round_page: Callable[[object, object], dict] = lambda record, outcome: {}
+    variant = ""
+    walker: type[Walk] = Walk
+
+    def total(self, codes: list[str]) -> int:
+        """What the cards count, as the engine's hand of the game counts them."""
+        raise NotImplementedError
+
+    def round_page(self, record, outcome) -> dict:
+        """The round page's context for the felt (the names its template reads); nothing by default."""
+        return {}
 
     def table(self, doc: dict, *, flagged_events=(), flagged_stakes=(), boxes: int | None = None) -> TableLayout:
         """The table drawn from a round document. `flagged_events` / `flagged_stakes`: what findings name."""
-        return finish_table(self.walk(doc, set(flagged_events)), flagged_stakes=flagged_stakes, boxes=boxes)
+        layout = self.walker(doc, flagged=flagged_events).walk(doc.get("events") or [])
+        return finish_table(layout, flagged_stakes=flagged_stakes, boxes=boxes)
 
     def live(self, doc: dict, events: list[dict] | None = None, *, reveal_all: bool = False,
              name: str = "") -> TableView:
-        """The table after `events` (the whole log when None). `reveal_all` shows every card face up
-        (the payout drill's finished table)."""
-        table = self.live_table(doc, reveal_all, self.total)
-        for ev in doc["events"] if events is None else events:
-            table.apply(ev)
-        return table.finish(name)
+        """The table after `events` (the whole log when None), as the players see it. `reveal_all`
+        shows every card face up (the payout drill's finished table)."""
+        layout = self.walker(doc, reveal_all=reveal_all).walk(doc["events"] if events is None else events)
+        spots = {n: SpotView(n, self.spot_label(n)) for n in range(1, self.spot_count(doc) + 1)}
+        for box in layout.boxes:
+            spot = spots.setdefault(box.number, SpotView(box.number, self.spot_label(box.number)))
+            for stake in box.stakes:
+                spot.stakes.append(LiveStake(stake.id, stake.player, stake.wagers, stake.folded))
+                spot.label = self.stake_label(spot.label, stake)
+            spot.hands = [self.live_hand(h) for h in box.hands]
+            if spot.stakes and not spot.hands:
+                spot.hands = [LiveHand(str(box.number))]
+        dealer = self.live_hand(layout.dealer, "dealer")
+        for hand in [h for spot in spots.values() for h in spot.hands] + [dealer]:
+            hand.refresh(self.total)
+            hand.tag = self.hand_tag(hand) if hand.total is not None else ""
+        if layout.focus in spots:
+            spots[layout.focus].active = True
+        table = doc.get("table", {})
+        shown = [spots[n] for n in sorted(spots) if self.shows_spot(doc, n)] or [spots[n] for n in sorted(spots)]
+        return TableView(doc["variant"], name or table.get("name", ""), fmt(Decimal(str(table.get("min", 0)))),
+                         fmt(Decimal(str(table.get("max", 0)))), shown, dealer, self.dealer_label(doc),
+                         layout.focus)
+
+    @staticmethod
+    def live_hand(hand: HandView, name: str | None = None) -> LiveHand:
+        cards = [LiveCard(c.code or c.text, c.face_up, c.sideways) for c in hand.cards if not c.replaced]
+        return LiveHand(hand.name if name is None else name, cards, doubled=hand.doubled)
+
+    # -- the table in play: how its places are labelled and which are drawn --
+
+    def spot_count(self, doc: dict) -> int:
+        return 6
+
+    def spot_label(self, number: int) -> str:
+        return _("Box %(n)s") % {"n": number}
+
+    def stake_label(self, label: str, stake: StakeView) -> str:
+        return label
+
+    def shows_spot(self, doc: dict, number: int) -> bool:
+        return True
+
+    def dealer_label(self, doc: dict) -> str:
+        return _("Dealer")
+
+    def hand_tag(self, hand: LiveHand) -> str:
+        """A word for a hand whose every card is face up (`hand.total` is set): "bust", "ochko"…"""
+        return ""

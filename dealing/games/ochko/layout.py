@@ -6,190 +6,131 @@ from django.utils.translation import gettext as _
 from dealing.engine import ochko as rules
 from dealing.engine.cards import normalize
 from dealing.games.layout import (
-    BoxView, CardView, HandView, Layout, LiveCard, LiveHand, LiveStake, LiveTable, SpotView, TableLayout, WagerLine,
-    WagerView, amount, burn, card, events_of, int_or_none, money, note, owed_and_wrong, stakes_by_box, tag,
-    wager_label,
+    BoxView, CardView, HandView, Layout, TableLayout, WagerLine, WagerView, Walk, amount, burn, card, int_or_none, note,
+    owed_and_wrong, tag, wager_label,
 )
 # The form's reading of a stored round (stakes, cards, first settlements), shared with the round form.
 from dealing.round_builder import ochko_entry_from_document
 
 
-def total(codes: list[str]) -> int:
-    """What the cards count, as the engine's hand counts them (A 11, J 2, Q 3, K 4)."""
-    hand = rules.Hand()
-    for code in codes:
-        hand.add(rules._CARD[code])
-    return hand.total
+# --- the walk ------------------------------------------------------------------------------------
 
+class OchkoWalk(Walk):
+    def amounts(self):
+        return (("ante", _("Ante")), ("dealer_bet", _("dealer bet")))
 
-# --- a stored round ------------------------------------------------------------------------------
+    def chips(self, item: dict) -> list[WagerView]:
+        chips = [WagerView("ante", wager_label("ante"), amount(item.get("ante")))]
+        if item.get("dealer_bet") is not None:
+            chips.append(WagerView("dealer_bet", wager_label("dealer_bet"), amount(item["dealer_bet"])))
+        return chips
 
-def walk(doc: dict, flagged: set) -> TableLayout:
-    boxes = stakes_by_box(doc, "box", (("ante", _("Ante")), ("dealer_bet", _("dealer bet"))))
-    stakes = {s.id: s for b in boxes.values() for s in b.stakes}
-    dealer = HandView(_("Dealer"))
-    layout = TableLayout("ochko", _("Box"), _("Dealer"), [], dealer)
+    def start(self) -> TableLayout:
+        self.opened = self.reveal_all  # the dealer's card, face down until he opens it after the Bets
+        self.replace_dealer = False
+        self.pending_burn: list[str] = []
+        return TableLayout("ochko", _("Box"), _("Dealer"), [], HandView(_("Dealer")))
 
-    def hand(number) -> HandView:
+    def hand(self, number) -> HandView:
         number = int_or_none(number)
-        box = boxes.setdefault(number if number is not None else 0, BoxView(number or 0))
+        box = self.boxes.setdefault(number if number is not None else 0, BoxView(number or 0))
         if not box.hands:
             box.hands.append(HandView(str(box.number)))
         return box.hands[0]
 
-    pending_burn: list[str] = []
-    for i, e, ev in events_of(doc):
+    def apply(self, i: int, e, ev: dict) -> None:
+        dealer, flagged = self.dealer, self.flagged
         if e == "deal":
             if ev.get("to") == "dealer":
-                dealer.cards.append(card(ev.get("card"), i, flagged))
+                if self.replace_dealer:  # the new card for the exposed one
+                    for c in dealer.cards:
+                        c.replaced = True
+                    self.replace_dealer = False
+                dealer.cards.append(self.card(ev, i, face_up=self.opened))
             else:
-                hand(ev.get("to")).cards.append(card(ev.get("card"), i, flagged))
+                self.hand(ev.get("to")).cards.append(self.card(ev, i))
+                self.focus(ev.get("to"))
         elif e == "hit":
-            hand(ev.get("box")).cards.append(card(ev.get("card"), i, flagged))
+            self.hand(ev.get("box")).cards.append(self.card(ev, i))
+            self.focus(ev.get("box"))
         elif e == "dark":
-            hand(ev.get("box")).cards.append(card(ev.get("card"), i, flagged, note=_("dark card"), badge=_("dark"),
-                                                    hidden=True))
+            self.hand(ev.get("box")).cards.append(self.card(ev, i, note=_("dark card"), badge=_("dark"), hidden=True,
+                                                            face_up=self.reveal_all, sideways=True))
+            self.focus(ev.get("box"))
         elif e == "reveal":
-            h = hand(ev.get("box"))
+            h = self.hand(ev.get("box"))
             for c in h.cards:
+                c.face_up = True
                 if c.hidden:
                     c.note = _("dark, revealed")
             tag(h, _("revealed"), i, flagged)
+            self.focus(ev.get("box"))
         elif e == "stand":
-            tag(hand(ev.get("box")), _("stands"), i, flagged)
+            tag(self.hand(ev.get("box")), _("stands"), i, flagged)
+            self.focus(ev.get("box"))
         elif e == "draw":
-            dealer.cards.append(card(ev.get("card"), i, flagged))
+            dealer.cards.append(self.card(ev, i))
+            self.focus(None)
         elif e == "bet":
-            stake = stakes.get(str(ev.get("stake")))
+            stake = self.stake(ev)
             if stake is not None:
                 stake.amounts.append((_("Bet"), amount(ev.get("amount"))))
+                stake.wagers.insert(0, WagerView("bet", wager_label("bet"), amount(ev.get("amount"))))
+                self.focus(self.spot_of(stake.id))
         elif e == "fold":
-            stake = stakes.get(str(ev.get("stake")))
+            stake = self.stake(ev)
             if stake is not None:
                 stake.tags.append(_("folds"))
-        elif e == "open":
-            note(layout, i, _("The dealer opens his card."), flagged)
-        elif e == "burn":
-            code = normalize(str(ev.get("card")))
-            if code in pending_burn:  # the card an incident already put with the burns
-                pending_burn.remove(code)
-                continue
-            burn(layout, ev, i, flagged)
-        elif e == "incident":
-            _incident(layout, dealer, hand, ev, i, flagged, pending_burn)
-    layout.boxes = list(boxes.values())
-    return layout
-
-
-def _incident(layout: TableLayout, dealer: HandView, hand, ev: dict, i: int, flagged: set, pending_burn: list) -> None:
-    kind = ev.get("kind")
-    resolution = ev.get("resolution")
-    text = str(ev.get("card"))
-    who = _("reported by %(reporter)s, approved by %(approver)s") % {
-        "reporter": ev.get("reported_by") or "—", "approver": ev.get("approved_by") or _("nobody")}
-    if kind == "dealer_card_exposed":
-        if dealer.cards:
-            exposed = dealer.cards[-1]
-            exposed.struck, exposed.note, exposed.badge = True, _("exposed, burned"), _("exposed")
-            layout.burns.append(CardView(exposed.text, i, exposed.code, _("exposed dealer card"), flagged=i in flagged))
-            pending_burn.append(exposed.code)
-        what = _("The dealer's card %(card)s was exposed") % {"card": text}
-    else:
-        what = _("Card %(card)s was drawn by mistake") % {"card": text}
-        if isinstance(resolution, dict):
-            hand(resolution.get("to")).cards.append(card(text, i, flagged, note=_("placed by the pit boss"),
-                                                         badge=_("placed")))
-        else:
-            layout.burns.append(card(text, i, flagged, note=_("misdrawn")))
-            pending_burn.append(normalize(text))
-    if isinstance(resolution, dict):
-        how = _("placed on box %(box)s") % {"box": resolution.get("to")}
-    elif resolution == "under_shoe":
-        how = _("put under the shoe")
-    else:
-        how = _("burned")
-    note(layout, i, f"{what}: {how} ({who}).", flagged)
-
-
-# --- the table in play ---------------------------------------------------------------------------
-
-class Live(LiveTable):
-    def __init__(self, doc, reveal_all, total):
-        super().__init__(doc, reveal_all, total)
-        self.opened = reveal_all
-        self.replace_dealer = False
-        for s in doc["stakes"]:
-            stake = LiveStake(s["id"], s.get("player", ""))
-            stake.wagers.append(WagerView("ante", wager_label("ante"), money(s["ante"])))
-            if s.get("dealer_bet") is not None:
-                stake.wagers.append(WagerView("dealer_bet", wager_label("dealer_bet"), money(s["dealer_bet"])))
-            self.stakes[s["id"]] = stake
-            spot = self.spots.setdefault(s["box"], SpotView(s["box"], self.spot_label(s["box"])))
-            spot.stakes.append(stake)
-            if not spot.hands:
-                spot.hands.append(LiveHand(str(s["box"])))
-
-    def apply(self, ev: dict) -> None:
-        e = ev.get("e")
-        if e == "deal":
-            if ev["to"] == "dealer":
-                if self.replace_dealer:
-                    self.dealer.cards = []
-                    self.replace_dealer = False
-                self.dealer.cards.append(LiveCard(ev["card"], face_up=self.opened))
-            elif ev["to"] in self.spots and self.spots[ev["to"]].hands:
-                self.spots[ev["to"]].hands[0].cards.append(LiveCard(ev["card"]))
-                self.focus = ev["to"]
-        elif e == "bet":
-            stake = self.stakes.get(ev["stake"])
-            if stake is not None:
-                stake.wagers.insert(0, WagerView("bet", wager_label("bet"), money(ev["amount"])))
-                self.focus = self.spot_of(stake.id)
-        elif e == "fold":
-            stake = self.stakes.get(ev["stake"])
-            if stake is not None:
                 stake.folded = True
-                self.focus = self.spot_of(stake.id)
+                self.focus(self.spot_of(stake.id))
         elif e == "open":
             self.opened = True
-            for c in self.dealer.cards:
+            for c in dealer.cards:
                 c.face_up = True
-        elif e in ("hit", "dark"):
-            spot = self.spots.get(ev["box"])
-            if spot is not None and spot.hands:
-                dark = e == "dark"
-                spot.hands[0].cards.append(LiveCard(ev["card"], face_up=not dark or self.reveal_all, sideways=dark))
-                self.focus = ev["box"]
-        elif e == "stand":
-            self.focus = ev["box"]
-        elif e == "reveal":
-            spot = self.spots.get(ev["box"])
-            if spot is not None:
-                for c in spot.hands[0].cards:
-                    c.face_up = True
-                self.focus = ev["box"]
-        elif e == "draw":
-            self.dealer.cards.append(LiveCard(ev["card"]))
-            self.focus = None
-        elif e == "incident" and ev.get("kind") == "dealer_card_exposed":
-            self.replace_dealer = True
-            if self.dealer.cards:
-                self.dealer.cards[-1].face_up = True
+            note(self.layout, i, _("The dealer opens his card."), flagged)
+        elif e == "burn":
+            code = normalize(str(ev.get("card")))
+            if code in self.pending_burn:  # the card an incident already put with the burns
+                self.pending_burn.remove(code)
+                return
+            burn(self.layout, ev, i, flagged)
+        elif e == "incident":
+            self.incident(ev, i)
         elif e in ("pay", "take", "leave"):
             self.settle(ev)
 
-    def tag(self, hand: LiveHand, dealer: bool = False) -> None:
-        codes = [c.code for c in hand.cards]
-        if hand.total is None:
-            return
-        if len(codes) == 2 and all(c[0] == "A" for c in codes):
-            hand.tag = _("ochko: pair of aces")
-        elif len(codes) == 5 and all(c[0] in "JQK" for c in codes):
-            hand.tag = _("ochko: five pictures")
-        elif hand.total == 21:
-            hand.tag = _("ochko")
-        elif hand.total > 21:
-            hand.tag = _("mnogo")
+    def incident(self, ev: dict, i: int) -> None:
+        layout, dealer, flagged = self.layout, self.dealer, self.flagged
+        kind = ev.get("kind")
+        resolution = ev.get("resolution")
+        text = str(ev.get("card"))
+        who = _("reported by %(reporter)s, approved by %(approver)s") % {
+            "reporter": ev.get("reported_by") or "—", "approver": ev.get("approved_by") or _("nobody")}
+        if kind == "dealer_card_exposed":
+            self.replace_dealer = True
+            if dealer.cards:
+                exposed = dealer.cards[-1]
+                exposed.struck, exposed.note, exposed.badge = True, _("exposed, burned"), _("exposed")
+                exposed.face_up = True
+                layout.burns.append(CardView(exposed.text, i, exposed.code, _("exposed dealer card"),
+                                             flagged=i in flagged))
+                self.pending_burn.append(exposed.code)
+            what = _("The dealer's card %(card)s was exposed") % {"card": text}
+        else:
+            what = _("Card %(card)s was drawn by mistake") % {"card": text}
+            if isinstance(resolution, dict):
+                self.hand(resolution.get("to")).cards.append(card(text, i, flagged, note=_("placed by the pit boss"),
+                                                                  badge=_("placed")))
+            else:
+                layout.burns.append(card(text, i, flagged, note=_("misdrawn")))
+                self.pending_burn.append(normalize(text))
+        if isinstance(resolution, dict):
+            how = _("placed on box %(box)s") % {"box": resolution.get("to")}
+        elif resolution == "under_shoe":
+            how = _("put under the shoe")
+        else:
+            how = _("burned")
+        note(layout, i, f"{what}: {how} ({who}).", flagged)
 
 
 # --- the round page ------------------------------------------------------------------------------
@@ -213,4 +154,31 @@ def round_page(record, outcome) -> dict:
     return {"boxes": drawn, "dealer_cards": entry.dealer_cards}
 
 
-LAYOUT = Layout("ochko", walk=walk, live_table=Live, total=total, round_page=round_page)
+class OchkoLayout(Layout):
+    variant = "ochko"
+    walker = OchkoWalk
+
+    def total(self, codes: list[str]) -> int:
+        """What the cards count, as the engine's hand counts them (A 11, J 2, Q 3, K 4)."""
+        hand = rules.Hand()
+        for code in codes:
+            hand.add(rules._CARD[code])
+        return hand.total
+
+    def round_page(self, record, outcome) -> dict:
+        return round_page(record, outcome)
+
+    def hand_tag(self, hand) -> str:
+        codes = [c.code for c in hand.cards]
+        if len(codes) == 2 and all(c[0] == "A" for c in codes):
+            return _("ochko: pair of aces")
+        if len(codes) == 5 and all(c[0] in "JQK" for c in codes):
+            return _("ochko: five pictures")
+        if hand.total == 21:
+            return _("ochko")
+        if hand.total > 21:
+            return _("mnogo")
+        return ""
+
+
+LAYOUT = OchkoLayout()
