@@ -18,7 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.utils.translation import gettext as _
+# The walk's words (tags, notes, a card's note) are lazy: the replay shows them, the drills' many
+# walks of a prefix never do, and translating each one as it is placed is most of a walk's time.
+from django.utils.translation import gettext as _, gettext_lazy as lazy, gettext_noop
 
 from dealing.engine.cards import RANK_NAMES, SUIT_SYMBOLS, label as card_label, normalize
 from dealing.engine.money import fmt
@@ -156,7 +158,7 @@ def stakes_by_box(doc: dict, key: str, wagers: tuple[tuple[str, str], ...]) -> d
             if item.get(name) is not None:
                 view.amounts.append((label, amount(item.get(name))))
         if item.get("owner"):
-            view.tags.append(_("owner"))
+            view.tags.append(lazy("owner"))
         box.stakes.append(view)
     return boxes
 
@@ -196,8 +198,8 @@ def split_hand(boxes: dict[int, BoxView], name, i: int, flagged: set) -> tuple[H
     box = boxes.setdefault(number, BoxView(number))
     for k, h in enumerate(box.hands):
         if h.name == name:
-            first = HandView(f"{name}.1", cards=h.cards[:1], tags=[_("split")])
-            second = HandView(f"{name}.2", cards=h.cards[1:], tags=[_("split")])
+            first = HandView(f"{name}.1", cards=h.cards[:1], tags=[lazy("split")])
+            second = HandView(f"{name}.2", cards=h.cards[1:], tags=[lazy("split")])
             first.flagged = second.flagged = i in flagged
             box.hands[k:k + 1] = [first, second]
             return first, second
@@ -205,7 +207,7 @@ def split_hand(boxes: dict[int, BoxView], name, i: int, flagged: set) -> tuple[H
 
 
 def burn(layout: TableLayout, ev: dict, i: int, flagged: set) -> None:
-    layout.burns.append(card(ev.get("card"), i, flagged, note=str(ev.get("reason") or _("burn"))))
+    layout.burns.append(card(ev.get("card"), i, flagged, note=str(ev.get("reason") or lazy("burn"))))
 
 
 def finish_table(layout: TableLayout, *, flagged_stakes=(), boxes: int | None = None) -> TableLayout:
@@ -353,11 +355,14 @@ class TableView:
     focus: int | None = None  # the spot the current step is about
 
 
+_WAGER_WORDS = {
+    "ante": gettext_noop("Ante"), "bet": gettext_noop("Bet"), "dealer_bet": gettext_noop("dealer bet"),
+    "double": gettext_noop("double"), "insurance": gettext_noop("insurance"), "jackpot": gettext_noop("jackpot"),
+}
+
+
 def wager_label(name: str) -> str:
-    return {
-        "ante": _("Ante"), "bet": _("Bet"), "dealer_bet": _("dealer bet"), "double": _("double"),
-        "insurance": _("insurance"), "jackpot": _("jackpot"),
-    }.get(name, name)
+    return _(_WAGER_WORDS[name]) if name in _WAGER_WORDS else name
 
 
 class Walk:

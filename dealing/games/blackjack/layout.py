@@ -2,7 +2,7 @@
 the double's card across the hand, the dealer's hole card turned until he plays; insurance, even
 money and the jackpot."""
 
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, gettext_lazy as lazy
 
 from dealing import engine
 from dealing.engine import blackjack as rules
@@ -21,7 +21,7 @@ TABLE_SPOTS = {"salon": 5, "online": 1}
 
 class BlackjackWalk(Walk):
     def amounts(self):
-        return (("bet", _("bet")), ("jackpot", _("jackpot")))
+        return (("bet", lazy("bet")), ("jackpot", lazy("jackpot")))
 
     def chips(self, item: dict) -> list[WagerView]:
         box = str(item.get("box"))
@@ -33,14 +33,14 @@ class BlackjackWalk(Walk):
     def start(self) -> TableLayout:
         self.dealer_plays = self.reveal_all  # the hole card stays turned until the dealer plays
         self.even_money: set[str] = set()
-        return TableLayout("blackjack", _("Box"), _("Dealer"), [], HandView(_("Dealer")))
+        return TableLayout("blackjack", lazy("Box"), lazy("Dealer"), [], HandView(lazy("Dealer")))
 
     def apply(self, i: int, e, ev: dict) -> None:
         boxes, dealer, flagged = self.boxes, self.dealer, self.flagged
         if e == "deal":
             if ev.get("to") == "dealer":
                 hole = len(dealer.cards) == 1
-                dealer.cards.append(self.card(ev, i, note=_("hole card") if hole else "", hidden=hole,
+                dealer.cards.append(self.card(ev, i, note=lazy("hole card") if hole else "", hidden=hole,
                                               face_up=not hole or self.dealer_plays))
             else:
                 hand_in(boxes, ev.get("to")).cards.append(self.card(ev, i))
@@ -50,8 +50,8 @@ class BlackjackWalk(Walk):
             self.focus(box_of(ev.get("hand")))
         elif e == "double":
             h = hand_in(boxes, ev.get("hand"))
-            h.cards.append(self.card(ev, i, note=_("double"), badge=_("double"), across=True))
-            tag(h, _("doubled"), i, flagged)
+            h.cards.append(self.card(ev, i, note=lazy("double"), badge=lazy("double"), across=True))
+            tag(h, lazy("doubled"), i, flagged)
             h.doubled = True
             self.focus(box_of(ev.get("hand")))
             stake = self.stake_at(box_of(ev.get("hand")))
@@ -70,23 +70,23 @@ class BlackjackWalk(Walk):
                     stake.wagers.append(WagerView("bet", wager_label("bet"), bet.amount, hand=halves[1].name))
             self.focus(box_of(name))
         elif e == "stand":
-            tag(hand_in(boxes, ev.get("hand")), _("stands"), i, flagged)
+            tag(hand_in(boxes, ev.get("hand")), lazy("stands"), i, flagged)
         elif e == "draw":
             self.show_hole()
             dealer.cards.append(self.card(ev, i))
             self.focus(None)
         elif e == "peek":
-            note(self.layout, i, _("The dealer checks the hole card."), flagged)
+            note(self.layout, i, lazy("The dealer checks the hole card."), flagged)
         elif e == "insurance":
             stake = self.stake(ev)
             if stake is not None:
-                stake.amounts.append((_("insurance"), amount(ev.get("amount"))))
+                stake.amounts.append((lazy("insurance"), amount(ev.get("amount"))))
                 stake.wagers.append(WagerView("insurance", wager_label("insurance"), amount(ev.get("amount")),
                                               hand=str(self.spot_of(stake.id))))
         elif e == "even_money":
             stake = self.stake(ev)
             if stake is not None:
-                stake.tags.append(_("even money"))
+                stake.tags.append(lazy("even money"))
             self.even_money.add(str(ev.get("stake")))
         elif e == "burn":
             burn(self.layout, ev, i, flagged)

@@ -1,7 +1,7 @@
 """ochko drawn as a table (dealing.games.layout): boxes with their stakes (Ante, Bet, dealer bet),
 dark cards across the box, the dealer's card opened after the Bets; incidents and burns."""
 
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, gettext_lazy as lazy
 
 from dealing.engine import ochko as rules
 from dealing.engine.cards import normalize
@@ -17,7 +17,7 @@ from dealing.round_builder import ochko_entry_from_document
 
 class OchkoWalk(Walk):
     def amounts(self):
-        return (("ante", _("Ante")), ("dealer_bet", _("dealer bet")))
+        return (("ante", lazy("Ante")), ("dealer_bet", lazy("dealer bet")))
 
     def chips(self, item: dict) -> list[WagerView]:
         chips = [WagerView("ante", wager_label("ante"), amount(item.get("ante")))]
@@ -29,7 +29,7 @@ class OchkoWalk(Walk):
         self.opened = self.reveal_all  # the dealer's card, face down until he opens it after the Bets
         self.replace_dealer = False
         self.pending_burn: list[str] = []
-        return TableLayout("ochko", _("Box"), _("Dealer"), [], HandView(_("Dealer")))
+        return TableLayout("ochko", lazy("Box"), lazy("Dealer"), [], HandView(lazy("Dealer")))
 
     def hand(self, number) -> HandView:
         number = int_or_none(number)
@@ -54,19 +54,19 @@ class OchkoWalk(Walk):
             self.hand(ev.get("box")).cards.append(self.card(ev, i))
             self.focus(ev.get("box"))
         elif e == "dark":
-            self.hand(ev.get("box")).cards.append(self.card(ev, i, note=_("dark card"), badge=_("dark"), hidden=True,
-                                                            face_up=self.reveal_all, sideways=True))
+            self.hand(ev.get("box")).cards.append(self.card(ev, i, note=lazy("dark card"), badge=lazy("dark"),
+                                                            hidden=True, face_up=self.reveal_all, sideways=True))
             self.focus(ev.get("box"))
         elif e == "reveal":
             h = self.hand(ev.get("box"))
             for c in h.cards:
                 c.face_up = True
                 if c.hidden:
-                    c.note = _("dark, revealed")
-            tag(h, _("revealed"), i, flagged)
+                    c.note = lazy("dark, revealed")
+            tag(h, lazy("revealed"), i, flagged)
             self.focus(ev.get("box"))
         elif e == "stand":
-            tag(self.hand(ev.get("box")), _("stands"), i, flagged)
+            tag(self.hand(ev.get("box")), lazy("stands"), i, flagged)
             self.focus(ev.get("box"))
         elif e == "draw":
             dealer.cards.append(self.card(ev, i))
@@ -74,20 +74,20 @@ class OchkoWalk(Walk):
         elif e == "bet":
             stake = self.stake(ev)
             if stake is not None:
-                stake.amounts.append((_("Bet"), amount(ev.get("amount"))))
+                stake.amounts.append((lazy("Bet"), amount(ev.get("amount"))))
                 stake.wagers.insert(0, WagerView("bet", wager_label("bet"), amount(ev.get("amount"))))
                 self.focus(self.spot_of(stake.id))
         elif e == "fold":
             stake = self.stake(ev)
             if stake is not None:
-                stake.tags.append(_("folds"))
+                stake.tags.append(lazy("folds"))
                 stake.folded = True
                 self.focus(self.spot_of(stake.id))
         elif e == "open":
             self.opened = True
             for c in dealer.cards:
                 c.face_up = True
-            note(self.layout, i, _("The dealer opens his card."), flagged)
+            note(self.layout, i, lazy("The dealer opens his card."), flagged)
         elif e == "burn":
             code = normalize(str(ev.get("card")))
             if code in self.pending_burn:  # the card an incident already put with the burns
@@ -104,32 +104,32 @@ class OchkoWalk(Walk):
         kind = ev.get("kind")
         resolution = ev.get("resolution")
         text = str(ev.get("card"))
-        who = _("reported by %(reporter)s, approved by %(approver)s") % {
-            "reporter": ev.get("reported_by") or "—", "approver": ev.get("approved_by") or _("nobody")}
+        who = lazy("reported by %(reporter)s, approved by %(approver)s") % {
+            "reporter": ev.get("reported_by") or "—", "approver": ev.get("approved_by") or lazy("nobody")}
         if kind == "dealer_card_exposed":
             self.replace_dealer = True
             if dealer.cards:
                 exposed = dealer.cards[-1]
-                exposed.struck, exposed.note, exposed.badge = True, _("exposed, burned"), _("exposed")
+                exposed.struck, exposed.note, exposed.badge = True, lazy("exposed, burned"), lazy("exposed")
                 exposed.face_up = True
-                layout.burns.append(CardView(exposed.text, i, exposed.code, _("exposed dealer card"),
+                layout.burns.append(CardView(exposed.text, i, exposed.code, lazy("exposed dealer card"),
                                              flagged=i in flagged))
                 self.pending_burn.append(exposed.code)
-            what = _("The dealer's card %(card)s was exposed") % {"card": text}
+            what = lazy("The dealer's card %(card)s was exposed") % {"card": text}
         else:
-            what = _("Card %(card)s was drawn by mistake") % {"card": text}
+            what = lazy("Card %(card)s was drawn by mistake") % {"card": text}
             if isinstance(resolution, dict):
-                self.hand(resolution.get("to")).cards.append(card(text, i, flagged, note=_("placed by the pit boss"),
-                                                                  badge=_("placed")))
+                self.hand(resolution.get("to")).cards.append(card(text, i, flagged, note=lazy("placed by the pit boss"),
+                                                                  badge=lazy("placed")))
             else:
-                layout.burns.append(card(text, i, flagged, note=_("misdrawn")))
+                layout.burns.append(card(text, i, flagged, note=lazy("misdrawn")))
                 self.pending_burn.append(normalize(text))
         if isinstance(resolution, dict):
-            how = _("placed on box %(box)s") % {"box": resolution.get("to")}
+            how = lazy("placed on box %(box)s") % {"box": resolution.get("to")}
         elif resolution == "under_shoe":
-            how = _("put under the shoe")
+            how = lazy("put under the shoe")
         else:
-            how = _("burned")
+            how = lazy("burned")
         note(layout, i, f"{what}: {how} ({who}).", flagged)
 
 

@@ -1,12 +1,16 @@
 """veintiuno drawn as a table (dealing.games.layout): seats and the bank (a player), the first pass
 dealt face down, tapo cards turned, hands opened into two (abrir); al puje and the bank passing on."""
 
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, gettext_lazy as lazy
 
 from dealing.engine import veintiuno as rules
 from dealing.games.layout import (
     HandView, Layout, TableLayout, WagerView, Walk, amount, box_of, burn, hand_in, note, split_hand, tag, wager_label,
 )
+
+
+# What a player's decision about his hand is called on the felt.
+DECISIONS = {"stand": lazy("stands"), "declare": lazy("declares"), "withdraw": lazy("withdraws"), "void": lazy("voids")}
 
 
 # --- the walk ------------------------------------------------------------------------------------
@@ -16,10 +20,10 @@ class VeintiunoWalk(Walk):
 
     def start(self) -> TableLayout:
         self.first_pass: set[str] = set()
-        layout = TableLayout("veintiuno", _("Seat"), _("Bank"), [], HandView(_("Bank")))
+        layout = TableLayout("veintiuno", lazy("Seat"), lazy("Bank"), [], HandView(lazy("Bank")))
         layout.bank = str(self.doc.get("bank") or "")
         if layout.bank:
-            layout.dealer.name = _("Bank (%(player)s)") % {"player": layout.bank}
+            layout.dealer.name = lazy("Bank (%(player)s)") % {"player": layout.bank}
         return layout
 
     def apply(self, i: int, e, ev: dict) -> None:
@@ -30,7 +34,7 @@ class VeintiunoWalk(Walk):
             key = "bank" if to == "bank" else str(to)
             down = key not in self.first_pass  # the first pass is dealt face down
             self.first_pass.add(key)
-            target.cards.append(self.card(ev, i, note=_("face down") if down else "", hidden=down,
+            target.cards.append(self.card(ev, i, note=lazy("face down") if down else "", hidden=down,
                                           face_up=not down or self.reveal_all))
             if to != "bank":
                 self.focus(box_of(to))
@@ -38,7 +42,7 @@ class VeintiunoWalk(Walk):
             stake = self.stake(ev)
             if stake is not None:
                 seat = self.spot_of(stake.id)
-                stake.amounts.append((_("bet"), amount(ev.get("amount"))))
+                stake.amounts.append((lazy("bet"), amount(ev.get("amount"))))
                 stake.wagers.append(WagerView("bet", wager_label("bet"), amount(ev.get("amount")), hand=str(seat)))
                 self.focus(seat)
         elif e == "hit":
@@ -46,9 +50,9 @@ class VeintiunoWalk(Walk):
             self.focus(box_of(ev.get("hand")))
         elif e == "tapo":
             h = hand_in(boxes, ev.get("hand"))
-            h.cards.append(self.card(ev, i, note=_("tapo"), badge=_("tapo"), hidden=True, face_up=self.reveal_all,
-                                     sideways=True))
-            tag(h, _("tapo y quedo"), i, flagged)
+            h.cards.append(self.card(ev, i, note=lazy("tapo"), badge=lazy("tapo"), hidden=True,
+                                     face_up=self.reveal_all, sideways=True))
+            tag(h, lazy("tapo y quedo"), i, flagged)
             self.focus(box_of(ev.get("hand")))
         elif e == "split":
             name = str(ev.get("hand"))
@@ -64,9 +68,8 @@ class VeintiunoWalk(Walk):
                                                       hand=halves[1].name))
             self.focus(box_of(name))
         elif e in ("stand", "declare", "withdraw", "void"):
-            words = {"stand": _("stands"), "declare": _("declares"), "withdraw": _("withdraws"), "void": _("voids")}
             h = hand_in(boxes, ev.get("hand"))
-            tag(h, words[e], i, flagged)
+            tag(h, DECISIONS[e], i, flagged)
             if e != "void":  # the hand is shown, but for a tapo card
                 for c in h.cards:
                     if not c.sideways:
@@ -77,9 +80,9 @@ class VeintiunoWalk(Walk):
             bank.cards.append(self.card(ev, i))
             self.focus(None)
         elif e == "puje":
-            note(self.layout, i, _("The bank sends the table al puje."), flagged)
+            note(self.layout, i, lazy("The bank sends the table al puje."), flagged)
         elif e == "bank_to":
-            note(self.layout, i, _("The bank passes to %(player)s.") % {"player": ev.get("player")}, flagged)
+            note(self.layout, i, lazy("The bank passes to %(player)s.") % {"player": ev.get("player")}, flagged)
         elif e == "burn":
             burn(self.layout, ev, i, flagged)
         elif e in ("pay", "take", "leave"):
