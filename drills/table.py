@@ -8,9 +8,9 @@ layout.py), with the card counts of the engine's hands; this module is the drill
 
 from dealing import games
 from dealing.engine.cards import label as card_label
-from dealing.games.layout import LiveCard as CardView, LiveHand as HandView, SpotView, TableView, wager_label
+from dealing.games.layout import TableView, wager_label
 
-__all__ = ["CardView", "HandView", "SpotView", "TableView", "build", "card_label", "total_of", "wager_label"]
+__all__ = ["TableView", "build", "card_label", "total_of", "wager_label"]
 
 
 def build(doc: dict, events: list[dict] | None = None, *, reveal_all: bool = False, name: str = "") -> TableView:
