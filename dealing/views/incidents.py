@@ -17,7 +17,8 @@ from dealing.forms import (
     IncidentForm,
 )
 from dealing.models import Incident
-from .common import table_for, _may, _service_error_to_form, READERS, REPORTERS
+
+from .common import READERS, REPORTERS, _may, _service_error_to_form, table_for
 
 # --- incidents -------------------------------------------------------------------------------------------
 

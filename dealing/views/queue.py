@@ -15,7 +15,8 @@ from dealing.forms import (
     DecisionForm,
 )
 from dealing.models import Incident, Round
-from .common import _is_htmx, DECIDERS
+
+from .common import DECIDERS, _is_htmx
 
 # --- the pit boss's queue ----------------------------------------------------------------------------------
 

@@ -1,8 +1,6 @@
 """The dealer's round form (new and correcting) and a stored round's page."""
 
-
 import uuid
-from dataclasses import dataclass, field
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
@@ -16,9 +14,11 @@ from casino.models import Table
 from casino.roles import DEALER, PIT_BOSS, has_role, role_required, user_pits
 from dealing import chain, engine, games, selectors, services
 from dealing.choices import RoundStatus
-from dealing.games.ochko.builder import ochko_entry_from_document
 from dealing.models import Round
-from .common import _is_htmx, _redirect, table_for, audit_replay_url, _may, _service_error_to_form, READERS, LOGGERS, REPORTERS, DECIDERS
+
+from .common import (
+    DECIDERS, LOGGERS, READERS, REPORTERS, _is_htmx, _may, _redirect, _service_error_to_form, audit_replay_url, table_for,
+)
 
 # --- the dealer's round form -----------------------------------------------------------------------
 
@@ -181,126 +181,23 @@ def round_correct(request, pk: int):
 
 # --- a stored round ------------------------------------------------------------------------------------
 
-@dataclass
-class WagerLine:
-    label: str
-    logged: object = None  # dealing.games.building.Result
-    owed: object = None  # engine Owed
-    findings: list = field(default_factory=list)
-
-
-def _round_drawing(record: Round, outcome) -> list[dict] | None:
-    """The stored ochko round as boxes for the template: stakes, cards, what was logged and owed."""
-    if record.variant != "ochko":
-        return None
-    entry = ochko_entry_from_document(record.document)
-    owed = {(w.stake, w.wager): w for w in (outcome.wagers or [])} if outcome else {}
-    wrong: dict[tuple, list] = {}
-    for f in outcome.findings if outcome else []:
-        if f.stake and f.wager:
-            wrong.setdefault((f.stake, f.wager), []).append(f)
-    labels = {"bet": _("Bet"), "ante": _("Ante"), "dealer_bet": _("Dealer bet")}
-    boxes = {b.number: b for b in entry.boxes}
-    drawn = []
-    for n in range(1, max([record.table.boxes, *boxes.keys()]) + 1):
-        box = boxes.get(n)
-        stakes = []
-        for s in box.stakes if box else []:
-            lines = [WagerLine(labels[w], s.results.get(w), owed.get((s.id, w)), wrong.get((s.id, w), []))
-                     for w in ("bet", "ante", "dealer_bet") if (w != "bet" or not s.folded)
-                     and (w != "dealer_bet" or s.dealer_bet is not None)]
-            stakes.append({"stake": s, "lines": lines})
-        drawn.append({"number": n, "box": box, "stakes": stakes})
-    return drawn
-
-
-@dataclass
-class HandDrawing:
-    """A blackjack hand on the round page: its cards as they lie, its halves when it split."""
-
-    name: str
-    cards: list = field(default_factory=list)  # (code, how) with how "", "inherited" or "across"
-    split: bool = False
-    doubled: bool = False
-    children: list = field(default_factory=list)
-    lines: list = field(default_factory=list)  # WagerLine: bet, double
-    verdict: str = ""
-
-    @property
-    def is_root(self) -> bool:
-        return "." not in self.name
-
-
-def _blackjack_drawing(record: Round, outcome) -> dict:
-    """The stored blackjack round for the template: boxes, hands side by side, doubles, insurance,
-    even money and the jackpot, what was logged and what was owed; the dealer's cards."""
-    from dealing.games.blackjack.builder import blackjack_entry_from_document, full_cards
-
-    entry = blackjack_entry_from_document(record.document)
-    owed = {(w.stake, w.hand, w.wager): w for w in (outcome.wagers or [])} if outcome else {}
-    wrong: dict[tuple, list] = {}
-    for f in outcome.findings if outcome else []:
-        if f.stake and f.wager:
-            wrong.setdefault((f.stake, f.hand or "", f.wager), []).append(f)
-    labels = {"bet": _("Bet"), "double": _("Double"), "insurance": _("Insurance"), "jackpot": _("Jackpot")}
-
-    def line(sid, hand, wager, logged):
-        return WagerLine(labels[wager], logged, owed.get((sid, hand, wager)), wrong.get((sid, hand, wager), []))
-
-    def draw(box, hand) -> HandDrawing:
-        cards = full_cards(box, hand)
-        inherited = len(cards) - len(hand.cards)
-        view = HandDrawing(hand.name, split=hand.split, doubled=hand.double_at is not None)
-        for k, code in enumerate(cards):
-            own = k - inherited
-            how = "inherited" if own < 0 else "across" if hand.double_at == own else ""
-            view.cards.append((code, how))
-        if hand.split:
-            view.children = [draw(box, box.hand(f"{hand.name}.{side}")) for side in (1, 2)]
-        else:
-            sid = box.stake.id
-            view.lines = [line(sid, hand.name, "bet", hand.results.get("bet"))]
-            if hand.double_at is not None or (sid, hand.name, "double") in owed:
-                view.lines.append(line(sid, hand.name, "double", hand.results.get("double")))
-            bet = owed.get((sid, hand.name, "bet"))
-            view.verdict = bet.why if bet is not None else ""
-        return view
-
-    boxes = {b.number: b for b in entry.boxes}
-    drawn = []
-    for n in range(1, max([record.table.boxes, *boxes.keys()]) + 1):
-        box = boxes.get(n)
-        if box is None:
-            drawn.append({"number": n, "box": None})
-            continue
-        s = box.stake
-        lines = []
-        if s.insurance is not None:
-            lines.append(line(s.id, box.root.name, "insurance", s.results.get("insurance")))
-        if s.jackpot is not None:
-            lines.append(line(s.id, box.root.name, "jackpot", s.results.get("jackpot")))
-        drawn.append({"number": n, "box": box, "stake": s, "hand": draw(box, box.root), "lines": lines,
-                      "leaves": len(box.leaves())})
-    return {"boxes": drawn, "up": entry.dealer_up, "hole": entry.dealer_hole, "draws": entry.dealer_draws,
-            "rules": engine.house_rules("blackjack", record.document.get("rules"))
-            if outcome is not None else {}}
-
-
 @require_http_methods(["GET"])
 @role_required(*READERS)
 def round_detail(request, pk: int):
     record = selectors.round_get(user=request.user, pk=pk)
     try:
-        outcome, error = engine.replay(record.document), None
+        outcome, error = engine.replay(record.document), None  # the one replay of this page
     except engine.RoundError as exc:
         outcome, error = None, exc.message
-    entry = ochko_entry_from_document(record.document) if record.variant == "ochko" else None
+    layout = games.layout_for(record.variant)
+    # The felt, as the game's layout draws it (ochko: boxes and dealer_cards; blackjack: blackjack).
+    drawing = {"boxes": None, "dealer_cards": [], "blackjack": None,
+               **(layout.round_page(record, outcome) if layout is not None else {})}
     user = request.user
     pending = Round.objects.filter(supersedes=record, status=RoundStatus.PENDING).first()
     return render(request, "dealing/round_detail.html", {
         "round": record, "table": record.table, "outcome": outcome, "error": error,
-        "boxes": _round_drawing(record, outcome), "dealer_cards": entry.dealer_cards if entry else [],
-        "blackjack": _blackjack_drawing(record, outcome) if record.variant == "blackjack" else None,
+        **drawing,
         "pending_correction": pending, "may_decide": _may(user, *DECIDERS),
         "may_correct": (record.status == RoundStatus.RECORDED and pending is None
                         and games.form_for(record.variant) is not None

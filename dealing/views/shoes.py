@@ -13,7 +13,8 @@ from dealing import engine, games, selectors, services
 from dealing.choices import ShoeEventKind
 from dealing.forms import BurnForm, DealerChangeForm, ShoeStartForm, pit_dealers
 from dealing.models import Round, Shoe
-from .common import table_for, _may, _call, _require_role, READERS, LOGGERS, SHOE_LOADERS, SHOE_RECORDERS
+
+from .common import LOGGERS, READERS, SHOE_LOADERS, SHOE_RECORDERS, _call, _may, _require_role, table_for
 
 # --- shoes -----------------------------------------------------------------------------------------------
 

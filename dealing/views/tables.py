@@ -9,7 +9,8 @@ from casino import selectors as floor_selectors
 from casino.roles import role_required
 from dealing import games, selectors
 from dealing.choices import IncidentStatus, RoundStatus
-from .common import _may, READERS, LOGGERS, REPORTERS
+
+from .common import LOGGERS, READERS, REPORTERS, _may
 
 # --- tables ----------------------------------------------------------------------------------------
 

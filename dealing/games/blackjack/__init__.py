@@ -5,6 +5,6 @@ from dealing.games import Game
 GAME = Game(
     variant="blackjack",
     form="dealing.games.blackjack.forms.BlackjackRoundForm",
-    layout="",
-    drills="",
+    layout="dealing.games.blackjack.layout.LAYOUT",
+    drills="dealing.games.blackjack.drills.DRILLS",
 )

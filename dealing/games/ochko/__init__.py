@@ -5,6 +5,6 @@ from dealing.games import Game
 GAME = Game(
     variant="ochko",
     form="dealing.games.ochko.forms.OchkoRoundForm",
-    layout="",
-    drills="",
+    layout="dealing.games.ochko.layout.LAYOUT",
+    drills="dealing.games.ochko.drills.DRILLS",
 )

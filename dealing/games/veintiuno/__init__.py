@@ -5,6 +5,6 @@ from dealing.games import Game
 GAME = Game(
     variant="veintiuno",
     form="dealing.games.veintiuno.forms.VeintiunoRoundForm",
-    layout="",
-    drills="",
+    layout="dealing.games.veintiuno.layout.LAYOUT",
+    drills="dealing.games.veintiuno.drills.DRILLS",
 )
