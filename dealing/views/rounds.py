@@ -13,8 +13,9 @@ from django.views.decorators.http import require_http_methods
 
 from casino.errors import ServiceError
 from casino.models import Table
-from casino.roles import DEALER, PIT_BOSS, has_role, role_required, user_pits
+from casino.roles import PIT_BOSS, has_role, role_required
 from dealing import chain, engine, selectors, services
+from dealing.access import may_correct
 from dealing.choices import RoundStatus
 from dealing.forms import (
     ROUND_FORMS,
@@ -119,17 +120,6 @@ def _save_round(request, form, table: Table, result, amends: Round | None):
     else:
         messages.info(request, _("This round was already saved."))
     return _redirect(request, reverse("dealing:round_detail", args=[record.pk]))
-
-
-def may_correct(user, record: Round) -> bool:
-    """Who may correct a stored round: the dealer who dealt it, a pit boss of its pit (superusers)."""
-    if not getattr(user, "is_authenticated", False):
-        return False
-    if user.is_superuser:
-        return True
-    if has_role(user, PIT_BOSS) and user_pits(user).filter(pk=record.table.pit_id).exists():
-        return True
-    return has_role(user, DEALER) and record.dealer_id == user.pk
 
 
 def _correction_blocked(record: Round, form_class) -> str | None:
