@@ -130,7 +130,7 @@ def _correction_blocked(record: Round, form_class) -> str | None:
     if record.status != RoundStatus.RECORDED:
         return _("Only the revision in force of a round can be corrected; this one is %(status)s.") % {
             "status": record.get_status_display()}
-    if Round.objects.filter(supersedes=record, status=RoundStatus.PENDING).exists():
+    if selectors.round_has_pending_correction(round=record):
         return _("This round already has a correction awaiting a pit boss: he decides on it first.")
     kinds = {ev.get("e") for ev in record.document.get("events", []) if isinstance(ev, dict)}
     try:
@@ -286,7 +286,7 @@ def round_detail(request, pk: int):
         outcome, error = None, exc.message
     entry = ochko_entry_from_document(record.document) if record.variant == "ochko" else None
     user = request.user
-    pending = Round.objects.filter(supersedes=record, status=RoundStatus.PENDING).first()
+    pending = selectors.round_pending_correction(round=record)
     return render(request, "dealing/round_detail.html", {
         "round": record, "table": record.table, "outcome": outcome, "error": error,
         "boxes": _round_drawing(record, outcome), "dealer_cards": entry.dealer_cards if entry else [],
@@ -295,7 +295,7 @@ def round_detail(request, pk: int):
         "may_correct": (record.status == RoundStatus.RECORDED and pending is None and record.variant in ROUND_FORMS
                         and has_role(user, *LOGGERS) and may_correct(user, record)),
         "audit_url": audit_replay_url(record), "revisions": selectors.round_revisions(round=record),
-        "incidents": selectors.incidents_visible(request.user).filter(round=record).select_related("reported_by"),
+        "incidents": selectors.incident_list_of_round(user=request.user, round=record),
         "may_report": _may(request.user, *REPORTERS),
         "may_log": _may(request.user, *LOGGERS) and record.table.variant in ROUND_FORMS and record.table.is_active
         and record.status == RoundStatus.RECORDED,
