@@ -10,8 +10,12 @@ class AuditConfig(AppConfig):
 
     def ready(self):
         from casino.navigation import NavItem, register
+        from dealing import hooks
 
-        from . import access
+        from . import access, subscribers
+
+        # dealing announces the rounds it commits; audit audits them (dealing never imports audit).
+        hooks.subscribe(subscribers.rounds_committed)
 
         # The roles of each entry are the roles its view requires (casino/navigation.py). Audit runs
         # are a tab of the audit pages (templates/audit/_tabs.html), keeping the bar short.

@@ -27,7 +27,6 @@ from casino.roles import AUDITOR, has_role
 from dealing import engine
 from dealing.choices import AuditStatus, RoundStatus
 from dealing.models import Round, Shoe
-from dealing.services import round_record_audit
 
 from .choices import (
     CLASSIFICATIONS_FOR,
@@ -39,6 +38,7 @@ from .choices import (
     ShoeAuditStatus,
 )
 from .models import AuditRun, AuditRunChunk, Finding, Review, ShoeAudit
+from .state import round_record_audit
 
 log = logging.getLogger(__name__)
 

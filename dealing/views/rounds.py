@@ -11,8 +11,9 @@ from django.views.decorators.http import require_http_methods
 
 from casino.errors import ServiceError
 from casino.models import Table
-from casino.roles import DEALER, PIT_BOSS, has_role, role_required, user_pits
+from casino.roles import PIT_BOSS, has_role, role_required
 from dealing import chain, engine, games, selectors, services
+from dealing.access import may_correct
 from dealing.choices import RoundStatus
 from dealing.models import Round
 
@@ -121,17 +122,6 @@ def _save_round(request, form, table: Table, result, amends: Round | None):
     return _redirect(request, reverse("dealing:round_detail", args=[record.pk]))
 
 
-def may_correct(user, record: Round) -> bool:
-    """Who may correct a stored round: the dealer who dealt it, a pit boss of its pit (superusers)."""
-    if not getattr(user, "is_authenticated", False):
-        return False
-    if user.is_superuser:
-        return True
-    if has_role(user, PIT_BOSS) and user_pits(user).filter(pk=record.table.pit_id).exists():
-        return True
-    return has_role(user, DEALER) and record.dealer_id == user.pk
-
-
 def _correction_blocked(record: Round, form_class) -> str | None:
     """Why this round cannot be corrected on the form now, in words; None when it can."""
     if form_class is None:
@@ -140,7 +130,7 @@ def _correction_blocked(record: Round, form_class) -> str | None:
     if record.status != RoundStatus.RECORDED:
         return _("Only the revision in force of a round can be corrected; this one is %(status)s.") % {
             "status": record.get_status_display()}
-    if Round.objects.filter(supersedes=record, status=RoundStatus.PENDING).exists():
+    if selectors.round_has_pending_correction(round=record):
         return _("This round already has a correction awaiting a pit boss: he decides on it first.")
     kinds = {ev.get("e") for ev in record.document.get("events", []) if isinstance(ev, dict)}
     try:
@@ -194,7 +184,7 @@ def round_detail(request, pk: int):
     drawing = {"boxes": None, "dealer_cards": [], "blackjack": None,
                **(layout.round_page(record, outcome) if layout is not None else {})}
     user = request.user
-    pending = Round.objects.filter(supersedes=record, status=RoundStatus.PENDING).first()
+    pending = selectors.round_pending_correction(round=record)
     return render(request, "dealing/round_detail.html", {
         "round": record, "table": record.table, "outcome": outcome, "error": error,
         **drawing,
@@ -203,7 +193,7 @@ def round_detail(request, pk: int):
                         and games.form_for(record.variant) is not None
                         and has_role(user, *LOGGERS) and may_correct(user, record)),
         "audit_url": audit_replay_url(record), "revisions": selectors.round_revisions(round=record),
-        "incidents": selectors.incidents_visible(request.user).filter(round=record).select_related("reported_by"),
+        "incidents": selectors.incident_list_of_round(user=request.user, round=record),
         "may_report": _may(request.user, *REPORTERS),
         "may_log": _may(request.user, *LOGGERS) and games.form_for(record.table.variant) is not None
         and record.table.is_active
