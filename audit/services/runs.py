@@ -1,0 +1,248 @@
+"""Audit runs: a selection of rounds planned into chunks of ids, one Celery task per chunk.
+
+A chunk's rounds' results, its own "done" mark and its totals added to the run commit in one
+transaction, so a chunk delivered twice is counted once.
+"""
+
+from collections import Counter
+from datetime import date, datetime, time, timedelta
+from time import monotonic
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from casino.errors import ServiceError
+from casino.roles import AUDITOR, has_role
+from dealing import engine
+from dealing.choices import AuditStatus, RoundStatus
+from dealing.models import Round
+
+from ..choices import ChunkStatus, RunStatus, RunTrigger
+from ..models import AuditRun, AuditRunChunk
+from .rounds import rounds_audit
+
+DEFAULT_CHUNK_SIZE = 500
+MAX_CHUNK_SIZE = 5000
+# Chunks planned per slice of ids (one transaction each), and how long one planner task plans
+# slices before it re-queues itself.
+CHUNKS_PER_PLAN_SLICE = 50
+PLAN_SECONDS = 2.0
+
+
+def audit_run_start(*, started_by=None, tables=(), dealers=(), date_from: date | None = None,
+                    date_to: date | None = None, only_unaudited: bool = True, trigger: str = RunTrigger.PAGE,
+                    chunk_size: int | None = None, queue: str = "") -> AuditRun:
+    """Start an audit run over a selection of rounds in force: planned and audited by Celery tasks.
+
+    Only auditors (and superusers) start runs; `started_by=None` is the system (nightly schedule,
+    command line). The run covers the rounds logged up to now; later ones have their own audit.
+    """
+    if started_by is not None and not has_role(started_by, AUDITOR):
+        raise ServiceError(_("Only auditors start audit runs."), extra={"code": "forbidden"}, status=403)
+    if date_from and date_to and date_to < date_from:
+        raise ServiceError(_("The run would cover no day: the end date is before the start date."),
+                           extra={"fields": {"date_to": [_("Give a date on or after the start date.")]}})
+    chunk_size = chunk_size or DEFAULT_CHUNK_SIZE
+    if not 1 <= chunk_size <= MAX_CHUNK_SIZE:
+        raise ServiceError(_("A chunk holds from 1 to %(max)d rounds.") % {"max": MAX_CHUNK_SIZE},
+                           extra={"fields": {"chunk_size": [_("Out of range.")]}})
+    with transaction.atomic():
+        last = Round.objects.order_by("-pk").values_list("pk", flat=True).first()
+        run = AuditRun.objects.create(
+            started_by=started_by, trigger=trigger, date_from=date_from, date_to=date_to,
+            only_unaudited=only_unaudited, chunk_size=chunk_size, queue=queue or "", max_round_id=last or 0,
+            engine_version=engine.ENGINE_VERSION)
+        if tables:
+            run.tables.set(tables)
+        if dealers:
+            run.dealers.set(dealers)
+        run.rounds_expected = run_selection(run).count()
+        run.save(update_fields=["rounds_expected"])
+        _queue_plan(run)
+    return run
+
+
+def run_selection(run: AuditRun):
+    """The rounds a run covers (a queryset; the planner walks it by id, a slice at a time)."""
+    rounds = Round.objects.filter(status=RoundStatus.RECORDED, pk__lte=run.max_round_id or 0)
+    table_ids = list(run.tables.values_list("pk", flat=True))
+    if table_ids:
+        rounds = rounds.filter(table_id__in=table_ids)
+    dealer_ids = list(run.dealers.values_list("pk", flat=True))
+    if dealer_ids:
+        rounds = rounds.filter(dealer_id__in=dealer_ids)
+    if run.date_from:
+        rounds = rounds.filter(logged_at__gte=day_start(run.date_from))
+    if run.date_to:
+        rounds = rounds.filter(logged_at__lt=day_start(run.date_to + timedelta(days=1)))
+    if run.only_unaudited:
+        rounds = rounds.filter(audit_status=AuditStatus.PENDING)
+    return rounds
+
+
+def day_start(day: date) -> datetime:
+    """Midnight at the start of a day, in the floor's time zone."""
+    return timezone.make_aware(datetime.combine(day, time.min))
+
+
+def audit_run_plan(*, run_id: int) -> bool:
+    """Plan a run: slices of up to CHUNKS_PER_PLAN_SLICE chunks of round ids, each slice committed
+    with its chunks queued as tasks, for up to PLAN_SECONDS; then, if more is left, the planner is
+    queued again (the task's re-queue) and True returned.
+
+    Keyset pagination over ids: each slice reads only its own ids, so planning a million rounds
+    takes as little memory as planning a thousand.
+    """
+    deadline = monotonic() + PLAN_SECONDS
+    while True:
+        run = _plan_slice(run_id)
+        if run is None:
+            return False
+        if monotonic() >= deadline:
+            _queue_plan(run)
+            return True
+
+
+def _plan_slice(run_id: int) -> AuditRun | None:
+    """One slice of planning; the run when more is left to plan, None when planning is over."""
+    with transaction.atomic():
+        run = AuditRun.objects.select_for_update().filter(pk=run_id).first()
+        if run is None or run.planned or run.is_finished:
+            return None
+        if run.status == RunStatus.QUEUED:
+            run.status = RunStatus.RUNNING
+            run.started_at = timezone.now()
+        size = run.chunk_size
+        ids = list(run_selection(run).filter(pk__gt=run.plan_cursor).order_by("pk")
+                   .values_list("pk", flat=True)[:size * CHUNKS_PER_PLAN_SLICE])
+        number = run.chunks.count()
+        chunks = [AuditRunChunk(run=run, number=number + k, round_ids=ids[start:start + size])
+                  for k, start in enumerate(range(0, len(ids), size))]
+        AuditRunChunk.objects.bulk_create(chunks)
+        run.rounds_total += len(ids)
+        if ids:
+            run.plan_cursor = ids[-1]
+        more = len(ids) == size * CHUNKS_PER_PLAN_SLICE
+        if not more:
+            run.planned = True
+            _finish_if_complete(run)
+        run.save()
+        _queue_chunks(run, list(run.chunks.filter(number__gte=number).order_by("number")
+                                .values_list("pk", flat=True)))
+    return run if more else None
+
+
+def audit_run_chunk_process(*, chunk_id: int) -> bool:
+    """Audit one chunk of a run and add its totals to the run. Idempotent: the chunk row is locked,
+    and its results commit together with its "done" mark, so a chunk delivered twice (a worker
+    killed before acknowledging it) is audited again at most, never counted twice.
+    True when this call did the work."""
+    with transaction.atomic():
+        chunk = AuditRunChunk.objects.select_for_update().filter(pk=chunk_id).first()
+        if chunk is None or chunk.status == ChunkStatus.DONE:
+            return False
+        totals = rounds_audit(round_ids=chunk.round_ids)
+        chunk.status = ChunkStatus.DONE
+        chunk.rounds = totals.rounds
+        chunk.clean = totals.clean
+        chunk.with_findings = totals.with_findings
+        chunk.errors = totals.errors
+        chunk.findings_by_code = dict(totals.findings_by_code)
+        chunk.error_samples = totals.error_samples
+        chunk.done_at = timezone.now()
+        chunk.save()
+        run = AuditRun.objects.select_for_update().get(pk=chunk.run_id)
+        # Planned rounds that no longer exist still count as done, or the run would never finish.
+        run.rounds_done += len(chunk.round_ids)
+        run.clean += totals.clean
+        run.with_findings += totals.with_findings
+        run.errors += totals.errors
+        run.findings_total += totals.findings
+        by_code = Counter(run.findings_by_code)
+        by_code.update(totals.findings_by_code)
+        run.findings_by_code = dict(sorted(by_code.items()))
+        if run.status == RunStatus.QUEUED:
+            run.status, run.started_at = RunStatus.RUNNING, timezone.now()
+        _finish_if_complete(run)
+        run.save()
+    return True
+
+
+def _finish_if_complete(run: AuditRun) -> None:
+    """Mark the run done once it is planned and every planned round is done (under the run's lock)."""
+    if run.planned and run.rounds_done >= run.rounds_total and not run.is_finished:
+        run.status = RunStatus.DONE
+        run.finished_at = timezone.now()
+        if run.started_at is None:
+            run.started_at = run.finished_at
+
+
+def audit_run_fail(*, run_id: int, error: str) -> None:
+    AuditRun.objects.filter(pk=run_id).exclude(status=RunStatus.DONE).update(
+        status=RunStatus.FAILED, error=error[:2000], finished_at=timezone.now())
+
+
+def audit_run_resume(*, run_id: int) -> int:
+    """Queue again whatever of an unfinished run is not done: the planner if planning stopped, and
+    every pending chunk. Harmless when they are still queued (a chunk is done once). How many
+    tasks were queued."""
+    with transaction.atomic():
+        run = AuditRun.objects.select_for_update().filter(pk=run_id).first()
+        if run is None or run.is_finished:
+            return 0
+        queued = 0
+        if not run.planned:
+            _queue_plan(run)
+            queued += 1
+        pending = list(run.chunks.filter(status=ChunkStatus.PENDING).order_by("number")
+                       .values_list("pk", flat=True))
+        _queue_chunks(run, pending)
+    return queued + len(pending)
+
+
+def audit_runs_resume_stalled(*, idle: timedelta = timedelta(minutes=15)) -> list[int]:
+    """Resume the runs that have made no progress for `idle` (their tasks lost with a broker that
+    was flushed, say). Worker crashes need nothing of this: unacknowledged tasks come back."""
+    cutoff = timezone.now() - idle
+    stalled = []
+    for run in AuditRun.objects.filter(status__in=[RunStatus.QUEUED, RunStatus.RUNNING], created_at__lt=cutoff):
+        last = run.chunks.filter(status=ChunkStatus.DONE).order_by("-done_at").values_list("done_at", flat=True).first()
+        if (last or run.started_at or run.created_at) < cutoff:
+            audit_run_resume(run_id=run.pk)
+            stalled.append(run.pk)
+    return stalled
+
+
+def audit_run_rerun(*, run: AuditRun, started_by, trigger: str = RunTrigger.PAGE) -> AuditRun:
+    """A new run over the same selection (with the rounds logged since)."""
+    return audit_run_start(
+        started_by=started_by, tables=list(run.tables.all()), dealers=list(run.dealers.all()),
+        date_from=run.date_from, date_to=run.date_to, only_unaudited=run.only_unaudited, trigger=trigger,
+        chunk_size=run.chunk_size, queue=run.queue)
+
+
+def nightly_audit() -> AuditRun:
+    """The scheduled run: every round in force not audited yet."""
+    return audit_run_start(started_by=None, only_unaudited=True, trigger=RunTrigger.NIGHTLY)
+
+
+def _queue_plan(run: AuditRun) -> None:
+    from ..tasks import audit_run_plan as task
+
+    run_id, queue = run.pk, run.queue or None
+    transaction.on_commit(lambda: task.apply_async((run_id,), queue=queue))
+
+
+def _queue_chunks(run: AuditRun, chunk_ids: list[int]) -> None:
+    from ..tasks import audit_run_chunk as task
+
+    queue = run.queue or None
+
+    def send():
+        for chunk_id in chunk_ids:
+            task.apply_async((chunk_id,), queue=queue)
+
+    if chunk_ids:
+        transaction.on_commit(send)
+
