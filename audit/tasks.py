@@ -74,6 +74,10 @@ def audit_run_plan(self, run_id: int) -> bool:
 def audit_run_chunk(self, chunk_id: int) -> bool:
     try:
         return services.audit_run_chunk_process(chunk_id=chunk_id)
+    except services.ChunkBusy as exc:
+        # A second delivery while a worker has the chunk in hand: look again once that worker is done
+        # with it — or dead, its transaction rolled back and the chunk free to audit.
+        raise self.retry(exc=exc, countdown=min(60, 5 * 2 ** min(self.request.retries, 4)), max_retries=50)
     except TRANSIENT as exc:
         raise self.retry(exc=exc, countdown=min(120, 2 ** self.request.retries))
     except Exception as exc:

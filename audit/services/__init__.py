@@ -15,6 +15,7 @@ from .rounds import (
     _record_audit,
     _record_one,
     fingerprints,
+    one_of,
     round_audit,
     rounds_audit,
     rounds_overdue_requeue,
@@ -24,6 +25,7 @@ from .runs import (
     DEFAULT_CHUNK_SIZE,
     MAX_CHUNK_SIZE,
     PLAN_SECONDS,
+    ChunkBusy,
     audit_run_chunk_process,
     audit_run_fail,
     audit_run_plan,
@@ -39,8 +41,8 @@ from .shoes import shoe_audit, shoe_audit_request, shoes_to_audit
 
 __all__ = [
     "CHUNKS_PER_PLAN_SLICE", "DEFAULT_CHUNK_SIZE", "MAX_BULK_REVIEW", "MAX_CHUNK_SIZE", "MAX_ERROR_SAMPLES",
-    "PLAN_SECONDS", "AuditTotals", "audit_run_chunk_process", "audit_run_fail", "audit_run_plan",
+    "PLAN_SECONDS", "AuditTotals", "ChunkBusy", "audit_run_chunk_process", "audit_run_fail", "audit_run_plan",
     "audit_run_rerun", "audit_run_resume", "audit_run_start", "audit_runs_resume_stalled", "day_start",
-    "finding_review", "fingerprints", "nightly_audit", "round_audit", "rounds_audit", "rounds_overdue_requeue",
+    "finding_review", "fingerprints", "one_of", "nightly_audit", "round_audit", "rounds_audit", "rounds_overdue_requeue",
     "run_selection", "shoe_audit", "shoe_audit_request", "shoes_to_audit",
 ]

@@ -12,7 +12,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from dealing import engine
@@ -90,7 +91,7 @@ def rounds_audit(*, round_ids, record=None) -> AuditTotals:
     """
     totals = AuditTotals()
     version = engine.ENGINE_VERSION
-    rows = list(Round.objects.filter(pk__in=list(round_ids)).order_by("pk")
+    rows = list(Round.objects.filter(pk__in=one_of(round_ids)).order_by("pk")
                 .values_list("pk", "document", "table_id", "dealer_id", "shoe_id", "logged_at"))
     wanted: dict[tuple, Finding] = {}
     by_status: dict[str, list[int]] = {}
@@ -117,8 +118,19 @@ def rounds_audit(*, round_ids, record=None) -> AuditTotals:
     with transaction.atomic():
         (record or _record_audit)(by_status, version)
         # A round the engine cannot read keeps no findings: they would describe a log it no longer reads.
-        _sync(Finding.objects.filter(round_id__in=[row[0] for row in rows]), wanted, scope="round_id")
+        _sync(Finding.objects.filter(round_id__in=one_of([row[0] for row in rows])), wanted, scope="round_id")
     return totals
+
+
+def one_of(ids):
+    """The right-hand side of an `__in` over many ids. On PostgreSQL one array parameter,
+    `IN (SELECT unnest(%s::bigint[]))`: a chunk's 500 ids make one short statement, prepared once
+    on the server whatever their number (with `IN (%s, …)` each count is another statement to
+    parse and plan, and psycopg rewrites 500 placeholders on every call)."""
+    ids = [int(i) for i in ids]
+    if connection.vendor == "postgresql":
+        return RawSQL("SELECT unnest(%s::bigint[])", [ids])
+    return ids
 
 
 def _finding_row(f, fp: str, version: str, *, round_id, shoe_id, table_id, dealer_id, played_at) -> Finding:
@@ -136,7 +148,7 @@ def _record_audit(by_status: dict[str, list[int]], version: str) -> None:
     for status, ids in by_status.items():
         if status not in AuditStatus.values:
             raise ValueError(status)
-        Round.objects.filter(pk__in=ids).update(audit_status=status, engine_version=version, audited_at=now)
+        Round.objects.filter(pk__in=one_of(ids)).update(audit_status=status, engine_version=version, audited_at=now)
 
 
 def _record_one(by_status: dict[str, list[int]], version: str) -> None:

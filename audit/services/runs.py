@@ -4,11 +4,14 @@ A chunk's rounds' results, its own "done" mark and its totals added to the run c
 transaction, so a chunk delivered twice is counted once.
 """
 
-from collections import Counter
+import json
 from datetime import date, datetime, time, timedelta
 from time import monotonic
 
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import Case, F, JSONField, Q, Value, When
+from django.db.models.expressions import RawSQL
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -127,50 +130,98 @@ def _plan_slice(run_id: int) -> AuditRun | None:
         if not more:
             run.planned = True
             _finish_if_complete(run)
-        run.save()
+        # Only the planner's own fields: the totals are the chunks' (`_run_add`), and a chunk adding
+        # to them waits for this row's lock, so its increment lands on what is saved here.
+        run.save(update_fields=["status", "started_at", "finished_at", "rounds_total", "plan_cursor", "planned"])
         _queue_chunks(run, list(run.chunks.filter(number__gte=number).order_by("number")
                                 .values_list("pk", flat=True)))
     return run if more else None
+
+
+class ChunkBusy(Exception):
+    """The chunk is being audited by another worker right now (its row is locked): a second delivery
+    of its message. The task tries again later, when the chunk is done — or free again, if that
+    worker died before committing it."""
 
 
 def audit_run_chunk_process(*, chunk_id: int) -> bool:
     """Audit one chunk of a run and add its totals to the run. Idempotent: the chunk row is locked,
     and its results commit together with its "done" mark, so a chunk delivered twice (a worker
     killed before acknowledging it) is audited again at most, never counted twice.
-    True when this call did the work."""
+    True when this call did the work; False when the chunk is done already (or gone); ChunkBusy
+    when another transaction holds it.
+
+    Workers never wait for each other here. The chunk is claimed with `FOR UPDATE SKIP LOCKED OF`
+    the chunk alone — no ordering, so no join to the run: `FOR UPDATE` over a join locks the run
+    row too, and then the run's workers audited one chunk at a time, each waiting for the other's
+    commit. The run's totals are added at the end by one UPDATE of increments (`_run_add`), whose
+    row lock lasts only from that statement to the commit.
+    """
     with transaction.atomic():
-        chunk = AuditRunChunk.objects.select_for_update().filter(pk=chunk_id).first()
-        if chunk is None or chunk.status == ChunkStatus.DONE:
+        claimed = list(AuditRunChunk.objects.select_for_update(skip_locked=True, of=("self",)).order_by()
+                       .filter(pk=chunk_id).values_list("run_id", "status", "round_ids"))
+        if not claimed:
+            if AuditRunChunk.objects.filter(pk=chunk_id).exists():
+                raise ChunkBusy(chunk_id)
             return False
-        totals = rounds_audit(round_ids=chunk.round_ids)
-        chunk.status = ChunkStatus.DONE
-        chunk.rounds = totals.rounds
-        chunk.clean = totals.clean
-        chunk.with_findings = totals.with_findings
-        chunk.errors = totals.errors
-        chunk.findings_by_code = dict(totals.findings_by_code)
-        chunk.error_samples = totals.error_samples
-        chunk.done_at = timezone.now()
-        chunk.save()
-        run = AuditRun.objects.select_for_update().get(pk=chunk.run_id)
+        [(run_id, status, round_ids)] = claimed
+        if status == ChunkStatus.DONE:
+            return False
+        totals = rounds_audit(round_ids=round_ids)
+        AuditRunChunk.objects.filter(pk=chunk_id).update(
+            status=ChunkStatus.DONE, rounds=totals.rounds, clean=totals.clean, with_findings=totals.with_findings,
+            errors=totals.errors, findings_by_code=dict(totals.findings_by_code), error_samples=totals.error_samples,
+            done_at=timezone.now())
         # Planned rounds that no longer exist still count as done, or the run would never finish.
-        run.rounds_done += len(chunk.round_ids)
-        run.clean += totals.clean
-        run.with_findings += totals.with_findings
-        run.errors += totals.errors
-        run.findings_total += totals.findings
-        by_code = Counter(run.findings_by_code)
-        by_code.update(totals.findings_by_code)
-        run.findings_by_code = dict(sorted(by_code.items()))
-        if run.status == RunStatus.QUEUED:
-            run.status, run.started_at = RunStatus.RUNNING, timezone.now()
-        _finish_if_complete(run)
-        run.save()
+        _run_add(run_id, rounds_done=len(round_ids), totals=totals)
     return True
 
 
+def _run_add(run_id: int, *, rounds_done: int, totals) -> None:
+    """Add a chunk's totals to its run in one statement, and mark the run done if this was the last
+    of its rounds (the condition reads the row as it stands once the statement holds its lock, so
+    of two chunks committing together the later one finishes the run)."""
+    now = timezone.now()
+    finished = Q(status__in=[RunStatus.DONE, RunStatus.FAILED])
+    complete = Q(planned=True, rounds_done__gte=F("rounds_total") - rounds_done)
+    changes = {
+        "rounds_done": F("rounds_done") + rounds_done,
+        "clean": F("clean") + totals.clean,
+        "with_findings": F("with_findings") + totals.with_findings,
+        "errors": F("errors") + totals.errors,
+        "findings_total": F("findings_total") + totals.findings,
+        "status": Case(When(finished, then=F("status")), When(complete, then=Value(RunStatus.DONE)),
+                       default=Value(RunStatus.RUNNING)),
+        "started_at": Coalesce(F("started_at"), Value(now)),
+        "finished_at": Case(When(finished, then=F("finished_at")), When(complete, then=Value(now)),
+                            default=F("finished_at")),
+    }
+    if totals.findings_by_code:
+        changes["findings_by_code"] = _counts_added(AuditRun, "findings_by_code", totals.findings_by_code)
+    AuditRun.objects.filter(pk=run_id).update(**changes)
+
+
+def _counts_added(model, name: str, counts: dict[str, int]) -> RawSQL:
+    """SQL for a JSON object column of counts plus `counts`, key by key: the run's findings by code
+    grow in the same UPDATE as its other totals, with no read of the row first."""
+    table = connection.ops.quote_name(model._meta.db_table)
+    column = f"{table}.{connection.ops.quote_name(model._meta.get_field(name).column)}"
+    if connection.vendor == "postgresql":
+        sql = (f"(SELECT COALESCE(jsonb_object_agg(key, total), '{{}}'::jsonb) FROM ("
+               f"SELECT key, SUM(value::bigint) AS total FROM ("
+               f"SELECT key, value FROM jsonb_each_text({column}) UNION ALL "
+               f"SELECT key, value FROM jsonb_each_text(%s::jsonb)) AS counts GROUP BY key) AS sums)")
+    else:  # SQLite's JSON1 functions
+        sql = (f"(SELECT COALESCE(json_group_object(key, total), '{{}}') FROM ("
+               f"SELECT key, SUM(value) AS total FROM ("
+               f"SELECT key, value FROM json_each({column}) UNION ALL "
+               f"SELECT key, value FROM json_each(%s)) GROUP BY key))")
+    return RawSQL(sql, [json.dumps(counts, sort_keys=True)], output_field=JSONField())
+
+
 def _finish_if_complete(run: AuditRun) -> None:
-    """Mark the run done once it is planned and every planned round is done (under the run's lock)."""
+    """Mark the run done once it is planned and every planned round is done (under the run's lock;
+    the planner's check — a chunk's is in `_run_add`)."""
     if run.planned and run.rounds_done >= run.rounds_total and not run.is_finished:
         run.status = RunStatus.DONE
         run.finished_at = timezone.now()
