@@ -234,7 +234,8 @@ def measure(*, rounds: int, workers: int, chunk_size: int, mistake_rate: float, 
             pass
         load_s = time.perf_counter() - started
         queue = f"bench-{tag}"
-        with workers_running(workers, queue, env={"CONN_MAX_AGE": "600"}) as procs:
+        # No sweep (audit/sweep.py): the run is what is measured, and its rounds are all pending.
+        with workers_running(workers, queue, env={"CONN_MAX_AGE": "600", "AUDIT_SWEEP_INTERVAL_S": "0"}) as procs:
             with transaction.atomic():
                 run = services.audit_run_start(tables=[table], only_unaudited=True, chunk_size=chunk_size,
                                                queue=queue)

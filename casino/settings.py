@@ -143,6 +143,12 @@ CELERY_BEAT_SCHEDULE = {
 # the broker in one message, sent by a thread of the process's own (audit/dispatch.py); 0: one
 # message per round, sent by the request once its transaction commits.
 AUDIT_QUEUE_LINGER_MS = env.int("AUDIT_QUEUE_LINGER_MS", default=100)
+# Every Celery worker audits, every AUDIT_SWEEP_INTERVAL_S seconds (0: never), the rounds still not
+# audited AUDIT_SWEEP_GRACE_S seconds after they were logged — their message lost with a broker
+# restart, say — at most AUDIT_SWEEP_LIMIT a pass; one worker at a time (audit/sweep.py).
+AUDIT_SWEEP_GRACE_S = env.int("AUDIT_SWEEP_GRACE_S", default=60)
+AUDIT_SWEEP_INTERVAL_S = env.float("AUDIT_SWEEP_INTERVAL_S", default=30)
+AUDIT_SWEEP_LIMIT = env.int("AUDIT_SWEEP_LIMIT", default=2000)
 
 # --- authentication ------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -18,6 +18,7 @@ from .rounds import (
     one_of,
     round_audit,
     rounds_audit,
+    rounds_overdue_audit,
     rounds_overdue_requeue,
 )
 from .runs import (
@@ -43,6 +44,7 @@ __all__ = [
     "CHUNKS_PER_PLAN_SLICE", "DEFAULT_CHUNK_SIZE", "MAX_BULK_REVIEW", "MAX_CHUNK_SIZE", "MAX_ERROR_SAMPLES",
     "PLAN_SECONDS", "AuditTotals", "ChunkBusy", "audit_run_chunk_process", "audit_run_fail", "audit_run_plan",
     "audit_run_rerun", "audit_run_resume", "audit_run_start", "audit_runs_resume_stalled", "day_start",
-    "finding_review", "fingerprints", "one_of", "nightly_audit", "round_audit", "rounds_audit", "rounds_overdue_requeue",
+    "finding_review", "fingerprints", "one_of", "nightly_audit", "round_audit", "rounds_audit", "rounds_overdue_audit",
+    "rounds_overdue_requeue",
     "run_selection", "shoe_audit", "shoe_audit_request", "shoes_to_audit",
 ]

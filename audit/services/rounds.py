@@ -232,3 +232,43 @@ def rounds_overdue_requeue(*, older_than: timedelta = timedelta(minutes=10), win
     return len(ids)
 
 
+
+
+# The key of the PostgreSQL advisory lock a sweep holds while it claims and audits a batch: with
+# several workers, one sweeps at a time and the others skip their turn. (Any 64-bit number no other
+# part of the project uses; this one spells "audit sweep".)
+SWEEP_LOCK = 0x61756469_7377_7000
+SWEEP_BATCH = 500
+
+
+def rounds_overdue_audit(*, grace: timedelta, limit: int = 2000) -> int:
+    """Audit here and now the rounds in force logged more than `grace` ago and still pending: their
+    `audit_rounds` message was lost — with a broker restarted without persistence, a web process
+    killed before it sent it — or is still waiting behind a backlog. PostgreSQL, not the broker, is
+    what says which rounds need an audit, so nothing a broker loses is lost for good.
+
+    Safe with any number of workers sweeping: a batch is claimed under a transaction-level advisory
+    lock (a worker that finds it taken returns at once — another one is sweeping), and its rounds
+    with `FOR UPDATE SKIP LOCKED`, so a round a task is writing right now is left to that task. A
+    round audited twice (its message arrives after all) gets the same verdict. At most `limit`
+    rounds a call, oldest first, in batches of SWEEP_BATCH, one transaction each: a sweep never
+    holds a worker for long, and what it leaves the next one takes. How many rounds it audited."""
+    cutoff = timezone.now() - grace
+    done = 0
+    while done < limit:
+        with transaction.atomic():
+            if connection.vendor == "postgresql":
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [SWEEP_LOCK])
+                    if not cursor.fetchone()[0]:
+                        break
+            ids = list(Round.objects.select_for_update(skip_locked=True, of=("self",))
+                       .filter(audit_status=AuditStatus.PENDING, status=RoundStatus.RECORDED, logged_at__lt=cutoff)
+                       .order_by("pk").values_list("pk", flat=True)[:min(SWEEP_BATCH, limit - done)])
+            if not ids:
+                break
+            rounds_audit(round_ids=ids)
+        done += len(ids)
+    if done:
+        log.warning("audited %d rounds logged before %s whose audit had not arrived", done, cutoff)
+    return done
