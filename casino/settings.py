@@ -127,6 +127,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_throttle": 1,
 }
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A worker's database connection lives CONN_MAX_AGE seconds across tasks (casino/celery.py closes
+# old and failed ones after each task); without this Celery's Django fixup closes it after every task.
+CELERY_DB_REUSE_MAX = 1_000_000
 # Celery beat (`make beat`, or a worker with -B): the nightly audit of whatever is not audited yet
 # and of the shoes that ended, a watchdog that re-queues runs whose tasks were lost, and one that
 # re-queues the audits of rounds logged 10 minutes ago and still not audited.

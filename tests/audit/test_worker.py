@@ -172,9 +172,9 @@ def test_a_worker_killed_mid_run_and_another_started_completes_with_identical_co
 def audits_counted():
     """Every write of a round's audit status, counted by a trigger: (round id → how many times)."""
     with connection.cursor() as cursor:
-        cursor.execute("CREATE TABLE test_audit_write (round_id bigint NOT NULL)")
+        cursor.execute("CREATE TABLE test_audit_write (round_id bigint NOT NULL, backend int NOT NULL)")
         cursor.execute("""CREATE FUNCTION test_audit_written() RETURNS trigger LANGUAGE plpgsql AS $$
-                          BEGIN INSERT INTO test_audit_write VALUES (NEW.id); RETURN NEW; END $$""")
+                          BEGIN INSERT INTO test_audit_write VALUES (NEW.id, pg_backend_pid()); RETURN NEW; END $$""")
         cursor.execute("CREATE TRIGGER test_audit_written AFTER UPDATE OF audit_status ON dealing_round "
                        "FOR EACH ROW EXECUTE FUNCTION test_audit_written()")
 
@@ -182,6 +182,14 @@ def audits_counted():
         with connection.cursor() as cursor:
             cursor.execute("SELECT round_id FROM test_audit_write")
             return Counter(round_id for (round_id,) in cursor.fetchall())
+
+    def backends() -> set[int]:
+        """The database connections (server processes) that wrote them."""
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT DISTINCT backend FROM test_audit_write")
+            return {pid for (pid,) in cursor.fetchall()}
+
+    counts.backends = backends
     yield counts
     with connection.cursor() as cursor:
         cursor.execute("DROP TRIGGER test_audit_written ON dealing_round")
@@ -200,6 +208,9 @@ def test_two_workers_audit_every_round_of_a_run_exactly_once(worker_env, thousan
     assert (run.rounds_done, run.clean + run.with_findings + run.errors) == (1000, 1000)
     assert run.findings_total == Finding.objects.count() == sum(run.findings_by_code.values())
     assert all("Traceback" not in text for text in logs), logs
+    # Each worker kept its connection from chunk to chunk (CONN_MAX_AGE; casino/celery.py), rather
+    # than a new server process for each of the 40 chunks.
+    assert len(audits_counted.backends()) <= 2
     # That they do not wait for each other is tested in test_parallel.py (two transactions).
 
 
