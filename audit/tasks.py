@@ -8,7 +8,8 @@
   itself until the selection is planned (Saleor's batch pattern: memory stays flat).
 - `audit_run_chunk(chunk_id)` — audits one chunk; idempotent, so a redelivery counts once.
 - `audit_nightly()`, `audit_resume_stalled()`, `audit_overdue_rounds()` — scheduled by Celery beat
-  (CELERY_BEAT_SCHEDULE).
+  (CELERY_BEAT_SCHEDULE). Rounds whose audit message was lost need no beat: every worker sweeps
+  for them itself (audit/sweep.py).
 
 Every task acknowledges late: a worker killed mid-task leaves its message unacknowledged and the
 broker delivers it again (Redis: after the visibility timeout), to this worker or another.
