@@ -137,7 +137,11 @@ def bench_floor_remove(pit, table, dealer) -> None:
         Finding.objects.filter(table=table).delete()
         for run in runs:
             run.delete()
-        Round.objects.filter(table=table).delete()
+        # In slices: deleting 100,000 rounds at once makes Django's collector send one statement with
+        # more parameters than PostgreSQL takes (65,535).
+        ids = list(Round.objects.filter(table=table).order_by("pk").values_list("pk", flat=True))
+        for start in range(0, len(ids), 10_000):
+            Round.objects.filter(pk__in=ids[start:start + 10_000]).delete()
         Staff.objects.filter(user=dealer).delete()
         table.delete()
         pit.delete()
