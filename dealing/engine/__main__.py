@@ -9,9 +9,13 @@
 """
 
 import argparse
+import codecs
+import contextlib
+import io
 import json
 import sys
 from decimal import Decimal
+from typing import Final
 
 from . import RoundError, VARIANTS, check_shoe, load, next_events, settle
 from .document import load_json
@@ -35,34 +39,243 @@ def _read(path: str) -> str:
         return handle.read()
 
 
-def _documents(text: str):
-    """One JSON document, or JSON Lines: yields (line number or None, text)."""
-    stripped = text.strip()
-    if not stripped:
-        return
+# --- settle -----------------------------------------------------------------------------------------
+#
+# `settle` streams: it reads the input in chunks and settles each line as it comes, so its memory
+# stays flat at any number of rounds, and it writes the answers through one buffer. What it prints
+# is what reading the whole text gave (text.strip() read as one document if it is one, else each
+# non-blank line of text.splitlines()): the same lines, numbered the same, answered byte for byte
+# the same.
+#
+# With msgspec installed a line is decoded and its answer encoded by msgspec: floats are decoded
+# as Decimal from their own text and Decimals encoded by _default, the values the standard library
+# gives. A line msgspec refuses, or one it could read otherwise (not an object, nested near the
+# recursion limit), goes the standard library's way - engine.settle on its text - so its error is
+# word for word the one it always was.
+
+CHUNK: Final = 1 << 20  # bytes read at a time (a longer line is joined from several reads)
+# str.splitlines() ends a line at these too: \r \v \f \x1c \x1d \x1e, and U+0085, U+2028 and
+# U+2029, whose UTF-8 ends in \x85, \xa8, \xa9. A block holding none of these bytes (one memchr
+# each) splits on b"\n" alone; a line holding one is cut as splitlines() cuts it.
+_OTHER_BREAKS: Final = (b"\r", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e", b"\x85", b"\xa8", b"\xa9")
+# The standard library refuses JSON nested about 990 deep (Python's recursion limit) and msgspec
+# a little deeper: a line with this many brackets, which a shorter line cannot hold, is read the
+# standard library's way.
+_DEEP: Final = 900
+_LONG: Final = 2 * _DEEP
+# Reads a prefix of the input to tell one JSON document from JSON Lines (see _one_document).
+_SCANNER: Final = json.JSONDecoder(parse_float=Decimal)
+
+
+def _fast_codec():
+    """msgspec's decode and encode-into for the lines, or None without msgspec."""
     try:
-        load_json(stripped)
-        yield None, stripped
-        return
-    except RoundError:
-        pass
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.strip():
+        import msgspec
+    except ImportError:  # requirements.txt installs it; the CLI is only slower without it
+        return None
+    decoder = msgspec.json.Decoder(float_hook=Decimal)
+    encoder = msgspec.json.Encoder(decimal_format=_default)
+    return decoder.decode, encoder.encode_into, (msgspec.DecodeError, UnicodeDecodeError)
+
+
+def _split(block: bytes, *, ends: bool) -> list[bytes]:
+    """The lines of a block as str.splitlines() cuts them; `ends`: the block ends with b"\\n"."""
+    pieces = block.split(b"\n")
+    if ends:
+        pieces.pop()  # the empty text after the last b"\n"
+    if not any(brk in block for brk in _OTHER_BREAKS):
+        return pieces
+    end = "\n" if ends else ""  # the b"\n" after a piece: "\x0c\n" is two line breaks, "\r\n" one
+    lines = []
+    for piece in pieces:
+        if any(brk in piece for brk in _OTHER_BREAKS):
+            # surrogateescape keeps bytes that are not UTF-8 as they were, for the line's own error;
+            # a line whose \x85, \xa8 or \xa9 is part of another character comes back whole
+            lines += [part.encode("utf-8", "surrogateescape")
+                      for part in (piece.decode("utf-8", "surrogateescape") + end).splitlines()]
+        else:
+            lines.append(piece)
+    return lines
+
+
+def _lines(source, head: bytes):
+    """(number, bytes) for every line of `head` and then the rest of `source`, numbered from 1."""
+    number = 0
+    rest = b""
+    chunk = head or source.read(CHUNK)
+    while chunk:
+        data = rest + chunk if rest else chunk
+        cut = data.rfind(b"\n") + 1
+        if cut:
+            rest = data[cut:]
+            for line in _split(data[:cut], ends=True):
+                number += 1
+                yield number, line
+        else:
+            rest = data
+        chunk = source.read(CHUNK)
+    if rest:
+        for line in _split(rest, ends=False):
+            number += 1
             yield number, line
 
 
-def cmd_settle(args) -> int:
+def _one_document(head: bytes) -> bool | None:
+    """False once the start of the input shows the whole cannot be one JSON document; None while
+    it may still be. Only the complete lines are read: a JSON token never spans a b"\\n", so an
+    error with more than whitespace after it is an error in any text that begins so."""
+    cut = head.rfind(b"\n") + 1
+    try:
+        text = head[:cut].decode("utf-8").lstrip()
+    except UnicodeDecodeError:
+        return False
+    if not text:
+        return None
+    try:
+        _SCANNER.decode(text)
+    except json.JSONDecodeError as exc:
+        return None if not text[exc.pos:].strip() else False
+    except (ValueError, RecursionError):  # NaN, Infinity or a number too long, or nested too deep
+        return False
+    return None  # one whole document so far: more than whitespace after it makes JSON Lines
+
+
+def _read_head(source) -> tuple[bytes, str | None]:
+    """Read until it is known whether the input is one JSON document. (b"", its text.strip()) if
+    it is ("" for a blank input), else (what was read, None) for JSON Lines."""
+    head = bytearray()
+    checked = 0
+    while chunk := source.read(CHUNK):
+        head += chunk
+        if len(head) >= 2 * checked:  # a long document is looked at as it doubles, not every chunk
+            checked = len(head)
+            if _one_document(head) is False:
+                return bytes(head), None
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError:
+        return bytes(head), None
+    # The text as a text-mode read gives it (universal newlines), as the CLI always read it.
+    stripped = text.replace("\r\n", "\n").replace("\r", "\n").strip()
+    if not stripped:
+        return b"", ""
+    try:
+        load_json(stripped)
+    except RoundError:
+        return bytes(head), None
+    return b"", stripped
+
+
+class _Writer:
+    """The answers, written in blocks: bytes to stdout's binary buffer when it is UTF-8."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.binary = getattr(stream, "buffer", None)
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        if self.binary is not None and codecs.lookup(encoding).name != "utf-8":
+            self.binary = None
+        self.errors = getattr(stream, "errors", None) or "strict"
+        self.block = bytearray()
+        self.texts: list[str] = []
+        stream.flush()
+
+    def exact(self, result) -> None:
+        """One answer encoded by the standard library, as the CLI always wrote it."""
+        if self.binary is None:
+            self.texts.append(to_json(result) + "\n")
+        else:
+            self.block += (to_json(result) + "\n").encode("utf-8", self.errors)
+
+    def flush(self) -> None:
+        if self.binary is None:
+            self.stream.write("".join(self.texts))
+            self.texts.clear()
+            self.stream.flush()
+        else:
+            self.binary.write(self.block)
+            self.block.clear()
+            self.binary.flush()
+
+
+def _settle_text(doc, number: int | None) -> tuple[dict, bool]:
+    try:
+        return settle(doc), True
+    except RoundError as exc:
+        result = exc.to_dict()
+        if number is not None:
+            result["line"] = number
+        return result, False
+
+
+def _settle_lines(lines, out: _Writer) -> bool:
     ok = True
-    out = sys.stdout
-    for line, text in _documents(_read(args.file)):
+    fast = _fast_codec() if out.binary is not None else None
+    if fast is None:
+        for number, line in lines:
+            ok = _settle_exact(number, line, out) and ok
+            if len(out.texts) >= 1000 or len(out.block) >= CHUNK:
+                out.flush()
+        return ok
+    decode, encode_into, refused = fast
+    block = out.block
+    for number, line in lines:
+        doc = None
+        if len(line) < _LONG or line.count(b"[") + line.count(b"{") < _DEEP:
+            try:
+                doc = decode(line)
+            except refused:
+                pass
+        if type(doc) is dict:
+            try:
+                result = settle(doc)
+            except RoundError as exc:
+                ok = False
+                result = exc.to_dict()
+                result["line"] = number
+            encode_into(result, block, -1)
+            block += b"\n"
+        else:
+            ok = _settle_exact(number, line, out) and ok
+        if len(block) >= CHUNK:
+            out.flush()
+    return ok
+
+
+def _settle_exact(number: int, line: bytes, out: _Writer) -> bool:
+    """A line the standard library's way, as the CLI read lines before msgspec."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        doc: bytes | str = line  # engine.settle names the bad bytes
+    else:
+        if not text.strip():
+            return True  # a blank line: skipped, still counted
+        doc = text
+    result, good = _settle_text(doc, number)
+    out.exact(result)
+    return good
+
+
+def cmd_settle(args) -> int:
+    if args.file == "-":
+        source = getattr(sys.stdin, "buffer", None) or io.BytesIO(sys.stdin.read().encode("utf-8"))
+        opened = contextlib.nullcontext(source)
+    else:
+        opened = source = open(args.file, "rb")
+    with opened:
+        head, one = _read_head(source)
+        out = _Writer(sys.stdout)
         try:
-            result = settle(text)
-        except RoundError as exc:
-            ok = False
-            result = exc.to_dict()
-            if line is not None:
-                result["line"] = line
-        out.write(to_json(result) + "\n")
+            if one is None:
+                ok = _settle_lines(_lines(source, head), out)
+            elif one:
+                result, ok = _settle_text(one, None)
+                out.exact(result)
+            else:
+                ok = True  # a blank input: nothing to settle
+        finally:
+            out.flush()
     return 0 if ok else 1
 
 
