@@ -1,6 +1,6 @@
 """The engine's command line; runs without Django.
 
-    python -m dealing.engine settle [FILE|-]           one JSON round, or JSON Lines (a round per line)
+    python -m dealing.engine settle [FILE|-] [--jobs N]   one JSON round, or JSON Lines (a round per line)
     python -m dealing.engine next [FILE|-]             legal next events for a round in progress
     python -m dealing.engine shoe [FILE|-]             shoe/1 checks
     python -m dealing.engine simulate N --seed S [--variant ochko] [--preset salon|online] [--mistakes RATE]
@@ -13,6 +13,7 @@ import codecs
 import contextlib
 import io
 import json
+import os
 import sys
 from decimal import Decimal
 from typing import Final
@@ -98,9 +99,9 @@ def _split(block: bytes, *, ends: bool) -> list[bytes]:
     return lines
 
 
-def _lines(source, head: bytes):
-    """(number, bytes) for every line of `head` and then the rest of `source`, numbered from 1."""
-    number = 0
+def _batches(source, head: bytes):
+    """(lines before it, its lines) for each chunk of `head` and then of the rest of `source`."""
+    before = 0
     rest = b""
     chunk = head or source.read(CHUNK)
     while chunk:
@@ -108,16 +109,14 @@ def _lines(source, head: bytes):
         cut = data.rfind(b"\n") + 1
         if cut:
             rest = data[cut:]
-            for line in _split(data[:cut], ends=True):
-                number += 1
-                yield number, line
+            lines = _split(data[:cut], ends=True)
+            yield before, lines
+            before += len(lines)
         else:
             rest = data
         chunk = source.read(CHUNK)
     if rest:
-        for line in _split(rest, ends=False):
-            number += 1
-            yield number, line
+        yield before, _split(rest, ends=False)
 
 
 def _one_document(head: bytes) -> bool | None:
@@ -167,35 +166,38 @@ def _read_head(source) -> tuple[bytes, str | None]:
 
 
 class _Writer:
-    """The answers, written in blocks: bytes to stdout's binary buffer when it is UTF-8."""
+    """The answers, kept in one block and written when it is full: bytes to stdout's binary buffer
+    when stdout is UTF-8 (else text). Without a stream it only collects, for a worker's batch."""
 
-    def __init__(self, stream):
+    def __init__(self, stream=None, errors: str = "strict"):
         self.stream = stream
-        self.binary = getattr(stream, "buffer", None)
+        self.sink = getattr(stream, "buffer", None) if stream is not None else None
         encoding = getattr(stream, "encoding", None) or "utf-8"
-        if self.binary is not None and codecs.lookup(encoding).name != "utf-8":
-            self.binary = None
-        self.errors = getattr(stream, "errors", None) or "strict"
+        self.utf8 = stream is None or (self.sink is not None and codecs.lookup(encoding).name == "utf-8")
+        self.errors = getattr(stream, "errors", None) or errors
         self.block = bytearray()
         self.texts: list[str] = []
-        stream.flush()
+        if stream is not None:
+            stream.flush()
 
     def exact(self, result) -> None:
         """One answer encoded by the standard library, as the CLI always wrote it."""
-        if self.binary is None:
-            self.texts.append(to_json(result) + "\n")
-        else:
+        if self.utf8:
             self.block += (to_json(result) + "\n").encode("utf-8", self.errors)
+        else:
+            self.texts.append(to_json(result) + "\n")
 
     def flush(self) -> None:
-        if self.binary is None:
+        if self.stream is None:
+            return
+        if self.utf8:
+            self.sink.write(self.block)
+            self.block.clear()
+            self.sink.flush()
+        else:
             self.stream.write("".join(self.texts))
             self.texts.clear()
             self.stream.flush()
-        else:
-            self.binary.write(self.block)
-            self.block.clear()
-            self.binary.flush()
 
 
 def _settle_text(doc, number: int | None) -> tuple[dict, bool]:
@@ -208,18 +210,25 @@ def _settle_text(doc, number: int | None) -> tuple[dict, bool]:
         return result, False
 
 
-def _settle_lines(lines, out: _Writer) -> bool:
+def _settle_batches(batches, out: _Writer) -> bool:
     ok = True
-    fast = _fast_codec() if out.binary is not None else None
+    fast = _fast_codec() if out.utf8 else None
+    for before, lines in batches:
+        ok = _settle_batch(before, lines, out, fast) and ok
+        out.flush()
+    return ok
+
+
+def _settle_batch(before: int, lines: list[bytes], out: _Writer, fast) -> bool:
+    """Settle lines numbered from before + 1 into out's block."""
+    ok = True
     if fast is None:
-        for number, line in lines:
+        for number, line in enumerate(lines, start=before + 1):
             ok = _settle_exact(number, line, out) and ok
-            if len(out.texts) >= 1000 or len(out.block) >= CHUNK:
-                out.flush()
         return ok
     decode, encode_into, refused = fast
     block = out.block
-    for number, line in lines:
+    for number, line in enumerate(lines, start=before + 1):
         doc = None
         if len(line) < _LONG or line.count(b"[") + line.count(b"{") < _DEEP:
             try:
@@ -237,8 +246,6 @@ def _settle_lines(lines, out: _Writer) -> bool:
             block += b"\n"
         else:
             ok = _settle_exact(number, line, out) and ok
-        if len(block) >= CHUNK:
-            out.flush()
     return ok
 
 
@@ -257,18 +264,62 @@ def _settle_exact(number: int, line: bytes, out: _Writer) -> bool:
     return good
 
 
+# --jobs: batches settled by worker processes, written in their order ----------------------------
+
+def _worker_batch(before: int, lines: list[bytes], errors: str) -> tuple[bytes, bool]:
+    out = _Writer(errors=errors)
+    ok = _settle_batch(before, lines, out, _Worker.fast)
+    return bytes(out.block), ok
+
+
+class _Worker:
+    fast = None
+
+    @staticmethod
+    def start() -> None:
+        _Worker.fast = _fast_codec()
+
+
+def _settle_in_workers(batches, out: _Writer, jobs: int) -> bool:
+    """Each batch (a chunk of lines) to the next free worker; at most two a worker in flight, so
+    memory stays flat, and the answers written in the input's order."""
+    import multiprocessing
+    from collections import deque
+
+    ok = True
+    out.flush()  # nothing buffered for a forked worker to write again
+    waiting: deque = deque()
+    with multiprocessing.get_context("fork").Pool(jobs, initializer=_Worker.start) as pool:
+        for before, lines in batches:
+            waiting.append(pool.apply_async(_worker_batch, (before, lines, out.errors)))
+            if len(waiting) >= 2 * jobs:
+                ok = _write_batch(waiting.popleft().get(), out) and ok
+        while waiting:
+            ok = _write_batch(waiting.popleft().get(), out) and ok
+    return ok
+
+
+def _write_batch(done: tuple[bytes, bool], out: _Writer) -> bool:
+    block, ok = done
+    out.sink.write(block)
+    return ok
+
+
 def cmd_settle(args) -> int:
     if args.file == "-":
         source = getattr(sys.stdin, "buffer", None) or io.BytesIO(sys.stdin.read().encode("utf-8"))
         opened = contextlib.nullcontext(source)
     else:
         opened = source = open(args.file, "rb")
+    jobs = args.jobs or len(os.sched_getaffinity(0))
     with opened:
         head, one = _read_head(source)
         out = _Writer(sys.stdout)
         try:
-            if one is None:
-                ok = _settle_lines(_lines(source, head), out)
+            if one is None and jobs > 1 and out.utf8 and _fast_codec() is not None:
+                ok = _settle_in_workers(_batches(source, head), out, jobs)
+            elif one is None:
+                ok = _settle_batches(_batches(source, head), out)
             elif one:
                 result, ok = _settle_text(one, None)
                 out.exact(result)
@@ -336,6 +387,8 @@ def main(argv=None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("settle", help="settlement/1 for each round (JSON or JSON Lines)")
     p.add_argument("file", nargs="?", default="-")
+    p.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+                   help="worker processes settling JSON Lines (0: one a processor); the output is the same")
     p.set_defaults(func=cmd_settle)
     p = sub.add_parser("next", help="legal next events for a round in progress")
     p.add_argument("file", nargs="?", default="-")

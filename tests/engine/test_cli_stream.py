@@ -64,9 +64,9 @@ def reference(data: bytes) -> tuple[bytes, int]:
     return done.stdout, done.returncode
 
 
-def settle_cli(data: bytes, *, fast: bool = True, path: Path | None = None) -> subprocess.CompletedProcess:
+def settle_cli(data: bytes, *, fast: bool = True, path: Path | None = None, jobs: int = 1) -> subprocess.CompletedProcess:
     head = [sys.executable, "-m", "dealing.engine"] if fast else [sys.executable, "-c", WITHOUT_MSGSPEC]
-    args = [*head, "settle", str(path) if path else "-"]
+    args = [*head, "settle", *(["--jobs", str(jobs)] if jobs != 1 else []), str(path) if path else "-"]
     return subprocess.run(args, input=None if path else data, capture_output=True, cwd=ROOT, env=ENV, timeout=300)
 
 
@@ -113,6 +113,19 @@ def test_simulated_and_damaged_rounds_of_every_variant_settle_as_before(tmp_path
     assert code == 1 and expected.count(b"\n") == len(lines)
     assert b'"findings":[{' in expected and b'"error"' in expected  # both outcomes are exercised
     assert_as_before(data, tmp_path)
+
+
+def test_worker_processes_answer_as_one_process_does():
+    lines = _corpus(per_variant=30, seed=5) * 16  # several chunks of input, so several batches
+    data = ("\n".join(lines) + "\n").encode("utf-8")
+    assert len(data) > 3 * (1 << 20)
+    expected, code = reference(data)
+    for jobs in (2, 3):
+        done = settle_cli(data, jobs=jobs)
+        assert done.stderr == b""
+        assert (done.stdout, done.returncode) == (expected, code), f"--jobs {jobs}"
+    one = json.dumps(one_box_win(), indent=2).encode()  # one document: no workers needed
+    assert settle_cli(one, jobs=2).stdout == reference(one)[0]
 
 
 def test_each_line_is_the_engines_own_settlement_and_bad_lines_are_named_by_number():
