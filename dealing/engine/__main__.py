@@ -79,11 +79,9 @@ def _fast_codec():
     return decoder.decode, encoder.encode_into, (msgspec.DecodeError, UnicodeDecodeError)
 
 
-def _split(block: bytes, *, ends: bool) -> list[bytes]:
-    """The lines of a block as str.splitlines() cuts them; `ends`: the block ends with b"\\n"."""
-    pieces = block.split(b"\n")
-    if ends:
-        pieces.pop()  # the empty text after the last b"\n"
+def _split(pieces: list[bytes], block: bytes, *, ends: bool) -> list[bytes]:
+    """The lines str.splitlines() cuts the pieces of block.split(b"\n") into; `ends`: each piece
+    was followed by a b"\n"."""
     if not any(brk in block for brk in _OTHER_BREAKS):
         return pieces
     end = "\n" if ends else ""  # the b"\n" after a piece: "\x0c\n" is two line breaks, "\r\n" one
@@ -106,17 +104,15 @@ def _batches(source, head: bytes):
     chunk = head or source.read(CHUNK)
     while chunk:
         data = rest + chunk if rest else chunk
-        cut = data.rfind(b"\n") + 1
-        if cut:
-            rest = data[cut:]
-            lines = _split(data[:cut], ends=True)
+        pieces = data.split(b"\n")
+        rest = pieces.pop()  # after the last b"\n": a line the next chunk goes on with
+        if pieces:
+            lines = _split(pieces, data, ends=True)
             yield before, lines
             before += len(lines)
-        else:
-            rest = data
         chunk = source.read(CHUNK)
     if rest:
-        yield before, _split(rest, ends=False)
+        yield before, _split([rest], rest, ends=False)
 
 
 def _one_document(head: bytes) -> bool | None:
