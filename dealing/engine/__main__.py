@@ -52,7 +52,10 @@ def _read(path: str) -> str:
 # as Decimal from their own text and Decimals encoded by _default, the values the standard library
 # gives. A line msgspec refuses, or one it could read otherwise (not an object, nested near the
 # recursion limit), goes the standard library's way - engine.settle on its text - so its error is
-# word for word the one it always was.
+# word for word the one it always was. The answers are made of text, whole numbers, null, true and
+# false, lists and objects (amounts are decimal strings), which msgspec writes as json.dumps does;
+# only a float would print otherwise ("1e16", not "1e+16"), and the engine answers with none.
+# --jobs N hands chunks of lines to N forked workers and writes their answers in order.
 
 CHUNK: Final = 1 << 20  # bytes read at a time (a longer line is joined from several reads)
 # str.splitlines() ends a line at these too: \r \v \f \x1c \x1d \x1e, and U+0085, U+2028 and
@@ -307,7 +310,7 @@ def cmd_settle(args) -> int:
         opened = contextlib.nullcontext(source)
     else:
         opened = source = open(args.file, "rb")
-    jobs = args.jobs or len(os.sched_getaffinity(0))
+    jobs = args.jobs or (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
     with opened:
         head, one = _read_head(source)
         out = _Writer(sys.stdout)
