@@ -16,7 +16,7 @@ import json
 import os
 import sys
 from decimal import Decimal
-from typing import Final
+from typing import Any, Final
 
 from . import RoundError, VARIANTS, check_shoe, load, next_events, settle
 from .document import load_json
@@ -118,7 +118,7 @@ def _batches(source, head: bytes):
         yield before, _split([rest], rest, ends=False)
 
 
-def _one_document(head: bytes) -> bool | None:
+def _one_document(head: bytes | bytearray) -> bool | None:
     """False once the start of the input shows the whole cannot be one JSON document; None while
     it may still be. Only the complete lines are read: a JSON token never spans a b"\\n", so an
     error with more than whitespace after it is an error in any text that begins so."""
@@ -170,9 +170,12 @@ class _Writer:
 
     def __init__(self, stream=None, errors: str = "strict"):
         self.stream = stream
-        self.sink = getattr(stream, "buffer", None) if stream is not None else None
+        sink = getattr(stream, "buffer", None) if stream is not None else None
         encoding = getattr(stream, "encoding", None) or "utf-8"
-        self.utf8 = stream is None or (self.sink is not None and codecs.lookup(encoding).name == "utf-8")
+        if sink is not None and codecs.lookup(encoding).name != "utf-8":
+            sink = None  # the answers go through the stream's own encoding, as text
+        self.sink = sink
+        self.utf8 = stream is None or sink is not None
         self.errors = getattr(stream, "errors", None) or errors
         self.block = bytearray()
         self.texts: list[str] = []
@@ -189,7 +192,7 @@ class _Writer:
     def flush(self) -> None:
         if self.stream is None:
             return
-        if self.utf8:
+        if self.sink is not None:  # and so UTF-8
             self.sink.write(self.block)
             self.block.clear()
             self.sink.flush()
@@ -300,14 +303,16 @@ def _settle_in_workers(batches, out: _Writer, jobs: int) -> bool:
 
 def _write_batch(done: tuple[bytes, bool], out: _Writer) -> bool:
     block, ok = done
-    out.sink.write(block)
+    out.block += block
+    out.flush()
     return ok
 
 
 def cmd_settle(args) -> int:
+    opened: Any
     if args.file == "-":
         source = getattr(sys.stdin, "buffer", None) or io.BytesIO(sys.stdin.read().encode("utf-8"))
-        opened = contextlib.nullcontext(source)
+        opened = contextlib.nullcontext()  # stdin stays open
     else:
         opened = source = open(args.file, "rb")
     jobs = args.jobs or (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
