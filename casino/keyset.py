@@ -59,6 +59,11 @@ def parse_key(value: str) -> tuple[dt.datetime, int]:
     return when, number
 
 
+def day_start(day: dt.date) -> dt.datetime:
+    """Midnight at the start of a day, in the floor's time zone."""
+    return timezone.make_aware(dt.datetime.combine(day, dt.time.min))
+
+
 def parse_day(value: str) -> dt.date:
     try:
         day = parse_date(value or "")
@@ -111,7 +116,7 @@ def _key(row, field: str) -> tuple:
     return getattr(row, field), row.pk
 
 
-def page_from(queryset: QuerySet, params, *, field: str, size: int, day_start) -> KeysetPage:
+def page_from(queryset: QuerySet, params, *, field: str, size: int, day_start=day_start) -> KeysetPage:
     """The page a query string asks for (`older`, `newer`, `at`); `day_start(date)` is midnight of
     a day on the floor. BadKey on an unreadable key or date."""
     at = None
