@@ -54,11 +54,13 @@ class FindingFilter(django_filters.FilterSet):
                                                    widget=forms.CheckboxSelectMultiple)
     status = django_filters.MultipleChoiceFilter(distinct=False, label=_("Status"), choices=FindingStatus.choices,
                                                  widget=forms.CheckboxSelectMultiple)
-    classification = django_filters.MultipleChoiceFilter(distinct=False, label=_("Classification"), choices=Classification.choices,
+    classification = django_filters.MultipleChoiceFilter(distinct=False, label=_("Classification"),
+                                                         choices=Classification.choices,
                                                          widget=ManyOrOne)
     pit = django_filters.ModelMultipleChoiceFilter(distinct=False, label=_("Pit"), field_name="table__pit",
                                                    queryset=Pit.objects.all(), widget=ManyOrOne)
-    table = django_filters.ModelMultipleChoiceFilter(distinct=False, label=_("Table"), queryset=Table.objects.all(), widget=ManyOrOne)
+    table = django_filters.ModelMultipleChoiceFilter(distinct=False, label=_("Table"), queryset=Table.objects.all(),
+                                                     widget=ManyOrOne)
     variant = django_filters.MultipleChoiceFilter(distinct=False, label=_("Game"), field_name="table__variant",
                                                   choices=Variant.choices, widget=ManyOrOne)
     dealer = django_filters.ModelMultipleChoiceFilter(distinct=False, label=_("Dealer"), queryset=User.objects.none(),

@@ -123,7 +123,8 @@ def finding_list(request):
         query.pop(name, None)
     return render(request, "audit/finding_list.html", {
         **_tabs(request), "filter": filterset, "form": filterset.form, "page": page, "query": query.urlencode(),
-        "at": request.GET.get("at", ""), "query_pairs": _pairs(query), "paged": any(request.GET.get(name) for name in keyset.PARAMS),
+        "at": request.GET.get("at", ""), "query_pairs": _pairs(query),
+        "paged": any(request.GET.get(name) for name in keyset.PARAMS),
         "may_review": access.may_review(request.user), "review_form": ReviewForm(),
     })
 
