@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
     # page needs no sort. The new ones are built before the old ones go: each lookup stays served.
 
     dependencies = [
-        ('audit', '0002_run_rounds_expected'),
+        ('audit', '0003_chunk_ordering_by_run_id'),
         ('casino', '0003_names_validated'),
         ('dealing', '0004_round_amendments_partial_index'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
