@@ -94,10 +94,13 @@ def on_locked_out(sender, request, username, ip_address, **kwargs):
                           detail=f"locked out for {_minutes(request)} min")
 
 
-def remember_credentials(sender, instance, raw=False, **kwargs):
+def remember_credentials(sender, instance, raw=False, update_fields=None, **kwargs):
     """Before a user is saved: his stored password and active flag, to see after the save whether
-    either changed (one read, only for a user that exists)."""
+    either changed (one read, only for a user that exists and a save that may change them — not
+    the `last_login` update of every login)."""
     if raw or instance.pk is None:
+        return
+    if update_fields is not None and not {"password", "is_active"} & set(update_fields):
         return
     previous = type(instance).objects.filter(pk=instance.pk).values("password", "is_active").first()
     setattr(instance, _PREVIOUS, previous)

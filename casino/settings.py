@@ -168,7 +168,9 @@ AUTHENTICATION_BACKENDS = [
 # refused for LOGIN_COOLOFF_MINUTES (429: casino/security.py). A success resets the count.
 AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=15))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# Each name locks on its own ("username,ip_address": a username or an address). Where the whole floor
+# reaches the site through one address (NAT), LOGIN_LOCKOUT_BY=username spares the others.
+AXES_LOCKOUT_PARAMETERS = env.list("LOGIN_LOCKOUT_BY", default=["username", "ip_address"])
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "casino.security.lockout_response"
 # Tokens (django-rest-knox): people's tokens end after TOKEN_TTL_HOURS; device tokens (an electronic

@@ -140,3 +140,23 @@ def test_an_admin_unlocks_anyone_and_a_dealer_no_one(make_user, floor):
     assert _api_login(APIClient(), dealer.username, PASSWORD, address="10.4.4.6").status_code == 200
     # axes' own admin pages list the attempts (and unlock addresses) for admins.
     assert admin.get(reverse("admin:axes_accessattempt_changelist")).status_code == 200
+
+
+def test_the_environment_sets_the_limit_the_cool_off_and_what_is_locked():
+    from tests.casino.test_settings import settings_of
+
+    names = ("AXES_FAILURE_LIMIT", "AXES_COOLOFF_TIME", "AXES_LOCKOUT_PARAMETERS")
+    assert settings_of(*names, DEBUG="1") == {"AXES_FAILURE_LIMIT": 5, "AXES_COOLOFF_TIME": "0:15:00",
+                                              "AXES_LOCKOUT_PARAMETERS": ["username", "ip_address"]}
+    assert settings_of(*names, DEBUG="1", LOGIN_FAILURE_LIMIT="3", LOGIN_COOLOFF_MINUTES="60",
+                       LOGIN_LOCKOUT_BY="username") == {
+        "AXES_FAILURE_LIMIT": 3, "AXES_COOLOFF_TIME": "1:00:00", "AXES_LOCKOUT_PARAMETERS": ["username"]}
+
+
+def test_the_environment_sets_the_token_lifetimes():
+    from tests.casino.test_settings import settings_of
+
+    assert settings_of("REST_KNOX", "DEVICE_TOKEN_TTL_DAYS", DEBUG="1", TOKEN_TTL_HOURS="8",
+                       DEVICE_TOKEN_TTL_DAYS="90") == {
+        "REST_KNOX": {"TOKEN_TTL": "8:00:00", "AUTH_HEADER_PREFIX": "Token", "AUTO_REFRESH": False},
+        "DEVICE_TOKEN_TTL_DAYS": 90}
