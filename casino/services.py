@@ -155,3 +155,9 @@ def lockout_unlock(*, by, username: str, address: str | None = None) -> None:
                            extra={"code": "not_locked_out"}, status=404)
     reset(username=username)
     security_event_record(kind=SecurityEvent.Kind.UNLOCK, user=by, address=address, detail=f"unlocked {username}")
+
+
+def tokens_purge_expired() -> int:
+    """Deletes every expired token (people's and devices'); a device keeps its record, no longer live."""
+    _total, by_model = AuthToken.objects.filter(expiry__lt=timezone.now()).delete()
+    return by_model.get(AuthToken._meta.label, 0)

@@ -145,6 +145,8 @@ CELERY_BEAT_SCHEDULE = {
     "audit-resume-stalled": {"task": "audit.tasks.audit_resume_stalled", "schedule": 15 * 60},
     # Rounds whose audit message never arrived (a web process killed before sending it).
     "audit-overdue-rounds": {"task": "audit.tasks.audit_overdue_rounds", "schedule": 5 * 60},
+    # API tokens whose time is up (they are refused anyway; this keeps the table small).
+    "tokens-purge-expired": {"task": "casino.tokens_purge_expired", "schedule": 60 * 60},
 }
 # The audits of the rounds a web process logs within this many milliseconds of each other go to
 # the broker in one message, sent by a thread of the process's own (audit/dispatch.py); 0: one

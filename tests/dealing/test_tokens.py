@@ -171,3 +171,14 @@ def test_on_postgresql_a_token_call_reads_its_token_user_roles_and_pits_in_one_q
     sql = [q["sql"] for q in queries.captured_queries]
     assert sum("knox_authtoken" in q for q in sql) == 1
     assert not any('"auth_user_groups"' in q and "knox_authtoken" not in q for q in sql)
+
+
+def test_expired_tokens_are_purged_by_the_hourly_task(make_user, floor):
+    from casino.tasks import tokens_purge_expired
+
+    dealer = make_user(DEALER, pits=floor.pits)
+    kept = _login(dealer)["token"]
+    _login(dealer)
+    AuthToken.objects.exclude(token_key=kept[:15]).update(expiry=timezone.now() - timedelta(minutes=1))
+    assert tokens_purge_expired.delay().get() == 1
+    assert AuthToken.objects.get().token_key == kept[:15]
