@@ -36,6 +36,8 @@ PAGES = [
     ("dealing:incident_list", (DEALER, INSPECTOR, PIT_BOSS, AUDITOR)),
     ("dealing:incident_new", (INSPECTOR, PIT_BOSS)),
     ("dealing:pit_queue", (PIT_BOSS,)),
+    ("casino:lockouts", (PIT_BOSS,)),  # unlocking: pit bosses (their pits' staff) and admins
+    ("casino:security_log", (AUDITOR,)),  # the security log: auditors and admins
 ]
 API = {"api:table-list", "schema", "swagger-ui", "api:drill-list", "api:drill-standard-list",
        "api:ledger:session-list"}
@@ -167,15 +169,16 @@ def test_navigation_shows_each_role_what_it_may_use(make_user):
         DEALER: ["Floor", "Tables", "Log a round", "Incidents", "Game nights", "Findings"],
         INSPECTOR: ["Floor", "Tables", "Incidents", "Findings"],
         PIT_BOSS: ["Floor", "Tables", "Log a round", "Incidents", "Pit queue", "Game nights", "Audit", "Findings",
-                   "Trainees", "Certification"],
-        AUDITOR: ["Floor", "Tables", "Incidents", "Game nights", "Audit", "Findings", "Trainees", "Certification"],
+                   "Trainees", "Certification", "Lockouts"],
+        AUDITOR: ["Floor", "Tables", "Incidents", "Game nights", "Audit", "Findings", "Trainees", "Certification",
+                  "Security log"],
         TRAINEE: ["Drills", "My progress"],  # no floor: trainees see only drills (SPEC)
     }
     for role in ROLES:
         assert labels(make_user(role)) == expected[role], role
     assert labels(make_user("superuser")) == [
         "Floor", "Tables", "Log a round", "Drills", "Incidents", "My progress", "Pit queue", "Game nights", "Audit",
-        "Findings", "Trainees", "Certification", "Admin"]
+        "Findings", "Trainees", "Certification", "Lockouts", "Security log", "Admin"]
     assert labels(make_user(None)) == []
     assert labels(AnonymousUser()) == []
 
