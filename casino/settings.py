@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "drills",
     "ledger",
     "audit",
+    "gamemath",
     "bench",
 ]
 

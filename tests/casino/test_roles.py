@@ -36,9 +36,13 @@ PAGES = [
     ("dealing:incident_list", (DEALER, INSPECTOR, PIT_BOSS, AUDITOR)),
     ("dealing:incident_new", (INSPECTOR, PIT_BOSS)),
     ("dealing:pit_queue", (PIT_BOSS,)),
+    ("gamemath:ochko", ROLES),  # the engine's figures only, no floor data: every role
+    ("gamemath:ochko_ask", ROLES),
+    ("api:math-ochko-edge", ROLES),
+    ("api:math-ochko-strategy", ROLES),
 ]
 API = {"api:table-list", "schema", "swagger-ui", "api:drill-list", "api:drill-standard-list",
-       "api:ledger:session-list"}
+       "api:ledger:session-list", "api:math-ochko-edge", "api:math-ochko-strategy"}
 
 
 def test_the_role_groups_exist_after_migrations():
