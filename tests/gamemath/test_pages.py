@@ -121,3 +121,22 @@ def test_a_bad_question_is_shown_next_to_its_field(client_for, query, field, wor
     assert error is not None, html[html.find("gm-form"):][:2000]
     assert words in error.group(1).replace("&#x27;", "'")
     assert 'id="answer-options"' not in html
+
+
+def test_a_warm_page_and_api_ask_the_engine_nothing_new(client_for, monkeypatch):
+    """Cached per rule set: once rendered, the charts and the edges are not recomputed (issue 19: the
+    full solve takes about a second of CPU; a warm answer must take milliseconds)."""
+    client = client_for("inspector")
+    query = {"dark_win_bet": "take", "dark_double_bust_bet": "take"}
+    assert client.get(OCHKO, query).status_code == 200
+    assert client.get(reverse("api:math-ochko-strategy"), {"bet": 10, **query}).status_code == 200
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("recomputed")
+
+    for name in ("strategy", "edge", "edge_table"):
+        monkeypatch.setattr(ochko, name, refuse)
+    again = client.get(OCHKO, query)
+    assert again.status_code == 200 and 'id="rule-effects"' in again.content.decode()
+    assert client.get(reverse("api:math-ochko-strategy"), {"bet": 10, **query}).status_code == 200
+    assert client.get(reverse("api:math-ochko-edge"), query).status_code == 200
