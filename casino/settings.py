@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "drills",
     "ledger",
     "audit",
+    "gamemath",
     "bench",
 ]
 
@@ -255,7 +256,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # Choice sets that share a field name across apps get names of their own.
-    "ENUM_NAME_OVERRIDES": {"DrillKindEnum": "drills.choices.Kind"},
+    "ENUM_NAME_OVERRIDES": {"DrillKindEnum": "drills.choices.Kind", "DarkCardBetEnum": "gamemath.apis.RULE_CHOICES"},
 }
 
 # --- logging: everything to the console, where the process manager collects it --------------

@@ -27,6 +27,7 @@ api_v1 = [
     path("drills/", include(drills_api)),
     path("", include("audit.api_urls")),
     path("ledger/", include("ledger.api_urls")),
+    path("math/", include("gamemath.api_urls")),
 ]
 
 urlpatterns = [
@@ -38,6 +39,7 @@ urlpatterns = [
     path("ledger/", include("ledger.urls")),
     path("drills/", include("drills.urls")),
     path("audit/", include("audit.urls")),
+    path("math/", include("gamemath.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
