@@ -10,11 +10,11 @@
 `make install` compiles the same source with mypyc; `native.guard()` below decides, before any
 engine module loads, whether that build is current (see native.py).
 
-Each variant is one module exposing the same small interface (`house_rules`, `replay`,
-`next_events`, `check_shoe`, `OPTIONS`, `WAGERS`); the functions here dispatch on ``variant``.
+Each game (a round's ``variant``) is listed in games.py with its rules module, which offers the
+same small interface (`house_rules`, `replay`, `next_events`, `shoe_findings`, `OPTIONS`,
+`WAGERS`, `PACK`); the functions here dispatch on ``variant``. `VARIANTS` is the registered names.
 """
 
-import importlib
 from types import ModuleType
 
 from . import native as _native
@@ -22,29 +22,35 @@ from . import native as _native
 _native.guard()  # before any other engine module: compiled only while it matches the source
 
 from . import document as _document  # noqa: E402
+from . import games  # noqa: E402
 from .base import Outcome  # noqa: E402
 from .errors import RoundError  # noqa: E402
 from .findings import CODES, SEVERITY, Finding  # noqa: E402
 
 ENGINE_VERSION = "1.0.0"
-VARIANTS = ("ochko", "blackjack", "veintiuno")
 
 __all__ = [
     "ENGINE_VERSION", "VARIANTS", "CODES", "SEVERITY", "Finding", "Outcome", "RoundError",
     "load", "variant", "replay", "settle", "next_events", "check_shoe", "house_rules", "options",
 ]
 
-_modules: dict[str, ModuleType] = {}
+_modules = games._loaded  # the rules modules imported so far, by name: read on every round
+
+
+def __getattr__(name: str):
+    if name == "VARIANTS":  # the games registered now (games.register may add one at run time)
+        return games.names()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def variant(name) -> ModuleType:
-    """The module of a variant, e.g. ``variant("ochko").replay``."""
+    """The rules module of a game, e.g. ``variant("ochko").replay``."""
     module = _modules.get(name)
     if module is None:
-        if name not in VARIANTS:
+        if games.get(name) is None:
             raise RoundError("unknown_variant", f"The game {name!r} is not one this engine knows "
-                             f"(known: {', '.join(VARIANTS)}).", path="$.variant")
-        module = _modules[name] = importlib.import_module(f"{__name__}.{name}")
+                             f"(known: {', '.join(games.names())}).", path="$.variant")
+        module = games.rules(name)
     return module
 
 

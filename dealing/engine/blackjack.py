@@ -16,9 +16,12 @@ from typing import Final
 
 from . import cards as _cards
 from . import document as doc_
+from . import loop
 from .base import LEAVE, PAY, TAKE, Option, Outcome, Owed, Settled, compare_settlements, resolve_rules
 from .errors import RoundError
 from .findings import Finding
+from .loop import Handlers, Round, lookup, stake_of
+from .loop import move as _move
 from .money import ZERO, fmt
 
 NAME: Final = "blackjack"
@@ -81,12 +84,9 @@ def house_rules(rules) -> dict:
 
 _PRESET_NAMES: Final = ("salon", "online")
 
-# Card facts by every accepted spelling: (code, value with A = 1, is_ace, in_pack).
-_CARD: Final[dict[str, tuple]] = {}
-for _text, _code in _cards._SPELLINGS.items():
-    _r = _code[0]
-    _CARD[_text] = (_code, 1 if _r == "A" else 10 if _r in "TJQK" else int(_r), _r == "A", True)
-del _text, _code, _r
+# Card facts by every accepted spelling (loop.card_table), the ace valued 1; every card is in the pack.
+_VALUE: Final = {r: 1 if r == "A" else 10 if r in "TJQK" else int(r) for r in _cards.RANKS}
+_CARD: Final = loop.card_table(_VALUE.__getitem__, PACK)
 
 JACKPOT_CARDS: Final = frozenset({"AS", "JS"})
 THREE_TO_TWO: Final = Decimal("1.5")
@@ -136,7 +136,7 @@ class Hand:
         self.hard += info[1]
         if info[2]:
             self.ace = True
-        if not info[3]:
+        if not info[4]:
             self.invalid = True
 
     @property
@@ -175,14 +175,14 @@ class Stake:
         self.even_money = None  # the event index of a valid even-money decision
 
 
-class Replay:
+class Replay(Round):
     """The state of one round as its events are applied in order."""
 
     def __init__(self, doc):
+        super().__init__(NAME, _HANDLERS, _CARD, "the 52-card pack", "TS")
         doc = doc_.header(doc, NAME)
         self.doc = doc
-        self.findings: list[Finding] = []
-        table = doc_.expect_object(doc["table"] if "table" in doc else _missing("table"), "$.table")
+        table = doc_.expect_object(doc["table"] if "table" in doc else loop.missing("table"), "$.table")
         self.min = doc_.amount(table, "min", "$.table")
         self.max = doc_.amount(table, "max", "$.table")
         if self.min > self.max:
@@ -193,11 +193,11 @@ class Replay:
         if n_boxes is not None and not 1 <= n_boxes <= MAX_TABLE_BOXES:
             raise doc_.bad_value("boxes", n_boxes, f"a blackjack table has 1 to {MAX_TABLE_BOXES} boxes.", "$.table")
         self.n_boxes = rules["boxes"] if n_boxes is None else n_boxes
-        self.decks = rules["decks"]
+        self.decks = self.copies = rules["decks"]
         self.max_hands = rules["max_hands"]
         self.stakes: dict[str, Stake] = {}
         self.by_box: dict[int, Stake] = {}
-        self._read_stakes(doc["stakes"] if "stakes" in doc else _missing("stakes"))
+        self._read_stakes(doc["stakes"] if "stakes" in doc else loop.missing("stakes"))
         self.order = sorted(self.by_box)
         # Every hand by name, and the hands in play order (box 1 -> n, split hands depth first).
         self.hands: dict[str, Hand] = {}
@@ -218,11 +218,7 @@ class Replay:
         self.peek_flagged = False
         self.dealer_drew = False
         self.idle_draw_flagged = False
-        self.shoe_cards: list[str] = []
-        self.card_counts: dict[str, int] = {}
-        self.settled: list[Settled] = []
         self.last_action = -1
-        self.events_seen = 0
 
     # --- the header -----------------------------------------------------------------------------
 
@@ -267,29 +263,13 @@ class Replay:
 
     # --- helpers ----------------------------------------------------------------------------
 
-    def _flag(self, code: str, message: str, event, **kw) -> None:
-        self.findings.append(Finding(code, message, event=event, **kw))
-
     def _who(self, stake_id: str, hand=None) -> str:
         stake = self.stakes.get(stake_id)
         head = f"Box {stake.box}, stake {stake_id}" if stake else f"Stake {stake_id}"
         return f"{head}, hand {hand}" if hand is not None and stake is not None and hand != str(stake.box) else head
 
     def _stake(self, i: int, ev: dict) -> Stake:
-        try:
-            return self.stakes[ev["stake"]]
-        except (KeyError, TypeError):
-            pass
-        sid = ev.get("stake")
-        stake = self.stakes.get(sid) if type(sid) is str else None
-        if stake is None:
-            if "stake" not in ev:
-                raise doc_.missing("stake", f"$.events[{i}]", i)
-            if type(sid) is not str:
-                raise doc_.wrong_type("stake", sid, "a stake id (text)", f"$.events[{i}]", i)
-            raise RoundError("unknown_stake", f"Event {i} names stake \"{sid}\", which is not among the round's "
-                             f"stakes ({', '.join(self.stakes)}).", path=f"$.events[{i}].stake", event=i)
-        return stake
+        return stake_of(self.stakes, i, ev)
 
     def _hand_name(self, i: int, ev: dict) -> str:
         name = ev.get("hand")
@@ -307,44 +287,21 @@ class Replay:
         return name
 
     def _hand(self, i: int, ev: dict) -> Hand:
-        name = self._hand_name(i, ev)
-        hand = self.hands.get(name)
-        if hand is None:
-            raise RoundError("unknown_hand", f"Event {i} names hand \"{name}\", which is not in play (hands: "
-                             f"{', '.join(self.hands)}).", path=f"$.events[{i}].hand", event=i)
-        return hand
+        self._hand_name(i, ev)  # a name well formed, or the precise error
+        return lookup(self.hands, i, ev, "hand", "a hand name", "in play (hands: ")
 
-    def _card(self, i: int, ev: dict) -> tuple:
-        """Read a card and count it out of the shoe."""
-        try:
-            info = _CARD[ev["card"]]
-        except (KeyError, TypeError):
-            return self._odd_card(i, ev)
-        code = info[0]
-        self.shoe_cards.append(code)
-        counts = self.card_counts
-        n = counts[code] = counts.get(code, 0) + 1
-        if n == self.decks + 1:
-            self._flag("CARD_COUNT", f"Event {i}: {_cards.label(code)} appears {n} times; a shoe of {self.decks} "
-                       f"pack(s) holds only {self.decks}.", i)
-        return info
-
-    def _odd_card(self, i: int, ev: dict) -> tuple:
-        """A card field that is missing, not text, or not a card of the pack."""
-        text = doc_.card(ev, i, "TS")
-        info = (text, 0, False, False)
-        self.shoe_cards.append(text)
-        self._flag("CARD_INVALID", f"Event {i}: {text!r} is not a card of the 52-card pack.", i)
-        return info
+    def _too_many(self, i: int, code: str, n: int) -> None:
+        self._flag("CARD_COUNT", f"Event {i}: {_cards.label(code)} appears {n} times; a shoe of {self.decks} "
+                   f"pack(s) holds only {self.decks}.", i)
 
     def _dealer_card(self, info: tuple) -> None:
         dealer = self.dealer
         dealer.add(info)
         n = len(dealer.cards)
         if n == 1:
-            self.up = info[1] if info[3] else 0
+            self.up = info[1] if info[4] else 0
         elif n == 2:
-            self.dealer_bj = info[3] and {self.up, info[1]} == {1, 10}
+            self.dealer_bj = info[4] and {self.up, info[1]} == {1, 10}
 
     def _peek_due(self) -> bool:
         return self.up == 1 or self.up == 10
@@ -363,21 +320,6 @@ class Replay:
         return False
 
     # --- events -------------------------------------------------------------------------------
-
-    def apply(self, i: int, ev) -> None:
-        if type(ev) is not dict:
-            doc_.expect_object(ev, f"$.events[{i}]", i)
-        kind = ev.get("e")
-        handler = _HANDLERS.get(kind) if type(kind) is str else None
-        if handler is None:
-            if "e" not in ev:
-                raise doc_.missing("e", f"$.events[{i}]", i)
-            raise RoundError("unknown_event", f"Event {i}: {kind!r} is not an event of a blackjack round (known: "
-                             f"{', '.join(_HANDLERS)}).", path=f"$.events[{i}].e", event=i)
-        fields = _FIELDS[kind]
-        doc_.event_fields(ev, fields, i)
-        handler(self, i, ev)
-        self.events_seen = i + 1
 
     def _deal(self, i: int, ev: dict) -> None:
         to = ev.get("to")
@@ -649,7 +591,7 @@ class Replay:
         first = Hand(hand.name + ".1", hand.stake, hand.bet, True)
         second = Hand(hand.name + ".2", hand.stake, hand.bet, True)
         for child, code in ((first, cards[0]), (second, cards[1])):
-            child.add(_CARD.get(code) or (code, 0, False, False))
+            child.add(_CARD.get(code) or (code, *loop.NO_CARD_INFO))
             child.split_aces = aces
             self.hands[child.name] = child
         hand.state = SPLIT
@@ -686,7 +628,9 @@ class Replay:
         self._dealer_card(info)
         self.last_action = i
 
-    def _settle(self, i: int, ev: dict, result: str) -> None:
+    def _settle(self, i: int, ev: dict) -> None:
+        """pay, take or leave: what the dealer did with one wager, judged when the round is over."""
+        result = ev["e"]
         stake = self._stake(i, ev)
         hand = self._hand_name(i, ev)
         wager = ev.get("wager")
@@ -697,15 +641,6 @@ class Replay:
                                  "\"jackpot\".", f"$.events[{i}]", i)
         amount = doc_.event_amount(ev, i, required=result == PAY)
         self.settled.append(Settled(i, stake.id, hand, wager, result, amount))
-
-    def _pay(self, i, ev):
-        self._settle(i, ev, PAY)
-
-    def _take(self, i, ev):
-        self._settle(i, ev, TAKE)
-
-    def _leave(self, i, ev):
-        self._settle(i, ev, LEAVE)
 
     # --- the end of the round -------------------------------------------------------------------
 
@@ -727,9 +662,8 @@ class Replay:
             if self.settled:
                 compare_settlements(owed, self.settled, self.findings, who=self._who,
                                     wager_label=WAGER_LABEL.__getitem__)
-        findings = self.findings
-        findings.sort(key=_finding_key)
-        return Outcome(NAME, wagers, findings, self.shoe_cards, self.rules, settled=self.settled)
+        return Outcome(NAME, wagers, loop.sort_findings(self.findings), self.shoe_cards, self.rules,
+                       settled=self.settled)
 
     def _stop_event(self) -> int | None:
         """The first settlement after the last play or draw: where the dealer stopped."""
@@ -909,17 +843,6 @@ def _settle_move(o: Owed) -> dict:
                  wager=o.wager, amount=fmt(o.size))
 
 
-def _move(e: str, say: str, *, needs: list | None = None, **fields) -> dict:
-    out = {"e": e, **fields}
-    out["needs"] = needs or []
-    out["say"] = say
-    return out
-
-
-def _missing(key):
-    raise doc_.missing(key, "$")
-
-
 def _target(to) -> str:
     """Whom a deal event dealt to, in words (built only for a finding's message)."""
     return "the dealer" if to == "dealer" else f"box {to}"
@@ -937,41 +860,24 @@ def _wager_key(o: Owed):
     return (o.stake, o.hand or "", o.wager)
 
 
-def _finding_key(f: Finding):
-    return (f.event is None, f.event or 0)
-
-
 _GOOD_NAMES: Final[set[str]] = set()
 _STAKE_FIELDS: Final = frozenset({"id", "box", "player", "bet", "jackpot", "owner"})
 _WAGER_SET: Final = frozenset(WAGERS)
 _SETTLE_FIELDS: Final = frozenset({"e", "stake", "hand", "wager", "amount"})
-_FIELDS: Final = {
-    "deal": frozenset({"e", "to", "card"}),
-    "insurance": frozenset({"e", "stake", "amount"}),
-    "even_money": frozenset({"e", "stake"}),
-    "peek": frozenset({"e"}),
-    "hit": frozenset({"e", "hand", "card"}),
-    "stand": frozenset({"e", "hand"}),
-    "double": frozenset({"e", "hand", "card", "amount"}),
-    "split": frozenset({"e", "hand"}),
-    "draw": frozenset({"e", "card"}),
-    "pay": _SETTLE_FIELDS,
-    "take": _SETTLE_FIELDS,
-    "leave": _SETTLE_FIELDS,
-}
-_HANDLERS: Final = {
-    "deal": Replay._deal,
-    "insurance": Replay._insurance,
-    "even_money": Replay._even_money,
-    "peek": Replay._peek,
-    "hit": Replay._hit,
-    "stand": Replay._stand,
-    "double": Replay._double,
-    "split": Replay._split,
-    "draw": Replay._draw,
-    "pay": Replay._pay,
-    "take": Replay._take,
-    "leave": Replay._leave,
+# event name -> (handler, the fields it may carry)
+_HANDLERS: Final[Handlers] = {
+    "deal": (Replay._deal, frozenset({"e", "to", "card"})),
+    "insurance": (Replay._insurance, frozenset({"e", "stake", "amount"})),
+    "even_money": (Replay._even_money, frozenset({"e", "stake"})),
+    "peek": (Replay._peek, frozenset({"e"})),
+    "hit": (Replay._hit, frozenset({"e", "hand", "card"})),
+    "stand": (Replay._stand, frozenset({"e", "hand"})),
+    "double": (Replay._double, frozenset({"e", "hand", "card", "amount"})),
+    "split": (Replay._split, frozenset({"e", "hand"})),
+    "draw": (Replay._draw, frozenset({"e", "card"})),
+    PAY: (Replay._settle, _SETTLE_FIELDS),
+    TAKE: (Replay._settle, _SETTLE_FIELDS),
+    LEAVE: (Replay._settle, _SETTLE_FIELDS),
 }
 
 
@@ -1013,32 +919,16 @@ def shoe_findings(shoe) -> list[Finding]:
                                         f"{full - used} cards left; a new shoe is due below {cut}.", event=item.index))
         used += len(item.cards)
     count_cards(shoe.items, decks, PACK, findings)
-    findings.sort(key=_finding_key)
-    return findings
+    return loop.sort_findings(findings)
 
 
 # --- the interface ------------------------------------------------------------------------------
 
-def start(doc) -> Replay:
-    return Replay(doc)
-
-
 def replay(doc) -> Outcome:
     """Replay a whole round log: what each wager was owed and every finding."""
-    state = Replay(doc)
-    events = doc["events"] if "events" in doc else _missing("events")
-    if type(events) is not list:
-        doc_.expect_list(events, "$.events")
-    apply = state.apply
-    for i, ev in enumerate(events):
-        apply(i, ev)
-    return state.finish()
+    return loop.replay(Replay, doc)
 
 
 def next_events(doc) -> list[dict]:
     """The events the rules allow next for a round in progress."""
-    state = Replay(doc)
-    events = doc_.expect_list(doc.get("events", []), "$.events")
-    for i, ev in enumerate(events):
-        state.apply(i, ev)
-    return state.moves()
+    return loop.next_events(Replay, doc)

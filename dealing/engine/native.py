@@ -23,7 +23,8 @@ from pathlib import Path
 PACKAGE = "dealing.engine"
 HERE = Path(__file__).resolve().parent
 # The modules that replay, settle and audit rounds; the CLI, simulators and odds stay Python.
-MODULES = ("errors", "money", "cards", "findings", "document", "base", "ochko", "blackjack", "veintiuno", "shoe")
+MODULES = ("errors", "paths", "money", "cards", "findings", "document", "base", "loop",
+           "ochko", "blackjack", "veintiuno", "shoe")
 GROUP = f"{PACKAGE}._native"  # mypyc's shared library: dealing/engine/_native__mypyc.*.so
 MANIFEST = HERE / "_native.json"
 PURE_ENV = "ENGINE_PURE"

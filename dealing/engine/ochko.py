@@ -13,9 +13,12 @@ from typing import Final, cast
 
 from . import cards as _cards
 from . import document as doc_
+from . import loop
 from .base import LEAVE, PAY, TAKE, Option, Outcome, Owed, Settled, compare_settlements, resolve_rules
 from .errors import RoundError
 from .findings import Finding
+from .loop import Handlers, Round, stake_of
+from .loop import move as _move
 from .money import INT_AMOUNTS as _INT_AMOUNTS
 from .money import ZERO, fmt
 
@@ -43,10 +46,7 @@ OPTIONS = {
 # Card facts by spelling: (code, value, is_ace, is_picture, in_pack). Cards outside the 36-card
 # pack keep their face value so the rest of the procedure can still be checked around them.
 _FACE = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 2, "Q": 3, "K": 4, "A": 11}
-_CARD: Final[dict[str, tuple]] = {}
-for _text, _code in _cards._SPELLINGS.items():
-    _CARD[_text] = (_code, _FACE[_code[0]], _code[0] == "A", _code[0] in "JQK", _code in PACK)
-del _text, _code
+_CARD: Final = loop.card_table(_FACE.__getitem__, PACK)
 # The codes a hand holds are canonical codes (keys of _CARD themselves) or texts that are no card
 # at all (never keys of _CARD), so these sets tell an ace or a picture from the code alone.
 _ACES: Final = frozenset(info[0] for info in _CARD.values() if info[2])
@@ -154,14 +154,15 @@ class Box:
         self.playing: list[Stake] = []
 
 
-class Replay:
+class Replay(Round):
     """The state of one round as its events are applied in order."""
 
     def __init__(self, doc):
+        super().__init__(NAME, _HANDLERS, _CARD, "the 36-card pack (6 to Ace)", "TS")
+        self.copies = DECKS
         doc = doc_.header(doc, NAME)
         self.doc = doc
-        self.findings: list[Finding] = []
-        table = doc_.expect_object(doc.get("table") if "table" in doc else _missing("table"), "$.table")
+        table = doc_.expect_object(doc.get("table") if "table" in doc else loop.missing("table"), "$.table")
         self.min = doc_.amount(table, "min", "$.table")
         self.max = doc_.amount(table, "max", "$.table")
         if self.min > self.max:
@@ -175,7 +176,7 @@ class Replay:
         self.dealer_id = doc.get("dealer")
         self.stakes: dict[str, Stake] = {}
         self.boxes: dict[int, Box] = {}
-        self._read_stakes(doc.get("stakes") if "stakes" in doc else _missing("stakes"))
+        self._read_stakes(doc.get("stakes") if "stakes" in doc else loop.missing("stakes"))
         self.order = sorted(self.boxes)  # boxes in play, 1 -> 6
         self.in_order = [self.boxes[n] for n in self.order]  # the same boxes themselves, for the hot loops
         self.dealer = Hand()
@@ -184,16 +185,12 @@ class Replay:
         self.deal_checked = False
         self.replace_dealer_card = False
         self.pending_burn: list[str] = []  # cards already counted that a later burn event only confirms
-        self.shoe_cards: list[str] = []
-        self.card_counts: dict[str, int] = {}
         self.drawing_actions: list[int] = []
         self.last_draw: int | None = None
         self.dealer_stop_event: int | None = None  # set by `run`
         self.nothing_open_flagged = False
         self.out_of_turn: set[int] = set()
         self.owed: dict[tuple, Owed] = {}
-        self.settled: list[Settled] = []
-        self.events_seen = 0
 
     # --- the header -----------------------------------------------------------------------------
 
@@ -264,24 +261,10 @@ class Replay:
 
     # --- helpers ----------------------------------------------------------------------------
 
-    def _flag(self, code: str, message: str, event: int | None, **kw) -> None:
-        self.findings.append(Finding(code, message, event=event, **kw))
-
     def _stake(self, i: int, ev: dict) -> Stake:
-        try:
-            return self.stakes[ev["stake"]]
-        except (KeyError, TypeError):
-            pass
-        sid = ev.get("stake")
-        if sid is None:
+        if "stake" in ev and ev["stake"] is None:  # an ochko log has always called this one missing
             raise doc_.missing("stake", f"$.events[{i}]", i)
-        stake = self.stakes.get(sid) if type(sid) is str else None
-        if stake is None:
-            if type(sid) is not str:
-                raise doc_.wrong_type("stake", sid, "a stake id (text)", f"$.events[{i}]", i)
-            raise RoundError("unknown_stake", f"Event {i} names stake \"{sid}\", which is not among the round's "
-                             f"stakes ({', '.join(self.stakes)}).", path=f"$.events[{i}].stake", event=i)
-        return stake
+        return stake_of(self.stakes, i, ev)
 
     def _box_number(self, i: int, ev: dict, key: str = "box") -> int:
         n = ev.get(key)
@@ -291,41 +274,9 @@ class Replay:
             raise doc_.wrong_type(key, n, "a box number", f"$.events[{i}]", i)
         return n
 
-    def _card(self, i: int, ev: dict) -> tuple:
-        """Read a card and count it out of the shoe."""
-        try:
-            info = _CARD[ev["card"]]
-        except (KeyError, TypeError):
-            pass
-        else:
-            if info[4]:
-                code = info[0]
-                self.shoe_cards.append(code)
-                counts = self.card_counts
-                n = counts[code] = counts.get(code, 0) + 1
-                if n > DECKS:
-                    self._too_many(i, code, n)
-                return info
-        text = doc_.card(ev, i, "TS")
-        info = _CARD.get(text) or (text, 0, False, False, False)
-        self._count(i, info)
-        return info
-
-    def _count(self, i: int, info: tuple) -> None:
-        code = info[0]
-        self.shoe_cards.append(code)
-        if not info[4]:
-            self._flag("CARD_INVALID", f"Event {i}: {code!r} is not a card of the 36-card pack (6 to Ace).", i)
-            return
-        n = self.card_counts.get(code, 0) + 1
-        self.card_counts[code] = n
-        if n > DECKS:
-            self._too_many(i, code, n)
-
     def _too_many(self, i: int, code: str, n: int) -> None:
-        if n == DECKS + 1:
-            self._flag("CARD_COUNT", f"Event {i}: {_cards.label(code)} appears {n} times; the shoe holds only "
-                       f"{DECKS}.", i)
+        self._flag("CARD_COUNT", f"Event {i}: {_cards.label(code)} appears {n} times; the shoe holds only "
+                   f"{DECKS}.", i)
 
     def _check_dealt(self, i: int) -> None:
         if self.deal_checked:
@@ -354,40 +305,11 @@ class Replay:
 
     # --- events -------------------------------------------------------------------------------
 
-    def apply(self, i: int, ev) -> None:
-        """Apply one event (`run` is the same for a whole list)."""
-        self.run([ev], i)
-
-    def run(self, events: list, start: int = 0) -> None:
-        """Apply events in order; the first is event number `start`.
-
-        This loop is the engine's hot path: the table and the state it reads are kept in locals.
-        """
-        handlers = _HANDLERS
-        i = start - 1
-        for item in events:
-            i += 1
-            if type(item) is not dict:
-                self._refuse_event(i, item)
-            ev: dict = item
-            try:
-                handler, fields = handlers[ev["e"]]
-            except (KeyError, TypeError):  # no "e", or one that is no event's name
-                self._refuse_event(i, ev)
-            doc_.event_fields(ev, fields, i)
-            handler(self, i, ev)
-        self.events_seen = n = start + len(events)
+    def ran(self) -> None:
         # Where the dealer stopped: the first event after his last draw, if any came after it
         # (worked out once here rather than tested at every event).
-        last = self.last_draw
+        last, n = self.last_draw, self.events_seen
         self.dealer_stop_event = last + 1 if last is not None and last + 1 < n else None
-
-    def _refuse_event(self, i: int, ev) -> None:
-        doc_.expect_object(ev, f"$.events[{i}]", i)
-        if "e" not in ev:
-            raise doc_.missing("e", f"$.events[{i}]", i)
-        raise RoundError("unknown_event", f"Event {i}: {ev['e']!r} is not an event of an ochko round (known: "
-                         f"{', '.join(_HANDLERS)}).", path=f"$.events[{i}].e", event=i)
 
     def _deal(self, i: int, ev: dict) -> None:
         to = ev.get("to")
@@ -753,9 +675,8 @@ class Replay:
                 first = compare_settlements(self.owed, self.settled, self.findings, who=self._who,
                                             wager_label=WAGER_LABEL.__getitem__)
                 self._check_timing(first)
-        findings = self.findings
-        findings.sort(key=_finding_key)
-        return Outcome(NAME, wagers, findings, self.shoe_cards, self.rules, settled=self.settled)
+        return Outcome(NAME, wagers, loop.sort_findings(self.findings), self.shoe_cards, self.rules,
+                       settled=self.settled)
 
     def _settle_open_boxes(self, open_boxes: list[Box]) -> None:
         dealer = self.dealer
@@ -996,17 +917,6 @@ def _instant_order(owed: list[Owed]) -> list[Owed]:
     return sorted(owed, key=lambda o: (o.event or 0, o.wager != "bet", o.wager))
 
 
-def _move(e: str, say: str, *, needs: list | None = None, **fields) -> dict:
-    out = {"e": e, **fields}
-    out["needs"] = needs or []
-    out["say"] = say
-    return out
-
-
-def _missing(key):
-    raise doc_.missing(key, "$")
-
-
 def _resolution_words(resolution) -> str:
     if isinstance(resolution, dict):
         return f"placed on box {resolution.get('to')}"
@@ -1015,10 +925,6 @@ def _resolution_words(resolution) -> str:
 
 # (stake, wager): settlement/1's order. attrgetter builds the key in C, without a Python call per wager.
 _wager_key = attrgetter("stake", "wager")
-
-
-def _finding_key(f: Finding):
-    return (f.event is None, f.event or 0)
 
 
 _FINISHED: Final = {
@@ -1048,7 +954,7 @@ _FIELDS: Final = {
     "incident": frozenset({"e", "kind", "card", "exposed", "resolution", "reported_by", "approved_by", "note"}),
 }
 # event name -> (handler, the fields it may carry)
-_HANDLERS: Final = {
+_HANDLERS: Final[Handlers] = {
     "deal": (Replay._deal, _FIELDS["deal"]),
     "fold": (Replay._fold, _FIELDS["fold"]),
     "bet": (Replay._bet, _FIELDS["bet"]),
@@ -1133,26 +1039,14 @@ def shoe_findings(shoe) -> list[Finding]:
                                         event=item.index))
             due = None
     count_cards(shoe.items, DECKS, PACK, findings)
-    findings.sort(key=_finding_key)
-    return findings
-
-
-def start(doc) -> Replay:
-    return Replay(doc)
+    return loop.sort_findings(findings)
 
 
 def replay(doc) -> Outcome:
     """Replay a whole round log: what each wager was owed and every finding."""
-    state = Replay(doc)
-    events = doc.get("events") if "events" in doc else _missing("events")
-    if type(events) is not list:
-        doc_.expect_list(events, "$.events")
-    state.run(events)
-    return state.finish()
+    return loop.replay(Replay, doc)
 
 
 def next_events(doc) -> list[dict]:
     """The events the procedure allows next for a round in progress."""
-    state = Replay(doc)
-    state.run(doc_.expect_list(doc.get("events", []), "$.events"))
-    return state.moves()
+    return loop.next_events(Replay, doc)

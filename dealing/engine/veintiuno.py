@@ -41,9 +41,12 @@ from typing import Final
 
 from . import cards as _cards
 from . import document as doc_
+from . import loop
 from .base import LEAVE, PAY, TAKE, Option, Outcome, Owed, Settled, compare_settlements, resolve_rules
 from .errors import RoundError
 from .findings import Finding
+from .loop import Handlers, Round, lookup, stake_of
+from .loop import move as _move
 from .money import fmt
 
 NAME: Final = "veintiuno"
@@ -77,9 +80,7 @@ KIND_WORDS: Final = {NATURAL: "a natural (A + picture)", MONONA: "a moñona (two
 # Card facts by spelling: (code, value with A as 1, is_ace, is_picture, in_pack). Cards outside the
 # 40-card pack keep their face value so the rest of the round can still be checked around them.
 _FACE: Final = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 10, "Q": 10, "K": 10, "A": 1}
-_CARD: Final[dict[str, tuple]] = {}
-for _text, _code in _cards._SPELLINGS.items():
-    _CARD[_text] = (_code, _FACE[_code[0]], _code[0] == "A", _code[0] in PICTURES, _code in PACK)
+_CARD: Final = loop.card_table(_FACE.__getitem__, PACK)
 _BY_CODE: Final = {info[0]: info for info in _CARD.values()}
 
 
@@ -102,7 +103,7 @@ for _a in _BY_CODE:
         _kind = _classify(_a, _b)
         if _kind is not None:
             _TWO[(_a, _b)] = _kind
-del _text, _code, _a, _b, _kind
+del _a, _b, _kind
 
 # Phases and hand states.
 PLAYING: Final = "playing"
@@ -212,13 +213,13 @@ class Stake:
         self.bet: Decimal | None = None
 
 
-class Replay:
+class Replay(Round):
     """The state of one round as its events are applied in order."""
 
     def __init__(self, doc):
+        super().__init__(NAME, _HANDLERS, _CARD, "the 40-card pack (A, 2–7, J, Q, K; no 8, 9 or 10)", "KS")
         doc = doc_.header(doc, NAME)
         self.doc = doc
-        self.findings: list[Finding] = []
         if "table" not in doc:
             raise doc_.missing("table", "$")
         table = doc_.expect_object(doc["table"], "$.table")
@@ -229,7 +230,7 @@ class Replay:
                              f"{fmt(self.max)}.", path="$.table")
         self.bank_player = doc_.text(doc, "bank", "$")
         self.rules = house_rules(doc.get("rules"))
-        self.packs = self.rules["packs"]
+        self.packs = self.copies = self.rules["packs"]
         self.suited_pays = Decimal(self.rules["suited_twelve_pays"])
         self.stakes: dict[str, Stake] = {}
         self.by_seat: dict[int, Stake] = {}
@@ -258,11 +259,7 @@ class Replay:
         self.puje: int | None = None
         self.voided: int | None = None
         self.bank_drew = False
-        self.shoe_cards: list[str] = []
-        self.card_counts: dict[str, int] = {}
-        self.settled: list[Settled] = []
         self.bank_to: list[tuple[int, str]] = []
-        self.events_seen = 0
 
     # --- the header -----------------------------------------------------------------------------
 
@@ -300,74 +297,16 @@ class Replay:
 
     # --- helpers ----------------------------------------------------------------------------
 
-    def _flag(self, code: str, message: str, event: int | None, **kw) -> None:
-        self.findings.append(Finding(code, message, event=event, **kw))
-
     def _illegal(self, i: int | None, hand: Hand | None, message: str) -> None:
         stake = hand.stake.id if hand is not None and hand.stake is not None else None
         self.findings.append(Finding("ILLEGAL_ACTION", message, event=i, stake=stake,
                                      hand=hand.name if hand is not None and hand.stake is not None else None))
 
     def _stake(self, i: int, ev: dict) -> Stake:
-        try:
-            return self.stakes[ev["stake"]]
-        except (KeyError, TypeError):
-            pass
-        sid = ev.get("stake")
-        stake = self.stakes.get(sid) if type(sid) is str else None
-        if stake is None:
-            if sid is None and "stake" not in ev:
-                raise doc_.missing("stake", f"$.events[{i}]", i)
-            if type(sid) is not str:
-                raise doc_.wrong_type("stake", sid, "a stake id (text)", f"$.events[{i}]", i)
-            raise RoundError("unknown_stake", f"Event {i} names stake \"{sid}\", which is not among the round's "
-                             f"stakes ({', '.join(self.stakes)}).", path=f"$.events[{i}].stake", event=i)
-        return stake
+        return stake_of(self.stakes, i, ev)
 
     def _hand(self, i: int, ev: dict) -> Hand:
-        try:
-            return self.hands[ev["hand"]]
-        except (KeyError, TypeError):
-            pass
-        name = ev.get("hand")
-        hand = self.hands.get(name) if type(name) is str else None
-        if hand is None:
-            if name is None and "hand" not in ev:
-                raise doc_.missing("hand", f"$.events[{i}]", i)
-            if type(name) is not str:
-                raise doc_.wrong_type("hand", name, "a hand name such as \"2\" or \"2.1\"", f"$.events[{i}]", i)
-            raise RoundError("unknown_hand", f"Event {i} names hand \"{name}\", which is not in play (hands so far: "
-                             f"{', '.join(self.hands)}).", path=f"$.events[{i}].hand", event=i)
-        return hand
-
-    def _card(self, i: int, ev: dict) -> tuple:
-        """Read a card and count it out of the pack."""
-        try:
-            info = _CARD[ev["card"]]
-        except (KeyError, TypeError):
-            pass
-        else:
-            if info[4]:
-                code = info[0]
-                self.shoe_cards.append(code)
-                counts = self.card_counts
-                n = counts[code] = counts.get(code, 0) + 1
-                if n == self.packs + 1:
-                    self._too_many(i, code, n)
-                return info
-        text = doc_.card(ev, i, "KS")
-        info = _CARD.get(text) or (text, 0, False, False, False)
-        code = info[0]
-        self.shoe_cards.append(code)
-        if not info[4]:
-            self._flag("CARD_INVALID", f"Event {i}: {code!r} is not a card of the 40-card pack (A, 2–7, J, Q, K; "
-                       f"no 8, 9 or 10).", i)
-            return info
-        n = self.card_counts.get(code, 0) + 1
-        self.card_counts[code] = n
-        if n == self.packs + 1:
-            self._too_many(i, code, n)
-        return info
+        return lookup(self.hands, i, ev, "hand", "a hand name such as \"2\" or \"2.1\"", "in play (hands so far: ")
 
     def _too_many(self, i: int, code: str, n: int) -> None:
         self._flag("CARD_COUNT", f"Event {i}: {_cards.label(code)} comes out {n} times in one round; "
@@ -431,22 +370,6 @@ class Replay:
         return True
 
     # --- events -------------------------------------------------------------------------------
-
-    def apply(self, i: int, ev) -> None:
-        try:
-            handler, fields = _HANDLERS[ev["e"]]
-        except (KeyError, TypeError, IndexError):
-            self._refuse_event(i, ev)
-        doc_.event_fields(ev, fields, i)
-        handler(self, i, ev)
-        self.events_seen = i + 1
-
-    def _refuse_event(self, i: int, ev) -> None:
-        doc_.expect_object(ev, f"$.events[{i}]", i)
-        if "e" not in ev:
-            raise doc_.missing("e", f"$.events[{i}]", i)
-        raise RoundError("unknown_event", f"Event {i}: {ev['e']!r} is not an event of a veintiuno round (known: "
-                         f"{', '.join(_HANDLERS)}).", path=f"$.events[{i}].e", event=i)
 
     def _deal(self, i: int, ev: dict) -> None:
         to = ev.get("to")
@@ -669,7 +592,9 @@ class Replay:
         if self.play_started is None:
             self.play_started = i
 
-    def _settle(self, i: int, ev: dict, result: str) -> None:
+    def _settle(self, i: int, ev: dict) -> None:
+        """pay, take or leave: what the dealer did with one bet, judged when the round is over."""
+        result = ev["e"]
         stake = self._stake(i, ev)
         hand = ev.get("hand")
         if type(hand) is not str or hand not in self.hands:
@@ -681,15 +606,6 @@ class Replay:
             raise doc_.bad_value("wager", wager, "the only veintiuno wager is \"bet\".", f"$.events[{i}]", i)
         amount = doc_.event_amount(ev, i, required=result == PAY)
         self.settled.append(Settled(i, stake.id, hand, wager, result, amount))
-
-    def _pay(self, i, ev):
-        self._settle(i, ev, PAY)
-
-    def _take(self, i, ev):
-        self._settle(i, ev, TAKE)
-
-    def _leave(self, i, ev):
-        self._settle(i, ev, LEAVE)
 
     def _bank_to(self, i: int, ev: dict) -> None:
         player = doc_.text(ev, "player", f"$.events[{i}]", i)
@@ -809,9 +725,8 @@ class Replay:
                     self.findings.append(Finding(
                         "BANK_SUCCESSION", f"Event {i}: the bank was passed to {player}; it should go to {nxt} — "
                         f"{why}.", event=i, expected={"player": nxt}, actual={"player": player}))
-        findings = self.findings
-        findings.sort(key=_finding_key)
-        return Outcome(NAME, wagers, findings, self.shoe_cards, self.rules, extra=extra, settled=self.settled)
+        return Outcome(NAME, wagers, loop.sort_findings(self.findings), self.shoe_cards, self.rules, extra=extra,
+                       settled=self.settled)
 
     # --- what may happen next -------------------------------------------------------------------
 
@@ -924,19 +839,8 @@ class Replay:
         return _move("bank_to", say, player=nxt)
 
 
-def _move(e: str, say: str, *, needs: list | None = None, **fields) -> dict:
-    out = {"e": e, **fields}
-    out["needs"] = needs or []
-    out["say"] = say
-    return out
-
-
 def _wager_key(o: Owed):
     return (o.stake, o.hand, o.wager)
-
-
-def _finding_key(f: Finding):
-    return (f.event is None, f.event or 0)
 
 
 _STAKE_FIELDS: Final = frozenset({"id", "seat", "player"})
@@ -957,7 +861,10 @@ _FIELDS: Final = {
     "leave": frozenset({"e", "stake", "hand", "wager", "amount"}),
     "bank_to": frozenset({"e", "player"}),
 }
-_HANDLERS = {name: (getattr(Replay, "_" + name), fields) for name, fields in _FIELDS.items()}
+# event name -> (handler, the fields it may carry)
+_HANDLERS: Final[Handlers] = {
+    name: (getattr(Replay, "_settle" if name in (PAY, TAKE, LEAVE) else "_" + name), fields)
+    for name, fields in _FIELDS.items()}
 
 
 # --- the pack across rounds ----------------------------------------------------------------------
@@ -1000,34 +907,16 @@ def shoe_findings(shoe) -> list[Finding]:
                                         f"{pack_size} cards dealt). The pack is dealt to the end before it is "
                                         f"gathered and shuffled.", event=item.index))
             on_table[code] = on_table.get(code, 0) + 1
-    findings.sort(key=_finding_key)
-    return findings
+    return loop.sort_findings(findings)
 
 
 # --- the module's interface ----------------------------------------------------------------------
 
-def start(doc) -> Replay:
-    return Replay(doc)
-
-
 def replay(doc) -> Outcome:
     """Replay a whole round log: what each wager was owed, who holds the bank next, every finding."""
-    state = Replay(doc)
-    if "events" not in doc:
-        raise doc_.missing("events", "$")
-    events = doc["events"]
-    if type(events) is not list:
-        doc_.expect_list(events, "$.events")
-    apply = state.apply
-    for i, ev in enumerate(events):
-        apply(i, ev)
-    return state.finish()
+    return loop.replay(Replay, doc)
 
 
 def next_events(doc) -> list[dict]:
     """The events the rules allow next for a round in progress."""
-    state = Replay(doc)
-    events = doc_.expect_list(doc.get("events", []), "$.events")
-    for i, ev in enumerate(events):
-        state.apply(i, ev)
-    return state.moves()
+    return loop.next_events(Replay, doc)
