@@ -11,7 +11,7 @@
 engine module loads, whether that build is current (see native.py).
 
 Each game (a round's ``variant``) is listed in games.py with its rules module, which offers the
-same small interface (`house_rules`, `replay`, `next_events`, `shoe_findings`, `OPTIONS`,
+same small interface (`Replay`, a loop.Round; `house_rules`, `shoe_findings`, `OPTIONS`,
 `WAGERS`, `PACK`); the functions here dispatch on ``variant``. `VARIANTS` is the registered names.
 """
 
@@ -23,6 +23,7 @@ _native.guard()  # before any other engine module: compiled only while it matche
 
 from . import document as _document  # noqa: E402
 from . import games  # noqa: E402
+from . import loop as _loop  # noqa: E402
 from .base import Outcome  # noqa: E402
 from .errors import RoundError  # noqa: E402
 from .findings import CODES, SEVERITY, Finding  # noqa: E402
@@ -44,7 +45,7 @@ def __getattr__(name: str):
 
 
 def variant(name) -> ModuleType:
-    """The rules module of a game, e.g. ``variant("ochko").replay``."""
+    """The rules module of a game, e.g. ``variant("ochko").PACK``."""
     module = _modules.get(name)
     if module is None:
         if games.get(name) is None:
@@ -77,7 +78,7 @@ def _variant_of(doc: dict) -> ModuleType:
 def replay(doc) -> Outcome:
     """Replay a round log: the owed settlement of every wager and every finding."""
     doc = load(doc)
-    return _variant_of(doc).replay(doc)
+    return _loop.replay(_variant_of(doc).Replay, doc)
 
 
 def settle(doc) -> dict:
@@ -88,7 +89,7 @@ def settle(doc) -> dict:
 def next_events(doc) -> list[dict]:
     """The events the rules allow next for a round in progress (possibly with no events yet)."""
     doc = load(doc)
-    return _variant_of(doc).next_events(doc)
+    return _loop.next_events(_variant_of(doc).Replay, doc)
 
 
 def house_rules(variant_name: str, rules=None) -> dict:

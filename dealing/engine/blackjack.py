@@ -20,7 +20,7 @@ from . import loop
 from .base import LEAVE, PAY, TAKE, Option, Outcome, Owed, Settled, compare_settlements, resolve_rules
 from .errors import RoundError
 from .findings import Finding
-from .loop import Handlers, Round, lookup, stake_of
+from .loop import PLAYING, SPLIT, STOOD, Handlers, Round, deal_target, first_in, lookup, soft_total, stake_of
 from .loop import move as _move
 from .money import ZERO, fmt
 
@@ -95,10 +95,7 @@ CENT: Final = Decimal("0.01")
 # Phases of the round.
 DEAL, OFFERS, PLAY, DEALER = range(4)
 # States of a hand.
-PLAYING: Final = "playing"
 DONE: Final = "done"
-STOOD: Final = "stood"
-SPLIT: Final = "split"
 EVEN: Final = "even money"
 
 
@@ -141,8 +138,7 @@ class Hand:
 
     @property
     def best(self) -> int:
-        hard = self.hard
-        return hard + 10 if self.ace and hard <= 11 else hard
+        return soft_total(self.hard, self.ace)
 
     @property
     def soft(self) -> bool:
@@ -307,10 +303,8 @@ class Replay(Round):
         return self.up == 1 or self.up == 10
 
     def _current(self) -> Hand | None:
-        for hand in self.play:
-            if hand.state == PLAYING:
-                return hand
-        return None
+        """The hand whose turn it is: box order, a split hand to its end first."""
+        return first_in(self.play, PLAYING)
 
     def _live(self) -> bool:
         """A hand the dealer must play against: not bust, not a blackjack, not paid even money."""
@@ -322,11 +316,7 @@ class Replay(Round):
     # --- events -------------------------------------------------------------------------------
 
     def _deal(self, i: int, ev: dict) -> None:
-        to = ev.get("to")
-        if to != "dealer" and type(to) is not int:
-            if "to" not in ev:
-                raise doc_.missing("to", f"$.events[{i}]", i)
-            raise doc_.wrong_type("to", to, "a box number or \"dealer\"", f"$.events[{i}]", i)
+        to = deal_target(i, ev, "dealer", "a box number or \"dealer\"")
         info = self._card(i, ev)
         if to != "dealer" and to not in self.by_box:
             self._flag("DEAL_ORDER", f"Event {i}: a card dealt to box {to}, which has no stake.", i)
@@ -920,15 +910,3 @@ def shoe_findings(shoe) -> list[Finding]:
         used += len(item.cards)
     count_cards(shoe.items, decks, PACK, findings)
     return loop.sort_findings(findings)
-
-
-# --- the interface ------------------------------------------------------------------------------
-
-def replay(doc) -> Outcome:
-    """Replay a whole round log: what each wager was owed and every finding."""
-    return loop.replay(Replay, doc)
-
-
-def next_events(doc) -> list[dict]:
-    """The events the rules allow next for a round in progress."""
-    return loop.next_events(Replay, doc)

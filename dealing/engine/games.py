@@ -6,8 +6,8 @@
     games.register(Game(name="toy", module=toy_rules))   # a game added at run time (tests)
     games.unregister("toy")
 
-A game's rules module is what `engine.variant(name)` returns; it offers `house_rules(rules)`,
-`replay(doc)`, `next_events(doc)`, `shoe_findings(shoe)`, `OPTIONS`, `WAGERS` and `PACK`. A
+A game's rules module is what `engine.variant(name)` returns; it offers `Replay` (a
+loop.Round), `house_rules(rules)`, `shoe_findings(shoe)`, `OPTIONS`, `WAGERS` and `PACK`. A
 simulator module offers `simulate_round(rng, *, mistake, number, **options)` and `MISTAKES`; an
 odds module `dealer_odds(preset=None)`. Each is named by its import path and imported on first
 use (or given as the module itself), so listing a game costs nothing until it is played.

@@ -3,8 +3,8 @@ the findings, and the two module functions built on them (`replay`, `next_events
 
 A variant's `Replay` is a `Round` that states only its rules: its header, the handler of each of
 its events (`handlers`: event name -> (handler, the fields that event may carry)), the end of
-the round (`finish`) and the events allowed next (`moves`). Its module's `replay(doc)` and
-`next_events(doc)` are `loop.replay(Replay, doc)` and `loop.next_events(Replay, doc)`.
+the round (`finish`) and the events allowed next (`moves`). `replay(Replay, doc)` and
+`next_events(Replay, doc)` below are the same for every variant.
 """
 
 from typing import Any, Callable, Final, NoReturn
@@ -18,6 +18,11 @@ from .findings import Finding
 # A card as the variants read it: (code, value, is_ace, is_picture, in_pack). A text that is no
 # card at all keeps its text as its code, counts 0 and is in no pack.
 NO_CARD_INFO: Final = (0, False, False, False)
+
+# States of a hand that more than one variant has.
+PLAYING: Final = "playing"
+STOOD: Final = "stood"
+SPLIT: Final = "split"
 
 Handlers = dict[str, tuple[Callable[[Any, int, dict], None], frozenset]]
 
@@ -150,6 +155,16 @@ def stake_of(stakes: dict, i: int, ev: dict) -> Any:
     return lookup(stakes, i, ev, "stake", "a stake id (text)", "among the round's stakes (")
 
 
+def deal_target(i: int, ev: dict, own: str, wanted: str) -> Any:
+    """A deal event's "to": a box (or seat) number, or `own`, the dealer's (or bank's) hand."""
+    to = ev.get("to")
+    if type(to) is not int and to != own:
+        if "to" not in ev:
+            raise doc_.missing("to", f"$.events[{i}]", i)
+        raise doc_.wrong_type("to", to, wanted, f"$.events[{i}]", i)
+    return to
+
+
 def move(e: str, say: str, *, needs: list | None = None, **fields) -> dict:
     """One event allowed next: its fields, what it still needs (a card, an amount), and what to say."""
     out = {"e": e, **fields}
@@ -172,13 +187,26 @@ def sort_findings(findings: list[Finding]) -> list[Finding]:
     return findings
 
 
+def first_in(items: list, state: str) -> Any:
+    """The first of `items` (hands or boxes, in playing order) in `state`: whose turn it is."""
+    for item in items:
+        if item.state == state:
+            return item
+    return None
+
+
+def soft_total(hard: int, aces: int) -> int:
+    """A hand's best total where aces count 1 in `hard`: one of them counts 11 when that fits."""
+    return hard + 10 if aces and hard <= 11 else hard
+
+
 def card_table(value: Callable[[str], int], pack: frozenset[str], pictures: str = "JQK") -> dict[str, tuple]:
     """Every accepted spelling of a card -> (code, value, is_ace, is_picture, in_pack)."""
     return {text: (code, value(code[0]), code[0] == "A", code[0] in pictures, code in pack)
             for text, code in _cards._SPELLINGS.items()}
 
 
-# --- the interface of a variant module ------------------------------------------------------------
+# --- a whole round, for any variant's Replay ------------------------------------------------------------
 
 def replay(cls: Callable[[dict], Round], doc: dict) -> Outcome:
     """Replay a whole round log: what each wager was owed and every finding."""

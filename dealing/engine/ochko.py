@@ -14,10 +14,10 @@ from typing import Final, cast
 from . import cards as _cards
 from . import document as doc_
 from . import loop
-from .base import LEAVE, PAY, TAKE, Option, Outcome, Owed, Settled, compare_settlements, resolve_rules
+from .base import LEAVE, PAY, TAKE, Option, Outcome, Owed, Settled, compare_settlements, plain_rules
 from .errors import RoundError
 from .findings import Finding
-from .loop import Handlers, Round, stake_of
+from .loop import STOOD, Handlers, Round, deal_target, first_in, stake_of
 from .loop import move as _move
 from .money import INT_AMOUNTS as _INT_AMOUNTS
 from .money import ZERO, fmt
@@ -61,7 +61,6 @@ DONE: Final = 4
 # States of a box.
 WAITING: Final = "waiting"
 DRAWING_BOX: Final = "drawing"
-STOOD: Final = "stood"
 DARK: Final = "dark"
 OCHKO: Final = "ochko"
 MNOGO: Final = "mnogo"
@@ -74,9 +73,7 @@ _DEFAULT_RULES: Final = {name: opt.default for name, opt in OPTIONS.items()}
 
 
 def house_rules(rules) -> dict:
-    if rules is None or (type(rules) is dict and not rules):
-        return dict(_DEFAULT_RULES)
-    return resolve_rules(NAME, OPTIONS, rules)
+    return plain_rules(NAME, OPTIONS, _DEFAULT_RULES, rules)
 
 
 class Hand:
@@ -298,10 +295,8 @@ class Replay(Round):
         self.owed[(stake.id, None, wager)] = Owed(stake.id, None, wager, result, size, size, kind, why, event)
 
     def _first_drawing_box(self) -> Box | None:
-        for box in self.in_order:
-            if box.state == DRAWING_BOX:
-                return box
-        return None
+        """The box whose turn it is: boxes draw 1 → 6."""
+        return first_in(self.in_order, DRAWING_BOX)
 
     # --- events -------------------------------------------------------------------------------
 
@@ -312,11 +307,7 @@ class Replay(Round):
         self.dealer_stop_event = last + 1 if last is not None and last + 1 < n else None
 
     def _deal(self, i: int, ev: dict) -> None:
-        to = ev.get("to")
-        if type(to) is not int and to != "dealer":
-            if "to" not in ev:
-                raise doc_.missing("to", f"$.events[{i}]", i)
-            raise doc_.wrong_type("to", to, "a box number or \"dealer\"", f"$.events[{i}]", i)
+        to = deal_target(i, ev, "dealer", "a box number or \"dealer\"")
         info = self._card(i, ev)
         if self.phase != DEAL:
             self._flag("DEAL_ORDER", f"Event {i}: a card dealt to {'the dealer' if to == 'dealer' else f'box {to}'} "
@@ -1040,13 +1031,3 @@ def shoe_findings(shoe) -> list[Finding]:
             due = None
     count_cards(shoe.items, DECKS, PACK, findings)
     return loop.sort_findings(findings)
-
-
-def replay(doc) -> Outcome:
-    """Replay a whole round log: what each wager was owed and every finding."""
-    return loop.replay(Replay, doc)
-
-
-def next_events(doc) -> list[dict]:
-    """The events the procedure allows next for a round in progress."""
-    return loop.next_events(Replay, doc)

@@ -42,10 +42,10 @@ from typing import Final
 from . import cards as _cards
 from . import document as doc_
 from . import loop
-from .base import LEAVE, PAY, TAKE, Option, Outcome, Owed, Settled, compare_settlements, resolve_rules
+from .base import LEAVE, PAY, TAKE, Option, Outcome, Owed, Settled, compare_settlements, plain_rules
 from .errors import RoundError
 from .findings import Finding
-from .loop import Handlers, Round, lookup, stake_of
+from .loop import PLAYING, SPLIT, STOOD, Handlers, Round, deal_target, lookup, soft_total, stake_of
 from .loop import move as _move
 from .money import fmt
 
@@ -105,14 +105,11 @@ for _a in _BY_CODE:
             _TWO[(_a, _b)] = _kind
 del _a, _b, _kind
 
-# Phases and hand states.
-PLAYING: Final = "playing"
-STOOD: Final = "stood"
+# Hand states (with loop.PLAYING, STOOD and SPLIT).
 BUST: Final = "over"
 TAPO: Final = "tapo"
 DECLARED: Final = "declared"
 WITHDRAWN: Final = "withdrawn"
-SPLIT: Final = "split"
 _FINISHED: Final = {
     STOOD: "has already stood",
     BUST: "is already over 21",
@@ -127,9 +124,7 @@ _DEFAULT_RULES: Final = {name: opt.default for name, opt in OPTIONS.items()}
 
 
 def house_rules(rules) -> dict:
-    if rules is None or (type(rules) is dict and not rules):
-        return dict(_DEFAULT_RULES)
-    return resolve_rules(NAME, OPTIONS, rules)
+    return plain_rules(NAME, OPTIONS, _DEFAULT_RULES, rules)
 
 
 class Hand:
@@ -161,16 +156,15 @@ class Hand:
             self.invalid = True
 
     @property
-    def best(self) -> int:
-        h = self.hard
-        return h + 10 if self.aces and h <= 11 else h
-
-    @property
     def kind(self) -> str | None:
         infos = self.infos
         if len(infos) != 2:
             return None
         return _TWO.get((infos[0][0], infos[1][0]))
+
+    @property
+    def best(self) -> int:
+        return soft_total(self.hard, self.aces)
 
     @property
     def value(self) -> int:
@@ -179,8 +173,7 @@ class Hand:
             kind = _TWO.get((infos[0][0], infos[1][0]))
             if kind is not None:
                 return KIND_VALUE[kind]
-        h = self.hard
-        return h + 10 if self.aces and h <= 11 else h
+        return soft_total(self.hard, self.aces)
 
     @property
     def thirteen(self) -> bool:
@@ -339,7 +332,7 @@ class Replay(Round):
     def _current(self) -> Hand | None:
         """The hand whose turn it is: the first in playing order still drawing below 21."""
         for hand in self.order:
-            if hand.state is PLAYING and hand.stake.bet is not None and hand.value < 21:
+            if hand.state == PLAYING and hand.stake.bet is not None and hand.value < 21:
                 return hand
         return None
 
@@ -372,11 +365,7 @@ class Replay(Round):
     # --- events -------------------------------------------------------------------------------
 
     def _deal(self, i: int, ev: dict) -> None:
-        to = ev.get("to")
-        if to != "bank" and type(to) is not int:
-            if "to" not in ev:
-                raise doc_.missing("to", f"$.events[{i}]", i)
-            raise doc_.wrong_type("to", to, "a seat number or \"bank\"", f"$.events[{i}]", i)
+        to = deal_target(i, ev, "bank", "a seat number or \"bank\"")
         info = self._card(i, ev)
         if to == "bank":
             hand = self.bank
@@ -908,15 +897,3 @@ def shoe_findings(shoe) -> list[Finding]:
                                         f"gathered and shuffled.", event=item.index))
             on_table[code] = on_table.get(code, 0) + 1
     return loop.sort_findings(findings)
-
-
-# --- the module's interface ----------------------------------------------------------------------
-
-def replay(doc) -> Outcome:
-    """Replay a whole round log: what each wager was owed, who holds the bank next, every finding."""
-    return loop.replay(Replay, doc)
-
-
-def next_events(doc) -> list[dict]:
-    """The events the rules allow next for a round in progress."""
-    return loop.next_events(Replay, doc)

@@ -10,11 +10,11 @@ independent implementations.
 the end and gathered again, the bank passing to the first declared natural of each round.
 """
 
-import uuid
 from dataclasses import dataclass, field
 from decimal import Decimal
 
 from . import Simulated
+from .injection import Log
 
 RANKS = "A234567JQK"
 SUITS = "SHDC"
@@ -212,7 +212,7 @@ class _Hand:
         self.arranged: str | None = None  # the special the simulator arranged for it
 
 
-class _Round:
+class _Round(Log):
     def __init__(self, rng, pack: Pack, *, bank: str, seated: list[tuple[int, str]], table_min: Decimal,
                  table_max: Decimal, unit: Decimal, rules: dict, mistake: str | None, specials: float,
                  declare: float, tapo: float, withdraw: float, void: float, split: float, puje: float):
@@ -236,10 +236,6 @@ class _Round:
         self._play(specials)
 
     # --- cards --------------------------------------------------------------------------------
-
-    def _emit(self, event: dict, **meta) -> None:
-        self.events.append(event)
-        self.meta.append(meta)
 
     def _card(self, hand: "_Hand") -> str:
         card = None
@@ -498,39 +494,16 @@ class _Round:
     # --- writing the log down, with the mistake if any ------------------------------------------
 
     def write(self, mistake: str | None, number: int) -> Simulated | None:
-        if not self.applicable:
-            return None
-        delta = None
-        if mistake in _WRITTEN:
-            done = getattr(self, f"_mistake_{mistake}")()
-            if done is None:
-                return None
-            delta = done if isinstance(done, Decimal) and not isinstance(done, bool) else None
-        rules = {k: v for k, v in self.rules.items() if v != {"suited_twelve_pays": 2, "packs": 1}[k]}
-        doc = {
-            "format": "round/1",
-            "id": str(uuid.UUID(int=self.rng.getrandbits(128), version=4)),
+        return self._write_log(mistake, MISTAKES, mistake in _WRITTEN, {
             "variant": "veintiuno",
             "table": {"min": self.min, "max": self.max},
-            "rules": rules,
+            "rules": {k: v for k, v in self.rules.items() if v != {"suited_twelve_pays": 2, "packs": 1}[k]},
             "bank": self.bank,
             "stakes": [dict(s) for s in self.stakes],
-            "events": self.events,
-        }
-        return Simulated(doc, mistake, MISTAKES.get(mistake), delta)
+        })
 
     def _settlements(self, results=("pay", "take", "leave")) -> list[int]:
         return [k for k, m in enumerate(self.meta) if m.get("kind") == "settle" and self.events[k]["e"] in results]
-
-    def _mistake_wrong_amount(self):
-        pays = self._settlements(("pay",))
-        if not pays:
-            return None
-        k = self.rng.choice(pays)
-        old = self.events[k]["amount"]
-        new = old * 2 if self.rng.random() < 0.5 else (old / 2).quantize(Decimal("0.01"))
-        self.events[k] = {**self.events[k], "amount": new}
-        return new - old
 
     def _mistake_natural_paid_even(self):
         for k in self._settlements(("pay",)):
@@ -572,24 +545,6 @@ class _Round:
                 self.events[k] = {**self.events[k], "e": "take", "amount": size}
                 return -size
         return None
-
-    def _mistake_missing_settlement(self):
-        ks = self._settlements(("pay", "take"))
-        if len(self._settlements()) < 2 or not ks:
-            return None
-        k = self.rng.choice(ks)
-        delta = -self.meta[k]["delta"]
-        del self.events[k], self.meta[k]
-        return delta
-
-    def _mistake_unexpected_settlement(self):
-        pays = self._settlements(("pay",))
-        if not pays:
-            return None
-        k = self.rng.choice(pays)
-        self.events.insert(k + 1, dict(self.events[k]))
-        self.meta.insert(k + 1, {"kind": "duplicate"})
-        return self.events[k]["amount"]
 
     def _mistake_bank_to_wrong_player(self):
         k = len(self.events) - 1
