@@ -195,11 +195,6 @@ def first_in(items: list, state: str) -> Any:
     return None
 
 
-def soft_total(hard: int, aces: int) -> int:
-    """A hand's best total where aces count 1 in `hard`: one of them counts 11 when that fits."""
-    return hard + 10 if aces and hard <= 11 else hard
-
-
 def card_table(value: Callable[[str], int], pack: frozenset[str], pictures: str = "JQK") -> dict[str, tuple]:
     """Every accepted spelling of a card -> (code, value, is_ace, is_picture, in_pack)."""
     return {text: (code, value(code[0]), code[0] == "A", code[0] in pictures, code in pack)

@@ -126,8 +126,10 @@ class Play(Round):
         return name
 
     def _hand(self, i: int, ev: dict) -> Hand:
-        self._hand_name(i, ev)  # a name well formed, or the precise error
-        return lookup(self.hands, i, ev, "hand", "a hand name", "in play (hands: ")
+        hand = self.hands.get(self._hand_name(i, ev))  # a name well formed, or the precise error
+        if hand is None:
+            hand = lookup(self.hands, i, ev, "hand", "a hand name", "in play (hands: ")
+        return hand
 
     def _too_many(self, i: int, code: str, n: int) -> None:
         self._flag("CARD_COUNT", f"Event {i}: {_cards.label(code)} appears {n} times; a shoe of {self.decks} "

@@ -8,7 +8,7 @@ from typing import Final
 from .. import cards as _cards
 from .. import loop
 from ..base import Option, resolve_rules
-from ..loop import PLAYING, SPLIT, soft_total
+from ..loop import PLAYING, SPLIT
 from ..money import ZERO
 
 
@@ -126,7 +126,8 @@ class Hand:
 
     @property
     def best(self) -> int:
-        return soft_total(self.hard, self.ace)
+        hard = self.hard
+        return hard + 10 if self.ace and hard <= 11 else hard
 
     @property
     def soft(self) -> bool:

@@ -10,7 +10,7 @@ from .. import loop
 from ..base import Owed
 from ..errors import RoundError
 from ..findings import Finding
-from ..loop import Handlers, Round, first_in, stake_of
+from ..loop import Handlers, Round, stake_of
 from ..money import INT_AMOUNTS as _INT_AMOUNTS
 from ..money import ZERO, fmt
 from .rules import CARD, DEAL, DECKS, DRAWING_BOX, MAX_BOXES, MAX_STAKES_PER_BOX, NAME, Box, Hand, Stake, house_rules
@@ -162,7 +162,10 @@ class Table(Round):
 
     def _first_drawing_box(self) -> Box | None:
         """The box whose turn it is: boxes draw 1 → 6."""
-        return first_in(self.in_order, DRAWING_BOX)
+        for box in self.in_order:  # on every box's action: a loop here rather than a call
+            if box.state == DRAWING_BOX:
+                return box
+        return None
 
 
 _STAKE_FIELDS: Final = frozenset({"id", "box", "player", "ante", "dealer_bet", "owner"})

@@ -106,10 +106,16 @@ class Play(Round):
                                      hand=hand.name if hand is not None and hand.stake is not None else None))
 
     def _stake(self, i: int, ev: dict) -> Stake:
-        return stake_of(self.stakes, i, ev)
+        try:  # a known stake id: the usual event, without a call
+            return self.stakes[ev["stake"]]
+        except (KeyError, TypeError):
+            return stake_of(self.stakes, i, ev)
 
     def _hand(self, i: int, ev: dict) -> Hand:
-        return lookup(self.hands, i, ev, "hand", "a hand name such as \"2\" or \"2.1\"", "in play (hands so far: ")
+        try:  # a hand in play: the usual event, without a call
+            return self.hands[ev["hand"]]
+        except (KeyError, TypeError):
+            return lookup(self.hands, i, ev, "hand", "a hand name such as \"2\" or \"2.1\"", "in play (hands so far: ")
 
     def _too_many(self, i: int, code: str, n: int) -> None:
         self._flag("CARD_COUNT", f"Event {i}: {_cards.label(code)} comes out {n} times in one round; "

@@ -8,7 +8,7 @@ from typing import Final
 from .. import cards as _cards
 from .. import loop
 from ..base import Option, plain_rules
-from ..loop import PLAYING, SPLIT, STOOD, soft_total
+from ..loop import PLAYING, SPLIT, STOOD
 
 
 NAME: Final = "veintiuno"
@@ -126,7 +126,7 @@ class Hand:
 
     @property
     def best(self) -> int:
-        return soft_total(self.hard, self.aces)
+        return self.hard + 10 if self.aces and self.hard <= 11 else self.hard
 
     @property
     def value(self) -> int:
@@ -135,7 +135,8 @@ class Hand:
             kind = _TWO.get((infos[0][0], infos[1][0]))
             if kind is not None:
                 return KIND_VALUE[kind]
-        return soft_total(self.hard, self.aces)
+        h = self.hard
+        return h + 10 if self.aces and h <= 11 else h
 
     @property
     def thirteen(self) -> bool:
