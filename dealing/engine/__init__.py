@@ -48,10 +48,11 @@ def variant(name) -> ModuleType:
     """The rules module of a game, e.g. ``variant("ochko").PACK``."""
     module = _modules.get(name)
     if module is None:
-        if games.get(name) is None:
+        game = games.get(name)
+        if game is None:
             raise RoundError("unknown_variant", f"The game {name!r} is not one this engine knows "
                              f"(known: {', '.join(games.names())}).", path="$.variant")
-        module = games.rules(name)
+        module = games.rules(game.name)
     return module
 
 

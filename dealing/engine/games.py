@@ -58,14 +58,19 @@ def names() -> tuple[str, ...]:
 
 
 def get(name) -> Game | None:
-    return _GAMES.get(name) if type(name) is str else None
+    """The game of that name, or None. A str subclass (a Django TextChoices member) is read as its
+    text: an enum member does not hash as its value."""
+    return _GAMES.get(str.__str__(name)) if isinstance(name, str) else None
 
 
 def rules(name: str) -> ModuleType:
     """The rules module of a registered game (KeyError when there is none)."""
     module = _loaded.get(name)
     if module is None:
-        module = _loaded[name] = _import(_GAMES[name].module)
+        game = get(name)
+        if game is None:
+            raise KeyError(name)
+        module = _loaded[game.name] = _import(game.module)
     return module
 
 

@@ -9,6 +9,8 @@ the round (`finish`) and the events allowed next (`moves`). `replay(Replay, doc)
 
 from typing import Any, Callable, Final, NoReturn
 
+from mypy_extensions import mypyc_attr
+
 from . import cards as _cards
 from . import document as doc_
 from .base import Outcome, Settled
@@ -27,6 +29,9 @@ SPLIT: Final = "split"
 Handlers = dict[str, tuple[Callable[[Any, int, dict], None], frozenset]]
 
 
+# A game registered at run time (games.register) may subclass Round in plain Python, also when this
+# module is compiled; the built-in games' subclasses stay native.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Round:
     """The state every variant's replay keeps, and the loop that applies a round's events."""
 
