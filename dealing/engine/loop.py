@@ -7,7 +7,7 @@ the round (`finish`) and the events allowed next (`moves`). `replay(Replay, doc)
 `next_events(Replay, doc)` below are the same for every variant.
 """
 
-from typing import Any, Callable, Final, NoReturn
+from typing import Any, Callable, ClassVar, Final, NoReturn
 
 from mypy_extensions import mypyc_attr
 
@@ -33,15 +33,20 @@ Handlers = dict[str, tuple[Callable[[Any, int, dict], None], frozenset]]
 # module is compiled; the built-in games' subclasses stay native.
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Round:
-    """The state every variant's replay keeps, and the loop that applies a round's events."""
+    """The state every variant's replay keeps, and the loop that applies a round's events.
 
-    def __init__(self, game: str, handlers: Handlers, card_table: dict[str, tuple], pack_words: str,
-                 card_example: str) -> None:
-        self.game = game
+    What only messages need is said once per game, on its class; an instance keeps what the loop
+    reads, and few attributes: past 30, CPython stops sharing the keys of instance dictionaries
+    and every attribute read of the pure-Python engine gets slower.
+    """
+
+    GAME: ClassVar[str] = "this"  # the game's name in messages: "an ochko round"
+    PACK_WORDS: ClassVar[str] = "the pack"  # "the 52-card pack", for CARD_INVALID
+    CARD_EXAMPLE: ClassVar[str] = "AS"  # a card of the pack, for the messages that show one
+
+    def __init__(self, handlers: Handlers, card_table: dict[str, tuple]) -> None:
         self.handlers = handlers
         self.card_table = card_table  # every accepted spelling -> the card's facts (see NO_CARD_INFO)
-        self.pack_words = pack_words  # "the 52-card pack", for CARD_INVALID
-        self.card_example = card_example  # a card of the pack, for the messages that show one
         self.copies = 1  # how many of each card the shoe (or pack) holds: set from the house rules
         self.findings: list[Finding] = []
         self.shoe_cards: list[str] = []
@@ -83,8 +88,9 @@ class Round:
         doc_.expect_object(ev, f"$.events[{i}]", i)
         if "e" not in ev:
             raise doc_.missing("e", f"$.events[{i}]", i)
-        article = "an" if self.game[:1] in "aeiou" else "a"
-        raise RoundError("unknown_event", f"Event {i}: {ev['e']!r} is not an event of {article} {self.game} round "
+        game = self.GAME
+        article = "an" if game[:1] in "aeiou" else "a"
+        raise RoundError("unknown_event", f"Event {i}: {ev['e']!r} is not an event of {article} {game} round "
                          f"(known: {', '.join(self.handlers)}).", path=f"$.events[{i}].e", event=i)
 
     # --- the end of the round, what may happen next: each variant's own -------------------------
@@ -115,7 +121,7 @@ class Round:
                 if n == self.copies + 1:
                     self._too_many(i, code, n)
                 return info
-        text = doc_.card(ev, i, self.card_example)
+        text = doc_.card(ev, i, self.CARD_EXAMPLE)
         info = self.card_table.get(text) or (text, *NO_CARD_INFO)
         self._count(i, info)
         return info
@@ -125,7 +131,7 @@ class Round:
         code = info[0]
         self.shoe_cards.append(code)
         if not info[4]:
-            self._flag("CARD_INVALID", f"Event {i}: {code!r} is not a card of {self.pack_words}.", i)
+            self._flag("CARD_INVALID", f"Event {i}: {code!r} is not a card of {self.PACK_WORDS}.", i)
             return
         n = self.card_counts.get(code, 0) + 1
         self.card_counts[code] = n

@@ -29,9 +29,11 @@ def test_the_built_in_games_and_their_modules():
 class _HighCard(loop.Round):
     """A toy game: each stake is dealt one card; an ace wins its bet 1:1, anything else loses it."""
 
+    GAME = "high card"
+    PACK_WORDS = "the 52-card pack"
+
     def __init__(self, doc):
-        super().__init__("high card", _HANDLERS, loop.card_table(lambda rank: 14 if rank == "A" else 0, _PACK),
-                         "the 52-card pack", "AS")
+        super().__init__(_HANDLERS, loop.card_table(lambda rank: 14 if rank == "A" else 0, _PACK))
         doc = doc_.header(doc, "high_card")
         self.rules = plain_rules("high_card", {}, {}, doc.get("rules"))
         self.stakes = {s["id"]: s for s in doc_.expect_list(doc.get("stakes"), "$.stakes")}

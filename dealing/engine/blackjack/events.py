@@ -17,10 +17,13 @@ from .rules import CARD, DEAL, DEALER, DONE, EVEN, MAX_TABLE_BOXES, NAME, OFFERS
 class Play(Round):
     """A round's header and state, and its events, each validated and judged as it is applied."""
 
+    GAME = NAME
+    PACK_WORDS = "the 52-card pack"
+    CARD_EXAMPLE = "TS"
+
     def __init__(self, doc):
-        super().__init__(NAME, _HANDLERS, CARD, "the 52-card pack", "TS")
+        super().__init__(_HANDLERS, CARD)
         doc = doc_.header(doc, NAME)
-        self.doc = doc
         table = doc_.expect_object(doc["table"] if "table" in doc else loop.missing("table"), "$.table")
         self.min = doc_.amount(table, "min", "$.table")
         self.max = doc_.amount(table, "max", "$.table")
@@ -32,7 +35,7 @@ class Play(Round):
         if n_boxes is not None and not 1 <= n_boxes <= MAX_TABLE_BOXES:
             raise doc_.bad_value("boxes", n_boxes, f"a blackjack table has 1 to {MAX_TABLE_BOXES} boxes.", "$.table")
         self.n_boxes = rules["boxes"] if n_boxes is None else n_boxes
-        self.decks = self.copies = rules["decks"]
+        self.copies = rules["decks"]  # packs in the shoe
         self.max_hands = rules["max_hands"]
         self.stakes: dict[str, Stake] = {}
         self.by_box: dict[int, Stake] = {}
@@ -132,8 +135,8 @@ class Play(Round):
         return hand
 
     def _too_many(self, i: int, code: str, n: int) -> None:
-        self._flag("CARD_COUNT", f"Event {i}: {_cards.label(code)} appears {n} times; a shoe of {self.decks} "
-                   f"pack(s) holds only {self.decks}.", i)
+        self._flag("CARD_COUNT", f"Event {i}: {_cards.label(code)} appears {n} times; a shoe of {self.copies} "
+                   f"pack(s) holds only {self.copies}.", i)
 
     def _dealer_card(self, info: tuple) -> None:
         dealer = self.dealer

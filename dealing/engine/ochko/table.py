@@ -20,11 +20,14 @@ class Table(Round):
     """A round's header (the table, the house rules, the stakes in their boxes) and the state its
     events change, with the readers and helpers they share (the events themselves: events.Play)."""
 
+    GAME = NAME
+    PACK_WORDS = "the 36-card pack (6 to Ace)"
+    CARD_EXAMPLE = "TS"
+
     def __init__(self, doc, handlers: Handlers):
-        super().__init__(NAME, handlers, CARD, "the 36-card pack (6 to Ace)", "TS")
+        super().__init__(handlers, CARD)
         self.copies = DECKS
         doc = doc_.header(doc, NAME)
-        self.doc = doc
         table = doc_.expect_object(doc.get("table") if "table" in doc else loop.missing("table"), "$.table")
         self.min = doc_.amount(table, "min", "$.table")
         self.max = doc_.amount(table, "max", "$.table")

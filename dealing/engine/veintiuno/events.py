@@ -19,10 +19,13 @@ from .rules import BUST, CARD, DECLARED, FINISHED, NAME, NATURAL, RELANCINA, TAP
 class Play(Round):
     """A round's header and state, and its events, each validated and judged as it is applied."""
 
+    GAME = NAME
+    PACK_WORDS = "the 40-card pack (A, 2–7, J, Q, K; no 8, 9 or 10)"
+    CARD_EXAMPLE = "KS"
+
     def __init__(self, doc):
-        super().__init__(NAME, _HANDLERS, CARD, "the 40-card pack (A, 2–7, J, Q, K; no 8, 9 or 10)", "KS")
+        super().__init__(_HANDLERS, CARD)
         doc = doc_.header(doc, NAME)
-        self.doc = doc
         if "table" not in doc:
             raise doc_.missing("table", "$")
         table = doc_.expect_object(doc["table"], "$.table")
@@ -33,7 +36,7 @@ class Play(Round):
                              f"{fmt(self.max)}.", path="$.table")
         self.bank_player = doc_.text(doc, "bank", "$")
         self.rules = house_rules(doc.get("rules"))
-        self.packs = self.copies = self.rules["packs"]
+        self.copies = self.rules["packs"]  # 40-card packs shuffled together
         self.suited_pays = Decimal(self.rules["suited_twelve_pays"])
         self.stakes: dict[str, Stake] = {}
         self.by_seat: dict[int, Stake] = {}
@@ -119,7 +122,7 @@ class Play(Round):
 
     def _too_many(self, i: int, code: str, n: int) -> None:
         self._flag("CARD_COUNT", f"Event {i}: {_cards.label(code)} comes out {n} times in one round; "
-                   f"{'the pack holds' if self.packs == 1 else f'{self.packs} packs hold'} only {self.packs}.", i)
+                   f"{'the pack holds' if self.copies == 1 else f'{self.copies} packs hold'} only {self.copies}.", i)
 
     def _who(self, stake_id: str, hand: str | None = None) -> str:
         stake = self.stakes.get(stake_id)
