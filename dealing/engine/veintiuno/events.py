@@ -19,10 +19,6 @@ from .rules import BUST, CARD, DECLARED, FINISHED, NAME, NATURAL, RELANCINA, TAP
 class Play(Round):
     """A round's header and state, and its events, each validated and judged as it is applied."""
 
-    GAME = NAME
-    PACK_WORDS = "the 40-card pack (A, 2–7, J, Q, K; no 8, 9 or 10)"
-    CARD_EXAMPLE = "KS"
-
     def __init__(self, doc):
         super().__init__(_HANDLERS, CARD)
         doc = doc_.header(doc, NAME)
@@ -107,6 +103,11 @@ class Play(Round):
         stake = hand.stake.id if hand is not None and hand.stake is not None else None
         self.findings.append(Finding("ILLEGAL_ACTION", message, event=i, stake=stake,
                                      hand=hand.name if hand is not None and hand.stake is not None else None))
+
+    # The game in messages (loop.Round).
+    GAME = NAME
+    PACK_WORDS = "the 40-card pack (A, 2–7, J, Q, K; no 8, 9 or 10)"
+    CARD_EXAMPLE = "KS"
 
     def _stake(self, i: int, ev: dict) -> Stake:
         try:  # a known stake id: the usual event, without a call
