@@ -105,6 +105,9 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
+# A database or broker that cannot be reached answers 503 with this Retry-After (casino/faults.py).
+RETRY_AFTER_SECONDS = env.int("RETRY_AFTER_SECONDS", default=10)
+
 # --- database ------------------------------------------------------------------------------
 DATABASES = {
     "default": env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),

@@ -43,3 +43,6 @@ urlpatterns = [
          name="swagger-ui"),
     path("healthz", views.healthz, name="healthz"),
 ]
+
+# An unreachable database or broker is a 503 with Retry-After; anything else the usual 500.
+handler500 = "casino.faults.handler500"
