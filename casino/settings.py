@@ -220,6 +220,9 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # Bodies are JSON and nothing else: a form-encoded or text/plain body is refused with 415
+    # (the endpoints that read the raw body check the same: dealing/apis/common.py _raw_body).
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "EXCEPTION_HANDLER": "casino.exception_handlers.exception_handler",
@@ -237,6 +240,8 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # Choice sets that share a field name across apps get names of their own.
     "ENUM_NAME_OVERRIDES": {"DrillKindEnum": "drills.choices.Kind"},
+    # 415 (JSON only) and 503 (database or broker down) on the operations that may answer them.
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "casino.schema.add_common_responses"],
 }
 
 # --- logging: everything to the console, where the process manager collects it --------------
