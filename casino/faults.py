@@ -14,7 +14,7 @@ import sys
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
-from django.http import HttpResponseServerError, JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.template import loader
 from django.utils.translation import gettext as _
 from django.views.defaults import server_error
@@ -26,12 +26,13 @@ UNAVAILABLE = (OperationalError, InterfaceError, BrokerError)
 
 
 def is_unavailable(exc: BaseException | None) -> bool:
-    """The database or the broker could not be reached (also when that is the cause of `exc`)."""
+    """The database or the broker could not be reached (also when that is the cause of `exc`: a
+    service may raise its own error `from` the connection's)."""
     seen = 0
-    while exc is not None and seen < 5:  # a service may wrap the connection error in its own
+    while exc is not None and seen < 5:
         if isinstance(exc, UNAVAILABLE):
             return True
-        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+        exc, seen = exc.__cause__, seen + 1
     return False
 
 
@@ -45,8 +46,7 @@ def unavailable_response(request):
             status=503)
     else:
         # No request: no context processors (navigation, the user's roles) reaching for the database.
-        response = HttpResponseServerError(loader.get_template("503.html").render(), status=503)
-        response.status_code = 503
+        response = HttpResponse(loader.get_template("503.html").render(), status=503)
     response["Retry-After"] = retry_after
     return response
 
