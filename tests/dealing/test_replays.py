@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from dealing import engine
+from dealing.engine import loop
 from dealing.models import Round
 from tests.dealing.conftest import post_json
 from tests.dealing.test_pages import round_data as ochko_round
@@ -21,18 +22,18 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def walks(monkeypatch) -> Counter:
-    """Counter of engine walks by ("replay" | "next_events", variant), from now on."""
+    """Counter of engine walks by ("replay" | "next_events", variant), from now on: every walk of a
+    round goes through the engine's one event loop (dealing.engine.loop), given the game's Replay."""
     counts: Counter = Counter()
-    for name in ("ochko", "blackjack", "veintiuno"):
-        module = engine.variant(name)
-        for what in ("replay", "next_events"):
-            real = getattr(module, what)
+    variant_of = {engine.variant(name).Replay: name for name in ("ochko", "blackjack", "veintiuno")}
+    for what in ("replay", "next_events"):
+        real = getattr(loop, what)
 
-            def counted(doc, _real=real, _key=(what, name)):
-                counts[_key] += 1
-                return _real(doc)
+        def counted(cls, doc, _real=real, _what=what):
+            counts[(_what, variant_of.get(cls, cls.__module__))] += 1
+            return _real(cls, doc)
 
-            monkeypatch.setattr(module, what, counted)
+        monkeypatch.setattr(loop, what, counted)
     return counts
 
 
