@@ -20,6 +20,7 @@ from django.http import Http404
 from casino import selectors as floor_selectors
 from casino.roles import AUDITOR, DEALER, INSPECTOR, PIT_BOSS, has_role, user_pits
 from dealing import engine
+from dealing.engine import games as engine_games
 
 from . import chain
 from .choices import IncidentStatus, RoundStatus, ShoeEventKind
@@ -202,7 +203,8 @@ def shoe_cards_left(*, shoe: Shoe) -> int | None:
     """Cards still in the shoe (burns and every card the rounds in force dealt are out); None for
     veintiuno, whose pack is dealt to the end and gathered again."""
     module = engine.variant(shoe.table.variant)
-    if shoe.table.variant == "veintiuno":
+    game = engine_games.get(shoe.table.variant)
+    if game is None or not game.shoe_counted:
         return None
     out = shoe.events.filter(kind=ShoeEventKind.BURN).count()
     for document in shoe.rounds.filter(status=RoundStatus.RECORDED).values_list("document", flat=True):

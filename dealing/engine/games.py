@@ -29,6 +29,11 @@ class Game:
     module: str | ModuleType
     simulator: str | ModuleType | None = None
     odds: str | ModuleType | None = None
+    # How the game uses a table, for the side that stores its rounds: whether each bank announces its
+    # own limits within the table's (veintiuno) instead of the table's binding every round, and whether
+    # a shoe's cards are counted out (not so where the pack is dealt to the end and gathered again).
+    limits_by_bank: bool = False
+    shoe_counted: bool = True
 
 
 _GAMES: dict[str, Game] = {}
@@ -97,4 +102,5 @@ def _import(module: str | ModuleType) -> ModuleType:
 # The games of this engine. A new one adds its line here (and its modules).
 register(Game("ochko", f"{_PACKAGE}.ochko", f"{_PACKAGE}.simulators.ochko", f"{_PACKAGE}.odds.ochko"))
 register(Game("blackjack", f"{_PACKAGE}.blackjack", f"{_PACKAGE}.simulators.blackjack", f"{_PACKAGE}.odds.blackjack"))
-register(Game("veintiuno", f"{_PACKAGE}.veintiuno", f"{_PACKAGE}.simulators.veintiuno"))
+register(Game("veintiuno", f"{_PACKAGE}.veintiuno", f"{_PACKAGE}.simulators.veintiuno", limits_by_bank=True,
+              shoe_counted=False))

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from casino.models import Table
 from dealing import engine, input_limits
 from dealing.engine import document as engine_document
+from dealing.engine import games as engine_games
 from dealing.engine.money import fmt, parse_amount
 from dealing.errors import engine_error, refuse
 
@@ -166,6 +167,8 @@ def _limits(given: dict, table: Table) -> tuple[Decimal, Decimal]:
     """The limits in force for the round: the table's. At veintiuno each bank announces its own,
     which must lie within the table's."""
     limits = {"min": table.min_bet, "max": table.max_bet}
+    game = engine_games.get(table.variant)
+    by_bank = game is not None and game.limits_by_bank
     for key in ("min", "max"):
         if key not in given:
             continue
@@ -173,7 +176,7 @@ def _limits(given: dict, table: Table) -> tuple[Decimal, Decimal]:
             sent = parse_amount(given[key], f"$.table.{key}")
         except engine.RoundError as exc:
             raise engine_error(exc) from None
-        if table.variant == "veintiuno":
+        if by_bank:
             if not table.min_bet <= sent <= table.max_bet:
                 raise refuse(
                     _("The bank's %(which)s of %(sent)s lies outside table %(table)s's limits (%(min)s to %(max)s).")
