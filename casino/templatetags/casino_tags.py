@@ -1,9 +1,11 @@
 """Template filters of the floor pages."""
 
+import datetime
 from decimal import Decimal, InvalidOperation
 
 from django import template
-from django.utils.formats import number_format
+from django.utils import timezone
+from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext
 
 register = template.Library()
@@ -47,3 +49,29 @@ def rule_value(value):
 def humanize_rule(name: str) -> str:
     """`dark_win_bet` → `dark win bet`: option names are the engine's, spaced for reading."""
     return str(name).replace("_", " ")
+
+
+@register.filter
+def when(value):
+    """A moment as every page shows it: the language's DATETIME_FORMAT, in the current time zone, named.
+
+    casino/formats/<language>/formats.py holds the one format of each language; the zone (T) is part
+    of it, so "14:05" never leaves the reader guessing which clock it is.
+    """
+    if value in (None, ""):
+        return ""
+    if isinstance(value, datetime.datetime):
+        if timezone.is_aware(value):
+            value = timezone.localtime(value)
+        return date_format(value, "DATETIME_FORMAT")
+    return date_format(value, "DATE_FORMAT")
+
+
+@register.filter
+def day(value):
+    """A calendar day (a period's bounds, a certificate's date) in the language's DATE_FORMAT."""
+    if value in (None, ""):
+        return ""
+    if isinstance(value, datetime.datetime) and timezone.is_aware(value):
+        value = timezone.localtime(value)
+    return date_format(value, "DATE_FORMAT")
