@@ -75,3 +75,35 @@ def day(value):
     if isinstance(value, datetime.datetime) and timezone.is_aware(value):
         value = timezone.localtime(value)
     return date_format(value, "DATE_FORMAT")
+
+
+@register.filter(name="finding_text")
+def finding_text_filter(finding):
+    """A finding's sentence in the reader's language (dealing/finding_text.py renders it by code)."""
+    from dealing.finding_text import finding_text
+
+    return finding_text(finding)
+
+
+@register.filter
+def finding_message(message, code):
+    """A finding kept as its code and sentence only (a drill step's explanation) in the reader's language."""
+    from dealing.finding_text import finding_text
+
+    return finding_text({"code": code, "message": message})
+
+
+@register.filter
+def verdict(why):
+    """An owed wager's reason (the engine's `why`) in the reader's language."""
+    from dealing.finding_text import verdict_text
+
+    return verdict_text(why)
+
+
+@register.filter(name="severity_label")
+def severity_label_filter(severity):
+    """critical / major / minor as the pills show them, in the reader's language."""
+    from dealing.finding_text import severity_label
+
+    return severity_label(severity)
