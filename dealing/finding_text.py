@@ -436,3 +436,58 @@ def severity_label(severity: str | None) -> str:
     """critical / major / minor in the reader's language (the pills show it; the CSS class keeps the code)."""
     label = SEVERITY_LABELS.get(severity or "")
     return str(label) if label is not None else (severity or "")
+
+
+# --- the events of a round log as the audit replay lists them -----------------------------------
+# round/1's event names and fields (../shared/round-format.md) stay the format's own; the replay
+# shows them in the reader's words.
+EVENT_WORDS = {
+    "deal": pgettext_lazy("event", "deal"), "dark": pgettext_lazy("event", "dark card"),
+    "hit": pgettext_lazy("event", "hit"), "draw": pgettext_lazy("event", "draw"),
+    "stand": pgettext_lazy("event", "stand"), "bet": pgettext_lazy("event", "bet"),
+    "fold": pgettext_lazy("event", "fold"), "open": pgettext_lazy("event", "open"),
+    "reveal": pgettext_lazy("event", "reveal"), "pay": pgettext_lazy("event", "pay"),
+    "take": pgettext_lazy("event", "take"), "leave": pgettext_lazy("event", "leave"),
+    "split": pgettext_lazy("event", "split"), "double": pgettext_lazy("event", "double"),
+    "peek": pgettext_lazy("event", "peek"), "insurance": pgettext_lazy("event", "insurance"),
+    "even_money": pgettext_lazy("event", "even money"), "burn": pgettext_lazy("event", "burn"),
+    "incident": pgettext_lazy("event", "incident"), "bank_to": pgettext_lazy("event", "bank to"),
+    "declare": pgettext_lazy("event", "declare"), "withdraw": pgettext_lazy("event", "withdraw"),
+    "void": pgettext_lazy("event", "void"), "tapo": pgettext_lazy("event", "tapo"),
+    "al_puje": pgettext_lazy("event", "al puje"), "shuffle": pgettext_lazy("event", "shuffle"),
+    "dealer_change": pgettext_lazy("event", "dealer change"), "round": pgettext_lazy("event", "round"),
+}
+FIELD_WORDS = {
+    "to": pgettext_lazy("event field", "to"), "box": pgettext_lazy("event field", "box"),
+    "hand": pgettext_lazy("event field", "hand"), "stake": pgettext_lazy("event field", "stake"),
+    "wager": pgettext_lazy("event field", "wager"), "amount": pgettext_lazy("event field", "amount"),
+    "reason": pgettext_lazy("event field", "reason"), "player": pgettext_lazy("event field", "player"),
+    "kind": pgettext_lazy("event field", "kind"), "resolution": pgettext_lazy("event field", "resolution"),
+    "reported_by": pgettext_lazy("event field", "reported by"), "approved_by": pgettext_lazy("event field", "approved by"),
+}
+# Field values that are words of the format rather than names or amounts.
+VALUE_OF_FIELD = {
+    "wager": {"ante": pgettext_lazy("wager", "Ante"), "bet": pgettext_lazy("wager", "bet"),
+              "dealer_bet": pgettext_lazy("wager", "dealer bet"), "double": pgettext_lazy("wager", "double"),
+              "insurance": pgettext_lazy("wager", "insurance"), "jackpot": pgettext_lazy("wager", "jackpot bet")},
+    "to": {"dealer": pgettext_lazy("event field", "dealer"), "bank": pgettext_lazy("event field", "bank")},
+    "resolution": {"burned": _("burned"), "under_shoe": _("put under the shoe")},
+    "kind": {"dealer_card_exposed": _("dealer's card exposed"), "misdrawn_card": _("card drawn by mistake")},
+}
+
+
+def event_word(name) -> str:
+    """A round/1 event name (deal, hit, pay…) in the reader's words; an unknown one as it is."""
+    word = EVENT_WORDS.get(str(name))
+    return str(word) if word is not None else str(name)
+
+
+def event_field(key: str, value) -> str:
+    """One field of an event, "stake 3a", in the reader's words."""
+    label = FIELD_WORDS.get(key)
+    words = VALUE_OF_FIELD.get(key, {})
+    if isinstance(value, dict):
+        value = ", ".join(f"{FIELD_WORDS.get(k, k)} {words.get(v, v)}" for k, v in value.items())
+    else:
+        value = words.get(value, value) if isinstance(value, str) else value
+    return f"{label if label is not None else key} {value}"

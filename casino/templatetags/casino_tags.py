@@ -6,7 +6,7 @@ from decimal import Decimal, InvalidOperation
 from django import template
 from django.utils import timezone
 from django.utils.formats import date_format, number_format
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 register = template.Library()
 
@@ -42,13 +42,43 @@ def rule_value(value):
         return gettext("no")
     if isinstance(value, Decimal):
         return money(value)
+    if isinstance(value, str) and value in RULE_VALUES:
+        return str(RULE_VALUES[value])
     return value
+
+
+# The engines' house-rule options (dealing/engine/<variant>.py OPTIONS) as the floor names them.
+RULE_LABELS = {
+    "dark_win_bet": gettext_lazy("Bet of a winning dark-card box"),
+    "dark_double_bust_bet": gettext_lazy("Bet of a dark-card box busting with the dealer"),
+    "dealer_bet_min": gettext_lazy("smallest dealer bet"),
+    "preset": gettext_lazy("preset"),
+    "decks": gettext_lazy("packs in the shoe"),
+    "reshuffle": gettext_lazy("new shoe"),
+    "cut_remaining": gettext_lazy("cards left at the cut"),
+    "boxes": gettext_lazy("boxes"),
+    "max_hands": gettext_lazy("most hands per box"),
+    "resplit_aces": gettext_lazy("aces split again"),
+    "hit_split_aces": gettext_lazy("split aces draw"),
+    "double_after_split": gettext_lazy("double after a split"),
+    "jackpot": gettext_lazy("jackpot side bet"),
+    "jackpot_bet": gettext_lazy("jackpot bet"),
+    "jackpot_amount": gettext_lazy("jackpot paid"),
+    "suited_twelve_pays": gettext_lazy("suited two-card 12 pays"),
+    "packs": gettext_lazy("packs"),
+}
+# Option values that are words rather than amounts or names.
+RULE_VALUES = {
+    "leave": gettext_lazy("returned"), "take": gettext_lazy("taken"), "cut": gettext_lazy("at the cut"),
+    "every_round": gettext_lazy("before every round"),
+}
 
 
 @register.filter
 def humanize_rule(name: str) -> str:
-    """`dark_win_bet` → `dark win bet`: option names are the engine's, spaced for reading."""
-    return str(name).replace("_", " ")
+    """A house-rule option by its floor name; an option without one as its engine name, spaced for reading."""
+    label = RULE_LABELS.get(str(name))
+    return str(label) if label is not None else str(name).replace("_", " ")
 
 
 @register.filter
