@@ -6,7 +6,7 @@ from decimal import Decimal, InvalidOperation
 from django import template
 from django.utils import timezone
 from django.utils.formats import date_format, number_format
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 register = template.Library()
 
@@ -47,30 +47,23 @@ def rule_value(value):
     return value
 
 
-# The engines' house-rule options (dealing/engine/<variant>.py OPTIONS) as the floor names them.
+# The engines' house-rule options (dealing/engine/<variant>.py OPTIONS): the msgid is the option's
+# name spaced for reading, as the English page has always shown it; the catalogue gives the floor's
+# words for it in the other languages.
 RULE_LABELS = {
-    "dark_win_bet": gettext_lazy("Bet of a winning dark-card box"),
-    "dark_double_bust_bet": gettext_lazy("Bet of a dark-card box busting with the dealer"),
-    "dealer_bet_min": gettext_lazy("smallest dealer bet"),
-    "preset": gettext_lazy("preset"),
-    "decks": gettext_lazy("packs in the shoe"),
-    "reshuffle": gettext_lazy("new shoe"),
-    "cut_remaining": gettext_lazy("cards left at the cut"),
-    "boxes": gettext_lazy("boxes"),
-    "max_hands": gettext_lazy("most hands per box"),
-    "resplit_aces": gettext_lazy("aces split again"),
-    "hit_split_aces": gettext_lazy("split aces draw"),
-    "double_after_split": gettext_lazy("double after a split"),
-    "jackpot": gettext_lazy("jackpot side bet"),
-    "jackpot_bet": gettext_lazy("jackpot bet"),
-    "jackpot_amount": gettext_lazy("jackpot paid"),
-    "suited_twelve_pays": gettext_lazy("suited two-card 12 pays"),
+    "dark_win_bet": gettext_lazy("dark win bet"), "dark_double_bust_bet": gettext_lazy("dark double bust bet"),
+    "dealer_bet_min": gettext_lazy("dealer bet min"), "preset": gettext_lazy("preset"),
+    "decks": gettext_lazy("decks"), "reshuffle": gettext_lazy("reshuffle"), "cut_remaining": gettext_lazy("cut remaining"),
+    "boxes": gettext_lazy("boxes"), "max_hands": gettext_lazy("max hands"), "resplit_aces": gettext_lazy("resplit aces"),
+    "hit_split_aces": gettext_lazy("hit split aces"), "double_after_split": gettext_lazy("double after split"),
+    "jackpot": gettext_lazy("jackpot"), "jackpot_bet": gettext_lazy("jackpot bet"),
+    "jackpot_amount": gettext_lazy("jackpot amount"), "suited_twelve_pays": gettext_lazy("suited twelve pays"),
     "packs": gettext_lazy("packs"),
 }
-# Option values that are words rather than amounts or names.
+# Option values that are words rather than amounts or names (the Bet taken or left, when a shoe ends).
 RULE_VALUES = {
-    "leave": gettext_lazy("returned"), "take": gettext_lazy("taken"), "cut": gettext_lazy("at the cut"),
-    "every_round": gettext_lazy("before every round"),
+    "leave": gettext_lazy("leave"), "take": gettext_lazy("take"), "cut": pgettext_lazy("house rule", "cut"),
+    "every_round": pgettext_lazy("house rule", "every round"),
 }
 
 

@@ -220,6 +220,10 @@ def pages(people, golden_round, floor, client, make_user):  # noqa: F811
         (people.auditor, reverse("audit:finding_list")),
         (people.auditor, reverse("audit:round_replay", args=[ochko.pk])),
         (people.auditor, reverse("audit:round_replay", args=[blackjack.pk])),
+        (people.auditor, reverse("audit:run_list")),
+        (people.dealer, reverse("dealing:incident_list")),
+        (people.dealer, reverse("dealing:shoe", args=[floor.table_a.name])),
+        (people.pit_boss, reverse("drills:standards")),
     ]
 
 
@@ -281,6 +285,29 @@ def test_a_drill_and_its_explanation_have_no_english_left(client, make_user, lan
     assert 'class="why"' in html  # the explanation of the wrong move is on the page
     for url in (reverse("drills:play", args=[drill.pk]), reverse("drills:home"), reverse("drills:my_progress")):
         assert english_left(client.get(url).content.decode(), language) == [], url
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_a_payout_drills_review_has_no_english_left(client, make_user, floor, language):
+    from drills import services
+    from tests.factories import DrillFactory
+
+    trainee = make_user(TRAINEE, pits=[floor.pit_a])
+    client.force_login(trainee)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    drill = DrillFactory(trainee=trainee, rounds_planned=2, seed=12)
+    client.get(reverse("drills:play", args=[drill.pk]))
+    current = drill.rounds.get(number=1)
+    post = {"round": "1"}
+    for k, _line in enumerate(current.script["sheet"]):  # every wager paid far too much: findings
+        post[f"r{k}_result"] = "pay"
+        post[f"r{k}_amount"] = "999999"
+    review = client.get(client.post(reverse("drills:answer", args=[drill.pk]), post)["Location"])
+    html = review.content.decode()
+    assert "WRONG_" in html  # the findings are on the page, by code
+    assert english_left(html, language) == []
+    services.drill_next(drill=drill, user=trainee)
+    assert english_left(client.get(reverse("drills:results", args=[drill.pk])).content.decode(), language) == []
 
 
 @pytest.mark.parametrize("language", sorted(LANGUAGES))
