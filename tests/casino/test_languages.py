@@ -24,6 +24,7 @@ from casino.roles import TRAINEE
 from dealing.finding_text import finding_text, verdict_text
 from tests.audit.conftest import golden_round, people  # noqa: F401 (fixtures)
 from tests.casino.pofile import parse_po
+from tests.ledger.conftest import casa, night  # noqa: F401 (fixtures)
 
 LOCALE = Path(settings.BASE_DIR) / "locale"
 LANGUAGES = {  # Django's code → the locale directory, its plural forms
@@ -308,6 +309,47 @@ def test_a_payout_drills_review_has_no_english_left(client, make_user, floor, la
     assert english_left(html, language) == []
     services.drill_next(drill=drill, user=trainee)
     assert english_left(client.get(reverse("drills:results", args=[drill.pk])).content.decode(), language) == []
+
+
+CHECKED_WRONG_PAYOUT = {
+    "es": "Casilla 1, posición 1a, Bet: se pagó 200; se debían 300",
+    "pt-br": "Box 1, posição 1a, Bet: foi pago 200; eram devidos 300",
+    "ru": "Бокс 1, позиция 1a, Bet: выплачено 200, положено 300",
+}
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_the_round_forms_check_speaks_the_dealers_language(client, people, floor, language):  # noqa: F811
+    from tests.dealing.test_pages import round_data
+
+    client.force_login(people.dealer)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    response = client.post(reverse("dealing:round_new", args=[floor.table_a.name]),
+                           {**round_data(s1a_bet_amount="200"), "action": "check"})
+    html = response.content.decode()
+    assert CHECKED_WRONG_PAYOUT[language] in html  # the check panel and the field's own finding
+    usernames = {people.dealer.get_username()}
+    assert english_left(html, language, names=usernames) == []
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_the_ledger_of_a_night_has_no_english_left(client, casa, night, language):  # noqa: F811
+    from tests.ledger.test_views import form
+
+    session = night()
+    client.force_login(casa.dealer)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    url = reverse("ledger:session_list")
+    new_round = f"/ledger/{session.pk}/rounds/new/"
+    checked = client.post(new_round, {**form(), "action": "check"})
+    data = {**form(), "pay_1_result": "pay", "pay_1_amount": "10", "pay_2_result": "take", "pay_2_amount": "5",
+            "bank_to": "Ana", "action": "save"}
+    assert client.post(new_round, data).status_code == 302
+    names = {casa.dealer.get_username()}
+    for page in (checked, client.get(url), client.get(f"/ledger/{session.pk}/"),
+                 client.get(f"/ledger/{session.pk}/rounds/1/")):
+        assert page.status_code == 200
+        assert english_left(page.content.decode(), language, names=names) == [], page.request["PATH_INFO"]
 
 
 @pytest.mark.parametrize("language", sorted(LANGUAGES))
