@@ -130,3 +130,12 @@ def severity_label_filter(severity):
     from dealing.finding_text import severity_label
 
     return severity_label(severity)
+
+
+@register.filter
+def wager_label(name):
+    """A round/1 wager name (ante, bet, dealer_bet, double…) as the reader's language names it."""
+    from dealing.finding_text import VALUE_OF_FIELD
+
+    label = VALUE_OF_FIELD["wager"].get(str(name))
+    return str(label) if label is not None else name
