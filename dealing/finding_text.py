@@ -73,7 +73,12 @@ PHRASES = [
     (r"Box (?P<box>\d+), stake (?P<stake>\S+)", _("box %(box)s, stake %(stake)s")),
     (r"Stake (?P<stake>\S+)", _("stake %(stake)s")),
     (r"Hand (?P<hand>\S+) \((?P<name>.+), stake (?P<stake>\S+)\)", _("hand %(hand)s (%(name)s, stake %(stake)s)")),
-    (r"The bank", _("the bank")),
+    (r"[Tt]he bank", _("the bank")),
+    (r"[Tt]he dealer", _("the dealer")),
+    (r"seat (?P<n>\d+)", _("seat %(n)s")),
+    # a hand's move, as "hand 2 … before the dealer peeked" names it
+    (r"take a card", _("takes a card")), (r"stand", _("stands")), (r"double", _("doubles")), (r"split", _("splits")),
+    (r"box (?P<box>\d+)", _("box %(box)s")),
     # the dealer's and the bank's side of a verdict
     (r"the dealer busts with (?P<n>\d+)", _("the dealer busts with %(n)s")),
     (r"the dealer has no blackjack", _("the dealer has no blackjack")),
@@ -194,6 +199,9 @@ FINDINGS = {
          _("Box %(box)s: the Antes add up to %(a)s, over the table maximum %(hi)s.")),
     ],
     "BET_LIMITS": [
+        (r"Seat (?P<seat>\d+), stake (?P<stake>\S+) \((?P<name>[^)]+)\): a bet of (?P<a>" + _AMOUNT + r") is outside the "
+         r"bank's limits (?P<lo>" + _AMOUNT + r")–(?P<hi>" + _AMOUNT + r")\.",
+         _("Seat %(seat)s, stake %(stake)s (%(name)s): a bet of %(a)s is outside the bank's limits %(lo)s–%(hi)s.")),
         (r"Box (?P<box>\d+), stake (?P<stake>\S+): bet (?P<a>" + _AMOUNT + r") is outside the table limits (?P<lo>"
          + _AMOUNT + r")–(?P<hi>" + _AMOUNT + r")\.",
          _("Box %(box)s, stake %(stake)s: bet %(a)s is outside the table limits %(lo)s–%(hi)s.")),
@@ -219,6 +227,8 @@ FINDINGS = {
          _("%(card)s is not a card of the %(n)s-card pack.")),
     ],
     "CARD_COUNT": [
+        (r"(?P<card>\S+) comes out (?P<n>\d+) times in one round; the pack holds only (?P<d>\d+)\.",
+         _("%(card)s comes out %(n)s times in one round; the pack holds only %(d)s.")),
         (r"(?P<card>\S+) appears (?P<n>\d+) times; (?:the shoe|a shoe of \d+ pack\(s\)) holds only (?P<d>\d+)\.",
          _("%(card)s appears %(n)s times; the shoe holds only %(d)s.")),
         (r"(?P<card>\S+) has come out (?P<n>\d+) times; .* holds only (?P<d>\d+)\.",
@@ -227,6 +237,7 @@ FINDINGS = {
          _("%(card)s comes out again before the pack has run out (%(n)s of its %(d)s cards dealt).")),
     ],
     "DEALER_DRAW_RULE": [
+        (r"The dealer stood on (?P<n>\d+); he draws to 17\.", _("The dealer stood on %(n)s; he draws to 17.")),
         (r"the dealer drew on (?P<v>.+?); he stands on all 17s\.", _("the dealer drew on %(v)s; he stands on all 17s.")),
         (r"the dealer drew on (?P<v>.+?); he must stop on 17 or more(?: and on a (?P<v2>.+))?\.",
          _("the dealer drew on %(v)s; he must stop on 17 or more.")),
@@ -236,6 +247,12 @@ FINDINGS = {
          _("the dealer drew although every box was already settled; he should discard his card without drawing.")),
     ],
     "DEAL_ORDER": [
+        (r"a card dealt to (?P<pa>seat \d+|the bank) when the next card was due to (?P<pb>seat \d+|the bank) \([^)]*\); "
+         r"each pass goes from seat 1 onwards, then the bank\.",
+         _("a card dealt to %(pa)s when the next card was due to %(pb)s; each pass goes from seat 1 onwards, then the bank.")),
+        (r"(?P<pa>box \d+|the dealer) was dealt out of turn; the deal goes box 1 → (?P<n>\d+), the dealer's up card, the "
+         r"second cards, the hole card\.",
+         _("%(pa)s was dealt out of turn; the deal goes box 1 → %(n)s, the dealer's up card, the second cards, the hole card.")),
         (r"Box (?P<box>\d+) was never dealt its card\.", _("Box %(box)s was never dealt its card.")),
         (r"The dealer never dealt his own card\.", _("The dealer never dealt his own card.")),
         (r"box (?P<box>\d+) was dealt twice\.", _("box %(box)s was dealt twice.")),
@@ -246,6 +263,12 @@ FINDINGS = {
         (r"the dealer's card was dealt before box (?P<box>\d+)'s\.", _("the dealer's card was dealt before box %(box)s's.")),
     ],
     "DRAW_ORDER": [
+        (r"hand (?P<hand>\S+) played after the dealer started drawing\.",
+         _("hand %(hand)s played after the dealer started drawing.")),
+        (r"the bank drew while hand (?P<hand>\S+) \((?P<name>[^)]+)\) was still playing; the bank plays last\.",
+         _("the bank drew while hand %(hand)s (%(name)s) was still playing; the bank plays last.")),
+        (r"hand (?P<hand>\S+) \((?P<name>[^)]+)\) played after the bank began drawing\.",
+         _("hand %(hand)s (%(name)s) played after the bank began drawing.")),
         (r"box (?P<box>\d+) drew after the dealer had started drawing\.", _("box %(box)s drew after the dealer had started drawing.")),
         (r"box (?P<box>\d+) drew before box (?P<b>\d+) had finished; boxes draw 1 → 6\.",
          _("box %(box)s drew before box %(b)s had finished; boxes draw 1 → 6.")),
@@ -254,6 +277,30 @@ FINDINGS = {
         (r"the dealer drew before hand (?P<hand>\S+) was finished\.", _("the dealer drew before hand %(hand)s was finished.")),
     ],
     "ILLEGAL_ACTION": [
+        (r"hand (?P<hand>\S+) \((?P<name>[^)]+)\) stood on (?P<n>\d+) al puje; every hand under 21 must draw until it "
+         r"has 21 or is over\.",
+         _("hand %(hand)s (%(name)s) stood on %(n)s al puje; every hand under 21 must draw until it has 21 or is over.")),
+        (r"hand (?P<hand>\S+) \((?P<name>[^)]+)\) opened a relancina \((?P<cards>[^)]+)\); a relancina cannot be opened\.",
+         _("hand %(hand)s (%(name)s) opened a relancina (%(cards)s); a relancina cannot be opened.")),
+        (r"hand (?P<hand>\S+) (?P<pact>take a card|stand|double|split) before the dealer peeked at his hole card "
+         r"\((?P<card>\S+) up\)\.",
+         _("hand %(hand)s %(pact)s before the dealer peeked at his hole card (%(card)s up).")),
+        (r"hand (?P<hand>\S+) split, but it holds (?P<cards>.+?), which are not of equal value\.",
+         _("hand %(hand)s split, but it holds %(cards)s, which are not of equal value.")),
+        (r"hand (?P<hand>\S+) \((?P<name>[^)]+)\) withdrew holding (?P<cards>\S+ \S+) \((?P<v>.+)\); only a two-card 13 "
+         r"may withdraw\. The bet was returned as played\.",
+         _("hand %(hand)s (%(name)s) withdrew holding %(cards)s (%(v)s); only a two-card 13 may withdraw. The bet was "
+           "returned as played.")),
+        (r"hand (?P<hand>\S+) holds (?P<n>\d+) card\(s\); a hand doubles on its first two cards only\.",
+         _("hand %(hand)s holds %(n)s cards; a hand doubles on its first two cards only.")),
+        (r"The dealer never peeked at his hole card \((?P<card>\S+) up\)\.",
+         _("The dealer never peeked at his hole card (%(card)s up).")),
+        (r"hand (?P<hand>\S+) \((?P<name>[^)]+)\) has taken its tapo y quedo card, which ends it; it cannot stand\.",
+         _("hand %(hand)s (%(name)s) has taken its tapo y quedo card, which ends it; it cannot stand.")),
+        (r"box (?P<box>\d+) already stood on (?P<v>.+); it cannot stand again\.",
+         _("box %(box)s already stood on %(v)s; it cannot stand again.")),
+        (r"hand (?P<hand>\S+) stood on (?P<v>.+); it cannot stand again\.",
+         _("hand %(hand)s stood on %(v)s; it cannot stand again.")),
         (r"the dealer opened his card a second time\.", _("the dealer opened his card a second time.")),
         (r"box (?P<box>\d+) is not in play\.", _("box %(box)s is not in play.")),
         (r"box (?P<box>\d+) has no dark card to reveal\.", _("box %(box)s has no dark card to reveal.")),
@@ -280,8 +327,27 @@ FINDINGS = {
     "RESHUFFLE_POINT": [
         (r"a new shoe with (?P<n>\d+) cards still left; the shoe is played down to the cut \((?P<c>\d+) cards\)\.",
          _("a new shoe with %(n)s cards still left; the shoe is played down to the cut (%(c)s cards).")),
+        (r"a round dealt without shuffling first \((?P<n>\d+) card\(s\) already out\); this table shuffles before every "
+         r"round\.", _("a round dealt without shuffling first (%(n)s card(s) already out); this table shuffles before "
+                        "every round.")),
         (r"a round dealt with (?P<n>\d+) cards left; a new shoe is due below (?P<c>\d+)\.",
          _("a round dealt with %(n)s cards left; a new shoe is due below %(c)s.")),
+    ],
+    "BURN_FEE": [
+        (r"a paid burn with no fee; the fee is half the table minimum, (?P<fee>" + _AMOUNT + r")\.",
+         _("a paid burn with no fee; the fee is half the table minimum, %(fee)s.")),
+        (r"a paid burn with a fee of (?P<a>" + _AMOUNT + r"); the fee is half the table minimum, (?P<fee>" + _AMOUNT
+         + r")\.", _("a paid burn with a fee of %(a)s; the fee is half the table minimum, %(fee)s.")),
+    ],
+    "BURN_COUNT": [
+        (r"after the shoe was loaded \(item (?P<at>\d+)\) (?P<n>\d+) card\(s\) were burned before the next round; the "
+         r"procedure burns (?P<want>\d+)\.",
+         _("after the shoe was loaded (item %(at)s) %(n)s card(s) were burned before the next round; the procedure "
+           "burns %(want)s.")),
+        (r"after the dealer changed \(item (?P<at>\d+)\) (?P<n>\d+) card\(s\) were burned before the next round; the "
+         r"procedure burns (?P<want>\d+)\.",
+         _("after the dealer changed (item %(at)s) %(n)s card(s) were burned before the next round; the procedure "
+           "burns %(want)s.")),
     ],
     "BANK_SUCCESSION": [
         (r"the bank was passed to (?P<a>.+?); it should go to (?P<b>.+?) — (?P<p>.+)\.",
