@@ -8,6 +8,8 @@ from django.utils import timezone
 from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
+from casino.finding_text import VALUE_OF_FIELD, finding_text, severity_label, verdict_text
+
 register = template.Library()
 
 
@@ -102,40 +104,30 @@ def day(value):
 
 @register.filter(name="finding_text")
 def finding_text_filter(finding):
-    """A finding's sentence in the reader's language (dealing/finding_text.py renders it by code)."""
-    from dealing.finding_text import finding_text
-
+    """A finding's sentence in the reader's language (casino/finding_text.py renders it by code)."""
     return finding_text(finding)
 
 
 @register.filter
 def finding_message(message, code):
     """A finding kept as its code and sentence only (a drill step's explanation) in the reader's language."""
-    from dealing.finding_text import finding_text
-
     return finding_text({"code": code, "message": message})
 
 
 @register.filter
 def verdict(why):
     """An owed wager's reason (the engine's `why`) in the reader's language."""
-    from dealing.finding_text import verdict_text
-
     return verdict_text(why)
 
 
 @register.filter(name="severity_label")
 def severity_label_filter(severity):
     """critical / major / minor as the pills show them, in the reader's language."""
-    from dealing.finding_text import severity_label
-
     return severity_label(severity)
 
 
 @register.filter
 def wager_label(name):
     """A round/1 wager name (ante, bet, dealer_bet, double…) as the reader's language names it."""
-    from dealing.finding_text import VALUE_OF_FIELD
-
     label = VALUE_OF_FIELD["wager"].get(str(name))
     return str(label) if label is not None else name

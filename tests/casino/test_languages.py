@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from casino.roles import TRAINEE
-from dealing.finding_text import finding_text, verdict_text
+from casino.finding_text import finding_text, verdict_text
 from tests.audit.conftest import golden_round, people  # noqa: F401 (fixtures)
 from tests.casino.pofile import parse_po
 from tests.ledger.conftest import casa, night  # noqa: F401 (fixtures)
@@ -194,7 +194,7 @@ def test_findings_are_rendered_by_code_in_each_language(code, message, expected)
 
 
 def _known(finding) -> bool:
-    from dealing import finding_text as ft
+    from casino import finding_text as ft
 
     text = finding.message
     for pattern, _msgid in ft._HEADS:
@@ -213,7 +213,7 @@ def _known(finding) -> bool:
 def test_every_finding_and_verdict_the_engine_writes_has_its_translation(variant):
     """Simulated rounds with dealer mistakes, and the golden cases: every sentence is of a known shape
     (not the code's fallback), every verdict translates. A new wording in the engine fails here:
-    add its shape to dealing/finding_text.py and translate its msgid."""
+    add its shape to casino/finding_text.py and translate its msgid."""
     import json
 
     from dealing import engine
