@@ -38,8 +38,11 @@ run: install
 	DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # Uses DATABASE_URL / CELERY_BROKER_URL when they are set, SQLite and eager tasks otherwise.
-# pytest's exit code 5 ("no tests collected") is not a failure.
+# The layer contracts first (pyproject.toml, [tool.importlinter]; under a second): an import that
+# crosses a layer fails the target before any test runs. pytest's exit code 5 ("no tests
+# collected") is not a failure.
 test: install
+	$(BIN)/lint-imports --no-logo
 	$(BIN)/python -m pytest $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 worker: install
@@ -55,4 +58,4 @@ bench: install
 
 clean:
 	-test -x $(BIN)/python && $(BIN)/python -m dealing.engine native clean
-	rm -rf $(VENV) staticfiles .pytest_cache
+	rm -rf $(VENV) staticfiles .pytest_cache .import_linter_cache

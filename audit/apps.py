@@ -10,8 +10,17 @@ class AuditConfig(AppConfig):
 
     def ready(self):
         from casino.navigation import NavItem, register
+        from dealing import hooks
 
-        from . import access
+        from celery.signals import worker_ready, worker_shutdown
+
+        from . import access, subscribers, sweep
+
+        # dealing announces the rounds it commits; audit audits them (dealing never imports audit).
+        hooks.subscribe(subscribers.rounds_committed)
+        # Every worker sweeps for rounds whose audit message was lost (audit/sweep.py).
+        worker_ready.connect(sweep.on_worker_ready, weak=False, dispatch_uid="audit-sweep-start")
+        worker_shutdown.connect(sweep.on_worker_shutdown, weak=False, dispatch_uid="audit-sweep-stop")
 
         # The roles of each entry are the roles its view requires (casino/navigation.py). Audit runs
         # are a tab of the audit pages (templates/audit/_tabs.html), keeping the bar short.

@@ -13,9 +13,8 @@ What that changes, and what it does not:
   round is stored: the ids wait here and are sent again with backoff (at most `MAX_PENDING` of
   them; older ones are dropped with a warning when that fills).
 - A round whose message never leaves (the process killed outright, the broker down for long) is
-  no more lost than one whose message is lost in the broker: it stays `pending`; a sweep every 5
-  minutes queues it again 10 minutes after it was logged (`audit_overdue_rounds`), and the nightly
-  audit takes every round not audited yet (CELERY_BEAT_SCHEDULE).
+  no more lost than one whose message is lost in the broker: it stays `pending`, and the workers'
+  sweep audits it a minute after it was logged (audit/sweep.py, AUDIT_SWEEP_GRACE_S).
 - A process that exits normally (gunicorn restarting a worker, the end of a command) sends what it
   holds first.
 

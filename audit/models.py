@@ -214,7 +214,9 @@ class AuditRunChunk(models.Model):
     done_at = models.DateTimeField(_("done at"), null=True, blank=True)
 
     class Meta:
-        ordering = ["run", "number"]
+        # By the run's id, not "run" (that orders by the run's own ordering, through a join — and a
+        # `FOR UPDATE` over the join would lock the run row as well).
+        ordering = ["run_id", "number"]
         verbose_name = _("audit run chunk")
         verbose_name_plural = _("audit run chunks")
         constraints = [models.UniqueConstraint(fields=["run", "number"], name="chunk_number_per_run")]

@@ -8,7 +8,8 @@
   itself until the selection is planned (Saleor's batch pattern: memory stays flat).
 - `audit_run_chunk(chunk_id)` — audits one chunk; idempotent, so a redelivery counts once.
 - `audit_nightly()`, `audit_resume_stalled()`, `audit_overdue_rounds()` — scheduled by Celery beat
-  (CELERY_BEAT_SCHEDULE).
+  (CELERY_BEAT_SCHEDULE). Rounds whose audit message was lost need no beat: every worker sweeps
+  for them itself (audit/sweep.py).
 
 Every task acknowledges late: a worker killed mid-task leaves its message unacknowledged and the
 broker delivers it again (Redis: after the visibility timeout), to this worker or another.
@@ -74,6 +75,10 @@ def audit_run_plan(self, run_id: int) -> bool:
 def audit_run_chunk(self, chunk_id: int) -> bool:
     try:
         return services.audit_run_chunk_process(chunk_id=chunk_id)
+    except services.ChunkBusy as exc:
+        # A second delivery while a worker has the chunk in hand: look again once that worker is done
+        # with it — or dead, its transaction rolled back and the chunk free to audit.
+        raise self.retry(exc=exc, countdown=min(60, 5 * 2 ** min(self.request.retries, 4)), max_retries=50)
     except TRANSIENT as exc:
         raise self.retry(exc=exc, countdown=min(120, 2 ** self.request.retries))
     except Exception as exc:

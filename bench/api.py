@@ -52,7 +52,6 @@ import threading
 import time
 import uuid
 from decimal import Decimal
-from pathlib import Path
 
 from django.conf import settings
 from django.db import connection, transaction

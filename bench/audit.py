@@ -137,7 +137,11 @@ def bench_floor_remove(pit, table, dealer) -> None:
         Finding.objects.filter(table=table).delete()
         for run in runs:
             run.delete()
-        Round.objects.filter(table=table).delete()
+        # In slices: deleting 100,000 rounds at once makes Django's collector send one statement with
+        # more parameters than PostgreSQL takes (65,535).
+        ids = list(Round.objects.filter(table=table).order_by("pk").values_list("pk", flat=True))
+        for start in range(0, len(ids), 10_000):
+            Round.objects.filter(pk__in=ids[start:start + 10_000]).delete()
         Staff.objects.filter(user=dealer).delete()
         table.delete()
         pit.delete()
@@ -209,6 +213,28 @@ def peak_rss_mb(pid: int) -> float:
     return 0.0
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) a process has used so far, from /proc."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def database_cpu_seconds() -> float | None:
+    """CPU time of PostgreSQL's server processes for the other connections to this database — the
+    workers', kept from chunk to chunk — or None when the server is not on this machine."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                       "AND pid <> pg_backend_pid() AND backend_type = 'client backend'")
+        pids = [pid for (pid,) in cursor.fetchall()]
+    if not pids or not all(os.path.exists(f"/proc/{pid}/stat") for pid in pids):
+        return None
+    return sum(cpu_seconds(pid) for pid in pids)
+
+
 def wait_for_run(run_id: int, *, timeout: float):
     from audit.models import AuditRun
 
@@ -234,7 +260,9 @@ def measure(*, rounds: int, workers: int, chunk_size: int, mistake_rate: float, 
             pass
         load_s = time.perf_counter() - started
         queue = f"bench-{tag}"
-        with workers_running(workers, queue, env={"CONN_MAX_AGE": "600"}) as procs:
+        # No sweep (audit/sweep.py): the run is what is measured, and its rounds are all pending.
+        with workers_running(workers, queue, env={"CONN_MAX_AGE": "600", "AUDIT_SWEEP_INTERVAL_S": "0"}) as procs:
+            started_cpu = sum(cpu_seconds(proc.pid) for proc in procs)  # their start-up is not the audit's
             with transaction.atomic():
                 run = services.audit_run_start(tables=[table], only_unaudited=True, chunk_size=chunk_size,
                                                queue=queue)
@@ -242,11 +270,17 @@ def measure(*, rounds: int, workers: int, chunk_size: int, mistake_rate: float, 
             run = wait_for_run(run.pk, timeout=max(120, rounds / 200))
             wall = time.perf_counter() - t0
             rss = [peak_rss_mb(proc.pid) for proc in procs]
+            worker_cpu = sum(cpu_seconds(proc.pid) for proc in procs) - started_cpu
+            database_cpu = database_cpu_seconds()
         took = (run.finished_at - run.created_at).total_seconds()
         assert run.status == "done" and run.rounds_done == rounds, (run.status, run.rounds_done, run.error)
-        return {"rounds": rounds, "load_s": round(load_s, 2), "audit_s": round(took, 2), "wall_s": round(wall, 2),
-                "rounds_per_s": round(rounds / took), "findings": run.findings_total,
-                "with_findings": run.with_findings, "worker_peak_rss_mb": rss}
+        figures = {"rounds": rounds, "load_s": round(load_s, 2), "audit_s": round(took, 2), "wall_s": round(wall, 2),
+                   "rounds_per_s": round(rounds / took), "findings": run.findings_total,
+                   "with_findings": run.with_findings, "worker_peak_rss_mb": rss,
+                   "worker_cpu_us_per_round": round(worker_cpu / rounds * 1e6)}
+        if database_cpu is not None:
+            figures["database_cpu_us_per_round"] = round(database_cpu / rounds * 1e6)
+        return figures
     finally:
         bench_floor_remove(pit, table, dealer)
 
@@ -276,6 +310,8 @@ def audit_throughput(*, rounds: int = 20_000, workers: int = 2, chunk_size: int 
         f"worker_peak_rss_mb_at_{rounds}_rounds": big["worker_peak_rss_mb"],
         f"worker_peak_rss_mb_at_{compare_rounds}_rounds": small["worker_peak_rss_mb"],
         f"rounds_per_s_at_{compare_rounds}_rounds": small["rounds_per_s"],
+        "worker_cpu_us_per_round": big["worker_cpu_us_per_round"],
+        "database_cpu_us_per_round": big.get("database_cpu_us_per_round"),
         "memory": (f"each chunk holds at most {chunk_size} rounds and the planner reads ids a slice at a time "
                    f"(keyset pagination), so a worker's peak RSS does not grow with the number of rounds: "
                    f"1,000,000 rounds are {-(-1_000_000 // chunk_size):,} chunks of the same size"),

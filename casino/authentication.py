@@ -1,7 +1,7 @@
 """API token authentication in one query (REST_FRAMEWORK's DEFAULT_AUTHENTICATION_CLASSES).
 
 DRF's `TokenAuthentication` reads the token and its user; then the role check reads the user's
-groups (`casino.roles.user_roles`) and the pit check his pits (`dealing.services.works_at`): three
+groups (`casino.roles.user_roles`) and the pit check his pits (`dealing.access.works_at`): three
 queries before an endpoint does anything, each one built by the ORM anew on every request. On
 PostgreSQL this class reads all of it at once — the token, its user, the role names he holds and
 the ids of the pits he works in — and leaves the last two where those checks look for them (on the
@@ -19,7 +19,7 @@ from casino import roles
 from casino.db import model_from_row
 from casino.models import Staff
 
-# Where `dealing.services.works_at` keeps the ids of the pits the user works in.
+# Where `dealing.access.works_at` keeps the ids of the pits the user works in.
 PITS_CACHE = "_dealing_pits"
 
 

@@ -6,7 +6,7 @@ tasks run eagerly in the calling process, with it set they go to that broker.
 
 import os
 
-from celery import Celery
+from celery import Celery, signals
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 
@@ -14,3 +14,17 @@ app = Celery("casino")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 # Finds `tasks.py` in every installed app (audit/tasks.py, ...).
 app.autodiscover_tasks()
+
+
+@signals.task_postrun.connect
+def _close_old_connections(sender=None, **kwargs):
+    """A worker keeps its database connection from task to task for CONN_MAX_AGE seconds, as a web
+    process does from request to request, and drops one that failed. (Celery's own Django fixup
+    closes every connection before and after each task unless CELERY_DB_REUSE_MAX is set — set in
+    casino/settings.py so that this handler decides: a fresh PostgreSQL backend for each audit chunk
+    costs a process start and, with DB_PREPARED_STATEMENTS, every statement prepared again.)"""
+    if getattr(getattr(sender, "request", None), "is_eager", False):
+        return  # in the caller's process and transaction (tests, no broker): not ours to close
+    from django.db import close_old_connections
+
+    close_old_connections()

@@ -2,8 +2,11 @@
 
 Loading is idempotent: what exists is left as it is (an edit made in the admin survives), what is
 missing is created, and memberships (roles, pits) are topped up. Running it twice changes nothing.
+The apps above the floor add their demo data through `register_loader` (dealing: shoes, rounds,
+incidents; ledger: a game night), so the floor imports none of them.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -48,6 +51,17 @@ USERS = [
 ]
 
 
+# The demo loaders of the apps above the floor, registered in their AppConfig.ready():
+# {name: (order, name, loader)}; a loader takes no argument and returns what it created, in words.
+_loaders: dict[str, tuple[int, str, Callable[[], list[str]]]] = {}
+
+
+def register_loader(name: str, loader: Callable[[], list[str]], *, order: int = 100) -> None:
+    """Load `loader`'s part of the demo floor after the floor itself, in `order` (re-registering
+    a name replaces it). dealing loads its rounds at 10, the ledger its game night at 20."""
+    _loaders[name] = (order, name, loader)
+
+
 @dataclass
 class DemoResult:
     created: list[str] = field(default_factory=list)
@@ -82,14 +96,10 @@ def demo_floor_load() -> DemoResult:
             result.created.append(f"user {username}")
         services.staff_enrol(user=user, roles=(role,) if role else (), pits=list(pits.values()), badge=badge)
 
-    # Later issues load demo rounds here (dealt by the engine, logged by dealer1, then audited),
-    # each step idempotent like the ones above.
-    from dealing.demo import dealing_demo_load  # shoes, rounds, incidents and a correction
-
-    result.created.extend(dealing_demo_load())
-    from ledger.demo import ledger_demo_load  # a finished game night at Casa-21
-
-    result.created.extend(ledger_demo_load())
+    # What the apps above the floor add (shoes, rounds, incidents, a game night), each loader
+    # idempotent like the steps above; casino imports none of them (register_loader).
+    for _order, _name, loader in sorted(_loaders.values(), key=lambda entry: entry[:2]):
+        result.created.extend(loader())
     return result
 
 

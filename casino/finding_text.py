@@ -431,7 +431,15 @@ def verdict_text(why: str | None) -> str:
     try:
         return _phrase(why)
     except _Unknown:
-        return ""
+        pass
+    # A form may put the hand in front ("1.2: …", one line per hand of an opened pair).
+    hand = re.fullmatch(r"(\d+(?:\.\d+)*): (.+)", why)
+    if hand:
+        try:
+            return f"{hand.group(1)}: {_phrase(hand.group(2))}"
+        except _Unknown:
+            pass
+    return ""
 
 
 def _settlement(code: str, m: re.Match) -> str:

@@ -127,6 +127,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_throttle": 1,
 }
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A worker's database connection lives CONN_MAX_AGE seconds across tasks (casino/celery.py closes
+# old and failed ones after each task); without this Celery's Django fixup closes it after every task.
+CELERY_DB_REUSE_MAX = 1_000_000
 # Celery beat (`make beat`, or a worker with -B): the nightly audit of whatever is not audited yet
 # and of the shoes that ended, a watchdog that re-queues runs whose tasks were lost, and one that
 # re-queues the audits of rounds logged 10 minutes ago and still not audited.
@@ -143,6 +146,12 @@ CELERY_BEAT_SCHEDULE = {
 # the broker in one message, sent by a thread of the process's own (audit/dispatch.py); 0: one
 # message per round, sent by the request once its transaction commits.
 AUDIT_QUEUE_LINGER_MS = env.int("AUDIT_QUEUE_LINGER_MS", default=100)
+# Every Celery worker audits, every AUDIT_SWEEP_INTERVAL_S seconds (0: never), the rounds still not
+# audited AUDIT_SWEEP_GRACE_S seconds after they were logged — their message lost with a broker
+# restart, say — at most AUDIT_SWEEP_LIMIT a pass; one worker at a time (audit/sweep.py).
+AUDIT_SWEEP_GRACE_S = env.int("AUDIT_SWEEP_GRACE_S", default=60)
+AUDIT_SWEEP_INTERVAL_S = env.float("AUDIT_SWEEP_INTERVAL_S", default=30)
+AUDIT_SWEEP_LIMIT = env.int("AUDIT_SWEEP_LIMIT", default=2000)
 
 # --- authentication ------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

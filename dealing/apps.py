@@ -9,9 +9,14 @@ class DealingConfig(AppConfig):
     verbose_name = _("Dealing")
 
     def ready(self):
+        from casino import demo
         from casino.navigation import NavItem, register
 
         from . import views
+        from .demo import dealing_demo_load
+
+        # The demo floor's shoes, rounds, incidents and a correction (manage.py demo_floor).
+        demo.register_loader("dealing", dealing_demo_load, order=10)
 
         # The roles of each entry are the roles its view requires (casino/navigation.py).
         register(NavItem(_("Tables"), "dealing:table_list", roles=views.READERS, order=20))

@@ -15,7 +15,7 @@ from django.db import transaction
 
 from casino import house_rules
 from casino.models import Table
-from dealing import engine, services
+from dealing import engine, hooks, services
 from dealing.engine.simulators import module as simulator
 
 from .choices import Decision, RoundStatus
@@ -43,7 +43,7 @@ def dealing_demo_load() -> list[str]:
     if len(people) < 3:
         return []
     created = []
-    with transaction.atomic(), services.audits_batched():
+    with transaction.atomic(), hooks.rounds_batched():
         for name, rounds in PLAN.items():
             table = Table.objects.select_related("pit").filter(name=name).first()
             if not _playable(table) or Shoe.objects.filter(table=table).exists() or \

@@ -12,10 +12,12 @@ A user with several roles sees the union.
 import heapq
 from datetime import timezone as dt_timezone
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
+from casino import selectors as floor_selectors
 from casino.roles import AUDITOR, DEALER, INSPECTOR, PIT_BOSS, has_role, user_pits
 from dealing import engine
 
@@ -209,3 +211,112 @@ def shoe_cards_left(*, shoe: Shoe) -> int | None:
         except engine.RoundError:
             continue
     return max(0, shoe.decks * len(module.PACK) - out)
+
+
+# --- what the pages of dealing read (dealing/views) ------------------------------------------------------
+
+def table_list_by_pit(*, user) -> QuerySet:
+    """The tables of the user's pits: by pit, open ones first, by game, by stakes (the salon's tiers
+    in order), then by name."""
+    return floor_selectors.table_list(user=user).order_by("pit__name", "-is_active", "variant", "min_bet", "name")
+
+
+def table_list_open(*, user, order: tuple[str, ...] = ("name",)) -> QuerySet:
+    """The open tables of the user's pits, in `order`."""
+    return floor_selectors.table_list(user=user).filter(is_active=True).order_by(*order)
+
+
+def shoe_open_by_table(*, user, tables) -> dict:
+    """{table id: its open shoe} among `tables`, of the shoes the user may see."""
+    return {s.table_id: s for s in shoes_visible(user).filter(ended_at__isnull=True, table__in=tables)
+            .order_by("table_id", "number")}
+
+
+def shoe_rounds_count(*, shoe: Shoe) -> int:
+    """The rounds in force dealt from a shoe."""
+    return shoe.rounds.filter(status=RoundStatus.RECORDED).count()
+
+
+def shoe_list_of_table(*, user, table) -> QuerySet:
+    """The shoes of a table the user may see."""
+    return shoes_visible(user).filter(table=table).select_related("table", "shuffled_by")
+
+
+def shoe_pick(*, shoes: QuerySet, number: int | None) -> Shoe | None:
+    """Of `shoes` (shoe_list_of_table), the one numbered `number` (Http404 if none); without a
+    number, the open one, or else the latest."""
+    if number is not None:
+        try:
+            return shoes.get(number=number)
+        except Shoe.DoesNotExist:
+            raise Http404 from None
+    return shoes.filter(ended_at__isnull=True).order_by("-number").first() or shoes.order_by("-number").first()
+
+
+def shoe_list_others(*, shoes: QuerySet, shoe: Shoe | None) -> QuerySet:
+    """Of `shoes`, the latest 12 other than `shoe`."""
+    return shoes.exclude(pk=shoe.pk if shoe else None).order_by("-number")[:12]
+
+
+def round_ids_visible_in_shoe(*, user, shoe: Shoe) -> set:
+    """The ids of the rounds of a shoe the user may see (a dealer: those he dealt)."""
+    return set(rounds_visible(user).filter(shoe=shoe).values_list("pk", flat=True))
+
+
+def round_find(*, user, pk: int) -> Round | None:
+    """A round the user may see, with its table and dealer; None when there is none."""
+    return rounds_visible(user).filter(pk=pk).select_related("table", "dealer").first()
+
+
+def round_pending_correction(*, round: Round) -> Round | None:  # noqa: A002
+    """The correction of a round awaiting a pit boss, if any (there is at most one)."""
+    return Round.objects.filter(supersedes=round, status=RoundStatus.PENDING).first()
+
+
+def round_has_pending_correction(*, round: Round) -> bool:  # noqa: A002
+    return Round.objects.filter(supersedes=round, status=RoundStatus.PENDING).exists()
+
+
+def round_list_pending_in_pits(*, user) -> QuerySet:
+    """Every correction awaiting a pit boss in the user's pits (his own too: the queue shows them
+    as waiting for another pit boss)."""
+    return (Round.objects.filter(status=RoundStatus.PENDING, table__pit__in=user_pits(user))
+            .select_related("table", "dealer", "logged_by", "supersedes"))
+
+
+def round_get_in_pits(*, user, pk) -> Round:
+    """A round of the user's pits (Http404 otherwise), for the pit boss's decision on it."""
+    return _get(Round.objects.select_related("table__pit", "dealer", "logged_by", "supersedes")
+                .filter(table__pit__in=user_pits(user)), pk)
+
+
+def incident_pending_count_by_table(*, user, tables) -> dict:
+    """{table id: how many reported incidents await a decision} among `tables`, of those the user may see."""
+    pending: dict = {}
+    for incident in incidents_visible(user).filter(status=IncidentStatus.REPORTED, table__in=tables):
+        pending[incident.table_id] = pending.get(incident.table_id, 0) + 1
+    return pending
+
+
+def incident_list_of_round(*, user, round: Round) -> QuerySet:  # noqa: A002
+    """The incidents of a round the user may see, with who reported them."""
+    return incidents_visible(user).filter(round=round).select_related("reported_by")
+
+
+def incident_list_reported_in_pits(*, user) -> QuerySet:
+    """Every reported incident of the user's pits awaiting a decision (his own reports too)."""
+    return (Incident.objects.filter(status=IncidentStatus.REPORTED, table__pit__in=user_pits(user))
+            .select_related("table", "dealer", "reported_by", "round"))
+
+
+def incident_get_in_pits(*, user, pk) -> Incident:
+    """An incident of the user's pits (Http404 otherwise), for the pit boss's decision on it."""
+    return _get(Incident.objects.select_related("table__pit", "dealer", "reported_by", "round")
+                .filter(table__pit__in=user_pits(user)), pk)
+
+
+def dealer_list_of_pits(*, user) -> list:
+    """The active dealers of the user's pits, by username."""
+    users = (get_user_model().objects.filter(is_active=True, staff__pits__in=user_pits(user))
+             .distinct().order_by("username"))
+    return [u for u in users if has_role(u, DEALER)]

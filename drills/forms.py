@@ -86,7 +86,7 @@ class DrillStartForm(forms.Form):
                    if v == variant}
         if data.get("boxes"):
             options["boxes"] = data["boxes"]
-        if variant == "ochko" and data["kind"] == Kind.PROCEDURE:
+        if setups.weaves_incidents(variant, data["kind"]):
             options["incidents"] = data["incidents"]
             options["incident_kinds"] = data["incident_kinds"] or list(setups.INCIDENT_KINDS)
         return {"variant": variant, "preset": preset, "kind": data["kind"], "table": data["table"],

@@ -29,12 +29,10 @@ from decimal import Decimal
 from dealing import engine
 from dealing.engine.money import fmt
 
+from .setups import drilled, game
+
 SETTLE = ("pay", "take", "leave")
-WAGERS = {
-    "ochko": ("ante", "bet", "dealer_bet"),
-    "blackjack": ("bet", "double", "insurance", "jackpot"),
-    "veintiuno": ("bet",),
-}
+WAGERS = {d.variant: d.wagers for d in drilled()}  # what a settlement of each game may name
 # The order a wager's settlement is written in the sheet (within a stake).
 _WAGER_ORDER = {"bet": 0, "ante": 1, "double": 2, "dealer_bet": 3, "insurance": 4, "jackpot": 5}
 END = "end"
@@ -108,7 +106,7 @@ def answer_sheet(doc: dict) -> list[SheetLine]:
 def settlement_event(doc: dict, answer: dict) -> dict:
     """The log event an answer stands for."""
     ev = {"e": answer["result"], "stake": answer["stake"]}
-    if doc["variant"] != "ochko":
+    if game(doc["variant"]).hands:
         ev["hand"] = answer.get("hand")
     ev["wager"] = answer["wager"]
     if answer.get("amount") is not None:

@@ -5,6 +5,7 @@ Kept in one place so the tablet (API) and the pages show the same thing.
 
 from dataclasses import asdict
 
+from dealing import games
 from dealing.engine.money import fmt
 
 from . import scoring
@@ -29,7 +30,7 @@ def table_view(drill_round: DrillRound, *, upto: int | None = None, settled: boo
     view = tbl.build(drill_round.doc, log[:upto if upto is not None else len(log)], name=drill.table_name)
     if upto is not None and upto < len(log) and log[upto].get("kind") == "dealer_card_exposed" and view.dealer.cards:
         view.dealer.cards[-1].face_up = True  # the incident in play: the dealer's card has flipped
-        view.dealer.refresh(view.variant)
+        view.dealer.refresh(games.layout_for(view.variant).total)
     return view
 
 

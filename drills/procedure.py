@@ -21,51 +21,24 @@ mid-shoe, keeping an exposed card) are explained from the procedure itself and c
 After a wrong choice the round goes on from the right state: the right events are applied.
 """
 
-import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.utils.translation import gettext as _
 
-from casino.templatetags.casino_tags import money
 from dealing import engine
 from dealing.engine.errors import RoundError
+from dealing.games.drills import DARK_CARDS, DEAL_PAIRED, DEAL_TWICE, DEALER_DRAWS, SETTLE_ORDER
 
 from . import table as tbl
+from .incidents import DRILL_CODES, INSPECTOR, PIT_BOSS, IncidentSteps
+from .moves import SETTLE, Candidate, Words, plain
+from .setups import game
 
-SETTLE = ("pay", "take", "leave")
-# Players' decisions: told to the trainee, never asked.
-NARRATED = {
-    "ochko": {"fold", "bet", "stand", "burn"},
-    "blackjack": {"insurance", "even_money", "stand", "split"},
-    "veintiuno": {"bet", "declare", "withdraw", "void", "puje", "stand", "split", "draw"},
-}
+__all__ = ["DRILL_CODES", "INSPECTOR", "PIT_BOSS", "Builder", "Candidate", "Script", "Words", "build_script", "plain"]
+
 DRAWING = {"hit", "stand", "dark", "draw", "reveal", "double", "tapo", "split"}
-# Mistakes no log can show: codes of the drill's own (engine codes are used wherever a log can).
-DRILL_CODES = {
-    "SHUFFLE_DEMAND": "a player's demand for a new shuffle handled against the procedure",
-    "PAID_BURN": "a player's paid burn refused",
-    "INCIDENT_HANDLING": "an exposed card kept in play instead of stopping the game",
-}
-INSPECTOR, PIT_BOSS = "I-1", "PB-1"
-_EVENT_PREFIX = re.compile(r"^(Event|Shoe item) \d+: ")
 MAX_WRONG = 3
-
-
-def plain(message: str) -> str:
-    """An engine finding without its event number (meaningless to a trainee), capitalised."""
-    text = _EVENT_PREFIX.sub("", message)
-    return text[:1].upper() + text[1:]
-
-
-@dataclass
-class Candidate:
-    label: str
-    wrong: list[dict]  # events the wrong move logs
-    code: str
-    rest: list[dict] | None = None  # what follows it (default: the right events, then the round)
-    shoe: list[dict] | None = None  # between rounds: the shoe items of this move
-    explain: str = ""  # for moves no log can show
 
 
 @dataclass
@@ -77,191 +50,13 @@ class Script:
         return {"log": self.log, "steps": self.steps}
 
 
-# --- words -----------------------------------------------------------------------------------------
-
-def _amount(value) -> str:
-    """An amount as the floor reads it (5,000 / 7.50)."""
-    return money(Decimal(str(value)))
-
-
-class Words:
-    """How moves, players' decisions and situations are said to the trainee."""
-
-    def __init__(self, doc: dict, sizes: dict[tuple, Decimal]):
-        self.doc = doc
-        self.variant = doc["variant"]
-        self.sizes = sizes
-        self.spot_of = {s["id"]: s.get("box", s.get("seat")) for s in doc["stakes"]}
-        self.player_of = {s["id"]: s.get("player", "") for s in doc["stakes"]}
-
-    def spot(self, number) -> str:
-        if self.variant == "veintiuno":
-            return _("seat %(n)s") % {"n": number}
-        return _("box %(n)s") % {"n": number}
-
-    def hand(self, name) -> str:
-        name = str(name)
-        if self.variant == "ochko":
-            return self.spot(name)
-        if self.variant == "veintiuno" and "." not in name:
-            return self.spot(name)
-        return _("hand %(name)s") % {"name": name}
-
-    def wager(self, name: str) -> str:
-        return tbl.wager_label(name)
-
-    def size(self, ev: dict) -> str:
-        if ev.get("amount") is not None:
-            return _amount(ev["amount"])
-        size = self.sizes.get((str(ev["stake"]), ev.get("hand"), ev["wager"]))
-        return _amount(size) if size is not None else ""
-
-    def deal_order(self, events: list[dict], dealt_before: int = 0) -> str:
-        """The order of a deal, runs through every box in play said once ("every box, 1 → 5")."""
-        in_play = sorted({s.get("box", s.get("seat")) for s in self.doc["stakes"]})
-        targets = []
-        dealer_cards = dealt_before
-        k = 0
-        while k < len(events):
-            to = events[k]["to"]
-            if to in ("dealer", "bank"):
-                if self.variant == "ochko":
-                    targets.append(_("your own card (face down)"))
-                elif self.variant == "blackjack":
-                    targets.append(_("your up card") if dealer_cards % 2 == 0 else _("your hole card (face down)"))
-                else:
-                    targets.append(_("the bank"))
-                dealer_cards += 1
-                k += 1
-                continue
-            run = [ev["to"] for ev in events[k:k + 2 * len(in_play)]]
-            n = len(in_play)
-            if n >= 3 and run[:n] in (in_play, in_play[::-1]):
-                first, last = run[0], run[n - 1]
-                targets.append(_("every %(what)s from %(first)s to %(last)s") % {
-                    "what": self.spot("").strip(), "first": first, "last": last})
-                k += n
-            elif n >= 2 and run == [b for b in in_play for _twice in (1, 2)]:
-                targets.append(_("two cards to each %(what)s in turn, from %(first)s to %(last)s") % {
-                    "what": self.spot("").strip(), "first": in_play[0], "last": in_play[-1]})
-                k += 2 * n
-            else:
-                targets.append(self.spot(to))
-                k += 1
-        return _("Deal in this order: %(order)s.") % {"order": " → ".join(targets)}
-
-    def settlement(self, events: list[dict]) -> str:
-        verbs = {"pay": _("pay"), "take": _("take"), "leave": _("leave")}
-        phrases: list[list] = []
-        for ev in events:
-            key = (ev["e"], str(ev["stake"]), ev.get("hand"))
-            what = _("%(wager)s %(amount)s") % {"wager": self.wager(ev["wager"]), "amount": self.size(ev)}
-            if phrases and phrases[-1][0] == key:
-                phrases[-1][1].append(what)
-            else:
-                phrases.append([key, [what]])
-        parts = []
-        for (verb, stake, hand), whats in phrases:
-            joined = whats[0] if len(whats) == 1 else _("%(first)s and %(last)s") % {
-                "first": ", ".join(whats[:-1]), "last": whats[-1]}
-            if self.variant == "ochko":
-                parts.append(_("%(verb)s %(what)s of stake %(stake)s") % {"verb": verbs[verb], "what": joined,
-                                                                          "stake": stake})
-            elif hand is None or "." not in str(hand):
-                parts.append(_("%(verb)s %(what)s") % {"verb": verbs[verb], "what": joined})
-            else:
-                parts.append(_("%(verb)s %(what)s of %(hand)s") % {"verb": verbs[verb], "what": joined,
-                                                                   "hand": self.hand(hand)})
-        spot = self.spot_of.get(str(events[0]["stake"]), "")
-        text = _(", then ").join(parts)
-        return _("%(spot)s: %(moves)s.") % {"spot": self.spot(spot).capitalize(), "moves": text}
-
-    def move(self, events: list[dict], dealt_before: int = 0, dealer_total: int | None = None) -> str:
-        """A move, in the same words whether it is the right one or a wrong one."""
-        if all(ev["e"] == "deal" for ev in events):
-            return self.deal_order(events, dealt_before)
-        if all(ev["e"] in SETTLE for ev in events):
-            return self.settlement(events)
-        ev = events[0]
-        e = ev["e"]
-        if e == "open":
-            return _("Close the Bets and open your card.")
-        if e == "hit":
-            if self.variant == "ochko":
-                return _("Deal %(box)s a card face up.") % {"box": self.spot(ev["box"])}
-            return _("Deal %(hand)s a card face up.") % {"hand": self.hand(ev["hand"])}
-        if e == "dark":
-            if len(events) > 1 and events[1]["e"] == "reveal":
-                return _("Deal %(box)s one card face down, across the box, and turn it so the player sees it.") % {
-                    "box": self.spot(ev["box"])}
-            return _("Deal %(box)s one card face down, across the box.") % {"box": self.spot(ev["box"])}
-        if e == "double":
-            return _("Deal %(hand)s one card for the double.") % {"hand": self.hand(ev["hand"])}
-        if e == "tapo":
-            return _("Deal %(hand)s one card face down, seen by nobody.") % {"hand": self.hand(ev["hand"])}
-        if e == "draw":
-            if dealer_total is not None:
-                return _("Deal yourself a card (you have %(total)s).") % {"total": dealer_total}
-            return _("Deal the card to yourself.")
-        if e == "reveal":
-            return _("Turn %(box)s's dark card over and announce its total.") % {"box": self.spot(ev["box"])}
-        if e == "peek":
-            return _("Check your hole card for blackjack.")
-        if e == "bank_to":
-            if ev["player"] == self.doc.get("bank"):
-                return _("The bank stays with %(player)s.") % {"player": ev["player"]}
-            return _("Pass the bank to %(player)s.") % {"player": ev["player"]}
-        return e
-
-    def narrate(self, ev: dict, totals: dict) -> str:
-        e = ev["e"]
-        if e == "fold":
-            return _("Stake %(stake)s (%(box)s) folds.") % {"stake": ev["stake"],
-                                                           "box": self.spot(self.spot_of.get(ev["stake"]))}
-        if e == "bet":
-            if self.variant == "veintiuno":
-                return _("%(player)s (%(seat)s) bets %(amount)s.") % {
-                    "player": self.player_of.get(ev["stake"]), "seat": self.spot(self.spot_of.get(ev["stake"])),
-                    "amount": _amount(ev["amount"])}
-            return _("Stake %(stake)s (%(box)s) places a Bet of %(amount)s.") % {
-                "stake": ev["stake"], "box": self.spot(self.spot_of.get(ev["stake"])), "amount": _amount(ev["amount"])}
-        if e == "stand":
-            where = ev.get("box", ev.get("hand"))
-            total = totals.get(str(where))
-            if total is not None:
-                return _("%(hand)s stands on %(total)s.") % {"hand": self.hand(where).capitalize(), "total": total}
-            return _("%(hand)s stands.") % {"hand": self.hand(where).capitalize()}
-        if e == "burn":
-            return _("The card is burned.")
-        if e == "insurance":
-            return _("%(box)s insures for %(amount)s.") % {"box": self.spot(self.spot_of.get(ev["stake"])).capitalize(),
-                                                           "amount": _amount(ev["amount"])}
-        if e == "even_money":
-            return _("%(box)s takes even money.") % {"box": self.spot(self.spot_of.get(ev["stake"])).capitalize()}
-        if e == "split":
-            if ev.get("amount") is not None:
-                return _("%(hand)s opens the pair with %(amount)s.") % {"hand": self.hand(ev["hand"]).capitalize(),
-                                                                        "amount": _amount(ev["amount"])}
-            return _("%(hand)s splits the pair.") % {"hand": self.hand(ev["hand"]).capitalize()}
-        if e == "declare":
-            return _("%(hand)s declares a natural.") % {"hand": self.hand(ev["hand"]).capitalize()}
-        if e == "withdraw":
-            return _("%(hand)s withdraws on 13.") % {"hand": self.hand(ev["hand"]).capitalize()}
-        if e == "void":
-            return _("%(hand)s, pie de banco, voids the hand.") % {"hand": self.hand(ev["hand"]).capitalize()}
-        if e == "puje":
-            return _("The bank holds 20 and sends the table al puje.")
-        if e == "draw":
-            return _("The bank draws %(card)s.") % {"card": tbl.card_label(ev["card"])}
-        return e
-
-
 # --- the builder -------------------------------------------------------------------------------------
 
-class Builder:
+class Builder(IncidentSteps):
     def __init__(self, doc: dict, rng, *, incident: str | None = None):
         self.doc = doc
         self.variant = doc["variant"]
+        self.game = game(self.variant)  # its words, pack and mistakes (dealing/games/<variant>/drills.py)
         self.rng = rng
         self.incident = incident
         self.log = list(doc["events"])
@@ -279,8 +74,7 @@ class Builder:
         return None
 
     def random_card(self) -> str:
-        ranks = {"ochko": "6789TJQKA", "blackjack": "23456789TJQKA", "veintiuno": "A234567JQK"}[self.variant]
-        return self.rng.choice(ranks) + self.rng.choice("SHDC")
+        return self.rng.choice(self.game.ranks) + self.rng.choice("SHDC")
 
     def totals_after(self, events: list[dict]) -> tuple[dict, int | None]:
         view = tbl.build(self.doc, events)
@@ -322,7 +116,7 @@ class Builder:
         narration: list[str] = []
         while i < len(log):
             ev = log[i]
-            if ev["e"] in NARRATED[self.variant] and not self._starts_block(i):
+            if ev["e"] in self.game.narrated and not self._starts_block(i):
                 totals, _dealer = self.totals_after(log[:i])
                 narration.append(self.words.narrate(ev, totals))
                 i += 1
@@ -429,15 +223,7 @@ class Builder:
         ev = right[0]
         e = ev["e"]
         if e == "deal":
-            if self.variant == "veintiuno":
-                if any(p["e"] == "bet" for p in prefix):
-                    return _("The bets are in.")
-                return _("The players are seated; the bank is %(bank)s.") % {"bank": self.doc.get("bank", "")}
-            boxes = sorted({s.get("box") for s in self.doc["stakes"]})
-            words = ", ".join(str(b) for b in boxes)
-            if self.variant == "ochko":
-                return _("Antes are on boxes %(boxes)s.") % {"boxes": words}
-            return _("Bets are on boxes %(boxes)s.") % {"boxes": words}
+            return self.game.deal_prompt(self.doc, prefix)
         if e in ("hit", "dark", "double", "tapo"):
             where = ev.get("box", ev.get("hand"))
             total = totals.get(str(where))
@@ -458,8 +244,9 @@ class Builder:
         e = ev["e"]
         w = self.words
         out: list[Candidate] = []
+        mistakes = self.game.mistakes
         after_draws = bool(prefix) and prefix[-1]["e"] == "draw" and e != "draw"
-        if after_draws and self.variant in ("ochko", "blackjack"):
+        if after_draws and DEALER_DRAWS in mistakes:
             draw = {"e": "draw", "card": self.random_card()}
             out.append(Candidate(_("Deal yourself another card (you have %(total)s).") % {"total": dealer_total},
                                  [draw], "DEALER_DRAW_RULE"))
@@ -476,7 +263,7 @@ class Builder:
             out.append(Candidate(_("Deal yourself a second card, then open."),
                                  [{"e": "draw", "card": self.random_card()}], "ILLEGAL_ACTION"))
         elif e in ("hit", "dark", "double", "tapo"):
-            where_key = "box" if self.variant == "ochko" else "hand"
+            where_key = self.game.where
             where = ev[where_key]
             nxt = next((a for a in after if a["e"] in ("hit", "dark", "stand", "double", "tapo", "split")
                         and a.get(where_key) != where), None)
@@ -484,14 +271,14 @@ class Builder:
                 other = {"e": "hit", where_key: nxt[where_key], "card": ev["card"]}
                 out.append(Candidate(_("Give the card to %(hand)s.") % {"hand": w.hand(nxt[where_key])}, [other],
                                      "DRAW_ORDER"))
-            if self.variant in ("ochko", "blackjack"):
+            if DEALER_DRAWS in mistakes:
                 out.append(Candidate(_("Deal the card to yourself."), [{"e": "draw", "card": ev["card"]}],
                                      "DRAW_ORDER"))
             if e == "dark":
                 out.append(Candidate(w.move([ev, {"e": "reveal", "box": where}]),
                                      [ev, {"e": "reveal", "box": where}], "ILLEGAL_ACTION",
                                      rest=[a for a in after if not (a["e"] == "reveal" and a.get("box") == where)]))
-            if e == "hit" and self.variant == "ochko" and nxt is None:
+            if e == "hit" and DARK_CARDS in mistakes and nxt is None:
                 out.append(Candidate(w.move([{"e": "dark", "box": where, "card": ev["card"]},
                                              {"e": "reveal", "box": where}]),
                                      [{"e": "dark", "box": where, "card": ev["card"]}, {"e": "reveal", "box": where}],
@@ -505,7 +292,7 @@ class Builder:
             skipped = (right + after)[draws:]
             out.append(Candidate(_("Stand on %(total)s and settle.") % {"total": dealer_total}, [],
                                  "DEALER_DRAW_RULE", rest=skipped))
-            if self.variant == "ochko":
+            if SETTLE_ORDER in mistakes:
                 # Settle before drawing: the first box of the final settlement, paid too early.
                 finals = [a for a in skipped if a["e"] in SETTLE]
                 if finals:
@@ -542,12 +329,12 @@ class Builder:
         if len({ev["to"] for ev in boxes}) > 1:
             order = list(reversed(boxes)) + dealer
             out.append(Candidate(w.deal_order(order, before), order, "DEAL_ORDER", rest=after))
-        if self.variant == "blackjack" and len(boxes) >= 2:
+        if DEAL_PAIRED in self.game.mistakes and len(boxes) >= 2:
             # Each box its two cards at once, then the dealer's two.
             half = len(boxes) // 2
             paired = [card for pair in zip(boxes[:half], boxes[half:]) for card in pair] + dealer
             out.append(Candidate(w.deal_order(paired, before), paired, "DEAL_ORDER", rest=after))
-        if boxes and len({ev["to"] for ev in boxes}) == 1 and self.variant == "ochko":
+        if boxes and len({ev["to"] for ev in boxes}) == 1 and DEAL_TWICE in self.game.mistakes:
             twice = [boxes[0], {"e": "deal", "to": boxes[0]["to"], "card": self.random_card()}] + dealer
             out.append(Candidate(w.deal_order(twice, before), twice, "DEAL_ORDER", rest=after))
         return out
@@ -560,7 +347,7 @@ class Builder:
         underpaid = [self._one_to_one(ev) for ev in right]
         if underpaid != right:
             out.append(Candidate(w.settlement(underpaid), underpaid, "WRONG_AMOUNT", rest=after))
-        if self.variant == "ochko":
+        if SETTLE_ORDER in self.game.mistakes:
             extra = [ev for ev in right if ev["wager"] == "dealer_bet"]
             main = [ev for ev in right if ev["wager"] != "dealer_bet"]
             if extra and main:
@@ -607,170 +394,6 @@ class Builder:
         if ev["e"] == "pay" and size is not None and Decimal(str(ev["amount"])) != size:
             return {**ev, "amount": size}
         return ev
-
-    # -- incidents --
-
-    def _insert_incident(self) -> None:
-        kind = self.incident
-        if kind in ("misdrawn_hidden", "misdrawn_exposed"):
-            hits = [k for k, ev in enumerate(self.log) if ev["e"] == "hit"]
-            if not hits:
-                self.incident = None
-                return
-            at = self.rng.choice(hits)
-            card = self.random_card()
-            exposed = kind == "misdrawn_exposed"
-            incident = {"e": "incident", "kind": "misdrawn_card", "card": card, "exposed": exposed,
-                        "resolution": "burned" if exposed else "under_shoe", "reported_by": INSPECTOR,
-                        "approved_by": PIT_BOSS}
-            self.log.insert(at, incident)
-            self.misdrawn_box = self.log[at + 1]["box"]
-        elif kind in ("shuffle_demand", "paid_burn", "dealer_change"):
-            self.between = {"kind": kind}
-
-    def _incident_step(self, prefix, right, after):
-        ev = right[0]
-        w = self.words
-        card = tbl.card_label(ev["card"])
-        unapproved = {**ev, "approved_by": None}
-        if ev["kind"] == "dealer_card_exposed":
-            prompt = _("As you deal your own card it flips face up: %(card)s. The inspector has seen it.") % {
-                "card": card}
-            right_label = _("Stop the game and call the pit boss; burn the %(card)s in his presence and deal "
-                            "yourself a new card face down.") % {"card": card}
-            then = _("The pit boss approves; the %(card)s is burned and you take a new card.") % {"card": card}
-            new_card = right[2:]
-            candidates = [
-                Candidate(_("Burn the %(card)s yourself and deal yourself a new card; no need to call anyone.") % {
-                    "card": card}, [unapproved] + right[1:], "INCIDENT_UNAPPROVED", rest=after),
-                Candidate(_("Put the %(card)s under the shoe and deal yourself a new card.") % {"card": card},
-                          [{**ev, "resolution": "under_shoe"}] + new_card, "INCIDENT_RESOLUTION", rest=after),
-                Candidate(_("Turn the %(card)s face down again and carry on.") % {"card": card}, [],
-                          "INCIDENT_HANDLING",
-                          explain=_("An exposed dealer's card never stays in play: the inspector reports it, "
-                                    "and in the pit boss's presence it is burned and replaced by a new card.")),
-            ]
-            return prompt, right_label, then, candidates
-        box = getattr(self, "misdrawn_box", None)
-        spot = w.spot(box)
-        if not ev["exposed"]:
-            prompt = _("Reaching for %(box)s's card you pull two cards from the shoe. The extra card is still face "
-                       "down: nobody has seen it.") % {"box": spot}
-            right_label = _("Put the extra card under the shoe (it is burned) and carry on; the inspector records "
-                            "it for the pit boss.")
-            then = _("The card goes under the shoe; the pit boss signs the record.")
-            candidates = [
-                Candidate(_("Give the extra card to %(box)s: it was his card anyway.") % {"box": spot},
-                          [{**unapproved, "resolution": {"to": box}}], "INCIDENT_RESOLUTION", rest=after),
-                Candidate(_("Put it under the shoe and carry on; there is nothing to record."),
-                          [unapproved], "INCIDENT_UNAPPROVED", rest=after),
-                Candidate(_("Turn it face up for the table to see, then burn it."),
-                          [{**ev, "resolution": "burned"}], "INCIDENT_RESOLUTION", rest=after),
-            ]
-            return prompt, right_label, then, candidates
-        prompt = _("Reaching for %(box)s's card you pull two cards from the shoe; the extra one lands face up: "
-                   "%(card)s.") % {"box": spot, "card": card}
-        right_label = _("Leave the %(card)s on the table and call the pit boss: he decides which box gets it or "
-                        "has it burned.") % {"card": card}
-        then = _("The pit boss has the %(card)s burned; the decision is recorded with his name.") % {"card": card}
-        candidates = [
-            Candidate(_("Put the %(card)s under the shoe and carry on.") % {"card": card},
-                      [{**unapproved, "resolution": "under_shoe"}], "INCIDENT_RESOLUTION", rest=after),
-            Candidate(_("Give the %(card)s to %(box)s, who asked for a card.") % {"card": card, "box": spot},
-                      [{**unapproved, "resolution": {"to": box}}], "INCIDENT_UNAPPROVED", rest=after),
-            Candidate(_("Burn the %(card)s yourself and carry on.") % {"card": card},
-                      [unapproved], "INCIDENT_UNAPPROVED", rest=after),
-        ]
-        return prompt, right_label, then, candidates
-
-    # -- between rounds (the shoe) --
-
-    def _between_step(self) -> dict:
-        kind = self.between["kind"]
-        table = self.doc["table"]
-        low = Decimal(str(table["min"]))
-        fee = low / 2
-        player = self.rng.choice(["P-3", "P-7", "P-11", "P-15", "P-19"])
-        rnd = {"e": "round", "round": self.doc}
-        loaded = [{"e": "shuffle", "by": "D-1"}] + [self._burn("load") for _k in range(6)]
-        if kind == "shuffle_demand":
-            idle = self.rng.random() < 0.5
-            if idle:
-                prompt = _("Your table is not in play and its shoe is unfinished. %(player)s sits down and asks "
-                           "for a new shuffle.") % {"player": player}
-                right = Candidate(_("Shuffle a new shoe for him: load it and burn 6 cards, then deal."),
-                                  [], "", shoe=loaded + [rnd])
-                wrong = [
-                    Candidate(_("Refuse: a player may never demand a new shuffle."), [], "SHUFFLE_DEMAND",
-                              explain=_("A player who arrives at a table that is not in play, with its shoe "
-                                        "unfinished, may have a new shuffle.")),
-                    Candidate(_("Shuffle a new shoe for him and deal at once."), [], "BURN_COUNT",
-                              shoe=[{"e": "shuffle", "by": "D-1"}, rnd]),
-                ]
-            else:
-                prompt = _("Half the shoe is dealt. %(player)s, who has been playing all along, demands a new "
-                           "shuffle.") % {"player": player}
-                right = Candidate(_("Refuse politely: the shoe is played to the end (call the pit boss if he "
-                                    "insists)."), [], "", shoe=loaded + [rnd])
-                wrong = [
-                    Candidate(_("Shuffle a new shoe to keep him happy."), [], "SHUFFLE_DEMAND",
-                              explain=_("A player cannot demand a new shuffle; only a player who arrives at a "
-                                        "table that is not in play, with an unfinished shoe, may have one.")),
-                    Candidate(_("Burn a card for him instead, free of charge."), [], "BURN_FEE",
-                              shoe=loaded + [{**self._burn("paid")}, rnd]),
-                ]
-        elif kind == "paid_burn":
-            prompt = _("Between rounds %(player)s asks you to burn a card for him.") % {"player": player}
-            right = Candidate(_("Burn one card; he pays %(fee)s — half the table minimum — into the float.") % {
-                "fee": _amount(fee)}, [], "", shoe=loaded + [{**self._burn("paid"), "fee": fee}, rnd])
-            wrong = [
-                Candidate(_("Burn one card; he pays %(fee)s, the table minimum, into the float.") % {"fee": _amount(low)},
-                          [], "BURN_FEE", shoe=loaded + [{**self._burn("paid"), "fee": low}, rnd]),
-                Candidate(_("Burn one card free of charge."), [], "BURN_FEE",
-                          shoe=loaded + [self._burn("paid"), rnd]),
-                Candidate(_("Refuse: only the pit boss may order a burn."), [], "PAID_BURN",
-                          explain=_("Between rounds a player may ask for one card to be burned, for a fee of "
-                                    "half the table minimum, paid into the float.")),
-            ]
-        else:
-            prompt = _("You take over the table from D-4 in the middle of the shoe.")
-            change = [{"e": "dealer_change", "dealer": "D-1"}]
-            right = Candidate(_("Burn one card, then deal."), [], "", shoe=loaded + change + [self._burn("dealer_change"),
-                                                                                              rnd])
-            wrong = [
-                Candidate(_("Deal at once: the shoe is already running."), [], "BURN_COUNT",
-                          shoe=loaded + change + [rnd]),
-                Candidate(_("Burn six cards, as after loading a shoe."), [], "BURN_COUNT",
-                          shoe=loaded + change + [self._burn("dealer_change") for _k in range(6)] + [rnd]),
-            ]
-        choices = []
-        if self._shoe_findings(right.shoe):
-            raise AssertionError("the right between-round move must pass the shoe checks")
-        choices.append({"label": right.label, "correct": True, "code": None, "explain": "", "engine": True})
-        for cand in wrong:
-            if cand.explain:
-                choices.append({"label": cand.label, "correct": False, "code": cand.code, "explain": cand.explain,
-                                "engine": False})
-                continue
-            found = [f for f in self._shoe_findings(cand.shoe) if f.code == cand.code]
-            if found:
-                choices.append({"label": cand.label, "correct": False, "code": cand.code,
-                                "explain": plain(found[0].message), "engine": True})
-        self.rng.shuffle(choices)
-        for k, choice in enumerate(choices, start=1):
-            choice["key"] = str(k)
-        return {"kind": "between", "at": 0, "end": 0, "narration": [], "prompt": prompt, "right": right.label,
-                "then": "", "choices": choices, "listed": False}
-
-    def _burn(self, reason: str) -> dict:
-        return {"e": "burn", "card": self.random_card(), "reason": reason}
-
-    def _shoe_findings(self, items):
-        table = self.doc["table"]
-        doc = {"format": "shoe/1", "variant": self.variant, "table": {"min": table["min"], "max": table["max"]},
-               "rules": self.doc.get("rules") or {}, "items": items}
-        return engine.check_shoe(doc)
-
 
 def build_script(doc: dict, rng, *, incident: str | None = None) -> dict:
     """The steps of a procedure round (see the module docstring)."""

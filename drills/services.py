@@ -106,7 +106,7 @@ def _incident_for(drill: Drill, number: int) -> str | None:
     options = drill.options or {}
     rate = setups.INCIDENT_RATES.get(options.get("incidents", "none"), 0.0)
     kinds = options.get("incident_kinds") or []
-    if drill.kind != Kind.PROCEDURE or drill.variant != setups.OCHKO or not rate or not kinds:
+    if not setups.weaves_incidents(drill.variant, drill.kind) or not rate or not kinds:
         return None
     rng = setups.round_rng(drill.seed, number, "incident")
     return rng.choice(sorted(kinds)) if rng.random() < rate else None
@@ -196,7 +196,7 @@ def _clean_answers(doc: dict, sheet: list[dict], answers) -> list[dict]:
         if wager not in wagers:
             bad(_("The wager is one of: %(wagers)s.") % {"wagers": ", ".join(wagers)}, "wager")
         hand = answer.get("hand") or None
-        if doc["variant"] != "ochko":
+        if setups.game(doc["variant"]).hands:
             own = [h for s, h in hands if s == stake]
             if hand is None and len(own) == 1:
                 hand = own[0]  # a stake with one hand: naming it is optional

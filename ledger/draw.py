@@ -12,10 +12,10 @@ from django.utils.translation import gettext as _
 
 from dealing.engine import cards as _cards
 from dealing.engine.veintiuno import PACK
+from dealing.games.veintiuno.builder import read_card  # noqa: F401 - the ledger reads cards through here too
 
 # Ace highest; suits never break a tie.
 HIGH_CARD = {rank: k for k, rank in enumerate("234567JQKA")}
-_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
 
 
 class DrawError(ValueError):
@@ -26,17 +26,6 @@ class DrawError(ValueError):
         self.message = message
         self.pass_no = pass_no
         self.player = player
-
-
-def read_card(text) -> str | None:
-    """The canonical code of a card of the 40-card pack (``"7♥"``, ``"7h"`` → ``"7H"``), or None."""
-    if not isinstance(text, str):
-        return None
-    text = text.strip()
-    if text and text[-1] in _SYMBOLS:
-        text = text[:-1] + _SYMBOLS[text[-1]]
-    code = _cards.normalize(text) or _cards.normalize(text.upper())
-    return code if code in PACK else None
 
 
 @dataclass

@@ -15,7 +15,9 @@ from django.utils.translation import gettext_lazy as _
 from casino.models import Table
 from casino.roles import DEALER, PIT_BOSS, has_role, user_pits
 
-from . import builder, selectors
+from dealing.games.veintiuno import builder
+
+from . import selectors
 from .choices import EndReason
 from .draw import read_card
 

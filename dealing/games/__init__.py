@@ -15,7 +15,7 @@ with `register()` and take it away with `unregister()`.
 from dataclasses import dataclass
 from importlib import import_module
 
-# The games this project ships; a new game adds its package here (docs/architecture.md).
+# The games this project ships; a new game adds its package here (docs/games.md, "Adding a game").
 BUILT_IN = ("dealing.games.ochko", "dealing.games.blackjack", "dealing.games.veintiuno")
 
 

@@ -7,7 +7,7 @@ from django import template
 from django.utils.translation import gettext
 
 from dealing.engine import cards as engine_cards
-from dealing.forms import _SPLIT
+from dealing.forms.fields import _SPLIT
 
 register = template.Library()
 

@@ -1,23 +1,19 @@
 """Incidents: the list, a table's, and the inspector's report."""
 
-
-
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from casino import selectors as floor_selectors
 from casino.errors import ServiceError
-from casino.roles import DEALER, has_role, role_required, user_pits
+from casino.roles import role_required
 from dealing import selectors, services
 from dealing.choices import IncidentStatus
-from dealing.forms import (
-    IncidentForm,
-)
+from dealing.forms import IncidentForm
 from dealing.models import Incident
-from .common import table_for, _may, _service_error_to_form, READERS, REPORTERS
+
+from .common import READERS, REPORTERS, _may, _service_error_to_form, table_for
 
 # --- incidents -------------------------------------------------------------------------------------------
 
@@ -56,8 +52,8 @@ def table_incidents(request, name: str):
 def incident_new(request):
     """An inspector's (or pit boss's) report of an exposed or misdrawn card; it goes to the pit queue."""
     user = request.user
-    tables = floor_selectors.table_list(user=user).filter(is_active=True).order_by("name")
-    dealers = _dealers_of_pits(user)
+    tables = selectors.table_list_open(user=user)
+    dealers = selectors.dealer_list_of_pits(user=user)
     if request.method == "POST":
         form = IncidentForm(request.POST, tables=tables, dealers=dealers, user=user)
         if form.is_valid():
@@ -80,17 +76,9 @@ def incident_new(request):
             initial["table"] = table_name
         record = None
         if request.GET.get("round", "").isdigit():
-            record = selectors.rounds_visible(user).filter(pk=int(request.GET["round"])).select_related(
-                "table", "dealer").first()
+            record = selectors.round_find(user=user, pk=int(request.GET["round"]))
         if record is not None:
             initial.update(table=record.table.name, round=record.pk, dealer=record.dealer.get_username())
         form = IncidentForm(initial=initial, tables=tables, dealers=dealers, user=user)
     return render(request, "dealing/incident_new.html", {"form": form})
 
-
-def _dealers_of_pits(user):
-    from django.contrib.auth import get_user_model
-
-    users = (get_user_model().objects.filter(is_active=True, staff__pits__in=user_pits(user))
-             .distinct().order_by("username"))
-    return [u for u in users if has_role(u, DEALER)]

@@ -1,21 +1,16 @@
 """The pit boss's queue: incidents and corrections to decide."""
 
-
-
 from django.contrib import messages
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from casino.errors import ServiceError
-from casino.roles import role_required, user_pits
+from casino.roles import role_required
 from dealing import selectors, services
-from dealing.choices import IncidentStatus, RoundStatus
-from dealing.forms import (
-    DecisionForm,
-)
-from dealing.models import Incident, Round
-from .common import _is_htmx, DECIDERS
+from dealing.forms import DecisionForm
+
+from .common import DECIDERS, _is_htmx
 
 # --- the pit boss's queue ----------------------------------------------------------------------------------
 
@@ -28,12 +23,9 @@ def pit_queue(request):
     incidents = list(selectors.pending_incidents(user=user))
     amendments = list(selectors.pending_amendments(user=user))
     mine = set(i.pk for i in incidents)
-    waiting_incidents = [i for i in Incident.objects.filter(status=IncidentStatus.REPORTED,
-                                                             table__pit__in=user_pits(user))
-                         .select_related("table", "dealer", "reported_by", "round") if i.pk not in mine]
+    waiting_incidents = [i for i in selectors.incident_list_reported_in_pits(user=user) if i.pk not in mine]
     amend_ids = set(r.pk for r in amendments)
-    waiting_amendments = [r for r in Round.objects.filter(status=RoundStatus.PENDING, table__pit__in=user_pits(user))
-                          .select_related("table", "dealer", "logged_by", "supersedes") if r.pk not in amend_ids]
+    waiting_amendments = [r for r in selectors.round_list_pending_in_pits(user=user) if r.pk not in amend_ids]
     return render(request, "dealing/pit_queue.html", {
         "incidents": incidents, "amendments": amendments, "waiting_incidents": waiting_incidents,
         "waiting_amendments": waiting_amendments, "form": DecisionForm(),
@@ -66,8 +58,7 @@ def _decide(request, service, obj, kind: str):
 @role_required(*DECIDERS)
 def incident_decide(request, pk: int):
     user = request.user
-    incident = get_object_or_404(Incident.objects.select_related("table__pit", "dealer", "reported_by", "round"),
-                                 pk=pk, table__pit__in=user_pits(user))
+    incident = selectors.incident_get_in_pits(user=user, pk=pk)
     return _decide(request, lambda decision, comment: services.incident_decide(
         incident=incident, decided_by=user, decision=decision, comment=comment), incident, "incident")
 
@@ -76,7 +67,6 @@ def incident_decide(request, pk: int):
 @role_required(*DECIDERS)
 def amendment_decide(request, pk: int):
     user = request.user
-    amendment = get_object_or_404(Round.objects.select_related("table__pit", "dealer", "logged_by", "supersedes"),
-                                  pk=pk, table__pit__in=user_pits(user))
+    amendment = selectors.round_get_in_pits(user=user, pk=pk)
     return _decide(request, lambda decision, comment: services.round_amendment_decide(
         round=amendment, decided_by=user, decision=decision, comment=comment), amendment, "amendment")

@@ -1,8 +1,6 @@
 """The dealer's round form (new and correcting) and a stored round's page."""
 
-
 import uuid
-from dataclasses import dataclass, field
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
@@ -13,15 +11,15 @@ from django.views.decorators.http import require_http_methods
 
 from casino.errors import ServiceError
 from casino.models import Table
-from casino.roles import DEALER, PIT_BOSS, has_role, role_required, user_pits
-from dealing import chain, engine, selectors, services
+from casino.roles import PIT_BOSS, has_role, role_required
+from dealing import chain, engine, games, selectors, services
+from dealing.access import may_correct
 from dealing.choices import RoundStatus
-from dealing.forms import (
-    ROUND_FORMS,
-)
 from dealing.models import Round
-from dealing.round_builder import ochko_entry_from_document
-from .common import _is_htmx, _redirect, table_for, audit_replay_url, _may, _service_error_to_form, READERS, LOGGERS, REPORTERS, DECIDERS
+
+from .common import (
+    DECIDERS, LOGGERS, READERS, REPORTERS, _is_htmx, _may, _redirect, _service_error_to_form, audit_replay_url, table_for,
+)
 
 # --- the dealer's round form -----------------------------------------------------------------------
 
@@ -35,7 +33,7 @@ def round_new(request, name: str):
     `services.round_log` — or a change of the form's layout (blackjack: "split:<hand>").
     """
     table = table_for(request.user, name)
-    form_class = ROUND_FORMS.get(table.variant)
+    form_class = games.form_for(table.variant)
     if form_class is None:
         return render(request, "dealing/round_form_unavailable.html", {"table": table})
     return _round_form_page(request, table, form_class)
@@ -60,7 +58,8 @@ def _round_form_page(request, table: Table, form_class, *, amends: Round | None 
         else:
             form = form_class(data, **kwargs)
             if form.is_valid():
-                result = form.check()
+                # Saving what was checked: its token spares the round a second replay before the service's.
+                result = form.check(checked=request.POST.get("checked") if action == "save" else None)
                 if action == "fill" and result.ok:
                     filled = form.fill_owed(data)
                     form = form_class(data, **kwargs)
@@ -82,6 +81,8 @@ def _round_form_page(request, table: Table, form_class, *, amends: Round | None 
                         if saved is not None:
                             return saved
                         refused = True
+                        if result.vouched:
+                            form.check()  # refused: the page shows the engine's findings again
     if focus and focus in form.fields:
         form.fields[focus].widget.attrs["autofocus"] = True
     context = {
@@ -121,17 +122,6 @@ def _save_round(request, form, table: Table, result, amends: Round | None):
     return _redirect(request, reverse("dealing:round_detail", args=[record.pk]))
 
 
-def may_correct(user, record: Round) -> bool:
-    """Who may correct a stored round: the dealer who dealt it, a pit boss of its pit (superusers)."""
-    if not getattr(user, "is_authenticated", False):
-        return False
-    if user.is_superuser:
-        return True
-    if has_role(user, PIT_BOSS) and user_pits(user).filter(pk=record.table.pit_id).exists():
-        return True
-    return has_role(user, DEALER) and record.dealer_id == user.pk
-
-
 def _correction_blocked(record: Round, form_class) -> str | None:
     """Why this round cannot be corrected on the form now, in words; None when it can."""
     if form_class is None:
@@ -140,7 +130,7 @@ def _correction_blocked(record: Round, form_class) -> str | None:
     if record.status != RoundStatus.RECORDED:
         return _("Only the revision in force of a round can be corrected; this one is %(status)s.") % {
             "status": record.get_status_display()}
-    if Round.objects.filter(supersedes=record, status=RoundStatus.PENDING).exists():
+    if selectors.round_has_pending_correction(round=record):
         return _("This round already has a correction awaiting a pit boss: he decides on it first.")
     kinds = {ev.get("e") for ev in record.document.get("events", []) if isinstance(ev, dict)}
     try:
@@ -171,7 +161,7 @@ def round_correct(request, pk: int):
     record = selectors.round_get(user=request.user, pk=pk)
     if not may_correct(request.user, record):
         raise PermissionDenied(_("Only the dealer who dealt this round or a pit boss of its pit corrects it."))
-    form_class = ROUND_FORMS.get(record.variant)
+    form_class = games.form_for(record.variant)
     blocked = _correction_blocked(record, form_class)
     if blocked:
         messages.error(request, blocked)
@@ -181,132 +171,31 @@ def round_correct(request, pk: int):
 
 # --- a stored round ------------------------------------------------------------------------------------
 
-@dataclass
-class WagerLine:
-    label: str
-    logged: object = None  # round_builder.Result
-    owed: object = None  # engine Owed
-    findings: list = field(default_factory=list)
-
-
-def _round_drawing(record: Round, outcome) -> list[dict] | None:
-    """The stored ochko round as boxes for the template: stakes, cards, what was logged and owed."""
-    if record.variant != "ochko":
-        return None
-    entry = ochko_entry_from_document(record.document)
-    owed = {(w.stake, w.wager): w for w in (outcome.wagers or [])} if outcome else {}
-    wrong: dict[tuple, list] = {}
-    for f in outcome.findings if outcome else []:
-        if f.stake and f.wager:
-            wrong.setdefault((f.stake, f.wager), []).append(f)
-    labels = {"bet": _("Bet"), "ante": _("Ante"), "dealer_bet": _("Dealer bet")}
-    boxes = {b.number: b for b in entry.boxes}
-    drawn = []
-    for n in range(1, max([record.table.boxes, *boxes.keys()]) + 1):
-        box = boxes.get(n)
-        stakes = []
-        for s in box.stakes if box else []:
-            lines = [WagerLine(labels[w], s.results.get(w), owed.get((s.id, w)), wrong.get((s.id, w), []))
-                     for w in ("bet", "ante", "dealer_bet") if (w != "bet" or not s.folded)
-                     and (w != "dealer_bet" or s.dealer_bet is not None)]
-            stakes.append({"stake": s, "lines": lines})
-        drawn.append({"number": n, "box": box, "stakes": stakes})
-    return drawn
-
-
-@dataclass
-class HandDrawing:
-    """A blackjack hand on the round page: its cards as they lie, its halves when it split."""
-
-    name: str
-    cards: list = field(default_factory=list)  # (code, how) with how "", "inherited" or "across"
-    split: bool = False
-    doubled: bool = False
-    children: list = field(default_factory=list)
-    lines: list = field(default_factory=list)  # WagerLine: bet, double
-    verdict: str = ""
-
-    @property
-    def is_root(self) -> bool:
-        return "." not in self.name
-
-
-def _blackjack_drawing(record: Round, outcome) -> dict:
-    """The stored blackjack round for the template: boxes, hands side by side, doubles, insurance,
-    even money and the jackpot, what was logged and what was owed; the dealer's cards."""
-    from dealing.round_builder_blackjack import blackjack_entry_from_document, full_cards
-
-    entry = blackjack_entry_from_document(record.document)
-    owed = {(w.stake, w.hand, w.wager): w for w in (outcome.wagers or [])} if outcome else {}
-    wrong: dict[tuple, list] = {}
-    for f in outcome.findings if outcome else []:
-        if f.stake and f.wager:
-            wrong.setdefault((f.stake, f.hand or "", f.wager), []).append(f)
-    labels = {"bet": _("Bet"), "double": _("Double"), "insurance": _("Insurance"), "jackpot": _("Jackpot")}
-
-    def line(sid, hand, wager, logged):
-        return WagerLine(labels[wager], logged, owed.get((sid, hand, wager)), wrong.get((sid, hand, wager), []))
-
-    def draw(box, hand) -> HandDrawing:
-        cards = full_cards(box, hand)
-        inherited = len(cards) - len(hand.cards)
-        view = HandDrawing(hand.name, split=hand.split, doubled=hand.double_at is not None)
-        for k, code in enumerate(cards):
-            own = k - inherited
-            how = "inherited" if own < 0 else "across" if hand.double_at == own else ""
-            view.cards.append((code, how))
-        if hand.split:
-            view.children = [draw(box, box.hand(f"{hand.name}.{side}")) for side in (1, 2)]
-        else:
-            sid = box.stake.id
-            view.lines = [line(sid, hand.name, "bet", hand.results.get("bet"))]
-            if hand.double_at is not None or (sid, hand.name, "double") in owed:
-                view.lines.append(line(sid, hand.name, "double", hand.results.get("double")))
-            bet = owed.get((sid, hand.name, "bet"))
-            view.verdict = bet.why if bet is not None else ""
-        return view
-
-    boxes = {b.number: b for b in entry.boxes}
-    drawn = []
-    for n in range(1, max([record.table.boxes, *boxes.keys()]) + 1):
-        box = boxes.get(n)
-        if box is None:
-            drawn.append({"number": n, "box": None})
-            continue
-        s = box.stake
-        lines = []
-        if s.insurance is not None:
-            lines.append(line(s.id, box.root.name, "insurance", s.results.get("insurance")))
-        if s.jackpot is not None:
-            lines.append(line(s.id, box.root.name, "jackpot", s.results.get("jackpot")))
-        drawn.append({"number": n, "box": box, "stake": s, "hand": draw(box, box.root), "lines": lines,
-                      "leaves": len(box.leaves())})
-    return {"boxes": drawn, "up": entry.dealer_up, "hole": entry.dealer_hole, "draws": entry.dealer_draws,
-            "rules": engine.house_rules("blackjack", record.document.get("rules"))
-            if outcome is not None else {}}
-
-
 @require_http_methods(["GET"])
 @role_required(*READERS)
 def round_detail(request, pk: int):
     record = selectors.round_get(user=request.user, pk=pk)
     try:
-        outcome, error = engine.replay(record.document), None
+        outcome, error = engine.replay(record.document), None  # the one replay of this page
     except engine.RoundError as exc:
         outcome, error = None, exc.message
-    entry = ochko_entry_from_document(record.document) if record.variant == "ochko" else None
+    layout = games.layout_for(record.variant)
+    # The felt, as the game's layout draws it (ochko: boxes and dealer_cards; blackjack: blackjack).
+    drawing = {"boxes": None, "dealer_cards": [], "blackjack": None,
+               **(layout.round_page(record, outcome) if layout is not None else {})}
     user = request.user
-    pending = Round.objects.filter(supersedes=record, status=RoundStatus.PENDING).first()
+    pending = selectors.round_pending_correction(round=record)
     return render(request, "dealing/round_detail.html", {
         "round": record, "table": record.table, "outcome": outcome, "error": error,
-        "boxes": _round_drawing(record, outcome), "dealer_cards": entry.dealer_cards if entry else [],
-        "blackjack": _blackjack_drawing(record, outcome) if record.variant == "blackjack" else None,
+        **drawing,
         "pending_correction": pending, "may_decide": _may(user, *DECIDERS),
-        "may_correct": (record.status == RoundStatus.RECORDED and pending is None and record.variant in ROUND_FORMS
+        "may_correct": (record.status == RoundStatus.RECORDED and pending is None
+                        and games.form_for(record.variant) is not None
                         and has_role(user, *LOGGERS) and may_correct(user, record)),
         "audit_url": audit_replay_url(record), "revisions": selectors.round_revisions(round=record),
-        "incidents": selectors.incidents_visible(request.user).filter(round=record).select_related("reported_by"),
+        "incidents": selectors.incident_list_of_round(user=request.user, round=record),
         "may_report": _may(request.user, *REPORTERS),
-        "may_log": _may(request.user, *LOGGERS) and record.table.variant in ROUND_FORMS and record.table.is_active
+        "may_log": _may(request.user, *LOGGERS) and games.form_for(record.table.variant) is not None
+        and record.table.is_active
         and record.status == RoundStatus.RECORDED,
     })

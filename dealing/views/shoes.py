@@ -1,21 +1,18 @@
 """A table's shoe: its events, rounds and actions."""
 
-
-
 from django.contrib import messages
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from casino.roles import AUDITOR, INSPECTOR, PIT_BOSS, has_role, role_required
-from dealing import engine, selectors, services
+from dealing import engine, games, selectors, services
 from dealing.choices import ShoeEventKind
-from dealing.forms import (
-    ROUND_FORMS, BurnForm, DealerChangeForm, ShoeStartForm, pit_dealers,
-)
+from dealing.forms import BurnForm, DealerChangeForm, ShoeStartForm, pit_dealers
 from dealing.models import Round, Shoe
-from .common import table_for, _may, _call, _require_role, READERS, LOGGERS, SHOE_LOADERS, SHOE_RECORDERS
+
+from .common import LOGGERS, READERS, SHOE_LOADERS, SHOE_RECORDERS, _call, _may, _require_role, table_for
 
 # --- shoes -----------------------------------------------------------------------------------------------
 
@@ -28,11 +25,8 @@ def shoe_page(request, name: str, number: int | None = None):
     """
     user = request.user
     table = table_for(user, name)
-    shoes = selectors.shoes_visible(user).filter(table=table).select_related("table", "shuffled_by")
-    if number is not None:
-        shoe = get_object_or_404(shoes, number=number)
-    else:
-        shoe = shoes.filter(ended_at__isnull=True).order_by("-number").first() or shoes.order_by("-number").first()
+    shoes = selectors.shoe_list_of_table(user=user, table=table)
+    shoe = selectors.shoe_pick(shoes=shoes, number=number)
     dealers = pit_dealers(table)
     start_form = ShoeStartForm(prefix="start", initial={"decks": services.shoe_decks(table)})
     burn_form = BurnForm(prefix="burn", table=table)
@@ -73,11 +67,11 @@ def shoe_page(request, name: str, number: int | None = None):
     context = {"table": table, "shoe": shoe, "start_form": start_form, "burn_form": burn_form, "audit_url": audit_url,
                "change_form": change_form, "may_start": _may(user, *SHOE_LOADERS),
                "may_record": _may(user, *SHOE_RECORDERS) and shoe is not None and shoe.is_open,
-               "may_log": _may(user, *LOGGERS) and table.variant in ROUND_FORMS,
-               "other_shoes": shoes.exclude(pk=shoe.pk if shoe else None).order_by("-number")[:12]}
+               "may_log": _may(user, *LOGGERS) and games.form_for(table.variant) is not None,
+               "other_shoes": selectors.shoe_list_others(shoes=shoes, shoe=shoe)}
     if shoe is not None:
         items = selectors.shoe_items(shoe=shoe)
-        visible = set(selectors.rounds_visible(user).filter(shoe=shoe).values_list("pk", flat=True))
+        visible = selectors.round_ids_visible_in_shoe(user=user, shoe=shoe)
         context.update(_shoe_summary(shoe, items, visible))
     return render(request, "dealing/shoe.html", context)
 

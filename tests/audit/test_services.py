@@ -89,7 +89,7 @@ def test_a_re_audit_is_atomic(eager, people, floor, log_rounds, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("database went away")
 
-    monkeypatch.setattr(services, "_record_one", broken)
+    monkeypatch.setattr(services.rounds, "_record_one", broken)
     with pytest.raises(RuntimeError):
         services.round_audit(round_id=record.pk)
     assert list(Finding.objects.filter(round=record).values_list("code", flat=True)) == ["WRONG_AMOUNT"]
@@ -301,8 +301,8 @@ def test_only_auditors_start_runs(people, db):
 
 @pytest.mark.parametrize("seconds", [0.0, 60.0], ids=["re-queued after each slice", "in one task"])
 def test_planning_walks_the_ids_a_slice_at_a_time(people, logged, run_now, monkeypatch, seconds):
-    monkeypatch.setattr(services, "CHUNKS_PER_PLAN_SLICE", 2)
-    monkeypatch.setattr(services, "PLAN_SECONDS", seconds)
+    monkeypatch.setattr(services.runs, "CHUNKS_PER_PLAN_SLICE", 2)
+    monkeypatch.setattr(services.runs, "PLAN_SECONDS", seconds)
     run = run_now(only_unaudited=False, chunk_size=3)
     ids = [pk for chunk in run.chunks.order_by("number") for pk in chunk.round_ids]
     assert ids == sorted(Round.objects.values_list("pk", flat=True))  # every round once, in order
@@ -341,13 +341,13 @@ def test_a_chunk_that_fails_changes_nothing_and_a_later_delivery_counts(people, 
     services.audit_run_plan(run_id=run.pk)
     chunk = run.chunks.get()
     real = services._record_audit
-    monkeypatch.setattr(services, "_record_audit", lambda *a: (_ for _ in ()).throw(RuntimeError("killed")))
+    monkeypatch.setattr(services.rounds, "_record_audit", lambda *a: (_ for _ in ()).throw(RuntimeError("killed")))
     with pytest.raises(RuntimeError):
         services.audit_run_chunk_process(chunk_id=chunk.pk)
     assert AuditRunChunk.objects.get(pk=chunk.pk).status == ChunkStatus.PENDING
     assert AuditRun.objects.get(pk=run.pk).rounds_done == 0
     assert not Finding.objects.exists() and not Round.objects.exclude(audit_status=AuditStatus.PENDING).exists()
-    monkeypatch.setattr(services, "_record_audit", real)
+    monkeypatch.setattr(services.rounds, "_record_audit", real)
     assert services.audit_run_chunk_process(chunk_id=chunk.pk) is True
     assert AuditRun.objects.get(pk=run.pk).summary()["rounds"] == 80
 
@@ -387,7 +387,7 @@ def test_the_nightly_task_audits_what_is_not_audited(people, logged, django_capt
 
 def test_a_chunk_task_that_breaks_fails_its_run(people, logged, monkeypatch, django_capture_on_commit_callbacks,
                                                 eager):
-    monkeypatch.setattr(services, "rounds_audit", lambda **kw: (_ for _ in ()).throw(ValueError("bug")))
+    monkeypatch.setattr(services.runs, "rounds_audit", lambda **kw: (_ for _ in ()).throw(ValueError("bug")))
     with pytest.raises(ValueError), django_capture_on_commit_callbacks(execute=True):
         services.audit_run_start(only_unaudited=False)
     run = AuditRun.objects.get()

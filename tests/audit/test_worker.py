@@ -7,6 +7,7 @@ workers see them. Skipped, with the reason, in the embedded mode (no CELERY_BROK
 
 import json
 import os
+import re
 import signal
 import time
 import uuid
@@ -50,6 +51,9 @@ def worker_env():
         "DATABASE_URL": current_database_url(),
         "CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT),
         "CONN_MAX_AGE": "60",
+        # The sweep of rounds whose audit never arrived (audit/sweep.py) has tests of its own; here it
+        # would only audit the runs' rounds a second time.
+        "AUDIT_SWEEP_INTERVAL_S": "0",
     }
 
 
@@ -162,3 +166,86 @@ def test_a_worker_killed_mid_run_and_another_started_completes_with_identical_co
     # Nothing lost, nothing counted or stored twice.
     assert sorted(Finding.objects.values_list("round_id", "fingerprint")) == reference_findings
     assert run.findings_total == Finding.objects.count() == sum(run.findings_by_code.values())
+
+
+@pytest.fixture
+def audits_counted():
+    """Every write of a round's audit status, counted by a trigger: (round id → how many times)."""
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE TABLE test_audit_write (round_id bigint NOT NULL, backend int NOT NULL)")
+        cursor.execute("""CREATE FUNCTION test_audit_written() RETURNS trigger LANGUAGE plpgsql AS $$
+                          BEGIN INSERT INTO test_audit_write VALUES (NEW.id, pg_backend_pid()); RETURN NEW; END $$""")
+        cursor.execute("CREATE TRIGGER test_audit_written AFTER UPDATE OF audit_status ON dealing_round "
+                       "FOR EACH ROW EXECUTE FUNCTION test_audit_written()")
+
+    def counts() -> Counter:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT round_id FROM test_audit_write")
+            return Counter(round_id for (round_id,) in cursor.fetchall())
+
+    def backends() -> set[int]:
+        """The database connections (server processes) that wrote them."""
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT DISTINCT backend FROM test_audit_write")
+            return {pid for (pid,) in cursor.fetchall()}
+
+    counts.backends = backends
+    yield counts
+    with connection.cursor() as cursor:
+        cursor.execute("DROP TRIGGER test_audit_written ON dealing_round")
+        cursor.execute("DROP FUNCTION test_audit_written()")
+        cursor.execute("DROP TABLE test_audit_write")
+
+
+def test_two_workers_audit_every_round_of_a_run_exactly_once(worker_env, thousand, audits_counted):
+    queue = queue_name()
+    with workers_running(2, queue, env=worker_env) as procs:
+        run = wait_for_run(start_run(queue, chunk_size=25).pk, timeout=120)
+        logs = [worker_output(proc) for proc in procs]
+    assert run.status == "done", run.error
+    assert audits_counted() == Counter({round_id: 1 for round_id in thousand})
+    assert run.chunks.filter(status="done").count() == 40
+    assert (run.rounds_done, run.clean + run.with_findings + run.errors) == (1000, 1000)
+    assert run.findings_total == Finding.objects.count() == sum(run.findings_by_code.values())
+    assert all("Traceback" not in text for text in logs), logs
+    # Each worker kept its connection from chunk to chunk (CONN_MAX_AGE; casino/celery.py), rather
+    # than a new server process for each of the 40 chunks.
+    assert len(audits_counted.backends()) <= 2
+    # That they do not wait for each other is tested in test_parallel.py (two transactions).
+
+
+def test_rounds_whose_messages_the_broker_lost_are_audited_by_the_workers_sweep(worker_env, people, floor):
+    """Rounds logged through the API while no worker runs; their audit messages are purged from
+    Redis (a broker restarted without persistence); workers started afterwards find the rounds
+    pending in PostgreSQL and audit each one once — the two workers' sweeps never take the same round."""
+    from casino.celery import app
+    from audit import dispatch
+
+    client = APIClient()
+    client.force_authenticate(people.dealer)
+    sims = list(simulate("ochko", 30, seed=93, mistake_rate=0.4, table_min=100, table_max=5000))
+    ids = []
+    for sim in sims:
+        response = client.post("/api/v1/rounds/", json.dumps(sim_doc(sim, table=floor.table_a, dealer=people.dealer),
+                                                              cls=DjangoJSONEncoder), content_type="application/json")
+        assert response.status_code == 201, response.content
+        ids.append(response.json()["id"])
+    dispatch.flush()  # the messages reach Redis...
+    assert app.control.purge() > 0  # ...and are lost there
+    assert Round.objects.filter(pk__in=ids, audit_status=AuditStatus.PENDING).count() == 30
+
+    env = dict(worker_env, AUDIT_SWEEP_GRACE_S="2", AUDIT_SWEEP_INTERVAL_S="1")
+    started = time.monotonic()
+    with workers_running(2, queue_name(), env=env) as procs:
+        wait_until(lambda: not Round.objects.filter(pk__in=ids, audit_status=AuditStatus.PENDING).exists(),
+                   timeout=60, what="the workers' sweep to audit the rounds", procs=procs)
+        took = time.monotonic() - started
+        time.sleep(2)  # a pass or two more: nothing left to sweep
+        logs = [worker_output(proc) for proc in procs]
+    assert took < 60
+    swept = sum(int(n) for text in logs for n in re.findall(r"audited (\d+) rounds logged before", text))
+    assert swept == 30, logs  # each round audited by one sweep, once
+    found = codes_by_round(ids)
+    for round_id, sim in zip(ids, sims):
+        assert found.get(round_id, set()) == expected_codes(sim)
+        assert Round.objects.get(pk=round_id).audit_status == (AuditStatus.FINDINGS if sim.code else AuditStatus.CLEAN)

@@ -188,7 +188,7 @@ def test_a_pit_boss_logs_for_a_dealer_of_his_pit(client, make_user, dealer, floo
 
 def test_an_engine_refusal_lands_on_the_field_that_caused_it(dealer, floor, monkeypatch):
     """A document the engine cannot read is never saved; its event index or JSON path names the field."""
-    from dealing.forms import OchkoRoundForm
+    from dealing.games.ochko.forms import OchkoRoundForm
 
     form = OchkoRoundForm(round_data(), table=floor.table_a, user=dealer)
     assert form.is_valid(), form.errors
@@ -234,10 +234,21 @@ def test_a_dealer_logs_only_as_himself(dealer_client, dealer, make_user, floor):
     assert Round.objects.get().dealer == dealer
 
 
-def test_a_table_without_a_form_yet_says_so(client, make_user, floor):
+@pytest.fixture
+def veintiuno_without_a_form():
+    """Veintiuno as it was before its round form: a game whose `dealing.games` entry leaves the slot empty."""
+    from dealing import games
+
+    shipped = games.get("veintiuno")
+    games.register(games.Game(variant="veintiuno"))
+    yield
+    games.register(shipped)
+
+
+def test_a_table_without_a_form_yet_says_so(client, make_user, floor, veintiuno_without_a_form):
     from tests.factories import TableFactory
 
-    TableFactory(name="Casa-21", pit=floor.pit_a, variant="veintiuno", boxes=6)  # game nights are the ledger's
+    TableFactory(name="Casa-21", pit=floor.pit_a, variant="veintiuno", boxes=6)
     client.force_login(make_user(PIT_BOSS, pits=[floor.pit_a]))
     response = client.get(reverse("dealing:round_new", kwargs={"name": "Casa-21"}))
     assert response.status_code == 200

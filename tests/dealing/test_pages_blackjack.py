@@ -10,7 +10,8 @@ from django.test import Client
 from django.urls import reverse
 
 from dealing import engine, services
-from dealing.forms import BlackjackRoundForm, parse_splits
+from dealing.games.blackjack.forms import BlackjackRoundForm
+from dealing.games.blackjack.hands import parse_splits
 from dealing.models import Round
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from dealing import engine
-from dealing.round_builder import (
+from dealing.games.ochko.builder import (
     BoxEntry, OchkoEntry, Result, Source, StakeEntry, amount_json, build_ochko, ochko_entry_from_document,
 )
 

@@ -10,9 +10,9 @@ import pytest
 
 from dealing import chain, engine
 from dealing.engine.simulators import blackjack as simulator
-from dealing.round_builder import Result, Source
-from dealing.round_builder_blackjack import (
-    BlackjackEntry, BoxEntry, HandEntry, StakeEntry, blackjack_entry_from_document, build_blackjack, full_cards,
+from dealing.games.blackjack.builder import (
+    BlackjackEntry, BoxEntry, HandEntry, Result, Source, StakeEntry, blackjack_entry_from_document, build_blackjack,
+    full_cards,
 )
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "blackjack"

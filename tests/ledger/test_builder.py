@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from dealing import engine
-from ledger.builder import (
+from dealing.games.veintiuno.builder import (
     Action,
     Payment,
     PlayError,

@@ -4,7 +4,7 @@ from dealing.games import Game
 
 GAME = Game(
     variant="blackjack",
-    form="dealing.forms.BlackjackRoundForm",
-    layout="",
-    drills="",
+    form="dealing.games.blackjack.forms.BlackjackRoundForm",
+    layout="dealing.games.blackjack.layout.LAYOUT",
+    drills="dealing.games.blackjack.drills.DRILLS",
 )

@@ -4,7 +4,7 @@ from dealing.games import Game
 
 GAME = Game(
     variant="ochko",
-    form="dealing.forms.OchkoRoundForm",
-    layout="",
-    drills="",
+    form="dealing.games.ochko.forms.OchkoRoundForm",
+    layout="dealing.games.ochko.layout.LAYOUT",
+    drills="dealing.games.ochko.drills.DRILLS",
 )

@@ -4,7 +4,7 @@ from dealing.games import Game
 
 GAME = Game(
     variant="veintiuno",
-    form="",
-    layout="",
-    drills="",
+    form="dealing.games.veintiuno.forms.VeintiunoRoundForm",
+    layout="dealing.games.veintiuno.layout.LAYOUT",
+    drills="dealing.games.veintiuno.drills.DRILLS",
 )

@@ -1,7 +1,8 @@
-"""A veintiuno round as the home game's form enters it → the `round/1` document, in the rules' order.
+"""A veintiuno round as its forms enter it → the `round/1` document, in the rules' order.
 
-The form is filled seat by seat (who sits where, the two cards, the bet, what each hand did, what
-it was paid) and the bank's own line (two cards, al puje, its draws, who takes the bank next).
+Two forms fill it: the home game's ledger (`ledger.forms.RoundForm`) and the round form of a
+veintiuno table (`dealing.games.veintiuno.forms`). Each is filled seat by seat (who sits where, the
+two cards, the bet, what each hand did, what it was paid) and the bank's own line (two cards, al puje, its draws, who takes the bank next).
 The log must read in the order things happen at the table (rules/veintiuno.md, "A round"):
 
 1. the first pass, face down: seat 1 (pie de banco, at the bank's right), 2, …, then the bank;
@@ -34,9 +35,9 @@ from decimal import Decimal, InvalidOperation
 
 from django.utils.translation import gettext as _
 
+from dealing.engine import cards as _cards
 from dealing.engine.money import fmt
-
-from .draw import read_card
+from dealing.engine.veintiuno import PACK
 
 PAY, TAKE, LEAVE = "pay", "take", "leave"
 RESULTS = (PAY, TAKE, LEAVE)
@@ -105,6 +106,20 @@ class RoundSheet:
     payments: list[Payment] = field(default_factory=list)
     bank_to: str | None = None
     id: str | None = None
+
+
+_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
+
+
+def read_card(text) -> str | None:
+    """The canonical code of a card of the 40-card pack (``"7♥"``, ``"7h"`` → ``"7H"``), or None."""
+    if not isinstance(text, str):
+        return None
+    text = text.strip()
+    if text and text[-1] in _SYMBOLS:
+        text = text[:-1] + _SYMBOLS[text[-1]]
+    code = _cards.normalize(text) or _cards.normalize(text.upper())
+    return code if code in PACK else None
 
 
 def stake_id(seat: int) -> str:
@@ -272,3 +287,94 @@ def build_round(sheet: RoundSheet) -> dict:
     if sheet.id:
         doc["id"] = sheet.id
     return doc
+
+
+# --- a stored round read back ----------------------------------------------------------------------
+
+_PLAY_EVENTS = ("hit", "stand", "tapo", "split", "withdraw", "void", "declare")
+
+
+def sheet_from_document(doc: dict) -> RoundSheet:
+    """What the forms would hold for a logged veintiuno round: each seat's player, bet, dealt cards
+    and play line, the bank's cards and draws, the first payment of each hand — for correcting a
+    stored round on the form. `build_round` of the result gives the log back in the rules' order.
+
+    It reads a document the engine has accepted; stakes keep the ids the log gave them only where
+    they are the forms' own ("S<seat>")."""
+    seats: dict[int, SeatEntry] = {}
+    by_stake: dict[str, SeatEntry] = {}
+    for item in doc.get("stakes", []):
+        if not isinstance(item, dict) or type(item.get("seat")) is not int:
+            continue
+        entry = SeatEntry(item["seat"], str(item.get("player", "")), Decimal(0), ("", ""))
+        seats[entry.seat] = by_stake[str(item.get("id"))] = entry
+    dealt: dict[int, list[str]] = {n: [] for n in seats}
+    bank_cards: list[str] = []
+    draws: list[str] = []
+    bets: dict[str, Decimal] = {}
+    current: dict[int, str] = {n: str(n) for n in seats}  # the hand each seat's play line is at
+    payments: list[Payment] = []
+    paid: set[str] = set()
+    puje, bank_to = False, None
+    for ev in doc.get("events", []):
+        if not isinstance(ev, dict):
+            continue
+        e = ev.get("e")
+        if e == "deal":
+            to = ev.get("to")
+            if to == "bank":
+                bank_cards.append(ev.get("card"))
+            elif to in dealt:
+                dealt[to].append(ev.get("card"))
+        elif e == "bet" and ev.get("stake") in by_stake:
+            entry = by_stake[ev["stake"]]
+            entry.bet = _amount(ev.get("amount"))
+            bets[str(entry.seat)] = entry.bet
+        elif e in _PLAY_EVENTS and isinstance(ev.get("hand"), str):
+            hand = ev["hand"]
+            head = hand.split(".")[0]
+            entry = seats.get(int(head)) if head.isdigit() else None
+            if entry is None:
+                continue
+            if e == "declare" and hand == str(entry.seat) and not entry.play:
+                entry.declare = True  # the dealt natural, declared at once
+                continue
+            if hand != current[entry.seat]:
+                entry.play.append(Action("next"))
+                current[entry.seat] = hand
+            if e == "split":
+                amount = _amount(ev.get("amount"))
+                bet = bets.get(hand, Decimal(0))
+                bets[hand + ".1"], bets[hand + ".2"] = bet, amount
+                entry.play.append(Action("split", amount=None if amount == bet * 2 else amount))
+                current[entry.seat] = hand + ".1"
+            elif e in ("hit", "tapo"):
+                entry.play.append(Action(e, card=ev.get("card")))
+            else:
+                entry.play.append(Action(e))
+        elif e == "draw":
+            draws.append(ev.get("card"))
+        elif e == "puje":
+            puje = True
+        elif e in RESULTS and isinstance(ev.get("hand"), str) and ev["hand"] not in paid:
+            paid.add(ev["hand"])
+            amount = ev.get("amount")
+            payments.append(Payment(ev["hand"], e, _amount(amount) if amount is not None else None))
+        elif e == "bank_to":
+            bank_to = ev.get("player")
+    for n, entry in seats.items():
+        cards = dealt[n] + ["", ""]
+        entry.cards = (cards[0], cards[1])
+    table = doc.get("table") if isinstance(doc.get("table"), dict) else {}
+    bank2 = bank_cards + ["", ""]
+    return RoundSheet(
+        bank=str(doc.get("bank", "")), limits=(_amount(table.get("min")), _amount(table.get("max"))),
+        seats=sorted(seats.values(), key=lambda s: s.seat), bank_cards=(bank2[0], bank2[1]), puje=puje,
+        bank_draws=draws, payments=payments, bank_to=bank_to, id=doc.get("id"))
+
+
+def _amount(value) -> Decimal:
+    try:
+        return Decimal(str(value))
+    except ArithmeticError:
+        return Decimal(0)

@@ -10,47 +10,22 @@ It knows nothing of Django or HTML: the form gives it plain entries (`OchkoEntry
 the document and the sources (`Built`). Whether a card made an instant ochko or mnogo is asked of
 the engine, never worked out here: the rules live in one place.
 
-The builder for blackjack (hands that split, doubles, insurance) is `round_builder_blackjack`, with
-its own entries; `Source`, `Built` and `Result` are shared.
+The builder for blackjack (hands that split, doubles, insurance) is `dealing.games.blackjack.builder`,
+with its own entries; `Source`, `Built` and `Result` are shared (`dealing.games.building`).
 """
 
 from dataclasses import dataclass, field
 from decimal import Decimal
 
 from dealing import engine
-from dealing.engine.money import fmt
+from dealing.games.building import LEAVE, PAY, RESULTS, TAKE, Built, Log, Result, Source, amount_json
 
-PAY, TAKE, LEAVE = "pay", "take", "leave"
-RESULTS = (PAY, TAKE, LEAVE)
+__all__ = ["PAY", "TAKE", "LEAVE", "RESULTS", "Built", "Result", "Source", "amount_json", "StakeEntry",
+           "BoxEntry", "OchkoEntry", "build_ochko", "ochko_entry_from_document"]
+
 # A stake's wagers in the order a box is settled: Bet and Ante first, dealer bets after the box's.
 MAIN_WAGERS = ("bet", "ante")
 OCHKO_WAGERS = ("ante", "bet", "dealer_bet")
-
-
-@dataclass(frozen=True)
-class Source:
-    """Where on the form an event came from.
-
-    `part` is one of: "card" (a box's card, `index` 0 being the deal), "dark", "stand", "decision"
-    (a stake's Bet or fold), "result" (a wager's settlement), "dealer_card" (`index` 0 being his
-    face-down card), "open", "reveal". Blackjack adds "double", "split", "insurance",
-    "even_money" and "peek", and names the `hand` ("2.1") an event belongs to.
-    """
-
-    part: str
-    box: int | None = None
-    stake: str | None = None
-    wager: str | None = None
-    index: int | None = None
-    hand: str | None = None
-
-
-@dataclass
-class Result:
-    """What the dealer did with one wager: pay (an amount), take (optionally the amount), leave."""
-
-    result: str
-    amount: Decimal | None = None
 
 
 @dataclass
@@ -86,35 +61,7 @@ class OchkoEntry:
     dealer_cards: list[str] = field(default_factory=list)  # his face-down card first, then each draw
 
 
-@dataclass
-class Built:
-    document: dict
-    sources: list[Source]  # one per event, same index
-
-    def source_of(self, event: int | None) -> Source | None:
-        if event is None or not 0 <= event < len(self.sources):
-            return None
-        return self.sources[event]
-
-
-def amount_json(amount: Decimal):
-    """An amount as the round log writes it: whole amounts as integers, others as "7.50"."""
-    return int(amount) if amount == amount.to_integral_value() else fmt(amount)
-
-
-class _Log:
-    def __init__(self, header: dict, stakes: list[dict]):
-        self.header = header
-        self.stakes = stakes
-        self.events: list[dict] = []
-        self.sources: list[Source] = []
-        self.settled: set[tuple[str, str]] = set()
-
-    def add(self, event: dict, source: Source) -> int:
-        self.events.append(event)
-        self.sources.append(source)
-        return len(self.events) - 1
-
+class _Log(Log):
     def settle(self, stake: StakeEntry, wager: str) -> None:
         """The dealer's settlement of one wager, if he entered one and it is not logged yet."""
         entered = stake.results.get(wager)
@@ -138,9 +85,6 @@ class _Log:
         for stake in stakes:
             self.settle(stake, "dealer_bet")
 
-    def document(self) -> dict:
-        return {**self.header, "stakes": self.stakes, "events": list(self.events)}
-
 
 def build_ochko(entry: OchkoEntry, *, header: dict) -> Built:
     """The `round/1` document of an ochko round, in the order of the procedure.
@@ -152,7 +96,30 @@ def build_ochko(entry: OchkoEntry, *, header: dict) -> Built:
     draws; the dark cards revealed 1 → 6; the final settlement from box 6 down to box 1, each
     box's Bets and Antes before its dealer bets. What the dealer entered is logged as entered —
     a wrong payout stays wrong, for the engine to find.
+
+    Which card gave a box an instant ochko or mnogo is the engine's call, asked with one replay:
+    the round is first written as if no box finished early; when the engine finds no instant
+    result there, that is the document (and its replay goes with it, for the form's check), else
+    it is written again with each instant settled right after its card.
     """
+    first = _write(entry, header, {})
+    try:
+        outcome = engine.replay(first.document)
+    except engine.RoundError:
+        return first  # the whole document will be refused with the reason; nothing to place here
+    instants: dict[int, int] = {}  # box → the index in its cards of the card that finished it
+    for w in outcome.wagers or ():
+        source = first.source_of(w.event) if w.kind == "instant" else None
+        if source is not None and source.part == "card" and source.index:
+            instants.setdefault(source.box, source.index)
+    if not instants:
+        first.outcome = outcome
+        return first
+    return _write(entry, header, instants)
+
+
+def _write(entry: OchkoEntry, header: dict, instants: dict[int, int]) -> Built:
+    """The document with each box in `instants` finished (settled at once) at the card given."""
     boxes = sorted((b for b in entry.boxes if b.stakes), key=lambda b: b.number)
     stakes = []
     for box in boxes:
@@ -189,8 +156,8 @@ def build_ochko(entry: OchkoEntry, *, header: dict) -> Built:
         playing = box.playing
         finished = False
         for k, card in enumerate(box.cards[1:], start=1):
-            at = log.add({"e": "hit", "box": box.number, "card": card}, Source("card", box.number, index=k))
-            if playing and not finished and _instant_at(log, at):
+            log.add({"e": "hit", "box": box.number, "card": card}, Source("card", box.number, index=k))
+            if playing and not finished and instants.get(box.number) == k:
                 finished = True
                 log.settle_box(playing)
         if box.dark is not None:
@@ -210,21 +177,12 @@ def build_ochko(entry: OchkoEntry, *, header: dict) -> Built:
     # 9–10. Final settlement, box 6 down to box 1.
     for box in reversed(boxes):
         log.settle_box(box.stakes)
-    return Built(log.document(), log.sources)
+    return log.built()
 
 
 def _paid_last(stake: StakeEntry, wager: str) -> bool:
     entered = stake.results.get(wager)
     return entered is None or entered.result != PAY
-
-
-def _instant_at(log: _Log, event: int) -> bool:
-    """Did the card at `event` give its box an instant ochko or mnogo? The engine decides."""
-    try:
-        outcome = engine.replay(log.document())
-    except engine.RoundError:
-        return False  # the whole document will be refused with the reason; nothing to place here
-    return any(w.kind == "instant" and w.event == event for w in outcome.wagers or ())
 
 
 def ochko_entry_from_document(doc: dict) -> OchkoEntry:

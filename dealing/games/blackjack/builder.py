@@ -5,7 +5,7 @@ the dealer paid, took or left — while the log reads in the order things happen
 (rules/blackjack.md): the deal (box up cards, the dealer's up card, second cards, the hole card),
 insurance and even money while the dealer shows an ace, the peek, each box's hands depth first,
 the dealer's draws, the settlement. This module turns the first into the second and remembers,
-for every event, where on the form it came from (`Source`, shared with the ochko builder).
+for every event, where on the form it came from (`Source`, `dealing.games.building`).
 
 Whether a hand may still stand, whether the dealer peeks and whether his blackjack ended the round
 are asked of the engine (`engine.next_events`), never worked out here: the rules live in one place.
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from dealing import engine
-from dealing.round_builder import RESULTS, Built, Result, Source, _Log, amount_json
+from dealing.games.building import RESULTS, Built, Log, Result, Source, amount_json
 
 HAND_WAGERS = ("bet", "double")  # settled per hand
 STAKE_WAGERS = ("insurance", "jackpot")  # settled once per box, on its first hand
@@ -106,7 +106,7 @@ class BlackjackEntry:
     dealer_draws: list[str] = field(default_factory=list)
 
 
-class _BlackjackLog(_Log):
+class _BlackjackLog(Log):
     def settle_wager(self, stake: StakeEntry, hand: str, wager: str, entered: Result | None) -> None:
         """The dealer's settlement of one wager, if he entered one and it is not logged yet.
         Blackjack logs the amount of a `leave` too (the wager returned), when it was entered."""
@@ -193,7 +193,7 @@ def build_blackjack(entry: BlackjackEntry, *, header: dict) -> Built:
             for wager in HAND_WAGERS:
                 log.settle_hand(box, hand, wager)
         log.settle_stake(box, "jackpot")
-    return Built(log.document(), log.sources)
+    return log.built()
 
 
 def _play(log: _BlackjackLog, box: BoxEntry, hand: HandEntry, depth: int) -> None:

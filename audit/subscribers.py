@@ -1,0 +1,17 @@
+"""What audit does when dealing announces rounds (dealing.hooks; subscribed in audit/apps.py)."""
+
+from django.conf import settings
+
+from .dispatch import queue_round_audits
+
+
+def rounds_committed(round_ids: list[int], *, bulk: bool) -> None:
+    """Audit rounds once they are committed: queued as Celery tasks (audit/dispatch.py). A bulk load
+    without a broker audits them all in-process in one `audit_rounds` task (one transaction)
+    instead of one task and commit each."""
+    if bulk and settings.CELERY_TASK_ALWAYS_EAGER:
+        from .tasks import audit_rounds
+
+        audit_rounds.apply(args=[round_ids], throw=True)
+    else:
+        queue_round_audits(round_ids)

@@ -1,0 +1,96 @@
+"""What dealing's endpoints share: the error body, pagination, text fields, reading a body exactly,
+looking up a user by name, and an endpoint whose methods admit different roles."""
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import RequestDataTooBig
+from django.utils.translation import gettext as _
+from rest_framework import serializers
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from casino.errors import ServiceError
+from casino.roles import HasRole
+from dealing import engine
+from dealing.access import READERS  # noqa: F401 - dealing.apis.READERS, as before
+from dealing.engine.document import load_json
+from dealing.errors import engine_error
+
+User = get_user_model()
+
+MONEY = {"max_digits": 14, "decimal_places": 2}
+
+
+class ErrorSerializer(serializers.Serializer):
+    message = serializers.CharField()
+    extra = serializers.DictField(help_text="Details for programs: `code`; for a round, `path` and `event`; "
+                                            "for invalid fields, `fields`.")
+
+
+def errors(*codes: int) -> dict:
+    return {code: ErrorSerializer for code in codes}
+
+
+class Pagination(LimitOffsetPagination):
+    default_limit = 50
+    max_limit = 500
+
+
+def _paginated(view: APIView, queryset, serializer_class) -> Response:
+    paginator = Pagination()
+    page = paginator.paginate_queryset(queryset, view.request, view=view)
+    return paginator.get_paginated_response(serializer_class(page, many=True).data)
+
+
+class Text(serializers.CharField):
+    """Text that the database can store: no NUL (DRF refuses those) and no unpaired surrogates."""
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise serializers.ValidationError(_("This is not valid Unicode text.")) from None
+        return value
+
+
+def _raw_body(request) -> bytes:
+    """The request body as sent (the engine reads it exactly); too large is refused like any error."""
+    try:
+        return request.body
+    except RequestDataTooBig:
+        raise ServiceError(_("The request body is too large."), extra={"code": "too_large"}, status=413) from None
+
+
+def _json_body(request) -> dict:
+    """The body as a JSON object read exactly (decimals stay Decimal)."""
+    try:
+        data = load_json(_raw_body(request))
+    except engine.RoundError as exc:
+        raise engine_error(exc) from None
+    if not isinstance(data, dict):
+        raise ServiceError(_("The body must be a JSON object."), extra={"code": "wrong_type", "path": "$", "event": None})
+    return data
+
+
+def _user(username: str, field: str):
+    user = User.objects.filter(username=username, is_active=True).first()
+    if user is None:
+        raise serializers.ValidationError({field: [_("There is no user \"%(name)s\".") % {"name": username}]})
+    return user
+
+
+class _PerMethodRoles(APIView):
+    """An endpoint whose methods admit different roles: `method_roles = {"GET": (...), "POST": (...)}`."""
+
+    method_roles: dict[str, tuple[str, ...]] = {}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._permission_by_method = {method: HasRole(*roles) for method, roles in cls.method_roles.items()}
+
+    def get_permissions(self):
+        # OPTIONS and HEAD are judged like the endpoint's first method.
+        by_method = self._permission_by_method
+        permission = by_method.get(getattr(self.request, "method", "GET")) or next(iter(by_method.values()))
+        return [permission()]

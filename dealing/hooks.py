@@ -1,0 +1,63 @@
+"""What dealing announces to the apps above it, so that it never imports them.
+
+    rounds_committed      rounds now in force (a round logged, a correction approved), once their
+                          transaction has committed; audit subscribes (audit/apps.py) and audits them
+    rounds_batched()      for bulk loads: the rounds recorded inside are announced together, once
+
+A subscriber is a plain function `subscriber(round_ids, *, bulk)`: `round_ids` the committed rounds'
+ids, `bulk` True when they come from `rounds_batched()` (a subscriber may then do its work in one go,
+in-process, rather than queue a message per round). Subscribers run in the order they subscribed,
+inside `transaction.on_commit`, so a round that is rolled back is never announced. A plain list of
+functions rather than a Django signal: the rounds are written in SQL (dealing.services.chain_link),
+so no model signal fires, and the hook's one argument list is its whole contract.
+"""
+
+from collections.abc import Callable
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+from django.db import transaction
+
+Subscriber = Callable[..., None]
+
+_subscribers: list[Subscriber] = []
+_batch: ContextVar[list[int] | None] = ContextVar("dealing_rounds_batched", default=None)
+
+
+def subscribe(subscriber: Subscriber) -> None:
+    """Call `subscriber(round_ids, bulk=…)` after each commit of rounds (once, however often it subscribes)."""
+    if subscriber not in _subscribers:
+        _subscribers.append(subscriber)
+
+
+def unsubscribe(subscriber: Subscriber) -> None:
+    if subscriber in _subscribers:
+        _subscribers.remove(subscriber)
+
+
+def _announce(round_ids: list[int], *, bulk: bool) -> None:
+    for subscriber in list(_subscribers):
+        subscriber(round_ids, bulk=bulk)
+
+
+def round_recorded(round_id: int) -> None:
+    """A round is in force (inside the transaction writing it): announced when that commits."""
+    batch = _batch.get()
+    if batch is not None:
+        batch.append(round_id)
+    else:
+        transaction.on_commit(lambda: _announce([round_id], bulk=False))
+
+
+@contextmanager
+def rounds_batched():
+    """For bulk loads (the demo floor): the rounds recorded inside are announced together, once the
+    transaction around them commits (audit then audits them all in one task instead of one each)."""
+    ids: list[int] = []
+    token = _batch.set(ids)
+    try:
+        yield
+    finally:
+        _batch.reset(token)
+    if ids:
+        transaction.on_commit(lambda: _announce(ids, bulk=True))

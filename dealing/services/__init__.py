@@ -1,0 +1,37 @@
+"""Every write of dealing: plain functions, keyword-only arguments, validated by the engine first.
+
+A refused write raises `ServiceError` (dealing.errors: a sentence for the user; `extra` with a
+stable `code` and, for a round, the JSON `path` and `event` index) and stores nothing: each
+service reads and checks everything first and writes in one transaction. Who may do what is
+checked by dealing.access, which the pages and the API ask too, so they cannot disagree.
+
+    shoes          shoe_start, shoe_end, shoe_burn, shoe_dealer_change    the shoe, between rounds
+    documents      read_document, complete_document                       a round document read, filled in
+    rounds         round_log                                              a round checked and chained
+    chain_link     _Link                                                  the SQL that appends it
+    corrections    round_amend, round_amendment_decide                    corrections, the pit boss's word
+    incidents      incident_report, incident_decide                       incidents, the pit boss's word
+
+A round in force is announced once committed (dealing.hooks.rounds_committed); audit subscribes,
+and writes the audit's verdict itself (audit.state). Callers use this package's names
+(`from dealing import services; services.round_log(...)`), not the modules'.
+"""
+
+from dealing.access import works_at
+from dealing.errors import engine_error
+
+from .chain_link import _Link, _TableChanged
+from .corrections import round_amend, round_amendment_decide
+from .documents import MAX_DEPTH, MAX_EXPONENT, MONEY_LIMIT, complete_document, read_document
+from .incidents import incident_decide, incident_report
+from .rounds import BOX_MAX, PLAYER_MAX, STAKE_ID_MAX, round_log
+from .shoes import (
+    card_code, shoe_burn, shoe_dealer_change, shoe_decks, shoe_end, shoe_for_round, shoe_reference, shoe_start,
+)
+
+__all__ = [
+    "BOX_MAX", "MAX_DEPTH", "MAX_EXPONENT", "MONEY_LIMIT", "PLAYER_MAX", "STAKE_ID_MAX", "_Link", "_TableChanged",
+    "card_code", "complete_document", "engine_error", "incident_decide", "incident_report", "read_document",
+    "round_amend", "round_amendment_decide", "round_log", "shoe_burn", "shoe_dealer_change", "shoe_decks",
+    "shoe_end", "shoe_for_round", "shoe_reference", "shoe_start", "works_at",
+]

@@ -1,0 +1,192 @@
+"""A round document read and completed before it is checked: refused when the database could not
+keep it exactly, filled in from its table (name, limits, house rules in force), its dealer and id."""
+
+import uuid
+from decimal import Decimal
+
+from django.utils.translation import gettext as _
+
+from casino.models import Table
+from dealing import engine, input_limits
+from dealing.engine import document as engine_document
+from dealing.engine.money import fmt, parse_amount
+from dealing.errors import engine_error, refuse
+
+MONEY_LIMIT = Decimal(10) ** 12  # MONEY: 14 digits, 2 of them decimals (dealing.models)
+# A round log is a shallow document; anything nested deeper is not one.
+MAX_DEPTH = 24
+MAX_EXPONENT = 40
+
+
+def read_document(document) -> dict:
+    """A round document as a dict, read by the engine; refused when it could not be stored faithfully."""
+    try:
+        doc = engine.load(document)
+        engine_document.header(doc, doc.get("variant"))
+    except engine.RoundError as exc:
+        raise engine_error(exc) from None
+    _check_storable(doc)
+    input_limits.check_round_input(doc)
+    return dict(doc)
+
+
+def _check_storable(doc: dict) -> None:
+    """Refuse what the database could not keep exactly: NUL characters and unpaired surrogates in
+    text, numbers too large to write out, documents nested beyond any round log.
+
+    Every round passes through here, so a quick walk (`_plainly_storable`) first looks for
+    anything to refuse; only when it finds something does the walk below, which says what and
+    where, run. That walk carries where a value is as a link to its parent (`(parent's place, key
+    or index)`) and spells the JSON path out only for a refusal."""
+    if _plainly_storable(doc, 0):
+        return
+    stack = [(doc, 0, None)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        value, depth, place = pop()
+        if depth > MAX_DEPTH:
+            path = _json_path(place)
+            raise refuse(_("The document is nested too deeply at %(path)s.") % {"path": path}, "too_deep", path=path)
+        kind = type(value)
+        if kind is dict:
+            for key, item in value.items():
+                if "\x00" in key or not key.isascii():
+                    _check_text(key, _json_path(place))
+                push((item, depth + 1, (place, key)))
+        elif kind is list:
+            for i, item in enumerate(value):
+                push((item, depth + 1, (place, i)))
+        elif kind is str:
+            if "\x00" in value or not value.isascii():
+                _check_text(value, _json_path(place))
+        elif kind is Decimal and (not value.is_finite() or abs(value.adjusted()) > MAX_EXPONENT):
+            path = _json_path(place)
+            raise refuse(_("The number at %(path)s is out of range.") % {"path": path}, "bad_number", path=path)
+
+
+def _plainly_storable(value, depth: int) -> bool:
+    """True when `_check_storable`'s walk would refuse nothing in `value` (a dict or list at `depth`).
+    False at the first doubt, which that walk then settles: a container whose items would lie
+    beyond MAX_DEPTH, a key that is not plain ASCII, text with a NUL or that does not encode, a
+    number out of range. Text and numbers are checked where they stand, without a call each."""
+    if depth >= MAX_DEPTH:
+        return False
+    items = value.items() if type(value) is dict else enumerate(value)
+    for key, item in items:
+        if type(key) is str and ("\x00" in key or not key.isascii()):
+            return False
+        kind = type(item)
+        if kind is str:
+            if "\x00" in item or not (item.isascii() or _encodes(item)):
+                return False
+        elif kind is dict or kind is list:
+            if not _plainly_storable(item, depth + 1):
+                return False
+        elif kind is Decimal and (not item.is_finite() or abs(item.adjusted()) > MAX_EXPONENT):
+            return False
+    return True
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _json_path(place) -> str:
+    """`$.events[3].card` from the links `_check_storable` keeps."""
+    steps = []
+    while place is not None:
+        place, step = place
+        steps.append(f"[{step}]" if type(step) is int else f".{step}")
+    return "$" + "".join(reversed(steps))
+
+
+def _check_text(text: str, path: str) -> None:
+    if "\x00" in text:
+        raise refuse(_("The text at %(path)s contains a NUL character.") % {"path": path}, "bad_text", path=path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise refuse(_("The text at %(path)s is not valid Unicode.") % {"path": path}, "bad_text",
+                     path=path) from None
+
+
+def complete_document(doc: dict, *, table: Table, logged_by) -> dict:
+    """The document as it will be stored: the table's name, limits and house rules in force, the
+    dealer's username and an id, filled in where the client left them out.
+
+    Anything the client did give must agree with the stored table: a round logged against other
+    limits or other house rules is refused rather than silently re-read.
+    """
+    doc = dict(doc)
+    if doc.get("variant") != table.variant:
+        given = doc.get("variant")
+        if type(given) is not str or given not in engine.VARIANTS:
+            try:  # the engine's own words for a missing or unknown variant
+                engine.replay(doc)
+            except engine.RoundError as exc:
+                raise engine_error(exc) from None
+        raise refuse(_("Table %(table)s plays %(variant)s, but the round is %(given)s.")
+                     % {"table": table.name, "variant": table.variant, "given": given},
+                     "variant_mismatch", path="$.variant")
+    given = doc.get("table") if isinstance(doc.get("table"), dict) else {}
+    out_table = dict(given)
+    out_table["name"] = table.name
+    out_table["min"], out_table["max"] = _limits(given, table)
+    doc["table"] = out_table
+    in_force = engine.house_rules(table.variant, table.rules)
+    if doc.get("rules") is not None:
+        try:
+            sent_rules = engine.house_rules(table.variant, doc["rules"])
+        except engine.RoundError as exc:
+            raise engine_error(exc) from None
+        if sent_rules != in_force:
+            differ = sorted(k for k in in_force if sent_rules.get(k) != in_force.get(k))
+            raise refuse(_("The round's house rules differ from table %(table)s's (%(rules)s).")
+                         % {"table": table.name, "rules": ", ".join(differ)},
+                         "rules_mismatch", path="$.rules", rules=differ)
+    doc["rules"] = dict(table.rules or {})
+    if not doc.get("dealer"):
+        doc["dealer"] = logged_by.get_username()
+    if doc.get("id") is None:
+        doc["id"] = str(uuid.uuid4())
+    else:
+        try:
+            doc["id"] = str(uuid.UUID(str(doc["id"])))
+        except ValueError:
+            raise refuse(_("The round's id must be a UUID, such as b7e4c2d0-5a1f-4a3e-9d51-0c7f2f0a9e11."),
+                         "bad_id", path="$.id") from None
+    return doc
+
+
+def _limits(given: dict, table: Table) -> tuple[Decimal, Decimal]:
+    """The limits in force for the round: the table's. At veintiuno each bank announces its own,
+    which must lie within the table's."""
+    limits = {"min": table.min_bet, "max": table.max_bet}
+    for key in ("min", "max"):
+        if key not in given:
+            continue
+        try:
+            sent = parse_amount(given[key], f"$.table.{key}")
+        except engine.RoundError as exc:
+            raise engine_error(exc) from None
+        if table.variant == "veintiuno":
+            if not table.min_bet <= sent <= table.max_bet:
+                raise refuse(
+                    _("The bank's %(which)s of %(sent)s lies outside table %(table)s's limits (%(min)s to %(max)s).")
+                    % {"which": _("minimum") if key == "min" else _("maximum"), "sent": fmt(sent),
+                       "table": table.name, "min": fmt(table.min_bet), "max": fmt(table.max_bet)},
+                    "limits_mismatch", path=f"$.table.{key}")
+        elif sent != limits[key]:
+            raise refuse(
+                _("The round gives the table %(which)s as %(sent)s; table %(table)s's is %(value)s.")
+                % {"which": _("minimum") if key == "min" else _("maximum"), "sent": fmt(sent),
+                   "table": table.name, "value": fmt(limits[key])},
+                "limits_mismatch", path=f"$.table.{key}")
+        limits[key] = sent
+    if limits["min"] > limits["max"]:
+        raise refuse(_("The round's minimum is above its maximum."), "limits_mismatch", path="$.table")
+    return limits["min"], limits["max"]
