@@ -18,7 +18,7 @@ LOCAL_KEY := SECRET_KEY="$${SECRET_KEY:-local-commands-only-not-a-secret-key}"
 # The rules engine compiled with mypyc (dealing/engine/native.py), rebuilt when a source of it
 # changes; an engine whose build is stale or missing imports its Python source instead.
 NATIVE := dealing/engine/_native.json
-ENGINE_SOURCES := $(wildcard dealing/engine/*.py) pyproject.toml
+ENGINE_SOURCES := $(wildcard dealing/engine/*.py dealing/engine/*/*.py) pyproject.toml
 
 install: $(STAMP) $(NATIVE)
 

@@ -22,6 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.models import Table
+from casino.pagination import KeysetPagination
 from casino.roles import HasRole
 
 from . import access, selectors, services
@@ -36,8 +37,14 @@ class Pagination(LimitOffsetPagination):
     max_limit = 1000
 
 
-def paginated(request, view, queryset, serializer_class) -> Response:
-    paginator = Pagination()
+class FindingPagination(KeysetPagination, Pagination):
+    """Findings newest first: by `limit`/`offset` as before, or by key (`older`, `newer`, `at`)."""
+
+    keyset_field = "played_at"
+
+
+def paginated(request, view, queryset, serializer_class, pagination=Pagination) -> Response:
+    paginator = pagination()
     page = paginator.paginate_queryset(queryset, request, view=view)
     return paginator.get_paginated_response(serializer_class(page, many=True, context={"request": request}).data)
 
@@ -122,7 +129,7 @@ class FindingListApi(APIView):
     @extend_schema(parameters=FILTER_PARAMETERS, responses=FindingSerializer(many=True))
     def get(self, request):
         findings = selectors.finding_list(user=request.user, filters=request.query_params)
-        return paginated(request, self, findings, FindingSerializer)
+        return paginated(request, self, findings, FindingSerializer, FindingPagination)
 
 
 class FindingDetailApi(APIView):

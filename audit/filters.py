@@ -1,5 +1,10 @@
 """The findings filter: one filterset for the findings page, its CSV export and the API.
 
+No filter adds DISTINCT (django-filter's default for multiple choices): each follows a foreign key
+to one row (a finding has one table, one pit, one dealer), so no finding can come twice, and a
+DISTINCT over every column made PostgreSQL sort every matching finding to show a page of them.
+A finding carries its table and dealer: those filters are on its own columns and indexes.
+
 Every filter takes one value or several (`?code=WRONG_AMOUNT&code=WRONG_RESULT`). The choices of
 tables, pits and dealers are narrowed to what the user may see.
 """
@@ -44,19 +49,21 @@ CODE_CHOICES = [(code, code) for code in sorted(engine.CODES)]
 
 
 class FindingFilter(django_filters.FilterSet):
-    code = django_filters.MultipleChoiceFilter(label=_("Code"), choices=CODE_CHOICES, widget=ManyOrOne)
-    severity = django_filters.MultipleChoiceFilter(label=_("Severity"), choices=Severity.choices,
+    code = django_filters.MultipleChoiceFilter(distinct=False, label=_("Code"), choices=CODE_CHOICES, widget=ManyOrOne)
+    severity = django_filters.MultipleChoiceFilter(distinct=False, label=_("Severity"), choices=Severity.choices,
                                                    widget=forms.CheckboxSelectMultiple)
-    status = django_filters.MultipleChoiceFilter(label=_("Status"), choices=FindingStatus.choices,
+    status = django_filters.MultipleChoiceFilter(distinct=False, label=_("Status"), choices=FindingStatus.choices,
                                                  widget=forms.CheckboxSelectMultiple)
-    classification = django_filters.MultipleChoiceFilter(label=_("Classification"), choices=Classification.choices,
+    classification = django_filters.MultipleChoiceFilter(distinct=False, label=_("Classification"),
+                                                         choices=Classification.choices,
                                                          widget=ManyOrOne)
-    pit = django_filters.ModelMultipleChoiceFilter(label=_("Pit"), field_name="table__pit",
+    pit = django_filters.ModelMultipleChoiceFilter(distinct=False, label=_("Pit"), field_name="table__pit",
                                                    queryset=Pit.objects.all(), widget=ManyOrOne)
-    table = django_filters.ModelMultipleChoiceFilter(label=_("Table"), queryset=Table.objects.all(), widget=ManyOrOne)
-    variant = django_filters.MultipleChoiceFilter(label=_("Game"), field_name="table__variant",
+    table = django_filters.ModelMultipleChoiceFilter(distinct=False, label=_("Table"), queryset=Table.objects.all(),
+                                                     widget=ManyOrOne)
+    variant = django_filters.MultipleChoiceFilter(distinct=False, label=_("Game"), field_name="table__variant",
                                                   choices=Variant.choices, widget=ManyOrOne)
-    dealer = django_filters.ModelMultipleChoiceFilter(label=_("Dealer"), queryset=User.objects.none(),
+    dealer = django_filters.ModelMultipleChoiceFilter(distinct=False, label=_("Dealer"), queryset=User.objects.none(),
                                                       widget=ManyOrOne)
     date_from = django_filters.DateFilter(label=_("From"), method="filter_from",
                                           widget=forms.DateInput(attrs={"type": "date"}))
@@ -99,9 +106,9 @@ class FindingFilter(django_filters.FilterSet):
 
     def filter_kind(self, queryset, name, value):
         if value == "round":
-            return queryset.filter(round__isnull=False)
+            return queryset.filter(round_id__isnull=False)
         if value == "shoe":
-            return queryset.filter(round__isnull=True)
+            return queryset.filter(round_id__isnull=True)
         return queryset
 
     def filter_impact(self, queryset, name, value):

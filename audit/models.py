@@ -84,9 +84,11 @@ class Finding(models.Model):
                                     name="finding_once_per_shoe"),
         ]
         indexes = [
+            # The list pages read newest first by (played_at, id) from a key (casino/keyset.py): each
+            # filter's index ends with both, so a page is an index scan with no sort.
             models.Index(fields=["played_at", "id"], name="finding_time"),
-            models.Index(fields=["table", "played_at"], name="finding_table_time"),
-            models.Index(fields=["dealer", "played_at"], name="finding_dealer_time"),
+            models.Index(fields=["table", "played_at", "id"], name="finding_table_time_id"),
+            models.Index(fields=["dealer", "played_at", "id"], name="finding_dealer_time_id"),
             models.Index(fields=["code", "played_at"], name="finding_code_time"),
             models.Index(fields=["status", "played_at"], name="finding_status_time"),
         ]

@@ -36,6 +36,16 @@ def finding_queryset(*, user) -> QuerySet:
             .select_related("table", "table__pit", "dealer", "round", "shoe", "reviewed_by"))
 
 
+# What a list row shows of its round: its link number, not the round log nor the house rules.
+_ROUND_LOG = ("round__document", "round__house_rules")
+
+
+def finding_rows(queryset: QuerySet) -> QuerySet:
+    """Findings for a list page or the API: the round log is left out (it can weigh kilobytes a
+    round and no list shows it)."""
+    return queryset.defer(*_ROUND_LOG)
+
+
 def finding_filterset(*, user, data=None) -> FindingFilter:
     return FindingFilter(data or {}, finding_queryset(user=user), user=user)
 
@@ -45,7 +55,7 @@ def finding_list(*, user, filters=None) -> QuerySet:
     filterset = finding_filterset(user=user, data=filters)
     if not filterset.is_valid():
         raise ValidationError({name: errors.as_data() for name, errors in filterset.errors.items()})
-    return filterset.qs.order_by("-played_at", "-id")
+    return finding_rows(filterset.qs).order_by("-played_at", "-id")
 
 
 def finding_get(*, user, finding_id) -> Finding:

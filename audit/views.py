@@ -10,7 +10,6 @@ import json
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 from django.http import HttpResponseBadRequest, StreamingHttpResponse
@@ -21,6 +20,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from casino import keyset
 from casino.errors import ServiceError
 from casino.roles import role_required
 
@@ -29,6 +29,7 @@ from .choices import RunTrigger
 from .forms import ReviewForm, RunStartForm
 
 PAGE_SIZE = 50
+RUN_PAGE_SIZE = 25
 
 
 def _tabs(request) -> dict:
@@ -111,13 +112,26 @@ def finding_list(request):
     filterset = selectors.finding_filterset(user=request.user, data=request.GET)
     page = None
     if filterset.is_valid():
-        page = Paginator(filterset.qs.order_by("-played_at", "-id"), PAGE_SIZE).get_page(request.GET.get("page"))
+        try:
+            page = keyset.page_from(selectors.finding_rows(filterset.qs), request.GET, field="played_at",
+                                    size=PAGE_SIZE, day_start=services.day_start)
+        except keyset.BadKey:
+            messages.error(request, _("That page or date cannot be read; here are the newest findings."))
+            page = keyset.keyset_page(selectors.finding_rows(filterset.qs), field="played_at", size=PAGE_SIZE)
     query = request.GET.copy()
-    query.pop("page", None)
+    for name in (*keyset.PARAMS, "page"):
+        query.pop(name, None)
     return render(request, "audit/finding_list.html", {
         **_tabs(request), "filter": filterset, "form": filterset.form, "page": page, "query": query.urlencode(),
+        "at": request.GET.get("at", ""), "query_pairs": _pairs(query),
+        "paged": any(request.GET.get(name) for name in keyset.PARAMS),
         "may_review": access.may_review(request.user), "review_form": ReviewForm(),
     })
+
+
+def _pairs(query) -> list[tuple[str, str]]:
+    """The filters of a query string as (name, value) pairs, for the hidden fields of "jump to"."""
+    return [(name, value) for name, values in query.lists() for value in values]
 
 
 class _Echo:
@@ -230,8 +244,13 @@ def run_list(request):
         else:
             messages.success(request, _("Audit run #%(id)d started.") % {"id": run.pk})
             return redirect("audit:run_detail", pk=run.pk)
-    runs = Paginator(selectors.audit_run_list(user=request.user), 25).get_page(request.GET.get("page"))
-    return render(request, "audit/run_list.html", {**_tabs(request), "form": form, "runs": runs})
+    try:
+        runs = keyset.page_from(selectors.audit_run_list(user=request.user), request.GET, field="created_at",
+                                size=RUN_PAGE_SIZE, day_start=services.day_start)
+    except keyset.BadKey:
+        runs = keyset.keyset_page(selectors.audit_run_list(user=request.user), field="created_at", size=RUN_PAGE_SIZE)
+    return render(request, "audit/run_list.html", {**_tabs(request), "form": form, "runs": runs,
+                                                   "at": request.GET.get("at", "")})
 
 
 @require_GET

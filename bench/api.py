@@ -171,7 +171,7 @@ class _Fixture:
     def create(cls, tables: int = 1):
         from django.contrib.auth import get_user_model
         from django.contrib.auth.models import Group
-        from rest_framework.authtoken.models import Token
+        from knox.models import AuthToken
 
         from casino.models import Pit, Staff, Table
         from casino.roles import DEALER
@@ -186,7 +186,7 @@ class _Fixture:
             user = get_user_model().objects.create_user(username=f"bench-dealer-{tag}", password=uuid.uuid4().hex)
             user.groups.add(Group.objects.get(name=DEALER))
             Staff.objects.create(user=user).pits.add(pit)
-            token = Token.objects.create(user=user).key
+            _token, token = AuthToken.objects.create(user=user)
         for table in made:  # each table deals from an open shoe, as on the floor
             services.shoe_start(table=table, shuffled_by=user)
         return cls(pit, made, user, token)

@@ -20,3 +20,6 @@ class CasinoConfig(AppConfig):
 
     def ready(self):
         post_migrate.connect(ensure_role_groups, sender=self, dispatch_uid="casino.ensure_role_groups")
+        from . import security
+
+        security.connect()

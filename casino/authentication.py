@@ -1,19 +1,33 @@
 """API token authentication in one query (REST_FRAMEWORK's DEFAULT_AUTHENTICATION_CLASSES).
 
-DRF's `TokenAuthentication` reads the token and its user; then the role check reads the user's
+Tokens are django-rest-knox's: only a digest of each is stored, a person's token expires
+(REST_KNOX["TOKEN_TTL"]) and can be revoked; a machine's token (`DeviceToken`) is a knox token too.
+The digest is the token table's primary key, so the row is found by it directly (knox itself looks
+tokens up by their first characters and then compares digests, and sweeps the user's other expired
+tokens on every call: more queries). An expired token is refused as an unknown one, and deleted.
+
+knox's `TokenAuthentication` reads the token and its user; then the role check reads the user's
 groups (`casino.roles.user_roles`) and the pit check his pits (`dealing.access.works_at`): three
 queries before an endpoint does anything, each one built by the ORM anew on every request. On
 PostgreSQL this class reads all of it at once — the token, its user, the role names he holds and
 the ids of the pits he works in — and leaves the last two where those checks look for them (on the
 user object, which lives for one request). The checks themselves are unchanged: an unknown token or
-an inactive user is refused exactly as DRF refuses them, and roles and pits are still judged by
-`has_role` and `works_at`. On other databases it is DRF's class.
+an inactive user is refused exactly as knox refuses them, and roles and pits are still judged by
+`has_role` and `works_at`. On other databases it is knox's class.
 """
+
+import binascii
 
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connection, connections
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from rest_framework import authentication, exceptions
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.plumbing import build_bearer_security_scheme_object
+from knox import auth
+from knox.crypto import hash_token
+from knox.models import get_token_model
+from rest_framework import exceptions
 
 from casino import roles
 from casino.db import model_from_row
@@ -23,8 +37,11 @@ from casino.models import Staff
 PITS_CACHE = "_dealing_pits"
 
 
-class TokenAuthentication(authentication.TokenAuthentication):
+class TokenAuthentication(auth.TokenAuthentication):
     _sql = None
+
+    def get_model(self):
+        return get_token_model()
 
     def _query(self) -> str:
         cls = type(self)
@@ -77,16 +94,21 @@ class TokenAuthentication(authentication.TokenAuthentication):
             cursor.execute(self._query(), [key])
             return cursor.fetchone()
 
-    def authenticate_credentials(self, key):
+    def authenticate_credentials(self, token):
         if connection.vendor != "postgresql":
-            return super().authenticate_credentials(key)
-        if "\x00" in key:  # no stored key holds one (and PostgreSQL text cannot)
-            raise exceptions.AuthenticationFailed(_("Invalid token."))
-        row = self._fetch(key)
+            return super().authenticate_credentials(token)
+        try:
+            digest = hash_token(token.decode("utf-8"))
+        except (UnicodeError, TypeError, ValueError, binascii.Error):  # not a token knox could have made
+            raise exceptions.AuthenticationFailed(_("Invalid token.")) from None
+        row = self._fetch(digest)
         if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         n_token, n_user = len(self._token_fields), len(self._user_fields)
         token = model_from_row(self.get_model(), self._token_fields, row[:n_token])
+        if token.expiry is not None and token.expiry < timezone.now():
+            token.delete()
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
         user = model_from_row(get_user_model(), self._user_fields, row[n_token:n_token + n_user])
         token.user = user
         if not user.is_active:
@@ -98,3 +120,15 @@ class TokenAuthentication(authentication.TokenAuthentication):
         if not user.is_superuser and names.isdisjoint(roles.SEES_EVERY_PIT):
             user.__dict__[PITS_CACHE] = frozenset(pit_ids)
         return user, token
+
+
+class TokenScheme(OpenApiAuthenticationExtension):
+    """The schema's security scheme for this class: `Authorization: Token <key>`, under the name it
+    had as DRF's token authentication (`tokenAuth`), so clients generated from the schema keep it."""
+
+    target_class = TokenAuthentication
+    name = "tokenAuth"
+
+    def get_security_definition(self, auto_schema):
+        return build_bearer_security_scheme_object(header_name="Authorization",
+                                                   token_prefix=self.target.authenticate_header(None))

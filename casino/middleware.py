@@ -16,6 +16,8 @@ from django.contrib.auth import middleware as auth_middleware
 from django.contrib.messages import middleware as messages_middleware
 from django.contrib.sessions import middleware as sessions_middleware
 
+from .log_filters import REASON
+
 API_PREFIX = "/api/"
 TOKEN_KEYWORD = "token"  # DRF TokenAuthentication's keyword, which it reads case-insensitively
 
@@ -47,3 +49,38 @@ class MessageMiddleware(messages_middleware.MessageMiddleware):
         if is_token_api_call(request):
             return self.get_response(request)
         return super().__call__(request)
+
+
+class SecurityRefusalMiddleware:
+    """Each refusal (a 403 answer, page or API) goes to the security log too, with who, what and
+    why (the reason the API recorded, casino/log_filters.py). Other answers pass untouched."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if response.status_code == 403:
+            _record_refusal(request, response)
+        return response
+
+    def process_exception(self, request, exception):
+        from django.core.exceptions import PermissionDenied
+
+        if isinstance(exception, PermissionDenied):  # the page's reason, before Django renders 403.html
+            setattr(request, REASON, str(exception))
+
+
+def _record_refusal(request, response) -> None:
+    from .models import SecurityEvent
+    from .security import client_address
+    from .services import security_event_record
+
+    user = getattr(request, "user", None)  # DRF sets it on token calls; pages have the lazy user
+    try:
+        user = user if user is not None and user.is_authenticated else None
+    except Exception:  # noqa: BLE001 - a session that cannot be read: refused anonymously
+        user = None
+    why = getattr(request, REASON, "") or "Forbidden"
+    security_event_record(kind=SecurityEvent.Kind.REFUSAL, user=user, address=client_address(request),
+                          detail=f"{request.method} {request.path[:300]}: {why}")

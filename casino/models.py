@@ -136,3 +136,63 @@ class Staff(models.Model):
 
     def __str__(self) -> str:
         return self.user.get_full_name() or self.user.get_username()
+
+
+class SecurityEvent(models.Model):
+    """One line of the security log: a login, a failure, a lockout, a token issued or revoked, a
+    refusal. Appended to, never changed (casino/security.py writes it; admins and auditors read it)."""
+
+    class Kind(models.TextChoices):
+        LOGIN = "login", _("login")
+        LOGOUT = "logout", _("logout")
+        LOGIN_FAILED = "login_failed", _("login failed")
+        LOCKOUT = "lockout", _("lockout")
+        UNLOCK = "unlock", _("unlock")
+        TOKEN_ISSUED = "token_issued", _("token issued")
+        TOKEN_REVOKED = "token_revoked", _("token revoked")
+        REFUSAL = "refusal", _("permission refused")
+
+    at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                             related_name="+", verbose_name=_("user"))
+    # The name given (a failed login's may belong to no one), kept when the user is deleted.
+    username = models.CharField(_("username"), max_length=150, blank=True, db_index=True)
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices, db_index=True)
+    address = models.GenericIPAddressField(_("address"), null=True, blank=True)
+    detail = models.CharField(_("detail"), max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("security event")
+        verbose_name_plural = _("security events")
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M:%S} {self.kind} {self.username}"
+
+
+class DeviceToken(models.Model):
+    """An API token for a machine (an electronic shoe, a table system), named and issued by an
+    admin. The token itself is knox's (only its digest is stored); it acts as `token.user`, the
+    account the machine logs rounds as. People's tokens have no DeviceToken."""
+
+    name = models.CharField(_("name"), max_length=100, unique=True)
+    token = models.OneToOneField(settings.KNOX_TOKEN_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                 related_name="device", verbose_name=_("token"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="device_tokens",
+                             verbose_name=_("acts as"))
+    issued_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                  related_name="+", verbose_name=_("issued by"))
+    issued_at = models.DateTimeField(_("issued"), auto_now_add=True)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("device token")
+        verbose_name_plural = _("device tokens")
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_live(self) -> bool:
+        return self.token_id is not None and self.revoked_at is None

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext_lazy as _
 
-from .roles import FLOOR_ROLES, has_role
+from .roles import AUDITOR, FLOOR_ROLES, PIT_BOSS, has_role
 
 
 @dataclass(frozen=True)
@@ -48,4 +48,6 @@ def items_for(user) -> list[dict]:
 
 
 register(NavItem(_("Floor"), "casino:floor", roles=FLOOR_ROLES, order=10))
+register(NavItem(_("Lockouts"), "casino:lockouts", roles=(PIT_BOSS,), order=90))
+register(NavItem(_("Security log"), "casino:security_log", roles=(AUDITOR,), order=91))
 register(NavItem(_("Admin"), "admin:index", roles=(), order=1000))

@@ -2,14 +2,17 @@
 
 from dataclasses import dataclass, field
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch, QuerySet
+from django.utils import timezone
 
 from dealing import engine
 
 from . import house_rules
-from .models import Pit, Table
-from .roles import user_pits
+from .models import Pit, SecurityEvent, Table
+from .roles import PIT_BOSS, has_role, user_pits
 
 
 def table_list(*, user, filters: dict | None = None) -> QuerySet:
@@ -105,3 +108,37 @@ def _broker_health() -> dict:
     else:
         report["ok"] = True
     return report
+
+
+# --- lockouts and the security log (issue 18) ------------------------------------------------
+
+def locked_out_usernames(*, user) -> list[str]:
+    """The usernames locked out now (axes) that `user` may unlock: an admin any; a pit boss those
+    of the staff of his pits; anyone else none."""
+    from axes.models import AccessAttempt
+
+    if not has_role(user, PIT_BOSS):
+        return []
+    attempts = AccessAttempt.objects.filter(failures_since_start__gte=settings.AXES_FAILURE_LIMIT)
+    if settings.AXES_COOLOFF_TIME:
+        attempts = attempts.filter(attempt_time__gte=timezone.now() - settings.AXES_COOLOFF_TIME)
+    if not user.is_superuser:
+        staff = get_user_model().objects.filter(staff__pits__in=user_pits(user)).values("username")
+        attempts = attempts.filter(username__in=staff)
+    return sorted(set(attempts.exclude(username=None).exclude(username="").values_list("username", flat=True)))
+
+
+def security_event_list(*, filters: dict | None = None) -> QuerySet:
+    """The security log, newest first; `filters`: kind, user (part of a username), since / until
+    (dates, inclusive)."""
+    filters = filters or {}
+    events = SecurityEvent.objects.all()
+    if filters.get("kind"):
+        events = events.filter(kind=filters["kind"])
+    if filters.get("user"):
+        events = events.filter(username__icontains=filters["user"])
+    if filters.get("since"):
+        events = events.filter(at__date__gte=filters["since"])
+    if filters.get("until"):
+        events = events.filter(at__date__lte=filters["until"])
+    return events

@@ -1,12 +1,19 @@
 """Writes of the floor. Every function validates fully before it stores anything."""
 
+import ipaddress
+from datetime import timedelta
 from decimal import Decimal
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from knox.models import AuthToken
 
-from .models import Pit, Staff, Table
+from .errors import ServiceError
+from .models import DeviceToken, Pit, SecurityEvent, Staff, Table
 from .roles import check_known
 
 
@@ -63,3 +70,94 @@ def user_create(*, username: str, password: str, email: str = "", first_name: st
     user.full_clean()
     user.save()
     return user
+
+
+# --- the security log, tokens and lockouts (issue 18) ----------------------------------------
+
+def security_event_record(*, kind: str, user=None, username: str = "", address: str | None = None,
+                          detail: str = "") -> SecurityEvent:
+    """Appends one line to the security log. `username` defaults to the user's; an address that is
+    not an IP address (a test client's "testserver", a proxy's garbage) is left out."""
+    if user is not None and not getattr(user, "is_authenticated", False):
+        user = None
+    if not username and user is not None:
+        username = user.get_username()
+    try:
+        address = str(ipaddress.ip_address(address)) if address else None
+    except ValueError:
+        address = None
+    return SecurityEvent.objects.create(kind=kind, user=user, username=username[:150], address=address,
+                                        detail=detail[:500])
+
+
+def token_issue(*, user, address: str | None = None) -> tuple[AuthToken, str]:
+    """A new person's API token (knox: expires after REST_KNOX["TOKEN_TTL"]) and its key, which is
+    shown once (only its digest is stored)."""
+    token, key = AuthToken.objects.create(user=user)
+    security_event_record(kind=SecurityEvent.Kind.TOKEN_ISSUED, user=user, address=address, detail="person")
+    return token, key
+
+
+def token_revoke(*, token, address: str | None = None, detail: str = "logout") -> None:
+    """Revokes one token (logout of that token)."""
+    user = token.user
+    AuthToken.objects.filter(pk=token.pk).delete()
+    security_event_record(kind=SecurityEvent.Kind.TOKEN_REVOKED, user=user, address=address, detail=detail)
+
+
+def tokens_revoke_all(*, user, address: str | None = None, reason: str = "logout of all tokens",
+                      devices: bool = False) -> int:
+    """Revokes every person's token of the user (with `devices`, his device tokens too); how many."""
+    tokens = AuthToken.objects.filter(user=user)
+    if not devices:
+        tokens = tokens.filter(device__isnull=True)
+    else:
+        DeviceToken.objects.filter(user=user, revoked_at=None).update(revoked_at=timezone.now())
+    _total, by_model = tokens.delete()
+    count = by_model.get(AuthToken._meta.label, 0)
+    if count:
+        security_event_record(kind=SecurityEvent.Kind.TOKEN_REVOKED, user=user, address=address,
+                              detail=f"{reason}: {count} token(s)")
+    return count
+
+
+def device_token_issue(*, name: str, user, issued_by=None) -> tuple[DeviceToken, str]:
+    """A named token for a machine, acting as `user`; no expiry unless DEVICE_TOKEN_TTL_DAYS is set.
+    Returns the record and the key (shown once: only its digest is stored)."""
+    days = settings.DEVICE_TOKEN_TTL_DAYS
+    with transaction.atomic():
+        token, key = AuthToken.objects.create(user=user, expiry=timedelta(days=days) if days else None)
+        device = DeviceToken.objects.create(name=name, token=token, user=user, issued_by=issued_by)
+        security_event_record(kind=SecurityEvent.Kind.TOKEN_ISSUED, user=issued_by, detail=f"device {name!r} "
+                              f"acting as {user.get_username()}")
+    return device, key
+
+
+def device_token_revoke(*, device: DeviceToken, revoked_by=None) -> None:
+    with transaction.atomic():
+        if device.token_id is not None:
+            AuthToken.objects.filter(pk=device.token_id).delete()
+        device.token = None
+        device.revoked_at = device.revoked_at or timezone.now()
+        device.save(update_fields=["token", "revoked_at"])
+        security_event_record(kind=SecurityEvent.Kind.TOKEN_REVOKED, user=revoked_by, detail=f"device {device.name!r}")
+
+
+def lockout_unlock(*, by, username: str, address: str | None = None) -> None:
+    """Lifts the lockout of a username. A pit boss may unlock the staff of his pits (selectors.
+    locked_out_usernames says whom); an admin anyone (or by address, in axes' admin pages)."""
+    from axes.utils import reset
+
+    from .selectors import locked_out_usernames
+
+    if username not in locked_out_usernames(user=by):
+        raise ServiceError(_("%(username)s is not locked out, or not on your staff.") % {"username": username},
+                           extra={"code": "not_locked_out"}, status=404)
+    reset(username=username)
+    security_event_record(kind=SecurityEvent.Kind.UNLOCK, user=by, address=address, detail=f"unlocked {username}")
+
+
+def tokens_purge_expired() -> int:
+    """Deletes every expired token (people's and devices'); a device keeps its record, no longer live."""
+    _total, by_model = AuthToken.objects.filter(expiry__lt=timezone.now()).delete()
+    return by_model.get(AuthToken._meta.label, 0)

@@ -9,6 +9,7 @@ production-like behaviour (secure cookies, HTTPS redirect, HSTS) and a refusal t
 without a real SECRET_KEY. `make run` exports DEBUG=1 for the local demo.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -37,7 +38,9 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "rest_framework",
-    "rest_framework.authtoken",
+    # API tokens that expire and can be revoked, stored as digests (knox); login lockout (axes).
+    "knox",
+    "axes",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -46,6 +49,7 @@ INSTALLED_APPS = [
     "drills",
     "ledger",
     "audit",
+    "gamemath",
     "bench",
 ]
 
@@ -62,6 +66,10 @@ MIDDLEWARE = [
     "casino.middleware.AuthenticationMiddleware",
     "casino.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Each refusal (403) also goes to the security log (casino/security.py).
+    "casino.middleware.SecurityRefusalMiddleware",
+    # Last, as axes asks: turns the answer to a locked-out login into the lockout answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "casino.urls"
@@ -141,6 +149,8 @@ CELERY_BEAT_SCHEDULE = {
     "audit-resume-stalled": {"task": "audit.tasks.audit_resume_stalled", "schedule": 15 * 60},
     # Rounds whose audit message never arrived (a web process killed before sending it).
     "audit-overdue-rounds": {"task": "audit.tasks.audit_overdue_rounds", "schedule": 5 * 60},
+    # API tokens whose time is up (they are refused anyway; this keeps the table small).
+    "tokens-purge-expired": {"task": "casino.tokens_purge_expired", "schedule": 60 * 60},
 }
 # The audits of the rounds a web process logs within this many milliseconds of each other go to
 # the broker in one message, sent by a thread of the process's own (audit/dispatch.py); 0: one
@@ -160,6 +170,30 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Axes first: a locked-out username or address is refused before a password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Login lockout (django-axes), for the login page and POST /api/v1/auth/token/: after
+# LOGIN_FAILURE_LIMIT failures for one username, or from one address, that username or address is
+# refused for LOGIN_COOLOFF_MINUTES (429: casino/security.py). A success resets the count.
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=15))
+# Each name locks on its own ("username,ip_address": a username or an address). Where the whole floor
+# reaches the site through one address (NAT), LOGIN_LOCKOUT_BY=username spares the others.
+AXES_LOCKOUT_PARAMETERS = env.list("LOGIN_LOCKOUT_BY", default=["username", "ip_address"])
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "casino.security.lockout_response"
+# Tokens (django-rest-knox): people's tokens end after TOKEN_TTL_HOURS; device tokens (an electronic
+# shoe, a table system) after DEVICE_TOKEN_TTL_DAYS (0: never). Only a digest of a token is stored.
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(hours=env.float("TOKEN_TTL_HOURS", default=12)),
+    "AUTH_HEADER_PREFIX": "Token",
+    "AUTO_REFRESH": False,
+}
+KNOX_TOKEN_MODEL = "knox.AuthToken"
+DEVICE_TOKEN_TTL_DAYS = env.int("DEVICE_TOKEN_TTL_DAYS", default=0)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "casino:home"
 LOGOUT_REDIRECT_URL = "login"
@@ -206,7 +240,7 @@ X_FRAME_OPTIONS = "DENY"
 REST_FRAMEWORK = {
     # Token first: an anonymous API call is answered 401 with a WWW-Authenticate header.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        # DRF's TokenAuthentication, with the user's roles and pits read in the same query.
+        # knox's TokenAuthentication, with the user's roles and pits read in the same query.
         "casino.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
@@ -227,7 +261,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # Choice sets that share a field name across apps get names of their own.
-    "ENUM_NAME_OVERRIDES": {"DrillKindEnum": "drills.choices.Kind"},
+    "ENUM_NAME_OVERRIDES": {"DrillKindEnum": "drills.choices.Kind", "DarkCardBetEnum": "gamemath.apis.RULE_CHOICES"},
 }
 
 # --- logging: everything to the console, where the process manager collects it --------------

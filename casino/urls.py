@@ -10,7 +10,12 @@ from . import apis, views
 
 # The floor app's pages, under the "casino" namespace; later apps mount theirs the same way
 # (`path("dealing/", include("dealing.urls"))` with app_name = "dealing").
-floor_patterns = ([path("", views.floor, name="floor"), path("start/", views.home, name="home")], "casino")
+floor_patterns = ([
+    path("", views.floor, name="floor"),
+    path("start/", views.home, name="home"),
+    path("security/lockouts/", views.lockouts, name="lockouts"),
+    path("security/log/", views.security_log, name="security_log"),
+], "casino")
 
 # Every app's endpoints, under the "api" namespace. Django tries the patterns in order and an
 # include mounted at "" tries each of its own, so the busiest endpoints (dealing's: rounds logged
@@ -22,6 +27,7 @@ api_v1 = [
     path("drills/", include(drills_api)),
     path("", include("audit.api_urls")),
     path("ledger/", include("ledger.api_urls")),
+    path("math/", include("gamemath.api_urls")),
 ]
 
 urlpatterns = [
@@ -33,6 +39,7 @@ urlpatterns = [
     path("ledger/", include("ledger.urls")),
     path("drills/", include("drills.urls")),
     path("audit/", include("audit.urls")),
+    path("math/", include("gamemath.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

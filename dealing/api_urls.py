@@ -9,6 +9,7 @@ from . import apis
 
 urlpatterns = [
     path("auth/token/", apis.TokenCreateApi.as_view(), name="token"),
+    path("auth/token/all/", apis.TokenRevokeAllApi.as_view(), name="token-all"),
     path("shoes/", apis.ShoeCollectionApi.as_view(), name="shoe-list"),
     path("shoes/<int:pk>/", apis.ShoeDetailApi.as_view(), name="shoe-detail"),
     path("shoes/<int:pk>/end/", apis.ShoeEndApi.as_view(), name="shoe-end"),

@@ -145,8 +145,11 @@ class Round(models.Model):
             models.UniqueConstraint(fields=["sha256"], name="round_sha256"),
         ]
         indexes = [
-            models.Index(fields=["table", "logged_at"], name="round_table_time"),
-            models.Index(fields=["dealer", "logged_at"], name="round_dealer_time"),
+            # The rounds list reads newest first by (logged_at, id), all of them or of a table or a
+            # dealer: each has its index ending with both, so a page needs no sort of every round.
+            models.Index(fields=["logged_at", "id"], name="round_time"),
+            models.Index(fields=["table", "logged_at", "id"], name="round_table_time_id"),
+            models.Index(fields=["dealer", "logged_at", "id"], name="round_dealer_time_id"),
             models.Index(fields=["audit_status", "id"], name="round_audit_status"),
             models.Index(fields=["shoe", "position"], name="round_shoe_position"),
             models.Index(fields=["supersedes"], name="round_amendments", condition=Q(supersedes__isnull=False)),

@@ -1,6 +1,6 @@
 """Dealing's REST endpoints (under /api/v1/, routed by dealing/api_urls.py), by family:
 
-    tokens       TokenCreateApi
+    tokens       TokenCreateApi, TokenRevokeAllApi
     shoes        ShoeCollectionApi, ShoeDetailApi, ShoeEndApi, ShoeBurnApi, ShoeDealerChangeApi
     rounds       RoundCollectionApi, RoundDetailApi, RoundAmendApi, RoundApproveApi, RoundRejectApi, StakeListApi
     incidents    IncidentCollectionApi, IncidentDetailApi, IncidentApproveApi, IncidentRejectApi
@@ -28,7 +28,7 @@ from .rounds import (
     ROUND_EXAMPLE, RoundAmendApi, RoundApproveApi, RoundCollectionApi, RoundDetailApi, RoundRejectApi, StakeListApi,
 )
 from .shoes import ShoeBurnApi, ShoeCollectionApi, ShoeDealerChangeApi, ShoeDetailApi, ShoeEndApi
-from .tokens import TokenCreateApi
+from .tokens import TokenCreateApi, TokenRevokeAllApi
 
 __all__ = [
     "MONEY", "READERS", "ROUND_EXAMPLE", "ApprovalSerializer", "DecisionInput", "EngineSettleApi", "ErrorSerializer",
@@ -37,5 +37,5 @@ __all__ = [
     "RoundCollectionApi", "RoundDetailApi", "RoundDetailSerializer", "RoundLoggedSerializer", "RoundRejectApi",
     "RoundSerializer", "ShoeBurnApi", "ShoeCollectionApi", "ShoeDealerChangeApi", "ShoeDetailApi",
     "ShoeDetailSerializer", "ShoeEndApi", "ShoeEventSerializer", "ShoeSerializer", "StakeListApi",
-    "StakeSerializer", "Text", "TokenCreateApi", "errors",
+    "StakeSerializer", "Text", "TokenCreateApi", "TokenRevokeAllApi", "errors",
 ]

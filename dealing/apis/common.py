@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.errors import ServiceError
+from casino.pagination import KeysetPagination
 from casino.roles import HasRole
 from dealing import engine
 from dealing.access import READERS  # noqa: F401 - dealing.apis.READERS, as before
@@ -36,8 +37,14 @@ class Pagination(LimitOffsetPagination):
     max_limit = 500
 
 
+class RoundPagination(KeysetPagination, Pagination):
+    """Rounds newest first: by `limit`/`offset` as before, or by key (`older`, `newer`, `at`)."""
+
+    keyset_field = "logged_at"
+
+
 def _paginated(view: APIView, queryset, serializer_class) -> Response:
-    paginator = Pagination()
+    paginator = (getattr(view, "pagination_class", None) or Pagination)()
     page = paginator.paginate_queryset(queryset, view.request, view=view)
     return paginator.get_paginated_response(serializer_class(page, many=True).data)
 

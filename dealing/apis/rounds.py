@@ -15,7 +15,7 @@ from dealing.choices import Decision
 from dealing.filters import RoundFilter, StakeFilter
 from dealing.models import Round, Stake
 
-from .common import Pagination, Text, _json_body, _paginated, _PerMethodRoles, _raw_body, errors
+from .common import Pagination, RoundPagination, Text, _json_body, _paginated, _PerMethodRoles, _raw_body, errors
 from .outputs import (
     ApprovalSerializer, DecisionInput, RoundDetailSerializer, RoundLoggedSerializer, RoundSerializer,
     StakeSerializer,
@@ -64,7 +64,7 @@ class RoundCollectionApi(_PerMethodRoles):
     filter_backends = [DjangoFilterBackend]
     filterset_class = RoundFilter
     queryset = Round.objects.none()
-    pagination_class = Pagination
+    pagination_class = RoundPagination
 
     @extend_schema(operation_id="rounds_list", responses={200: RoundSerializer(many=True), **errors(400, 401, 403)})
     def get(self, request):

@@ -1,37 +1,90 @@
-"""An API token for a username and password."""
+"""API tokens: a new one for a username and password, the revocation of this one or of all.
+
+Tokens are django-rest-knox's (casino/authentication.py): each login returns a NEW token, which
+expires after TOKEN_TTL_HOURS; a locked-out username or address (too many failures, django-axes)
+is answered 429 in the API's error shape.
+"""
 
 from django.contrib.auth import authenticate
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from knox.models import AuthToken
 from rest_framework import serializers
-from rest_framework.authtoken.models import Token
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino import services
 from casino.errors import ServiceError
+from casino.security import client_address, lockout_response
 
 from .common import Text, errors
 
+_NO_TOKEN = _("This call was not made with a token; there is none to revoke.")
+
+
+def _this_token(request) -> AuthToken:
+    if not isinstance(request.auth, AuthToken):  # a session, not a token
+        raise ServiceError(_NO_TOKEN, extra={"code": "no_token"})
+    return request.auth
+
 
 class TokenCreateApi(APIView):
-    """`username` + `password` → the user's API token (`Authorization: Token <key>`)."""
+    """POST `username` + `password` → a new API token (`Authorization: Token <key>`) and when it
+    expires; DELETE → revokes the token the call is made with (logout)."""
 
-    authentication_classes = []
     permission_classes = [AllowAny]
 
     class TokenInput(serializers.Serializer):
         username = Text(max_length=150)
         password = Text(max_length=4096, trim_whitespace=False, style={"input_type": "password"})
 
+    def get_authenticators(self):
+        # Logging in needs no credentials but the password (and no CSRF check for a session cookie).
+        if self._logging_in():
+            return []
+        return super().get_authenticators()
+
+    def get_permissions(self):
+        if self._logging_in():
+            return [AllowAny()]
+        return [IsAuthenticated()]
+
+    def _logging_in(self) -> bool:
+        request = getattr(self, "request", None)  # None while the schema is generated
+        return request is not None and request.method == "POST"
+
     @extend_schema(request=TokenInput, auth=[],
-                   responses={200: inline_serializer("Token", {"token": serializers.CharField()}), **errors(400)})
+                   responses={200: inline_serializer("Token", {"token": serializers.CharField(),
+                                                               "expiry": serializers.DateTimeField()}),
+                              **errors(400, 429)})
     def post(self, request):
         data = self.TokenInput(data=request.data)
         data.is_valid(raise_exception=True)
-        user = authenticate(request, **data.validated_data)
+        django_request = request._request  # axes marks a locked-out attempt on Django's request
+        user = authenticate(django_request, **data.validated_data)
+        if getattr(django_request, "axes_locked_out", False):
+            return lockout_response(django_request)
         if user is None or not user.is_active:
             raise ServiceError(_("Unable to log in with the username and password given."),
                                extra={"code": "bad_credentials"})
-        token, _created = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key})
+        token, key = services.token_issue(user=user, address=client_address(request))
+        return Response({"token": key, "expiry": serializers.DateTimeField().to_representation(token.expiry)})
+
+    @extend_schema(request=None, responses={204: OpenApiResponse(description="The token is revoked."),
+                                            **errors(400, 401)})
+    def delete(self, request):
+        services.token_revoke(token=_this_token(request), address=client_address(request))
+        return Response(status=204)
+
+
+class TokenRevokeAllApi(APIView):
+    """DELETE → revokes every token of the caller's (logout everywhere); device tokens stay."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={204: OpenApiResponse(description="Every token is revoked."),
+                                            **errors(401)})
+    def delete(self, request):
+        services.tokens_revoke_all(user=request.user, address=client_address(request))
+        return Response(status=204)

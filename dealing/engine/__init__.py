@@ -10,11 +10,11 @@
 `make install` compiles the same source with mypyc; `native.guard()` below decides, before any
 engine module loads, whether that build is current (see native.py).
 
-Each variant is one module exposing the same small interface (`house_rules`, `replay`,
-`next_events`, `check_shoe`, `OPTIONS`, `WAGERS`); the functions here dispatch on ``variant``.
+Each game (a round's ``variant``) is listed in games.py with its rules module, which offers the
+same small interface (`Replay`, a loop.Round; `house_rules`, `shoe_findings`, `OPTIONS`,
+`WAGERS`, `PACK`); the functions here dispatch on ``variant``. `VARIANTS` is the registered names.
 """
 
-import importlib
 from types import ModuleType
 
 from . import native as _native
@@ -22,29 +22,37 @@ from . import native as _native
 _native.guard()  # before any other engine module: compiled only while it matches the source
 
 from . import document as _document  # noqa: E402
+from . import games  # noqa: E402
+from . import loop as _loop  # noqa: E402
 from .base import Outcome  # noqa: E402
 from .errors import RoundError  # noqa: E402
 from .findings import CODES, SEVERITY, Finding  # noqa: E402
 
 ENGINE_VERSION = "1.0.0"
-VARIANTS = ("ochko", "blackjack", "veintiuno")
 
 __all__ = [
     "ENGINE_VERSION", "VARIANTS", "CODES", "SEVERITY", "Finding", "Outcome", "RoundError",
     "load", "variant", "replay", "settle", "next_events", "check_shoe", "house_rules", "options",
 ]
 
-_modules: dict[str, ModuleType] = {}
+_modules = games._loaded  # the rules modules imported so far, by name: read on every round
+
+
+def __getattr__(name: str):
+    if name == "VARIANTS":  # the games registered now (games.register may add one at run time)
+        return games.names()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def variant(name) -> ModuleType:
-    """The module of a variant, e.g. ``variant("ochko").replay``."""
+    """The rules module of a game, e.g. ``variant("ochko").PACK``."""
     module = _modules.get(name)
     if module is None:
-        if name not in VARIANTS:
+        game = games.get(name)
+        if game is None:
             raise RoundError("unknown_variant", f"The game {name!r} is not one this engine knows "
-                             f"(known: {', '.join(VARIANTS)}).", path="$.variant")
-        module = _modules[name] = importlib.import_module(f"{__name__}.{name}")
+                             f"(known: {', '.join(games.names())}).", path="$.variant")
+        module = games.rules(game.name)
     return module
 
 
@@ -71,7 +79,7 @@ def _variant_of(doc: dict) -> ModuleType:
 def replay(doc) -> Outcome:
     """Replay a round log: the owed settlement of every wager and every finding."""
     doc = load(doc)
-    return _variant_of(doc).replay(doc)
+    return _loop.replay(_variant_of(doc).Replay, doc)
 
 
 def settle(doc) -> dict:
@@ -82,7 +90,7 @@ def settle(doc) -> dict:
 def next_events(doc) -> list[dict]:
     """The events the rules allow next for a round in progress (possibly with no events yet)."""
     doc = load(doc)
-    return _variant_of(doc).next_events(doc)
+    return _loop.next_events(_variant_of(doc).Replay, doc)
 
 
 def house_rules(variant_name: str, rules=None) -> dict:

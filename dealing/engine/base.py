@@ -1,8 +1,8 @@
 """What every variant shares: house-rule options, owed wagers, the outcome of a replay, and the
 comparison of what the dealer did with what was owed.
 
-A variant module (``ochko``, ``blackjack``, ``veintiuno``) provides one `Variant` object; the
-package's top level dispatches on the document's ``variant``.
+Each variant's rules module (``ochko``, ``blackjack``, ``veintiuno``; games.py lists them) builds
+on these; the package's top level dispatches on the document's ``variant``.
 """
 
 from dataclasses import dataclass, field
@@ -89,6 +89,13 @@ def resolve_rules(variant: str, options: dict[str, Option], rules, path: str = "
                              f"{', '.join(sorted(options))}).", path=f"{path}.{name}")
         in_force[name] = opt.read(value, f"{path}.{name}")
     return in_force
+
+
+def plain_rules(variant: str, options: dict[str, Option], defaults: dict, rules) -> dict:
+    """The house rules in force where they start from the options' defaults (no preset)."""
+    if rules is None or (type(rules) is dict and not rules):
+        return dict(defaults)  # the usual table: nothing to read
+    return resolve_rules(variant, options, rules)
 
 
 def rules_jsonable(rules: dict) -> dict:

@@ -9,7 +9,6 @@ Python source; `pure_rates()` measures the source in a child process with ENGINE
 """
 
 import argparse
-import importlib.util
 import json
 import os
 import platform
@@ -17,14 +16,15 @@ import subprocess
 import sys
 import time
 
-from . import VARIANTS, native, settle
+from . import VARIANTS, games, native, settle
 from .__main__ import to_json
 from .document import load_json
 
 
 def _available(variant: str) -> bool:
-    return bool(importlib.util.find_spec(f"dealing.engine.{variant}")
-                and importlib.util.find_spec(f"dealing.engine.simulators.{variant}"))
+    """A game the bench can deal rounds of: one with a simulator (games.py)."""
+    game = games.get(variant)
+    return game is not None and game.simulator is not None
 
 
 def _best_rate(fn, items, passes: int = 3) -> float:

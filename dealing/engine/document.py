@@ -1,12 +1,13 @@
 """Strict reading of JSON documents: every problem named by its JSON path or event index."""
 
 import json
-import re
 from decimal import Decimal
 from typing import Any, Final, Literal, overload
 
 from .errors import RoundError
-from .money import INT_AMOUNTS, _json_kind, parse_amount
+from .money import INT_AMOUNTS, parse_amount
+from .paths import json_kind as _json_kind
+from .paths import place as _place
 
 
 def load_json(text) -> object:
@@ -36,24 +37,6 @@ _DECODER: Final = json.JSONDecoder(parse_float=Decimal, parse_constant=_refuse_c
 
 def where(path: str, event: int | None) -> str:
     return f"Event {event}" if event is not None else _place(path)
-
-
-_INDEXED: Final = re.compile(r"\$\.(\w+)\[(\d+)\]\Z")
-_NAMES: Final = {"stakes": "stake", "events": "event", "items": "shoe item"}
-
-
-def _place(path: str) -> str:
-    """A JSON path in words: "$.stakes[0]" -> "stake #1", "$.table" -> "the table"."""
-    if path == "$":
-        return "the round log"
-    m = _INDEXED.match(path)
-    if m:
-        return f"{_NAMES.get(m.group(1), m.group(1))} #{int(m.group(2)) + 1}"
-    if path == "$.table":
-        return "the table"
-    if path == "$.rules":
-        return "the house rules"
-    return path
 
 
 def _head(key: str, path: str, event: int | None) -> str:

@@ -5,6 +5,8 @@ from decimal import Decimal
 from typing import Final
 
 from .errors import RoundError
+from .paths import json_kind as _json_kind
+from .paths import place as _place
 
 ZERO: Final = Decimal(0)
 CENT: Final = Decimal("0.01")
@@ -86,24 +88,6 @@ def _bad(value, path, event):
 def _where(path, event):
     if event is not None:
         return f"Event {event}: the amount"
-    from .document import _place
-
     place = _place(path.rsplit(".", 1)[0]) if "." in path else path
     key = path.rsplit(".", 1)[-1]
     return f"In {place}, \"{key}\"" if place != path.rsplit(".", 1)[0] else f"The amount at {path}"
-
-
-def _json_kind(value) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, (list, tuple)):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    if isinstance(value, str):
-        return "text"
-    if isinstance(value, (int, float, Decimal)):
-        return "a number"
-    return type(value).__name__

@@ -22,8 +22,12 @@ from pathlib import Path
 
 PACKAGE = "dealing.engine"
 HERE = Path(__file__).resolve().parent
-# The modules that replay, settle and audit rounds; the CLI, simulators and odds stay Python.
-MODULES = ("errors", "money", "cards", "findings", "document", "base", "ochko", "blackjack", "veintiuno", "shoe")
+# The modules that replay, settle and audit rounds, by their names below the engine (a game's
+# package and each of its modules); the CLI, the game registry, simulators and odds stay Python.
+MODULES = ("errors", "paths", "money", "cards", "findings", "document", "base", "loop",
+           "ochko", "ochko.rules", "ochko.table", "ochko.events", "ochko.replay",
+           "blackjack", "blackjack.rules", "blackjack.events", "blackjack.replay",
+           "veintiuno", "veintiuno.rules", "veintiuno.events", "veintiuno.replay", "shoe")
 GROUP = f"{PACKAGE}._native"  # mypyc's shared library: dealing/engine/_native__mypyc.*.so
 MANIFEST = HERE / "_native.json"
 PURE_ENV = "ENGINE_PURE"
@@ -34,13 +38,20 @@ class _State:
     why = "not checked yet"
 
 
+def _source(module: str) -> Path:
+    """A module's source: "ochko.rules" -> ochko/rules.py; a package, "ochko" -> ochko/__init__.py."""
+    path = HERE.joinpath(*module.split("."))
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+
+
 def _digest(module: str) -> str:
-    return hashlib.sha256((HERE / f"{module}.py").read_bytes()).hexdigest()
+    return hashlib.sha256(_source(module).read_bytes()).hexdigest()
 
 
 def _extension(module: str) -> Path | None:
+    stem = str(_source(module).with_suffix(""))  # mypyc builds ochko/__init__.<tag>.so for a package
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-        path = HERE / f"{module}{suffix}"
+        path = Path(stem + suffix)
         if path.exists():
             return path
     return None
@@ -59,19 +70,22 @@ def check() -> tuple[bool, str]:
         if _extension(module) is None:
             return False, f"{module}: no compiled module"
         if built.get("sources", {}).get(module) != _digest(module):
-            return False, f"{module}.py changed since the build"
+            return False, f"{_source(module).relative_to(HERE).as_posix()} changed since the build"
     return True, "every source unchanged since the build"
 
 
 class _SourceFirst:
-    """A meta path finder that imports the engine's modules from their .py files."""
+    """A meta path finder that imports the engine's modules (and game packages) from their .py files."""
 
     @staticmethod
     def find_spec(fullname, path=None, target=None):
-        package, _, module = fullname.rpartition(".")
-        if package != PACKAGE or module not in MODULES:
+        module = fullname[len(PACKAGE) + 1:] if fullname.startswith(PACKAGE + ".") else None
+        if module not in MODULES:
             return None
-        source = HERE / f"{module}.py"
+        source = _source(module)
+        if source.name == "__init__.py":
+            return importlib.util.spec_from_file_location(fullname, source,
+                                                          submodule_search_locations=[str(source.parent)])
         return importlib.util.spec_from_file_location(fullname, source)
 
 
@@ -106,7 +120,7 @@ def build() -> None:
         cwd = os.getcwd()
         os.chdir(root)  # mypyc names modules by their paths from the project root
         try:
-            extensions = mypycify([f"{PACKAGE.replace('.', '/')}/{m}.py" for m in MODULES],
+            extensions = mypycify([_source(m).relative_to(root).as_posix() for m in MODULES],
                                   opt_level="3", group_name=GROUP, target_dir=os.path.join(tmp, "c"))
             setup(name="dealing-engine-native", ext_modules=extensions, packages=[], py_modules=[], script_args=[
                 "--quiet", "build_ext", "--inplace", "--build-temp", os.path.join(tmp, "temp"),
@@ -122,5 +136,5 @@ def build() -> None:
 def clean() -> None:
     MANIFEST.unlink(missing_ok=True)
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-        for path in HERE.glob(f"*{suffix}"):
+        for path in HERE.rglob(f"*{suffix}"):
             path.unlink()

@@ -20,6 +20,7 @@ from typing import Final
 
 from . import cards as _cards
 from . import document as doc_
+from . import loop
 from .base import Outcome
 from .errors import RoundError
 from .findings import Finding
@@ -101,7 +102,7 @@ def read_shoe(doc: dict) -> Shoe:
             if round_doc is None:
                 raise doc_.missing("round", path)
             try:
-                outcome = module.replay(doc_.expect_object(round_doc, f"{path}.round"))
+                outcome = loop.replay(module.Replay, doc_.expect_object(round_doc, f"{path}.round"))
             except RoundError as exc:
                 raise RoundError(exc.code, f"Shoe item {k} (a round): {exc.message}",
                                  path=f"{path}.round" + (exc.path or "$")[1:], event=exc.event) from None

@@ -6,6 +6,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from casino import keyset
 from casino.errors import ServiceError
 from casino.roles import role_required
 from dealing import selectors, services
@@ -17,11 +18,27 @@ from .common import READERS, REPORTERS, _may, _service_error_to_form, table_for
 
 # --- incidents -------------------------------------------------------------------------------------------
 
+PAGE_SIZE = 50
+
+
 def _incident_rows(user, filters: dict):
     try:
         return selectors.incident_list(user=user, filters=filters).order_by("-reported_at", "-id")
     except ValidationError:
         return Incident.objects.none()
+
+
+def _incident_page(request, filters: dict) -> dict:
+    """The page of incidents the query string asks for: newer / older than a key, or from a day back."""
+    rows = _incident_rows(request.user, filters)
+    try:
+        page = keyset.page_from(rows, request.GET, field="reported_at", size=PAGE_SIZE)
+    except keyset.BadKey:
+        page = keyset.keyset_page(rows, field="reported_at", size=PAGE_SIZE)
+    status = filters.get("status", "")
+    return {"incidents": page.object_list, "page": page, "status": status, "at": request.GET.get("at", ""),
+            "query": f"status={status}" if status else "",
+            "query_pairs": [("status", status)] if status else []}
 
 
 @require_http_methods(["GET"])
@@ -30,7 +47,7 @@ def incident_list(request):
     status = request.GET.get("status", "")
     filters = {"status": status} if status in IncidentStatus.values else {}
     return render(request, "dealing/incident_list.html", {
-        "incidents": _incident_rows(request.user, filters)[:200], "status": status,
+        **_incident_page(request, filters),
         "statuses": IncidentStatus.choices, "table": None, "may_report": _may(request.user, *REPORTERS),
     })
 
@@ -42,7 +59,7 @@ def table_incidents(request, name: str):
     status = request.GET.get("status", "")
     filters = {"table": table.pk, **({"status": status} if status in IncidentStatus.values else {})}
     return render(request, "dealing/incident_list.html", {
-        "incidents": _incident_rows(request.user, filters)[:200], "status": status,
+        **_incident_page(request, filters),
         "statuses": IncidentStatus.choices, "table": table, "may_report": _may(request.user, *REPORTERS),
     })
 

@@ -126,11 +126,28 @@ def test_the_layout_survives_logs_it_cannot_follow():
 
 # --- findings list and bulk review ---------------------------------------------------------------
 
-def test_the_findings_list_filters_and_pages(people, floor, audited):
+def test_the_findings_list_filters_and_pages(people, floor, audited, monkeypatch):
     client = login(people.auditor)
-    page = client.get(reverse("audit:finding_list"))
-    total = Finding.objects.count()
-    assert page.context["page"].paginator.count == total
+    monkeypatch.setattr("audit.views.PAGE_SIZE", 5)
+    # No count of every finding (issue 17): walking "older" from the newest page shows each one once,
+    # newest first, and "newer" from the oldest page walks back the same way.
+    newest_first = list(Finding.objects.order_by("-played_at", "-id").values_list("pk", flat=True))
+    seen, params = [], {}
+    while True:
+        page = client.get(reverse("audit:finding_list"), params).context["page"]
+        assert len(page) <= 5
+        seen += [f.pk for f in page]
+        if not page.older:
+            break
+        params = {"older": page.older}
+    assert seen == newest_first and len(seen) > 10
+    back = []
+    while True:
+        back = [f.pk for f in page] + back
+        if not page.newer:
+            break
+        page = client.get(reverse("audit:finding_list"), {"newer": page.newer}).context["page"]
+    assert back == newest_first
     code = Finding.objects.values_list("code", flat=True).first()
     page = client.get(reverse("audit:finding_list"), {"code": code, "severity": ["critical", "major", "minor"]})
     assert {f.code for f in page.context["page"].object_list} == {code}
@@ -139,6 +156,8 @@ def test_the_findings_list_filters_and_pages(people, floor, audited):
     page = client.get(reverse("audit:finding_list"), {"date_from": "not a date"})
     assert page.status_code == 200 and page.context["page"] is None and "date_from" in page.context["form"].errors
     assert client.get(reverse("audit:finding_list"), {"page": 99}).status_code == 200
+    assert client.get(reverse("audit:finding_list"), {"older": "not a key"}).status_code == 200
+    assert client.get(reverse("audit:finding_list"), {"at": "2026-13-45"}).status_code == 200
 
 
 def test_bulk_review_from_the_list(people, audited):
@@ -327,3 +346,39 @@ def test_the_replay_links_the_revisions_of_a_corrected_round(people, floor, log_
         supersedes=record, logged_by=people.pit_boss, status="pending")
     html = login(people.auditor).get(reverse("audit:round_replay", args=[record.pk])).content.decode()
     assert reverse("audit:round_replay", args=[amendment.pk]) in html and "revision 2" in html
+
+
+def test_paging_skips_no_finding_and_repeats_none_while_findings_are_added(people, audited, monkeypatch):
+    """Issue 17: between two page loads the audit adds findings — newer ones (a round just logged),
+    ones at the very time of the page's last row, and an old one (a late re-audit). Walking "older"
+    shows every finding that was there once, in order, and the old one in its place."""
+    client = login(people.auditor)
+    monkeypatch.setattr("audit.views.PAGE_SIZE", 4)
+    before = list(Finding.objects.order_by("-played_at", "-id").values_list("pk", flat=True))
+    template = Finding.objects.exclude(round=None).first()
+    added = 0
+
+    def add(played_at):
+        nonlocal added
+        added += 1
+        Finding.objects.create(round=template.round, table=template.table, dealer=template.dealer,
+                               played_at=played_at, code=template.code, severity=template.severity,
+                               message="added between page loads", engine_version="t",
+                               fingerprint=f"added-{added}")
+
+    seen, params, late = [], {}, None
+    while True:
+        page = client.get(reverse("audit:finding_list"), params).context["page"]
+        seen += [f.pk for f in page]
+        if not page.older:
+            break
+        last = page.object_list[-1]
+        add(timezone.now())  # newer than every page
+        add(last.played_at)  # a tie with the page's last row (a larger id: "newer" than it)
+        if late is None:
+            late = Finding.objects.get(pk=before[-1]).played_at - timedelta(seconds=1)
+            add(late)  # older than every page still to come
+        params = {"older": page.older}
+    assert len(seen) == len(set(seen))
+    late_pk = Finding.objects.get(played_at=late, message="added between page loads").pk
+    assert seen == before + [late_pk]

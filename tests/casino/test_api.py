@@ -4,8 +4,8 @@ import pytest
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from django.urls import reverse
+from knox.models import AuthToken
 from rest_framework import serializers
-from rest_framework.authtoken.models import Token
 from rest_framework.response import Response
 from rest_framework.test import APIClient, APIRequestFactory, force_authenticate
 from rest_framework.views import APIView
@@ -42,7 +42,7 @@ def test_token_authentication(make_user, floor):
     user = make_user(DEALER, pits=floor.pits)
     client = APIClient()
     assert client.get(reverse("api:table-list")).status_code == 401
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {AuthToken.objects.create(user=user)[1]}")
     assert client.get(reverse("api:table-list")).status_code == 200
 
 

@@ -36,9 +36,15 @@ PAGES = [
     ("dealing:incident_list", (DEALER, INSPECTOR, PIT_BOSS, AUDITOR)),
     ("dealing:incident_new", (INSPECTOR, PIT_BOSS)),
     ("dealing:pit_queue", (PIT_BOSS,)),
+    ("casino:lockouts", (PIT_BOSS,)),  # unlocking: pit bosses (their pits' staff) and admins
+    ("casino:security_log", (AUDITOR,)),  # the security log: auditors and admins
+    ("gamemath:ochko", ROLES),  # the engine's figures only, no floor data: every role
+    ("gamemath:ochko_ask", ROLES),
+    ("api:math-ochko-edge", ROLES),
+    ("api:math-ochko-strategy", ROLES),
 ]
 API = {"api:table-list", "schema", "swagger-ui", "api:drill-list", "api:drill-standard-list",
-       "api:ledger:session-list"}
+       "api:ledger:session-list", "api:math-ochko-edge", "api:math-ochko-strategy"}
 
 
 def test_the_role_groups_exist_after_migrations():
@@ -164,18 +170,20 @@ def test_has_role_permission_class(make_user):
 def test_navigation_shows_each_role_what_it_may_use(make_user):
     labels = lambda user: [str(item["label"]) for item in navigation.items_for(user)]  # noqa: E731
     expected = {
-        DEALER: ["Floor", "Tables", "Log a round", "Incidents", "Game nights", "Findings"],
-        INSPECTOR: ["Floor", "Tables", "Incidents", "Findings"],
+        DEALER: ["Floor", "Tables", "Log a round", "Incidents", "Game nights", "Findings", "Game math"],
+        INSPECTOR: ["Floor", "Tables", "Incidents", "Findings", "Game math"],
         PIT_BOSS: ["Floor", "Tables", "Log a round", "Incidents", "Pit queue", "Game nights", "Audit", "Findings",
-                   "Trainees", "Certification"],
-        AUDITOR: ["Floor", "Tables", "Incidents", "Game nights", "Audit", "Findings", "Trainees", "Certification"],
-        TRAINEE: ["Drills", "My progress"],  # no floor: trainees see only drills (SPEC)
+                   "Trainees", "Certification", "Game math", "Lockouts"],
+        AUDITOR: ["Floor", "Tables", "Incidents", "Game nights", "Audit", "Findings", "Trainees", "Certification",
+                  "Game math", "Security log"],
+        # No floor: trainees see their drills, and the game math (the engine's figures, no floor data).
+        TRAINEE: ["Drills", "My progress", "Game math"],
     }
     for role in ROLES:
         assert labels(make_user(role)) == expected[role], role
     assert labels(make_user("superuser")) == [
         "Floor", "Tables", "Log a round", "Drills", "Incidents", "My progress", "Pit queue", "Game nights", "Audit",
-        "Findings", "Trainees", "Certification", "Admin"]
+        "Findings", "Trainees", "Certification", "Game math", "Lockouts", "Security log", "Admin"]
     assert labels(make_user(None)) == []
     assert labels(AnonymousUser()) == []
 

@@ -160,6 +160,35 @@ def _ids(response):
     return {r["id"] for r in response.json()["results"]}
 
 
+def test_keyset_pages_skip_no_round_and_repeat_none_while_rounds_are_logged(api, staff, tables, floor_of_rounds,
+                                                                             logged):
+    """Issue 17: `?older=` pages cut at a key, not an OFFSET; rounds logged between two page loads
+    (newer than every page) neither push a round onto the next page nor come twice."""
+    client = api(staff.auditor)
+    before = list(Round.objects.order_by("-logged_at", "-id").values_list("pk", flat=True))
+    seen, url, params, seed = [], ROUNDS, {"older": "", "limit": 2}, 100
+    while url:
+        response = client.get(url, params)
+        assert response.status_code == 200, response.json()
+        body = response.json()
+        assert set(body) == {"next", "previous", "results"} and len(body["results"]) <= 2
+        seen += [r["id"] for r in body["results"]]
+        logged(tables.ochko, staff.dealer, seed=seed)  # a round logged meanwhile
+        seed += 1
+        url, params = body["next"], None
+    assert seen == before
+    # `previous` walks back; a day jump starts at the end of that day; a bad key is a 400.
+    last = client.get(ROUNDS, {"older": "", "limit": 2}).json()
+    assert client.get(last["next"]).json()["previous"]
+    old_day = Round.objects.get(pk=floor_of_rounds["mine"][0].pk).logged_at.date()
+    assert [r["id"] for r in client.get(ROUNDS, {"at": str(old_day)}).json()["results"]] == [
+        floor_of_rounds["mine"][0].pk]
+    response = client.get(ROUNDS, {"older": "yesterday_x"})
+    assert response.status_code == 400 and "older" in response.json()["extra"]["fields"]
+    # Without a key the answer is as before: a count, limit and offset.
+    assert client.get(ROUNDS, {"limit": 2}).json()["count"] == Round.objects.count()
+
+
 def test_who_sees_which_rounds(api, staff, floor_of_rounds):
     f = floor_of_rounds
     everything = {r.pk for r in (*f["mine"], f["theirs"], f["bad"], f["far"])}

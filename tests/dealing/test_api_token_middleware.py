@@ -4,7 +4,7 @@
 import pytest
 from django.test import Client
 from django.utils import translation
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 
 from casino.middleware import is_token_api_call
 from dealing.models import Round
@@ -16,7 +16,7 @@ ROUNDS = "/api/v1/rounds/"
 
 
 def _token(user) -> str:
-    return Token.objects.create(user=user).key
+    return AuthToken.objects.create(user=user)[1]
 
 
 def test_a_token_call_logs_a_round_without_session_or_messages(staff, tables, deal):

@@ -169,3 +169,24 @@ def test_the_incident_log_filters_by_status(staff, tables):
     assert {i.pk for i in client_as(staff.dealer).get(reverse("dealing:incident_list")).context["incidents"]} == {
         a.pk, b.pk}
     assert list(client_as(staff.dealer2).get(reverse("dealing:incident_list")).context["incidents"]) == []
+
+
+def test_the_incident_log_pages_older_and_newer_by_key(staff, tables, monkeypatch):
+    """No cap of 200 and no OFFSET: "older" from the newest page reaches every incident once, a
+    report made meanwhile changes nothing there, and "newer" leads back."""
+    monkeypatch.setattr("dealing.views.incidents.PAGE_SIZE", 2)
+    made = [reported(staff, tables, card=card) for card in ("KH", "QS", "JD", "TC", "9H")]
+    inspector = client_as(staff.inspector)
+    seen, params = [], {"status": "reported"}
+    while True:
+        response = inspector.get(reverse("dealing:incident_list"), params)
+        seen += [i.pk for i in response.context["incidents"]]
+        page = response.context["page"]
+        if not page.older:
+            break
+        assert "older=" in response.content.decode()
+        reported(staff, tables, card="8S")  # reported between two page loads
+        params = {"status": "reported", "older": page.older}
+    assert seen == [i.pk for i in reversed(made)]
+    back = inspector.get(reverse("dealing:incident_list"), {"status": "reported", "newer": page.newer})
+    assert [i.pk for i in back.context["incidents"]] == [made[2].pk, made[1].pk]

@@ -130,7 +130,7 @@ def test_a_changed_source_is_never_shadowed_by_its_stale_build(monkeypatch, tmp_
 
     sources["ochko"] = "0" * 64  # what the build saw is not what is on disk now
     manifest.write_text(json.dumps({"python": sys.implementation.cache_tag, "sources": sources}))
-    assert native.check() == (False, "ochko.py changed since the build")
+    assert native.check() == (False, "ochko/__init__.py changed since the build")
 
     manifest.write_text(json.dumps({"python": "cpython-99", "sources": sources}))
     assert native.check()[0] is False
@@ -141,6 +141,9 @@ def test_a_changed_source_is_never_shadowed_by_its_stale_build(monkeypatch, tmp_
 def test_source_first_finder_serves_only_the_compiled_modules():
     finder = native._SourceFirst()
     spec = finder.find_spec("dealing.engine.ochko")
-    assert spec is not None and spec.origin.endswith("ochko.py")
+    assert spec is not None and spec.origin.endswith("ochko/__init__.py")
+    assert spec.submodule_search_locations  # a game's package: its modules are served from source too
+    spec = finder.find_spec("dealing.engine.ochko.events")
+    assert spec is not None and spec.origin.endswith("ochko/events.py")
     assert finder.find_spec("dealing.engine.simulators") is None
     assert finder.find_spec("dealing.models") is None

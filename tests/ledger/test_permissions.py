@@ -9,7 +9,7 @@ import json
 
 import pytest
 from django.test import Client
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 
 from ledger.models import BankDraw
 
@@ -48,8 +48,8 @@ def page_client(user) -> Client:
 def api_client(user) -> Client:
     if user is None:
         return Client()
-    token, _ = Token.objects.get_or_create(user=user)
-    return Client(HTTP_AUTHORIZATION=f"Token {token.key}")
+    _token, key = AuthToken.objects.create(user=user)
+    return Client(HTTP_AUTHORIZATION=f"Token {key}")
 
 
 def expected_page(who, allowed, *, hidden_from_outsider=True, ok=200):

@@ -16,12 +16,7 @@ def as_decimal(p: Fraction, digits: int = DIGITS) -> str:
 
 
 def dealer_odds(variant: str, preset: str | None = None) -> dict:
-    if variant == "ochko":
-        from .ochko import dealer_odds as odds
+    """The game's table of dealer odds (its odds module, named in games.py)."""
+    from .. import games
 
-        return odds()
-    if variant == "blackjack":
-        from .blackjack import dealer_odds as odds
-
-        return odds(preset or "salon")
-    raise ValueError(f"no dealer odds for {variant!r}")
+    return games.odds(variant).dealer_odds(preset)

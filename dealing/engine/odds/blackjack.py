@@ -77,7 +77,8 @@ def without_blackjack(row: dict[str, Fraction]) -> dict[str, Fraction]:
     return {r: (Fraction(0) if r == "blackjack" else p / rest) for r, p in row.items()}
 
 
-def dealer_odds(preset: str = "salon") -> dict:
+def dealer_odds(preset: str | None = None) -> dict:
+    preset = preset or "salon"
     table = exact(preset)
     return {
         "variant": "blackjack",

@@ -61,7 +61,8 @@ def exact() -> dict[str, dict[str, Fraction]]:
     return table
 
 
-def dealer_odds() -> dict:
+def dealer_odds(preset: str | None = None) -> dict:
+    """Ochko has one set of rules: `preset` is accepted, like every odds module's, and ignored."""
     table = exact()
     return {
         "variant": "ochko",

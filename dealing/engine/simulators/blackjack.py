@@ -8,10 +8,10 @@ mistakes, the `player_delta`) the audit must find. Settlements here are worked o
 module's own arithmetic, independent of the engine's replay.
 """
 
-import uuid
 from decimal import ROUND_DOWN, Decimal
 
 from . import Simulated
+from .injection import Log, until_written
 
 RANKS = "23456789TJQKA"
 VALUE = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 10, "Q": 10, "K": 10,
@@ -148,20 +148,13 @@ def simulate_round(rng, *, mistake: str | None = None, number: int = 0, preset: 
     options = dict(preset=preset, overrides=overrides, rules=in_force, table_min=lo, table_max=hi, dealer=dealer,
                    table_name=table_name, boxes=boxes or (1, in_force["boxes"]), insurance=insurance,
                    even_money=even_money, errors=errors, jackpot=jackpot)
-    for _ in range(attempts if mistake else 1):
-        source = shoe if shoe is not None else new_shoe(rng, in_force["decks"])
-        mark = len(source)
-        dealt = _Round(rng, source, mistake if mistake in _DEALT_MISTAKES else None, rig=shoe is None,
-                       wanted=mistake, **options)
-        result = dealt.write(mistake)
-        if result is not None:
-            return result
-        if shoe is not None:
-            # Put the cards back on top of the shoe in the order they came out: nothing was seen.
-            source.extend(reversed(dealt.used))
-            assert len(source) == mark
-    source = shoe if shoe is not None else new_shoe(rng, in_force["decks"])
-    return _Round(rng, source, None, rig=False, wanted=None, **options).write(None)
+
+    def deal(source: list[str], wanted: str | None) -> _Round:
+        # Rigged for a dealt mistake only from a fresh shoe: a given shoe is dealt as it lies.
+        return _Round(rng, source, wanted if wanted in _DEALT_MISTAKES else None,
+                      rig=shoe is None and wanted is not None, wanted=wanted, **options)
+
+    return until_written(mistake, attempts, shoe, lambda: new_shoe(rng, in_force["decks"]), deal)
 
 
 class _Hand:
@@ -189,7 +182,9 @@ _RIGS = {
 }
 
 
-class _Round:
+class _Round(Log):
+    halve_rounding = ROUND_DOWN
+
     def __init__(self, rng, shoe, dealt_mistake, *, rig, wanted, preset, overrides, rules, table_min, table_max,
                  dealer, table_name, boxes, insurance, even_money, errors, jackpot):
         self.rng = rng
@@ -214,10 +209,6 @@ class _Round:
         card = self.shoe.pop()
         self.used.append(card)
         return card
-
-    def _emit(self, event: dict, **meta) -> None:
-        self.events.append(event)
-        self.meta.append(meta)
 
     def _bet(self) -> Decimal:
         unit = self.min
@@ -479,44 +470,17 @@ class _Round:
     # --- writing the log down, with the mistake if any ----------------------------------------
 
     def write(self, mistake: str | None) -> Simulated | None:
-        if not self.applicable:
-            return None
-        delta = None
-        if mistake is not None and mistake not in _DEALT_MISTAKES:
-            done = getattr(self, f"_mistake_{mistake}")()
-            if done is None:
-                return None
-            delta = done if isinstance(done, Decimal) else None
-        rng = self.rng
-        doc = {
-            "format": "round/1",
-            "id": str(uuid.UUID(int=rng.getrandbits(128), version=4)),
+        table = {"min": self.min, "max": self.max, **({"name": self.table_name} if self.table_name else {})}
+        return self._write_log(mistake, MISTAKES, mistake not in _DEALT_MISTAKES, {
             "variant": "blackjack",
-            "table": {"min": self.min, "max": self.max},
+            "table": table,
             "rules": {"preset": self.preset, **self.overrides},
             "dealer": self.dealer,
             "stakes": [self.stakes[n] for n in self.numbers],
-            "events": self.events,
-        }
-        if self.table_name:
-            doc["table"]["name"] = self.table_name
-        return Simulated(doc, mistake, MISTAKES.get(mistake), delta)
+        })
 
     def _settlements(self, results=("pay", "take", "leave")) -> list[int]:
         return [k for k, m in enumerate(self.meta) if "delta" in m and self.events[k]["e"] in results]
-
-    def _mistake_wrong_amount(self):
-        pays = self._settlements(("pay",))
-        if not pays:
-            return None
-        k = self.rng.choice(pays)
-        old = self.events[k]["amount"]
-        if self.rng.random() < 0.5 or old < Decimal("0.02"):
-            new = old * 2
-        else:
-            new = (old / 2).quantize(CENT, rounding=ROUND_DOWN)
-        self.events[k] = {**self.events[k], "amount": new}
-        return new - old
 
     def _mistake_blackjack_paid_even(self):
         naturals = [k for k, m in enumerate(self.meta) if m.get("natural")]
@@ -527,56 +491,11 @@ class _Round:
         self.events[k] = {**self.events[k], "amount": size}
         return size - old
 
-    def _mistake_wrong_result(self):
-        ks = self._settlements()
-        if not ks:
-            return None
-        k = self.rng.choice(ks)
-        ev, size, owed = self.events[k], self.meta[k]["size"], self.meta[k]["delta"]
-        if ev["e"] == "pay":
-            self.events[k] = {**ev, "e": "take", "amount": size}
-            return -size - owed
-        self.events[k] = {**ev, "e": "pay", "amount": size}
-        return size - owed
-
-    def _mistake_missing_settlement(self):
-        ks = self._settlements(("pay", "take"))
-        if len(self._settlements()) < 2 or not ks:
-            return None
-        k = self.rng.choice(ks)
-        delta = -self.meta[k]["delta"]
-        del self.events[k], self.meta[k]
-        return delta
-
-    def _mistake_unexpected_settlement(self):
-        pays = self._settlements(("pay",))
-        if not pays:
-            return None
-        k = self.rng.choice(pays)
-        self.events.insert(k + 1, dict(self.events[k]))
-        self.meta.insert(k + 1, {"kind": "duplicate"})
-        return self.events[k]["amount"]
-
-    def _mistake_illegal_action(self):
-        stands = [k for k, m in enumerate(self.meta) if m.get("kind") == "stand"]
-        if not stands:
-            return None
-        k = self.rng.choice(stands)
-        self.events.insert(k + 1, dict(self.events[k]))
-        self.meta.insert(k + 1, {"kind": "illegal"})
-        return True
-
     def _mistake_missing_peek(self):
         peeks = [k for k, m in enumerate(self.meta) if m.get("kind") == "peek"]
         if not peeks:
             return None
         del self.events[peeks[0]], self.meta[peeks[0]]
-        return True
-
-    def _mistake_deal_order(self):
-        deals = [k for k, m in enumerate(self.meta) if m.get("kind") == "deal"]
-        a, b = deals[0], deals[1]
-        self.events[a], self.events[b] = self.events[b], self.events[a]
         return True
 
     def _mistake_draw_order(self):

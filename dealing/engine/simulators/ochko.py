@@ -5,10 +5,10 @@ correct round and then commits that one mistake, reporting the finding code and 
 `player_delta` the audit must find.
 """
 
-import uuid
 from decimal import Decimal
 
 from . import Simulated
+from .injection import Log, until_written
 
 RANKS = "6789TJQKA"
 VALUE = {"6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 2, "Q": 3, "K": 4, "A": 11}
@@ -73,23 +73,11 @@ def simulate_round(rng, *, mistake: str | None = None, number: int = 0, table_mi
     options = dict(table_min=Decimal(table_min), table_max=Decimal(table_max), rules=rules or {}, dealer=dealer,
                    table_name=table_name, boxes=boxes, shared=shared, fold=fold, dark=dark, dealer_bets=dealer_bets,
                    incidents=incidents)
-    for _ in range(attempts if mistake else 1):
-        source = shoe if shoe is not None else new_shoe(rng)
-        mark = len(source)
-        dealt = _Round(rng, source, mistake if mistake in _DEALT_MISTAKES else None, **options)
-        result = dealt.write(mistake)
-        if result is not None:
-            return result
-        if shoe is not None:
-            # Put the cards back on top of the shoe in the order they came out: nothing was seen.
-            source.extend(reversed(dealt.used))
-            assert len(source) == mark
-    # No place for this mistake in any of the rounds tried: deal a correct one.
-    source = shoe if shoe is not None else new_shoe(rng)
-    return _Round(rng, source, None, **options).write(None)
+    return until_written(mistake, attempts, shoe, lambda: new_shoe(rng), lambda source, wanted: _Round(
+        rng, source, wanted if wanted in _DEALT_MISTAKES else None, **options))
 
 
-class _Round:
+class _Round(Log):
     def __init__(self, rng, shoe, dealt_mistake, *, table_min, table_max, rules, dealer, table_name, boxes, shared,
                  fold, dark, dealer_bets, incidents):
         self.rng = rng
@@ -111,10 +99,6 @@ class _Round:
         card = self.shoe.pop()
         self.used.append(card)
         return card
-
-    def _emit(self, event: dict, **meta) -> None:
-        self.events.append(event)
-        self.meta.append(meta)
 
     def _unit(self) -> Decimal:
         return self.min
@@ -293,74 +277,20 @@ class _Round:
     # --- writing the log down, with the mistake if any ----------------------------------------
 
     def write(self, mistake: str | None) -> Simulated | None:
-        if not self.applicable:
-            return None
-        delta = None
-        if mistake is not None and mistake not in _DEALT_MISTAKES:
-            done = getattr(self, f"_mistake_{mistake}")()
-            if done is None:
-                return None
-            delta = done if isinstance(done, Decimal) else None
-        rng = self.rng
-        doc = {
-            "format": "round/1",
-            "id": str(uuid.UUID(int=rng.getrandbits(128), version=4)),
+        table = {"min": self.min, "max": self.max, **({"name": self.table_name} if self.table_name else {})}
+        return self._write_log(mistake, MISTAKES, mistake not in _DEALT_MISTAKES, {
             "variant": "ochko",
-            "table": {"min": self.min, "max": self.max},
+            "table": table,
             "rules": {k: v for k, v in self.rules.items() if k in ("dark_win_bet", "dark_double_bust_bet")
                       and v != "leave"},
             "dealer": self.dealer,
             "stakes": [{k: v for k, v in s.items() if k in ("id", "box", "player", "ante", "dealer_bet")}
                        for s in self.stakes],
-            "events": self.events,
-        }
-        if self.table_name:
-            doc["table"]["name"] = self.table_name
-        return Simulated(doc, mistake, MISTAKES.get(mistake), delta)
+        })
 
-    def _settlements(self, *kinds, results=("pay", "take", "leave")):
+    def _settlements(self, results=("pay", "take", "leave")) -> list[int]:
         return [k for k, m in enumerate(self.meta)
-                if m.get("kind") in kinds and self.events[k]["e"] in results]
-
-    def _mistake_wrong_amount(self):
-        pays = self._settlements("fold", "instant", "final", results=("pay",))
-        if not pays:
-            return None
-        k = self.rng.choice(pays)
-        old = self.events[k]["amount"]
-        new = old * 2 if self.rng.random() < 0.5 or old < Decimal("0.02") else (old / 2).quantize(Decimal("0.01"))
-        self.events[k] = {**self.events[k], "amount": new}
-        return new - old
-
-    def _mistake_wrong_result(self):
-        k_all = self._settlements("fold", "instant", "final")
-        if not k_all:
-            return None
-        k = self.rng.choice(k_all)
-        ev, size = self.events[k], self.meta[k]["size"]
-        if ev["e"] == "pay":
-            self.events[k] = {"e": "take", "stake": ev["stake"], "wager": ev["wager"], "amount": size}
-            return -size - size
-        self.events[k] = {"e": "pay", "stake": ev["stake"], "wager": ev["wager"], "amount": size}
-        return size - self.meta[k]["delta"]
-
-    def _mistake_missing_settlement(self):
-        k_all = self._settlements("fold", "instant", "final", results=("pay", "take"))
-        if len(self._settlements("fold", "instant", "final")) < 2 or not k_all:
-            return None  # without any settlement left, the log would simply not carry them
-        k = self.rng.choice(k_all)
-        delta = -self.meta[k]["delta"]
-        del self.events[k], self.meta[k]
-        return delta
-
-    def _mistake_unexpected_settlement(self):
-        pays = self._settlements("fold", "instant", "final", results=("pay",))
-        if not pays:
-            return None
-        k = self.rng.choice(pays)
-        self.events.insert(k + 1, dict(self.events[k]))
-        self.meta.insert(k + 1, {"kind": "duplicate"})
-        return self.events[k]["amount"]
+                if m.get("kind") in ("fold", "instant", "final") and self.events[k]["e"] in results]
 
     def _mistake_payment_order(self):
         finals = [k for k, m in enumerate(self.meta) if m.get("kind") == "final"]
@@ -394,22 +324,6 @@ class _Round:
         self.events[lo:after + 1] = [action_e] + moved_e
         self.meta[lo:after + 1] = [action_m] + moved_m
         return True
-
-    def _mistake_deal_order(self):
-        deals = [k for k, m in enumerate(self.meta) if m.get("kind") == "deal"]
-        a, b = deals[0], deals[1]
-        self.events[a], self.events[b] = self.events[b], self.events[a]
-        return True
-
-    def _mistake_illegal_action(self):
-        stands = [k for k, m in enumerate(self.meta) if m.get("kind") == "stand"]
-        if not stands:
-            return None
-        k = self.rng.choice(stands)
-        self.events.insert(k + 1, dict(self.events[k]))
-        self.meta.insert(k + 1, {"kind": "illegal"})
-        return True
-
 
 def simulate_shoe(rng, *, rounds: int, table_min=100, table_max=5000, dealer: str = "D-1",
                   table_name: str | None = None, cut: int = 60, **options) -> dict:

@@ -1,27 +1,12 @@
-"""Veintiuno rounds (21 ecuatoriano) dealt from a 40-card pack by the rules of rules/veintiuno.md.
-
-The players and the bank here never err unless asked to: `simulate_round(rng, mistake="tie_paid")`
-deals a correct round and then commits that one mistake, reporting the finding code and the
-`player_delta` the audit must find. The simulator settles every hand with its own plain
-arithmetic (`hand_result`), not with the engine's replay, so tests comparing the two compare
-independent implementations.
-
-`simulate_session` plays a whole game night: the first bank drawn by high card, the pack dealt to
-the end and gathered again, the bank passing to the first declared natural of each round.
+"""One veintiuno round played by the rules, with now and then the one mistake it was asked for.
 """
 
-import uuid
-from dataclasses import dataclass, field
 from decimal import Decimal
 
-from . import Simulated
+from .. import Simulated
+from ..injection import Log
+from .cards import FACES, PLAYERS, SPECIALS, SUITED, Pack, PackExhausted, best, hand_result, points, special
 
-RANKS = "A234567JQK"
-SUITS = "SHDC"
-POINTS = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "J": 10, "Q": 10, "K": 10}
-HIGH_CARD = {r: k for k, r in enumerate("234567JQKA")}  # the draw for the first bank: Ace highest
-FACES = "JQK"
-PLAYERS = ["Ana", "Beto", "Caro", "Dani", "Eva", "Fede", "Gabi", "Hugo", "Inés", "Juan"]
 
 MISTAKES = {
     "wrong_amount": "WRONG_AMOUNT",
@@ -50,148 +35,6 @@ _PLAYED = {"natural_paid_even", "tapo_over_taken", "bet_limits", "split_single_b
 _WRITTEN = set(MISTAKES) - {"bet_limits", "split_single_bet", "split_relancina", "withdraw_without_thirteen",
                             "stand_al_puje"}
 
-# Special two-card hands the simulator can arrange for a seat (or the bank) by picking the cards.
-# Each entry: ranks wanted card by card, and whether the second card must share the first's suit.
-SPECIALS = {
-    "natural": [("A", "JQK"), ("JQK", "A")],
-    "monona": [("A", "A")],
-    "twelve": [("5", "7"), ("7", "5"), ("6", "6"), ("2", "JQK"), ("JQK", "2")],
-    "suited_twelve": [("5", "7"), ("7", "5"), ("2", "JQK"), ("JQK", "2")],
-    "relancina": [("J", "QK"), ("Q", "JK"), ("K", "JQ")],
-    "thirteen": [("6", "7"), ("7", "6"), ("3", "JQK"), ("JQK", "3")],
-    "pair": [(r, r) for r in RANKS],
-    "trillona": [("2", "3", "4", "5", "5", "A", "A"), ("3", "2", "2", "4", "3", "6", "A"),
-                 ("2", "4", "A", "3", "2", "4", "5")],
-    "twenty": [("J", "QK"), ("K", "K"), ("Q", "Q"), ("5", "7"), ("2", "JQK")],  # for the bank
-}
-_SUITED = {"suited_twelve": "same", "twelve": "other", "twenty": "other"}
-
-
-# --- the simulator's own arithmetic ---------------------------------------------------------------
-
-def hard(cards: list[str]) -> int:
-    return sum(POINTS[c[0]] for c in cards)
-
-
-def best(cards: list[str]) -> int:
-    total = hard(cards)
-    if total <= 11 and any(c[0] == "A" for c in cards):
-        return total + 10
-    return total
-
-
-def special(cards: list[str]) -> str | None:
-    """The name of a two-card special hand, or None."""
-    if len(cards) != 2:
-        return None
-    (r1, s1), (r2, s2) = cards
-    pair = {r1, r2}
-    if pair == {"A"}:
-        return "monona"
-    if "A" in pair:
-        return "natural" if pair & set(FACES) else None
-    if pair <= set(FACES):
-        return "relancina" if len(pair) == 2 else None
-    if POINTS[r1] + POINTS[r2] == 12:
-        return "suited_twelve" if s1 == s2 else "twelve"
-    return None
-
-
-def points(cards: list[str]) -> int:
-    """What a hand counts: 21 for a natural, a moñona or a suited 12; 20 for a 12 or a relancina."""
-    kind = special(cards)
-    if kind in ("natural", "monona", "suited_twelve"):
-        return 21
-    if kind in ("twelve", "relancina"):
-        return 20
-    return best(cards)
-
-
-def hand_result(cards: list[str], bet: Decimal, how: str, bank: list[str], suited_pays: int) -> tuple:
-    """(result, amount, why) for one hand. `how`: declared, withdrawn, over, tapo, stood."""
-    if how == "withdrawn":
-        return "leave", bet, "withdrawn"
-    if how == "declared":
-        return "pay", bet * 2, "natural"
-    if how == "over":
-        return "take", bet, "over"
-    bank_natural = special(bank) == "natural"
-    bank_points = points(bank)
-    bank_over = bank_points > 21
-    kind = special(cards)
-    times = {"monona": 3, "suited_twelve": suited_pays}.get(kind)
-    if times is None and len(cards) == 7 and best(cards) == 21:
-        times = 7
-    if times is not None:
-        if bank_natural:
-            return "take", bet, "special beaten by the bank's natural"
-        return "pay", bet * times, f"special {times}:1"
-    mine = points(cards)
-    if how == "tapo" and bank_over:
-        return ("pay", bet, "tapo, bank over") if mine <= 21 else ("leave", bet, "tapo over, bank over")
-    if mine > 21:
-        return "take", bet, "tapo over"
-    if bank_over:
-        return "pay", bet, "bank over"
-    if mine > bank_points:
-        return "pay", bet, "higher"
-    if mine == bank_points:
-        return "take", bet, "tie"
-    return "take", bet, "lower"
-
-
-# --- the pack -------------------------------------------------------------------------------------
-
-class PackExhausted(RuntimeError):
-    """Every card of the pack is on the table and a hand wants one more: the round is dealt again."""
-
-
-class Pack:
-    """One shuffled pack (or several together), dealt to the end; then every card not on the table
-    is gathered and shuffled again."""
-
-    def __init__(self, rng, packs: int = 1):
-        self.rng = rng
-        self.packs = packs
-        self.cards = [r + s for r in RANKS for s in SUITS] * packs
-        rng.shuffle(self.cards)
-        self.gathered = 0  # how many times the pack ran out and was gathered
-
-    def snapshot(self):
-        return list(self.cards), self.gathered
-
-    def restore(self, state) -> None:
-        self.cards, self.gathered = list(state[0]), state[1]
-
-    def _refill(self, on_table: list[str]) -> None:
-        if self.cards:
-            return
-        left = [r + s for r in RANKS for s in SUITS] * self.packs
-        for card in on_table:
-            if card in left:
-                left.remove(card)
-        if not left:
-            raise PackExhausted("every card of the pack is on the table")
-        self.rng.shuffle(left)
-        self.cards = left
-        self.gathered += 1
-
-    def draw(self, on_table: list[str]) -> str:
-        self._refill(on_table)
-        return self.cards.pop()
-
-    def pick(self, on_table: list[str], ranks: str, suit: str | None = None, other_suit: str | None = None):
-        """A card of one of `ranks` (of `suit`, or not of `other_suit`) taken from the pack, or None."""
-        self._refill(on_table)
-        found = [k for k, c in enumerate(self.cards) if c[0] in ranks and (suit is None or c[1] == suit)
-                 and (other_suit is None or c[1] != other_suit)]
-        if not found:
-            return None
-        return self.cards.pop(self.rng.choice(found))
-
-
-# --- one round ------------------------------------------------------------------------------------
-
 class _Hand:
     __slots__ = ("name", "seat", "stake", "cards", "bet", "how", "child", "chase", "want", "suited", "decided",
                  "settled", "arranged")
@@ -212,7 +55,7 @@ class _Hand:
         self.arranged: str | None = None  # the special the simulator arranged for it
 
 
-class _Round:
+class _Round(Log):
     def __init__(self, rng, pack: Pack, *, bank: str, seated: list[tuple[int, str]], table_min: Decimal,
                  table_max: Decimal, unit: Decimal, rules: dict, mistake: str | None, specials: float,
                  declare: float, tapo: float, withdraw: float, void: float, split: float, puje: float):
@@ -237,10 +80,6 @@ class _Round:
 
     # --- cards --------------------------------------------------------------------------------
 
-    def _emit(self, event: dict, **meta) -> None:
-        self.events.append(event)
-        self.meta.append(meta)
-
     def _card(self, hand: "_Hand") -> str:
         card = None
         if hand.want:
@@ -260,7 +99,7 @@ class _Round:
 
     def _arrange(self, hand: "_Hand", kind: str) -> None:
         hand.want = list(self.rng.choice(SPECIALS[kind]))
-        hand.suited = _SUITED.get(kind)
+        hand.suited = SUITED.get(kind)
         hand.chase = kind == "trillona"
         hand.arranged = kind
 
@@ -498,39 +337,16 @@ class _Round:
     # --- writing the log down, with the mistake if any ------------------------------------------
 
     def write(self, mistake: str | None, number: int) -> Simulated | None:
-        if not self.applicable:
-            return None
-        delta = None
-        if mistake in _WRITTEN:
-            done = getattr(self, f"_mistake_{mistake}")()
-            if done is None:
-                return None
-            delta = done if isinstance(done, Decimal) and not isinstance(done, bool) else None
-        rules = {k: v for k, v in self.rules.items() if v != {"suited_twelve_pays": 2, "packs": 1}[k]}
-        doc = {
-            "format": "round/1",
-            "id": str(uuid.UUID(int=self.rng.getrandbits(128), version=4)),
+        return self._write_log(mistake, MISTAKES, mistake in _WRITTEN, {
             "variant": "veintiuno",
             "table": {"min": self.min, "max": self.max},
-            "rules": rules,
+            "rules": {k: v for k, v in self.rules.items() if v != {"suited_twelve_pays": 2, "packs": 1}[k]},
             "bank": self.bank,
             "stakes": [dict(s) for s in self.stakes],
-            "events": self.events,
-        }
-        return Simulated(doc, mistake, MISTAKES.get(mistake), delta)
+        })
 
     def _settlements(self, results=("pay", "take", "leave")) -> list[int]:
         return [k for k, m in enumerate(self.meta) if m.get("kind") == "settle" and self.events[k]["e"] in results]
-
-    def _mistake_wrong_amount(self):
-        pays = self._settlements(("pay",))
-        if not pays:
-            return None
-        k = self.rng.choice(pays)
-        old = self.events[k]["amount"]
-        new = old * 2 if self.rng.random() < 0.5 else (old / 2).quantize(Decimal("0.01"))
-        self.events[k] = {**self.events[k], "amount": new}
-        return new - old
 
     def _mistake_natural_paid_even(self):
         for k in self._settlements(("pay",)):
@@ -572,24 +388,6 @@ class _Round:
                 self.events[k] = {**self.events[k], "e": "take", "amount": size}
                 return -size
         return None
-
-    def _mistake_missing_settlement(self):
-        ks = self._settlements(("pay", "take"))
-        if len(self._settlements()) < 2 or not ks:
-            return None
-        k = self.rng.choice(ks)
-        delta = -self.meta[k]["delta"]
-        del self.events[k], self.meta[k]
-        return delta
-
-    def _mistake_unexpected_settlement(self):
-        pays = self._settlements(("pay",))
-        if not pays:
-            return None
-        k = self.rng.choice(pays)
-        self.events.insert(k + 1, dict(self.events[k]))
-        self.meta.insert(k + 1, {"kind": "duplicate"})
-        return self.events[k]["amount"]
 
     def _mistake_bank_to_wrong_player(self):
         k = len(self.events) - 1
@@ -710,91 +508,3 @@ def simulate_round(rng, *, mistake: str | None = None, number: int = 0, table_mi
         else:
             source = Pack(rng, packs)
     raise PackExhausted(f"{len(seated) + 1} hands kept drawing the whole pack in {attempts} deals")
-
-
-# --- a game night ---------------------------------------------------------------------------------
-
-@dataclass
-class Session:
-    """A simulated game night: who sat where, the draw for the first bank, every round in order."""
-
-    players: list[str]  # in seating order around the table
-    draw: list[dict]  # the draw for the first bank: one {player: card} per pass (ties draw again)
-    first_bank: str
-    unit: Decimal
-    rounds: list[dict] = field(default_factory=list)  # round/1 documents
-    simulated: list[Simulated] = field(default_factory=list)
-    banks: list[str] = field(default_factory=list)  # who held the bank in each round
-    limits: list[tuple[Decimal, Decimal]] = field(default_factory=list)  # the bank's limits in each round
-    balances: dict[str, Decimal] = field(default_factory=dict)  # what each player won (+) or lost (-)
-    shoe: dict = field(default_factory=dict)  # the shoe/1 document of the pack over the night
-
-
-def draw_for_bank(rng, players: list[str]) -> tuple[str, list[dict]]:
-    """Every player draws a card; the highest (Ace highest) holds the first bank. Ties draw again."""
-    draws = []
-    contenders = list(players)
-    while True:
-        cards = [r + s for r in RANKS for s in SUITS]
-        rng.shuffle(cards)
-        drawn = {p: cards.pop() for p in contenders}
-        draws.append(drawn)
-        top = max(HIGH_CARD[c[0]] for c in drawn.values())
-        contenders = [p for p, c in drawn.items() if HIGH_CARD[c[0]] == top]
-        if len(contenders) == 1:
-            return contenders[0], draws
-
-
-def simulate_session(rng, *, players: list[str] | None = None, rounds: int = 30, unit=5, packs: int = 1,
-                     rules: dict | None = None, mistake_rate: float = 0.0, kinds: list[str] | None = None,
-                     **options) -> Session:
-    """A game night of `rounds` rounds. The pack is dealt to the end and gathered again; the bank
-    passes to the first declared natural of each round and announces its limits when it takes over.
-    Balances follow the money the log shows moving (so an injected mistake moves them too)."""
-    if players is None:
-        players = rng.sample(PLAYERS, rng.randint(3, 7))
-    unit = Decimal(unit)
-    rules = {**(rules or {}), **({"packs": packs} if packs != 1 else {})}
-    pack = Pack(rng, packs)
-    bank, draw = draw_for_bank(rng, players)
-    session = Session(list(players), draw, bank, unit, balances={p: Decimal(0) for p in players})
-    items: list[dict] = [{"e": "shuffle", "by": bank}]
-    limits = None
-    holder = None
-    pool = list(kinds or MISTAKES)
-    for number in range(rounds):
-        if bank != holder:
-            low = unit * rng.choice((1, 1, 2))
-            limits = (low, low * rng.choice((5, 10, 20)))
-            holder = bank
-        b = players.index(bank)
-        seated = [players[(b + k) % len(players)] for k in range(1, len(players))]
-        kind = rng.choice(pool) if mistake_rate and rng.random() < mistake_rate else None
-        if kind in ("card_twice", "card_invalid"):
-            kind = None  # a made-up card would break the pack's own bookkeeping
-        sim = simulate_round(rng, mistake=kind, number=number, table_min=limits[0], table_max=limits[1], unit=unit,
-                             rules=rules, pack=pack, bank=bank, players=seated, **options)
-        session.simulated.append(sim)
-        session.rounds.append(sim.doc)
-        session.banks.append(bank)
-        session.limits.append(limits)
-        items.append({"e": "round", "round": sim.doc})
-        owners = {s["id"]: s["player"] for s in sim.doc["stakes"]}
-        for ev in sim.doc["events"]:
-            if ev["e"] == "pay":
-                session.balances[owners[ev["stake"]]] += ev["amount"]
-                session.balances[bank] -= ev["amount"]
-            elif ev["e"] == "take":
-                session.balances[owners[ev["stake"]]] -= ev["amount"]
-                session.balances[bank] += ev["amount"]
-            elif ev["e"] == "bank_to":
-                passed = ev["player"]
-        bank = passed if passed in players else bank
-    session.shoe = {"format": "shoe/1", "variant": "veintiuno", "table": {"min": unit, "max": unit * 40},
-                    "rules": rules, "items": items}
-    return session
-
-
-def simulate_shoe(rng, *, rounds: int, **options) -> dict:
-    """A `shoe/1` document of veintiuno: one pack followed through a correct game night."""
-    return simulate_session(rng, rounds=rounds, **options).shoe

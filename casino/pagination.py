@@ -1,0 +1,68 @@
+"""API lists: keyset pages (`older`, `newer`, `at`) next to the old `limit`/`offset` pages.
+
+Without `older`, `newer` or `at` a list answers as it always has (`count`, `next`, `previous`,
+`results`, by `limit` and `offset`): clients written for it keep working, at the cost of a count of
+every matching row and an OFFSET that reads every row before the page. With one of them (`?older=`
+empty is the newest page) it answers `next`, `previous` and `results` only, cut at a key
+(casino/keyset.py): every page costs what the first costs, and rows logged meanwhile move nothing.
+"""
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.response import Response
+from rest_framework.utils.urls import remove_query_param, replace_query_param
+
+from . import keyset
+
+
+class KeysetPagination(LimitOffsetPagination):
+    keyset_field = "logged_at"  # the time the list is ordered by, newest first (then by id)
+    keyset = False
+
+    def paginate_queryset(self, queryset, request, view=None):
+        self.request = request
+        self.keyset = any(name in request.query_params for name in keyset.PARAMS)
+        if not self.keyset:
+            return super().paginate_queryset(queryset, request, view)
+        self.limit = self.get_limit(request)
+        try:
+            self.page = keyset.page_from(queryset, request.query_params, field=self.keyset_field, size=self.limit,
+                                         day_start=keyset.day_start)
+        except keyset.BadKey as exc:
+            raise ValidationError({name: [_("\"%(value)s\" is not a page key of this list.") % {"value": exc}]
+                                   for name in keyset.PARAMS if request.query_params.get(name)}) from None
+        return self.page.object_list
+
+    def get_paginated_response(self, data):
+        if not self.keyset:
+            return super().get_paginated_response(data)
+        return Response({"next": self._link("older", self.page.older),
+                         "previous": self._link("newer", self.page.newer), "results": data})
+
+    def _link(self, name: str, key: str | None) -> str | None:
+        if key is None:
+            return None
+        url = remove_query_param(self.request.build_absolute_uri(), self.offset_query_param)
+        for other in keyset.PARAMS:
+            url = remove_query_param(url, other)
+        return replace_query_param(url, name, key)
+
+    def get_paginated_response_schema(self, schema):
+        answer = super().get_paginated_response_schema(schema)
+        answer["required"] = ["results"]
+        answer["properties"]["count"]["description"] = "Every matching row; only on `limit`/`offset` pages."
+        answer["properties"]["next"]["description"] = "The next (older) page; on keyset pages by `older`."
+        answer["properties"]["previous"]["description"] = "The previous (newer) page; on keyset pages by `newer`."
+        return answer
+
+    def get_schema_operation_parameters(self, view):
+        return super().get_schema_operation_parameters(view) + [
+            {"name": "older", "required": False, "in": "query", "schema": {"type": "string"},
+             "description": "Keyset page: the rows older than this key (from a `next` link; empty: the newest "
+                            "rows). No `count` then, and no OFFSET: every page costs what the first costs."},
+            {"name": "newer", "required": False, "in": "query", "schema": {"type": "string"},
+             "description": "Keyset page: the rows newer than this key (from a `previous` link)."},
+            {"name": "at", "required": False, "in": "query", "schema": {"type": "string", "format": "date"},
+             "description": "Keyset page: the rows of this day and before, newest first."},
+        ]

@@ -1,0 +1,100 @@
+"""The games this engine knows, in one place: each game's rules module, simulator and odds module.
+
+    from dealing.engine import games
+    games.names()                       # ("ochko", "blackjack", "veintiuno")
+    games.get("ochko").simulator        # "dealing.engine.simulators.ochko"
+    games.register(Game(name="toy", module=toy_rules))   # a game added at run time (tests)
+    games.unregister("toy")
+
+A game's rules module is what `engine.variant(name)` returns; it offers `Replay` (a
+loop.Round), `house_rules(rules)`, `shoe_findings(shoe)`, `OPTIONS`, `WAGERS` and `PACK`. A
+simulator module offers `simulate_round(rng, *, mistake, number, **options)` and `MISTAKES`; an
+odds module `dealer_odds(preset=None)`. Each is named by its import path and imported on first
+use (or given as the module itself), so listing a game costs nothing until it is played.
+This module is plain data: no engine module is imported by it.
+"""
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+
+_PACKAGE = __name__.rpartition(".")[0]
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game: its name (a round's "variant") and the modules that play it."""
+
+    name: str
+    module: str | ModuleType
+    simulator: str | ModuleType | None = None
+    odds: str | ModuleType | None = None
+
+
+_GAMES: dict[str, Game] = {}
+# name -> the imported rules module: engine.variant() reads this on every round. Registering and
+# unregistering change it in place, so a reader holding it never sees a stale game.
+_loaded: dict[str, ModuleType] = {}
+
+
+def register(game: Game) -> Game:
+    """Add a game. A name already registered is refused: unregister it first."""
+    if game.name in _GAMES:
+        raise ValueError(f"the game {game.name!r} is already registered")
+    _GAMES[game.name] = game
+    _loaded.pop(game.name, None)
+    return game
+
+
+def unregister(name: str) -> None:
+    """Remove a game (a test's toy game, once the test is over)."""
+    del _GAMES[name]
+    _loaded.pop(name, None)
+
+
+def names() -> tuple[str, ...]:
+    """The registered games, in the order they were registered."""
+    return tuple(_GAMES)
+
+
+def get(name) -> Game | None:
+    """The game of that name, or None. A str subclass (a Django TextChoices member) is read as its
+    text: an enum member does not hash as its value."""
+    return _GAMES.get(str.__str__(name)) if isinstance(name, str) else None
+
+
+def rules(name: str) -> ModuleType:
+    """The rules module of a registered game (KeyError when there is none)."""
+    module = _loaded.get(name)
+    if module is None:
+        game = get(name)
+        if game is None:
+            raise KeyError(name)
+        module = _loaded[game.name] = _import(game.module)
+    return module
+
+
+def simulator(name: str) -> ModuleType:
+    """The simulator module of a game (ValueError when the game has none)."""
+    game = get(name)
+    if game is None or game.simulator is None:
+        raise ValueError(f"no simulator for {name!r}")
+    return _import(game.simulator)
+
+
+def odds(name: str) -> ModuleType:
+    """The dealer-odds module of a game (ValueError when the game has none)."""
+    game = get(name)
+    if game is None or game.odds is None:
+        raise ValueError(f"no dealer odds for {name!r}")
+    return _import(game.odds)
+
+
+def _import(module: str | ModuleType) -> ModuleType:
+    return module if isinstance(module, ModuleType) else importlib.import_module(module)
+
+
+# The games of this engine. A new one adds its line here (and its modules).
+register(Game("ochko", f"{_PACKAGE}.ochko", f"{_PACKAGE}.simulators.ochko", f"{_PACKAGE}.odds.ochko"))
+register(Game("blackjack", f"{_PACKAGE}.blackjack", f"{_PACKAGE}.simulators.blackjack", f"{_PACKAGE}.odds.blackjack"))
+register(Game("veintiuno", f"{_PACKAGE}.veintiuno", f"{_PACKAGE}.simulators.veintiuno"))

@@ -1,0 +1,12 @@
+"""The Game math pages, under /math/ (namespace "gamemath")."""
+
+from django.urls import path
+
+from . import views
+
+app_name = "gamemath"
+
+urlpatterns = [
+    path("ochko/", views.ochko, name="ochko"),
+    path("ochko/ask/", views.ochko_ask, name="ochko_ask"),
+]
