@@ -50,6 +50,8 @@ def _handled(exc, context):
     if isinstance(exc, exceptions.ValidationError):
         detail = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
         response.data = {"message": _("Validation error."), "extra": {"fields": detail}}
+    elif isinstance(exc, exceptions.UnsupportedMediaType):  # 415: the API reads JSON only
+        response.data = {"message": str(exc.detail), "extra": {"code": "unsupported_media_type"}}
     else:
         response.data = {"message": str(exc.detail), "extra": {}}
     return response

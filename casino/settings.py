@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "csp",
     "casino",
     "dealing",
     "drills",
@@ -58,6 +59,7 @@ INSTALLED_APPS = [
 # the API answers in the language of Accept-Language.
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "casino.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -92,6 +94,27 @@ TEMPLATES = [
         },
     },
 ]
+
+# --- Content-Security-Policy (django-csp) -------------------------------------------------------
+# Scripts and styles come only from our own static files: no inline <script>, no style="..."
+# attribute, no <style> block (a value known only at render time, such as a bar's width, is a data
+# attribute that casino/static/casino/styles.js sets through the CSSOM, which the policy allows).
+# Nothing may frame the pages, forms post only here.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+        "base-uri": ["'self'"],
+        "object-src": ["'none'"],
+    },
+}
+
+# A database or broker that cannot be reached answers 503 with this Retry-After (casino/faults.py).
+RETRY_AFTER_SECONDS = env.int("RETRY_AFTER_SECONDS", default=10)
 
 # --- database ------------------------------------------------------------------------------
 DATABASES = {
@@ -245,6 +268,9 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # Bodies are JSON and nothing else: a form-encoded or text/plain body is refused with 415
+    # (the endpoints that read the raw body check the same: dealing/apis/common.py _raw_body).
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "EXCEPTION_HANDLER": "casino.exception_handlers.exception_handler",
@@ -262,6 +288,8 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # Choice sets that share a field name across apps get names of their own.
     "ENUM_NAME_OVERRIDES": {"DrillKindEnum": "drills.choices.Kind", "DarkCardBetEnum": "gamemath.apis.RULE_CHOICES"},
+    # 415 (JSON only) and 503 (database or broker down) on the operations that may answer them.
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "casino.schema.add_common_responses"],
 }
 
 # --- logging: everything to the console, where the process manager collects it --------------

@@ -401,4 +401,4 @@ def test_switching_language_keeps_the_page(client, people, language):  # noqa: F
     assert response.status_code == 302 and response["Location"] == page
     html = client.get(page).content.decode()
     assert f'<html lang="{language}">' in html
-    assert 'onchange' not in html  # the switcher's script is a static file (no inline script)
+    assert "onchange" not in html  # the switcher is submitted by a static script (no inline script)

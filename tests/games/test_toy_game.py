@@ -29,7 +29,7 @@ pytestmark = pytest.mark.django_db
 def game(monkeypatch, settings):
     registered = toy.register(monkeypatch, settings)
     yield registered
-    games.unregister("toy")
+    toy.unregister()
 
 
 @pytest.fixture

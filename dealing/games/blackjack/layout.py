@@ -186,7 +186,7 @@ class BlackjackLayout(Layout):
         """What the cards count, as the engine's hand counts them (an ace 11 when it fits)."""
         hand = rules.Hand()
         for code in codes:
-            hand.add(rules._CARD[code])
+            hand.add(rules.rules.CARD[code])
         return hand.best
 
     def round_page(self, record, outcome) -> dict:

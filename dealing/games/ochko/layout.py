@@ -177,7 +177,7 @@ class OchkoLayout(Layout):
         """What the cards count, as the engine's hand counts them (A 11, J 2, Q 3, K 4)."""
         hand = rules.Hand()
         for code in codes:
-            hand.add(rules._CARD[code])
+            hand.add(rules.rules.CARD[code])
         return hand.total
 
     def round_page(self, record, outcome) -> dict:

@@ -102,7 +102,7 @@ class VeintiunoLayout(Layout):
         """What the cards count, as the engine's hand counts them (an ace 11 when it fits)."""
         hand = rules.Hand("count", None, None)
         for code in codes:
-            hand.add(rules._CARD[code])
+            hand.add(rules.rules.CARD[code])
         return hand.best
 
     @staticmethod

@@ -1,8 +1,9 @@
 """The toy game's engine module (its rules): one card to each box and one to the dealer, the higher rank wins
 (a tie goes to the dealer); a win is paid 1:1, a loss taken. Tests only.
 
-It gives the engine's variant interface (`NAME`, `PACK`, `DECKS`, `OPTIONS`, `WAGERS`,
-`house_rules`, `replay`, `next_events`) over a real `round/1` document:
+It gives the engine's game interface (`NAME`, `PACK`, `DECKS`, `OPTIONS`, `WAGERS`,
+`house_rules`, and `Replay`, a `loop.Round` the engine's event loop drives) over a real `round/1`
+document; registered with `dealing.engine.games.register` (tests/games/toy/__init__.py):
 
     {"format": "round/1", "variant": "toy", "table": {"min": 10, "max": 100}, "stakes":
      [{"id": "1", "box": 1, "player": "P-1", "bet": 20}], "events": [{"e": "deal", "to": 1, "card": "9S"},
@@ -11,6 +12,7 @@ It gives the engine's variant interface (`NAME`, `PACK`, `DECKS`, `OPTIONS`, `WA
 
 from dealing.engine import cards as _cards
 from dealing.engine import document as doc_
+from dealing.engine import loop
 from dealing.engine.base import LEAVE, PAY, TAKE, Outcome, Owed, Settled
 from dealing.engine.errors import RoundError
 from dealing.engine.findings import Finding
@@ -34,7 +36,8 @@ def _rank(card: str) -> int:
     return RANKS.index(card[0])
 
 
-def replay(doc) -> Outcome:
+def _outcome(doc: dict, events: list) -> Outcome:
+    """The whole round at once: the toy needs no state carried between events."""
     doc_.header(doc, NAME)
     table = doc_.expect_object(doc.get("table"), "$.table")
     low, high = parse_amount(table.get("min"), "$.table.min"), parse_amount(table.get("max"), "$.table.max")
@@ -46,7 +49,7 @@ def replay(doc) -> Outcome:
     cards: dict[object, str] = {}
     settled: list[Settled] = []
     findings: list[Finding] = []
-    for i, ev in enumerate(doc_.expect_list(doc.get("events"), "$.events")):
+    for i, ev in enumerate(events):
         ev = doc_.expect_object(ev, f"$.events[{i}]")
         e = ev.get("e")
         if e == "deal":
@@ -100,6 +103,21 @@ def replay(doc) -> Outcome:
                    settled=settled)
 
 
-def next_events(doc) -> list[dict]:
-    return []
+class Replay(loop.Round):
+    """The engine replays a round through `loop.replay(Replay, doc)`: `run` hands over the events and
+    `finish` judges them all, which is all a one-card game needs (the real games apply each event)."""
+
+    def __init__(self, doc):
+        super().__init__({}, loop.card_table(_rank, PACK))
+        self.doc = doc
+        self.events: list = []
+
+    def run(self, events, start=0):
+        self.events = list(events)
+
+    def finish(self):
+        return _outcome(self.doc, self.events)
+
+    def moves(self):
+        return []
 
