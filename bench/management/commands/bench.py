@@ -30,6 +30,16 @@ from dealing.engine import bench as engine_bench
 from dealing.engine.native import implementation as engine_implementation
 
 DOC = Path(settings.BASE_DIR) / "docs" / "benchmarks.md"
+# Below this line docs/benchmarks.md holds measurements made by hand (query plans, before/after
+# pairs); `make bench` rewrites what is above it and keeps the rest as it is.
+KEPT = "<!-- measured by hand: make bench keeps what follows -->"
+
+
+def kept_sections() -> str:
+    """The hand-made part of docs/benchmarks.md, from its marker on (just the marker if none yet)."""
+    text = DOC.read_text(encoding="utf-8") if DOC.exists() else ""
+    at = text.find(KEPT)
+    return "\n" + (text[at:] if at >= 0 else KEPT + "\n")
 TARGETS = {
     "engine": "≥ 30,000 rounds/s (ochko); blackjack and veintiuno of the same order",
     "api": "≥ 300 rounds/s, p99 < 100 ms",
@@ -72,7 +82,7 @@ class Command(BaseCommand):
             if key in results:
                 self.stdout.write(f"{key}: {json.dumps(results[key])}")
         if not opts["no_write"]:
-            DOC.write_text(render(results), encoding="utf-8")
+            DOC.write_text(render(results) + kept_sections(), encoding="utf-8")
             self.stdout.write(f"wrote {DOC.relative_to(settings.BASE_DIR)}")
 
     def _db_parts(self, opts) -> dict:

@@ -6,7 +6,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as lazy
 
 from dealing import engine
-from dealing.engine import blackjack as rules
+from dealing.engine.blackjack import rules
 
 # The form's reading of a stored round (boxes, hands, first settlements), shared with the round form.
 from dealing.games.blackjack.builder import blackjack_entry_from_document, full_cards
@@ -186,7 +186,7 @@ class BlackjackLayout(Layout):
         """What the cards count, as the engine's hand counts them (an ace 11 when it fits)."""
         hand = rules.Hand()
         for code in codes:
-            hand.add(rules.rules.CARD[code])
+            hand.add(rules.CARD[code])
         return hand.best
 
     def round_page(self, record, outcome) -> dict:

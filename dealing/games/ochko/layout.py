@@ -4,7 +4,7 @@ dark cards across the box, the dealer's card opened after the Bets; incidents an
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as lazy
 
-from dealing.engine import ochko as rules
+from dealing.engine.ochko import rules
 from dealing.engine.cards import normalize
 from dealing.games.layout import (
     BoxView,
@@ -177,7 +177,7 @@ class OchkoLayout(Layout):
         """What the cards count, as the engine's hand counts them (A 11, J 2, Q 3, K 4)."""
         hand = rules.Hand()
         for code in codes:
-            hand.add(rules.rules.CARD[code])
+            hand.add(rules.CARD[code])
         return hand.total
 
     def round_page(self, record, outcome) -> dict:

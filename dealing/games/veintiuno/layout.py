@@ -3,7 +3,7 @@ dealt face down, tapo cards turned, hands opened into two (abrir); al puje and t
 
 from django.utils.translation import gettext as _, gettext_lazy as lazy
 
-from dealing.engine import veintiuno as rules
+from dealing.engine.veintiuno import rules
 from dealing.games.layout import (
     HandView, Layout, TableLayout, WagerView, Walk, amount, box_of, burn, hand_in, note, split_hand, tag, wager_label,
 )
@@ -102,7 +102,7 @@ class VeintiunoLayout(Layout):
         """What the cards count, as the engine's hand counts them (an ace 11 when it fits)."""
         hand = rules.Hand("count", None, None)
         for code in codes:
-            hand.add(rules.rules.CARD[code])
+            hand.add(rules.CARD[code])
         return hand.best
 
     @staticmethod
