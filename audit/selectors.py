@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from dealing import engine
 from dealing.choices import AuditStatus, RoundStatus
+from casino.finding_text import event_field, event_word
 from dealing.models import Round, Shoe
 
 from . import access, replay
@@ -198,14 +199,9 @@ def _event_view(i: int, ev, codes: list[str]) -> EventView:
     if not isinstance(ev, dict):
         return EventView(i, "?", None, str(ev), codes)
     shown = replay.card(ev.get("card"), i, set()) if ev.get("card") is not None else None
-    parts = []
-    for key in _EVENT_FIELDS:
-        if key in ev and ev[key] is not None:
-            value = ev[key]
-            if isinstance(value, dict):
-                value = ", ".join(f"{k} {v}" for k, v in value.items())
-            parts.append(f"{key} {value}")
-    return EventView(i, str(ev.get("e", "?")), shown, " · ".join(parts), codes)
+    # The format's words (event names, field names) in the reader's language (casino/finding_text.py).
+    parts = [event_field(key, ev[key]) for key in _EVENT_FIELDS if key in ev and ev[key] is not None]
+    return EventView(i, event_word(ev.get("e", "?")), shown, " · ".join(parts), codes)
 
 
 # --- the dashboard -------------------------------------------------------------------------------

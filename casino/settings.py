@@ -223,7 +223,12 @@ LOGOUT_REDIRECT_URL = "login"
 
 # --- language and time ---------------------------------------------------------------------
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English")), ("ru", _("Russian"))]
+# The dealers' languages: the Spanish (veintiuno, blackjack salon) and Brazilian Portuguese (online
+# blackjack) floors beside the English and Russian ones. The browser chooses (LocaleMiddleware), the
+# switcher in the navigation overrides it (set_language's cookie).
+LANGUAGES = [("en", _("English")), ("es", _("Spanish")), ("pt-br", _("Brazilian Portuguese")), ("ru", _("Russian"))]
+# One date-and-time format per language, each with the time zone: casino/formats/<lang>/formats.py.
+FORMAT_MODULE_PATH = "casino.formats"
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env.str("TIME_ZONE", default="UTC")
 USE_I18N = True

@@ -70,5 +70,6 @@ def edge_chart_data(effects: list[dict]) -> dict:
         "words": {"house_edge": str(_("House edge per Ante")),
                   "edge_per_wagered": str(_("Per unit wagered")),
                   "without_dark": str(_("Without the dark card")),
+                  # xgettext:no-python-format — a per cent sign, not a directive ("% o"), whatever the translation
                   "axis": str(_("House edge, % of the Ante"))},
     }
