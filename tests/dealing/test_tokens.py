@@ -173,7 +173,7 @@ def test_on_postgresql_a_token_call_reads_its_token_user_roles_and_pits_in_one_q
     assert not any('"auth_user_groups"' in q and "knox_authtoken" not in q for q in sql)
 
 
-def test_expired_tokens_are_purged_by_the_hourly_task(make_user, floor):
+def test_expired_tokens_are_purged_by_the_hourly_task(make_user, floor, eager):
     from casino.tasks import tokens_purge_expired
 
     dealer = make_user(DEALER, pits=floor.pits)
