@@ -24,7 +24,9 @@ def test_without_a_broker_tasks_run_in_process():
 def test_a_real_worker_takes_a_task_from_the_broker():
     # A queue of this test's own, so no other worker on the same broker takes the task.
     queue = f"test-{uuid.uuid4().hex[:8]}"
-    env = dict(os.environ, DJANGO_SETTINGS_MODULE="tests.settings")
+    # The worker serves the broker only: its sweep of unaudited rounds (audit/sweep.py) is off, as the
+    # database it would read is not this test's.
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="tests.settings", AUDIT_SWEEP_INTERVAL_S="0")
     worker = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "casino", "worker", "--pool=solo", "--loglevel=warning",
          "--without-gossip", "--without-mingle", "--without-heartbeat", "-Q", queue, "-n", f"{queue}@%h"],
