@@ -32,28 +32,25 @@ Bad questions raise `QuestionError` (a card not in the pack, more copies than th
 hand already settled, an option the rules forbid), whose `field` names the argument at fault.
 """
 
-from decimal import Decimal, localcontext
 from fractions import Fraction
 from math import factorial
 
-from ..cards import label, normalize
-from ..errors import RoundError
-from ..ochko import BET_MULTIPLE_MAX, DECKS, PACK, house_rules
+from ..ochko import BET_MULTIPLE_MAX
 from ..odds.ochko import PICTURE, RANKS, VALUE
+from .ochko_question import (
+    N_RANKS, PER_RANK, RANK_INDEX, QuestionError, _best, _check_copies, _check_not_settled, _decimal,
+    _decimal_sqrt, _hand, _read_cards, _rules, _rules_jsonable, _shoe_counts,
+)
 
 __all__ = ["QuestionError", "ev", "edge", "edge_table", "strategy", "solve", "RULE_COMBINATIONS"]
 
-N_RANKS = len(RANKS)
 ACE = RANKS.index("A")
-RANK_INDEX = {r: i for i, r in enumerate(RANKS)}
-PER_RANK = 4 * DECKS
 BETS = tuple(range(1, BET_MULTIPLE_MAX + 1))
 # The shoe left after the cards named must hold at least this many: a box and the dealer use at
 # most 21 cards between them, so nobody can run out of cards, and this is also the span of the
 # integer scale n!/B!.
 SHOE_MIN = 36
 SPAN = 36
-DIGITS = 18  # significant digits of the decimal strings (the contract asks for at least 12)
 
 STAND, HIT, DARK = 0, 1, 2
 ACTIONS = ("stand", "hit", "dark")  # also the order that breaks ties (analytics-format.md)
@@ -62,14 +59,6 @@ BUST = 5
 
 RULE_COMBINATIONS = tuple({"dark_win_bet": w, "dark_double_bust_bet": b}
                           for w in ("leave", "take") for b in ("leave", "take"))
-
-
-class QuestionError(ValueError):
-    """A question that cannot be asked; `field` names the argument at fault."""
-
-    def __init__(self, field: str, message: str):
-        super().__init__(message)
-        self.field = field
 
 
 # --- the dealer's draws, independent of the shoe --------------------------------------------------
@@ -590,94 +579,3 @@ def _reach(solver: Solver, i: int) -> dict:
                 following[key] = following.get(key, 0) + p * Fraction(s, node.n)
         frontier = following
     return reach
-
-
-# --- reading the question -------------------------------------------------------------------------
-
-def _rules(rules) -> dict:
-    try:
-        return house_rules(rules)
-    except RoundError as error:
-        raise QuestionError("rules", str(error)) from None
-
-
-def _rules_jsonable(rules: dict) -> dict:
-    return {k: (format(v, "f") if isinstance(v, Decimal) else v) for k, v in rules.items()}
-
-
-def _read_cards(texts, field: str) -> list[str]:
-    if texts is None:
-        return []
-    if isinstance(texts, str):
-        texts = texts.split()
-    out = []
-    for text in texts:
-        code = normalize(text)
-        if code is None or code not in PACK:
-            raise QuestionError(field, f"{text!r} is not a card of the 36-card ochko pack (6 to A in four suits: "
-                                       f"6S, TS, AH …).")
-        out.append(code)
-    return out
-
-
-def _check_copies(named: list[tuple[str, str]]) -> None:
-    """No card may be named more often than the shoe holds it (8 times: once per pack)."""
-    seen: dict[str, int] = {}
-    for field, code in named:
-        seen[code] = seen.get(code, 0) + 1
-        if seen[code] > DECKS:
-            raise QuestionError(field, f"{label(code)} is named {seen[code]} times; the shoe holds only {DECKS}.")
-
-
-def _check_not_settled(codes: list[str]) -> None:
-    """A hand that a face-up card already settled (ochko or mnogo) has no decision left."""
-    total = 0
-    for n, code in enumerate(codes, start=1):
-        total += VALUE[RANK_INDEX[code[0]]]
-        if n == 2 and codes[0][0] == "A" and code[0] == "A":
-            raise QuestionError("cards", "A pair of aces is ochko: the hand is already settled.")
-        if n == 5 and all(c[0] in "JQK" for c in codes[:5]):
-            raise QuestionError("cards", "Five pictures are ochko: the hand is already settled.")
-        if total == 21:
-            raise QuestionError("cards", "21 is ochko: the hand is already settled.")
-        if total > 21:
-            raise QuestionError("cards", f"{total} is mnogo: the hand is already settled.")
-
-
-def _shoe_counts(removed_codes: list[str]) -> tuple:
-    counts = [PER_RANK] * N_RANKS
-    for code in removed_codes:
-        counts[RANK_INDEX[code[0]]] -= 1
-    return tuple(counts)
-
-
-def _hand(codes: list[str]) -> tuple:
-    hand = [0] * N_RANKS
-    for code in codes:
-        hand[RANK_INDEX[code[0]]] += 1
-    return tuple(hand)
-
-
-# --- the answers ----------------------------------------------------------------------------------
-
-def _best(values: dict) -> str:
-    """The option with the highest EV; ties go to the first in the contract's order (dicts keep it)."""
-    best_name, best_value = "", None
-    for name, value in values.items():
-        if best_value is None or value > best_value:
-            best_name, best_value = name, value
-    return best_name
-
-
-def _decimal(value: Fraction) -> str:
-    with localcontext() as ctx:
-        ctx.prec = DIGITS
-        return format(Decimal(value.numerator) / Decimal(value.denominator), "f")
-
-
-def _decimal_sqrt(value: Fraction) -> str:
-    with localcontext() as ctx:
-        ctx.prec = DIGITS + 10
-        root = (Decimal(value.numerator) / Decimal(value.denominator)).sqrt()
-        ctx.prec = DIGITS
-        return format(+root, "f")
