@@ -8,13 +8,14 @@ from rest_framework.views import APIView
 
 from casino.models import Table
 from casino.roles import HasRole
-from dealing.access import DECIDERS, READERS, REPORTERS
 from dealing import selectors, services
+from dealing.access import READERS, REPORTERS
 from dealing.choices import Decision, IncidentKind, Resolution
 from dealing.filters import IncidentFilter
 from dealing.models import Incident, Round, Shoe
 
 from .common import Pagination, Text, _paginated, _PerMethodRoles, _user, errors
+from .decisions import DecisionApi
 from .outputs import ApprovalSerializer, DecisionInput, IncidentDetailSerializer, IncidentSerializer
 
 
@@ -67,17 +68,12 @@ class IncidentDetailApi(APIView):
         return Response(IncidentDetailSerializer(selectors.incident_get(user=request.user, pk=pk)).data)
 
 
-class _IncidentDecisionApi(APIView):
-    permission_classes = [HasRole(*DECIDERS)]
-    decision = ""
+class _IncidentDecisionApi(DecisionApi):
+    def subject(self, user, pk: int):
+        return selectors.incident_get(user=user, pk=pk)
 
-    def post(self, request, pk: int):
-        incident = selectors.incident_get(user=request.user, pk=pk)
-        data = DecisionInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        approval = services.incident_decide(incident=incident, decided_by=request.user, decision=self.decision,
-                                            **data.validated_data)
-        return Response(ApprovalSerializer(approval).data)
+    def decide(self, subject, user, data: dict):
+        return services.incident_decide(incident=subject, decided_by=user, decision=self.decision, **data)
 
 
 @extend_schema(request=DecisionInput, responses={200: ApprovalSerializer, **errors(400, 401, 403, 404, 409)},

@@ -9,16 +9,16 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.roles import HasRole
-from dealing.access import DECIDERS, LOGGERS, READERS
 from dealing import selectors, services
+from dealing.access import LOGGERS, READERS
 from dealing.choices import Decision
 from dealing.filters import RoundFilter, StakeFilter
 from dealing.models import Round, Stake
 
 from .common import Pagination, RoundPagination, Text, _json_body, _paginated, _PerMethodRoles, _raw_body, errors
+from .decisions import DecisionApi
 from .outputs import (
-    ApprovalSerializer, DecisionInput, RoundDetailSerializer, RoundLoggedSerializer, RoundSerializer,
-    StakeSerializer,
+    ApprovalSerializer, DecisionInput, RoundDetailSerializer, RoundLoggedSerializer, RoundSerializer, StakeSerializer,
 )
 
 
@@ -113,17 +113,12 @@ class RoundAmendApi(APIView):
         return _logged(amendment, True)
 
 
-class _RoundDecisionApi(APIView):
-    permission_classes = [HasRole(*DECIDERS)]
-    decision = ""
+class _RoundDecisionApi(DecisionApi):
+    def subject(self, user, pk: int):
+        return selectors.round_get(user=user, pk=pk)
 
-    def post(self, request, pk: int):
-        record = selectors.round_get(user=request.user, pk=pk)
-        data = DecisionInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        approval = services.round_amendment_decide(round=record, decided_by=request.user, decision=self.decision,
-                                                   **data.validated_data)
-        return Response(ApprovalSerializer(approval).data)
+    def decide(self, subject, user, data: dict):
+        return services.round_amendment_decide(round=subject, decided_by=user, decision=self.decision, **data)
 
 
 @extend_schema(request=DecisionInput, responses={200: ApprovalSerializer, **errors(400, 401, 403, 404, 409)},
