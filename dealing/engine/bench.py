@@ -2,7 +2,7 @@
 
     python -m dealing.engine.bench [--rounds N] [--variant ochko]
 
-Single process, best of three passes. Two figures per variant: from JSON text (what the CLI and
+Single process, five passes; the median pass is reported with the slowest and fastest. Two figures per variant: from JSON text (what the CLI and
 the API receive, JSON decoding included) and from already-decoded documents (the engine alone).
 The engine measured is the one imports use: compiled with mypyc when built (native.py), else its
 Python source; `pure_rates()` measures the source in a child process with ENGINE_PURE=1.
@@ -27,15 +27,23 @@ def _available(variant: str) -> bool:
     return game is not None and game.simulator is not None
 
 
-def _best_rate(fn, items, passes: int = 3) -> float:
-    best = None
+PASSES = 5
+
+
+def _rates(fn, items, passes: int = PASSES) -> list[float]:
+    """Rounds/s of each pass, slowest first: on a shared 2-core machine one pass swings by ±15 %,
+    so the median is the figure and the spread goes with it (never the best pass alone)."""
+    rates = []
     for _ in range(passes):
         start = time.perf_counter()
         for item in items:
             fn(item)
-        elapsed = time.perf_counter() - start
-        best = elapsed if best is None else min(best, elapsed)
-    return len(items) / best
+        rates.append(len(items) / (time.perf_counter() - start))
+    return sorted(rates)
+
+
+def _median(rates: list[float]) -> float:
+    return rates[len(rates) // 2]
 
 
 def measure(variant: str, rounds: int = 3000, seed: int = 2026) -> dict:
@@ -46,15 +54,18 @@ def measure(variant: str, rounds: int = 3000, seed: int = 2026) -> dict:
     events = sum(len(doc["events"]) for doc in docs) / len(docs)
     # Every simulated log must be clean, or we would be timing error paths.
     assert all(not settle(doc)["findings"] for doc in docs[:200])
-    from_text = _best_rate(settle, texts)
-    from_docs = _best_rate(settle, docs)
+    from_text = _rates(settle, texts)
+    from_docs = _rates(settle, docs)
     return {
         "variant": variant,
         "rounds": rounds,
         "events_per_round": round(events, 1),
-        "rounds_per_s_from_json": round(from_text),
-        "rounds_per_s_from_dicts": round(from_docs),
-        "events_per_s_from_dicts": round(from_docs * events),
+        "rounds_per_s_from_json": round(_median(from_text)),
+        "rounds_per_s_from_dicts": round(_median(from_docs)),
+        "events_per_s_from_dicts": round(_median(from_docs) * events),
+        "passes": len(from_docs),
+        "spread_from_dicts": [round(from_docs[0]), round(from_docs[-1])],
+        "spread_from_json": [round(from_text[0]), round(from_text[-1])],
         "engine": "compiled" if native.guard() else "pure Python",
     }
 

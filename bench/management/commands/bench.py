@@ -55,6 +55,7 @@ class Command(BaseCommand):
         parser.add_argument("--api-rounds", type=int, default=3000)
         parser.add_argument("--api-passes", type=int, default=3, help="API passes; the median one is reported")
         parser.add_argument("--audit-rounds", type=int, default=20000)
+        parser.add_argument("--audit-passes", type=int, default=3, help="audit passes; the median one is reported")
         parser.add_argument("--skip-db", action="store_true", help="only the engine")
         parser.add_argument("--db-only", action="store_true", help=argparse_hidden())
         parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md")
@@ -96,10 +97,8 @@ class Command(BaseCommand):
             except (ImportError, AttributeError):
                 out[key] = {"note": f"not measured: {module}.{function} is not there yet"}
                 continue
-            if key == "api":
-                out[key] = self._median_of(opts["api_passes"], measure, kwargs)
-            else:
-                out[key] = measure(**kwargs)
+            passes = opts["api_passes"] if key == "api" else opts["audit_passes"]
+            out[key] = self._median_of(passes, measure, kwargs)
         return out
 
     @staticmethod
@@ -109,8 +108,9 @@ class Command(BaseCommand):
         results = sorted((measure(**kwargs) for _ in range(max(1, passes))), key=lambda r: r.get("rounds_per_s", 0))
         chosen = dict(results[len(results) // 2])
         if len(results) > 1:
-            chosen["passes"] = ", ".join(f"{r.get('rounds_per_s')} rounds/s (p99 {r.get('p99_ms')} ms)"
-                                         for r in results)
+            chosen["passes"] = ", ".join(
+                f"{r.get('rounds_per_s')} rounds/s" + (f" (p99 {r['p99_ms']} ms)" if "p99_ms" in r else "")
+                for r in results)
             chosen["reported"] = "the median pass"
         return chosen
 
@@ -131,7 +131,8 @@ class Command(BaseCommand):
             subprocess.run(manage + ["migrate", "--noinput", "-v", "0"], env=env, check=True)
             child = subprocess.run(
                 manage + ["bench", "--db-only", "--api-rounds", str(opts["api_rounds"]),
-                          "--api-passes", str(opts["api_passes"]), "--audit-rounds", str(opts["audit_rounds"])],
+                          "--api-passes", str(opts["api_passes"]), "--audit-rounds", str(opts["audit_rounds"]),
+                          "--audit-passes", str(opts["audit_passes"])],
                 env=env, check=True, capture_output=True, text=True)
             return json.loads(child.stdout.strip().splitlines()[-1])
         except (subprocess.CalledProcessError, ValueError, IndexError) as exc:
@@ -159,8 +160,8 @@ def render(results: dict) -> str:
         "",
         "## Engine: parse + replay + settle + audit, single process",
         "",
-        "Simulated round logs with the dealer's settlement events (the same seed every run), best of three",
-        "passes. *From documents* starts from decoded JSON (the engine's own work); *from JSON text* adds",
+        "Simulated round logs with the dealer's settlement events (the same seed every run), the median of",
+        "five passes with the slowest and fastest pass in brackets. *From documents* starts from decoded JSON (the engine's own work); *from JSON text* adds",
         "`json` decoding, as the CLI does. Target: " + TARGETS["engine"] + ".",
         "",
         f"The engine measured: {engine_implementation()}. `make install` compiles it with mypyc from the same",
@@ -173,8 +174,9 @@ def render(results: dict) -> str:
     ]
     for row in results["engine"]:
         pure = row.get("rounds_per_s_pure_python")
-        lines.append(f"| {row['variant']} | {row['events_per_round']} | {row['rounds_per_s_from_dicts']:,} | "
-                     f"{row['events_per_s_from_dicts']:,} | {row['rounds_per_s_from_json']:,} | "
+        lines.append(f"| {row['variant']} | {row['events_per_round']} | {row['rounds_per_s_from_dicts']:,} "
+                     f"{_spread(row.get('spread_from_dicts'))} | {row['events_per_s_from_dicts']:,} | "
+                     f"{row['rounds_per_s_from_json']:,} {_spread(row.get('spread_from_json'))} | "
                      f"{'–' if pure is None else f'{pure:,}'} |")
     lines += ["", "Reproduce one figure: `python -m dealing.engine.bench --variant ochko`.", ""]
     lines += _section("API ingestion: `POST /api/v1/rounds/`", results.get("api"), results.get("db_note"),
@@ -182,6 +184,10 @@ def render(results: dict) -> str:
     lines += _section("Audit throughput: an audit run with 2 worker processes", results.get("audit"),
                       results.get("db_note"), TARGETS["audit"])
     return "\n".join(lines) + "\n"
+
+
+def _spread(spread) -> str:
+    return f"({spread[0]:,}–{spread[1]:,})" if spread else ""
 
 
 def _section(title: str, data: dict | None, note: str | None, target: str) -> list[str]:
