@@ -18,7 +18,7 @@ The package: `felt` (the table as the walk leaves it, and the chips), `live` (th
 """
 
 from .felt import (
-    BoxView, CardView, HandView, StakeView, TableLayout, WagerView, amount, box_of, burn, card, finish_table, hand_in,
+    BoxView, CardView, Chips, HandView, StakeView, TableLayout, WagerView, amount, box_of, burn, card, finish_table, hand_in,
     int_or_none, note, split_hand, stakes_by_box, tag, wager_label,
 )
 from .live import LiveCard, LiveHand, LiveStake, SpotView, TableView
@@ -26,7 +26,7 @@ from .page import HandDrawing, WagerLine, owed_and_wrong
 from .walk import CARDS, CardsLayout, CardsWalk, Layout, Walk
 
 __all__ = [
-    "BoxView", "CardView", "HandView", "StakeView", "TableLayout", "WagerView", "amount", "box_of", "burn", "card",
+    "BoxView", "CardView", "Chips", "HandView", "StakeView", "TableLayout", "WagerView", "amount", "box_of", "burn", "card",
     "finish_table", "hand_in", "int_or_none", "note", "split_hand", "stakes_by_box", "tag", "wager_label",
     "LiveCard", "LiveHand", "LiveStake", "SpotView", "TableView", "HandDrawing", "WagerLine", "owed_and_wrong",
     "Layout", "Walk", "CARDS", "CardsLayout", "CardsWalk",

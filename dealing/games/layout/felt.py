@@ -61,8 +61,20 @@ class HandView:
         return self.name
 
 
+class Chips:
+    """A stake's chips in play (`wagers`), found by wager and hand: on the felt and on the table in play."""
+
+    wagers: list["WagerView"]
+
+    def wager(self, name: str, hand: str | None = None) -> "WagerView | None":
+        for w in self.wagers:
+            if w.name == name and (hand is None or w.hand in (None, hand)):
+                return w
+        return None
+
+
 @dataclass
-class StakeView:
+class StakeView(Chips):
     id: str
     player: str
     amounts: list[tuple[str, str]] = field(default_factory=list)  # (wager label, amount)
@@ -70,12 +82,6 @@ class StakeView:
     flagged: bool = False
     wagers: list["WagerView"] = field(default_factory=list)  # the chips in play, with their settlement
     folded: bool = False
-
-    def wager(self, name: str, hand: str | None = None) -> "WagerView | None":
-        for w in self.wagers:
-            if w.name == name and (hand is None or w.hand in (None, hand)):
-                return w
-        return None
 
 
 @dataclass

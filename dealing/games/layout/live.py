@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from dealing.engine.cards import RANK_NAMES, SUIT_SYMBOLS, label as card_label
 
-from .felt import WagerView
+from .felt import Chips, WagerView
 
 
 
@@ -50,17 +50,11 @@ class LiveHand:
 
 
 @dataclass
-class LiveStake:
+class LiveStake(Chips):
     id: str
     player: str
     wagers: list[WagerView] = field(default_factory=list)
     folded: bool = False
-
-    def wager(self, name: str, hand: str | None = None) -> WagerView | None:
-        for w in self.wagers:
-            if w.name == name and (hand is None or w.hand in (None, hand)):
-                return w
-        return None
 
 
 @dataclass
