@@ -14,17 +14,14 @@ from decimal import Decimal
 from dealing import games
 from dealing.engine.base import PAY, TAKE
 from dealing.engine.money import fmt
-from dealing.games.layout import CardView, TableLayout, card, int_or_none
+from dealing.games.layout import CARDS, CardView, TableLayout, card, int_or_none
 
 __all__ = ["CardView", "TableLayout", "WagerRow", "card", "table_layout", "wager_rows"]
 
-# A round of a game without a layout of its own is drawn as ochko boxes, as it always was.
-FALLBACK = "ochko"
-
-
 def table_layout(doc: dict, *, flagged_events=(), flagged_stakes=(), boxes: int | None = None) -> TableLayout:
     """The table drawn from a round document. `flagged_events` / `flagged_stakes`: what findings name."""
-    layout = games.layout_for(doc.get("variant")) or games.layout_for(FALLBACK)
+    # A round of a game without a layout of its own: each card where its event put it.
+    layout = games.layout_for(doc.get("variant")) or CARDS
     return layout.table(doc, flagged_events=flagged_events, flagged_stakes=flagged_stakes, boxes=boxes)
 
 

@@ -60,8 +60,7 @@ def load_rounds(*, table: Table, dealer, n: int, seed: int = 2026, mistake_rate:
     for sim in sims:
         doc = dict(sim.doc)
         doc["table"] = {"name": table.name, "min": doc["table"]["min"], "max": doc["table"]["max"]}
-        if table.variant != "veintiuno":
-            doc["dealer"] = dealer.get_username()
+        doc["dealer"] = dealer.get_username()  # as round_log stores it where a log names none (a bank game's)
         docs.append((chain.json_safe(complete_document(doc, table=table, logged_by=dealer)), sim.code))
     done = 0
     while done < n:

@@ -15,25 +15,19 @@ from django.db import transaction
 
 from casino import house_rules
 from casino.models import Table
-from dealing import engine, hooks, services
-from dealing.engine.simulators import module as simulator
+from dealing import engine, games, hooks, services
 
 from .choices import Decision, RoundStatus
 from .models import Incident, Round, Shoe
 
 SEED = 2026
-MISTAKE_RATE = 0.05
-# Rounds per demo table, and the mistakes its dealer may make (the simulators inject them).
+# Rounds per demo table; each game's demo dealer (the `demo` slot of its dealing.games entry) deals
+# them, with the mistakes its dealer may make (the simulators inject them).
 PLAN = {
     "R-1": 90, "R-2": 60, "R-3": 50,  # ochko
     "Escribas": 50, "Sacerdotes": 30, "Faraón": 20, "Online-1": 20,  # blackjack salon (three tiers) / online
     "Casa-21": 40,  # veintiuno: one game night
 }
-OCHKO_CUT = 40  # cards left when an ochko shoe is changed
-OCHKO_MISTAKES = ("wrong_amount", "wrong_result", "missing_settlement", "payment_order", "late_settlement",
-                  "dealer_draw_rule")
-BLACKJACK_MISTAKES = ("wrong_amount", "blackjack_paid_even", "wrong_result", "dealer_hits_soft_17",
-                      "dealer_stands_on_16")
 
 
 def dealing_demo_load() -> list[str]:
@@ -50,7 +44,7 @@ def dealing_demo_load() -> list[str]:
                     Round.objects.filter(table=table).exists():
                 continue
             rng = random.Random(f"{SEED}-{name}")
-            dealt = _DEALERS[table.variant](table, people["dealer1"], rng, rounds)
+            dealt = games.get(table.variant).slot("demo")(table, people["dealer1"], rng, rounds)
             created.append(f"{dealt} demo rounds at {name}")
         created += _incidents(people)
         created += _correction(people)
@@ -58,75 +52,16 @@ def dealing_demo_load() -> list[str]:
 
 
 def _playable(table) -> bool:
-    """The table exists and the engine can deal its game (a variant's module may not be there yet)."""
-    if table is None:
+    """The table exists, its game deals demo rounds and the engine can deal it (a variant's module may
+    not be there yet)."""
+    game = games.get(table.variant) if table is not None else None
+    if game is None or not game.demo:
         return False
     try:
         house_rules.in_force(table.variant, table.rules)
     except (house_rules.VariantUnavailable, engine.RoundError):
         return False
     return True
-
-
-def _mistake(rng, kinds):
-    return rng.choice(kinds) if rng.random() < MISTAKE_RATE else None
-
-
-def _ochko(table, dealer, rng, rounds: int) -> int:
-    sim = simulator("ochko")
-    logged = 0
-    while logged < rounds:
-        shoe = services.shoe_start(table=table, shuffled_by=dealer)
-        cards = sim.new_shoe(rng, shoe.decks)
-        for _ in range(6):
-            services.shoe_burn(shoe=shoe, card=cards.pop(), reason="load", recorded_by=dealer)
-        while len(cards) >= OCHKO_CUT and logged < rounds:
-            if logged and rng.random() < 0.04:
-                services.shoe_burn(shoe=shoe, card=cards.pop(), reason="paid", fee=table.min_bet / 2,
-                                   recorded_by=dealer)
-            # The last round of the table carries a wrong payout: the correction awaiting pitboss1 fixes it.
-            mistake = "wrong_amount" if logged == rounds - 1 else _mistake(rng, OCHKO_MISTAKES)
-            doc = sim.simulate_round(rng, mistake=mistake, number=logged, shoe=cards,
-                                     table_min=table.min_bet, table_max=table.max_bet, dealer=dealer.username,
-                                     table_name=table.name, incidents=0).doc
-            services.round_log(document=doc, logged_by=dealer, table=table)
-            logged += 1
-    return logged
-
-
-def _blackjack(table, dealer, rng, rounds: int) -> int:
-    sim = simulator("blackjack")
-    preset = (table.rules or {}).get("preset", "salon")
-    rules = engine.house_rules("blackjack", table.rules)
-    cut = sim.PRESETS[preset]["cut_remaining"]
-    options = dict(preset=preset, table_min=table.min_bet, table_max=table.max_bet, dealer=dealer.username,
-                   table_name=table.name, boxes=(1, table.boxes))
-    cards: list[str] = []
-    for k in range(rounds):
-        if cut is None or len(cards) < cut:  # online: a freshly shuffled shoe every round
-            shoe = services.shoe_start(table=table, shuffled_by=dealer)
-            cards = sim.new_shoe(rng, rules["decks"])
-        doc = sim.simulate_round(rng, mistake=_mistake(rng, BLACKJACK_MISTAKES), number=k, shoe=cards,
-                                 **options).doc
-        services.round_log(document=doc, logged_by=dealer, table=table)
-    return rounds
-
-
-def _veintiuno(table, dealer, rng, rounds: int) -> int:
-    """One game night: the pack followed to the end, banks passing by the rules, limits within the table's."""
-    sim = simulator("veintiuno")
-    while True:
-        session = sim.simulate_session(rng, rounds=rounds, unit=table.min_bet, mistake_rate=MISTAKE_RATE)
-        if all(low >= table.min_bet and high <= table.max_bet for low, high in session.limits):
-            break
-    services.shoe_start(table=table, shuffled_by=dealer)
-    for doc in session.rounds:
-        doc["table"] = {"name": table.name, **doc["table"]}
-        services.round_log(document=doc, logged_by=dealer, table=table)
-    return len(session.rounds)
-
-
-_DEALERS = {"ochko": _ochko, "blackjack": _blackjack, "veintiuno": _veintiuno}
 
 
 def _incidents(people) -> list[str]:

@@ -6,26 +6,20 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from casino.templatetags.casino_tags import money
+from dealing.games.drills import games_of
 
 from . import setups
 from .choices import Kind
 
-GAMES = [
-    ("ochko", "21 Ochko"),
-    ("blackjack:salon", _("Blackjack · salon")),
-    ("blackjack:online", _("Blackjack · online")),
-    ("veintiuno", "Veintiuno"),
-]
+# The games a drill is played at ("blackjack:salon": a game and its preset), from each game's drill
+# set-ups (dealing/games/<variant>/drills.py), in the registry's order.
+GAMES = [choice for drills in setups.drilled() for choice in games_of(drills)]
 INCIDENT_LEVELS = [("none", _("none")), ("some", _("in some rounds")), ("every", _("in every round"))]
 
 
 def split_game(game: str) -> tuple[str, str]:
     variant, _sep, preset = game.partition(":")
     return variant, preset
-
-
-def game_of(variant: str, preset: str) -> str:
-    return f"{variant}:{preset}" if preset else variant
 
 
 def table_choices() -> list[tuple[str, str]]:
@@ -50,9 +44,10 @@ def feature_fields() -> list[tuple[str, str, str]]:
 
 
 class DrillStartForm(forms.Form):
-    game = forms.ChoiceField(label=_("Game"), choices=GAMES, initial="ochko")
+    game = forms.ChoiceField(label=_("Game"), choices=GAMES, initial=GAMES[0][0])
     kind = forms.ChoiceField(label=_("Drill"), choices=Kind.choices, initial=Kind.PAYOUT, widget=forms.RadioSelect)
-    table = forms.ChoiceField(label=_("Practice table"), choices=table_choices, initial="r100")
+    table = forms.ChoiceField(label=_("Practice table"), choices=table_choices,
+                              initial=setups.tables_for(*split_game(GAMES[0][0]))[0].key)
     rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=setups.MAX_ROUNDS, required=False,
                                 help_text=_("Payout drills: 10 by default; procedure drills: 3."))
     boxes = forms.IntegerField(label=_("Most boxes in play"), min_value=1, max_value=6, required=False,

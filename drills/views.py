@@ -14,10 +14,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from casino.errors import ServiceError
 from casino.roles import AUDITOR, PIT_BOSS, TRAINEE, has_role, role_required
+from dealing.games.drills import game_of
 
 from . import presenters, selectors, services, setups
 from .choices import CODE_LABELS, Kind, StepKind
-from .forms import GAMES, DrillStartForm, StandardForm, feature_fields, game_of, tables_by_game
+from .forms import GAMES, DrillStartForm, StandardForm, feature_fields, tables_by_game
 from .table import wager_label
 
 READERS = (TRAINEE, PIT_BOSS, AUDITOR)

@@ -4,6 +4,7 @@
     engine.settle(doc)          # settlement/1 for a round/1 document (dict, JSON text or bytes)
     engine.replay(doc)          # the same as an Outcome object (owed wagers, findings, cards)
     engine.next_events(doc)     # legal next events for a round in progress
+    engine.walk(doc)            # a round in progress carried on event by event (apply, moves, finish)
     engine.check_shoe(doc)      # shoe/1 checks: burns, fees, card counts, reshuffle point
     engine.house_rules(variant, rules)   # the house rules in force, validated
 
@@ -32,7 +33,7 @@ ENGINE_VERSION = "1.0.0"
 
 __all__ = [
     "ENGINE_VERSION", "VARIANTS", "CODES", "SEVERITY", "Finding", "Outcome", "RoundError",
-    "load", "variant", "replay", "settle", "next_events", "check_shoe", "house_rules", "options",
+    "load", "variant", "replay", "settle", "next_events", "walk", "check_shoe", "house_rules", "options",
 ]
 
 _modules = games._loaded  # the rules modules imported so far, by name: read on every round
@@ -91,6 +92,15 @@ def next_events(doc) -> list[dict]:
     """The events the rules allow next for a round in progress (possibly with no events yet)."""
     doc = load(doc)
     return _loop.next_events(_variant_of(doc).Replay, doc)
+
+
+def walk(doc) -> _loop.Round:
+    """A round in progress, carried on event by event: its state after the document's events.
+    `.apply(i, event)` applies event number `i`; `.moves()` is what `next_events` would say of the
+    round so far; `.finish()` is what `replay` would give for the whole log, once it is written.
+    A builder that asks the engine along the way walks the round once (RoundError as `replay`)."""
+    doc = load(doc)
+    return _loop.walk(_variant_of(doc).Replay, doc)
 
 
 def house_rules(variant_name: str, rules=None) -> dict:

@@ -19,7 +19,7 @@ import time
 from decimal import Decimal
 from typing import Any, Final
 
-from . import RoundError, VARIANTS, check_shoe, load, next_events, settle
+from . import RoundError, VARIANTS, check_shoe, games, load, next_events, settle, variant
 from .document import load_json
 
 
@@ -360,8 +360,7 @@ def cmd_simulate(args) -> int:
 
     out = sys.stdout
     options = {"preset": args.preset} if args.preset else {}
-    if args.preset and args.variant != "blackjack":
-        sys.stderr.write("--preset applies to blackjack only\n")
+    if _preset_refused(args):
         return 2
     for sim in simulate(args.variant, args.n, seed=args.seed, mistake_rate=args.mistakes, **options):
         out.write(to_json(sim.doc) + "\n")
@@ -371,8 +370,22 @@ def cmd_simulate(args) -> int:
 def cmd_odds(args) -> int:
     from .odds import dealer_odds
 
+    if _preset_refused(args):
+        return 2
     sys.stdout.write(json.dumps(dealer_odds(args.variant, preset=args.preset), indent=2) + "\n")
     return 0
+
+
+def _preset_refused(args) -> bool:
+    """A --preset the game does not have (its rules module's PRESETS): said on stderr."""
+    if not args.preset:
+        return False
+    presets = tuple(getattr(variant(args.variant), "PRESETS", None) or ())
+    if args.preset in presets:
+        return False
+    offered = f"its presets are {', '.join(presets)}" if presets else "it has none"
+    sys.stderr.write(f"--preset {args.preset} is not a preset of {args.variant}: {offered}\n")
+    return True
 
 
 def cmd_native(args) -> int:
@@ -419,11 +432,11 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--variant", choices=VARIANTS, default="ochko")
     p.add_argument("--mistakes", type=float, default=0.0, help="share of rounds with one injected mistake (0–1)")
-    p.add_argument("--preset", choices=("salon", "online"), default=None, help="blackjack preset")
+    p.add_argument("--preset", default=None, help="the game's preset (blackjack: salon, online)")
     p.set_defaults(func=cmd_simulate)
     p = sub.add_parser("odds", help="exact dealer result probabilities by first / up card")
-    p.add_argument("variant", choices=("ochko", "blackjack"))
-    p.add_argument("--preset", choices=("salon", "online"), default=None)
+    p.add_argument("variant", choices=[name for name in games.names() if games.get(name).odds is not None])
+    p.add_argument("--preset", default=None, help="the game's preset (blackjack: salon, online)")
     p.set_defaults(func=cmd_odds)
     p = sub.add_parser("native", help="build, check or remove the engine compiled with mypyc")
     p.add_argument("action", nargs="?", choices=("build", "status", "clean"), default="status")

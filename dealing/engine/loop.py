@@ -1,10 +1,10 @@
 """What every variant's replay shares: the event loop, the readers of stakes, hands and cards,
-the findings, and the two module functions built on them (`replay`, `next_events`).
+the findings, and the module functions built on them (`replay`, `next_events`, `walk`).
 
 A variant's `Replay` is a `Round` that states only its rules: its header, the handler of each of
 its events (`handlers`: event name -> (handler, the fields that event may carry)), the end of
-the round (`finish`) and the events allowed next (`moves`). `replay(Replay, doc)` and
-`next_events(Replay, doc)` below are the same for every variant.
+the round (`finish`) and the events allowed next (`moves`). `replay(Replay, doc)`,
+`next_events(Replay, doc)` and `walk(Replay, doc)` below are the same for every variant.
 """
 
 from typing import Any, Callable, ClassVar, Final, NoReturn
@@ -226,6 +226,18 @@ def replay(cls: Callable[[dict], Round], doc: dict) -> Outcome:
 
 def next_events(cls: Callable[[dict], Round], doc: dict) -> list[dict]:
     """The events the rules allow next for a round in progress."""
+    return _walked(cls, doc).moves()
+
+
+def walk(cls: Callable[[dict], Round], doc: dict) -> Round:
+    """A round in progress, to be carried on event by event: the state after `doc`'s events (often
+    none yet). Whoever writes a round's log asks it along the way what may come next (`moves()`)
+    as it applies each event it writes (`apply(i, event)`), and at the end how the round went
+    (`finish()`: what `replay` gives for the whole log). One walk, however many questions."""
+    return _walked(cls, doc)
+
+
+def _walked(cls: Callable[[dict], Round], doc: dict) -> Round:
     state = cls(doc)
     state.run(doc_.expect_list(doc.get("events", []), "$.events"))
-    return state.moves()
+    return state

@@ -26,7 +26,7 @@ HERE = Path(__file__).resolve().parent
 # package and each of its modules); the CLI, the game registry, simulators and odds stay Python.
 MODULES = ("errors", "paths", "money", "cards", "findings", "document", "base", "loop",
            "ochko", "ochko.rules", "ochko.table", "ochko.events", "ochko.replay",
-           "blackjack", "blackjack.rules", "blackjack.events", "blackjack.replay",
+           "blackjack", "blackjack.rules", "blackjack.table", "blackjack.events", "blackjack.replay",
            "veintiuno", "veintiuno.rules", "veintiuno.events", "veintiuno.replay", "shoe")
 GROUP = f"{PACKAGE}._native"  # mypyc's shared library: dealing/engine/_native__mypyc.*.so
 MANIFEST = HERE / "_native.json"

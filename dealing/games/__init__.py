@@ -3,7 +3,8 @@ CLI find what is particular to a game.
 
 A game is its engine module (with its simulator and odds, pure Python, `dealing.engine`) plus one
 package here, `dealing/games/<variant>/`, which declares a `GAME`: where its round form (and the
-builder behind it) lives, the table layout that draws a stored round, and its drill set-ups.
+builder behind it) lives, the table layout that draws a stored round, its drill set-ups and the
+dealer of its demo rounds.
 Slots hold dotted paths and are imported on first use, so declaring a game costs nothing at start
 and a slot a game does not fill is simply `None` ("this game has no round form yet").
 
@@ -24,7 +25,8 @@ class Game:
     variant: str  # the engine's name for it (round/1 "variant")
     form: str = ""  # the round form class (dealing.forms.RoundForm), "package.module.Name"
     layout: str = ""  # the function drawing a stored round as a table (round page, audit replay, drills)
-    drills: str = ""  # the module of its drill set-ups
+    drills: str = ""  # its drill set-ups (dealing.games.drills.GameDrills)
+    demo: str = ""  # the function dealing a demo table's rounds (dealing.games.demo, `manage.py demo_floor`)
 
     def slot(self, name: str):
         """What a slot names, imported; None when the game leaves it empty."""

@@ -11,6 +11,7 @@ caused them. Each game's builder is `dealing/games/<variant>/builder.py`.
 from dataclasses import dataclass
 from decimal import Decimal
 
+from dealing import engine
 from dealing.engine.money import fmt
 
 PAY, TAKE, LEAVE = "pay", "take", "leave"
@@ -83,3 +84,48 @@ class Log:
 
     def built(self, outcome=None) -> Built:
         return Built(self.document(), self.sources, outcome)
+
+
+class WalkedLog(Log):
+    """A log the engine follows as it is written: each event is applied to one walk of the round
+    (`engine.walk`) as it is added, so the builder may ask what the rules allow next (`moves()`) as
+    often as it needs, and the built document comes with its outcome — the round walked once.
+
+    When the engine cannot follow the log (a `RoundError`), the walk stops: `moves()` is then empty
+    and the document goes without an outcome, for the form's check to replay and report the error
+    on its field."""
+
+    def __init__(self, header: dict, stakes: list[dict]):
+        super().__init__(header, stakes)
+        self.walk = None
+        try:
+            self.walk = engine.walk(self.document())
+        except engine.RoundError:
+            pass
+
+    def add(self, event: dict, source: Source) -> int:
+        i = super().add(event, source)
+        if self.walk is not None:
+            try:
+                self.walk.apply(i, event)
+            except engine.RoundError:
+                self.walk = None
+        return i
+
+    def moves(self) -> list[dict]:
+        """What the engine says may happen next in the round as logged so far."""
+        if self.walk is not None:
+            try:
+                return self.walk.moves()
+            except engine.RoundError:
+                self.walk = None
+        return []
+
+    def built(self, outcome=None) -> Built:
+        if outcome is None and self.walk is not None:
+            try:
+                outcome = self.walk.finish()
+            except engine.RoundError:
+                outcome = None
+            self.walk = None  # a finished round takes no more events
+        return super().built(outcome)

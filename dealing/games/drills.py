@@ -7,7 +7,7 @@ rest — dealing never imports drills. Each game fills one `GameDrills` in
 """
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 # The procedure drill's generic wrong moves, by name; a game offers those of its own procedure.
@@ -30,6 +30,8 @@ class GameDrills:
     features_of: Callable[[dict, object], set[str]]  # (doc, engine outcome) -> the options a dealt round shows
     wagers: tuple[str, ...]  # the wagers a settlement names (the engine's)
     presets: tuple[str, ...] = ()
+    # What the drill pages call the game, by preset ("" when it has none): "Blackjack · salon".
+    labels: dict[str, object] = field(default_factory=dict)
     incidents: bool = False  # procedure drills weave in the floor's incidents (rules/<game>.md)
     # -- the payout drill --
     hands: bool = True  # a settlement names the hand it is for (ochko settles a stake's wagers)
@@ -43,6 +45,16 @@ class GameDrills:
     hand: Callable[[object], str] = str  # "box 3" / "hand 3.1"
     dealer_card: Callable[[int], str] = str  # how the dealer's card of the deal is said, by how many he has
     deal_prompt: Callable[[dict, list], str] = lambda doc, prefix: ""  # (doc, events so far) before the deal
+
+
+def game_of(variant: str, preset: str) -> str:
+    """The drill pages' name of a game and preset: "blackjack:salon", "ochko"."""
+    return f"{variant}:{preset}" if preset else variant
+
+
+def games_of(drills: GameDrills) -> list[tuple[str, object]]:
+    """(name, label) of a game on the drill pages, one per preset of its practice tables, in order."""
+    return [(game_of(drills.variant, preset), drills.labels.get(preset, drills.variant)) for preset in drills.tables]
 
 
 def chips(values) -> tuple[Decimal, ...]:

@@ -180,9 +180,8 @@ def round_detail(request, pk: int):
     except engine.RoundError as exc:
         outcome, error = None, exc.message
     layout = games.layout_for(record.variant)
-    # The felt, as the game's layout draws it (ochko: boxes and dealer_cards; blackjack: blackjack).
-    drawing = {"boxes": None, "dealer_cards": [], "blackjack": None,
-               **(layout.round_page(record, outcome) if layout is not None else {})}
+    # The felt, as the game's layout draws it: its template, and what that template reads.
+    drawing = {"felt": layout.round_template, **layout.round_page(record, outcome)} if layout is not None else {}
     user = request.user
     pending = selectors.round_pending_correction(round=record)
     return render(request, "dealing/round_detail.html", {

@@ -213,7 +213,7 @@ def _known(finding) -> bool:
 def test_every_finding_and_verdict_the_engine_writes_has_its_translation(variant):
     """Simulated rounds with dealer mistakes, and the golden cases: every sentence is of a known shape
     (not the code's fallback), every verdict translates. A new wording in the engine fails here:
-    add its shape to casino/finding_text.py and translate its msgid."""
+    add its shape to casino/finding_shapes.py and translate its msgid."""
     import json
 
     from dealing import engine

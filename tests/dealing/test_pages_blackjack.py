@@ -233,6 +233,10 @@ def test_an_engine_refusal_and_a_dealer_draw_finding_land_on_their_fields(dealer
         k = next(i for i, e in enumerate(doc["events"]) if e["e"] == "double" and e["hand"] == "2")
         raise engine.RoundError("bad_value", f"Event {k}: not readable.", event=k, path=f"$.events[{k}]")
 
+    def cannot_follow(doc):  # the builder's walk stops at the refusal; the check replays to say why
+        raise engine.RoundError("bad_value", "Not readable.", path="$")
+
+    monkeypatch.setattr(engine, "walk", cannot_follow)
     monkeypatch.setattr(engine, "replay", refuse)
     result = form.check()
     assert not result.ok and result.error_field == "h2_cards" and "h2_cards" in form.errors

@@ -1,7 +1,8 @@
 """How often a round is replayed on its way (issue 15, "one round, many walks"): once per round
 logged through the API, at most twice on the form's save path (the builder's one question to the
-engine, the service), once per audit, once per round page. Counted by wrapping each variant
-module's `replay` (a whole document) and `next_events` (a walk of a round in progress)."""
+engine, the service), once per audit, once per round page. Counted by wrapping the engine loop's
+`replay` (a whole document), `next_events` (a round in progress, asked what comes next) and `walk`
+(a round carried on event by event as a builder writes it: one walk, however many questions)."""
 
 from collections import Counter
 
@@ -22,11 +23,12 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def walks(monkeypatch) -> Counter:
-    """Counter of engine walks by ("replay" | "next_events", variant), from now on: every walk of a
-    round goes through the engine's one event loop (dealing.engine.loop), given the game's Replay."""
+    """Counter of engine walks by ("replay" | "next_events" | "walk", variant), from now on: every
+    walk of a round goes through the engine's one event loop (dealing.engine.loop), given the game's
+    Replay."""
     counts: Counter = Counter()
     variant_of = {engine.variant(name).Replay: name for name in ("ochko", "blackjack", "veintiuno")}
-    for what in ("replay", "next_events"):
+    for what in ("replay", "next_events", "walk"):
         real = getattr(loop, what)
 
         def counted(cls, doc, _real=real, _what=what):
@@ -100,20 +102,14 @@ def test_the_veintiuno_form_replays_once_to_check_and_once_to_save(dealer_client
     assert checking == 1 and saving == 1  # the save's one replay is the service's
 
 
-def test_the_blackjack_form_save_replays_the_document_once(dealer_client, tables, walks):
-    """The blackjack builder still asks the engine, hand by hand, what may come next (whether a hand
-    may stand, whether the dealer peeks): walks of the round so far, `next_events`. The whole
-    document is replayed once on the save path, by the service."""
-    data = blackjack_round()
-    url = reverse("dealing:round_new", kwargs={"name": tables.salon.name})
-    walks.clear()
-    result = dealer_client.post(url, {**data, "action": "check"}).context["result"]
-    assert result.clean and replays(walks) == 1  # the check
-    walks.clear()
-    assert dealer_client.post(url, {**data, "action": "save", "checked": result.token}).status_code == 302
-    assert replays(walks) == 1  # the service
-    # The peek, and one question per hand played (three: 1.1, 1.2, 2).
-    assert walks[("next_events", "blackjack")] == 4
+def test_the_blackjack_form_walks_the_round_once_to_check_and_once_more_to_save(dealer_client, tables, walks):
+    """The blackjack builder asks the engine, hand by hand, what may come next (whether a hand may
+    stand, whether the dealer peeks): the engine follows the log as it is written, one walk, whose
+    outcome is the check's. The save builds the document again (one walk) and trusts the check's
+    token; the service replays it to store it."""
+    checking, saving = save_path(dealer_client, tables.salon, blackjack_round(), walks)
+    assert checking == 1 and saving == 2  # the builder's walk is the check's; builder + service
+    assert walks[("replay", "blackjack")] == 1  # the service's, on saving
 
 
 def test_the_round_page_replays_its_round_once(dealer_client, staff, tables, walks):

@@ -53,3 +53,17 @@ def test_golden_cases_are_all_here():
     for original in shared.glob("*/*.json"):
         copy = GOLDEN / original.parent.name / original.name
         assert copy.read_bytes() == original.read_bytes(), f"{copy} differs from {original}"
+
+
+@pytest.mark.parametrize("path", CASES, ids=[f"{p.parent.name}/{p.stem}" for p in CASES])
+def test_a_round_walked_event_by_event_ends_as_its_replay(path):
+    """`engine.walk` (a builder's one walk, asked what comes next after each event) finishes every
+    golden round as `replay` does, and says at each step what `next_events` says of the log so far."""
+    doc = engine.load(json.dumps(json.loads(path.read_text(encoding="utf-8"))["round"]))
+    whole = engine.replay(doc)
+    state = engine.walk({**doc, "events": []})
+    for i, event in enumerate(doc["events"]):
+        if i % 3 == 0:  # a question now and then, as a builder asks them: it changes nothing
+            assert state.moves() == engine.next_events({**doc, "events": doc["events"][:i]})
+        state.apply(i, event)
+    assert state.finish().settlement() == whole.settlement()

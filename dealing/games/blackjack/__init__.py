@@ -7,4 +7,5 @@ GAME = Game(
     form="dealing.games.blackjack.forms.BlackjackRoundForm",
     layout="dealing.games.blackjack.layout.LAYOUT",
     drills="dealing.games.blackjack.drills.DRILLS",
+    demo="dealing.games.blackjack.demo.deal",
 )

@@ -8,15 +8,16 @@ the dealer's draws, the settlement. This module turns the first into the second 
 for every event, where on the form it came from (`Source`, `dealing.games.building`).
 
 Whether a hand may still stand, whether the dealer peeks and whether his blackjack ended the round
-are asked of the engine (`engine.next_events`), never worked out here: the rules live in one place.
+are asked of the engine, never worked out here: the rules live in one place. The engine follows
+the log as it is written (`WalkedLog`, one walk of the round), and the document goes to the
+form's check with that walk's outcome.
 What the dealer entered is logged as entered — a wrong payout stays wrong, for the engine to find.
 """
 
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from dealing import engine
-from dealing.games.building import RESULTS, Built, Log, Result, Source, amount_json
+from dealing.games.building import RESULTS, Built, Result, Source, WalkedLog, amount_json
 
 HAND_WAGERS = ("bet", "double")  # settled per hand
 STAKE_WAGERS = ("insurance", "jackpot")  # settled once per box, on its first hand
@@ -106,7 +107,7 @@ class BlackjackEntry:
     dealer_draws: list[str] = field(default_factory=list)
 
 
-class _BlackjackLog(Log):
+class _BlackjackLog(WalkedLog):
     def settle_wager(self, stake: StakeEntry, hand: str, wager: str, entered: Result | None) -> None:
         """The dealer's settlement of one wager, if he entered one and it is not logged yet.
         Blackjack logs the amount of a `leave` too (the wager returned), when it was entered."""
@@ -169,7 +170,7 @@ def build_blackjack(entry: BlackjackEntry, *, header: dict) -> Built:
             insured.append(box)
 
     # 3. The peek, where the up card calls for one.
-    if any(m.get("e") == "peek" for m in _moves(log)):
+    if any(m.get("e") == "peek" for m in log.moves()):
         log.add({"e": "peek"}, Source("peek"))
 
     # 4. Insurance is settled now — unless the dealer's blackjack ended the round (then box by box below).
@@ -212,21 +213,13 @@ def _play(log: _BlackjackLog, box: BoxEntry, hand: HandEntry, depth: int) -> Non
         log.add({"e": "split", "hand": hand.name}, Source("split", box.number, sid, hand=hand.name))
         _play(log, box, box.hand(f"{hand.name}.1"), depth + 1)
         _play(log, box, box.hand(f"{hand.name}.2"), depth + 1)
-    elif any(m.get("e") == "stand" and m.get("hand") == hand.name for m in _moves(log)):
+    elif any(m.get("e") == "stand" and m.get("hand") == hand.name for m in log.moves()):
         log.add({"e": "stand", "hand": hand.name}, Source("stand", box.number, sid, hand=hand.name))
-
-
-def _moves(log: _BlackjackLog) -> list[dict]:
-    """What the engine says may happen next in the round as logged so far."""
-    try:
-        return engine.next_events(log.document())
-    except engine.RoundError:
-        return []  # the whole document will be refused with the reason; nothing to place here
 
 
 def _round_over(log: _BlackjackLog) -> bool:
     """After the peek: does the engine call for the round's settlement at once (the dealer's blackjack)?"""
-    return any(m.get("e") in RESULTS and m.get("wager") != "insurance" for m in _moves(log))
+    return any(m.get("e") in RESULTS and m.get("wager") != "insurance" for m in log.moves())
 
 
 # --- a stored round read back ----------------------------------------------------------------------

@@ -70,6 +70,7 @@ DRILLS = GameDrills(
     features_of=features_of,
     wagers=tuple(rules.WAGERS),
     presets=("salon", "online"),
+    labels={"salon": gettext_lazy("Blackjack · salon"), "online": gettext_lazy("Blackjack · online")},
     narrated=frozenset({"insurance", "even_money", "stand", "split"}),
     ranks="23456789TJQKA",
     mistakes=frozenset({DEALER_DRAWS, DEAL_PAIRED}),

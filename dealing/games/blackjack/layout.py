@@ -181,6 +181,7 @@ def round_page(record, outcome) -> dict:
 class BlackjackLayout(Layout):
     variant = "blackjack"
     walker = BlackjackWalk
+    round_template = "dealing/_round_blackjack.html"
 
     def total(self, codes: list[str]) -> int:
         """What the cards count, as the engine's hand counts them (an ace 11 when it fits)."""

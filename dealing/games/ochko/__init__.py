@@ -7,4 +7,5 @@ GAME = Game(
     form="dealing.games.ochko.forms.OchkoRoundForm",
     layout="dealing.games.ochko.layout.LAYOUT",
     drills="dealing.games.ochko.drills.DRILLS",
+    demo="dealing.games.ochko.demo.deal",
 )

@@ -46,6 +46,7 @@ def deal_prompt(doc: dict, prefix: list[dict]) -> str:
 
 DRILLS = GameDrills(
     variant="ochko",
+    labels={"": "21 Ochko"},
     tables={"": [
         ("r100", "R-1", 100, 5000, [1, 5, 25, 100, 500, 1000, 5000]),
         ("r500", "R-2", 500, 25000, [1, 5, 25, 100, 500, 1000, 5000, 25000]),

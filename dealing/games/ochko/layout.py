@@ -172,6 +172,7 @@ def round_page(record, outcome) -> dict:
 class OchkoLayout(Layout):
     variant = "ochko"
     walker = OchkoWalk
+    round_template = "dealing/_round_ochko.html"
 
     def total(self, codes: list[str]) -> int:
         """What the cards count, as the engine's hand counts them (A 11, J 2, Q 3, K 4)."""

@@ -7,4 +7,5 @@ GAME = Game(
     form="dealing.games.veintiuno.forms.VeintiunoRoundForm",
     layout="dealing.games.veintiuno.layout.LAYOUT",
     drills="dealing.games.veintiuno.drills.DRILLS",
+    demo="dealing.games.veintiuno.demo.deal",
 )

@@ -47,6 +47,7 @@ def deal_prompt(doc: dict, prefix: list[dict]) -> str:
 
 DRILLS = GameDrills(
     variant="veintiuno",
+    labels={"": "Veintiuno"},
     tables={"": [
         ("casa", "Casa-21", 5, 100, [1, 5, 10, 25, 100]),
     ]},

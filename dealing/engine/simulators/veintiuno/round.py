@@ -1,39 +1,13 @@
-"""One veintiuno round played by the rules, with now and then the one mistake it was asked for.
+"""One veintiuno round played by the rules, with now and then the one mistake it was asked for
+(the mistakes, and those written into the finished log: mistakes.py).
 """
 
 from decimal import Decimal
 
 from .. import Simulated
-from ..injection import Log
-from .cards import FACES, PLAYERS, SPECIALS, SUITED, Pack, PackExhausted, best, hand_result, points, special
+from .cards import PLAYERS, SPECIALS, SUITED, Pack, PackExhausted, best, hand_result, points, special
+from .mistakes import MISTAKES, PLAYED, WRITTEN, Written
 
-
-MISTAKES = {
-    "wrong_amount": "WRONG_AMOUNT",
-    "natural_paid_even": "WRONG_AMOUNT",
-    "wrong_result": "WRONG_RESULT",
-    "tie_paid": "WRONG_RESULT",
-    "tapo_over_taken": "WRONG_RESULT",
-    "missing_settlement": "MISSING_SETTLEMENT",
-    "unexpected_settlement": "UNEXPECTED_SETTLEMENT",
-    "bank_to_wrong_player": "BANK_SUCCESSION",
-    "bet_limits": "BET_LIMITS",
-    "split_single_bet": "ILLEGAL_ACTION",
-    "split_relancina": "ILLEGAL_ACTION",
-    "withdraw_without_thirteen": "ILLEGAL_ACTION",
-    "stand_al_puje": "ILLEGAL_ACTION",
-    "action_after_tapo": "ILLEGAL_ACTION",
-    "card_invalid": "CARD_INVALID",
-    "card_twice": "CARD_COUNT",
-    "deal_order": "DEAL_ORDER",
-    "draw_order": "DRAW_ORDER",
-}
-# Mistakes that change how the round is played (the rest are made when the log is written down).
-_PLAYED = {"natural_paid_even", "tapo_over_taken", "bet_limits", "split_single_bet", "split_relancina",
-           "withdraw_without_thirteen", "stand_al_puje", "action_after_tapo"}
-# Mistakes written into the finished log (some of them need a round played for them first).
-_WRITTEN = set(MISTAKES) - {"bet_limits", "split_single_bet", "split_relancina", "withdraw_without_thirteen",
-                            "stand_al_puje"}
 
 class _Hand:
     __slots__ = ("name", "seat", "stake", "cards", "bet", "how", "child", "chase", "want", "suited", "decided",
@@ -53,9 +27,7 @@ class _Hand:
         self.decided = False  # the two-card decisions (withdraw, void, open) are behind it
         self.settled = False
         self.arranged: str | None = None  # the special the simulator arranged for it
-
-
-class _Round(Log):
+class _Round(Written):
     def __init__(self, rng, pack: Pack, *, bank: str, seated: list[tuple[int, str]], table_min: Decimal,
                  table_max: Decimal, unit: Decimal, rules: dict, mistake: str | None, specials: float,
                  declare: float, tapo: float, withdraw: float, void: float, split: float, puje: float):
@@ -67,7 +39,7 @@ class _Round(Log):
         self.rules = {"suited_twelve_pays": 2, "packs": pack.packs, **rules}
         self.suited_pays = self.rules["suited_twelve_pays"]
         self.mistake = mistake
-        self.applicable = mistake not in _PLAYED
+        self.applicable = mistake not in PLAYED
         self.p = {"declare": declare, "tapo": tapo, "withdraw": withdraw, "void": void, "split": split,
                   "puje": puje}
         self.events: list[dict] = []
@@ -337,127 +309,13 @@ class _Round(Log):
     # --- writing the log down, with the mistake if any ------------------------------------------
 
     def write(self, mistake: str | None, number: int) -> Simulated | None:
-        return self._write_log(mistake, MISTAKES, mistake in _WRITTEN, {
+        return self._write_log(mistake, MISTAKES, mistake in WRITTEN, {
             "variant": "veintiuno",
             "table": {"min": self.min, "max": self.max},
             "rules": {k: v for k, v in self.rules.items() if v != {"suited_twelve_pays": 2, "packs": 1}[k]},
             "bank": self.bank,
             "stakes": [dict(s) for s in self.stakes],
         })
-
-    def _settlements(self, results=("pay", "take", "leave")) -> list[int]:
-        return [k for k, m in enumerate(self.meta) if m.get("kind") == "settle" and self.events[k]["e"] in results]
-
-    def _mistake_natural_paid_even(self):
-        for k in self._settlements(("pay",)):
-            if self.meta[k]["how"] == "declared":
-                size = self.meta[k]["size"]
-                self.events[k] = {**self.events[k], "amount": size}
-                return -size
-        return None
-
-    def _mistake_wrong_result(self):
-        ks = self._settlements()
-        if not ks:
-            return None
-        k = self.rng.choice(ks)
-        ev, m = self.events[k], self.meta[k]
-        size = m["size"]
-        if ev["e"] == "pay":
-            self.events[k] = {**ev, "e": "take", "amount": size}
-            return -size - m["owed"]
-        if ev["e"] == "take":
-            self.events[k] = {**ev, "e": "pay", "amount": size}
-            return size + size
-        self.events[k] = {**ev, "e": "take", "amount": size}
-        return -size
-
-    def _mistake_tie_paid(self):
-        ties = [k for k in self._settlements(("take",)) if self.meta[k]["why"] == "tie"]
-        if not ties:
-            return None
-        k = self.rng.choice(ties)
-        size = self.meta[k]["size"]
-        self.events[k] = {**self.events[k], "e": "pay", "amount": size}
-        return size + size
-
-    def _mistake_tapo_over_taken(self):
-        for k in self._settlements(("leave",)):
-            if self.meta[k]["why"] == "tapo over, bank over":
-                size = self.meta[k]["size"]
-                self.events[k] = {**self.events[k], "e": "take", "amount": size}
-                return -size
-        return None
-
-    def _mistake_bank_to_wrong_player(self):
-        k = len(self.events) - 1
-        right = self.events[k]["player"]
-        others = [p for p in [self.bank] + [s["player"] for s in self.stakes] if p != right]
-        self.events[k] = {"e": "bank_to", "player": self.rng.choice(others)}
-        return True
-
-    def _mistake_action_after_tapo(self):
-        for k, m in enumerate(self.meta):
-            if m.get("kind") == "tapo":
-                self.events.insert(k + 1, {"e": "stand", "hand": m["hand"]})
-                self.meta.insert(k + 1, {"kind": "illegal"})
-                return True
-        return None
-
-    def _mistake_card_invalid(self):
-        eligible = []
-        opened = {h.name for h in self.hands if h.how == "split"}
-        declared = {h.name for h in self.hands if h.how == "declared"}
-        for k, m in enumerate(self.meta):
-            ev = self.events[k]
-            if "card" in ev and ev["card"][0] in FACES and m.get("hand") not in opened \
-                    and m.get("hand") not in declared and "." not in (m.get("hand") or ""):
-                eligible.append(k)
-        if not eligible:
-            return None
-        k = self.rng.choice(eligible)
-        self.events[k] = {**self.events[k], "card": "T" + self.events[k]["card"][1]}
-        return True
-
-    def _mistake_card_twice(self):
-        if self.rules["packs"] != 1:
-            return None
-        seen = [ev["card"] for ev in self.events if "card" in ev]
-        options = []
-        for k, m in enumerate(self.meta):
-            ev = self.events[k]
-            if m.get("kind") in ("hit", "draw", "tapo") and m.get("pos", 0) >= 2:
-                card = ev["card"]
-                for other in seen:
-                    if other[0] == card[0] and other != card:
-                        options.append((k, other))
-        if not options:
-            return None
-        k, other = self.rng.choice(options)
-        self.events[k] = {**self.events[k], "card": other}
-        return True
-
-    def _mistake_deal_order(self):
-        self.events[0], self.events[1] = self.events[1], self.events[0]
-        self.meta[0], self.meta[1] = self.meta[1], self.meta[0]
-        return True
-
-    def _mistake_draw_order(self):
-        draws = [k for k, m in enumerate(self.meta) if m.get("kind") == "draw"]
-        if not draws:
-            return None
-        first = draws[0]
-        actions = [k for k, m in enumerate(self.meta[:first]) if m.get("kind") in ("stand", "hit", "tapo")]
-        if not actions:
-            return None
-        a = actions[-1]
-        if self.events[a + 1]["e"] == "declare":
-            return None  # the declaration would come after the bank's draw: late, another finding
-        ev, m = self.events.pop(first), self.meta.pop(first)
-        self.events.insert(a, ev)
-        self.meta.insert(a, m)
-        return True
-
 
 def simulate_round(rng, *, mistake: str | None = None, number: int = 0, table_min=5, table_max=100, unit=None,
                    rules: dict | None = None, pack: Pack | None = None, bank: str | None = None,

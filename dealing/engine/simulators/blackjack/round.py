@@ -1,161 +1,13 @@
-"""Blackjack rounds for both seed rulesets (rules/blackjack.md): house-played seats following a
-basic strategy, with now and then a player's wrong (but legal) decision; insurance, even money,
-splits to the preset's limit, doubles and, online, the jackpot side bet.
-
-The dealer never errs unless asked to: `simulate_round(rng, mistake="dealer_hits_soft_17")` deals
-a round in which the dealer makes that one mistake and reports the finding code (and, for money
-mistakes, the `player_delta`) the audit must find. Settlements here are worked out with this
-module's own arithmetic, independent of the engine's replay.
-"""
+"""One simulated blackjack round: dealt (rigged, where a dealt mistake needs particular cards),
+played by basic strategy, settled with the simulator's own arithmetic and written down, with the
+one mistake asked for (injection.Log writes the finished log)."""
 
 from decimal import ROUND_DOWN, Decimal
 
-from . import Simulated
-from .injection import Log, until_written
-
-RANKS = "23456789TJQKA"
-VALUE = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 10, "Q": 10, "K": 10,
-         "A": 1}
-PLAYERS = [f"P-{n}" for n in range(1, 25)]
-CENT = Decimal("0.01")
-
-PRESETS = {
-    "salon": {"decks": 6, "boxes": 5, "max_hands": 4, "resplit_aces": False, "hit_split_aces": False,
-              "double_after_split": True, "jackpot": False, "jackpot_bet": Decimal(1),
-              "jackpot_amount": Decimal(1000), "cut_remaining": 78, "min": Decimal(100), "max": Decimal(5000)},
-    "online": {"decks": 8, "boxes": 1, "max_hands": 2, "resplit_aces": False, "hit_split_aces": False,
-               "double_after_split": True, "jackpot": True, "jackpot_bet": Decimal(1),
-               "jackpot_amount": Decimal(1000), "cut_remaining": None, "min": Decimal(1), "max": Decimal(500)},
-}
-_RULE_NAMES = ("decks", "boxes", "max_hands", "resplit_aces", "hit_split_aces", "double_after_split", "jackpot",
-               "jackpot_bet", "jackpot_amount")
-
-MISTAKES = {
-    "wrong_amount": "WRONG_AMOUNT",
-    "blackjack_paid_even": "WRONG_AMOUNT",
-    "wrong_result": "WRONG_RESULT",
-    "missing_settlement": "MISSING_SETTLEMENT",
-    "unexpected_settlement": "UNEXPECTED_SETTLEMENT",
-    "dealer_hits_soft_17": "DEALER_DRAW_RULE",
-    "dealer_stands_on_16": "DEALER_DRAW_RULE",
-    "insurance_over_half": "INSURANCE_AMOUNT",
-    "bet_limits": "BET_LIMITS",
-    "illegal_action": "ILLEGAL_ACTION",
-    "hit_split_aces": "ILLEGAL_ACTION",
-    "split_over_max": "ILLEGAL_ACTION",
-    "split_unequal": "ILLEGAL_ACTION",
-    "double_on_three_cards": "ILLEGAL_ACTION",
-    "missing_peek": "ILLEGAL_ACTION",
-    "deal_order": "DEAL_ORDER",
-    "draw_order": "DRAW_ORDER",
-}
-# Mistakes made while dealing and playing (the rest are made when the finished log is written down).
-_DEALT_MISTAKES = {"dealer_hits_soft_17", "dealer_stands_on_16", "insurance_over_half", "bet_limits",
-                   "hit_split_aces", "split_over_max", "split_unequal", "double_on_three_cards"}
-
-_TEN, _ACE = set("TJQK"), {"A"}
-_LOW = set("23456789")
-
-
-def new_shoe(rng, decks: int) -> list[str]:
-    shoe = [r + s for r in RANKS for s in "SHDC"] * decks
-    rng.shuffle(shoe)
-    return shoe
-
-
-def total(cards: list[str]) -> tuple[int, bool]:
-    """(best total, soft)."""
-    hard = sum(VALUE[c[0]] for c in cards)
-    if any(c[0] == "A" for c in cards) and hard <= 11:
-        return hard + 10, True
-    return hard, False
-
-
-def natural(cards: list[str]) -> bool:
-    return len(cards) == 2 and {VALUE[cards[0][0]], VALUE[cards[1][0]]} == {1, 10}
-
-
-def three_to_two(bet: Decimal) -> Decimal:
-    """What a blackjack is paid: half as much again as the bet, to the cent below."""
-    return (bet * 3 / 2).quantize(CENT, rounding=ROUND_DOWN)
-
-
-# --- basic strategy: multi-deck, dealer stands on soft 17, double after split, no surrender ----------
-
-def _up_value(card: str) -> int:
-    v = VALUE[card[0]]
-    return 11 if v == 1 else v
-
-
-def basic_strategy(cards: list[str], up: str, *, can_double: bool, can_split: bool) -> str:
-    d = _up_value(up)
-    if can_split and len(cards) == 2 and VALUE[cards[0][0]] == VALUE[cards[1][0]]:
-        pair = VALUE[cards[0][0]]
-        split = {1: True, 8: True, 10: False, 5: False,
-                 9: d in (2, 3, 4, 5, 6, 8, 9), 7: d <= 7, 6: d <= 6, 4: d in (5, 6),
-                 3: d <= 7, 2: d <= 7}[pair]
-        if split:
-            return "split"
-    best, soft = total(cards)
-    if soft:
-        if best >= 19:
-            return "stand"
-        if best == 18:
-            if can_double and 3 <= d <= 6:
-                return "double"
-            return "stand" if d in (2, 7, 8) else "hit"
-        lo = {17: 3, 16: 4, 15: 4, 14: 5, 13: 5}.get(best, 12)
-        return "double" if can_double and lo <= d <= 6 else "hit"
-    if best >= 17:
-        return "stand"
-    if best >= 13:
-        return "stand" if d <= 6 else "hit"
-    if best == 12:
-        return "stand" if 4 <= d <= 6 else "hit"
-    if best == 11:
-        return "double" if can_double and d <= 10 else "hit"
-    if best == 10:
-        return "double" if can_double and d <= 9 else "hit"
-    if best == 9:
-        return "double" if can_double and 3 <= d <= 6 else "hit"
-    return "hit"
-
-
-# --- one round -------------------------------------------------------------------------------------
-
-def simulate_round(rng, *, mistake: str | None = None, number: int = 0, preset: str = "salon",
-                   table_min=None, table_max=None, rules: dict | None = None, shoe: list[str] | None = None,
-                   dealer: str = "D-1", table_name: str | None = None, boxes: tuple[int, int] | None = None,
-                   insurance: float = 0.15, even_money: float = 0.35, errors: float = 0.04, jackpot: float = 0.5,
-                   attempts: int = 25) -> Simulated:
-    """One round. With `mistake`, retry until the dealt round gives that mistake a place to happen.
-
-    Options: `preset` (salon | online), `table_min` / `table_max`, `rules` (house-rule overrides),
-    `boxes` (how many boxes play: (fewest, most)), `insurance` / `even_money` (how often a seat takes
-    them when offered), `errors` (how often a seat departs from basic strategy), `jackpot` (how
-    often an online seat places the side bet), `shoe` (deal from this list, popping from its end).
-    """
-    if mistake is not None and mistake not in MISTAKES:
-        raise ValueError(f"unknown mistake {mistake!r} (known: {', '.join(MISTAKES)})")
-    if preset not in PRESETS:
-        raise ValueError(f"unknown preset {preset!r} (known: {', '.join(PRESETS)})")
-    overrides = dict(rules or {})
-    in_force = {**PRESETS[preset], **{k: v for k, v in overrides.items() if k in _RULE_NAMES}}
-    for key in ("jackpot_bet", "jackpot_amount"):
-        in_force[key] = Decimal(in_force[key])
-    lo = Decimal(table_min) if table_min is not None else PRESETS[preset]["min"]
-    hi = Decimal(table_max) if table_max is not None else PRESETS[preset]["max"]
-    options = dict(preset=preset, overrides=overrides, rules=in_force, table_min=lo, table_max=hi, dealer=dealer,
-                   table_name=table_name, boxes=boxes or (1, in_force["boxes"]), insurance=insurance,
-                   even_money=even_money, errors=errors, jackpot=jackpot)
-
-    def deal(source: list[str], wanted: str | None) -> _Round:
-        # Rigged for a dealt mistake only from a fresh shoe: a given shoe is dealt as it lies.
-        return _Round(rng, source, wanted if wanted in _DEALT_MISTAKES else None,
-                      rig=shoe is None and wanted is not None, wanted=wanted, **options)
-
-    return until_written(mistake, attempts, shoe, lambda: new_shoe(rng, in_force["decks"]), deal)
-
+from .. import Simulated
+from ..injection import Log
+from .cards import CENT, LOW, PLAYERS, TEN, VALUE, basic_strategy, natural, three_to_two, total
+from .rules import DEALT_MISTAKES, MISTAKES
 
 class _Hand:
     __slots__ = ("name", "cards", "bet", "double", "split", "aces")
@@ -172,13 +24,13 @@ class _Hand:
 # Where each mistake that needs particular cards wants them, when the simulator owns the shoe:
 # (box 1's first card, box 1's second card, dealer up card, hole card, the first cards after the deal).
 _RIGS = {
-    "blackjack_paid_even": ("A", _TEN, _LOW, None, ()),
-    "hit_split_aces": ("A", "A", _LOW, None, ()),
-    "split_over_max": (_TEN, _TEN, _LOW, None, "max"),
+    "blackjack_paid_even": ("A", TEN, LOW, None, ()),
+    "hit_split_aces": ("A", "A", LOW, None, ()),
+    "split_over_max": (TEN, TEN, LOW, None, "max"),
     "double_on_three_cards": ("2", "3", set("789"), None, ()),
-    "insurance_over_half": (None, None, "A", _LOW, ()),
+    "insurance_over_half": (None, None, "A", LOW, ()),
     "dealer_hits_soft_17": (None, None, "6", "A", ()),
-    "dealer_stands_on_16": (None, None, "6", _TEN, ()),
+    "dealer_stands_on_16": (None, None, "6", TEN, ()),
 }
 
 
@@ -224,7 +76,7 @@ class _Round(Log):
         wants = {0: first, n + 1: second, n: up, 2 * n + 1: hole}
         if after == "max":
             for k in range(self.rules["max_hands"] - 1):
-                wants[2 * n + 2 + k] = _TEN
+                wants[2 * n + 2 + k] = TEN
         shoe = self.shoe
         taken: set[int] = set()
         for pop, want in wants.items():
@@ -303,7 +155,7 @@ class _Round(Log):
                 self.insured[number] = amount
                 self._emit({"e": "insurance", "stake": stake["id"], "amount": amount}, kind="offer")
         dealer_bj = natural(self.dealer_cards)
-        if up[0] == "A" or up[0] in _TEN:
+        if up[0] == "A" or up[0] in TEN:
             self._emit({"e": "peek"}, kind="peek")
         if dealer_bj:
             for number in numbers:
@@ -471,7 +323,7 @@ class _Round(Log):
 
     def write(self, mistake: str | None) -> Simulated | None:
         table = {"min": self.min, "max": self.max, **({"name": self.table_name} if self.table_name else {})}
-        return self._write_log(mistake, MISTAKES, mistake not in _DEALT_MISTAKES, {
+        return self._write_log(mistake, MISTAKES, mistake not in DEALT_MISTAKES, {
             "variant": "blackjack",
             "table": table,
             "rules": {"preset": self.preset, **self.overrides},
@@ -506,30 +358,3 @@ class _Round(Log):
         self.events[k - 1], self.events[k] = self.events[k], self.events[k - 1]
         self.meta[k - 1], self.meta[k] = self.meta[k], self.meta[k - 1]
         return True
-
-
-# --- a shoe ------------------------------------------------------------------------------------
-
-def simulate_shoe(rng, *, rounds: int, preset: str = "salon", rules: dict | None = None, table_min=None,
-                  table_max=None, dealer: str = "D-1", table_name: str | None = None, **options) -> dict:
-    """A correct `shoe/1` document of `rounds` rounds: salon shoes are played down to the cut and
-    replaced; online, every round comes from a freshly shuffled shoe."""
-    in_force = {**PRESETS[preset], **(rules or {})}
-    decks = in_force["decks"]
-    cut = in_force["cut_remaining"]
-    lo = Decimal(table_min) if table_min is not None else PRESETS[preset]["min"]
-    hi = Decimal(table_max) if table_max is not None else PRESETS[preset]["max"]
-    items: list[dict] = []
-    shoe: list[str] = []
-    for k in range(rounds):
-        if not shoe or cut is None or len(shoe) < cut:
-            shoe = new_shoe(rng, decks)
-            items.append({"e": "shuffle", "by": dealer})
-        sim = simulate_round(rng, number=k, preset=preset, rules=rules, table_min=lo, table_max=hi, shoe=shoe,
-                             dealer=dealer, table_name=table_name, **options)
-        items.append({"e": "round", "round": sim.doc})
-        if cut is None:
-            shoe = []
-    doc = {"format": "shoe/1", "variant": "blackjack", "table": {"min": lo, "max": hi},
-           "rules": {"preset": preset, **(rules or {})}, "items": items}
-    return doc
