@@ -192,14 +192,13 @@ class _Fixture:
         return cls(pit, made, user, token)
 
     def check(self) -> tuple[int, bool]:
-        from dealing import chain
-        from dealing.models import Round
+        from dealing.services import chain_verify
 
         stored, intact = 0, True
         for table in self.tables:
-            rounds = Round.objects.filter(table=table).order_by("chain_index").select_related("supersedes")
-            stored += rounds.count()
-            intact = intact and chain.verify_table(table, rounds.iterator()) is None
+            report = chain_verify(table=table)
+            stored += report.records
+            intact = intact and report.ok
         return stored, intact
 
     def round_ids(self) -> set[int]:
