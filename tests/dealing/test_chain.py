@@ -331,3 +331,22 @@ def test_import_rounds_writes_a_checkpoint_at_its_end(staff, tables, deal, tmp_p
     call_command("import_rounds", str(path), "--as", staff.dealer.username, stdout=_Sink([]), stderr=_Sink([]))
     check = ChainCheck.objects.get(kind="checkpoint")
     assert check.ok and check.records == 3
+
+
+def test_the_round_page_and_the_audit_pages_say_whether_the_link_and_the_checkpoint_verify(chained, client_for):
+    rounds, _, _ = chained
+    services.checkpoint_write_all()
+    auditor = client_for("auditor")
+    response = auditor.get(f"/rounds/{rounds[1].pk}/")
+    assert response.status_code == 200, response.status_code
+    page = response.content.decode()
+    assert 'data-testid="chain-link">link verifies' in page and 'data-testid="chain-checkpoint">checkpoint verifies' in page
+    replay = auditor.get(f"/audit/rounds/{rounds[1].pk}/").content.decode()
+    assert "link verifies" in replay and "checkpoint verifies" in replay
+    _sql("UPDATE dealing_round SET float_owed = COALESCE(float_owed, 0) + 1 WHERE id = %s", [rounds[1].pk])
+    page = auditor.get(f"/rounds/{rounds[1].pk}/").content.decode()
+    assert 'data-testid="chain-link">link broken' in page
+    with pytest.raises(tasks.ChainBroken):
+        tasks.chain_verify.apply(throw=True)
+    dashboard = auditor.get("/audit/").content.decode()
+    assert 'data-testid="chain-critical"' in dashboard and "R-1: dealing_round, link 1" in dashboard
