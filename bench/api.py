@@ -255,6 +255,9 @@ class _Server:
                    LOG_LEVEL="WARNING", DJANGO_SETTINGS_MODULE="casino.settings",
                    DATABASE_URL=os.environ.get("DATABASE_URL", ""))
         env.setdefault("SECRET_KEY", "bench-only-" + uuid.uuid4().hex)
+        # The server links the rounds under the key this process verifies them with.
+        env.update(CHAIN_KEY=settings.CHAIN_KEY, CHAIN_KEY_ID=settings.CHAIN_KEY_ID,
+                   CHECKPOINT_DIR=str(settings.CHECKPOINT_DIR))
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "casino.wsgi", "--bind", f"127.0.0.1:{self.port}",
              "--workers", str(self.workers), "--worker-class", "gthread", "--threads", str(self.threads),

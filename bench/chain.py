@@ -3,7 +3,7 @@
     from bench.chain import chain_verify_speed
     chain_verify_speed(rounds=100_000)   # → {"rounds": …, "rounds_per_s": …, "peak_rss_mb": …, …}
 
-    python -m bench.chain --rounds 100000 1000000     # (DEBUG=1, DATABASE_URL=…): prints one JSON line a size
+    manage.py bench --chain-only --chain-rounds 100000 1000000   # prints one JSON line a size (PostgreSQL)
 
 Loading. `load_chain` writes valid links with `bulk_create`: a pool of simulated rounds, each
 checked and settled by the engine as `round_log` does (`services.rounds._prepare`), repeated under
@@ -15,7 +15,6 @@ process (Django's start-up of about a second included, so small sizes read low).
 shows as the same peak at 100k and 1M rounds. The bench's rows are removed afterwards.
 """
 
-import json
 import os
 import resource
 import subprocess
@@ -122,15 +121,3 @@ def chain_verify_speed(*, rounds: int = 100_000) -> dict:
     finally:
         _remove(pit, table, dealer)
 
-
-if __name__ == "__main__":
-    import argparse
-
-    import django
-
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, nargs="+", default=[100_000])
-    args = parser.parse_args()
-    django.setup()
-    for n in args.rounds:
-        print(json.dumps(chain_verify_speed(rounds=n)), flush=True)

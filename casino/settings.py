@@ -40,7 +40,7 @@ CHAIN_KEYS_OLD = old_chain_keys_from(env.str("CHAIN_KEYS_OLD", default=""), curr
 CHECKPOINT_DIR = Path(env.str("CHECKPOINT_DIR", default=str(BASE_DIR / "var" / "checkpoints")))
 CHECKPOINT_SIGNING_KEY = env.str("CHECKPOINT_SIGNING_KEY", default="")
 CHECKPOINT_PUBLIC_KEY = env.str("CHECKPOINT_PUBLIC_KEY", default="")
-CHECKPOINT_DEV_KEY = DEBUG
+CHECKPOINT_DEV_KEY = env.bool("CHECKPOINT_DEV_KEY", default=DEBUG)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=[])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
