@@ -10,9 +10,11 @@
 `manage.py verify_chain`, the Celery tasks (dealing.tasks) and the pages call these.
 """
 
+import itertools
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from casino.models import Table
@@ -134,13 +136,34 @@ def chain_verify(*, table: Table | None = None, record: bool = False, chunk: int
     return report
 
 
+@contextmanager
+def _snapshot():
+    """One read-only transaction for a walk: on PostgreSQL its cursors stream (a cursor declared
+    outside a transaction is WITH HOLD, which the server materialises whole first) and, unless a
+    caller's transaction is already open, read one snapshot (repeatable read)."""
+    outer = connection.in_atomic_block
+    with transaction.atomic():
+        if connection.vendor == "postgresql" and not outer:
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        yield
+
+
 def _verify_table(table_id: int, name: str, checkpoint: Head | None, report: ChainReport, chunk: int) -> Break | None:
+    with _snapshot():
+        return _walk_table(table_id, name, checkpoint, report, chunk)
+
+
+def _walk_table(table_id: int, name: str, checkpoint: Head | None, report: ChainReport, chunk: int) -> Break | None:
     walk = Walk(name, ROUNDS, checkpoint)
     rounds = selectors.chain_round_rows(table_id=table_id, chunk=chunk)
     stakes = selectors.chain_stake_rows(table_id=table_id, chunk=chunk * 4)
-    pending = next(stakes, None)
+    # The rounds' query first: were a round committed between the two (outside one snapshot), its
+    # stake rows would come after every round read, and be left unread rather than judged.
+    first = next(rounds, None)
+    pending = None if first is None else next(stakes, None)
     try:
-        for row in rounds:
+        for row in itertools.chain(() if first is None else (first,), rounds):
             report.records += 1
             mine = []
             while pending is not None and pending[0] == row.chain_index:
@@ -168,6 +191,11 @@ def _round_check(row, stakes):
 
 
 def _verify_approvals(checkpoint: Head | None, report: ChainReport, chunk: int) -> Break | None:
+    with _snapshot():
+        return _walk_approvals(checkpoint, report, chunk)
+
+
+def _walk_approvals(checkpoint: Head | None, report: ChainReport, chunk: int) -> Break | None:
     walk = Walk(APPROVALS_CHAIN, APPROVALS, checkpoint)
     rows = selectors.chain_approval_rows(chunk=chunk)
     try:
