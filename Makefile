@@ -10,8 +10,12 @@ PYTEST_ARGS ?=
 # `make run PORT=8080` serves the demo on another port.
 PORT ?= 8000
 # Commands that serve no requests (bench, worker) may run on a developer's machine without a
-# real key; an exported SECRET_KEY always wins.
-LOCAL_KEY := SECRET_KEY="$${SECRET_KEY:-local-commands-only-not-a-secret-key}"
+# real key; an exported SECRET_KEY always wins. The same for the chain's key (the development key
+# `make run` links rounds with, so a local worker verifies them) and the checkpoints' signing key
+# (a development key generated in CHECKPOINT_DIR): exported CHAIN_KEY / CHECKPOINT_SIGNING_KEY win.
+LOCAL_KEY := SECRET_KEY="$${SECRET_KEY:-local-commands-only-not-a-secret-key}" \
+	CHAIN_KEY="$${CHAIN_KEY:-development-only-chain-key-never-use-in-production-4b8e1f}" \
+	CHECKPOINT_DEV_KEY="$${CHECKPOINT_DEV_KEY:-1}"
 
 .PHONY: install run test worker beat bench clean
 

@@ -23,6 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from casino import keyset
 from casino.errors import ServiceError
 from casino.roles import role_required
+from dealing import selectors as dealing_selectors
 
 from . import access, selectors, services
 from .choices import RunTrigger
@@ -78,7 +79,7 @@ def dashboard(request):
     return render(request, "audit/dashboard.html", {
         **_tabs(request), "d": data, "period": period, "periods": selectors.PERIODS, "rates": rates[:10],
         "days": request.GET.get("days", "" if request.GET.get("from") or request.GET.get("to") else "30"),
-        "charts": charts,
+        "charts": charts, "chain": dealing_selectors.chain_health(),
     })
 
 
@@ -202,6 +203,7 @@ def round_replay(request, pk: int):
         "may_review": access.may_review(request.user),
         "review_form": ReviewForm(),
         "document_json": json.dumps(view.document, indent=1, ensure_ascii=False, cls=DjangoJSONEncoder),
+        "chain": dealing_selectors.round_chain_status(round=view.round),
     })
 
 

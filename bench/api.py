@@ -192,14 +192,13 @@ class _Fixture:
         return cls(pit, made, user, token)
 
     def check(self) -> tuple[int, bool]:
-        from dealing import chain
-        from dealing.models import Round
+        from dealing.services import chain_verify
 
         stored, intact = 0, True
         for table in self.tables:
-            rounds = Round.objects.filter(table=table).order_by("chain_index").select_related("supersedes")
-            stored += rounds.count()
-            intact = intact and chain.verify_table(table, rounds.iterator()) is None
+            report = chain_verify(table=table)
+            stored += report.records
+            intact = intact and report.ok
         return stored, intact
 
     def round_ids(self) -> set[int]:
@@ -256,6 +255,9 @@ class _Server:
                    LOG_LEVEL="WARNING", DJANGO_SETTINGS_MODULE="casino.settings",
                    DATABASE_URL=os.environ.get("DATABASE_URL", ""))
         env.setdefault("SECRET_KEY", "bench-only-" + uuid.uuid4().hex)
+        # The server links the rounds under the key this process verifies them with.
+        env.update(CHAIN_KEY=settings.CHAIN_KEY, CHAIN_KEY_ID=settings.CHAIN_KEY_ID,
+                   CHECKPOINT_DIR=str(settings.CHECKPOINT_DIR))
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "casino.wsgi", "--bind", f"127.0.0.1:{self.port}",
              "--workers", str(self.workers), "--worker-class", "gthread", "--threads", str(self.threads),

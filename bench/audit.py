@@ -5,7 +5,7 @@ worker processes, end to end (`make bench` calls `audit_throughput`).
     audit_throughput(rounds=20_000, workers=2)   # needs PostgreSQL (DATABASE_URL) and Redis (CELERY_BROKER_URL)
 
 Loading. `load_rounds` writes Round rows directly with `bulk_create`, each a valid link of its
-table's hash chain (the same `dealing.chain.round_hash` as `round_log`, so `verify_chain` accepts
+table's keyed chain (the same `dealing.chain.seal_round` as `round_log`, so `verify_chain` accepts
 them), with the document completed exactly as `round_log` stores it. It skips what a benchmark of
 the audit does not need — the per-round engine check at logging, stake rows, the per-round audit
 task — which would make loading a hundred thousand rounds take minutes instead of seconds.
@@ -79,7 +79,7 @@ def load_rounds(*, table: Table, dealer, n: int, seed: int = 2026, mistake_rate:
                     uid=document["id"], table=table, dealer=dealer, variant=table.variant, house_rules=house_rules,
                     table_min=table.min_bet, table_max=table.max_bet, document=document, chain_index=index,
                     prev_sha256=prev, logged_by=dealer, logged_at=now)
-                record.sha256 = chain.round_hash(record)
+                chain.seal_round(record, [])
                 prev, index = record.sha256, index + 1
                 rows.append(record)
                 codes.append(code)

@@ -26,6 +26,56 @@ def secret_key_from(value: str | None, *, debug: bool) -> str:
     )
 
 
+# The chain's development key (dealing/chain.py): as public as the one above.
+DEVELOPMENT_CHAIN_KEY = "development-only-chain-key-never-use-in-production-4b8e1f"
+CHAIN_KEY_MIN_LENGTH = 32
+CHAIN_KEY_ID_MAX = 20
+
+
+def chain_key_from(value: str | None, *, debug: bool) -> str:
+    """The key of the round chain's HMAC (CHAIN_KEY), or ImproperlyConfigured when production would
+    run without one: a chain anyone can recompute proves nothing."""
+    if value:
+        if len(value) < CHAIN_KEY_MIN_LENGTH and not debug:
+            raise ImproperlyConfigured(
+                f"CHAIN_KEY is too short: give at least {CHAIN_KEY_MIN_LENGTH} characters (for example the output "
+                "of `python -c \"import secrets; print(secrets.token_urlsafe(32))\"`).")
+        return value
+    if debug:
+        return DEVELOPMENT_CHAIN_KEY
+    raise ImproperlyConfigured(
+        "CHAIN_KEY is not set. With DEBUG off the application refuses to start without the key of the "
+        "round chain: set CHAIN_KEY to a long random string kept outside the database (for example the "
+        "output of `python -c \"import secrets; print(secrets.token_urlsafe(32))\"`), and CHAIN_KEY_ID to "
+        "its id; or set DEBUG=1 on a development machine. See README, \"Configuration\"."
+    )
+
+
+def chain_key_id_from(value: str) -> str:
+    if not value or len(value) > CHAIN_KEY_ID_MAX or any(c in value for c in "=, "):
+        raise ImproperlyConfigured(
+            f"CHAIN_KEY_ID must be 1 to {CHAIN_KEY_ID_MAX} characters without '=', ',' or spaces (got {value!r}).")
+    return value
+
+
+def old_chain_keys_from(value: str | None, *, current_id: str) -> dict[str, str]:
+    """CHAIN_KEYS_OLD, "id=key,id=key": the retired keys whose links must still verify."""
+    keys: dict[str, str] = {}
+    for item in (value or "").split(","):
+        item = item.strip()
+        if not item:
+            continue
+        key_id, sep, key = item.partition("=")
+        key_id = key_id.strip()
+        if not sep or not key:
+            raise ImproperlyConfigured(f"CHAIN_KEYS_OLD: {key_id!r} has no key; write id=key,id=key.")
+        chain_key_id_from(key_id)
+        if key_id == current_id or key_id in keys:
+            raise ImproperlyConfigured(f"CHAIN_KEYS_OLD: the key id {key_id!r} is given twice (or is CHAIN_KEY_ID).")
+        keys[key_id] = key
+    return keys
+
+
 def redact_url(url: str | None) -> str | None:
     """A service URL without its credentials, fit for a health report or a log line."""
     if not url:

@@ -16,7 +16,9 @@ import environ
 from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
-from casino.config import celery_settings_from, secret_key_from
+from casino.config import (
+    celery_settings_from, chain_key_from, chain_key_id_from, old_chain_keys_from, secret_key_from,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -24,6 +26,21 @@ env = environ.Env()
 
 DEBUG = env.bool("DEBUG", default=False)
 SECRET_KEY = secret_key_from(env.str("SECRET_KEY", default=""), debug=DEBUG)
+# The key of the round chain's HMAC, outside the database (docs/chain.md): required with DEBUG off.
+# Rotation: a new CHAIN_KEY under a new CHAIN_KEY_ID, the old one moved to CHAIN_KEYS_OLD
+# ("id=key,id=key"), so the links written under it still verify.
+CHAIN_KEY = chain_key_from(env.str("CHAIN_KEY", default=""), debug=DEBUG)
+CHAIN_KEY_ID = chain_key_id_from(env.str("CHAIN_KEY_ID", default="1"))
+CHAIN_KEYS_OLD = old_chain_keys_from(env.str("CHAIN_KEYS_OLD", default=""), current_id=CHAIN_KEY_ID)
+# Signed checkpoints of every chain's head (Ed25519), appended to a log in CHECKPOINT_DIR — put it on
+# other storage than the database's. CHECKPOINT_SIGNING_KEY: a PEM file's path or the base64 of the raw
+# 32-byte private key (required with DEBUG off: `manage.py check`); CHECKPOINT_PUBLIC_KEY: the public
+# key verifiers trust (default: the one written next to the log). With CHECKPOINT_DEV_KEY (DEBUG, tests)
+# a missing signing key is generated in the directory.
+CHECKPOINT_DIR = Path(env.str("CHECKPOINT_DIR", default=str(BASE_DIR / "var" / "checkpoints")))
+CHECKPOINT_SIGNING_KEY = env.str("CHECKPOINT_SIGNING_KEY", default="")
+CHECKPOINT_PUBLIC_KEY = env.str("CHECKPOINT_PUBLIC_KEY", default="")
+CHECKPOINT_DEV_KEY = env.bool("CHECKPOINT_DEV_KEY", default=DEBUG)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=[])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -172,6 +189,11 @@ CELERY_BEAT_SCHEDULE = {
     "audit-resume-stalled": {"task": "audit.tasks.audit_resume_stalled", "schedule": 15 * 60},
     # Rounds whose audit message never arrived (a web process killed before sending it).
     "audit-overdue-rounds": {"task": "audit.tasks.audit_overdue_rounds", "schedule": 5 * 60},
+    # A signed checkpoint of every chain's head, and a full verification of the chains every night.
+    "chain-checkpoint": {"task": "dealing.tasks.chain_checkpoint",
+                         "schedule": env.int("CHECKPOINT_INTERVAL_S", default=5 * 60)},
+    "chain-verify": {"task": "dealing.tasks.chain_verify",
+                     "schedule": crontab(hour=env.int("CHAIN_VERIFY_HOUR", default=3), minute=30)},
     # API tokens whose time is up (they are refused anyway; this keeps the table small).
     "tokens-purge-expired": {"task": "casino.tokens_purge_expired", "schedule": 60 * 60},
 }

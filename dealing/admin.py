@@ -12,7 +12,7 @@ from django.contrib import admin
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from .models import Approval, Incident, Round, Shoe, ShoeEvent, Stake
+from .models import Approval, ChainCheck, Incident, Round, Shoe, ShoeEvent, Stake
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -109,3 +109,10 @@ class ApprovalAdmin(ReadOnlyAdmin):
     list_display = ["__str__", "decision", "decided_by", "decided_at", "incident", "round"]
     list_filter = ["decision"]
     list_select_related = ["decided_by", "incident__table", "round__table"]
+
+
+@admin.register(ChainCheck)
+class ChainCheckAdmin(ReadOnlyAdmin):
+    list_display = ["at", "kind", "ok", "records", "seq", "message"]
+    list_filter = ["kind", "ok"]
+    date_hierarchy = "at"

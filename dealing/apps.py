@@ -12,7 +12,7 @@ class DealingConfig(AppConfig):
         from casino import demo
         from casino.navigation import NavItem, register
 
-        from . import views
+        from . import checks, views  # noqa: F401 - checks registers the system checks
         from .demo import dealing_demo_load
 
         # The demo floor's shoes, rounds, incidents and a correction (manage.py demo_floor).

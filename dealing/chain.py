@@ -1,22 +1,34 @@
-"""The hash chain of round records, and the canonical JSON it is computed over.
+"""The keyed chain of round records and pit-boss approvals, and the canonical JSON it is computed over.
 
-Each record's `sha256` covers what the record says (its document, table, dealer, revision, who
-logged it and when, the house rules and limits in force) and the previous record's hash on the
-same table. Editing any of that behind the application's back, deleting a record or reordering
-records breaks the chain at that link, which `verify_chain` reports.
+Each round record is a link of its table's chain: `sha256` is an HMAC-SHA-256, under a key from
+the environment (`CHAIN_KEY`, never stored in the database), of everything the record says — its
+document, every stake row with all its amounts (through `stakes_hmac`), table, dealer, shoe and
+place in it, times, the engine's floats, the record it supersedes and why — and of the previous
+record's link on the same table. The pit bosses' approvals form one chain of their own, each
+covering the round or incident it decides. So editing any covered column behind the application's
+back, deleting, inserting or reordering records, or recomputing the chain without the key breaks
+it at a link that `chain_verify` (dealing.services) names. docs/chain.md lists the covered columns.
+
+Every link is computed by `link_digest`: round_log, the corrections, the bulk importer, the
+benchmarks and the verifier call it (through `seal_round` / `seal_approval`), never a copy of it.
 
 Ids, not names, identify tables and users: renaming a table must not break its chain.
 """
 
 import hashlib
+import hmac
 import json
 from dataclasses import dataclass
 from datetime import timezone
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 from dealing.engine.money import fmt
 
-CHAIN_VERSION = 1
+# 1: a plain SHA-256 of the round record (without its stakes). 2: HMAC-SHA-256 with a key id, the
+# stake rows, the shoe place, the floats and the correction's reason; approvals chained.
+# Only the current version verifies: a link of another version is reported, never accepted.
+CHAIN_VERSION = 2
+CENT = Decimal("0.01")
 
 
 def json_safe(value):
@@ -52,79 +64,278 @@ def canonical_json(value) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def record_payload(*, table_id: int, chain_index: int, uid, revision: int, supersedes_sha256: str | None,
-                   shoe_id: int | None, dealer_id: int, logged_by_id: int, logged_at, variant: str,
-                   house_rules: dict, table_min: Decimal, table_max: Decimal, document: dict,
-                   prev_sha256: str) -> dict:
+def money_column(value) -> Decimal | None:
+    """An amount as a money column stores it (2 decimals, halves away from zero as PostgreSQL
+    rounds): the value hashed is the value stored, on every database."""
+    if value is None:
+        return None
+    return Decimal(str(value)).quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+def _money(value) -> str | None:
+    return None if value is None else fmt(money_column(value))
+
+
+# --- the key ---------------------------------------------------------------------------------
+
+class UnknownKey(Exception):
+    """A link names a key id that is not configured (CHAIN_KEY_ID / CHAIN_KEYS_OLD)."""
+
+
+_keys_cache: dict = {}
+
+
+def chain_keys() -> tuple[str, dict[str, bytes]]:
+    """(the current key id, every configured key by id) from the settings (casino/settings.py)."""
+    from django.conf import settings
+
+    current, secret = settings.CHAIN_KEY_ID, settings.CHAIN_KEY
+    old = tuple(sorted(getattr(settings, "CHAIN_KEYS_OLD", {}).items()))
+    marker = (current, secret, old)
+    cached = _keys_cache.get("keys")
+    if cached is None or cached[0] != marker:
+        keys = {key_id: value.encode("utf-8") for key_id, value in old}
+        keys[current] = secret.encode("utf-8")
+        cached = (marker, (current, keys))
+        _keys_cache["keys"] = cached
+    return cached[1]
+
+
+def key_for(key_id: str) -> bytes:
+    keys = chain_keys()[1]
+    try:
+        return keys[key_id]
+    except KeyError:
+        raise UnknownKey(key_id) from None
+
+
+def link_digest(payload: dict, key: bytes) -> str:
+    """THE link function: HMAC-SHA-256 of the payload's canonical JSON under `key`, in hex."""
+    return hmac.new(key, canonical_json(payload).encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+# --- rounds ----------------------------------------------------------------------------------
+
+# A stake row's columns, in the payload's order; `stake_payload` reads them by attribute name.
+STAKE_FIELDS = ("stake_id", "box", "player", "ante", "bet", "dealer_bet", "owed_net", "paid_net")
+_STAKE_AMOUNTS = frozenset({"ante", "bet", "dealer_bet", "owed_net", "paid_net"})
+
+
+def stake_payload(values) -> list:
+    """One stake row (an object or a tuple in STAKE_FIELDS order) as hashed."""
+    if not isinstance(values, tuple):
+        values = tuple(getattr(values, name) for name in STAKE_FIELDS)
+    stake_id, box, player, ante, bet, dealer_bet, owed_net, paid_net = values
+    return [stake_id, box, player, _money(ante), _money(bet), _money(dealer_bet), _money(owed_net),
+            _money(paid_net)]
+
+
+def stakes_digest(stakes, key: bytes) -> str:
+    """The HMAC of a round's stake rows (in any order: they are sorted by their id, unique per round)."""
+    rows = sorted((stake_payload(s) for s in stakes), key=lambda row: row[0])
+    return link_digest({"v": CHAIN_VERSION, "stakes": rows}, key)
+
+
+def record_payload(*, key_id: str, table_id: int, chain_index: int, uid, revision: int,
+                   supersedes_sha256: str | None, amendment_reason: str, shoe_id: int | None,
+                   position: int | None, number: int | None, dealer_id: int, logged_by_id: int, logged_at,
+                   variant: str, house_rules: dict, table_min, table_max, float_owed, float_logged,
+                   document: dict, stakes_hmac: str, prev_sha256: str) -> dict:
     return {
         "v": CHAIN_VERSION,
+        "key": key_id,
         "table": table_id,
         "link": chain_index,
         "uid": str(uid),
         "revision": revision,
         "supersedes": supersedes_sha256,
+        "reason": amendment_reason,
         "shoe": shoe_id,
+        "position": position,
+        "number": number,
         "dealer": dealer_id,
         "logged_by": logged_by_id,
         "logged_at": logged_at.astimezone(timezone.utc).isoformat(timespec="microseconds"),
         "variant": variant,
         "house_rules": house_rules,
-        "table_min": fmt(Decimal(table_min)),
-        "table_max": fmt(Decimal(table_max)),
+        "table_min": _money(table_min),
+        "table_max": _money(table_max),
+        "float_owed": _money(float_owed),
+        "float_logged": _money(float_logged),
         "document": document,
+        "stakes": stakes_hmac,
         "prev": prev_sha256,
     }
 
 
-def digest(payload: dict) -> str:
-    return hashlib.sha256(canonical_json(payload).encode("utf-8")).hexdigest()
+# The Round fields `round_hash` reads (with the superseded record's `sha256`), for `.only()`/`.values()`.
+HASHED_FIELDS = ("table", "chain_index", "uid", "revision", "supersedes", "amendment_reason", "shoe", "position",
+                 "number", "dealer", "logged_by", "logged_at", "variant", "house_rules", "table_min", "table_max",
+                 "float_owed", "float_logged", "document", "chain_key", "stakes_hmac", "prev_sha256", "sha256")
 
 
-# The Round fields `round_hash` reads (with the superseded record's `sha256`), for `.only()`.
-HASHED_FIELDS = ("table", "chain_index", "uid", "revision", "supersedes", "shoe", "dealer", "logged_by", "logged_at",
-                 "variant", "house_rules", "table_min", "table_max", "document", "prev_sha256", "sha256")
+def round_hash(record, *, supersedes_sha256: str | None = None, key: bytes | None = None) -> str:
+    """The link a stored `Round` should carry, recomputed from its fields (its `stakes_hmac` as
+    stored; `stakes_digest` checks that one against the stake rows). The superseded record's link
+    is `supersedes_sha256` when given, else read from `record.supersedes`."""
+    if supersedes_sha256 is None and record.supersedes_id:
+        supersedes_sha256 = record.supersedes.sha256
+    return link_digest(record_payload(
+        key_id=record.chain_key, table_id=record.table_id, chain_index=record.chain_index, uid=record.uid,
+        revision=record.revision, supersedes_sha256=supersedes_sha256 if record.supersedes_id else None,
+        amendment_reason=record.amendment_reason, shoe_id=record.shoe_id, position=record.position,
+        number=record.number, dealer_id=record.dealer_id, logged_by_id=record.logged_by_id,
+        logged_at=record.logged_at, variant=record.variant, house_rules=record.house_rules,
+        table_min=record.table_min, table_max=record.table_max, float_owed=record.float_owed,
+        float_logged=record.float_logged, document=record.document, stakes_hmac=record.stakes_hmac,
+        prev_sha256=record.prev_sha256,
+    ), key_for(record.chain_key) if key is None else key)
 
 
-def round_hash(record) -> str:
-    """The hash a stored `Round` should carry, recomputed from its fields."""
-    return digest(record_payload(
-        table_id=record.table_id, chain_index=record.chain_index, uid=record.uid, revision=record.revision,
-        supersedes_sha256=record.supersedes.sha256 if record.supersedes_id else None, shoe_id=record.shoe_id,
-        dealer_id=record.dealer_id, logged_by_id=record.logged_by_id, logged_at=record.logged_at,
-        variant=record.variant, house_rules=record.house_rules, table_min=record.table_min,
-        table_max=record.table_max, document=record.document, prev_sha256=record.prev_sha256,
-    ))
+def seal_round(record, stakes, *, supersedes_sha256: str | None = None) -> str:
+    """Give a record about to be written (its `chain_index` and `prev_sha256` set) its key id,
+    its stakes' HMAC and its link, under the current key; returns the link. Every writer of rounds
+    calls this (round_log, corrections, bulk imports, the benchmarks, the migrations)."""
+    key_id, keys = chain_keys()
+    key = keys[key_id]
+    record.chain_key = key_id
+    record.stakes_hmac = stakes_digest(stakes, key)
+    record.sha256 = round_hash(record, supersedes_sha256=supersedes_sha256, key=key)
+    return record.sha256
+
+
+# --- approvals -------------------------------------------------------------------------------
+
+APPROVAL_FIELDS = ("link", "incident", "round", "decided_by", "decision", "comment", "decided_at", "chain_key",
+                   "prev_hmac", "hmac")
+
+
+def approval_payload(*, key_id: str, link: int, incident_id: int | None, round_sha256: str | None,
+                     decided_by_id: int, decision: str, comment: str, decided_at, prev_hmac: str) -> dict:
+    return {
+        "v": CHAIN_VERSION,
+        "key": key_id,
+        "link": link,
+        "incident": incident_id,
+        "round": round_sha256,
+        "decided_by": decided_by_id,
+        "decision": decision,
+        "comment": comment,
+        "decided_at": decided_at.astimezone(timezone.utc).isoformat(timespec="microseconds"),
+        "prev": prev_hmac,
+    }
+
+
+def approval_hash(approval, *, round_sha256: str | None, key: bytes | None = None) -> str:
+    """The HMAC an `Approval` should carry; `round_sha256` is the link of the round it decides."""
+    return link_digest(approval_payload(
+        key_id=approval.chain_key, link=approval.link, incident_id=approval.incident_id,
+        round_sha256=round_sha256 if approval.round_id else None, decided_by_id=approval.decided_by_id,
+        decision=approval.decision, comment=approval.comment, decided_at=approval.decided_at,
+        prev_hmac=approval.prev_hmac,
+    ), key_for(approval.chain_key) if key is None else key)
+
+
+def seal_approval(approval, *, round_sha256: str | None) -> str:
+    """Give an approval about to be written (its `link` and `prev_hmac` set) its key id and HMAC."""
+    key_id, keys = chain_keys()
+    approval.chain_key = key_id
+    approval.hmac = approval_hash(approval, round_sha256=round_sha256, key=keys[key_id])
+    return approval.hmac
+
+
+# --- walking a chain -------------------------------------------------------------------------
+
+ROUNDS, STAKES, APPROVALS, CHECKPOINTS = "dealing_round", "dealing_stake", "dealing_approval", "checkpoint log"
+APPROVALS_CHAIN = "approvals"  # the name the approvals' chain goes by in reports and checkpoints
 
 
 @dataclass
 class Break:
-    """The first broken link of a table's chain."""
+    """What does not hold: the floor table's chain (or "approvals"), the stored table whose rows
+    are wrong (dealing_round, dealing_stake, dealing_approval, the checkpoint log), the link, the
+    row's id when there is a row, and what is wrong."""
 
-    table: str
-    chain_index: int
-    round_id: int | None
+    chain: str
+    relation: str
+    link: int | None
+    row_id: int | None
     problem: str
 
+    def __str__(self) -> str:
+        link = "-" if self.link is None else self.link
+        row = "" if self.row_id is None else f", row id {self.row_id}"
+        return f"{self.chain}: {self.relation}, link {link}{row}: {self.problem}"
 
-def verify_table(table, rounds) -> Break | None:
-    """Walk one table's records in chain order; the first link that does not hold, or None.
 
-    `rounds` must be the table's records ordered by `chain_index` (an iterator is fine: the walk
-    keeps only the previous hash in memory).
-    """
-    expected_index = 0
-    prev = ""
-    for record in rounds:
-        if record.chain_index != expected_index:
-            return Break(table.name, expected_index, None,
-                         f"link {expected_index} is missing (the next record is link {record.chain_index})")
-        if record.prev_sha256 != prev:
-            return Break(table.name, record.chain_index, record.pk,
-                         "its previous-hash does not match the record before it")
-        actual = round_hash(record)
-        if actual != record.sha256:
-            return Break(table.name, record.chain_index, record.pk,
-                         "its contents do not match its hash (the record was changed after it was written)")
-        prev = record.sha256
-        expected_index += 1
-    return None
+@dataclass
+class Head:
+    """A chain's head as a signed checkpoint recorded it: how many links, the last one's hash, when."""
+
+    count: int
+    head: str
+    at: str
+
+
+class Walk:
+    """One chain checked link after link, keeping only the previous link: `step` each record in
+    chain order, then `end`. The first break found is `broken` (later links are not judged)."""
+
+    def __init__(self, chain: str, relation: str, checkpoint: Head | None = None):
+        self.chain, self.relation, self.checkpoint = chain, relation, checkpoint
+        self.expected = 0
+        self.prev = ""
+        self.broken: Break | None = None
+
+    def fail(self, relation: str, link: int | None, row_id: int | None, problem: str) -> None:
+        if self.broken is None:
+            self.broken = Break(self.chain, relation, link, row_id, problem)
+
+    def step(self, *, link: int, row_id: int, prev: str, stored: str, key_id: str, recompute) -> bool:
+        """Check one record; `recompute(key)` returns its link recomputed under `key`, or a Break's
+        (relation, problem) pair when a part of it (its stakes) does not hold. False once broken."""
+        if self.broken is not None:
+            return False
+        if link != self.expected:
+            if link < self.expected:
+                self.fail(self.relation, link, row_id, f"link {link} appears twice")
+            else:
+                missing = self.expected if link == self.expected + 1 else f"{self.expected}–{link - 1}"
+                self.fail(self.relation, self.expected, None,
+                          f"link {missing} is missing (the next record is link {link})")
+            return False
+        if prev != self.prev:
+            self.fail(self.relation, link, row_id, "its previous-hash does not match the record before it "
+                      "(a record was removed, inserted or moved)")
+            return False
+        try:
+            key = key_for(key_id)
+        except UnknownKey:
+            self.fail(self.relation, link, row_id, f"its key id {key_id!r} is not a configured chain key "
+                      "(CHAIN_KEY_ID, CHAIN_KEYS_OLD)")
+            return False
+        actual = recompute(key)
+        if isinstance(actual, tuple):
+            self.fail(actual[0], link, row_id, actual[1])
+            return False
+        if not hmac.compare_digest(actual, stored):
+            self.fail(self.relation, link, row_id, "its contents do not match its link (the record was changed "
+                      "after it was written, or the chain was recomputed without the key)")
+            return False
+        checkpoint = self.checkpoint
+        if checkpoint is not None and link == checkpoint.count - 1 and stored != checkpoint.head:
+            self.fail(self.relation, link, row_id, f"it is not the head the checkpoint of {checkpoint.at} signed "
+                      "(the chain was rebuilt)")
+            return False
+        self.prev = stored
+        self.expected += 1
+        return True
+
+    def end(self) -> Break | None:
+        """The first break, after the last record: a chain shorter than its latest checkpoint was cut."""
+        checkpoint = self.checkpoint
+        if self.broken is None and checkpoint is not None and self.expected < checkpoint.count:
+            self.fail(self.relation, self.expected, None,
+                      f"the chain ends at {self.expected} links but the checkpoint of {checkpoint.at} signed "
+                      f"{checkpoint.count} (the newest records were deleted)")
+        return self.broken

@@ -4,10 +4,11 @@ and pit-boss approvals.
 A round record is immutable: its `document` (the `round/1` log, canonical) and the fields the chain
 covers are written once by `dealing.services` and never updated. A correction is a new revision
 (`supersedes` the old record) that a pit boss approves. Every record of a table is a link of a
-hash chain: `sha256` covers the record, `prev_sha256` is the previous record's hash on that
-table, so an edit made behind the application's back shows up in `manage.py verify_chain`.
-Only the audit fields (status, time, engine version) and `status` change after writing; the
-chain does not cover them.
+keyed chain (dealing/chain.py, docs/chain.md): `sha256` is the HMAC of the record and its stake
+rows, `prev_sha256` the previous record's link on that table; approvals are chained too. So an
+edit made behind the application's back shows up in `manage.py verify_chain`. Only the audit
+fields (status, time, engine version) and `status` change after writing; the chain does not
+cover them.
 """
 
 import uuid
@@ -113,6 +114,10 @@ class Round(models.Model):
     # LIKE searches, which nothing makes, and each index is one more write per round logged.
     sha256 = models.CharField(_("hash"), max_length=64)
     prev_sha256 = models.CharField(_("previous hash"), max_length=64, blank=True)
+    # The id of the key the link was computed with (CHAIN_KEY_ID, or one of CHAIN_KEYS_OLD), and
+    # the HMAC of the round's stake rows, which the link covers.
+    chain_key = models.CharField(_("chain key"), max_length=20, blank=True)
+    stakes_hmac = models.CharField(_("stakes hash"), max_length=64, blank=True)
     revision = models.PositiveSmallIntegerField(_("revision"), default=1)
     # Indexed only where set (`round_amendments`): few rounds are corrections, and a full index
     # would take one more write for every round logged.
@@ -242,6 +247,11 @@ class Approval(models.Model):
     decision = models.CharField(_("decision"), max_length=20, choices=Decision.choices)
     comment = models.TextField(_("comment"), blank=True)
     decided_at = models.DateTimeField(_("decided at"), default=timezone.now)
+    # The approvals' own keyed chain (dealing/chain.py): 0, 1, 2, … over every approval.
+    link = models.PositiveIntegerField(_("link"))
+    prev_hmac = models.CharField(_("previous hash"), max_length=64, blank=True)
+    hmac = models.CharField(_("hash"), max_length=64)
+    chain_key = models.CharField(_("chain key"), max_length=20)
 
     class Meta:
         ordering = ["-decided_at", "-id"]
@@ -251,8 +261,37 @@ class Approval(models.Model):
             models.CheckConstraint(condition=Q(incident__isnull=False, round__isnull=True)
                                    | Q(incident__isnull=True, round__isnull=False),
                                    name="approval_of_one_thing"),
+            models.UniqueConstraint(fields=["link"], name="approval_chain_link"),
         ]
 
     def __str__(self) -> str:
         what = self.incident or self.round
         return f"{self.get_decision_display()}: {what}"
+
+
+class ChainCheck(models.Model):
+    """One signed checkpoint written (or the attempt that failed), or one verification of the
+    chains: what the audit dashboard and the round page report. A checkpoint's `seq` and `digest`
+    let the verifier tell that lines of the checkpoint log were removed."""
+
+    class Kind(models.TextChoices):
+        CHECKPOINT = "checkpoint", _("checkpoint")
+        VERIFICATION = "verification", _("verification")
+
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
+    at = models.DateTimeField(_("at"), default=timezone.now)
+    ok = models.BooleanField(_("ok"))
+    message = models.TextField(_("message"), blank=True)
+    records = models.PositiveBigIntegerField(_("records"), default=0)
+    seq = models.PositiveIntegerField(_("checkpoint line"), null=True, blank=True)
+    digest = models.CharField(_("checkpoint line hash"), max_length=64, blank=True)
+    breaks = models.JSONField(_("breaks"), default=list, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("chain check")
+        verbose_name_plural = _("chain checks")
+        indexes = [models.Index(fields=["kind", "ok", "at"], name="chain_check_kind_time")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.at:%Y-%m-%d %H:%M} {'ok' if self.ok else 'failed'}"

@@ -10,22 +10,24 @@ A user with several roles sees the union.
 """
 
 import heapq
+from dataclasses import dataclass
 from datetime import timezone as dt_timezone
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db.models import Q, QuerySet
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from casino import selectors as floor_selectors
 from casino.roles import AUDITOR, DEALER, INSPECTOR, PIT_BOSS, has_role, user_pits
 from dealing import engine
 from dealing.engine import games as engine_games
 
-from . import chain
+from . import chain, checkpoint_log
 from .choices import IncidentStatus, RoundStatus, ShoeEventKind
 from .filters import IncidentFilter, RoundFilter, ShoeFilter, StakeFilter
-from .models import Incident, Round, Shoe, Stake
+from .models import Approval, ChainCheck, Incident, Round, Shoe, Stake
 
 
 def _visible(model, user, *, table: str, dealer: str | None) -> QuerySet:
@@ -322,3 +324,141 @@ def dealer_list_of_pits(*, user) -> list:
     users = (get_user_model().objects.filter(is_active=True, staff__pits__in=user_pits(user))
              .distinct().order_by("username"))
     return [u for u in users if has_role(u, DEALER)]
+
+
+# --- the chain: the rows a verification streams, and what the pages say about it -------------
+
+class _ChainRow:
+    """A stored record as the chain reads it (its fields by attribute name, as on the model)."""
+
+    __slots__ = ("pk", "table_id", "chain_index", "uid", "revision", "supersedes_id", "supersedes_sha256",
+                 "amendment_reason", "shoe_id", "position", "number", "dealer_id", "logged_by_id", "logged_at",
+                 "variant", "house_rules", "table_min", "table_max", "float_owed", "float_logged", "document",
+                 "chain_key", "stakes_hmac", "prev_sha256", "sha256")
+
+    def __init__(self, values):
+        for name, value in zip(self.__slots__, values):
+            setattr(self, name, value)
+
+
+_CHAIN_ROUND_VALUES = ("pk", "table_id", "chain_index", "uid", "revision", "supersedes_id", "supersedes__sha256",
+                       "amendment_reason", "shoe_id", "position", "number", "dealer_id", "logged_by_id", "logged_at",
+                       "variant", "house_rules", "table_min", "table_max", "float_owed", "float_logged", "document",
+                       "chain_key", "stakes_hmac", "prev_sha256", "sha256")
+
+
+def chain_round_rows(*, table_id: int, chunk: int = 2000, start: int = 0, stop: int | None = None):
+    """A table's round records in chain order, streamed (a server-side cursor on PostgreSQL)."""
+    rows = Round.objects.filter(table_id=table_id, chain_index__gte=start)
+    if stop is not None:
+        rows = rows.filter(chain_index__lt=stop)
+    values = rows.order_by("chain_index").values_list(*_CHAIN_ROUND_VALUES).iterator(chunk_size=chunk)
+    return (_ChainRow(v) for v in values)
+
+
+def chain_stake_rows(*, table_id: int, chunk: int = 8000, start: int = 0, stop: int | None = None):
+    """A table's stake rows in the chain order of their rounds, streamed: (link, *chain.STAKE_FIELDS)."""
+    rows = Stake.objects.filter(round__table_id=table_id, round__chain_index__gte=start)
+    if stop is not None:
+        rows = rows.filter(round__chain_index__lt=stop)
+    return (rows.order_by("round__chain_index")
+            .values_list("round__chain_index", *chain.STAKE_FIELDS).iterator(chunk_size=chunk))
+
+
+class _ApprovalRow:
+    __slots__ = ("pk", "link", "incident_id", "round_id", "round_sha256", "decided_by_id", "decision", "comment",
+                 "decided_at", "chain_key", "prev_hmac", "hmac")
+
+    def __init__(self, values):
+        for name, value in zip(self.__slots__, values):
+            setattr(self, name, value)
+
+
+def chain_approval_rows(*, chunk: int = 2000):
+    """Every approval in chain order, with the link of the round it decides, streamed."""
+    values = (Approval.objects.order_by("link").values_list(
+        "pk", "link", "incident_id", "round_id", "round__sha256", "decided_by_id", "decision", "comment",
+        "decided_at", "chain_key", "prev_hmac", "hmac").iterator(chunk_size=chunk))
+    return (_ApprovalRow(v) for v in values)
+
+
+@dataclass
+class RoundChainStatus:
+    """What the round page says about a round's link: whether it verifies (recomputed, with its stake
+    rows, against its neighbours' links) and whether the latest checkpoint does (its signature and the
+    head it signed for the table)."""
+
+    link_ok: bool
+    link_problem: str = ""
+    checkpoint_ok: bool | None = None  # None: no checkpoint covers the table yet
+    checkpoint_problem: str = ""
+    checkpoint_at: str = ""
+    checkpoint_seq: int | None = None
+    covered: bool = False  # the round is at or before the head the checkpoint signed
+
+
+def round_chain_status(*, round: Round) -> RoundChainStatus:  # noqa: A002
+    """The cheap check of one round: its link recomputed, its place between its neighbours, and the
+    latest checkpoint of its table (the whole chains are `chain_verify`'s)."""
+    row = next(chain_round_rows(table_id=round.table_id, start=round.chain_index, stop=round.chain_index + 1), None)
+    status = RoundChainStatus(link_ok=True)
+    if row is None or row.pk != round.pk:
+        return RoundChainStatus(link_ok=False, link_problem=str(_("The round is no longer at its link.")))
+    stakes = [s[1:] for s in chain_stake_rows(table_id=round.table_id, start=row.chain_index,
+                                               stop=row.chain_index + 1)]
+    neighbours = {index: (sha256, prev) for index, sha256, prev in Round.objects.filter(
+        table_id=round.table_id, chain_index__in=[row.chain_index - 1, row.chain_index + 1])
+        .values_list("chain_index", "sha256", "prev_sha256")}
+    before = neighbours.get(row.chain_index - 1, ("", ""))[0]
+    next_prev = neighbours.get(row.chain_index + 1, (None, None))[1]
+    try:
+        key = chain.key_for(row.chain_key)
+    except chain.UnknownKey:
+        status.link_ok, status.link_problem = False, str(_("Its key is not a configured chain key."))
+        key = None
+    if key is not None:
+        if chain.round_hash(row, supersedes_sha256=row.supersedes_sha256, key=key) != row.sha256:
+            status.link_ok, status.link_problem = False, str(_("Its contents do not match its link."))
+        elif chain.stakes_digest(stakes, key) != row.stakes_hmac:
+            status.link_ok, status.link_problem = False, str(_("Its stake rows do not match its link."))
+        elif row.prev_sha256 != before:
+            status.link_ok, status.link_problem = False, str(_("The link before it does not match."))
+        elif next_prev is not None and next_prev != row.sha256:
+            status.link_ok, status.link_problem = False, str(_("The link after it does not match."))
+    try:
+        latest, problem = checkpoint_log.latest()
+    except checkpoint_log.CheckpointError as exc:
+        latest, problem = None, str(exc)
+    if problem:
+        status.checkpoint_ok, status.checkpoint_problem = False, problem
+        return status
+    head = (latest or {}).get("heads", {}).get(str(round.table_id))
+    if head is None:
+        return status
+    status.checkpoint_at, status.checkpoint_seq = latest["at"], latest["seq"]
+    count = int(head["count"])
+    status.covered = row.chain_index < count
+    stored = (Round.objects.filter(table_id=round.table_id, chain_index=count - 1)
+              .values_list("sha256", flat=True).first())
+    status.checkpoint_ok = stored == head["head"]
+    if not status.checkpoint_ok:
+        status.checkpoint_problem = str(_("The table's stored link %(link)d is not the head the checkpoint signed.")
+                                        % {"link": count - 1})
+    return status
+
+
+def chain_health() -> dict:
+    """The latest verification of the chains and the latest checkpoint attempt, with what is critical
+    (a failed verification, a checkpoint that could not be written): the audit dashboard's panel."""
+    verification = ChainCheck.objects.filter(kind=ChainCheck.Kind.VERIFICATION).order_by("-at", "-id").first()
+    checkpoint = ChainCheck.objects.filter(kind=ChainCheck.Kind.CHECKPOINT).order_by("-at", "-id").first()
+    last_written = (checkpoint if checkpoint is None or checkpoint.ok else
+                    ChainCheck.objects.filter(kind=ChainCheck.Kind.CHECKPOINT, ok=True).order_by("-at", "-id").first())
+    critical = []
+    if verification is not None and not verification.ok:
+        critical.append({"what": "verification", "at": verification.at, "message": verification.message,
+                         "breaks": verification.breaks})
+    if checkpoint is not None and not checkpoint.ok:
+        critical.append({"what": "checkpoint", "at": checkpoint.at, "message": checkpoint.message, "breaks": []})
+    return {"verification": verification, "checkpoint": checkpoint, "last_written": last_written,
+            "critical": critical}

@@ -166,3 +166,10 @@ def _default_language_after_each_test():
     from django.utils import translation
 
     translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
+def _checkpoint_dir_of_each_test(settings, tmp_path_factory):
+    """Each test writes its checkpoints to a directory of its own (its database is its own too):
+    a checkpoint another test signed would not match this test's chains."""
+    settings.CHECKPOINT_DIR = tmp_path_factory.mktemp("checkpoints")

@@ -9,6 +9,8 @@ import os
 
 # A run without SECRET_KEY would stop at start-up (DEBUG is off); tests need no real secret.
 os.environ.setdefault("SECRET_KEY", "tests-only-secret-key-not-for-any-deployment-7d1e5b2a9c")
+# The same for the chain's key: a fixed one, known to the tests (tests/dealing/test_chain.py).
+os.environ.setdefault("CHAIN_KEY", "tests-only-chain-key-not-for-any-deployment-5c0d9e7a31")
 
 from casino.settings import *  # noqa: E402,F401,F403
 
@@ -27,3 +29,8 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Serve static files from the apps' folders, as `runserver` does (no STATIC_ROOT in tests).
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+# Checkpoints go to a directory of this run's own, signed with a key generated there.
+import tempfile  # noqa: E402
+
+CHECKPOINT_DIR = Path(tempfile.mkdtemp(prefix="casino-checkpoints-"))  # noqa: F405
+CHECKPOINT_DEV_KEY = True

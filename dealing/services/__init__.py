@@ -8,7 +8,8 @@ checked by dealing.access, which the pages and the API ask too, so they cannot d
     shoes          shoe_start, shoe_end, shoe_burn, shoe_dealer_change    the shoe, between rounds
     documents      read_document, complete_document                       a round document read, filled in
     rounds         round_log                                              a round checked and chained
-    chain_link     _Link                                                  the SQL that appends it
+    chain_link     _Link, approval_append                                 the SQL that appends it; an approval's link
+    checkpoints    checkpoint_write_all, chain_verify                     signed checkpoints; the chains verified
     corrections    round_amend, round_amendment_decide                    corrections, the pit boss's word
     incidents      incident_report, incident_decide                       incidents, the pit boss's word
 
@@ -20,7 +21,8 @@ and writes the audit's verdict itself (audit.state). Callers use this package's 
 from dealing.access import works_at
 from dealing.errors import engine_error
 
-from .chain_link import _Link, _TableChanged
+from .chain_link import _Link, _TableChanged, approval_append
+from .checkpoints import ChainReport, chain_heads, chain_verify, checkpoint_write_all
 from .corrections import round_amend, round_amendment_decide
 from .documents import MAX_DEPTH, MAX_EXPONENT, MONEY_LIMIT, complete_document, read_document
 from .incidents import incident_decide, incident_report
@@ -30,8 +32,8 @@ from .shoes import (
 )
 
 __all__ = [
-    "BOX_MAX", "MAX_DEPTH", "MAX_EXPONENT", "MONEY_LIMIT", "PLAYER_MAX", "STAKE_ID_MAX", "_Link", "_TableChanged",
-    "card_code", "complete_document", "engine_error", "incident_decide", "incident_report", "read_document",
+    "BOX_MAX", "MAX_DEPTH", "MAX_EXPONENT", "MONEY_LIMIT", "PLAYER_MAX", "STAKE_ID_MAX", "ChainReport", "_Link",
+    "_TableChanged", "approval_append", "card_code", "chain_heads", "chain_verify", "checkpoint_write_all", "complete_document", "engine_error", "incident_decide", "incident_report", "read_document",
     "round_amend", "round_amendment_decide", "round_log", "shoe_burn", "shoe_dealer_change", "shoe_decks",
     "shoe_end", "shoe_for_round", "shoe_reference", "shoe_start", "works_at",
 ]

@@ -1,14 +1,37 @@
-"""The statements that put a round at the end of its table's chain, in plain SQL (`_Link`)."""
+"""The statements that put a round at the end of its table's chain, in plain SQL (`_Link`), and
+an approval at the end of the approvals' chain (`approval_append`)."""
 
 import json
 from decimal import Decimal
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.utils import timezone
 
 from casino.db import model_from_row
 from casino.models import Table
+from dealing import chain
 
-from ..models import Round, Shoe, Stake
+from ..models import Approval, Round, Shoe, Stake
+
+# The transaction-level advisory lock that serialises the writers of approvals on PostgreSQL
+# (SQLite serialises every writer anyway): any constant the project uses for nothing else.
+_APPROVALS_LOCK = 0x0DEA1A99
+
+
+def approval_append(*, decided_by, decision: str, comment: str, incident=None, round=None) -> Approval:  # noqa: A002
+    """Write a pit boss's decision as the next link of the approvals' chain (inside the caller's
+    transaction). `round` is the correction decided (its link is covered), or `incident`."""
+    db = connections[DEFAULT_DB_ALIAS]
+    if db.vendor == "postgresql":
+        with db.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_APPROVALS_LOCK])
+    last = Approval.objects.order_by("-link").values_list("link", "hmac").first()
+    approval = Approval(incident=incident, round=round, decided_by=decided_by, decision=decision, comment=comment,
+                        decided_at=timezone.now(), link=0 if last is None else last[0] + 1,
+                        prev_hmac="" if last is None else last[1])
+    chain.seal_approval(approval, round_sha256=None if round is None else round.sha256)
+    approval.save(force_insert=True)
+    return approval
 
 
 class _TableChanged(Exception):

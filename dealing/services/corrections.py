@@ -13,6 +13,7 @@ from dealing.errors import refuse
 
 from ..choices import Decision, RoundStatus
 from ..models import Approval, Round
+from .chain_link import approval_append
 from .decisions import decision_checked
 from .rounds import _append, _prepare, _table_for, read_document
 from .shoes import shoe_for_round, shoe_reference
@@ -95,4 +96,4 @@ def round_amendment_decide(*, round: Round, decided_by, decision: str, comment: 
         else:
             Round.objects.filter(pk=amendment.pk).update(status=RoundStatus.REJECTED)
             round.status = RoundStatus.REJECTED
-        return Approval.objects.create(round=amendment, decided_by=decided_by, decision=decision, comment=comment)
+        return approval_append(round=amendment, decided_by=decided_by, decision=decision, comment=comment)

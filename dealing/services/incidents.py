@@ -10,6 +10,7 @@ from dealing.errors import refuse
 
 from ..choices import IncidentKind, IncidentStatus, Resolution
 from ..models import Approval, Incident, Round, Shoe
+from .chain_link import approval_append
 from .decisions import decision_checked
 from .documents import _check_text
 from .shoes import card_code, shoe_for_round
@@ -82,4 +83,4 @@ def incident_decide(*, incident: Incident, decided_by, decision: str, comment: s
         locked.status = decision
         locked.save(update_fields=["status"])
         incident.status = decision
-        return Approval.objects.create(incident=locked, decided_by=decided_by, decision=decision, comment=comment)
+        return approval_append(incident=locked, decided_by=decided_by, decision=decision, comment=comment)

@@ -185,7 +185,8 @@ def _append(prepared: _Prepared, *, logged_by, revision: int = 1, supersedes: Ro
         table_min=Decimal(str(prepared.document["table"]["min"])),
         table_max=Decimal(str(prepared.document["table"]["max"])), document=prepared.document,
         revision=revision, supersedes=supersedes, amendment_reason=amendment_reason, logged_by=logged_by,
-        status=status, float_owed=outcome.float, float_logged=_logged_float(outcome),
+        status=status, float_owed=chain.money_column(outcome.float),
+        float_logged=chain.money_column(_logged_float(outcome)),
     )
     # A new round takes the next place in its shoe (the one it names, or the table's open one); an
     # amendment keeps the place of the round it corrects.
@@ -197,7 +198,7 @@ def _append(prepared: _Prepared, *, logged_by, revision: int = 1, supersedes: Ro
     record.prev_sha256 = "" if last is None else last.sha256
     record.shoe, record.position, record.number = _shoe_slot(table, reference, number, supersedes, last, shoe)
     record.logged_at = timezone.now()
-    record.sha256 = chain.round_hash(record)
+    chain.seal_round(record, prepared.stakes, supersedes_sha256=None if supersedes is None else supersedes.sha256)
     _Link.insert(record, prepared.stakes)
     if status == RoundStatus.RECORDED:
         hooks.round_recorded(record.pk)
@@ -261,6 +262,7 @@ def _stake_rows(document: dict, outcome) -> list[_StakeRow]:
         size = sizes.get((s.stake, s.wager))
         paid[s.stake] = paid.get(s.stake, Decimal(0)) + s.delta(size)
     rows = []
+    money = chain.money_column
     for i, item in enumerate(document["stakes"]):
         sid = item["id"]
         path = f"$.stakes[{i}]"
@@ -278,12 +280,12 @@ def _stake_rows(document: dict, outcome) -> list[_StakeRow]:
         bet = sizes.get((sid, "bet"))
         if bet is None and item.get("bet") is not None:
             bet = Decimal(str(item["bet"]))
+        # Each amount as its column stores it (chain.money_column), so the link covers what is stored.
         row = _StakeRow(
             stake_id=sid, box=box if type(box) is int and 0 <= box <= BOX_MAX else None, player=player,
-            ante=None if ante is None else Decimal(str(ante)), bet=bet,
-            dealer_bet=None if dealer_bet is None else Decimal(str(dealer_bet)),
-            owed_net=owed.get(sid) if outcome.wagers is not None else None,
-            paid_net=paid.get(sid, Decimal(0)),
+            ante=money(ante), bet=money(bet), dealer_bet=money(dealer_bet),
+            owed_net=money(owed.get(sid)) if outcome.wagers is not None else None,
+            paid_net=money(paid.get(sid, Decimal(0))),
         )
         for value in (row.ante, row.bet, row.dealer_bet, row.owed_net, row.paid_net):
             if value is not None and abs(value) >= MONEY_LIMIT:

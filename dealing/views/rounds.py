@@ -192,6 +192,7 @@ def round_detail(request, pk: int):
                         and games.form_for(record.variant) is not None
                         and has_role(user, *LOGGERS) and may_correct(user, record)),
         "audit_url": audit_replay_url(record), "revisions": selectors.round_revisions(round=record),
+        "chain": selectors.round_chain_status(round=record),
         "incidents": selectors.incident_list_of_round(user=request.user, round=record),
         "may_report": _may(request.user, *REPORTERS),
         "may_log": _may(request.user, *LOGGERS) and games.form_for(record.table.variant) is not None

@@ -1,5 +1,6 @@
 """Settings come from the environment: each variable, read by a fresh process as production would."""
 
+import base64
 import json
 import os
 import secrets
@@ -10,7 +11,10 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from casino.config import DEVELOPMENT_SECRET_KEY, celery_settings_from, redact_url, secret_key_from
+from casino.config import (
+    DEVELOPMENT_CHAIN_KEY, DEVELOPMENT_SECRET_KEY, celery_settings_from, chain_key_from, old_chain_keys_from,
+    redact_url, secret_key_from,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 # Variables the settings read; a subprocess starts without any of them unless a test sets it.
@@ -20,8 +24,12 @@ SETTINGS_VARS = (
     "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD",
     "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "DJANGO_SETTINGS_MODULE", "DJANGO_ALLOW_ASYNC_UNSAFE",
     "LOGIN_FAILURE_LIMIT", "LOGIN_COOLOFF_MINUTES", "LOGIN_LOCKOUT_BY", "TOKEN_TTL_HOURS", "DEVICE_TOKEN_TTL_DAYS",
+    "CHAIN_KEY", "CHAIN_KEY_ID", "CHAIN_KEYS_OLD", "CHECKPOINT_DIR", "CHECKPOINT_SIGNING_KEY", "CHECKPOINT_PUBLIC_KEY",
 )
-PRODUCTION = {"DEBUG": "0", "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "casino.example.com"}
+CHAIN_KEY = secrets.token_urlsafe(32)
+# A raw Ed25519 private key is any 32 bytes.
+PRODUCTION = {"DEBUG": "0", "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "casino.example.com",
+              "CHAIN_KEY": CHAIN_KEY, "CHECKPOINT_SIGNING_KEY": base64.b64encode(secrets.token_bytes(32)).decode()}
 
 
 def _env(**values) -> dict:
@@ -46,10 +54,10 @@ def settings_of(*names: str, **env) -> dict:
 # --- DEBUG and SECRET_KEY ---------------------------------------------------------------------
 
 def test_debug_is_off_unless_the_environment_turns_it_on():
-    assert settings_of("DEBUG", SECRET_KEY="k" * 50) == {"DEBUG": False}
+    assert settings_of("DEBUG", SECRET_KEY="k" * 50, CHAIN_KEY=CHAIN_KEY) == {"DEBUG": False}
     assert settings_of("DEBUG", DEBUG="1") == {"DEBUG": True}
     assert settings_of("DEBUG", DEBUG="true") == {"DEBUG": True}
-    assert settings_of("DEBUG", DEBUG="0", SECRET_KEY="k" * 50) == {"DEBUG": False}
+    assert settings_of("DEBUG", DEBUG="0", SECRET_KEY="k" * 50, CHAIN_KEY=CHAIN_KEY) == {"DEBUG": False}
 
 
 def test_without_secret_key_and_debug_off_the_process_refuses_to_start():
@@ -61,7 +69,7 @@ def test_without_secret_key_and_debug_off_the_process_refuses_to_start():
 
 
 def test_secret_key_from_the_environment_is_used():
-    assert settings_of("SECRET_KEY", SECRET_KEY="s3cret-" * 8) == {"SECRET_KEY": "s3cret-" * 8}
+    assert settings_of("SECRET_KEY", SECRET_KEY="s3cret-" * 8, CHAIN_KEY=CHAIN_KEY) == {"SECRET_KEY": "s3cret-" * 8}
 
 
 def test_development_key_only_while_debug_is_on():
@@ -173,3 +181,43 @@ def test_check_deploy_passes_with_production_settings():
                           cwd=ROOT, env=_env(**PRODUCTION), capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "no issues" in done.stdout
+
+
+# --- the chain's key and the checkpoints' signing key ---------------------------------------------
+
+def test_without_chain_key_and_debug_off_the_process_refuses_to_start():
+    done = subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT,
+                          env=_env(DEBUG="0", SECRET_KEY="k" * 50), capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert "ImproperlyConfigured: CHAIN_KEY is not set" in done.stderr
+
+
+def test_chain_keys_from_the_environment():
+    got = settings_of("CHAIN_KEY", "CHAIN_KEY_ID", "CHAIN_KEYS_OLD", **PRODUCTION, CHAIN_KEY_ID="2025-b",
+                      CHAIN_KEYS_OLD="2024=old-key-one, 2025-a=old=key=two")
+    assert got == {"CHAIN_KEY": CHAIN_KEY, "CHAIN_KEY_ID": "2025-b",
+                   "CHAIN_KEYS_OLD": {"2024": "old-key-one", "2025-a": "old=key=two"}}
+    assert settings_of("CHAIN_KEY", "CHAIN_KEY_ID", DEBUG="1") == {"CHAIN_KEY": DEVELOPMENT_CHAIN_KEY,
+                                                                   "CHAIN_KEY_ID": "1"}
+
+
+def test_chain_key_from():
+    assert chain_key_from("", debug=True) == DEVELOPMENT_CHAIN_KEY
+    assert chain_key_from("x" * 32, debug=False) == "x" * 32
+    with pytest.raises(ImproperlyConfigured, match="CHAIN_KEY is not set"):
+        chain_key_from("", debug=False)
+    with pytest.raises(ImproperlyConfigured, match="too short"):
+        chain_key_from("short", debug=False)
+    assert old_chain_keys_from("", current_id="1") == {}
+    with pytest.raises(ImproperlyConfigured, match="given twice"):
+        old_chain_keys_from("1=abc", current_id="1")
+    with pytest.raises(ImproperlyConfigured, match="has no key"):
+        old_chain_keys_from("old", current_id="1")
+
+
+def test_check_without_the_checkpoint_signing_key_fails_in_production():
+    env = {k: v for k, v in PRODUCTION.items() if k != "CHECKPOINT_SIGNING_KEY"}
+    done = subprocess.run([sys.executable, "manage.py", "check", "--deploy"], cwd=ROOT, env=_env(**env),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert "dealing.E001" in done.stderr and "CHECKPOINT_SIGNING_KEY is not set" in done.stderr

@@ -44,6 +44,7 @@ TARGETS = {
     "engine": "≥ 30,000 rounds/s (ochko); blackjack and veintiuno of the same order",
     "api": "≥ 300 rounds/s, p99 < 100 ms",
     "audit": "≥ 3,000 rounds/s",
+    "chain": "flat peak memory whatever the number of rounds (bench/chain.py)",
 }
 
 
@@ -59,8 +60,16 @@ class Command(BaseCommand):
         parser.add_argument("--skip-db", action="store_true", help="only the engine")
         parser.add_argument("--db-only", action="store_true", help=argparse_hidden())
         parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md")
+        parser.add_argument("--chain-rounds", type=int, nargs="*", default=[],
+                            help="optional: verify_chain's speed and peak memory at these sizes (bench/chain.py; "
+                                 "needs PostgreSQL as the configured database)")
+        parser.add_argument("--chain-only", action="store_true", help="only the --chain-rounds part; implies --no-write")
 
     def handle(self, *args, **opts):
+        if opts["chain_only"]:
+            for row in self._chain(opts):
+                self.stdout.write(f"chain: {json.dumps(row)}")
+            return
         if opts["db_only"]:
             # The child process: print the database parts as one JSON line for the parent.
             self.stdout.write(json.dumps(self._db_parts(opts)))
@@ -79,12 +88,22 @@ class Command(BaseCommand):
             results.update(self._db_parts(opts))
         else:
             results.update(self._db_parts_in_throwaway_database(opts))
-        for key in ("api", "audit"):
+        if opts["chain_rounds"]:
+            results["chain"] = self._chain(opts)
+        for key in ("api", "audit", "chain"):
             if key in results:
                 self.stdout.write(f"{key}: {json.dumps(results[key])}")
         if not opts["no_write"]:
             DOC.write_text(render(results) + kept_sections(), encoding="utf-8")
             self.stdout.write(f"wrote {DOC.relative_to(settings.BASE_DIR)}")
+
+    @staticmethod
+    def _chain(opts) -> list[dict]:
+        if connection.vendor != "postgresql":
+            return [{"note": "not measured: verify_chain's benchmark needs PostgreSQL as DATABASE_URL"}]
+        from bench.chain import chain_verify_speed
+
+        return [chain_verify_speed(rounds=n) for n in opts["chain_rounds"]]
 
     def _db_parts(self, opts) -> dict:
         out = {}
@@ -183,6 +202,8 @@ def render(results: dict) -> str:
                       TARGETS["api"])
     lines += _section("Audit throughput: an audit run with 2 worker processes", results.get("audit"),
                       results.get("db_note"), TARGETS["audit"])
+    for row in results.get("chain", []):  # optional: --chain-rounds
+        lines += _section(f"verify_chain at {row.get('rounds', '?'):,} rounds", row, None, TARGETS["chain"])
     return "\n".join(lines) + "\n"
 
 

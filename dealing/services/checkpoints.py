@@ -1,0 +1,213 @@
+"""The chains' signed checkpoints and their verification.
+
+    checkpoint_write_all()   every chain's head (record count, head link), signed and appended to the
+                             checkpoint log outside the database (dealing.checkpoint_log); a ChainCheck
+                             row records it, or the reason it failed (a directory that cannot be written)
+    chain_verify(...)        walks every table's chain of rounds (with their stake rows), the approvals'
+                             chain and the checkpoint log, streaming; the first break of each chain,
+                             named (chain, stored table, link, what); recorded as a ChainCheck on request
+
+`manage.py verify_chain`, the Celery tasks (dealing.tasks) and the pages call these.
+"""
+
+import itertools
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from casino.models import Table
+from dealing import chain, checkpoint_log, selectors
+from dealing.chain import APPROVALS_CHAIN, APPROVALS, CHECKPOINTS, ROUNDS, STAKES, Break, Head, Walk
+
+from ..models import Approval, ChainCheck, Round
+
+CHUNK = 2000
+
+
+def chain_heads() -> dict[str, dict]:
+    """Every chain's head as a checkpoint records it: by table id (and "approvals"), its name, how
+    many links and the last link. One indexed lookup per table (the (table, link) index)."""
+    heads: dict[str, dict] = {}
+    for table_id, name in Table.objects.order_by("pk").values_list("pk", "name"):
+        last = (Round.objects.filter(table_id=table_id).order_by("-chain_index")
+                .values_list("chain_index", "sha256").first())
+        if last is not None:
+            heads[str(table_id)] = {"name": name, "count": last[0] + 1, "head": last[1]}
+    last = Approval.objects.order_by("-link").values_list("link", "hmac").first()
+    if last is not None:
+        heads[APPROVALS_CHAIN] = {"name": APPROVALS_CHAIN, "count": last[0] + 1, "head": last[1]}
+    return heads
+
+
+def checkpoint_write_all() -> ChainCheck:
+    """Sign every chain's head and append it to the checkpoint log; record the outcome (ok, or the
+    error: rounds keep being logged whatever happens here). Returns the ChainCheck row."""
+    at = timezone.now()
+    with transaction.atomic():  # one snapshot on PostgreSQL's repeatable reads; cheap elsewhere
+        heads = chain_heads()
+    try:
+        seq, digest, path = checkpoint_log.append(heads, at=at)
+    except checkpoint_log.CheckpointError as exc:
+        return ChainCheck.objects.create(kind=ChainCheck.Kind.CHECKPOINT, at=at, ok=False, message=str(exc))
+    records = sum(h["count"] for name, h in heads.items() if name != APPROVALS_CHAIN)
+    return ChainCheck.objects.create(kind=ChainCheck.Kind.CHECKPOINT, at=at, ok=True, records=records, seq=seq,
+                                     digest=digest, message=f"checkpoint {seq} in {path.name}: {len(heads)} chains")
+
+
+@dataclass
+class ChainReport:
+    """What `chain_verify` found: the first break of each chain (and of the checkpoint log)."""
+
+    records: int = 0
+    stakes: int = 0
+    approvals: int = 0
+    tables: int = 0
+    checkpoint_seq: int | None = None
+    checkpoint_at: str | None = None
+    breaks: list[Break] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.breaks
+
+    def summary(self) -> str:
+        checkpoint = ("no checkpoint yet" if self.checkpoint_seq is None
+                      else f"checkpoint {self.checkpoint_seq} of {self.checkpoint_at}")
+        return (f"{self.records} records, {self.stakes} stakes, {self.tables} tables, {self.approvals} approvals, "
+                f"{checkpoint}")
+
+
+def chain_verify(*, table: Table | None = None, record: bool = False, chunk: int = CHUNK) -> ChainReport:
+    """Check every chain (or one table's) from its first link to its head against the latest
+    checkpoint, and the checkpoint log itself; streams every record (memory stays flat). With
+    `record`, the outcome is stored as a ChainCheck (the dashboard shows the latest)."""
+    report = ChainReport()
+    latest_written = (ChainCheck.objects.filter(kind=ChainCheck.Kind.CHECKPOINT, ok=True)
+                      .order_by("-seq").values_list("seq", "digest", "at").first())
+    log = checkpoint_log.read(want=latest_written[0] if latest_written else None)
+    if log.problem is not None:
+        report.breaks.append(log.problem)
+    if latest_written is not None:
+        seq, digest, at = latest_written
+        when = at.isoformat(timespec="seconds")
+        if log.lines == 0:
+            report.breaks.append(Break(checkpoint_log.LOG, CHECKPOINTS, seq, None,
+                                       f"the checkpoint log is gone: no line in {checkpoint_log.directory()}, "
+                                       f"but checkpoint {seq} was written at {when} (a file was deleted)"))
+        elif log.last_seq < seq:
+            report.breaks.append(Break(checkpoint_log.LOG, CHECKPOINTS, seq, None,
+                                       f"the log ends at checkpoint {log.last_seq}, but checkpoint {seq} was written "
+                                       f"at {when} (the newest lines or file were removed)"))
+        elif log.digests.get(seq) not in (None, digest):
+            report.breaks.append(Break(checkpoint_log.LOG, CHECKPOINTS, seq, None,
+                                       f"checkpoint {seq} is not the line written at {when} (it was replaced)"))
+    heads = log.heads()
+    if log.last is not None:
+        report.checkpoint_seq, report.checkpoint_at = log.last_seq, log.last["at"]
+    tables = Table.objects.order_by("name")
+    if table is not None:
+        tables = tables.filter(pk=table.pk)
+    seen: set[str] = set()
+    for t in tables.values_list("pk", "name").iterator():
+        report.tables += 1
+        seen.add(str(t[0]))
+        broken = _verify_table(t[0], t[1], heads.get(str(t[0])), report, chunk)
+        if broken is not None:
+            report.breaks.append(broken)
+    if table is None:
+        for key, head in heads.items():
+            if key != APPROVALS_CHAIN and key not in seen and head.count:
+                report.breaks.append(Break(log.last["heads"][key].get("name", key), ROUNDS, 0, None,
+                                           f"the table (id {key}) and its {head.count} links are gone, but the "
+                                           f"checkpoint of {head.at} signed them"))
+        broken = _verify_approvals(heads.get(APPROVALS_CHAIN), report, chunk)
+        if broken is not None:
+            report.breaks.append(broken)
+    if log.last is None:
+        report.notes.append("no checkpoint has been written yet: the deletion of the newest records cannot be told")
+    if record:
+        ChainCheck.objects.create(
+            kind=ChainCheck.Kind.VERIFICATION, ok=report.ok, records=report.records,
+            message=report.summary() if report.ok else "; ".join(str(b) for b in report.breaks),
+            breaks=[asdict(b) for b in report.breaks])
+    return report
+
+
+@contextmanager
+def _snapshot():
+    """One read-only transaction for a walk: on PostgreSQL its cursors stream (a cursor declared
+    outside a transaction is WITH HOLD, which the server materialises whole first) and, unless a
+    caller's transaction is already open, read one snapshot (repeatable read)."""
+    outer = connection.in_atomic_block
+    with transaction.atomic():
+        if connection.vendor == "postgresql" and not outer:
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        yield
+
+
+def _verify_table(table_id: int, name: str, checkpoint: Head | None, report: ChainReport, chunk: int) -> Break | None:
+    with _snapshot():
+        return _walk_table(table_id, name, checkpoint, report, chunk)
+
+
+def _walk_table(table_id: int, name: str, checkpoint: Head | None, report: ChainReport, chunk: int) -> Break | None:
+    walk = Walk(name, ROUNDS, checkpoint)
+    rounds = selectors.chain_round_rows(table_id=table_id, chunk=chunk)
+    stakes = selectors.chain_stake_rows(table_id=table_id, chunk=chunk * 4)
+    # The rounds' query first: were a round committed between the two (outside one snapshot), its
+    # stake rows would come after every round read, and be left unread rather than judged.
+    first = next(rounds, None)
+    pending = None if first is None else next(stakes, None)
+    try:
+        for row in itertools.chain(() if first is None else (first,), rounds):
+            report.records += 1
+            mine = []
+            while pending is not None and pending[0] == row.chain_index:
+                mine.append(pending[1:])
+                pending = next(stakes, None)
+            report.stakes += len(mine)
+            if not walk.step(link=row.chain_index, row_id=row.pk, prev=row.prev_sha256, stored=row.sha256,
+                             key_id=row.chain_key, recompute=_round_check(row, mine)):
+                break
+    finally:
+        rounds.close()
+        stakes.close()
+    return walk.end() if walk.broken is None else walk.broken
+
+
+def _round_check(row, stakes):
+    def recompute(key):
+        actual = chain.round_hash(row, supersedes_sha256=row.supersedes_sha256, key=key)
+        if actual != row.sha256:
+            return actual
+        if chain.stakes_digest(stakes, key) != row.stakes_hmac:
+            return (STAKES, "its stake rows do not match the link (a stake was changed, added or removed)")
+        return actual
+    return recompute
+
+
+def _verify_approvals(checkpoint: Head | None, report: ChainReport, chunk: int) -> Break | None:
+    with _snapshot():
+        return _walk_approvals(checkpoint, report, chunk)
+
+
+def _walk_approvals(checkpoint: Head | None, report: ChainReport, chunk: int) -> Break | None:
+    walk = Walk(APPROVALS_CHAIN, APPROVALS, checkpoint)
+    rows = selectors.chain_approval_rows(chunk=chunk)
+    try:
+        for row in rows:
+            report.approvals += 1
+
+            def recompute(key, row=row):
+                return chain.approval_hash(row, round_sha256=row.round_sha256, key=key)
+
+            if not walk.step(link=row.link, row_id=row.pk, prev=row.prev_hmac, stored=row.hmac,
+                             key_id=row.chain_key, recompute=recompute):
+                break
+    finally:
+        rows.close()
+    return walk.end() if walk.broken is None else walk.broken
