@@ -7,8 +7,9 @@ worker processes, end to end (`make bench` calls `audit_throughput`).
 Loading. `load_rounds` writes Round rows directly with `bulk_create`, each a valid link of its
 table's keyed chain (the same `dealing.chain.seal_round` as `round_log`, so `verify_chain` accepts
 them), with the document completed exactly as `round_log` stores it. It skips what a benchmark of
-the audit does not need — the per-round engine check at logging, stake rows, the per-round audit
-task — which would make loading a hundred thousand rounds take minutes instead of seconds.
+the audit does not need — the per-round engine check at logging, stake rows (unless `with_stakes`:
+the chain's benchmark needs them), the per-round audit task — which would make loading a hundred
+thousand rounds take minutes instead of seconds.
 A pool of simulated rounds (with injected mistakes) is dealt once and repeated under fresh ids.
 
 Measuring. The run covers exactly the loaded rounds (a table of their own), on a queue of its own
@@ -28,6 +29,7 @@ import tempfile
 import time
 import uuid
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
@@ -40,7 +42,7 @@ from casino.models import Pit, Staff, Table
 from dealing import chain, engine
 from dealing.engine.base import rules_jsonable
 from dealing.engine.simulators import simulate
-from dealing.models import Round
+from dealing.models import Round, Stake
 from dealing.services import complete_document
 
 ROOT = Path(settings.BASE_DIR)
@@ -48,20 +50,18 @@ User = get_user_model()
 
 
 def load_rounds(*, table: Table, dealer, n: int, seed: int = 2026, mistake_rate: float = 0.1, pool: int = 500,
-                batch: int = 1000, options: dict | None = None):
+                batch: int = 1000, options: dict | None = None, with_stakes: bool = False):
     """Append `n` simulated rounds to `table`'s chain, logged by `dealer`. Yields (round id, the
-    finding code the simulator injected or None) batch by batch, so a caller may check them."""
+    finding code the simulator injected or None) batch by batch, so a caller may check them.
+
+    `with_stakes`: each round of the pool is checked and settled by the engine as `round_log` does
+    (`services.rounds._prepare`) and stored with its stake rows and floats, as a verifier reads them."""
     options = dict(options or {})
     options.setdefault("table_min", table.min_bet)
     options.setdefault("table_max", table.max_bet)
     sims = list(simulate(table.variant, min(n, pool), seed=seed, mistake_rate=mistake_rate, **options))
     house_rules = chain.json_safe(rules_jsonable(engine.house_rules(table.variant, table.rules)))
-    docs = []
-    for sim in sims:
-        doc = dict(sim.doc)
-        doc["table"] = {"name": table.name, "min": doc["table"]["min"], "max": doc["table"]["max"]}
-        doc["dealer"] = dealer.get_username()  # as round_log stores it where a log names none (a bank game's)
-        docs.append((chain.json_safe(complete_document(doc, table=table, logged_by=dealer)), sim.code))
+    dealt = [_dealt(sim, table=table, dealer=dealer, with_stakes=with_stakes) for sim in sims]
     done = 0
     while done < n:
         size = min(batch, n - done)
@@ -70,25 +70,54 @@ def load_rounds(*, table: Table, dealer, n: int, seed: int = 2026, mistake_rate:
             last = Round.objects.filter(table=table).order_by("-chain_index").only("chain_index", "sha256").first()
             index = 0 if last is None else last.chain_index + 1
             prev = "" if last is None else last.sha256
-            rows, codes = [], []
+            rows, picked = [], []
             now = timezone.now()
             for k in range(size):
-                document, code = docs[(done + k) % len(docs)]
-                document = dict(document, id=str(uuid.uuid4()))
+                one = dealt[(done + k) % len(dealt)]
+                document = dict(one.document, id=str(uuid.uuid4()))
                 record = Round(
                     uid=document["id"], table=table, dealer=dealer, variant=table.variant, house_rules=house_rules,
                     table_min=table.min_bet, table_max=table.max_bet, document=document, chain_index=index,
-                    prev_sha256=prev, logged_by=dealer, logged_at=now)
-                chain.seal_round(record, [])
+                    prev_sha256=prev, logged_by=dealer, logged_at=now, float_owed=one.float_owed,
+                    float_logged=one.float_logged)
+                chain.seal_round(record, one.stakes)
                 prev, index = record.sha256, index + 1
                 rows.append(record)
-                codes.append(code)
+                picked.append(one)
             first = rows[0].chain_index
             _insert(rows)
             ids = list(Round.objects.filter(table=table, chain_index__gte=first).order_by("chain_index")
                        .values_list("pk", flat=True))
-        yield list(zip(ids, codes))
+            if with_stakes:
+                Stake.objects.bulk_create(
+                    [Stake(round_id=pk, **{name: getattr(s, name) for name in chain.STAKE_FIELDS})
+                     for pk, one in zip(ids, picked) for s in one.stakes], batch_size=5000)
+        yield [(pk, one.code) for pk, one in zip(ids, picked)]
         done += size
+
+
+@dataclass
+class _Dealt:
+    """One simulated round of the pool, as it is stored (its document, stake rows and floats)."""
+
+    document: dict
+    code: str | None
+    stakes: list = field(default_factory=list)
+    float_owed: Decimal | None = None
+    float_logged: Decimal | None = None
+
+
+def _dealt(sim, *, table: Table, dealer, with_stakes: bool) -> _Dealt:
+    doc = dict(sim.doc)
+    doc["table"] = {"name": table.name, "min": doc["table"]["min"], "max": doc["table"]["max"]}
+    doc["dealer"] = dealer.get_username()  # as round_log stores it where a log names none (a bank game's)
+    if not with_stakes:
+        return _Dealt(chain.json_safe(complete_document(doc, table=table, logged_by=dealer)), sim.code)
+    from dealing.services.rounds import _logged_float, _prepare
+
+    prepared = _prepare(doc, table=table, logged_by=dealer)
+    return _Dealt(prepared.document, sim.code, prepared.stakes, chain.money_column(prepared.outcome.float),
+                  chain.money_column(_logged_float(prepared.outcome)))
 
 
 def _insert(rows: list[Round]) -> None:

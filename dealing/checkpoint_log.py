@@ -145,6 +145,18 @@ def _last_line(path: Path) -> bytes | None:
     return last
 
 
+def _parse(raw: bytes) -> dict:
+    """A line of the log as a checkpoint (its `seq` a number, its `heads` a mapping), as signed;
+    ValueError when it is not one."""
+    try:
+        body = json.loads(raw)
+        int(body["seq"])
+        body["heads"].items()
+    except (ValueError, KeyError, TypeError, AttributeError):
+        raise ValueError("not a checkpoint") from None
+    return body
+
+
 def line_digest(raw: bytes) -> str:
     return hashlib.sha256(raw.rstrip(b"\n")).hexdigest()
 
@@ -169,8 +181,8 @@ def append(heads: dict[str, dict], *, at) -> tuple[int, str, Path]:
                 raw = _last_line(path)
                 if raw is not None:
                     try:
-                        seq = int(json.loads(raw)["seq"]) + 1
-                    except (ValueError, KeyError, TypeError):
+                        seq = int(_parse(raw)["seq"]) + 1
+                    except ValueError:
                         raise CheckpointError(f"The last line of {path} is not a checkpoint: "
                                               "the log must be repaired before it is appended to.") from None
                     prev = line_digest(raw)
@@ -251,12 +263,11 @@ def read(*, want: int | None = None) -> LogState:
     for path, number, raw in _lines(where):
         state.lines += 1
         try:
-            body = json.loads(raw)
-            seq = int(body["seq"])
-            body["heads"].items()
-        except (ValueError, KeyError, TypeError, AttributeError):
+            body = _parse(raw)
+        except ValueError:
             fail(None, f"line {number} of {path.name} is not a checkpoint")
             continue
+        seq = int(body["seq"])
         wrong = _signed(body, keys)
         if wrong is not None:
             fail(seq, f"checkpoint {seq} ({path.name}, line {number}): {wrong}")
@@ -286,9 +297,8 @@ def latest() -> tuple[dict | None, str | None]:
         if raw is None:
             continue
         try:
-            body = json.loads(raw)
-            body["heads"].items()
-        except (ValueError, KeyError, TypeError, AttributeError):
+            body = _parse(raw)
+        except ValueError:
             return None, f"the last line of {path.name} is not a checkpoint"
         try:
             wrong = _signed(body, trusted_keys())

@@ -328,23 +328,26 @@ def dealer_list_of_pits(*, user) -> list:
 
 # --- the chain: the rows a verification streams, and what the pages say about it -------------
 
-class _ChainRow:
-    """A stored record as the chain reads it (its fields by attribute name, as on the model)."""
+class _Row:
+    """A stored row as the chain reads it: its values by attribute name, as on the model."""
 
-    __slots__ = ("pk", "table_id", "chain_index", "uid", "revision", "supersedes_id", "supersedes_sha256",
-                 "amendment_reason", "shoe_id", "position", "number", "dealer_id", "logged_by_id", "logged_at",
-                 "variant", "house_rules", "table_min", "table_max", "float_owed", "float_logged", "document",
-                 "chain_key", "stakes_hmac", "prev_sha256", "sha256")
+    __slots__ = ()
 
     def __init__(self, values):
         for name, value in zip(self.__slots__, values):
             setattr(self, name, value)
 
 
-_CHAIN_ROUND_VALUES = ("pk", "table_id", "chain_index", "uid", "revision", "supersedes_id", "supersedes__sha256",
-                       "amendment_reason", "shoe_id", "position", "number", "dealer_id", "logged_by_id", "logged_at",
-                       "variant", "house_rules", "table_min", "table_max", "float_owed", "float_logged", "document",
-                       "chain_key", "stakes_hmac", "prev_sha256", "sha256")
+class _ChainRow(_Row):
+    __slots__ = ("pk", "table_id", "chain_index", "uid", "revision", "supersedes_id", "supersedes_sha256",
+                 "amendment_reason", "shoe_id", "position", "number", "dealer_id", "logged_by_id", "logged_at",
+                 "variant", "house_rules", "table_min", "table_max", "float_owed", "float_logged", "document",
+                 "chain_key", "stakes_hmac", "prev_sha256", "sha256")
+
+
+# The query's names for `_ChainRow`'s slots: the superseded record's link comes through the relation.
+_CHAIN_ROUND_VALUES = tuple("supersedes__sha256" if name == "supersedes_sha256" else name
+                            for name in _ChainRow.__slots__)
 
 
 def chain_round_rows(*, table_id: int, chunk: int = 2000, start: int = 0, stop: int | None = None):
@@ -365,20 +368,17 @@ def chain_stake_rows(*, table_id: int, chunk: int = 8000, start: int = 0, stop: 
             .values_list("round__chain_index", *chain.STAKE_FIELDS).iterator(chunk_size=chunk))
 
 
-class _ApprovalRow:
+class _ApprovalRow(_Row):
     __slots__ = ("pk", "link", "incident_id", "round_id", "round_sha256", "decided_by_id", "decision", "comment",
                  "decided_at", "chain_key", "prev_hmac", "hmac")
 
-    def __init__(self, values):
-        for name, value in zip(self.__slots__, values):
-            setattr(self, name, value)
+
+_APPROVAL_VALUES = tuple("round__sha256" if name == "round_sha256" else name for name in _ApprovalRow.__slots__)
 
 
 def chain_approval_rows(*, chunk: int = 2000):
     """Every approval in chain order, with the link of the round it decides, streamed."""
-    values = (Approval.objects.order_by("link").values_list(
-        "pk", "link", "incident_id", "round_id", "round__sha256", "decided_by_id", "decision", "comment",
-        "decided_at", "chain_key", "prev_hmac", "hmac").iterator(chunk_size=chunk))
+    values = Approval.objects.order_by("link").values_list(*_APPROVAL_VALUES).iterator(chunk_size=chunk)
     return (_ApprovalRow(v) for v in values)
 
 
@@ -406,44 +406,45 @@ def round_chain_status(*, round: Round) -> RoundChainStatus:  # noqa: A002
         return RoundChainStatus(link_ok=False, link_problem=str(_("The round is no longer at its link.")))
     stakes = [s[1:] for s in chain_stake_rows(table_id=round.table_id, start=row.chain_index,
                                                stop=row.chain_index + 1)]
-    neighbours = {index: (sha256, prev) for index, sha256, prev in Round.objects.filter(
-        table_id=round.table_id, chain_index__in=[row.chain_index - 1, row.chain_index + 1])
+    try:
+        latest, problem = checkpoint_log.latest()
+    except checkpoint_log.CheckpointError as exc:
+        latest, problem = None, str(exc)
+    head = None if problem else (latest or {}).get("heads", {}).get(str(round.table_id))
+    head_index = None if head is None else int(head["count"]) - 1
+    # The neighbours' links and the link the checkpoint signed as the table's head, in one query.
+    links = {index: (sha256, prev) for index, sha256, prev in Round.objects.filter(
+        table_id=round.table_id,
+        chain_index__in=[i for i in (row.chain_index - 1, row.chain_index + 1, head_index) if i is not None])
         .values_list("chain_index", "sha256", "prev_sha256")}
-    before = neighbours.get(row.chain_index - 1, ("", ""))[0]
-    next_prev = neighbours.get(row.chain_index + 1, (None, None))[1]
+    before = links.get(row.chain_index - 1, ("", ""))[0]
+    next_prev = links.get(row.chain_index + 1, (None, None))[1]
     try:
         key = chain.key_for(row.chain_key)
     except chain.UnknownKey:
         status.link_ok, status.link_problem = False, str(_("Its key is not a configured chain key."))
         key = None
     if key is not None:
-        if chain.round_hash(row, supersedes_sha256=row.supersedes_sha256, key=key) != row.sha256:
+        wrong = chain.round_mismatch(row, stakes, key)
+        if wrong == chain.ROUNDS:
             status.link_ok, status.link_problem = False, str(_("Its contents do not match its link."))
-        elif chain.stakes_digest(stakes, key) != row.stakes_hmac:
+        elif wrong == chain.STAKES:
             status.link_ok, status.link_problem = False, str(_("Its stake rows do not match its link."))
         elif row.prev_sha256 != before:
             status.link_ok, status.link_problem = False, str(_("The link before it does not match."))
         elif next_prev is not None and next_prev != row.sha256:
             status.link_ok, status.link_problem = False, str(_("The link after it does not match."))
-    try:
-        latest, problem = checkpoint_log.latest()
-    except checkpoint_log.CheckpointError as exc:
-        latest, problem = None, str(exc)
     if problem:
         status.checkpoint_ok, status.checkpoint_problem = False, problem
         return status
-    head = (latest or {}).get("heads", {}).get(str(round.table_id))
     if head is None:
         return status
     status.checkpoint_at, status.checkpoint_seq = latest["at"], latest["seq"]
-    count = int(head["count"])
-    status.covered = row.chain_index < count
-    stored = (Round.objects.filter(table_id=round.table_id, chain_index=count - 1)
-              .values_list("sha256", flat=True).first())
-    status.checkpoint_ok = stored == head["head"]
+    status.covered = row.chain_index <= head_index
+    status.checkpoint_ok = links.get(head_index, (None, None))[0] == head["head"]
     if not status.checkpoint_ok:
         status.checkpoint_problem = str(_("The table's stored link %(link)d is not the head the checkpoint signed.")
-                                        % {"link": count - 1})
+                                        % {"link": head_index})
     return status
 
 

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from casino.models import Table
 from dealing import chain, checkpoint_log, selectors
-from dealing.chain import APPROVALS_CHAIN, APPROVALS, CHECKPOINTS, ROUNDS, STAKES, Break, Head, Walk
+from dealing.chain import APPROVALS, APPROVALS_CHAIN, CHECKPOINTS, ROUNDS, Break, Head, Walk
 
 from ..models import Approval, ChainCheck, Round
 
@@ -114,7 +114,8 @@ def chain_verify(*, table: Table | None = None, record: bool = False, chunk: int
     for t in tables.values_list("pk", "name").iterator():
         report.tables += 1
         seen.add(str(t[0]))
-        broken = _verify_table(t[0], t[1], heads.get(str(t[0])), report, chunk)
+        with _snapshot():
+            broken = _walk_table(t[0], t[1], heads.get(str(t[0])), report, chunk)
         if broken is not None:
             report.breaks.append(broken)
     if table is None:
@@ -123,7 +124,8 @@ def chain_verify(*, table: Table | None = None, record: bool = False, chunk: int
                 report.breaks.append(Break(log.last["heads"][key].get("name", key), ROUNDS, 0, None,
                                            f"the table (id {key}) and its {head.count} links are gone, but the "
                                            f"checkpoint of {head.at} signed them"))
-        broken = _verify_approvals(heads.get(APPROVALS_CHAIN), report, chunk)
+        with _snapshot():
+            broken = _walk_approvals(heads.get(APPROVALS_CHAIN), report, chunk)
         if broken is not None:
             report.breaks.append(broken)
     if log.last is None:
@@ -149,11 +151,6 @@ def _snapshot():
         yield
 
 
-def _verify_table(table_id: int, name: str, checkpoint: Head | None, report: ChainReport, chunk: int) -> Break | None:
-    with _snapshot():
-        return _walk_table(table_id, name, checkpoint, report, chunk)
-
-
 def _walk_table(table_id: int, name: str, checkpoint: Head | None, report: ChainReport, chunk: int) -> Break | None:
     walk = Walk(name, ROUNDS, checkpoint)
     rounds = selectors.chain_round_rows(table_id=table_id, chunk=chunk)
@@ -171,28 +168,13 @@ def _walk_table(table_id: int, name: str, checkpoint: Head | None, report: Chain
                 pending = next(stakes, None)
             report.stakes += len(mine)
             if not walk.step(link=row.chain_index, row_id=row.pk, prev=row.prev_sha256, stored=row.sha256,
-                             key_id=row.chain_key, recompute=_round_check(row, mine)):
+                             key_id=row.chain_key, mismatch=lambda key, row=row, mine=mine: chain.round_mismatch(
+                                 row, mine, key)):
                 break
     finally:
         rounds.close()
         stakes.close()
-    return walk.end() if walk.broken is None else walk.broken
-
-
-def _round_check(row, stakes):
-    def recompute(key):
-        actual = chain.round_hash(row, supersedes_sha256=row.supersedes_sha256, key=key)
-        if actual != row.sha256:
-            return actual
-        if chain.stakes_digest(stakes, key) != row.stakes_hmac:
-            return (STAKES, "its stake rows do not match the link (a stake was changed, added or removed)")
-        return actual
-    return recompute
-
-
-def _verify_approvals(checkpoint: Head | None, report: ChainReport, chunk: int) -> Break | None:
-    with _snapshot():
-        return _walk_approvals(checkpoint, report, chunk)
+    return walk.end()
 
 
 def _walk_approvals(checkpoint: Head | None, report: ChainReport, chunk: int) -> Break | None:
@@ -201,13 +183,9 @@ def _walk_approvals(checkpoint: Head | None, report: ChainReport, chunk: int) ->
     try:
         for row in rows:
             report.approvals += 1
-
-            def recompute(key, row=row):
-                return chain.approval_hash(row, round_sha256=row.round_sha256, key=key)
-
-            if not walk.step(link=row.link, row_id=row.pk, prev=row.prev_hmac, stored=row.hmac,
-                             key_id=row.chain_key, recompute=recompute):
+            if not walk.step(link=row.link, row_id=row.pk, prev=row.prev_hmac, stored=row.hmac, key_id=row.chain_key,
+                             mismatch=lambda key, row=row: chain.approval_mismatch(row, key)):
                 break
     finally:
         rows.close()
-    return walk.end() if walk.broken is None else walk.broken
+    return walk.end()
