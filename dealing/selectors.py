@@ -11,6 +11,7 @@ A user with several roles sees the union.
 
 import heapq
 from dataclasses import dataclass
+from datetime import datetime
 from datetime import timezone as dt_timezone
 
 from django.contrib.auth import get_user_model
@@ -392,7 +393,7 @@ class RoundChainStatus:
     link_problem: str = ""
     checkpoint_ok: bool | None = None  # None: no checkpoint covers the table yet
     checkpoint_problem: str = ""
-    checkpoint_at: str = ""
+    checkpoint_at: datetime | None = None
     checkpoint_seq: int | None = None
     covered: bool = False  # the round is at or before the head the checkpoint signed
 
@@ -439,7 +440,7 @@ def round_chain_status(*, round: Round) -> RoundChainStatus:  # noqa: A002
         return status
     if head is None:
         return status
-    status.checkpoint_at, status.checkpoint_seq = latest["at"], latest["seq"]
+    status.checkpoint_at, status.checkpoint_seq = datetime.fromisoformat(latest["at"]), latest["seq"]
     status.covered = row.chain_index <= head_index
     status.checkpoint_ok = links.get(head_index, (None, None))[0] == head["head"]
     if not status.checkpoint_ok:
