@@ -29,12 +29,16 @@ def dealer_odds(hit_soft_17: bool) -> DealerOdds:
     return got
 
 
+_TOTALS: dict = {}
+
+
 def total(hand: tuple) -> tuple[int, bool]:
     """(best total, soft) of a hand given as counts by rank."""
-    hard = sum((r + 1) * c for r, c in enumerate(hand))
-    if hand[ACE] and hard <= 11:
-        return hard + 10, True
-    return hard, False
+    got = _TOTALS.get(hand)
+    if got is None:
+        hard = sum((r + 1) * c for r, c in enumerate(hand))
+        got = _TOTALS[hand] = (hard + 10, True) if hand[ACE] and hard <= 11 else (hard, False)
+    return got
 
 
 def _add(hand: tuple, r: int) -> tuple:
@@ -66,13 +70,19 @@ class Solver:
         self._stand: dict = {}
         self._best: dict = {}
         self._policy: dict = {}
+        self._left: dict = {}
 
     # --- the shoe and the dealer ----------------------------------------------------------------
 
     def left(self, up: int, hand: tuple) -> tuple:
-        shoe = list(_sub(self.shoe, hand))
-        shoe[up] -= 1
-        return tuple(shoe)
+        """The shoe after the hand and the up card (memoised)."""
+        key = (up, hand)
+        got = self._left.get(key)
+        if got is None:
+            shoe = list(_sub(self.shoe, hand))
+            shoe[up] -= 1
+            got = self._left[key] = tuple(shoe)
+        return got
 
     def stand(self, up: int, hand: tuple) -> tuple:
         key = (up, hand)
@@ -97,21 +107,35 @@ class Solver:
         self._stand[key] = got
         return got
 
-    def _draws(self, up: int, hand: tuple):
-        shoe = self.left(up, hand)
-        n = sum(shoe)
-        for r in range(N_RANKS):
-            if shoe[r]:
-                yield r, shoe[r] / n
+    def _draws(self, up: int, hand: tuple) -> list:
+        """[(rank, probability, hand + rank)] of the next card (memoised)."""
+        key = (up, hand, "draws")
+        got = self._left.get(key)
+        if got is None:
+            shoe = self.left(up, hand)
+            n = sum(shoe)
+            got = []
+            memo = self._left
+            for r in range(N_RANKS):
+                if shoe[r]:
+                    child = _add(hand, r)
+                    memo.setdefault((up, child), shoe[:r] + (shoe[r] - 1,) + shoe[r + 1:])
+                    got.append((r, shoe[r] / n, child))
+            memo[key] = got
+        return got
 
     # --- optimal play after the first decision (stand or hit only) ------------------------------
 
     def hit(self, up: int, hand: tuple) -> tuple:
         """Take one card, then play on optimally (stand or hit)."""
-        acc = ZERO3
-        for r, p in self._draws(up, hand):
-            acc = _plus(acc, _scale(self.best(up, _add(hand, r)), p))
-        return acc
+        m = w = q = 0.0
+        best = self.best
+        for _r, p, child in self._draws(up, hand):
+            v = best(up, child)
+            m += p * v[0]
+            w += p * v[1]
+            q += p * v[2]
+        return (m, w, q)
 
     def best(self, up: int, hand: tuple) -> tuple:
         """The value of a hand that may only stand or hit, played optimally (a bust: its loss)."""
@@ -130,11 +154,13 @@ class Solver:
         return got
 
     def double(self, up: int, hand: tuple) -> tuple:
-        acc = ZERO3
-        for r, p in self._draws(up, hand):
-            s = self.stand(up, _add(hand, r))
-            acc = _plus(acc, (2 * p * s[0], 2 * p * s[1], 4 * p * s[2]))
-        return acc
+        m = w = q = 0.0
+        for _r, p, child in self._draws(up, hand):
+            v = self.stand(up, child)
+            m += p * v[0]
+            w += p * v[1]
+            q += p * v[2]
+        return (2 * m, 2 * w, 4 * q)
 
     def surrender(self, up: int, hand: tuple) -> tuple:
         nb = no_blackjack(up, self.left(up, hand))
@@ -233,8 +259,8 @@ class Solver:
 
     def _policy_hit(self, up: int, hand: tuple, policy) -> tuple:
         acc = ZERO3
-        for r, p in self._draws(up, hand):
-            acc = _plus(acc, _scale(self.played(up, _add(hand, r), policy), p))
+        for _r, p, child in self._draws(up, hand):
+            acc = _plus(acc, _scale(self.played(up, child, policy), p))
         return acc
 
     def played(self, up: int, hand: tuple, policy) -> tuple:
