@@ -167,13 +167,7 @@ class Solver:
         return (-0.5 * nb, nb, 0.25 * nb)
 
     def can_double(self, hand: tuple, split: bool) -> bool:
-        rules = self.rules
-        if split and not rules["double_after_split"]:
-            return False
-        if rules["double"] == "9-11":
-            best, soft = total(hand)
-            return not soft and 9 <= best <= 11
-        return True
+        return can_double(self.rules, hand, split)
 
     # --- the first decision of a two-card hand ----------------------------------------------------
 
@@ -276,6 +270,16 @@ class Solver:
             got = self._policy_hit(up, hand, policy)
         self._policy[key] = got
         return got
+
+
+def can_double(rules: dict, hand: tuple, split: bool) -> bool:
+    """Whether a two-card hand may double (split: a hand made by splitting)."""
+    if split and not rules["double_after_split"]:
+        return False
+    if rules["double"] == "9-11":
+        best, soft = total(hand)
+        return not soft and 9 <= best <= 11
+    return True
 
 
 def deal_probabilities(shoe: tuple):
