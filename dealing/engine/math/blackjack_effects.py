@@ -226,3 +226,23 @@ def cut_card(rounds: int = 200_000, seed: int = 2026, preset: str = "salon") -> 
             "difference": decimal(diff), "difference_low": decimal(diff - 1.96 * se),
             "difference_high": decimal(diff + 1.96 * se),
             "exact_house_edge": bj.edge(preset=preset, strategy="basic")["house_edge"]}
+
+
+# --- insurance and even money ----------------------------------------------------------------------
+
+INSURANCE_HANDS = (("no ten", ["9S", "7H"]), ("one ten", ["TS", "6H"]), ("two tens", ["TS", "KD"]))
+
+
+def insurance(preset: str = "salon", rules=None) -> dict:
+    """Against an ace up: insurance's EV per unit of it for hands holding no, one and two tens, and
+    a blackjack's even money against declining it (all from blackjack.ev)."""
+    rows = []
+    for name, cards in INSURANCE_HANDS:
+        doc = bj.ev(cards, dealer="AC", rules=rules, preset=preset)
+        value = Decimal(doc["options"]["insurance"])
+        rows.append({"hand": name, "cards": cards, "insurance": doc["options"]["insurance"],
+                     "dealer_blackjack": decimal(float((value + 1) / 3)), "best": doc["best"]})
+    natural = bj.ev(["AS", "KH"], dealer="AD", rules=rules, preset=preset)
+    return {"format": "insurance/1", "variant": "blackjack", "preset": natural["preset"], "rows": rows,
+            "even_money": natural["options"]["even_money"], "decline": natural["options"]["stand"],
+            "even_money_best": natural["best"] == "even_money"}
