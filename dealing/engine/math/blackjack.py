@@ -44,6 +44,13 @@ def clear_cache() -> None:
     _EDGES.clear()
 
 
+def forget(rules: dict) -> None:
+    """Drop the full-shoe solver of a rule set (its edge and chart stay cached): a solve holds
+    about 100 MB of memo, so the rule-effects table keeps only the figures of the rule sets it tries."""
+    key = (rules_key(rules), tuple(full_shoe(rules["decks"])))
+    _FULL.pop(key, None)
+
+
 def solver(rules: dict, removed: tuple = (0,) * N_RANKS) -> Solver:
     """The solver for a rule set and a shoe (the full shoe less `removed`), memoised."""
     shoe = tuple(f - r for f, r in zip(full_shoe(rules["decks"]), removed))

@@ -49,6 +49,8 @@ def rule_effects(preset: str = "salon") -> dict:
         same = all(base_rules.get(k) == v for k, v in change.items())
         optimal = base if same else bj.edge(rules=change, preset=preset)
         basic = base_basic if same else bj.edge(rules=change, preset=preset, strategy="basic")
+        if not same:
+            bj.forget(rules)
         rows.append({"rule": name, "value": next(iter(change.values())), "preset_value": base_rules[name],
                      "unchanged": same,
                      "house_edge": optimal["house_edge"], "basic_house_edge": basic["house_edge"],
