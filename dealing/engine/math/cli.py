@@ -4,6 +4,9 @@
     ev ochko --cards AS                                      # fold / bet:1 … bet:10
     edge ochko [--rule dark_win_bet=take] [--rule dark_double_bust_bet=take] [--all]
     strategy ochko --bet k [--rule …]
+    ev blackjack --preset salon|online --cards TS 6H --dealer TC [--removed …] [--rule hit_soft_17=true]
+    edge blackjack --preset salon|online [--strategy optimal|basic] [--rule …]
+    strategy blackjack --preset salon|online [--rule …]
 
 Each prints one JSON document on standard output (`edge --all`: a JSON list, one `edge/1` per
 combination of the dark-card house rules). A question that cannot be asked exits 2 with one
@@ -14,9 +17,9 @@ import argparse
 import json
 import sys
 
-from . import ochko
+from . import blackjack, ochko
 
-VARIANTS = {"ochko": ochko}
+VARIANTS = {"ochko": ochko, "blackjack": blackjack}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -71,9 +74,11 @@ def run(argv: list[str]):
     module = VARIANTS.get(args.variant)
     if module is None:
         raise _Refused(f"no game math for {args.variant!r} here (known: {', '.join(VARIANTS)})")
+    rules = _rules(args.rule)
+    if module is blackjack:
+        return _blackjack(args, rules)
     if args.preset is not None:
         raise _Refused(f"--preset does not apply to {args.variant}")
-    rules = _rules(args.rule)
     if args.command == "ev":
         return module.ev(args.cards, dealer=args.dealer, bet=args.bet, removed=args.removed, rules=rules)
     if args.command == "edge":
@@ -85,6 +90,20 @@ def run(argv: list[str]):
             return module.edge_table()
         return module.edge(rules)
     return module.strategy(bet=args.bet, rules=rules)
+
+
+def _blackjack(args, rules: dict):
+    if args.command == "ev":
+        if args.bet is not None:
+            raise _Refused("--bet does not apply to blackjack (every EV is per unit of the bet)")
+        return blackjack.ev(args.cards, dealer=args.dealer, removed=args.removed, rules=rules, preset=args.preset)
+    if args.command == "edge":
+        if args.all:
+            raise _Refused("--all applies to ochko only")
+        return blackjack.edge(rules, preset=args.preset, strategy=args.strategy)
+    if args.bet != 1:
+        raise _Refused("--bet does not apply to blackjack")
+    return blackjack.strategy(rules, preset=args.preset)
 
 
 def main(argv=None) -> int:

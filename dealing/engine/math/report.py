@@ -2,6 +2,7 @@
 
     python -m dealing.engine.math.report ochko          # the tables
     python -m dealing.engine.math.report ochko-speed    # the timings
+    python -m dealing.engine.math.report blackjack      # docs/blackjack-math.md (blackjack_report.py)
 
 Every number printed here comes from `ochko.edge`, `ochko.strategy` and `ochko.ev`; the page
 pastes this output under the command, so re-running it checks the page.
@@ -118,7 +119,20 @@ def ochko_speed() -> str:
     return "\n".join(lines) + "\n"
 
 
-REPORTS = {"ochko": ochko_report, "ochko-speed": ochko_speed}
+def _blackjack() -> str:
+    from .blackjack_report import blackjack_report
+
+    return blackjack_report()
+
+
+def _blackjack_speed() -> str:
+    from .blackjack_report import blackjack_speed
+
+    return blackjack_speed()
+
+
+REPORTS = {"ochko": ochko_report, "ochko-speed": ochko_speed, "blackjack": _blackjack,
+           "blackjack-speed": _blackjack_speed}
 
 
 def main(argv=None) -> int:
