@@ -405,7 +405,7 @@ def cmd_native(args) -> int:
 
 
 # The game-math questions (ev/1, edge/1, the charts) have their own command line (math/cli.py).
-MATH_COMMANDS = ("ev", "edge", "strategy")
+MATH_COMMANDS = ("ev", "edge", "strategy", "specials")
 
 
 def main(argv=None) -> int:

@@ -204,3 +204,35 @@ def test_monte_carlo_of_a_million_rounds():
     mean, expected, se = _check(1_000_000, 2026)
     print(f"1,000,000 rounds: mean {mean:.6f}, exact {expected:.6f}, se {se:.6f}, {(mean - expected) / se:+.2f} se")
     assert abs(mean - expected) < 4 * se, (mean, expected, se)
+
+
+# --- the command line --------------------------------------------------------------------------
+
+def _cli(*args):
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-m", "dealing.engine", *args], capture_output=True, text=True,
+                          timeout=600)
+
+
+def test_the_cli_prints_the_edge_and_the_special_hands():
+    import json
+    edge = _cli("edge", "veintiuno")
+    assert edge.returncode == 0, edge.stderr
+    assert json.loads(edge.stdout) == json.loads(json.dumps(vm.edge()))
+    specials = _cli("specials", "veintiuno")
+    assert json.loads(specials.stdout)["chances"]["monona"] == "0.0076923076923076"
+
+
+@pytest.mark.parametrize("args,words", [
+    (("ev", "veintiuno", "--cards", "AS"), "edge` and `specials"),
+    (("edge", "veintiuno", "--rule", "suited_twelve_pays=0"), "suited_twelve_pays"),
+    (("edge", "veintiuno", "--threshold", "40"), "threshold"),
+    (("edge", "veintiuno", "--strategy", "optimal"), "documented"),
+    (("specials", "ochko"), "only veintiuno"),
+    (("edge", "ochko", "--threshold", "12"), "veintiuno only"),
+])
+def test_the_cli_refuses_a_question_it_cannot_answer_in_one_line(args, words):
+    done = _cli(*args)
+    assert done.returncode == 2 and done.stdout == ""
+    assert words in done.stderr and done.stderr.count("\n") == 1

@@ -7,9 +7,12 @@
     ev blackjack --preset salon|online --cards TS 6H --dealer TC [--removed …] [--rule hit_soft_17=true]
     edge blackjack --preset salon|online [--strategy optimal|basic] [--rule …]
     strategy blackjack --preset salon|online [--rule …]
+    edge veintiuno [--rule suited_twelve_pays=3] [--threshold 12 --bank-stands 18] [--all]
+    specials veintiuno [--rule packs=2]
 
 Each prints one JSON document on standard output (`edge --all`: a JSON list, one `edge/1` per
-combination of the dark-card house rules). A question that cannot be asked exits 2 with one
+combination of the dark-card house rules; for veintiuno, the bank's edge for each pair of fixed
+drawing counts). A question that cannot be asked exits 2 with one
 line on standard error. `python -m dealing.engine ev|edge|strategy …` hands its arguments here.
 """
 
@@ -17,9 +20,9 @@ import argparse
 import json
 import sys
 
-from . import blackjack, ochko
+from . import blackjack, ochko, veintiuno
 
-VARIANTS = {"ochko": ochko, "blackjack": blackjack}
+VARIANTS = {"ochko": ochko, "blackjack": blackjack, "veintiuno": veintiuno}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -49,12 +52,17 @@ def _parser() -> argparse.ArgumentParser:
     edge.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
     edge.add_argument("--all", action="store_true", help="every combination of the dark-card house rules")
     edge.add_argument("--preset")
-    edge.add_argument("--strategy", default="optimal")
+    edge.add_argument("--strategy", default=None)
+    edge.add_argument("--threshold", type=int, help="veintiuno: the player draws while under this count")
+    edge.add_argument("--bank-stands", type=int, help="veintiuno: the bank stands from this count")
     strategy = sub.add_parser("strategy", help="the optimal chart")
     strategy.add_argument("variant")
     strategy.add_argument("--bet", type=int, default=1)
     strategy.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
     strategy.add_argument("--preset")
+    specials = sub.add_parser("specials", help="the chance of each special hand (veintiuno)")
+    specials.add_argument("variant")
+    specials.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
     return parser
 
 
@@ -75,6 +83,12 @@ def run(argv: list[str]):
     if module is None:
         raise _Refused(f"no game math for {args.variant!r} here (known: {', '.join(VARIANTS)})")
     rules = _rules(args.rule)
+    if module is veintiuno:
+        return _veintiuno(args, rules)
+    if args.command == "specials":
+        raise _Refused(f"specials: only veintiuno has a table of special hands, not {args.variant}")
+    if getattr(args, "threshold", None) is not None or getattr(args, "bank_stands", None) is not None:
+        raise _Refused("--threshold and --bank-stands apply to veintiuno only")
     if module is blackjack:
         return _blackjack(args, rules)
     if args.preset is not None:
@@ -82,7 +96,7 @@ def run(argv: list[str]):
     if args.command == "ev":
         return module.ev(args.cards, dealer=args.dealer, bet=args.bet, removed=args.removed, rules=rules)
     if args.command == "edge":
-        if args.strategy != "optimal":
+        if args.strategy not in (None, "optimal"):
             raise _Refused(f"--strategy {args.strategy}: {args.variant} has the optimal strategy only")
         if args.all:
             if rules:
@@ -100,10 +114,31 @@ def _blackjack(args, rules: dict):
     if args.command == "edge":
         if args.all:
             raise _Refused("--all applies to ochko only")
-        return blackjack.edge(rules, preset=args.preset, strategy=args.strategy)
+        return blackjack.edge(rules, preset=args.preset, strategy=args.strategy or "optimal")
     if args.bet != 1:
         raise _Refused("--bet does not apply to blackjack")
     return blackjack.strategy(rules, preset=args.preset)
+
+
+def _veintiuno(args, rules: dict):
+    if args.command == "specials":
+        packs = rules.pop("packs", "1")
+        if rules:
+            raise _Refused(f"specials veintiuno: only --rule packs=N applies, not {', '.join(rules)}")
+        if not str(packs).isdigit():
+            raise _Refused(f"--rule packs={packs}: a whole number of packs")
+        return veintiuno.specials_document(int(packs))
+    if args.command != "edge":
+        raise _Refused(f"{args.command} veintiuno: veintiuno's math is `edge` and `specials`; its player's "
+                       "strategy is documented in docs/veintiuno-math.md")
+    if args.preset is not None:
+        raise _Refused("--preset does not apply to veintiuno")
+    if args.strategy not in (None, "documented"):
+        raise _Refused(f"--strategy {args.strategy}: veintiuno's edge is for the documented strategies")
+    if args.all:
+        return veintiuno.grid(rules)
+    counts = {k: v for k, v in (("threshold", args.threshold), ("bank_stands", args.bank_stands)) if v is not None}
+    return veintiuno.edge(rules, **counts)
 
 
 def main(argv=None) -> int:
