@@ -12,4 +12,5 @@ urlpatterns = [
     path("blackjack/", views.blackjack, name="blackjack"),
     path("blackjack/edge/", views.blackjack_edge, name="blackjack_edge"),
     path("blackjack/ask/", views.blackjack_ask, name="blackjack_ask"),
+    path("veintiuno/", views.veintiuno, name="veintiuno"),
 ]

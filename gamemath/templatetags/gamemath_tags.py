@@ -45,3 +45,12 @@ def plain(value, places=4):
     if amount is None:
         return "—"
     return f"{amount.quantize(Decimal(1).scaleb(-int(places)), rounding=ROUND_HALF_EVEN)}".replace("-", "−")
+
+
+@register.filter
+def one_in(value):
+    """A chance (0.0615…) as "one in N", N to a whole number (16); "—" for a chance of nothing."""
+    amount = _decimal(value)
+    if not amount:
+        return "—"
+    return f"{(1 / amount).quantize(Decimal(1), rounding=ROUND_HALF_EVEN):,}"

@@ -1,0 +1,37 @@
+"""The engine's veintiuno math, cached per process: the chances of the special hands, the bank's
+edge between the documented strategies, and the player's EV for each drawing threshold against
+the documented bank. Only `suited_twelve_pays` can be chosen on the page (one to ten), so the
+caches stay small; the first solve of a rule set takes seconds, every later answer milliseconds."""
+
+from functools import lru_cache
+
+from dealing.engine.math import veintiuno
+
+QuestionError = veintiuno.QuestionError
+THRESHOLDS = tuple(range(12, 21))
+
+
+@lru_cache(maxsize=4)
+def specials() -> dict:
+    return veintiuno.specials_document()
+
+
+@lru_cache(maxsize=16)
+def _edge(suited_twelve_pays: int) -> dict:
+    return veintiuno.edge({"suited_twelve_pays": suited_twelve_pays})
+
+
+@lru_cache(maxsize=16)
+def _thresholds(suited_twelve_pays: int) -> tuple:
+    return tuple(veintiuno.grid({"suited_twelve_pays": suited_twelve_pays}, thresholds=THRESHOLDS,
+                                banks=(veintiuno.BANK_STANDS,)))
+
+
+def edge(*, suited_twelve_pays: int = 2) -> dict:
+    """`edge/1` between the documented strategies (cached; do not mutate the answer)."""
+    return _edge(suited_twelve_pays)
+
+
+def thresholds(*, suited_twelve_pays: int = 2) -> list[dict]:
+    """The bank's edge for each drawing threshold of the player against the documented bank."""
+    return list(_thresholds(suited_twelve_pays))

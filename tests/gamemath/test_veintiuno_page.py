@@ -1,0 +1,47 @@
+"""The veintiuno game-math page: open to every role, every figure the engine's."""
+
+import re
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+
+from casino.roles import ROLES
+from dealing.engine.math import veintiuno
+
+pytestmark = pytest.mark.django_db
+
+PAGE = reverse("gamemath:veintiuno")
+
+
+@pytest.mark.parametrize("role", [*ROLES, "superuser"])
+def test_every_role_reads_the_page(client_for, role):
+    assert client_for(role).get(PAGE).status_code == 200
+
+
+def test_anonymous_is_sent_to_login(client):
+    response = client.get(PAGE)
+    assert response.status_code == 302 and response["Location"] == f"{reverse('login')}?next={PAGE}"
+
+
+def test_the_figures_on_the_page_are_the_engines(client_for):
+    html = client_for("trainee").get(PAGE).content.decode()
+    edge = veintiuno.edge()
+    shown = re.search(r'id="edge-house">([^<]+)<', html).group(1)
+    assert shown == f"{(Decimal(edge['house_edge']) * 100).quantize(Decimal('0.001'))} %"
+    monona = re.search(r'<tr data-hand="monona">.*?title="([^"]+)"', html, re.S).group(1)
+    assert monona == veintiuno.specials_document()["chances"]["monona"]
+    assert re.search(r'<tr data-hand="monona">.*?<td class="num">130</td>', html, re.S)  # one in 130
+    # The documented threshold's row is the engine's edge, and it is marked.
+    row = re.search(r'<tr data-threshold="12" class="on">.*?data-house-edge="([^"]+)"', html, re.S).group(1)
+    assert row == edge["house_edge"]
+
+
+def test_a_richer_suited_twelve_changes_the_edge_and_a_bad_one_is_shown_on_its_field(client_for):
+    client = client_for("dealer")
+    richer = client.get(PAGE + "?suited_twelve_pays=5").content.decode()
+    expected = veintiuno.edge({"suited_twelve_pays": 5})["house_edge"]
+    assert f'data-house-edge="{expected}"' in richer
+    bad = client.get(PAGE + "?suited_twelve_pays=99")
+    assert bad.status_code == 200
+    assert "less than or equal to 10" in bad.content.decode()
