@@ -143,7 +143,8 @@ def test_hit_on_a_stiff_hand_is_the_independent_recursions_value():
     shoe, up = _left(cards, dealer), 9
     got = bj.ev(cards, dealer=dealer)["options"]
     assert abs(_f(got["hit"]) - float(_hit_u([9, 5], shoe, up) / _nb(shoe, up))) < 1e-12
-    assert _f(got["hit"]) > _f(got["stand"]) and bj.ev(cards, dealer=dealer)["best"] == "hit"  # 16 v T: hit (-0.535 > -0.541)
+    # 16 v T: hit (−0.535 > −0.541)
+    assert _f(got["hit"]) > _f(got["stand"]) and bj.ev(cards, dealer=dealer)["best"] == "hit"
 
 
 def test_a_depleted_shoe_is_the_recursion_over_that_shoe():
