@@ -49,6 +49,7 @@ run() {  # run [schemathesis options]: one run with a new token of the demo supe
     --max-examples "$MAX_EXAMPLES" \
     --seed "$SEED" \
     --workers 1 \
+    --generation-database none \
     --request-timeout 30 \
     --no-color \
     "$@"
