@@ -20,10 +20,10 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_inputs import JsonInput
 from casino.models import Table
 from casino.pagination import KeysetPagination, StrictLimitOffsetPagination
 from casino.roles import HasRole
-from casino.api_inputs import JsonInput
 from dealing.apis.common import errors
 
 from . import access, selectors, services

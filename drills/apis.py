@@ -9,8 +9,8 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.roles import AUDITOR, PIT_BOSS, TRAINEE, HasRole
 from casino.api_inputs import JsonInput
+from casino.roles import AUDITOR, PIT_BOSS, TRAINEE, HasRole
 
 from . import presenters, selectors, services, setups
 from .choices import Kind, Preset

@@ -6,9 +6,9 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_inputs import JsonInput
 from casino.models import Table
 from casino.roles import HasRole
-from casino.api_inputs import JsonInput
 from dealing import selectors, services
 from dealing.access import READERS, REPORTERS
 from dealing.choices import Decision, IncidentKind, Resolution

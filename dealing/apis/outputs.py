@@ -4,8 +4,8 @@ the input of a pit boss's decision, shared by corrections and incidents."""
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
-from casino.api_inputs import JsonInput
 
+from casino.api_inputs import JsonInput
 from dealing import selectors
 
 from .common import MONEY, Text

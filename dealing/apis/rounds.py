@@ -8,8 +8,8 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.roles import HasRole
 from casino.api_inputs import JsonInput
+from casino.roles import HasRole
 from dealing import selectors, services
 from dealing.access import LOGGERS, READERS
 from dealing.choices import Decision

@@ -14,10 +14,10 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_inputs import JsonInput
 from casino import services
 from casino.errors import ServiceError
 from casino.security import client_address, lockout_response
-from casino.api_inputs import JsonInput
 
 from .common import Text, errors
 
