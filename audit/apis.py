@@ -17,13 +17,14 @@ from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_inputs import JsonInput
 from casino.models import Table
-from casino.pagination import KeysetPagination
+from casino.pagination import KeysetPagination, StrictLimitOffsetPagination
 from casino.roles import HasRole
+from dealing.apis.common import errors
 
 from . import access, selectors, services
 from .choices import Classification, FindingStatus, RunTrigger, Severity
@@ -32,7 +33,7 @@ from .models import AuditRun
 User = get_user_model()
 
 
-class Pagination(LimitOffsetPagination):
+class Pagination(StrictLimitOffsetPagination):
     default_limit = 100
     max_limit = 1000
 
@@ -96,7 +97,7 @@ class FindingDetailSerializer(FindingSerializer):
     reviews = ReviewSerializer(many=True, help_text="Newest first.")
 
 
-class ReviewInputSerializer(serializers.Serializer):
+class ReviewInputSerializer(JsonInput):
     status = serializers.ChoiceField(choices=FindingStatus.choices)
     classification = serializers.ChoiceField(choices=Classification.choices, required=False, allow_blank=True,
                                              default="")
@@ -125,6 +126,7 @@ FILTER_PARAMETERS = [
 
 class FindingListApi(APIView):
     permission_classes = [HasRole(*access.FINDING_ROLES)]
+    pagination_class = FindingPagination  # what the schema shows: the page object, its parameters
 
     @extend_schema(parameters=FILTER_PARAMETERS, responses=FindingSerializer(many=True))
     def get(self, request):
@@ -166,7 +168,7 @@ class FindingBulkReviewApi(APIView):
         findings = FindingSerializer(many=True)
 
     @extend_schema(operation_id="findings_bulk_review", request=BulkReviewInputSerializer,
-                   responses=BulkReviewOutputSerializer)
+                   responses={200: BulkReviewOutputSerializer, **errors(404)})  # 404: an id that is no finding
     def post(self, request):
         data = self.BulkReviewInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -211,7 +213,7 @@ class AuditRunSerializer(serializers.Serializer):
         return [user.get_username() for user in run.dealers.all()]
 
 
-class AuditRunStartSerializer(serializers.Serializer):
+class AuditRunStartSerializer(JsonInput):
     tables = serializers.SlugRelatedField(slug_field="name", many=True, required=False,
                                           queryset=Table.objects.all(), help_text="Table names; none: every table.")
     dealers = serializers.SlugRelatedField(slug_field="username", many=True, required=False,
@@ -226,6 +228,7 @@ class AuditRunListApi(APIView):
     """GET: the runs, newest first. POST: start a run."""
 
     permission_classes = [HasRole(*access.RUN_ROLES)]
+    pagination_class = Pagination  # what the schema shows: the page object, its parameters
 
     @extend_schema(responses=AuditRunSerializer(many=True))
     def get(self, request):

@@ -18,6 +18,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from casino.choices import Variant
+from casino.filters import IdFilter
 from casino.models import Pit, Table
 from casino.roles import DEALER, user_pits
 from dealing import engine
@@ -69,8 +70,8 @@ class FindingFilter(django_filters.FilterSet):
                                           widget=forms.DateInput(attrs={"type": "date"}))
     date_to = django_filters.DateFilter(label=_("To"), method="filter_to",
                                         widget=forms.DateInput(attrs={"type": "date"}))
-    round = django_filters.NumberFilter(label=_("Round"), field_name="round_id")
-    shoe = django_filters.NumberFilter(label=_("Shoe"), field_name="shoe_id")
+    round = IdFilter(label=_("Round"), field_name="round_id")
+    shoe = IdFilter(label=_("Shoe"), field_name="shoe_id")
     kind = django_filters.ChoiceFilter(label=_("Of"), method="filter_kind",
                                        choices=[("round", _("rounds")), ("shoe", _("shoes"))])
     impact = django_filters.ChoiceFilter(label=_("Money"), method="filter_impact", choices=[

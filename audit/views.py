@@ -91,7 +91,7 @@ def _money_series(rows) -> dict:
 # --- findings -------------------------------------------------------------------------------------
 
 @require_http_methods(["GET", "POST"])
-@role_required(*access.FINDING_ROLES)
+@role_required(*access.FINDING_ROLES, methods={"POST": access.REVIEW_ROLES})  # reviews: auditors
 def finding_list(request):
     if request.method == "POST":
         if not access.may_review(request.user):

@@ -9,11 +9,12 @@ from rest_framework.views import APIView
 
 from . import selectors
 from .choices import Variant
-from .roles import HasAnyRole
+from .roles import FLOOR_ROLES, HasRole
 
 
 class TableListApi(APIView):
-    permission_classes = [HasAnyRole]
+    # The floor's tables are for the staff who work it; trainees see only their drills (SPEC, issue 18).
+    permission_classes = [HasRole(*FLOOR_ROLES)]
 
     class OutputSerializer(serializers.Serializer):
         id = serializers.IntegerField()

@@ -1,12 +1,44 @@
-"""Filters of the floor, shared by pages and the API."""
+"""Filters of the floor, shared by pages and the API; the strict filter parts every app's lists use."""
 
 import django_filters
+from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from .choices import Variant
 from .models import Table
 
 
-class TableFilter(django_filters.FilterSet):
+class IdFilter(django_filters.NumberFilter):
+    """An id: a whole number (a plain NumberFilter takes `0.5` and finds nothing)."""
+
+    field_class = forms.IntegerField
+
+
+class StrictFilterSet(django_filters.FilterSet):
+    """A filter given twice (`?table=1&table=2`), or a yes/no filter given neither, is refused
+    rather than read as its last value or as not given."""
+
+    BOOLEAN = {"", "true", "false", "True", "False", "1", "0"}
+
+    def is_valid(self):
+        valid = super().is_valid()
+        getlist = getattr(self.data, "getlist", None)
+        if getlist is not None:
+            for name, filter_ in self.filters.items():
+                values = getlist(name)
+                if name in self.form.errors:
+                    continue
+                if len(values) > 1:
+                    self.form.add_error(name, _("Give this filter one value."))
+                    valid = False
+                elif isinstance(filter_, django_filters.BooleanFilter) and values and values[0] not in self.BOOLEAN:
+                    # django-filter reads anything else as "not given": a misspelt filter is not "all".
+                    self.form.add_error(name, _("Give true or false."))
+                    valid = False
+        return valid
+
+
+class TableFilter(StrictFilterSet):
     variant = django_filters.ChoiceFilter(choices=Variant.choices)
     is_active = django_filters.BooleanFilter()
 

@@ -84,3 +84,23 @@ def _record_refusal(request, response) -> None:
     why = getattr(request, REASON, "") or "Forbidden"
     security_event_record(kind=SecurityEvent.Kind.REFUSAL, user=user, address=client_address(request),
                           detail=f"{request.method} {request.path[:300]}: {why}")
+
+
+class ApiNotFoundMiddleware:
+    """Under /api/ a path that matches no endpoint (`/api/v1/rounds/-1/`, `/api/v1/nowhere`) is a
+    404 in the API's error shape, as the schema documents, not Django's HTML page (the URLconf's
+    `handler404` is not used while DEBUG is on; this is). The endpoints' own 404s are JSON already
+    and pass untouched; pages keep their 404 page."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if response.status_code == 404 and request.path_info.startswith(API_PREFIX) and \
+                not response.get("Content-Type", "").startswith("application/json"):
+            from django.http import JsonResponse
+            from django.utils.translation import gettext as _
+
+            return JsonResponse({"message": _("Not found."), "extra": {"code": "not_found"}}, status=404)
+        return response

@@ -16,7 +16,44 @@ from rest_framework.utils.urls import remove_query_param, replace_query_param
 from . import keyset
 
 
-class KeysetPagination(LimitOffsetPagination):
+class StrictLimitOffsetPagination(LimitOffsetPagination):
+    """`limit` and `offset` as DRF reads them, except that a value that is not a whole number in
+    range is refused (400, `extra.fields`) instead of quietly read as the default: a client that
+    sends `offset=true` learns of its mistake. A `limit` above `max_limit` is still cut to it."""
+
+    def _whole(self, request, name: str, minimum: int) -> int | None:
+        raw = request.query_params.get(name)
+        if raw is None or raw == "":
+            return None
+        try:
+            value = int(raw)
+        except ValueError:
+            value = None
+        if value is None or value < minimum or not raw.strip().lstrip("+").isdigit():
+            raise ValidationError({name: [_("A whole number of at least %(min)d is required.") % {"min": minimum}]})
+        return value
+
+    def get_limit(self, request):
+        value = self._whole(request, self.limit_query_param, 1)
+        if value is None:
+            return self.default_limit
+        return min(value, self.max_limit) if self.max_limit else value
+
+    def get_offset(self, request):
+        value = self._whole(request, self.offset_query_param, 0)
+        return 0 if value is None else value
+
+    def get_schema_operation_parameters(self, view):
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] == self.limit_query_param:
+                parameter["schema"]["minimum"] = 1
+            elif parameter["name"] == self.offset_query_param:
+                parameter["schema"]["minimum"] = 0
+        return parameters
+
+
+class KeysetPagination(StrictLimitOffsetPagination):
     keyset_field = "logged_at"  # the time the list is ordered by, newest first (then by id)
     keyset = False
 

@@ -98,19 +98,28 @@ def check_role(request, roles: tuple[str, ...]):
     return None
 
 
-def role_required(*roles: str):
-    """Decorator for function views: login required, then any of `roles` (superuser always)."""
+def role_required(*roles: str, methods: dict[str, tuple[str, ...]] | None = None):
+    """Decorator for function views: login required, then any of `roles` (superuser always).
+
+    `methods={"POST": (AUDITOR,)}` admits fewer roles to a method (a page everyone reads and a few
+    write to). Both are kept on the view (`roles`, `method_roles`): the URL × role walk
+    (tests/casino/test_url_roles.py) reads them as the view's declaration.
+    """
     check_known(roles)
+    methods = dict(methods or {})
+    for narrower in methods.values():
+        check_known(narrower)
 
     def decorator(view):
         @wraps(view)
         def wrapped(request, *args, **kwargs):
-            refused = check_role(request, roles)
+            refused = check_role(request, methods.get(request.method, roles))
             if refused is not None:
                 return refused
             return view(request, *args, **kwargs)
 
         wrapped.roles = roles
+        wrapped.method_roles = methods
         return wrapped
 
     return decorator

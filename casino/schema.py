@@ -5,8 +5,21 @@ drf-spectacular postprocessing hook, SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"
   dealing/apis/common.py `_raw_body` for the endpoints that read the raw bytes).
 - 503 with `Retry-After` on every operation: the database or the broker cannot be reached just now
   (casino/faults.py).
-Both in the project's error shape, the `Error` component.
+- 400 on every operation that takes query parameters or a body (validation, `extra.fields`).
+- 401 and 403 on every operation that needs a login (no or a bad token; a role that may not).
+- 404 on every operation with an id in its path (no such object, or not one the caller may see).
+All in the project's error shape, the `Error` component. An operation's own declaration of a code
+(with its own description) is kept.
+
+And two things every operation does that drf-spectacular cannot see:
+- a query parameter sent empty (`?to=`, as a page's filter form sends its blank fields) is the
+  parameter not sent: each one's schema also admits "";
+- the endpoints that read their body's bytes themselves (a round log, read exactly) need one:
+  their `requestBody` is required (none, or another media type: 415).
 """
+
+RAW_BODY = {("post", "/api/v1/rounds/"), ("post", "/api/v1/engine/settle")}
+EMPTY = {"type": "string", "enum": [""]}
 
 ERROR_REF = {"$ref": "#/components/schemas/Error"}
 METHODS = ("get", "put", "post", "patch", "delete")
@@ -19,11 +32,27 @@ def _error(description: str, **extra) -> dict:
 def add_common_responses(result, generator, request, public):
     if "Error" not in result.get("components", {}).get("schemas", {}):
         return result
-    for path in result.get("paths", {}).values():
+    for path_name, path in result.get("paths", {}).items():
         for method, operation in path.items():
             if method not in METHODS:
                 continue
             responses = operation.setdefault("responses", {})
+            parameters = operation.get("parameters", [])
+            for parameter in parameters:
+                schema = parameter.get("schema")
+                if parameter.get("in") == "query" and schema and schema != {"type": "string"}:
+                    parameter["schema"] = {"anyOf": [schema, EMPTY]}
+            if (method, path_name) in RAW_BODY and "requestBody" in operation:
+                operation["requestBody"]["required"] = True
+            if "requestBody" in operation or any(p.get("in") == "query" for p in parameters):
+                responses.setdefault("400", _error("The request is not valid: `extra.fields` says which field and "
+                                                   "why, or `extra.code` what is wrong."))
+            if operation.get("security") != [] and operation.get("security") != [{}]:
+                responses.setdefault("401", _error("No credentials, or a token that is unknown, expired or revoked."))
+                if not _is_token_path(path_name):
+                    responses.setdefault("403", _error("The caller's role does not give access to this operation."))
+            if any(p.get("in") == "path" for p in parameters):
+                responses.setdefault("404", _error("There is no such object, or none the caller may see."))
             if "requestBody" in operation:
                 responses.setdefault("415", _error("The body is not JSON (`extra.code` = `unsupported_media_type`)."))
             responses.setdefault("503", _error(
@@ -32,3 +61,8 @@ def add_common_responses(result, generator, request, public):
                 headers={"Retry-After": {"schema": {"type": "integer"},
                                          "description": "Seconds to wait before trying again."}}))
     return result
+
+
+def _is_token_path(name: str) -> bool:
+    """The token endpoints: any logged-in user may revoke his own tokens, whatever his role."""
+    return "/auth/token/" in name

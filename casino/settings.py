@@ -76,6 +76,8 @@ INSTALLED_APPS = [
 # the API answers in the language of Accept-Language.
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A path under /api/ that matches no endpoint: 404 in the API's JSON error shape.
+    "casino.middleware.ApiNotFoundMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "casino.middleware.SessionMiddleware",

@@ -8,6 +8,7 @@ import django_filters
 from django.utils.translation import gettext_lazy as _
 
 from casino.choices import Variant
+from casino.filters import IdFilter, StrictFilterSet
 from casino.models import Table
 
 from .choices import AuditStatus, IncidentKind, IncidentStatus, RoundStatus
@@ -23,9 +24,9 @@ def _add_date_range(filterset, field_name: str) -> None:
         field_name=field_name, lookup_expr="date__lte", label=_("to (date, included)"))
 
 
-class RoundFilter(django_filters.FilterSet):
+class RoundFilter(StrictFilterSet):
     table = django_filters.ModelChoiceFilter(queryset=Table.objects.all(), label=_("table (id)"))
-    shoe = django_filters.NumberFilter(field_name="shoe", label=_("shoe (id)"))
+    shoe = IdFilter(field_name="shoe", label=_("shoe (id)"))
     dealer = django_filters.CharFilter(field_name="dealer__username", label=_("dealer (username)"))
     variant = django_filters.ChoiceFilter(choices=Variant.choices, label=_("variant"))
     audit_status = django_filters.ChoiceFilter(choices=AuditStatus.choices, label=_("audit"))
@@ -40,13 +41,13 @@ class RoundFilter(django_filters.FilterSet):
 _add_date_range(RoundFilter, "logged_at")
 
 
-class IncidentFilter(django_filters.FilterSet):
+class IncidentFilter(StrictFilterSet):
     table = django_filters.ModelChoiceFilter(queryset=Table.objects.all(), label=_("table (id)"))
     status = django_filters.ChoiceFilter(choices=IncidentStatus.choices, label=_("status"))
     kind = django_filters.ChoiceFilter(choices=IncidentKind.choices, label=_("kind"))
     dealer = django_filters.CharFilter(field_name="dealer__username", label=_("dealer (username)"))
-    round = django_filters.NumberFilter(field_name="round", label=_("round (id)"))
-    shoe = django_filters.NumberFilter(field_name="shoe", label=_("shoe (id)"))
+    round = IdFilter(field_name="round", label=_("round (id)"))
+    shoe = IdFilter(field_name="shoe", label=_("shoe (id)"))
 
     class Meta:
         model = Incident
@@ -56,7 +57,7 @@ class IncidentFilter(django_filters.FilterSet):
 _add_date_range(IncidentFilter, "reported_at")
 
 
-class ShoeFilter(django_filters.FilterSet):
+class ShoeFilter(StrictFilterSet):
     table = django_filters.ModelChoiceFilter(queryset=Table.objects.all(), label=_("table (id)"))
     is_open = django_filters.BooleanFilter(field_name="ended_at", lookup_expr="isnull", label=_("open"))
 
@@ -68,11 +69,11 @@ class ShoeFilter(django_filters.FilterSet):
 _add_date_range(ShoeFilter, "loaded_at")
 
 
-class StakeFilter(django_filters.FilterSet):
-    round = django_filters.NumberFilter(field_name="round", label=_("round (id)"))
-    table = django_filters.NumberFilter(field_name="round__table", label=_("table (id)"))
+class StakeFilter(StrictFilterSet):
+    round = IdFilter(field_name="round", label=_("round (id)"))
+    table = IdFilter(field_name="round__table", label=_("table (id)"))
     player = django_filters.CharFilter(label=_("player"))
-    box = django_filters.NumberFilter(label=_("box or seat"))
+    box = IdFilter(label=_("box or seat"))
     round_status = django_filters.ChoiceFilter(field_name="round__status", choices=RoundStatus.choices,
                                                label=_("status of the round"))
 

@@ -9,6 +9,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_inputs import JsonInput
 from casino.roles import AUDITOR, PIT_BOSS, TRAINEE, HasRole
 
 from . import presenters, selectors, services, setups
@@ -53,7 +54,7 @@ class DrillStartApi(APIView):
     permission_classes = [HasRole(TRAINEE)]
 
     @extend_schema_serializer(component_name="DrillStartInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(JsonInput):
         variant = serializers.ChoiceField(choices=list(setups.FEATURES))
         preset = serializers.ChoiceField(choices=Preset.values, required=False, default="", allow_blank=True)
         kind = serializers.ChoiceField(choices=Kind.choices)
@@ -113,7 +114,7 @@ class DrillAnswerApi(APIView):
     permission_classes = [HasRole(TRAINEE)]
 
     @extend_schema_serializer(component_name="DrillSettlementAnswer")
-    class AnswerSerializer(serializers.Serializer):
+    class AnswerSerializer(JsonInput):
         stake = serializers.CharField()
         hand = serializers.CharField(required=False, allow_null=True, allow_blank=True, default=None)
         wager = serializers.CharField()
@@ -122,7 +123,7 @@ class DrillAnswerApi(APIView):
                                           min_value=0, help_text="Required to pay; the wager itself otherwise.")
 
     @extend_schema_serializer(component_name="DrillAnswerInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(JsonInput):
         round = serializers.IntegerField(required=False, help_text="The round in play (checked when given).")
         answers = serializers.ListField(required=False,
                                         help_text="Payout: the settlement in the order it was made: "
@@ -223,7 +224,7 @@ class StandardSetApi(APIView):
     permission_classes = [HasRole(PIT_BOSS)]
 
     @extend_schema_serializer(component_name="StandardSetInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(JsonInput):
         variant = serializers.ChoiceField(choices=list(setups.FEATURES))
         preset = serializers.ChoiceField(choices=Preset.values, required=False, default="", allow_blank=True)
         kind = serializers.ChoiceField(choices=Kind.choices, required=False, default=Kind.PAYOUT)

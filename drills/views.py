@@ -276,7 +276,7 @@ def trainees(request):
 
 
 @require_http_methods(["GET", "POST"])
-@role_required(PIT_BOSS, AUDITOR)
+@role_required(PIT_BOSS, AUDITOR, methods={"POST": (PIT_BOSS,)})  # auditors read, pit bosses set
 def standards(request):
     """The certification standards in force and their history; a pit boss sets a new one."""
     can_set = has_role(request.user, PIT_BOSS)

@@ -10,6 +10,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_inputs import JsonInput
 from casino.roles import HasRole
 from dealing.apis.common import errors
 
@@ -34,7 +35,7 @@ class StrategyIn(RulesIn):
                                    help_text="The Bet in Antes the chart is for (1 to 10).")
 
 
-class EvIn(serializers.Serializer):
+class EvIn(JsonInput):
     cards = serializers.ListField(child=serializers.CharField(max_length=4), min_length=1, max_length=40,
                                   help_text="The box's cards as codes (10S or TS, 6H …); one card alone asks the "
                                             "Bet decision.")

@@ -17,10 +17,12 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_inputs import JsonInput
 from casino.errors import ServiceError
 from casino.models import Table
 from casino.roles import HasRole, user_pits
 from dealing import engine
+from dealing.apis.common import errors
 from dealing.engine.money import fmt, parse_amount
 
 from . import selectors, services
@@ -67,7 +69,11 @@ class SessionListApi(APIView):
     @extend_schema(parameters=[OpenApiParameter("status", OpenApiTypes.STR, enum=SessionStatus.values)],
                    responses=OutputSerializer(many=True))
     def get(self, request):
-        sessions = selectors.session_list(user=request.user, status=request.query_params.get("status"))
+        wanted = request.query_params.get("status")
+        if wanted and wanted not in SessionStatus.values:  # a misspelt filter is not "every night"
+            raise serializers.ValidationError({"status": [_("\"%(value)s\" is not one of %(choices)s.")
+                                                          % {"value": wanted, "choices": ", ".join(SessionStatus.values)}]})
+        sessions = selectors.session_list(user=request.user, status=wanted or None)
         return Response(self.OutputSerializer(sessions, many=True).data)
 
 
@@ -75,7 +81,7 @@ class SessionCreateApi(APIView):
     permission_classes = [HasRole(*RUN_ROLES)]
 
     @extend_schema_serializer(component_name="LedgerSessionCreateInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(JsonInput):
         table = serializers.CharField(help_text="The veintiuno table's name (or id).")
         name = serializers.CharField(required=False, allow_blank=True, max_length=80)
         players = serializers.ListField(child=serializers.CharField(), min_length=2,
@@ -126,7 +132,8 @@ class SessionRoundAddApi(APIView):
 
     permission_classes = [HasRole(*RUN_ROLES)]
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses={201: OpenApiTypes.OBJECT, 200: OpenApiTypes.OBJECT})
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={201: OpenApiTypes.OBJECT, 200: OpenApiTypes.OBJECT,
+                                                           **errors(400, 404, 409)})
     def post(self, request, pk: int):
         session = session_for(request.user, pk, run=True)
         entry, created = services.session_round_add(session=session, document=request.body, logged_by=request.user)
@@ -152,11 +159,11 @@ class SessionEndApi(APIView):
     permission_classes = [HasRole(*RUN_ROLES)]
 
     @extend_schema_serializer(component_name="LedgerSessionEndInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(JsonInput):
         reason = serializers.ChoiceField(choices=EndReason.choices, default=EndReason.AGREEMENT)
         note = serializers.CharField(required=False, allow_blank=True, max_length=2000)
 
-    @extend_schema(request=InputSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=InputSerializer, responses={200: OpenApiTypes.OBJECT, **errors(400, 404, 409)})
     def post(self, request, pk: int):
         session = session_for(request.user, pk, run=True)
         data = self.InputSerializer(data=request.data)

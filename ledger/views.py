@@ -110,7 +110,7 @@ def session_draw(request, pk: int):
 
 
 @require_http_methods(["GET", "POST"])
-@role_required(*READ_ROLES)
+@role_required(*RUN_ROLES)  # auditors read the night, they deal none of it
 def round_new(request, pk: int):
     session = session_for(request.user, pk, run=True)
     if session.status == SessionStatus.DRAWING:

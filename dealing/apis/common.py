@@ -5,12 +5,11 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import RequestDataTooBig
 from django.utils.translation import gettext as _
 from rest_framework import exceptions, serializers
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.errors import ServiceError
-from casino.pagination import KeysetPagination
+from casino.pagination import KeysetPagination, StrictLimitOffsetPagination
 from casino.roles import HasRole
 from dealing import engine
 from dealing.access import READERS  # noqa: F401 - dealing.apis.READERS, as before
@@ -32,7 +31,7 @@ def errors(*codes: int) -> dict:
     return {code: ErrorSerializer for code in codes}
 
 
-class Pagination(LimitOffsetPagination):
+class Pagination(StrictLimitOffsetPagination):
     default_limit = 50
     max_limit = 500
 

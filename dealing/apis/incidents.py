@@ -6,6 +6,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_inputs import JsonInput
 from casino.models import Table
 from casino.roles import HasRole
 from dealing import selectors, services
@@ -28,7 +29,7 @@ class IncidentCollectionApi(_PerMethodRoles):
     queryset = Incident.objects.none()
     pagination_class = Pagination
 
-    class IncidentReportInput(serializers.Serializer):
+    class IncidentReportInput(JsonInput):
         table = serializers.PrimaryKeyRelatedField(queryset=Table.objects.select_related("pit"))
         kind = serializers.ChoiceField(choices=IncidentKind.choices)
         card = Text(max_length=8, help_text="Rank and suit: TS, AH, 10d.")

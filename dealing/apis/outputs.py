@@ -5,6 +5,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from casino.api_inputs import JsonInput
 from dealing import selectors
 
 from .common import MONEY, Text
@@ -65,7 +66,7 @@ class RoundSerializer(serializers.Serializer):
     float_owed = serializers.DecimalField(**MONEY, allow_null=True)
     float_logged = serializers.DecimalField(**MONEY, allow_null=True)
 
-    @extend_schema_field(OpenApiTypes.STR)
+    @extend_schema_field({"type": "string", "nullable": True})  # no shoe: a round logged without one
     def get_shoe(self, record) -> str | None:
         return None if record.shoe_id is None else f"{record.table.name}/{record.shoe.number}"
 
@@ -154,7 +155,7 @@ class ShoeDetailSerializer(ShoeSerializer):
     def get_rounds(self, shoe) -> int:
         return shoe.rounds.filter(status="recorded").count()
 
-    @extend_schema_field(OpenApiTypes.INT)
+    @extend_schema_field({"type": "integer", "nullable": True})
     def get_cards_left(self, shoe) -> int | None:
         return selectors.shoe_cards_left(shoe=shoe)
 
@@ -182,6 +183,6 @@ class IncidentDetailSerializer(IncidentSerializer):
     approvals = ApprovalSerializer(many=True, source="approvals.all")
 
 
-class DecisionInput(serializers.Serializer):
+class DecisionInput(JsonInput):
     comment = Text(required=False, allow_blank=True, default="", max_length=4000,
                    help_text="Required to reject: why.")

@@ -8,6 +8,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_inputs import JsonInput
 from casino.roles import HasRole
 from dealing import selectors, services
 from dealing.access import LOGGERS, READERS
@@ -100,7 +101,7 @@ class RoundAmendApi(APIView):
 
     permission_classes = [HasRole(*LOGGERS)]
 
-    class AmendInput(serializers.Serializer):
+    class AmendInput(JsonInput):
         reason = Text(max_length=4000, help_text="Why the round is corrected.")
         document = serializers.DictField(help_text="The corrected round/1 document (same id).")
 

@@ -6,6 +6,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_inputs import JsonInput
 from casino.models import Table
 from casino.roles import HasRole
 from dealing.access import READERS, SHOE_LOADERS, SHOE_RECORDERS
@@ -27,7 +28,7 @@ class ShoeCollectionApi(_PerMethodRoles):
     queryset = Shoe.objects.none()
     pagination_class = Pagination
 
-    class ShoeStartInput(serializers.Serializer):
+    class ShoeStartInput(JsonInput):
         table = serializers.PrimaryKeyRelatedField(queryset=Table.objects.select_related("pit"))
         decks = serializers.IntegerField(required=False, min_value=1, max_value=16,
                                          help_text="Packs; by default the table's house rules'.")
@@ -68,7 +69,7 @@ class ShoeBurnApi(APIView):
 
     permission_classes = [HasRole(*SHOE_RECORDERS)]
 
-    class BurnInput(serializers.Serializer):
+    class BurnInput(JsonInput):
         card = Text(max_length=8, help_text="Rank and suit: TS, AH, 10d.")
         reason = serializers.ChoiceField(choices=BurnReason.choices)
         fee = serializers.DecimalField(**MONEY, required=False, allow_null=True,
@@ -88,7 +89,7 @@ class ShoeDealerChangeApi(APIView):
 
     permission_classes = [HasRole(*SHOE_RECORDERS)]
 
-    class DealerChangeInput(serializers.Serializer):
+    class DealerChangeInput(JsonInput):
         dealer = Text(max_length=150, help_text="The new dealer's username.")
 
     @extend_schema(request=DealerChangeInput, responses={201: ShoeEventSerializer, **errors(400, 401, 403, 404, 409)})

@@ -14,6 +14,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_inputs import JsonInput
 from casino import services
 from casino.errors import ServiceError
 from casino.security import client_address, lockout_response
@@ -35,7 +36,7 @@ class TokenCreateApi(APIView):
 
     permission_classes = [AllowAny]
 
-    class TokenInput(serializers.Serializer):
+    class TokenInput(JsonInput):
         username = Text(max_length=150)
         password = Text(max_length=4096, trim_whitespace=False, style={"input_type": "password"})
 

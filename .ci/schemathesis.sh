@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The API contract against a live server: Schemathesis generates requests from /api/schema/ and
+# checks every response against it (every check on, a fixed budget of examples per operation, a
+# fixed seed). Called by .ci/run after `make test`; runs on its own too:
+#
+#   DATABASE_URL=postgres://postgres@127.0.0.1:5432/casino_me PORT=8101 .ci/schemathesis.sh
+#
+# The database is migrated and given the demo floor (demo_floor needs DEBUG=1: its users have the
+# password "demo"); the server is gunicorn on 127.0.0.1:$PORT (default: a free port); the calls are
+# made with the token of the demo superuser `admin`, who holds every role. Exit code: Schemathesis's.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+log() { echo "[schemathesis] $*"; }
+: "${DATABASE_URL:?set DATABASE_URL to the database to test against (it gets the demo floor)}"
+MAX_EXAMPLES=${SCHEMATHESIS_MAX_EXAMPLES:-25}
+SEED=${SCHEMATHESIS_SEED:-18}
+PORT=${PORT:-$(.venv/bin/python -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
+BASE="http://127.0.0.1:$PORT"
+
+export DEBUG=1 ALLOWED_HOSTS=127.0.0.1,localhost
+# Eager tasks unless a broker is configured (CI's Redis: the rounds logged are then queued).
+.venv/bin/python manage.py migrate --no-input -v0
+.venv/bin/python manage.py demo_floor >/dev/null
+
+SERVER_LOG=${SCHEMATHESIS_SERVER_LOG:-$(mktemp -t schemathesis-server.XXXXXX.log)}
+log "gunicorn on $BASE (its log: $SERVER_LOG)"
+# No request-line limit of gunicorn's own (an HTML 414): the application answers every URL itself.
+.venv/bin/gunicorn casino.wsgi:application --bind "127.0.0.1:$PORT" --workers 2 --timeout 60 \
+  --limit-request-line 0 >"$SERVER_LOG" 2>&1 &
+SERVER=$!
+trap 'kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true' EXIT
+for _ in $(seq 1 60); do
+  if curl -fsS -o /dev/null "$BASE/healthz"; then break; fi
+  sleep 0.5
+done
+
+token() {
+  # A run of the token endpoint's own tests locks the address out (django-axes): start afresh.
+  .venv/bin/python manage.py axes_reset >/dev/null
+  curl -fsS -X POST "$BASE/api/v1/auth/token/" -H 'Content-Type: application/json' \
+    -d '{"username": "admin", "password": "demo"}' | .venv/bin/python -c 'import json, sys; print(json.load(sys.stdin)["token"])'
+}
+
+run() {  # run [schemathesis options]: one run with a new token of the demo superuser
+  .venv/bin/schemathesis --config-file .ci/schemathesis.toml run "$BASE/api/schema/" \
+    --header "Authorization: Token $(token)" \
+    --checks all \
+    --max-examples "$MAX_EXAMPLES" \
+    --seed "$SEED" \
+    --workers 1 \
+    --generation-database none \
+    --request-timeout 30 \
+    --no-color \
+    "$@"
+}
+
+log "schemathesis: every check, $MAX_EXAMPLES examples per operation, seed $SEED"
+status=0
+# Every operation but the token endpoints, which revoke the token the run is made with ...
+run --exclude-path-regex '^/api/v1/auth/token/' "$@" || status=$?
+# ... and those last, with a token of their own (once revoked, the rest of this run is answered 401).
+log "schemathesis: the token endpoints"
+run --include-path-regex '^/api/v1/auth/token/' "$@" || status=$?
+exit "$status"

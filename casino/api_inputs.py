@@ -1,0 +1,92 @@
+"""The API's JSON inputs take only the JSON type their schema documents.
+
+DRF's fields are lenient as for HTML forms: a CharField takes `7`, a BooleanField `0` or `"yes"`,
+an IntegerField `"5"` or `5.0`, a DecimalField the number `0.1`. The API reads JSON only and its
+schema says string, boolean, integer, decimal string; an input serializer built on `JsonInput`
+refuses any other type with 400 (`extra.fields`), so what the schema says is what the API takes
+(a yes/no also as the strings "true" and "false", which clients written for DRF send).
+Nested lists and serializers are checked the same way; `null` only where the field allows it.
+"""
+
+from decimal import Decimal
+
+from django.utils.translation import gettext as _
+from rest_framework import serializers
+from rest_framework.fields import empty
+from rest_framework.settings import api_settings
+
+
+def _expected(field) -> tuple[type, ...] | None:
+    """The JSON types (as Python reads them) the field's schema documents; None: any."""
+    if isinstance(field, serializers.BooleanField):
+        return (bool,)
+    if isinstance(field, serializers.IntegerField):
+        return (int,)
+    if isinstance(field, serializers.DecimalField):
+        as_string = getattr(field, "coerce_to_string", None)
+        if as_string is None:
+            as_string = api_settings.COERCE_DECIMAL_TO_STRING
+        return (str,) if as_string else (int, float, Decimal)
+    if isinstance(field, serializers.FloatField):
+        return (int, float, Decimal)
+    if isinstance(field, (serializers.CharField, serializers.ChoiceField, serializers.DateField,
+                          serializers.DateTimeField, serializers.TimeField, serializers.SlugRelatedField)):
+        return (str,)
+    if isinstance(field, serializers.PrimaryKeyRelatedField):
+        return (int,)
+    if isinstance(field, (serializers.ListField, serializers.ListSerializer, serializers.ManyRelatedField)):
+        return (list,)
+    if isinstance(field, (serializers.Serializer, serializers.DictField)):
+        return (dict,)
+    return None
+
+
+# A yes/no also as the words JSON spells them ("true"/"false"), as clients written for DRF send them.
+BOOLEAN_WORDS = {"true", "false"}
+
+
+def _type_error(field, value):
+    """The error of `value` for `field` (a message or a nested structure), or None."""
+    if value is None:
+        return None  # the field itself says whether it may be null
+    if isinstance(field, serializers.BooleanField) and isinstance(value, str) and value.lower() in BOOLEAN_WORDS:
+        return None
+    expected = _expected(field)
+    if expected is None:
+        return None
+    if not isinstance(value, expected) or (bool not in expected and isinstance(value, bool)):
+        names = {bool: "true or false", int: _("a whole number"), str: _("a string"), list: _("a list"),
+                 dict: _("an object")}
+        return [_("Expected %(kind)s.") % {"kind": names.get(expected[0], _("a number"))}]
+    child = getattr(field, "child", None) or getattr(field, "child_relation", None)
+    if isinstance(value, list) and child is not None:
+        errors = {i: e for i, item in enumerate(value) if (e := _type_error(child, item)) is not None}
+        return errors or None
+    if isinstance(value, dict) and isinstance(field, serializers.Serializer):
+        return _fields_errors(field, value) or None
+    return None
+
+
+def _fields_errors(serializer, data: dict) -> dict:
+    errors = {}
+    for name, field in serializer.fields.items():
+        if field.read_only:
+            continue
+        value = data.get(name, empty)
+        if value is empty:
+            continue
+        error = _type_error(field, value)
+        if error is not None:
+            errors[name] = error
+    return errors
+
+
+class JsonInput(serializers.Serializer):
+    """A serializer of a JSON body: each field takes its documented JSON type only."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            errors = _fields_errors(self, data)
+            if errors:
+                raise serializers.ValidationError(errors)
+        return super().to_internal_value(data)
