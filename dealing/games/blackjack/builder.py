@@ -141,7 +141,7 @@ def build_blackjack(entry: BlackjackEntry, *, header: dict) -> Built:
     stakes = []
     for box in boxes:
         s = box.stake
-        item = {"id": s.id, "box": box.number, "player": s.player, "bet": amount_json(s.bet)}
+        item = {"id": s.id, "box": box.number, **({"player": s.player} if s.player else {}), "bet": amount_json(s.bet)}
         if s.jackpot is not None:
             item["jackpot"] = amount_json(s.jackpot)
         stakes.append(item)
