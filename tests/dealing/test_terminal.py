@@ -169,3 +169,12 @@ def test_services_stay_the_one_way_in(staff, tables, monkeypatch):
     post(client_of(staff.dealer), urls(tables.ochko)["save"], {"id": str(uuid.uuid4()), "stakes": STAKES,
                                                                "events": EVENTS + PAYMENTS})
     assert len(calls) == 1 and calls[0]["table"] == tables.ochko
+
+
+def test_the_tables_and_the_shoe_page_link_to_the_terminal(staff, tables):
+    link = reverse("dealing:terminal", kwargs={"name": tables.ochko.name}).encode()
+    for user in (staff.dealer, staff.inspector, staff.pitboss):
+        c = client_of(user)
+        assert link in c.get(reverse("dealing:table_list")).content
+        assert link in c.get(reverse("dealing:shoe", kwargs={"name": tables.ochko.name})).content
+    assert link not in client_of(staff.auditor).get(reverse("dealing:table_list")).content
