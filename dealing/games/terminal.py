@@ -81,6 +81,7 @@ def follow(doc: dict) -> dict:
             event.pop("amount", None)  # the double's default: the hand's bet, as the form logs it
         moves.append({"event": event, "needs": needs, "say": m.get("say", ""),
                       **{k: m[k] for k in _INFO if k in m}})
+    moves = _settlement_order(moves)
     findings = []
     for f in outcome.findings:
         if f.event is None:
@@ -92,6 +93,32 @@ def follow(doc: dict) -> dict:
              "amount": _amount(w.amount)} for w in (outcome.wagers or ())]
     return {"moves": moves, "owed": owed, "findings": findings,
             "halt": [f for f in findings if f["event"] == last], "done": not moves, "error": None}
+
+
+_SETTLE = ("pay", "take", "leave")
+
+
+def _settlement_order(moves: list[dict]) -> list[dict]:
+    """Where the rules leave the order free, the round form's: within a stake what is paid first,
+    its dealer bet last (dealing/games/ochko/builder.py, `settle_box`), so the terminal's log and the
+    form's are the same log."""
+    out: list[dict] = []
+    k = 0
+    while k < len(moves):
+        ev = moves[k]["event"]
+        if ev["e"] not in _SETTLE:
+            out.append(moves[k])
+            k += 1
+            continue
+        group = [moves[k]]
+        k += 1
+        while k < len(moves) and moves[k]["event"]["e"] in _SETTLE and \
+                moves[k]["event"].get("stake") == ev.get("stake") and moves[k]["event"].get("hand") == ev.get("hand"):
+            group.append(moves[k])
+            k += 1
+        group.sort(key=lambda m: (m["event"].get("wager") == "dealer_bet", m["event"]["e"] != "pay"))
+        out.extend(group)
+    return out
 
 
 def carried_stakes(variant: str, previous: dict | None, *, boxes: int) -> list[dict]:

@@ -36,7 +36,7 @@ class Keys:
 
 
 def previous_round(table, dealer, stakes, events):
-    doc = {"format": "round/1", "id": str(uuid.uuid4()), "variant": table.variant,
+    doc = {"format": "round/1", "id": str(uuid.uuid4()), "variant": str(table.variant),
            "table": {"name": table.name, "min": int(table.min_bet), "max": int(table.max_bet)},
            "rules": dict(table.rules), "dealer": dealer.username, "stakes": stakes, "events": events}
     services.round_log(document=doc, logged_by=dealer, table=table)
@@ -67,7 +67,7 @@ def test_the_typical_ochko_round_in_at_most_30_keys_and_a_wrong_payment_halts(br
     keys("d", "8")  # box 2: one dark card
     keys("9", "s")  # box 3: a nine, stands on 16
     keys("6", "9")  # the dealer: 7 + 6 + 9 = 22, bust (the dark card is then revealed by itself)
-    page.wait_for_selector("#term-prompt:has-text('3a')")
+    page.wait_for_selector("#term-prompt:has-text('pay')")
     assert page.locator("#term-owed").inner_text().count("pay") >= 5  # what is owed, before a payment is made
 
     # A wrong payment (not counted: a detour): 90 for box 3's Bet of 100 halts the terminal at once.
@@ -114,7 +114,7 @@ def test_a_blackjack_round_with_a_split_in_at_most_20_keys(browser_page, make_us
     keys("3", "d", "9")  # hand 1.1: a three (11), doubles and gets a nine
     keys("k", "s")  # hand 1.2: a king (18), stands
     keys("9")  # the dealer: 16 draws a nine, 25: bust
-    page.wait_for_selector("#term-prompt:has-text('1.1')")
+    page.wait_for_selector("#term-prompt:has-text('pay')")
     keys("Enter", "Enter", "Enter")  # pay hand 1.1's bet and double, hand 1.2's bet
     page.wait_for_selector("#term-prompt:has-text('Enter')")
     keys("Enter")
