@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from casino.errors import ServiceError
-from casino.finding_text import event_field, event_word, finding_text, severity_label
+from casino.finding_text import VALUE_OF_FIELD, event_field, event_word, finding_text, severity_label
 from casino.models import Table
 from casino.roles import DEALER, PIT_BOSS, has_role, role_required
 from dealing import services
@@ -141,6 +141,10 @@ def terminal_next(request, name: str):
     out = term.follow(doc)
     for move in out["moves"]:
         move["label"] = _move_label(move)
+    wagers = VALUE_OF_FIELD["wager"]
+    for w in out["owed"]:
+        w["label"] = str(wagers.get(w["wager"], w["wager"]))
+        w["result_label"] = event_word(w["result"])
     for f in out["findings"]:
         f["text"] = finding_text(f)
         f["severity_label"] = severity_label(f["severity"])

@@ -80,7 +80,7 @@ def test_the_typical_ochko_round_in_at_most_30_keys_and_a_wrong_payment_halts(br
     page.wait_for_selector("#term-halt", state="hidden")
 
     keys(*["Enter"] * 7)  # the payments, each as owed, box 3 down to box 1 (box 2's dark Bet stays)
-    page.wait_for_selector("#term-prompt:has-text('Enter')")
+    page.wait_for_selector("#term-prompt:has-text('complete')")
     keys("Enter")  # store the round
     page.wait_for_url("**/rounds/*/")
     assert keys.count <= 30, keys.count
@@ -116,7 +116,7 @@ def test_a_blackjack_round_with_a_split_in_at_most_20_keys(browser_page, make_us
     keys("9")  # the dealer: 16 draws a nine, 25: bust
     page.wait_for_selector("#term-prompt:has-text('pay')")
     keys("Enter", "Enter", "Enter")  # pay hand 1.1's bet and double, hand 1.2's bet
-    page.wait_for_selector("#term-prompt:has-text('Enter')")
+    page.wait_for_selector("#term-prompt:has-text('complete')")
     keys("Enter")
     page.wait_for_url("**/rounds/*/")
     assert keys.count <= 20, keys.count

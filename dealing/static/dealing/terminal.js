@@ -66,7 +66,14 @@
     var locked = state.events.length > 0;
     docSorted().forEach(function (s) {
       var tr = document.createElement("tr");
-      var td = function (node) { var c = document.createElement("td"); if (node) { c.appendChild(node); } tr.appendChild(c); return c; };
+      var cellClass = "";
+      var td = function (node) {
+        var c = document.createElement("td");
+        if (cellClass) { c.className = cellClass; cellClass = ""; }
+        if (node) { c.appendChild(node); }
+        tr.appendChild(c);
+        return c;
+      };
       td(document.createTextNode(String(s.box)));
       td(document.createTextNode(s.id));
       var fields = [cfg.wager].concat(cfg.extra).concat(["player"]);
@@ -77,6 +84,7 @@
         input.value = s[k] == null ? "" : String(s[k]);
         input.disabled = locked;
         input.className = "term-in term-in-" + k;
+        cellClass = "term-td-" + k;
         input.setAttribute("aria-label", W.box + " " + s.box + ", " + W.stake + " " + s.id + ": " +
           (k === "player" ? W.player : k === cfg.wager ? el("term-stakes-box").querySelectorAll("th")[2].textContent :
             el("term-stakes-box").querySelectorAll("th")[3].textContent));
@@ -90,6 +98,7 @@
         state.stakes = state.stakes.filter(function (x) { return x !== s; });
         renderStakes(); ask();
       });
+      cellClass = "term-td-remove";
       td(rm);
       body.appendChild(tr);
     });
@@ -300,7 +309,14 @@
         add(box, hand + (ev.e === "bet" || ev.e === "insurance" ? ev.e + " " + ev.amount + " (" + ev.stake + ")" : ev.e + (ev.stake ? " (" + ev.stake + ")" : "")), "act");
       }
     });
-    el("term-dealer-cards").textContent = dealer.join(" ");
+    var dl = el("term-dealer-cards");
+    dl.textContent = "";
+    dealer.forEach(function (t) {
+      var span = document.createElement("span");
+      span.className = "term-tok term-card";
+      span.textContent = t;
+      dl.appendChild(span);
+    });
     var list = el("term-boxes");
     list.textContent = "";
     var numbers = {};
@@ -339,8 +355,10 @@
       var li = document.createElement("li");
       var done = settled[w.stake + "|" + (w.hand || "") + "|" + w.wager];
       li.className = "term-owed-row" + (done ? " term-settled" : "");
-      li.textContent = W.stake + " " + w.stake + (w.hand && w.hand !== w.stake ? " · " + w.hand : "") + " · " + w.wager +
-        ": " + w.result + " " + w.amount + (done ? " ✓" : "");
+      var right = done && done.e === w.result && (w.result !== "pay" || amount(done.amount) === amount(w.amount));
+      if (done && !right) { li.className += " term-wrong"; }
+      li.textContent = W.stake + " " + w.stake + (w.hand && w.hand !== w.stake ? " · " + w.hand : "") + " · " + w.label +
+        ": " + w.result_label + " " + w.amount + (done ? (right ? " ✓" : " ✗ " + done.e + (done.amount != null ? " " + done.amount : "")) : "");
       list.appendChild(li);
     });
     var fl = el("term-findings");
@@ -367,7 +385,7 @@
     else if (!info.moves.length && state.events.length && !info.error) { prompt = W.done; }
     else if (info.moves.length) {
       var first = settleMove() || info.moves[0];
-      prompt = first.label + (first.event.amount != null && /^(pay|take)$/.test(first.event.e) ? "" : "");
+      prompt = first.label + (first.needs.length === 0 || first.event.e === "bet" ? " — " + W.keys.enter : "");
     } else { prompt = ""; }
     el("term-prompt").textContent = prompt;
     el("term-typed").textContent = (state.prefix ? state.prefix + " " : "") + (state.rank ? cardText(state.rank) : "") + state.buffer;
