@@ -13,7 +13,7 @@ import json
 import uuid
 
 from django.http import JsonResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
@@ -23,7 +23,7 @@ from casino.finding_text import VALUE_OF_FIELD, event_field, event_word, finding
 from casino.models import Table
 from casino.roles import DEALER, PIT_BOSS, has_role, role_required
 from dealing import services
-from dealing.access import TERMINAL_USERS, check_may_use_terminal, table_for
+from dealing.access import TERMINAL_USERS, check_may_use_terminal
 from dealing.engine.money import fmt
 from dealing.forms.rounds import pit_dealers
 from dealing.games import terminal as term
@@ -35,7 +35,9 @@ MAX_BODY = 256 * 1024  # a round's log is a few kilobytes
 
 
 def _table(request, name: str) -> Table:
-    table = table_for(request.user, name)
+    """The table of the address, 404 when there is none; 403 unless the user may use its terminal
+    (one query for the table, one for the user's pits: every event of a round asks)."""
+    table = get_object_or_404(Table.objects.select_related("pit"), name=name)
     check_may_use_terminal(request.user, table)
     return table
 
