@@ -41,6 +41,15 @@ def game_of(variant: str) -> TerminalGame | None:
     return GAMES.get(variant)
 
 
+def extras(variant: str, rules: dict) -> tuple[str, ...]:
+    """The optional amounts a stake of this table may carry: the dealer bet (ochko), the jackpot
+    side bet (a blackjack table that offers it)."""
+    game = GAMES.get(variant)
+    if game is None:
+        return ()
+    return game.extra + (("jackpot",) if suited(variant, rules) else ())
+
+
 def suited(variant: str, rules: dict) -> bool:
     """Does this table need every card's suit (the online jackpot)? Else the terminal types ranks."""
     if variant != "blackjack":
@@ -121,7 +130,7 @@ def _settlement_order(moves: list[dict]) -> list[dict]:
     return out
 
 
-def carried_stakes(variant: str, previous: dict | None, *, boxes: int) -> list[dict]:
+def carried_stakes(variant: str, previous: dict | None, *, boxes: int, extra: tuple[str, ...] = ()) -> list[dict]:
     """The stakes of the table's previous round, for the next one (the players mostly stay):
     id, box, player (when named), the main wager and the dealer bet, each with the Bet it played."""
     game = GAMES.get(variant)
@@ -138,7 +147,7 @@ def carried_stakes(variant: str, previous: dict | None, *, boxes: int) -> list[d
         stake = {"id": str(item.get("id")), "box": item["box"], game.wager: item.get(game.wager)}
         if isinstance(item.get("player"), str) and item["player"].strip():
             stake["player"] = item["player"]
-        for key in game.extra:
+        for key in extra or game.extra:
             if item.get(key) is not None:
                 stake[key] = item[key]
         if item.get("id") in bets:

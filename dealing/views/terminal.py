@@ -12,6 +12,7 @@ round form and the API (services.round_log), with the header the form writes.
 import json
 import uuid
 
+from django.core.exceptions import PermissionDenied
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -38,7 +39,10 @@ def _table(request, name: str) -> Table:
     """The table of the address, 404 when there is none; 403 unless the user may use its terminal
     (one query for the table, one for the user's pits: every event of a round asks)."""
     table = get_object_or_404(Table.objects.select_related("pit"), name=name)
-    check_may_use_terminal(request.user, table)
+    try:
+        check_may_use_terminal(request.user, table)
+    except ServiceError as exc:
+        raise PermissionDenied(exc.message) from None
     return table
 
 
@@ -66,19 +70,20 @@ def table_terminal(request, name: str):
     picks_dealer = user.is_superuser or has_role(user, PIT_BOSS)
     dealers = [(u.get_username(), dealer_label(u)) for u in pit_dealers(table)] if picks_dealer else []
     config = None
+    extra = term.extras(table.variant, table.rules or {})
     if game is not None:
         config = {
-            "variant": table.variant, "wager": game.wager, "perBox": game.per_box, "extra": list(game.extra),
+            "variant": table.variant, "wager": game.wager, "perBox": game.per_box, "extra": list(extra),
             "letters": game.letters, "boxes": table.boxes, "suited": term.suited(table.variant, table.rules or {}),
             "min": fmt(table.min_bet), "max": fmt(table.max_bet), "roundId": str(uuid.uuid4()),
-            "stakes": term.carried_stakes(table.variant, _previous(table), boxes=table.boxes),
+            "stakes": term.carried_stakes(table.variant, _previous(table), boxes=table.boxes, extra=extra),
             "next": reverse("dealing:terminal_next", kwargs={"name": table.name}),
             "save": reverse("dealing:terminal_save", kwargs={"name": table.name}),
             "mayStore": may_store, "picksDealer": picks_dealer, "user": user.get_username(),
             "words": _words(),
         }
     return render(request, "dealing/terminal.html", {
-        "table": table, "config": config, "dealers": dealers, "may_store": may_store,
+        "table": table, "config": config, "dealers": dealers, "may_store": may_store, "extra": extra,
         "form_url": reverse("dealing:round_new", kwargs={"name": table.name}),
         "boxes_range": range(1, (table.boxes or 0) + 1),
     })
@@ -92,7 +97,10 @@ def _words() -> dict:
         "next": _("Next"), "typed": _("Typed"), "done": _("The round is complete: Enter stores it."),
         "saving": _("Storing the round…"), "error": _("The engine cannot follow this"),
         "stakesLocked": _("Stakes are fixed once the deal begins."), "player": _("Player"),
-        "stake": _("Stake"), "keys": {
+        "stake": _("Stake"),
+        "fields": {"ante": _("Ante"), "bet": _("Bet"), "dealer_bet": _("Dealer bet"), "jackpot": _("Jackpot bet"),
+                   "player": _("Player (optional)")},
+        "keys": {
             "card": _("card: 2–9, T or 0, J, Q, K, A"), "cardSuit": _("card: rank, then suit S H D C"),
             "enter": _("Enter"), "stand": _("S stand"), "fold": _("F fold"), "dark": _("D + card: dark card"),
             "double": _("D + card: double"), "split": _("P split"), "insurance": _("I + amount: insurance"),

@@ -85,9 +85,7 @@
         input.disabled = locked;
         input.className = "term-in term-in-" + k;
         cellClass = "term-td-" + k;
-        input.setAttribute("aria-label", W.box + " " + s.box + ", " + W.stake + " " + s.id + ": " +
-          (k === "player" ? W.player : k === cfg.wager ? el("term-stakes-box").querySelectorAll("th")[2].textContent :
-            el("term-stakes-box").querySelectorAll("th")[3].textContent));
+        input.setAttribute("aria-label", W.box + " " + s.box + ", " + W.stake + " " + s.id + ": " + (W.fields[k] || k));
         input.addEventListener("input", function () { s[k] = input.value; if (k !== "player") { delete s.last_bet; } });
         td(input);
       });
