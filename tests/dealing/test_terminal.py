@@ -178,3 +178,16 @@ def test_the_tables_and_the_shoe_page_link_to_the_terminal(staff, tables):
         assert link in c.get(reverse("dealing:table_list")).content
         assert link in c.get(reverse("dealing:shoe", kwargs={"name": tables.ochko.name})).content
     assert link not in client_of(staff.auditor).get(reverse("dealing:table_list")).content
+
+
+def test_a_jackpot_table_carries_the_side_bet_and_types_suits():
+    from dealing.games import terminal as term
+
+    previous = {"variant": "blackjack", "stakes": [{"id": "1", "box": 1, "player": "P-13", "bet": 10, "jackpot": 1},
+                                                   {"id": "9", "box": 9, "bet": 10}], "events": []}
+    assert term.extras("blackjack", {"preset": "online"}) == ("jackpot",)
+    assert term.extras("blackjack", {"preset": "salon"}) == ()
+    assert term.suited("blackjack", {"preset": "online"}) and not term.suited("ochko", {})
+    assert term.carried_stakes("blackjack", previous, boxes=1, extra=("jackpot",)) == [
+        {"id": "1", "box": 1, "bet": 10, "player": "P-13", "jackpot": 1}]  # box 9 is not on a 1-box table
+    assert term.carried_stakes("ochko", previous, boxes=6) == []  # another game's round carries nothing

@@ -349,7 +349,9 @@
     state.events.forEach(function (ev) {
       if (/^(pay|take|leave)$/.test(ev.e)) { settled[ev.stake + "|" + (ev.hand || "") + "|" + ev.wager] = ev; }
     });
-    info.owed.forEach(function (w) {
+    // What is owed, once the round has come to a settlement (before, "owed" is only where it stands).
+    var settling = !!settleMove() || Object.keys(settled).length > 0 || (!info.moves.length && state.events.length > 0);
+    (settling ? info.owed : []).forEach(function (w) {
       var li = document.createElement("li");
       var done = settled[w.stake + "|" + (w.hand || "") + "|" + w.wager];
       li.className = "term-owed-row" + (done ? " term-settled" : "");
