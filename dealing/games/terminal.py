@@ -95,7 +95,8 @@ def follow(doc: dict) -> dict:
     for f in outcome.findings:
         if f.event is None:
             continue
-        findings.append({"code": f.code, "severity": engine.SEVERITY.get(f.code, "major"), "event": f.event, "message": f.message,
+        findings.append({"code": f.code, "severity": engine.SEVERITY.get(f.code, "major"), "event": f.event,
+                         "message": f.message,
                          "stake": f.stake, "wager": f.wager})
     last = len(events) - 1
     owed = [{"stake": w.stake, "hand": w.hand, "wager": w.wager, "result": w.result,
@@ -105,6 +106,10 @@ def follow(doc: dict) -> dict:
 
 
 _SETTLE = ("pay", "take", "leave")
+
+
+def _same_wager_holder(a: dict, b: dict) -> bool:
+    return a.get("stake") == b.get("stake") and a.get("hand") == b.get("hand")
 
 
 def _settlement_order(moves: list[dict]) -> list[dict]:
@@ -121,8 +126,7 @@ def _settlement_order(moves: list[dict]) -> list[dict]:
             continue
         group = [moves[k]]
         k += 1
-        while k < len(moves) and moves[k]["event"]["e"] in _SETTLE and \
-                moves[k]["event"].get("stake") == ev.get("stake") and moves[k]["event"].get("hand") == ev.get("hand"):
+        while k < len(moves) and moves[k]["event"]["e"] in _SETTLE and _same_wager_holder(moves[k]["event"], ev):
             group.append(moves[k])
             k += 1
         group.sort(key=lambda m: (m["event"].get("wager") == "dealer_bet", m["event"]["e"] != "pay"))
