@@ -69,13 +69,14 @@ def follow(doc: dict) -> dict:
 
     `moves`: each allowed next event as `event` (the fields it logs), `needs` (a card, an amount),
     `say` and, for a bet or insurance, its `min`/`max`. `owed`: the wagers owed so far. `findings`:
-    those tied to an event. `halt`: the findings of the last event (a wrong payment: stop the game).
+    those of the events so far and the verdicts on its settlements (every finding once it is over). `halt`: the findings of the last event (a wrong payment: stop the game).
     `error`: the engine could not follow the log (code, message, event). `done`: nothing more may happen.
     """
     events = doc.get("events") or []
     try:
         walk = engine.walk(doc)
         raw_moves = walk.moves()
+        seen = {id(f) for f in walk.findings}  # found by the events themselves, as they were applied
         outcome = walk.finish()
     except engine.RoundError as exc:
         return {"moves": [], "owed": [], "findings": [], "halt": [], "done": False,
@@ -93,7 +94,13 @@ def follow(doc: dict) -> dict:
     moves = _settlement_order(moves)
     findings = []
     for f in outcome.findings:
-        if f.event is None:
+        # Of what the end of the round finds, a round still in progress shows only the verdicts on
+        # its settlements (a wrong payment): not what is merely still to come (a box not yet dealt).
+        if raw_moves and id(f) not in seen and not (
+                f.event is not None and 0 <= f.event < len(events) and isinstance(events[f.event], dict)
+                and events[f.event].get("e") in _SETTLE):
+            continue
+        if f.event is None and raw_moves:
             continue
         findings.append({"code": f.code, "severity": engine.SEVERITY.get(f.code, "major"), "event": f.event,
                          "message": f.message,

@@ -108,6 +108,8 @@ def _words() -> dict:
             "amount": _("digits: amount"),
         },
         "noDealer": _("Choose the dealer first."), "anon": _("anonymous"),
+        "events": {e: event_word(e) for e in ("bet", "fold", "stand", "split", "dark", "double", "insurance",
+                                               "even_money", "pay", "take", "leave")},
     }
 
 

@@ -191,3 +191,12 @@ def test_a_jackpot_table_carries_the_side_bet_and_types_suits():
     assert term.carried_stakes("blackjack", previous, boxes=1, extra=("jackpot",)) == [
         {"id": "1", "box": 1, "bet": 10, "player": "P-13", "jackpot": 1}]  # box 9 is not on a 1-box table
     assert term.carried_stakes("ochko", previous, boxes=6) == []  # another game's round carries nothing
+
+
+def test_a_round_in_progress_shows_no_finding_of_what_is_still_to_come(staff, tables):
+    c = client_of(staff.dealer)
+    answer = post(c, urls(tables.ochko)["next"], {"stakes": STAKES, "events": EVENTS[:1]}).json()
+    assert answer["findings"] == [] and answer["halt"] == []
+    # A card out of the pack is found as it is dealt.
+    answer = post(c, urls(tables.ochko)["next"], {"stakes": STAKES, "events": [{**EVENTS[0], "card": "2*"}]}).json()
+    assert [(f["code"], f["event"]) for f in answer["halt"]] == [("CARD_INVALID", 0)]

@@ -302,9 +302,13 @@
       var hand = ev.hand != null && String(ev.hand).indexOf(".") > 0 ? ev.hand + ": " : "";
       if (ev.e === "deal" && ev.to === "dealer") { dealer.push(cardText(ev.card)); return; }
       if (ev.e === "draw") { dealer.push(cardText(ev.card)); return; }
-      if (ev.card && box != null) { add(box, hand + cardText(ev.card) + (ev.e === "dark" || ev.e === "double" ? " (" + ev.e + ")" : ""), "card"); return; }
+      var word = W.events[ev.e] || ev.e;
+      if (ev.card && box != null) {
+        add(box, hand + cardText(ev.card) + (ev.e === "dark" || ev.e === "double" ? " (" + word + ")" : ""), "card");
+        return;
+      }
       if (box != null && /^(stand|split|fold|bet|even_money|insurance)$/.test(ev.e)) {
-        add(box, hand + (ev.e === "bet" || ev.e === "insurance" ? ev.e + " " + ev.amount + " (" + ev.stake + ")" : ev.e + (ev.stake ? " (" + ev.stake + ")" : "")), "act");
+        add(box, hand + word + (ev.amount != null ? " " + ev.amount : "") + (ev.stake ? " (" + ev.stake + ")" : ""), "act");
       }
     });
     var dl = el("term-dealer-cards");
@@ -358,7 +362,8 @@
       var right = done && done.e === w.result && (w.result !== "pay" || amount(done.amount) === amount(w.amount));
       if (done && !right) { li.className += " term-wrong"; }
       li.textContent = W.stake + " " + w.stake + (w.hand && w.hand !== w.stake ? " · " + w.hand : "") + " · " + w.label +
-        ": " + w.result_label + " " + w.amount + (done ? (right ? " ✓" : " ✗ " + done.e + (done.amount != null ? " " + done.amount : "")) : "");
+        ": " + w.result_label + " " + w.amount +
+        (done ? (right ? " ✓" : " ✗ " + (W.events[done.e] || done.e) + (done.amount != null ? " " + done.amount : "")) : "");
       list.appendChild(li);
     });
     var fl = el("term-findings");
