@@ -29,6 +29,7 @@ SHOE_LOADERS = (DEALER, PIT_BOSS)  # a shoe loaded or ended
 SHOE_RECORDERS = (DEALER, INSPECTOR, PIT_BOSS)  # burns and dealer changes
 REPORTERS = (INSPECTOR, PIT_BOSS)  # incidents
 DECIDERS = (PIT_BOSS,)  # the pit boss's word on corrections and incidents
+TERMINAL_USERS = (DEALER, INSPECTOR, PIT_BOSS)  # the table terminal: following a round as it is dealt
 
 
 def works_at(user, table: Table) -> bool:
@@ -59,6 +60,13 @@ def dealer_of(table: Table, user) -> bool:
 def require_pit_boss(user, table: Table) -> None:
     require(user, table, (PIT_BOSS,),
             _("Only a pit boss of pit %(pit)s decides on what happens at table %(table)s."))
+
+
+def check_may_use_terminal(user, table: Table) -> None:
+    """The table terminal is for the dealers, inspectors and pit bosses of the table's pit (storing
+    the round it followed is then `check_may_log_at`'s: dealers and pit bosses)."""
+    require(user, table, TERMINAL_USERS,
+            _("The terminal of table %(table)s is for the dealers, inspectors and pit bosses of pit %(pit)s."))
 
 
 def check_may_log_at(user, table: Table) -> None:

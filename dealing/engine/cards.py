@@ -1,4 +1,5 @@
-"""Card notation shared by every variant: rank + suit, e.g. ``TS``, ``AH``, ``10D``.
+"""Card notation shared by every variant: rank + suit, e.g. ``TS``, ``AH``, ``10D``, or a rank
+without its suit (``9*``) where a game allows it.
 
 Which cards are in the pack, and what they count, is each variant's business; this module only
 reads the notation. A string that is not a card at all is still a *card* as far as the log is
@@ -21,12 +22,32 @@ for _rank in RANKS:
         for _r in ({_rank, "10"} if _rank == "T" else {_rank}):
             for _text in {_r + _suit, (_r + _suit).lower(), _r.lower() + _suit, _r + _suit.lower()}:
                 _SPELLINGS[_text] = _code
-del _rank, _suit, _code, _r, _text
+del _suit, _code
+
+# A card without its suit (round-format.md, "Additions of the second wave"): the rank and `*`, e.g.
+# ``9*``, ``T*`` (``10*``), where the suit never changes a settlement (ochko, the salon's blackjack).
+SUITLESS: Final = "*"
+_SUITLESS_SPELLINGS: Final[dict[str, str]] = {}
+for _rank in RANKS:
+    for _r in ({_rank, "10"} if _rank == "T" else {_rank}):
+        for _text in {_r + SUITLESS, _r.lower() + SUITLESS}:
+            _SUITLESS_SPELLINGS[_text] = _rank + SUITLESS
+del _rank, _r, _text
 
 
 def normalize(text: object) -> str | None:
     """The canonical code of a card (``"10h"`` -> ``"TH"``), or None when it is not a card."""
     return _SPELLINGS.get(text) if type(text) is str else None
+
+
+def suitless(text: object) -> str | None:
+    """The canonical code of a suit-less card (``"10*"`` -> ``"T*"``), or None when it is not one."""
+    return _SUITLESS_SPELLINGS.get(text) if type(text) is str else None
+
+
+def suitless_spellings() -> dict[str, str]:
+    """Every accepted spelling of a suit-less card -> its canonical code."""
+    return dict(_SUITLESS_SPELLINGS)
 
 
 def pack(ranks: str) -> frozenset[str]:
@@ -36,6 +57,8 @@ def pack(ranks: str) -> frozenset[str]:
 
 def label(code: str) -> str:
     """A card as people write it: ``10♥``, ``A♠``."""
+    if len(code) == 2 and code[1] == SUITLESS and code[0] in RANKS:
+        return RANK_NAMES.get(code[0], code[0])
     if len(code) != 2 or code[1] not in SUIT_SYMBOLS:
         return code
     return RANK_NAMES.get(code[0], code[0]) + SUIT_SYMBOLS[code[1]]

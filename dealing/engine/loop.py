@@ -43,6 +43,7 @@ class Round:
     GAME: ClassVar[str] = "this"  # the game's name in messages: "an ochko round"
     PACK_WORDS: ClassVar[str] = "the pack"  # "the 52-card pack", for CARD_INVALID
     CARD_EXAMPLE: ClassVar[str] = "AS"  # a card of the pack, for the messages that show one
+    SUIT_WORDS: ClassVar[str] = "in this game"  # where suits matter: "a table with the jackpot", for suit_needed
 
     def __init__(self, handlers: Handlers, card_table: dict[str, tuple]) -> None:
         self.handlers = handlers
@@ -51,6 +52,7 @@ class Round:
         self.findings: list[Finding] = []
         self.shoe_cards: list[str] = []
         self.card_counts: dict[str, int] = {}
+        self.ranks_over: set[str] = set()  # the ranks of suit-less cards flagged CARD_COUNT
         self.settled: list[Settled] = []
         self.events_seen = 0
 
@@ -118,10 +120,12 @@ class Round:
                 self.shoe_cards.append(code)
                 counts = self.card_counts
                 n = counts[code] = counts.get(code, 0) + 1
-                if n == self.copies + 1:
-                    self._too_many(i, code, n)
+                if n > self.copies:
+                    self._over(i, code, n)
                 return info
         text = doc_.card(ev, i, self.CARD_EXAMPLE)
+        if _cards.suitless(text) is not None and text not in self.card_table:
+            self._suit_needed(i, text)
         info = self.card_table.get(text) or (text, *NO_CARD_INFO)
         self._count(i, info)
         return info
@@ -135,8 +139,29 @@ class Round:
             return
         n = self.card_counts.get(code, 0) + 1
         self.card_counts[code] = n
-        if n == self.copies + 1:
-            self._too_many(i, code, n)
+        if n > self.copies:
+            self._over(i, code, n)
+
+    def _over(self, i: int, code: str, n: int) -> None:
+        """A card counted more often than the shoe holds copies of it: CARD_COUNT once for a suited
+        card; a suit-less card (``9*``) counts against its rank only, at most 4 × the copies."""
+        if code[1:] != _cards.SUITLESS:
+            if n == self.copies + 1:
+                self._too_many(i, code, n)
+            return
+        rank = code[0]
+        total = sum(k for c, k in self.card_counts.items() if c[0] == rank)
+        limit = 4 * self.copies
+        if total > limit and rank not in self.ranks_over:
+            self.ranks_over.add(rank)
+            self._flag("CARD_COUNT", f"Event {i}: {total} cards of rank {_cards.label(code)} have come out; the "
+                       f"shoe holds only {limit}.", i)
+
+    def _suit_needed(self, i: int, text: str) -> NoReturn:
+        """A suit-less card where the suit matters: refused, naming the event."""
+        raise RoundError("suit_needed", f"Event {i}: the card {text!r} has no suit, but the suit matters "
+                         f"{self.SUIT_WORDS}: write the card with its suit, such as \"{self.CARD_EXAMPLE}\".",
+                         path=f"$.events[{i}].card", event=i)
 
     def _too_many(self, i: int, code: str, n: int) -> None:
         """CARD_COUNT, in the variant's words, the first time a card comes out once too often."""
@@ -206,10 +231,17 @@ def first_in(items: list, state: str) -> Any:
     return None
 
 
-def card_table(value: Callable[[str], int], pack: frozenset[str], pictures: str = "JQK") -> dict[str, tuple]:
-    """Every accepted spelling of a card -> (code, value, is_ace, is_picture, in_pack)."""
-    return {text: (code, value(code[0]), code[0] == "A", code[0] in pictures, code in pack)
-            for text, code in _cards._SPELLINGS.items()}
+def card_table(value: Callable[[str], int], pack: frozenset[str], pictures: str = "JQK", *,
+               suitless: bool = False) -> dict[str, tuple]:
+    """Every accepted spelling of a card -> (code, value, is_ace, is_picture, in_pack); with
+    `suitless`, also the suit-less cards (``9*``) of the pack's ranks, where suits never matter."""
+    table = {text: (code, value(code[0]), code[0] == "A", code[0] in pictures, code in pack)
+             for text, code in _cards._SPELLINGS.items()}
+    if suitless:
+        ranks = {code[0] for code in pack}
+        for text, code in _cards.suitless_spellings().items():
+            table[text] = (code, value(code[0]), code[0] == "A", code[0] in pictures, code[0] in ranks)
+    return table
 
 
 # --- a whole round, for any variant's Replay ------------------------------------------------------------

@@ -120,13 +120,28 @@ def check_shoe(doc: dict) -> list[Finding]:
 
 def count_cards(items, decks: int, pack: frozenset, findings: list[Finding], *, reset_on_shuffle: bool = True,
                 what: str = "shoe") -> None:
-    """CARD_COUNT: more copies of a card than `decks` packs hold, counted since the last shuffle."""
+    """CARD_COUNT: more copies of a card than `decks` packs hold, counted since the last shuffle.
+    A suit-less card (``9*``) counts against its rank only: at most 4 × `decks` cards of a rank,
+    suited or not, once a suit-less one of that rank has come out."""
     counts: dict[str, int] = {}
+    ranks: dict[str, int] = {}  # cards of each rank, suited or not
+    suitless: set[str] = set()  # the ranks of which a suit-less card came out
+    ranks_of_pack = {code[0] for code in pack}
     for item in items:
         if item.e == "shuffle" and reset_on_shuffle:
-            counts = {}
+            counts, ranks, suitless = {}, {}, set()
             continue
         for code in item.cards:
+            if code not in pack:
+                if code[1:] != _cards.SUITLESS or code[0] not in ranks_of_pack:
+                    continue
+                suitless.add(code[0])
+            r = ranks[code[0]] = ranks.get(code[0], 0) + 1
+            if code[0] in suitless and r == 4 * decks + 1:
+                where = f"round {item.round_id}" if item.round_id else f"item {item.index}"
+                findings.append(Finding("CARD_COUNT", f"Shoe item {item.index} ({where}): {r} cards of rank "
+                                        f"{_cards.label(code[0] + _cards.SUITLESS)} have come out; a {what} of "
+                                        f"{decks} pack(s) holds only {4 * decks}.", event=item.index))
             if code not in pack:
                 continue
             n = counts.get(code, 0) + 1

@@ -21,10 +21,11 @@ from .queue import amendment_decide, incident_decide, pit_queue
 from .rounds import may_correct, round_correct, round_detail, round_new
 from .shoes import shoe_page
 from .tables import round_pick_table, table_list
+from .terminal import table_terminal, terminal_next, terminal_save
 
 __all__ = [
     "DECIDERS", "LOGGERS", "READERS", "REPORTERS", "SHOE_LOADERS", "SHOE_RECORDERS", "amendment_decide",
     "audit_replay_url", "incident_decide", "incident_list", "incident_new", "may_correct", "pit_queue",
     "round_correct", "round_detail", "round_new", "round_pick_table", "shoe_page", "table_for", "table_incidents",
-    "table_list",
+    "table_list", "table_terminal", "terminal_next", "terminal_save",
 ]

@@ -12,7 +12,7 @@ from dealing.choices import ShoeEventKind
 from dealing.forms import BurnForm, DealerChangeForm, ShoeStartForm, pit_dealers
 from dealing.models import Round, Shoe
 
-from .common import LOGGERS, READERS, SHOE_LOADERS, SHOE_RECORDERS, _call, _may, _require_role, table_for
+from .common import LOGGERS, READERS, SHOE_LOADERS, SHOE_RECORDERS, TERMINAL_USERS, _call, _may, _require_role, table_for
 
 # --- shoes -----------------------------------------------------------------------------------------------
 
@@ -68,6 +68,7 @@ def shoe_page(request, name: str, number: int | None = None):
                "change_form": change_form, "may_start": _may(user, *SHOE_LOADERS),
                "may_record": _may(user, *SHOE_RECORDERS) and shoe is not None and shoe.is_open,
                "may_log": _may(user, *LOGGERS) and games.form_for(table.variant) is not None,
+               "may_terminal": _may(user, *TERMINAL_USERS) and table.is_active,
                "other_shoes": selectors.shoe_list_others(shoes=shoes, shoe=shoe)}
     if shoe is not None:
         items = selectors.shoe_items(shoe=shoe)

@@ -6,7 +6,7 @@ from django.views.decorators.http import require_http_methods
 from casino.roles import role_required
 from dealing import games, selectors
 
-from .common import LOGGERS, READERS, REPORTERS, _may
+from .common import LOGGERS, READERS, REPORTERS, TERMINAL_USERS, _may
 
 # --- tables ----------------------------------------------------------------------------------------
 
@@ -30,6 +30,7 @@ def table_list(request):
         })
     return render(request, "dealing/table_list.html", {
         "rows": rows, "may_log": _may(user, *LOGGERS), "may_report": _may(user, *REPORTERS),
+        "may_terminal": _may(user, *TERMINAL_USERS),
     })
 
 

@@ -74,7 +74,9 @@ _PRESET_NAMES: Final = ("salon", "online")
 
 # Card facts by every accepted spelling (loop.card_table), the ace valued 1; every card is in the pack.
 _VALUE: Final = {r: 1 if r == "A" else 10 if r in "TJQK" else int(r) for r in _cards.RANKS}
-CARD: Final = loop.card_table(_VALUE.__getitem__, PACK)
+# Suit-less cards (``9*``) too: the replay of a table with the A♠ J♠ jackpot reads only SUITED.
+CARD: Final = loop.card_table(_VALUE.__getitem__, PACK, suitless=True)
+SUITED: Final = loop.card_table(_VALUE.__getitem__, PACK)
 
 JACKPOT_CARDS: Final = frozenset({"AS", "JS"})
 THREE_TO_TWO: Final = Decimal("1.5")

@@ -10,7 +10,7 @@ from .. import loop
 from ..errors import RoundError
 from ..loop import PLAYING, STOOD, Handlers, Round, first_in, lookup, stake_of
 from ..money import fmt
-from .rules import CARD, DEAL, DONE, EVEN, MAX_TABLE_BOXES, NAME, Hand, Stake, house_rules
+from .rules import CARD, DEAL, SUITED, DONE, EVEN, MAX_TABLE_BOXES, NAME, Hand, Stake, house_rules
 
 
 class Table(Round):
@@ -20,6 +20,7 @@ class Table(Round):
     GAME = NAME
     PACK_WORDS = "the 52-card pack"
     CARD_EXAMPLE = "TS"
+    SUIT_WORDS = "at a blackjack table with the A♠ J♠ jackpot"
 
     def __init__(self, doc, handlers: Handlers):
         super().__init__(handlers, CARD)
@@ -31,9 +32,11 @@ class Table(Round):
             raise RoundError("bad_value", f"The table minimum {fmt(self.min)} is above its maximum {fmt(self.max)}.",
                              path="$.table")
         self.rules = rules = house_rules(doc.get("rules"))
+        if rules["jackpot"]:  # the A♠ J♠ jackpot: every card needs its suit
+            self.card_table = SUITED
         n_boxes = doc_.integer(table, "boxes", "$.table", required=False)
         if n_boxes is not None and not 1 <= n_boxes <= MAX_TABLE_BOXES:
-            raise doc_.bad_value("boxes", n_boxes, f"a blackjack table has 1 to {MAX_TABLE_BOXES} boxes.", "$.table")
+            raise doc_.bad_value("boxes", n_boxes, f"at a blackjack table has 1 to {MAX_TABLE_BOXES} boxes.", "$.table")
         self.n_boxes = rules["boxes"] if n_boxes is None else n_boxes
         self.copies = rules["decks"]  # packs in the shoe
         self.max_hands = rules["max_hands"]
@@ -83,7 +86,7 @@ class Table(Round):
             if box in self.by_box:
                 raise RoundError("duplicate_box", f"Box {box} has two stakes (\"{self.by_box[box].id}\" and \"{sid}\"); "
                                  f"a blackjack box has one player.", path=f"{path}.box")
-            player = doc_.text(item, "player", path)
+            player = doc_.text(item, "player", path, required=False)
             bet = doc_.amount(item, "bet", path)
             jackpot = doc_.amount(item, "jackpot", path, required=False)
             doc_.boolean(item, "owner", path, required=False)

@@ -34,7 +34,7 @@ OPTIONS = {
 # Card facts by spelling: (code, value, is_ace, is_picture, in_pack). Cards outside the 36-card
 # pack keep their face value so the rest of the procedure can still be checked around them.
 _FACE = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 2, "Q": 3, "K": 4, "A": 11}
-CARD: Final = loop.card_table(_FACE.__getitem__, PACK)
+CARD: Final = loop.card_table(_FACE.__getitem__, PACK, suitless=True)  # suits never matter in ochko
 # The codes a hand holds are canonical codes (keys of _CARD themselves) or texts that are no card
 # at all (never keys of _CARD), so these sets tell an ace or a picture from the code alone.
 _ACES: Final = frozenset(info[0] for info in CARD.values() if info[2])

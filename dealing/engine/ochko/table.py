@@ -77,7 +77,7 @@ class Table(Round):
                 doc_.unknown_fields(item, _STAKE_FIELDS, path)
                 sid = doc_.text(item, "id", path)
                 box_no = doc_.integer(item, "box", path)
-                player = doc_.text(item, "player", path)
+                player = doc_.text(item, "player", path, required=False)
                 ante = doc_.amount(item, "ante", path)
                 dealer_bet = doc_.amount(item, "dealer_bet", path, required=False)
                 owner = doc_.boolean(item, "owner", path, required=False)
@@ -183,13 +183,16 @@ def _fast_stake(item):
     if type(item) is not dict or not _STAKE_FIELDS.issuperset(item):
         return None
     try:
-        sid, box_no, player, ante = item["id"], item["box"], item["player"], item["ante"]
+        sid, box_no, ante = item["id"], item["box"], item["ante"]
     except KeyError:
         return None
-    if type(sid) is not str or type(box_no) is not int or type(player) is not str or type(ante) is not int:
+    player = item["player"] if "player" in item else None  # optional: an anonymous player
+    if type(sid) is not str or type(box_no) is not int or type(ante) is not int:
+        return None
+    if player is not None and (type(player) is not str or not player.strip()):
         return None
     ante = _INT_AMOUNTS.get(ante)
-    if ante is None or not sid.strip() or not player.strip():
+    if ante is None or not sid.strip():
         return None
     dealer_bet = owner = None
     if "dealer_bet" in item:

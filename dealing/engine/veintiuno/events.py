@@ -107,6 +107,7 @@ class Play(Round):
     # The game in messages (loop.Round).
     GAME = NAME
     PACK_WORDS = "the 40-card pack (A, 2–7, J, Q, K; no 8, 9 or 10)"
+    SUIT_WORDS = "in veintiuno (the suited 12)"
     CARD_EXAMPLE = "KS"
 
     def _stake(self, i: int, ev: dict) -> Stake:

@@ -141,7 +141,8 @@ def build_blackjack(entry: BlackjackEntry, *, header: dict) -> Built:
     stakes = []
     for box in boxes:
         s = box.stake
-        item = {"id": s.id, "box": box.number, "player": s.player, "bet": amount_json(s.bet)}
+        named = {"player": s.player} if s.player else {}  # a player's name is optional (round/1)
+        item = {"id": s.id, "box": box.number, **named, "bet": amount_json(s.bet)}
         if s.jackpot is not None:
             item["jackpot"] = amount_json(s.jackpot)
         stakes.append(item)

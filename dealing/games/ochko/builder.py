@@ -124,7 +124,8 @@ def _write(entry: OchkoEntry, header: dict, instants: dict[int, int]) -> Built:
     stakes = []
     for box in boxes:
         for s in box.stakes:
-            item = {"id": s.id, "box": box.number, "player": s.player, "ante": amount_json(s.ante)}
+            named = {"player": s.player} if s.player else {}  # a player's name is optional (round/1)
+            item = {"id": s.id, "box": box.number, **named, "ante": amount_json(s.ante)}
             if s.dealer_bet is not None:
                 item["dealer_bet"] = amount_json(s.dealer_bet)
             stakes.append(item)

@@ -1,0 +1,167 @@
+"""The table terminal's questions to the engine, without Django: what a round in progress may do next
+(the engine's moves, each as the event it would log), what is owed so far, and the findings — a
+wrong payment among them the moment it is entered (the halt).
+
+The terminal (dealing/views/terminal.py, dealing/static/dealing/terminal.js) writes the round's log
+event by event, as it is dealt; each time it asks `follow(document)`. What it finally stores goes
+through the same service as the round form and the API (`services.round_log`).
+
+`GAMES` says what the terminal asks of a stake for each game it follows (the main wager, the
+dealer bet, stakes a box); a game not listed there is entered on its form.
+"""
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from dealing import engine
+from dealing.engine.money import fmt
+
+
+@dataclass(frozen=True)
+class TerminalGame:
+    wager: str  # the stake's main wager in round/1: "ante" (ochko) or "bet" (blackjack)
+    per_box: int  # stakes a box may hold
+    extra: tuple[str, ...] = ()  # optional amounts of a stake ("dealer_bet")
+    letters: bool = True  # stake ids "1a", "1b" (ochko's form) or the box number (blackjack's form)
+
+    def stake_id(self, box: int, k: int) -> str:
+        return f"{box}{'abc'[k]}" if self.letters else str(box)
+
+
+GAMES = {
+    "ochko": TerminalGame("ante", 3, ("dealer_bet",)),
+    "blackjack": TerminalGame("bet", 1, letters=False),
+}
+
+# Fields of a move that only inform (the limits of a bet, of an insurance), never logged.
+_INFO = ("min", "max")
+
+
+def game_of(variant: str) -> TerminalGame | None:
+    return GAMES.get(variant)
+
+
+def extras(variant: str, rules: dict) -> tuple[str, ...]:
+    """The optional amounts a stake of this table may carry: the dealer bet (ochko), the jackpot
+    side bet (a blackjack table that offers it)."""
+    game = GAMES.get(variant)
+    if game is None:
+        return ()
+    return game.extra + (("jackpot",) if suited(variant, rules) else ())
+
+
+def suited(variant: str, rules: dict) -> bool:
+    """Does this table need every card's suit (the online jackpot)? Else the terminal types ranks."""
+    if variant != "blackjack":
+        return False
+    try:
+        return bool(engine.house_rules(variant, rules)["jackpot"])
+    except engine.RoundError:
+        return True
+
+
+def _amount(value) -> str | None:
+    return None if value is None else fmt(Decimal(value))
+
+
+def follow(doc: dict) -> dict:
+    """What the terminal shows after the events of `doc`: one walk of the round.
+
+    `moves`: each allowed next event as `event` (the fields it logs), `needs` (a card, an amount),
+    `say` and, for a bet or insurance, its `min`/`max`. `owed`: the wagers owed so far. `findings`:
+    those of the events so far and the verdicts on its settlements (every finding once it is over). `halt`: the findings of the last event (a wrong payment: stop the game).
+    `error`: the engine could not follow the log (code, message, event). `done`: nothing more may happen.
+    """
+    events = doc.get("events") or []
+    try:
+        walk = engine.walk(doc)
+        raw_moves = walk.moves()
+        seen = {id(f) for f in walk.findings}  # found by the events themselves, as they were applied
+        outcome = walk.finish()
+    except engine.RoundError as exc:
+        return {"moves": [], "owed": [], "findings": [], "halt": [], "done": False,
+                "error": {"code": exc.code, "message": exc.message, "event": exc.event, "path": exc.path}}
+    handlers = walk.handlers
+    moves = []
+    for m in raw_moves:
+        fields = handlers[m["e"]][1] if m["e"] in handlers else frozenset()
+        needs = list(m.get("needs") or [])
+        event = {k: v for k, v in m.items() if k in fields and k not in needs and k not in _INFO}
+        if m["e"] == "double":
+            event.pop("amount", None)  # the double's default: the hand's bet, as the form logs it
+        moves.append({"event": event, "needs": needs, "say": m.get("say", ""),
+                      **{k: m[k] for k in _INFO if k in m}})
+    moves = _settlement_order(moves)
+    findings = []
+    for f in outcome.findings:
+        # Of what the end of the round finds, a round still in progress shows only the verdicts on
+        # its settlements (a wrong payment): not what is merely still to come (a box not yet dealt).
+        if raw_moves and id(f) not in seen and not (
+                f.event is not None and 0 <= f.event < len(events) and isinstance(events[f.event], dict)
+                and events[f.event].get("e") in _SETTLE):
+            continue
+        if f.event is None and raw_moves:
+            continue
+        findings.append({"code": f.code, "severity": engine.SEVERITY.get(f.code, "major"), "event": f.event,
+                         "message": f.message,
+                         "stake": f.stake, "wager": f.wager})
+    last = len(events) - 1
+    owed = [{"stake": w.stake, "hand": w.hand, "wager": w.wager, "result": w.result,
+             "amount": _amount(w.amount)} for w in (outcome.wagers or ())]
+    return {"moves": moves, "owed": owed, "findings": findings,
+            "halt": [f for f in findings if f["event"] == last], "done": not moves, "error": None}
+
+
+_SETTLE = ("pay", "take", "leave")
+
+
+def _same_wager_holder(a: dict, b: dict) -> bool:
+    return a.get("stake") == b.get("stake") and a.get("hand") == b.get("hand")
+
+
+def _settlement_order(moves: list[dict]) -> list[dict]:
+    """Where the rules leave the order free, the round form's: within a stake what is paid first,
+    its dealer bet last (dealing/games/ochko/builder.py, `settle_box`), so the terminal's log and the
+    form's are the same log."""
+    out: list[dict] = []
+    k = 0
+    while k < len(moves):
+        ev = moves[k]["event"]
+        if ev["e"] not in _SETTLE:
+            out.append(moves[k])
+            k += 1
+            continue
+        group = [moves[k]]
+        k += 1
+        while k < len(moves) and moves[k]["event"]["e"] in _SETTLE and _same_wager_holder(moves[k]["event"], ev):
+            group.append(moves[k])
+            k += 1
+        group.sort(key=lambda m: (m["event"].get("wager") == "dealer_bet", m["event"]["e"] != "pay"))
+        out.extend(group)
+    return out
+
+
+def carried_stakes(variant: str, previous: dict | None, *, boxes: int, extra: tuple[str, ...] = ()) -> list[dict]:
+    """The stakes of the table's previous round, for the next one (the players mostly stay):
+    id, box, player (when named), the main wager and the dealer bet, each with the Bet it played."""
+    game = GAMES.get(variant)
+    if game is None or not previous or previous.get("variant") != variant:
+        return []
+    bets: dict[str, object] = {}
+    for ev in previous.get("events") or ():
+        if isinstance(ev, dict) and ev.get("e") == "bet" and "stake" in ev:
+            bets[ev["stake"]] = ev.get("amount")
+    out = []
+    for item in previous.get("stakes") or ():
+        if not isinstance(item, dict) or type(item.get("box")) is not int or not 1 <= item["box"] <= boxes:
+            continue
+        stake = {"id": str(item.get("id")), "box": item["box"], game.wager: item.get(game.wager)}
+        if isinstance(item.get("player"), str) and item["player"].strip():
+            stake["player"] = item["player"]
+        for key in extra or game.extra:
+            if item.get(key) is not None:
+                stake[key] = item[key]
+        if item.get("id") in bets:
+            stake["last_bet"] = bets[item["id"]]
+        out.append(stake)
+    return out

@@ -1,0 +1,432 @@
+/* The table terminal (docs/terminal.md): the round's log written event by event as it is dealt.
+   After each event the log so far goes to the server, whose engine answers what may happen next
+   (each move as the event it would log), what is owed and the findings; a finding on the entry
+   just made halts the terminal (the red banner) until the dealer takes it back or keeps it.
+   One key per action and per card rank; the keys wait in a queue while the engine answers. */
+(function () {
+  "use strict";
+  var root = document.getElementById("terminal");
+  var cfgNode = document.getElementById("terminal-config");
+  if (!root || !cfgNode) { return; }
+  var cfg = JSON.parse(cfgNode.textContent);
+  var W = cfg.words;
+  var RANKS = "23456789TJQKA";
+  var SUITS = "SHDC";
+  var state = {
+    stakes: cfg.stakes.map(function (s) { return Object.assign({}, s); }),
+    events: [], info: null, buffer: "", prefix: null, rank: null, halted: false, busy: false,
+    queue: [], saving: false, saved: false
+  };
+  var el = function (id) { return document.getElementById(id); };
+  var csrf = (function () {
+    var m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    if (m) { return decodeURIComponent(m[1]); }
+    var input = document.querySelector("input[name=csrfmiddlewaretoken]");
+    return input ? input.value : "";
+  })();
+
+  // --- amounts and stakes --------------------------------------------------------------------------
+  function amount(text) {  // as the round form writes it: whole amounts as integers, else "7.50"
+    var t = String(text).trim().replace(",", ".");
+    if (/^\d+$/.test(t)) { return parseInt(t, 10); }
+    var m = t.match(/^(\d+)\.(\d{1,2})$/);
+    if (m) { return /^0+$/.test(m[2]) ? parseInt(m[1], 10) : m[1] + "." + (m[2].length === 1 ? m[2] + "0" : m[2]); }
+    return t;
+  }
+  function docStakes() {
+    var list = state.stakes.filter(function (s) { return String(s[cfg.wager] == null ? "" : s[cfg.wager]).trim() !== ""; });
+    list.sort(function (a, b) { return a.box - b.box || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0); });
+    return list.map(function (s) {
+      var out = {id: s.id, box: s.box};
+      if (s.player && String(s.player).trim()) { out.player = String(s.player).trim(); }
+      out[cfg.wager] = amount(s[cfg.wager]);
+      cfg.extra.forEach(function (k) {
+        if (s[k] != null && String(s[k]).trim() !== "") { out[k] = amount(s[k]); }
+      });
+      return out;
+    });
+  }
+  function stakeOf(id) {
+    for (var i = 0; i < state.stakes.length; i++) { if (state.stakes[i].id === id) { return state.stakes[i]; } }
+    return null;
+  }
+  function newStakeId(box) {
+    if (!cfg.letters) { return String(box); }
+    for (var k = 0; k < cfg.perBox; k++) {
+      var id = box + "abc".charAt(k);
+      if (!stakeOf(id)) { return id; }
+    }
+    return null;
+  }
+
+  // --- the stakes table (before the deal) -------------------------------------------------------------
+  function renderStakes() {
+    var body = el("term-stakes");
+    body.textContent = "";
+    var locked = state.events.length > 0;
+    docSorted().forEach(function (s) {
+      var tr = document.createElement("tr");
+      var cellClass = "";
+      var td = function (node) {
+        var c = document.createElement("td");
+        if (cellClass) { c.className = cellClass; cellClass = ""; }
+        if (node) { c.appendChild(node); }
+        tr.appendChild(c);
+        return c;
+      };
+      td(document.createTextNode(String(s.box)));
+      td(document.createTextNode(s.id));
+      var fields = [cfg.wager].concat(cfg.extra).concat(["player"]);
+      fields.forEach(function (k) {
+        var input = document.createElement("input");
+        input.type = "text";
+        input.inputMode = k === "player" ? "text" : "decimal";
+        input.value = s[k] == null ? "" : String(s[k]);
+        input.disabled = locked;
+        input.className = "term-in term-in-" + k;
+        cellClass = "term-td-" + k;
+        input.setAttribute("aria-label", W.box + " " + s.box + ", " + W.stake + " " + s.id + ": " + (W.fields[k] || k));
+        input.addEventListener("input", function () { s[k] = input.value; if (k !== "player") { delete s.last_bet; } });
+        td(input);
+      });
+      var rm = document.createElement("button");
+      rm.type = "button"; rm.className = "btn btn-quiet"; rm.textContent = "×"; rm.disabled = locked;
+      rm.setAttribute("aria-label", W.stake + " " + s.id + " ×");
+      rm.addEventListener("click", function () {
+        state.stakes = state.stakes.filter(function (x) { return x !== s; });
+        renderStakes(); ask();
+      });
+      cellClass = "term-td-remove";
+      td(rm);
+      body.appendChild(tr);
+    });
+    el("term-add").disabled = locked;
+  }
+  function docSorted() {
+    return state.stakes.slice().sort(function (a, b) { return a.box - b.box || (a.id < b.id ? -1 : 1); });
+  }
+  el("term-add").addEventListener("click", function () {
+    var box = parseInt(el("term-add-box").value, 10);
+    var id = newStakeId(box);
+    if (!id) { return; }
+    var s = {id: id, box: box};
+    s[cfg.wager] = cfg.min;
+    state.stakes.push(s);
+    renderStakes(); ask();
+  });
+
+  // --- the engine's answer --------------------------------------------------------------------------
+  function ask() {
+    state.busy = true;
+    var sent = state.events.length;
+    return fetch(cfg.next, {
+      method: "POST", credentials: "same-origin",
+      headers: {"Content-Type": "application/json", "X-CSRFToken": csrf},
+      body: JSON.stringify({stakes: docStakes(), events: state.events})
+    }).then(function (r) { return r.json(); }).then(function (info) {
+      if (sent !== state.events.length) { return ask(); }  // the log changed meanwhile: ask again
+      state.info = info;
+      state.halted = (info.halt || []).length > 0;
+      state.busy = false;
+      render();
+      if (!state.halted && !info.error && autoMove()) { return; }
+      pump();
+    }).catch(function () {
+      state.busy = false;
+      showError(W.error);
+    });
+  }
+  function autoMove() {  // what needs no choice: the open, a reveal, a sole peek
+    var moves = state.info.moves;
+    if (moves.length === 1 && moves[0].needs.length === 0 && /^(open|reveal|peek)$/.test(moves[0].event.e)) {
+      push(moves[0].event);
+      return true;
+    }
+    return false;
+  }
+  function push(event) {
+    state.events.push(event);
+    state.buffer = ""; state.prefix = null; state.rank = null;
+    renderStakes();
+    ask();
+  }
+
+  // --- keys -----------------------------------------------------------------------------------------
+  function moves() { return state.info ? state.info.moves : []; }
+  function find(test) { var m = moves(); for (var i = 0; i < m.length; i++) { if (test(m[i])) { return m[i]; } } return null; }
+  function needs(m, what) { return m.needs.indexOf(what) >= 0; }
+  function cardMove(dark) {
+    return find(function (m) {
+      return needs(m, "card") && (dark ? /^(dark|double)$/.test(m.event.e) : /^(deal|hit|draw)$/.test(m.event.e));
+    });
+  }
+  function settleMove() { return find(function (m) { return /^(pay|take|leave)$/.test(m.event.e); }); }
+
+  function key(k) { state.queue.push(k); pump(); }
+  function pump() {
+    while (!state.busy && state.queue.length && !state.saving) { handle(state.queue.shift()); }
+    render();
+  }
+
+  function withCard(card) {
+    var m = cardMove(state.prefix === "D");
+    if (!m) { return; }
+    var ev = Object.assign({}, m.event, {card: card});
+    push(ev);
+  }
+
+  function handle(k) {
+    if (state.saved || !state.info) { return; }
+    var K = k.length === 1 ? k.toUpperCase() : k;
+    if (K === "Escape") { state.buffer = ""; state.prefix = null; state.rank = null; return; }
+    if (state.halted) {
+      if (K === "Backspace") { undo(); } else if (K === "Enter") { state.halted = false; if (!autoMove()) { render(); } }
+      return;
+    }
+    if (state.info.error) { if (K === "Backspace") { undo(); } return; }
+    if (K === "Backspace") {
+      if (state.rank) { state.rank = null; } else if (state.buffer) { state.buffer = state.buffer.slice(0, -1); }
+      else if (state.prefix) { state.prefix = null; } else { undo(); }
+      return;
+    }
+    var cards = !!(cardMove(false) || cardMove(true));
+    var amountMode = state.prefix === "I" || !cards;
+    if (cfg.suited && state.rank && SUITS.indexOf(K) >= 0) { withCard(state.rank + K); return; }
+    if (cards && !amountMode) {
+      var rank = K === "0" || K === "1" ? "T" : K;
+      if (RANKS.indexOf(rank) >= 0 && rank.length === 1) {
+        if (cfg.suited) { state.rank = rank; return; }
+        withCard(rank + "*");
+        return;
+      }
+    }
+    if (/^[0-9.,]$/.test(K) && amountMode) { state.buffer += K; return; }
+    var m;
+    switch (K) {
+      case "S": m = find(function (x) { return x.event.e === "stand"; }); if (m) { push(m.event); } return;
+      case "D": if (cardMove(true)) { state.prefix = "D"; } return;
+      case "P": m = find(function (x) { return x.event.e === "split"; }); if (m) { push(m.event); } return;
+      case "F": m = find(function (x) { return x.event.e === "fold"; }); if (m) { push(m.event); } return;
+      case "E": m = find(function (x) { return x.event.e === "even_money"; }); if (m) { push(m.event); } return;
+      case "I": if (find(function (x) { return x.event.e === "insurance"; })) { state.prefix = "I"; state.buffer = ""; } return;
+      case "X": case "L": return settleOther(K === "X" ? "take" : "leave");
+      case "Enter": return enter();
+    }
+  }
+
+  function settleOther(result) {
+    var m = settleMove();
+    if (!m) { return; }
+    var ev = {e: result, stake: m.event.stake};
+    if (m.event.hand != null) { ev.hand = m.event.hand; }
+    ev.wager = m.event.wager;
+    push(ev);
+  }
+
+  function enter() {
+    var typed = state.buffer.trim();
+    if (state.prefix === "I") {
+      var ins = find(function (x) { return x.event.e === "insurance"; });
+      if (ins && typed) { push(Object.assign({}, ins.event, {amount: amount(typed)})); }
+      return;
+    }
+    var m = settleMove();
+    if (m) {
+      var ev = Object.assign({}, m.event);
+      if (typed) { ev = {e: "pay", stake: m.event.stake}; if (m.event.hand != null) { ev.hand = m.event.hand; } ev.wager = m.event.wager; ev.amount = amount(typed); }
+      else if (ev.amount != null) { ev.amount = amount(ev.amount); }
+      push(ev);
+      return;
+    }
+    m = find(function (x) { return x.event.e === "bet" && needs(x, "amount"); });
+    if (m) {
+      var s = stakeOf(m.event.stake) || {};
+      var bet = typed || (s.last_bet != null ? s.last_bet : s[cfg.wager]);
+      push(Object.assign({}, m.event, {amount: amount(bet)}));
+      return;
+    }
+    m = find(function (x) { return x.needs.length === 0 && /^(peek|open|reveal)$/.test(x.event.e); });
+    if (m) { push(m.event); return; }
+    if (!moves().length && state.events.length) { save(); }
+  }
+
+  function undo() {
+    if (!state.events.length) { return; }
+    state.events.pop();
+    state.halted = false;
+    renderStakes();
+    ask();
+  }
+
+  // --- storing the round ------------------------------------------------------------------------------
+  function save() {
+    if (!cfg.mayStore) { return; }
+    var dealerSel = el("term-dealer");
+    if (cfg.picksDealer && dealerSel && !dealerSel.value) { showError(W.noDealer); dealerSel.focus(); return; }
+    state.saving = true;
+    render();
+    fetch(cfg.save, {
+      method: "POST", credentials: "same-origin",
+      headers: {"Content-Type": "application/json", "X-CSRFToken": csrf},
+      body: JSON.stringify({id: cfg.roundId, dealer: dealerSel ? dealerSel.value : null, stakes: docStakes(),
+                            events: state.events})
+    }).then(function (r) { return r.json().then(function (body) { return {ok: r.ok, body: body}; }); })
+      .then(function (res) {
+        if (res.ok && res.body.url) { state.saved = true; window.location.assign(res.body.url); return; }
+        state.saving = false;
+        showError((res.body.error && res.body.error.message) || W.error);
+      }).catch(function () { state.saving = false; showError(W.error); });
+  }
+
+  // --- drawing ----------------------------------------------------------------------------------------
+  function showError(text) {
+    var box = el("term-error");
+    box.textContent = text;
+    box.hidden = !text;
+  }
+  function cardText(code) {
+    var r = code.charAt(0), s = code.charAt(1);
+    var rank = r === "T" ? "10" : r;
+    var sym = {S: "♠", H: "♥", D: "♦", C: "♣"}[s] || "";
+    return rank + sym;
+  }
+  function renderFelt() {
+    var boxes = {};
+    var dealer = [];
+    var add = function (box, text, cls) {
+      (boxes[box] = boxes[box] || []).push({text: text, cls: cls || ""});
+    };
+    state.events.forEach(function (ev) {
+      var box = ev.box != null ? ev.box : ev.to != null ? ev.to : ev.hand != null ? parseInt(String(ev.hand), 10) : null;
+      if (ev.stake != null && box == null) { var st = stakeOf(ev.stake); box = st ? st.box : null; }
+      var hand = ev.hand != null && String(ev.hand).indexOf(".") > 0 ? ev.hand + ": " : "";
+      if (ev.e === "deal" && ev.to === "dealer") { dealer.push(cardText(ev.card)); return; }
+      if (ev.e === "draw") { dealer.push(cardText(ev.card)); return; }
+      var word = W.events[ev.e] || ev.e;
+      if (ev.card && box != null) {
+        add(box, hand + cardText(ev.card) + (ev.e === "dark" || ev.e === "double" ? " (" + word + ")" : ""), "card");
+        return;
+      }
+      if (box != null && /^(stand|split|fold|bet|even_money|insurance)$/.test(ev.e)) {
+        add(box, hand + word + (ev.amount != null ? " " + ev.amount : "") + (ev.stake ? " (" + ev.stake + ")" : ""), "act");
+      }
+    });
+    var dl = el("term-dealer-cards");
+    dl.textContent = "";
+    dealer.forEach(function (t) {
+      var span = document.createElement("span");
+      span.className = "term-tok term-card";
+      span.textContent = t;
+      dl.appendChild(span);
+    });
+    var list = el("term-boxes");
+    list.textContent = "";
+    var numbers = {};
+    docStakes().forEach(function (s) { numbers[s.box] = (numbers[s.box] || []).concat([s]); });
+    Object.keys(numbers).map(Number).sort(function (a, b) { return a - b; }).forEach(function (n) {
+      var li = document.createElement("li");
+      li.className = "term-box";
+      var head = document.createElement("div");
+      head.className = "term-box-head";
+      head.textContent = W.box + " " + n + " · " + numbers[n].map(function (s) {
+        return (s.player || s.id) + " " + s[cfg.wager] + (s.dealer_bet != null ? " + " + s.dealer_bet : "");
+      }).join(" · ");
+      li.appendChild(head);
+      var line = document.createElement("div");
+      line.className = "term-cards";
+      (boxes[n] || []).forEach(function (t) {
+        var span = document.createElement("span");
+        span.className = "term-tok term-" + t.cls;
+        span.textContent = t.text;
+        line.appendChild(span);
+      });
+      li.appendChild(line);
+      list.appendChild(li);
+    });
+  }
+  function renderOwed() {
+    var info = state.info;
+    var list = el("term-owed");
+    list.textContent = "";
+    if (!info) { return; }
+    var settled = {};
+    state.events.forEach(function (ev) {
+      if (/^(pay|take|leave)$/.test(ev.e)) { settled[ev.stake + "|" + (ev.hand || "") + "|" + ev.wager] = ev; }
+    });
+    // What is owed, once the round has come to a settlement (before, "owed" is only where it stands).
+    var settling = !!settleMove() || Object.keys(settled).length > 0 || (!info.moves.length && state.events.length > 0);
+    (settling ? info.owed : []).forEach(function (w) {
+      var li = document.createElement("li");
+      var done = settled[w.stake + "|" + (w.hand || "") + "|" + w.wager];
+      li.className = "term-owed-row" + (done ? " term-settled" : "");
+      var right = done && done.e === w.result && (w.result !== "pay" || amount(done.amount) === amount(w.amount));
+      if (done && !right) { li.className += " term-wrong"; }
+      li.textContent = W.stake + " " + w.stake + (w.hand && w.hand !== w.stake ? " · " + w.hand : "") + " · " + w.label +
+        ": " + w.result_label + " " + w.amount +
+        (done ? (right ? " ✓" : " ✗ " + (W.events[done.e] || done.e) + (done.amount != null ? " " + done.amount : "")) : "");
+      list.appendChild(li);
+    });
+    var fl = el("term-findings");
+    fl.textContent = "";
+    info.findings.forEach(function (f) {
+      var li = document.createElement("li");
+      li.className = "finding " + f.severity;
+      var sev = document.createElement("span"); sev.className = "sev"; sev.textContent = f.severity_label;
+      var msg = document.createElement("span"); msg.className = "msg"; msg.textContent = f.text;
+      li.appendChild(sev); li.appendChild(msg);
+      fl.appendChild(li);
+    });
+  }
+  function render() {
+    var info = state.info;
+    if (!info) { return; }
+    var halt = el("term-halt");
+    halt.hidden = !state.halted;
+    el("term-halt-text").textContent = state.halted ? info.halt.map(function (f) { return f.text; }).join(" ") : "";
+    root.classList.toggle("term-halted", state.halted);
+    if (info.error) { showError(W.error + ": " + info.error.text); } else if (!state.saving) { showError(""); }
+    var prompt;
+    if (state.saving) { prompt = W.saving; }
+    else if (!info.moves.length && state.events.length && !info.error) { prompt = W.done; }
+    else if (info.moves.length) {
+      var first = settleMove() || info.moves[0];
+      prompt = first.label + (first.needs.length === 0 || first.event.e === "bet" ? " — " + W.keys.enter : "");
+    } else { prompt = ""; }
+    el("term-prompt").textContent = prompt;
+    el("term-typed").textContent = (state.prefix ? state.prefix + " " : "") + (state.rank ? cardText(state.rank) : "") + state.buffer;
+    var ml = el("term-moves");
+    ml.textContent = "";
+    info.moves.forEach(function (m) {
+      var li = document.createElement("li");
+      li.textContent = m.label;
+      ml.appendChild(li);
+    });
+    renderFelt();
+    renderOwed();
+  }
+
+  // --- wiring -------------------------------------------------------------------------------------------
+  document.addEventListener("keydown", function (ev) {
+    var t = ev.target;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) { return; }
+    if (t && /^(INPUT|SELECT|TEXTAREA)$/.test(t.tagName)) {
+      if (ev.key === "Enter" || ev.key === "Escape") { ev.preventDefault(); t.blur(); root.focus(); ask(); }
+      return;
+    }
+    if (t && t.tagName === "BUTTON" && (ev.key === "Enter" || ev.key === " ")) {
+      if (!t.closest("#term-keypad")) { return; }
+    }
+    var k = ev.key;
+    if (k.length !== 1 && !/^(Enter|Backspace|Escape)$/.test(k)) { return; }
+    if (k === " ") { return; }
+    ev.preventDefault();
+    key(window.shortcutKey && k.length === 1 && !/[0-9.,]/.test(k) ? window.shortcutKey(ev) : k);
+  });
+  el("term-keypad").addEventListener("click", function (ev) {
+    var b = ev.target.closest("button[data-key]");
+    if (b) { key(b.getAttribute("data-key")); b.blur(); root.focus(); }
+  });
+  renderStakes();
+  root.focus();
+  ask();
+})();

@@ -1,0 +1,194 @@
+"""The table terminal: a dealer's (or inspector's) tablet follows the round as it is dealt.
+
+    GET  /tables/<name>/terminal/        the page (stakes carried from the table's previous round)
+    POST /tables/<name>/terminal/next    JSON {stakes, events} -> what may happen next, owed, findings
+    POST /tables/<name>/terminal/save    JSON {id, dealer?, stakes, events} -> the stored round
+
+The page writes the round's log event by event; each event is one POST of the log so far, answered
+by the engine (dealing.games.terminal.follow). The round is stored through the same service as the
+round form and the API (services.round_log), with the header the form writes.
+"""
+
+import json
+import uuid
+
+from django.core.exceptions import PermissionDenied
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from casino.errors import ServiceError
+from casino.finding_text import VALUE_OF_FIELD, event_field, event_word, finding_text, severity_label
+from casino.models import Table
+from casino.roles import DEALER, PIT_BOSS, has_role, role_required
+from dealing import services
+from dealing.access import TERMINAL_USERS, check_may_use_terminal
+from dealing.engine.money import fmt
+from dealing.forms.rounds import pit_dealers
+from dealing.games import terminal as term
+from dealing.games.building import amount_json
+from dealing.forms.fields import dealer_label
+from dealing.models import Round
+
+MAX_BODY = 256 * 1024  # a round's log is a few kilobytes
+
+
+def _table(request, name: str) -> Table:
+    """The table of the address, 404 when there is none; 403 unless the user may use its terminal
+    (one query for the table, one for the user's pits: every event of a round asks)."""
+    table = get_object_or_404(Table.objects.select_related("pit"), name=name)
+    try:
+        check_may_use_terminal(request.user, table)
+    except ServiceError as exc:
+        raise PermissionDenied(exc.message) from None
+    return table
+
+
+def _header(table: Table, round_id: str, dealer: str) -> dict:
+    """The round's header as the round form writes it (RoundForm.header)."""
+    return {
+        "format": "round/1", "id": round_id, "variant": table.variant,
+        "table": {"name": table.name, "min": amount_json(table.min_bet), "max": amount_json(table.max_bet)},
+        "rules": dict(table.rules or {}), "dealer": dealer,
+    }
+
+
+def _previous(table: Table) -> dict | None:
+    last = (Round.objects.filter(table=table).order_by("-chain_index").only("document").first())
+    return last.document if last is not None else None
+
+
+@require_http_methods(["GET"])
+@role_required(*TERMINAL_USERS)
+def table_terminal(request, name: str):
+    table = _table(request, name)
+    user = request.user
+    game = term.game_of(table.variant)
+    may_store = user.is_superuser or has_role(user, DEALER, PIT_BOSS)
+    picks_dealer = user.is_superuser or has_role(user, PIT_BOSS)
+    dealers = [(u.get_username(), dealer_label(u)) for u in pit_dealers(table)] if picks_dealer else []
+    config = None
+    extra = term.extras(table.variant, table.rules or {})
+    if game is not None:
+        config = {
+            "variant": table.variant, "wager": game.wager, "perBox": game.per_box, "extra": list(extra),
+            "letters": game.letters, "boxes": table.boxes, "suited": term.suited(table.variant, table.rules or {}),
+            "min": fmt(table.min_bet), "max": fmt(table.max_bet), "roundId": str(uuid.uuid4()),
+            "stakes": term.carried_stakes(table.variant, _previous(table), boxes=table.boxes, extra=extra),
+            "next": reverse("dealing:terminal_next", kwargs={"name": table.name}),
+            "save": reverse("dealing:terminal_save", kwargs={"name": table.name}),
+            "mayStore": may_store, "picksDealer": picks_dealer, "user": user.get_username(),
+            "words": _words(),
+        }
+    return render(request, "dealing/terminal.html", {
+        "table": table, "config": config, "dealers": dealers, "may_store": may_store, "extra": extra,
+        "form_url": reverse("dealing:round_new", kwargs={"name": table.name}),
+        "boxes_range": range(1, (table.boxes or 0) + 1),
+    })
+
+
+def _words() -> dict:
+    """What the script shows, in the reader's language (the script itself holds no English)."""
+    return {
+        "box": _("Box"), "dealer": _("Dealer"), "owed": _("Owed"), "halt": _("HALT"),
+        "haltHelp": _("Backspace takes the entry back; Enter keeps it (it is stored with its finding)."),
+        "next": _("Next"), "typed": _("Typed"), "done": _("The round is complete: Enter stores it."),
+        "saving": _("Storing the round…"), "error": _("The engine cannot follow this"),
+        "stakesLocked": _("Stakes are fixed once the deal begins."), "player": _("Player"),
+        "stake": _("Stake"),
+        "fields": {"ante": _("Ante"), "bet": _("Bet"), "dealer_bet": _("Dealer bet"), "jackpot": _("Jackpot bet"),
+                   "player": _("Player (optional)")},
+        "keys": {
+            "card": _("card: 2–9, T or 0, J, Q, K, A"), "cardSuit": _("card: rank, then suit S H D C"),
+            "enter": _("Enter"), "stand": _("S stand"), "fold": _("F fold"), "dark": _("D + card: dark card"),
+            "double": _("D + card: double"), "split": _("P split"), "insurance": _("I + amount: insurance"),
+            "even": _("E even money"), "take": _("X take"), "leave": _("L leave"), "undo": _("Backspace undo"),
+            "amount": _("digits: amount"),
+        },
+        "noDealer": _("Choose the dealer first."), "anon": _("anonymous"),
+        "events": {e: event_word(e) for e in ("bet", "fold", "stand", "split", "dark", "double", "insurance",
+                                               "even_money", "pay", "take", "leave")},
+    }
+
+
+def _read(request):
+    if len(request.body) > MAX_BODY:
+        return None
+    try:
+        data = json.loads(request.body)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("stakes"), list) or not isinstance(
+            data.get("events", []), list):
+        return None
+    return data
+
+
+def _bad(message: str, status: int = 400) -> JsonResponse:
+    return JsonResponse({"error": {"message": message}}, status=status)
+
+
+def _move_label(move: dict) -> str:
+    ev = move["event"]
+    parts = [event_word(ev["e"])]
+    parts += [event_field(k, v) for k, v in ev.items() if k not in ("e", "amount")]
+    if "amount" in ev:
+        parts.append(str(ev["amount"]))
+    return " · ".join(str(p) for p in parts)
+
+
+@require_http_methods(["POST"])
+@role_required(*TERMINAL_USERS)
+def terminal_next(request, name: str):
+    """What may happen next in the round so far: one walk of its log by the engine."""
+    table = _table(request, name)
+    data = _read(request)
+    if data is None:
+        return _bad(_("Send the round so far as JSON: {\"stakes\": [...], \"events\": [...]}."))
+    doc = {**_header(table, str(data.get("id") or ""), request.user.get_username()),
+           "stakes": data["stakes"], "events": data.get("events", [])}
+    doc.pop("id")
+    out = term.follow(doc)
+    for move in out["moves"]:
+        move["label"] = _move_label(move)
+    wagers = VALUE_OF_FIELD["wager"]
+    for w in out["owed"]:
+        w["label"] = str(wagers.get(w["wager"], w["wager"]))
+        w["result_label"] = event_word(w["result"])
+    for f in out["findings"]:
+        f["text"] = finding_text(f)
+        f["severity_label"] = severity_label(f["severity"])
+    if out["error"]:
+        out["error"]["text"] = finding_text({"code": out["error"]["code"], "message": out["error"]["message"]})
+    return JsonResponse(out)
+
+
+@require_http_methods(["POST"])
+@role_required(*TERMINAL_USERS)
+def terminal_save(request, name: str):
+    """Store the round the terminal followed, through the round form's and the API's service."""
+    table = _table(request, name)
+    data = _read(request)
+    if data is None:
+        return _bad(_("Send the round as JSON: {\"id\": ..., \"stakes\": [...], \"events\": [...]}."))
+    try:
+        round_id = str(uuid.UUID(str(data.get("id"))))
+    except ValueError:
+        return _bad(_("The round needs its id (a UUID)."))
+    user = request.user
+    dealer = user.get_username()
+    if user.is_superuser or has_role(user, PIT_BOSS):
+        dealer = str(data.get("dealer") or "")
+        if not dealer:
+            return _bad(_("Choose the dealer who dealt this round."))
+    doc = {**_header(table, round_id, dealer), "stakes": data["stakes"], "events": data.get("events", [])}
+    try:
+        record, created = services.round_log(document=doc, logged_by=user, table=table)
+    except ServiceError as exc:
+        return JsonResponse({"error": {"message": exc.message, **exc.extra}}, status=exc.status)
+    message = (_("Round saved: %(round)s.") if created else _("This round was already saved: %(round)s.")) % {
+        "round": record}
+    return JsonResponse({"url": reverse("dealing:round_detail", args=[record.pk]), "message": message,
+                         "created": created}, status=201 if created else 200)

@@ -1,0 +1,127 @@
+"""In a real browser (system Chromium): the table terminal follows a round as it is dealt, one key
+per card and per action, and stores what the round form would store. The keys are counted: the
+typical 3-box ochko round in at most 30, a blackjack round with a split in at most 20."""
+
+import uuid
+from decimal import Decimal
+
+import pytest
+
+from casino.roles import DEALER
+from dealing import games, services
+from dealing.models import Round
+from tests.factories import PASSWORD, TableFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def log_in(page, username):
+    page.goto("/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_load_state()
+
+
+class Keys:
+    """Presses keys on the terminal and counts them."""
+
+    def __init__(self, page):
+        self.page, self.count = page, 0
+
+    def __call__(self, *keys):
+        for k in keys:
+            self.page.keyboard.press(k)
+            self.count += 1
+
+
+def previous_round(table, dealer, stakes, events):
+    doc = {"format": "round/1", "id": str(uuid.uuid4()), "variant": str(table.variant),
+           "table": {"name": table.name, "min": int(table.min_bet), "max": int(table.max_bet)},
+           "rules": dict(table.rules), "dealer": dealer.username, "stakes": stakes, "events": events}
+    services.round_log(document=doc, logged_by=dealer, table=table)
+
+
+OCHKO_STAKES = [{"id": "1a", "box": 1, "player": "P-23", "ante": 100, "dealer_bet": 10},
+                {"id": "2a", "box": 2, "ante": 200}, {"id": "3a", "box": 3, "player": "P-8", "ante": 100}]
+
+
+def test_the_typical_ochko_round_in_at_most_30_keys_and_a_wrong_payment_halts(browser_page, make_user, floor):
+    dealer = make_user(DEALER, pits=[floor.pit_a], username="dealer1")
+    table = floor.table_a
+    # The previous round at the table: the same three players (their stakes are carried over).
+    previous_round(table, dealer, OCHKO_STAKES, [
+        {"e": "deal", "to": 1, "card": "6S"}, {"e": "deal", "to": 2, "card": "6H"}, {"e": "deal", "to": 3, "card": "6D"},
+        {"e": "deal", "to": "dealer", "card": "6C"},
+        {"e": "bet", "stake": "1a", "amount": 100}, {"e": "bet", "stake": "2a", "amount": 200},
+        {"e": "bet", "stake": "3a", "amount": 100}])
+    page = browser_page
+    log_in(page, "dealer1")
+    page.goto(f"/tables/{table.name}/terminal/")
+    page.wait_for_selector("#term-prompt:has-text('deal')")
+    assert page.locator(".term-in-ante").evaluate_all("xs => xs.map(x => x.value)") == ["100", "200", "100"]
+    keys = Keys(page)
+    keys("9", "k", "7", "7")  # the deal: boxes 1, 2, 3, then the dealer's card (the suit is not typed)
+    keys("3", "0", "0", "Enter", "Enter", "Enter")  # Box 1 raises its Bet to 300; boxes 2 and 3 bet as before
+    keys("t", "s")  # box 1: a ten, stands on 19
+    keys("d", "8")  # box 2: one dark card
+    keys("9", "s")  # box 3: a nine, stands on 16
+    keys("6", "9")  # the dealer: 7 + 6 + 9 = 22, bust (the dark card is then revealed by itself)
+    page.wait_for_selector("#term-prompt:has-text('pay')")
+    assert page.locator("#term-owed").inner_text().count("pay") >= 5  # what is owed, before a payment is made
+
+    # A wrong payment (not counted: a detour): 90 for box 3's Bet of 100 halts the terminal at once.
+    page.keyboard.type("90")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#term-halt:not([hidden])")
+    halt = page.locator("#term-halt").inner_text()
+    assert "90" in halt and "100" in halt
+    page.keyboard.press("Backspace")  # taken back: the halt lifts
+    page.wait_for_selector("#term-halt", state="hidden")
+
+    keys(*["Enter"] * 7)  # the payments, each as owed, box 3 down to box 1 (box 2's dark Bet stays)
+    page.wait_for_selector("#term-prompt:has-text('complete')")
+    keys("Enter")  # store the round
+    page.wait_for_url("**/rounds/*/")
+    assert keys.count <= 30, keys.count
+
+    record = Round.objects.filter(table=table).order_by("-chain_index").first()
+    doc = record.document
+    assert record.dealer == dealer and doc["dealer"] == "dealer1"
+    assert doc["stakes"] == OCHKO_STAKES
+    assert [e["e"] for e in doc["events"]] == ["deal"] * 4 + ["bet"] * 3 + [
+        "open", "hit", "stand", "dark", "hit", "stand", "draw", "draw", "reveal",
+        "pay", "pay", "pay", "leave", "pay", "pay", "pay"]
+    assert doc["events"][4] == {"e": "bet", "stake": "1a", "amount": 300}
+    assert doc["events"][10] == {"e": "dark", "box": 2, "card": "8*"}
+    # What the round form stores for this round: this very document.
+    assert games.form_for("ochko").rebuild(doc) == doc
+    assert services.round_log(document=doc, logged_by=dealer, table=table)[1] is False  # the same round
+
+
+def test_a_blackjack_round_with_a_split_in_at_most_20_keys(browser_page, make_user, floor):
+    table = TableFactory(name="Escribas", pit=floor.pit_a, variant="blackjack", boxes=5,
+                         rules={"preset": "salon"}, min_bet=Decimal(100), max_bet=Decimal(5000))
+    dealer = make_user(DEALER, pits=[floor.pit_a], username="dealer1")
+    previous_round(table, dealer, [{"id": "1", "box": 1, "bet": 100}], [])
+    page = browser_page
+    log_in(page, "dealer1")
+    page.goto(f"/tables/{table.name}/terminal/")
+    page.wait_for_selector("#term-prompt:has-text('deal')")
+    keys = Keys(page)
+    keys("8", "6", "8", "0")  # box 1: 8, the dealer's 6 up, box 1: 8, the hole card: a ten (typed 0)
+    keys("p")  # split the eights
+    keys("3", "d", "9")  # hand 1.1: a three (11), doubles and gets a nine
+    keys("k", "s")  # hand 1.2: a king (18), stands
+    keys("9")  # the dealer: 16 draws a nine, 25: bust
+    page.wait_for_selector("#term-prompt:has-text('pay')")
+    keys("Enter", "Enter", "Enter")  # pay hand 1.1's bet and double, hand 1.2's bet
+    page.wait_for_selector("#term-prompt:has-text('complete')")
+    keys("Enter")
+    page.wait_for_url("**/rounds/*/")
+    assert keys.count <= 20, keys.count
+    doc = Round.objects.filter(table=table).order_by("-chain_index").first().document
+    assert [e["e"] for e in doc["events"]] == ["deal"] * 4 + ["split", "hit", "double", "hit", "stand", "draw",
+                                                              "pay", "pay", "pay"]
+    assert doc["events"][6] == {"e": "double", "hand": "1.1", "card": "9*"}
+    assert games.form_for("blackjack").rebuild(doc) == doc
