@@ -197,6 +197,8 @@ def _append(prepared: _Prepared, *, logged_by, revision: int = 1, supersedes: Ro
     record.chain_index = 0 if last is None else last.chain_index + 1
     record.prev_sha256 = "" if last is None else last.sha256
     record.shoe, record.position, record.number = _shoe_slot(table, reference, number, supersedes, last, shoe)
+    # The round's number at its table: a correction keeps the number of the round it corrects.
+    record.table_round = supersedes.table_round if supersedes is not None else _Link.next_table_round(table, last)
     record.logged_at = timezone.now()
     chain.seal_round(record, prepared.stakes, supersedes_sha256=None if supersedes is None else supersedes.sha256)
     _Link.insert(record, prepared.stakes)

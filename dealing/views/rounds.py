@@ -111,12 +111,12 @@ def _save_round(request, form, table: Table, result, amends: Round | None):
         return None
     if amends is not None:
         message = _("Correction saved as revision %(r)d of round %(n)d: it waits for a pit boss's approval; the round "
-                    "as logged stays in force until then.") % {"r": record.revision, "n": amends.pk}
+                    "as logged stays in force until then.") % {"r": record.revision, "n": amends.table_round}
         if has_role(user, PIT_BOSS) and not user.is_superuser:
             message += " " + _("You made it, so another pit boss of the pit decides (four eyes).")
         messages.success(request, message)
     elif created:
-        messages.success(request, _("Round saved: %(round)s.") % {"round": record})
+        messages.success(request, _("Round %(n)d saved at %(table)s.") % {"n": record.table_round, "table": table.name})
     else:
         messages.info(request, _("This round was already saved."))
     return _redirect(request, reverse("dealing:round_detail", args=[record.pk]))
