@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino.errors import ServiceError
+from casino.finding_text import finding_text
 from casino.models import Table
 from dealing import chain, engine, hooks, selectors
 from dealing.access import check_may_log_at, check_may_log_for, dealer_of
@@ -138,9 +139,21 @@ def _prepare(doc: dict, *, table: Table, logged_by, supersedes: Round | None = N
         outcome = engine.replay(doc)
     except engine.RoundError as exc:
         raise engine_error(exc) from None
+    _refuse_impossible(outcome)
     stored = chain.json_safe(doc)
     return _Prepared(table=table, dealer=dealer, document=stored, outcome=outcome,
                      stakes=_stake_rows(stored, outcome), table_row=table_row)
+
+
+def _refuse_impossible(outcome) -> None:
+    """A round that cannot have happened (the engine's IMPOSSIBLE findings) is refused with the
+    engine's reason and stored nowhere; a dealer's mistakes are stored with the round."""
+    found = engine.impossible(outcome.findings)
+    if found:
+        first = found[0]
+        raise refuse(_("This round cannot have happened, so it is not stored: %(reason)s")
+                     % {"reason": finding_text(first)}, "impossible_round", status=422, event=first.event,
+                     findings=[f.to_dict() for f in found])
 
 
 def _dealer(doc: dict, table: Table, logged_by):

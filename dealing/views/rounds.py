@@ -69,7 +69,10 @@ def _round_form_page(request, table: Table, form_class, *, amends: Round | None 
                         notice = _("The owed result was filled into %(n)d blank(s). Make sure it is what you really "
                                    "paid, took or left before saving.") % {"n": filled}
                 elif action == "save" and result.ok:
-                    if not result.may_save:
+                    if result.impossible:
+                        notice = _("This round cannot have happened as entered, so it is not saved: correct "
+                                   "the cards the engine names.")
+                    elif not result.may_save:
                         notice = _("Every wager needs its result before the round is saved.")
                     elif request.POST.get("checked") != result.token:
                         notice = _("The round changed since it was checked: look at the engine's findings again, "
