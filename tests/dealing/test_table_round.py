@@ -114,3 +114,20 @@ def test_the_migration_numbers_the_rounds_already_stored():
     executor.migrate(executor.loader.graph.leaf_nodes())
     numbers = dict(Round.objects.values_list("pk", "table_round"))
     assert [numbers[r.pk] for r in made] == [1, 1, 2, 1, 2, 3]
+
+
+def test_the_incident_form_names_the_round_by_its_number_at_the_table(staff, tables, deal):
+    from dealing.models import Incident
+
+    for seed in range(2):
+        _log(tables.ochko_b, staff.dealer, deal, 400 + seed)  # ids 1-2 at another table
+    record = _log(tables.ochko, staff.dealer, deal, 402)
+    assert record.table_round == 1 and record.pk != 1
+    boss = login(staff.pitboss)
+    prefilled = boss.get(reverse("dealing:incident_new") + f"?round={record.pk}").content.decode()
+    assert 'value="1"' in prefilled and f'name="round" value="{record.pk}"' not in prefilled
+    response = boss.post(reverse("dealing:incident_new"), {
+        "kind": "misdrawn_card", "table": "R-1", "card": "9D", "resolution": "burned", "dealer": "dealer1",
+        "round": "1", "exposed": "on"})
+    assert response.status_code == 302, response.context["form"].errors
+    assert Incident.objects.get().round == record
