@@ -28,8 +28,7 @@ class NavItem:
     group: str = ""
 
 
-# The bar's menus, in the order shown after the plain entries' places (each menu sits where its
-# first entry would).
+# The bar's menus, in the order shown, after the plain entries.
 GROUPS: dict[str, str] = {"pit": _("Pit"), "audit": _("Audit"), "training": _("Training"), "more": _("More")}
 
 _registry: dict[str, NavItem] = {}
@@ -56,8 +55,8 @@ def items_for(user) -> list[dict]:
 
 def menu_for(items: list[dict], current: str | None = None) -> list[dict]:
     """The bar as drawn: `items` (from items_for) with those of a group gathered into one menu
-    {"label", "entries", "active", "key"} where the group's first entry stands; a group of one entry is that
-    entry. `current` is the view name of the page shown (its entry and menu are marked active)."""
+    {"label", "entries", "active", "key"} after the plain entries, in GROUPS' order; a group of one entry
+    is that entry. `current` is the view name of the page shown (its entry and menu are marked active)."""
     menus: dict[str, dict] = {}
     bar: list[dict] = []
     for item in items:
@@ -72,6 +71,10 @@ def menu_for(items: list[dict], current: str | None = None) -> list[dict]:
             bar.append(menu)
         menu["entries"].append(entry)
         menu["active"] = menu["active"] or entry["active"]
+    # The plain entries first, then the menus in GROUPS' order.
+    order = list(GROUPS)
+    bar.sort(key=lambda m: (1, order.index(m["key"]) if m["key"] in order else len(order)) if "entries" in m
+             else (0, 0))
     return [m["entries"][0] if "entries" in m and len(m["entries"]) == 1 else m for m in bar]
 
 
