@@ -54,7 +54,10 @@ def paginated(request, view, queryset, serializer_class, pagination=Pagination) 
 
 class FindingSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    round = serializers.IntegerField(source="round_id", allow_null=True, help_text="Empty for a shoe finding.")
+    round = serializers.IntegerField(source="round_id", allow_null=True,
+                                     help_text="The round record's id; empty for a shoe finding.")
+    table_round = serializers.IntegerField(source="round.table_round", allow_null=True, default=None,
+                                           help_text="The round's number at its table (1, 2, …), as pages show it.")
     round_uid = serializers.UUIDField(source="round.uid", allow_null=True, default=None)
     shoe = serializers.IntegerField(source="shoe_id", allow_null=True)
     pit = serializers.CharField(source="table.pit.name")

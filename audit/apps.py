@@ -24,5 +24,5 @@ class AuditConfig(AppConfig):
 
         # The roles of each entry are the roles its view requires (casino/navigation.py). Audit runs
         # are a tab of the audit pages (templates/audit/_tabs.html), keeping the bar short.
-        register(NavItem(_("Audit"), "audit:dashboard", roles=access.DASHBOARD_ROLES, order=40))
-        register(NavItem(_("Findings"), "audit:finding_list", roles=access.FINDING_ROLES, order=41))
+        register(NavItem(_("Audit"), "audit:dashboard", roles=access.DASHBOARD_ROLES, order=40, group="audit"))
+        register(NavItem(_("Findings"), "audit:finding_list", roles=access.FINDING_ROLES, order=41, group="audit"))

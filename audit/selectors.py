@@ -73,17 +73,17 @@ def finding_csv_rows(queryset: QuerySet):
            _("event"), _("code"), _("severity"), _("stake"), _("hand"), _("wager"), _("owed result"),
            _("owed amount"), _("logged result"), _("logged amount"), _("player delta"), _("message"),
            _("status"), _("classification"), _("reviewed by"), _("reviewed at"), _("engine version")]
-    fields = ("pk", "played_at", "table__pit__name", "table__name", "dealer__username", "round_id", "round__uid",
+    fields = ("pk", "played_at", "table__pit__name", "table__name", "dealer__username", "round__table_round", "round__uid",
               "shoe_id", "event", "code", "severity", "stake", "hand", "wager", "expected", "actual",
               "player_delta", "message", "status", "classification", "reviewed_by__username", "reviewed_at",
               "engine_version")
     for row in queryset.values_list(*fields).iterator(chunk_size=2000):
-        (pk, played_at, pit, table, dealer, round_id, uid, shoe_id, event, code, severity, stake, hand, wager,
+        (pk, played_at, pit, table, dealer, table_round, uid, shoe_id, event, code, severity, stake, hand, wager,
          expected, actual, delta, message, status, classification, reviewer, reviewed_at, version) = row
         expected = expected or {}
         actual = actual or {}
         yield [pk, timezone.localtime(played_at).isoformat(timespec="seconds"), pit, table, dealer or "",
-               round_id or "", uid or "", shoe_id or "", "" if event is None else event, code, severity, stake,
+               table_round or "", uid or "", shoe_id or "", "" if event is None else event, code, severity, stake,
                hand, wager, expected.get("result", ""), expected.get("amount", "") or "",
                actual.get("result", ""), actual.get("amount", "") or "", "" if delta is None else _money(delta),
                message, status, classification, reviewer or "",
@@ -397,7 +397,7 @@ def shoe_view(*, user, shoe_id) -> dict:
         if f.event is not None:
             codes_at.setdefault(f.event, Counter())[f.code] += 1
     rounds = {r.pk: r for r in Round.objects.filter(pk__in=[i.round_id for i in items if i.round_id])
-              .only("pk", "chain_index", "number", "audit_status", "dealer_id", "table_id")}
+              .only("pk", "chain_index", "number", "table_round", "audit_status", "dealer_id", "table_id")}
     views = []
     for k, (item, raw) in enumerate(zip(items, document["items"])):
         shown = replay.card(raw.get("card"), k, set(codes_at)) if raw.get("card") else None

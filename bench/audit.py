@@ -36,6 +36,7 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from casino.models import Pit, Staff, Table
@@ -70,6 +71,7 @@ def load_rounds(*, table: Table, dealer, n: int, seed: int = 2026, mistake_rate:
             last = Round.objects.filter(table=table).order_by("-chain_index").only("chain_index", "sha256").first()
             index = 0 if last is None else last.chain_index + 1
             prev = "" if last is None else last.sha256
+            number = (Round.objects.filter(table=table).aggregate(n=Max("table_round"))["n"] or 0) + 1
             rows, picked = [], []
             now = timezone.now()
             for k in range(size):
@@ -78,7 +80,7 @@ def load_rounds(*, table: Table, dealer, n: int, seed: int = 2026, mistake_rate:
                 record = Round(
                     uid=document["id"], table=table, dealer=dealer, variant=table.variant, house_rules=house_rules,
                     table_min=table.min_bet, table_max=table.max_bet, document=document, chain_index=index,
-                    prev_sha256=prev, logged_by=dealer, logged_at=now, float_owed=one.float_owed,
+                    table_round=number + k, prev_sha256=prev, logged_by=dealer, logged_at=now, float_owed=one.float_owed,
                     float_logged=one.float_logged)
                 chain.seal_round(record, one.stakes)
                 prev, index = record.sha256, index + 1

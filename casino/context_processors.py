@@ -8,10 +8,13 @@ def navigation(request):
     """The navigation entries and the role names of the logged-in user, for base.html."""
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
-        return {"nav_items": [], "user_role_labels": []}
+        return {"nav_items": [], "nav_menu": [], "user_role_labels": []}
     if user.is_superuser:
         labels = [_("Superuser")]
     else:
         held = user_roles(user)
         labels = [ROLE_LABELS[role] for role in ROLES if role in held]
-    return {"nav_items": nav.items_for(user), "user_role_labels": labels}
+    items = nav.items_for(user)
+    match = getattr(request, "resolver_match", None)
+    return {"nav_items": items, "nav_menu": nav.menu_for(items, match.view_name if match else None),
+            "user_role_labels": labels}

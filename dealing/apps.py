@@ -19,7 +19,7 @@ class DealingConfig(AppConfig):
         demo.register_loader("dealing", dealing_demo_load, order=10)
 
         # The roles of each entry are the roles its view requires (casino/navigation.py).
-        register(NavItem(_("Tables"), "dealing:table_list", roles=views.READERS, order=20))
+        register(NavItem(_("Tables"), "dealing:table_list", roles=views.READERS, order=20, group="pit"))
         register(NavItem(_("Log a round"), "dealing:round_pick_table", roles=views.LOGGERS, order=21))
-        register(NavItem(_("Incidents"), "dealing:incident_list", roles=views.READERS, order=30))
+        register(NavItem(_("Incidents"), "dealing:incident_list", roles=views.READERS, order=30, group="pit"))
         register(NavItem(_("Pit queue"), "dealing:pit_queue", roles=views.DECIDERS, order=31))

@@ -107,7 +107,7 @@ def _correction(people) -> list[str]:
             document["events"][finding["event"]]["amount"] = _amount(finding["expected"]["amount"])
         reason = "; ".join(f["message"] for f in wrong) + " The player was paid the difference."
         services.round_amend(round=record, document=document, amended_by=people["dealer1"], reason=reason)
-        return [f"a correction of round {record.chain_index} at R-1 awaiting pitboss1"]
+        return [f"a correction of round {record.table_round} at R-1 awaiting pitboss1"]
     return []
 
 

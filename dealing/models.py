@@ -101,6 +101,10 @@ class Round(models.Model):
                              verbose_name=_("shoe"), db_index=False)
     position = models.PositiveIntegerField(_("position in the shoe"), null=True, blank=True)
     number = models.PositiveIntegerField(_("round of the shoe"), null=True, blank=True)
+    # The round's number at its table: 1, 2, 3, … in the order its rounds were first logged (a
+    # correction keeps the number of the round it corrects). The one number a round is shown by.
+    table_round = models.PositiveIntegerField(_("round"), null=True, blank=True,
+                                              help_text=_("1, 2, … on this table; a correction keeps it."))
     dealer = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="dealt_rounds",
                                verbose_name=_("dealer"), db_index=False)
     variant = models.CharField(_("variant"), max_length=20, choices=Variant.choices)
@@ -162,7 +166,7 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         rev = f" r{self.revision}" if self.revision > 1 else ""
-        return f"{self.table.name} #{self.chain_index}{rev}"
+        return f"{self.table.name} round {self.table_round}{rev}"
 
     @property
     def in_force(self) -> bool:

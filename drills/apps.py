@@ -12,7 +12,7 @@ class DrillsConfig(AppConfig):
         from casino.roles import AUDITOR, PIT_BOSS, TRAINEE
 
         # The same roles as the views (views.py): nobody is offered a page that refuses them.
-        register(NavItem(_("Drills"), "drills:home", roles=(TRAINEE,), order=30))
-        register(NavItem(_("My progress"), "drills:my_progress", roles=(TRAINEE,), order=31))
-        register(NavItem(_("Trainees"), "drills:trainees", roles=(PIT_BOSS, AUDITOR), order=60))
-        register(NavItem(_("Certification"), "drills:standards", roles=(PIT_BOSS, AUDITOR), order=61))
+        register(NavItem(_("Drills"), "drills:home", roles=(TRAINEE,), order=30, group="training"))
+        register(NavItem(_("My progress"), "drills:my_progress", roles=(TRAINEE,), order=31, group="training"))
+        register(NavItem(_("Trainees"), "drills:trainees", roles=(PIT_BOSS, AUDITOR), order=60, group="training"))
+        register(NavItem(_("Certification"), "drills:standards", roles=(PIT_BOSS, AUDITOR), order=61, group="training"))

@@ -14,4 +14,4 @@ class GameMathConfig(AppConfig):
         from .access import READERS
 
         # The same roles as the views: the pages show no floor data, so every role reads them.
-        register(NavItem(_("Game math"), "gamemath:ochko", roles=READERS, order=70))
+        register(NavItem(_("Game math"), "gamemath:ochko", roles=READERS, order=70, group="training"))

@@ -20,4 +20,4 @@ class LedgerConfig(AppConfig):
         # A finished game night at Casa-21, after dealing's demo rounds (manage.py demo_floor).
         demo.register_loader("ledger", ledger_demo_load, order=20)
 
-        register(NavItem(_("Game nights"), "ledger:session_list", roles=READ_ROLES, order=35))
+        register(NavItem(_("Game nights"), "ledger:session_list", roles=READ_ROLES, order=35, group="pit"))

@@ -48,6 +48,9 @@ class RoundSerializer(serializers.Serializer):
     table_id = serializers.IntegerField()
     shoe = serializers.SerializerMethodField(help_text="The shoe's name, e.g. \"R-1/3\".")
     shoe_id = serializers.IntegerField(allow_null=True)
+    table_round = serializers.IntegerField(allow_null=True, help_text="The round's number at its table: 1, 2, … (a "
+                                           "correction keeps the number of the round it corrects). The number "
+                                           "every page shows.")
     number = serializers.IntegerField(allow_null=True, help_text="Round of the shoe: 1, 2, …")
     position = serializers.IntegerField(allow_null=True, help_text="Place among the shoe's events and rounds.")
     dealer = serializers.CharField(source="dealer.username")

@@ -27,12 +27,12 @@ from . import games  # noqa: E402
 from . import loop as _loop  # noqa: E402
 from .base import Outcome  # noqa: E402
 from .errors import RoundError  # noqa: E402
-from .findings import CODES, SEVERITY, Finding  # noqa: E402
+from .findings import CODES, IMPOSSIBLE, SEVERITY, Finding, impossible  # noqa: E402
 
 ENGINE_VERSION = "1.0.0"
 
 __all__ = [
-    "ENGINE_VERSION", "VARIANTS", "CODES", "SEVERITY", "Finding", "Outcome", "RoundError",
+    "ENGINE_VERSION", "VARIANTS", "CODES", "IMPOSSIBLE", "SEVERITY", "Finding", "impossible", "Outcome", "RoundError",
     "load", "variant", "replay", "settle", "next_events", "walk", "check_shoe", "house_rules", "options",
 ]
 

@@ -37,6 +37,18 @@ SEVERITY: Final = {
     "BANK_SUCCESSION": MAJOR,
 }
 CODES: Final = frozenset(SEVERITY)
+
+# The findings no dealer's mistake can make: a round with one of them cannot have happened as
+# logged (a card that is no card of the pack; more copies of a card than the shoe holds — a card
+# in two places, or cards dealt after the shoe ran out). Such a log is refused, not recorded: the
+# Django side stores a round only when none of its findings is IMPOSSIBLE. Every other finding is
+# a mistake at the table (a wrong payment, a wrong draw), recorded with the round.
+IMPOSSIBLE: Final = frozenset({"CARD_INVALID", "CARD_COUNT"})
+
+
+def impossible(findings) -> list:
+    """The findings (of a replay) that make a round impossible, in their order."""
+    return [f for f in findings if f.code in IMPOSSIBLE]
 SEVERITY_ORDER: Final = {CRITICAL: 0, MAJOR: 1, MINOR: 2}
 
 

@@ -1,11 +1,12 @@
 """The incident forms: an inspector's report of an exposed or misdrawn card, a pit boss's decision."""
 
 from django import forms
+from django.db.models import Case, When
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from dealing import engine
-from dealing.choices import Decision, IncidentKind, Resolution
+from dealing.choices import Decision, IncidentKind, Resolution, RoundStatus
 from dealing.engine import cards as engine_cards
 
 from .fields import CardField, UserChoiceField
@@ -51,15 +52,15 @@ class IncidentForm(forms.Form):
         if table is not None and card and card not in engine.variant(table.variant).PACK:
             self.add_error("card", _("%(card)s is not in the %(game)s pack.")
                            % {"card": engine_cards.label(card), "game": table.get_variant_display()})
+        # The round by its number at the table (`Round.table_round`, as every page shows it): the
+        # revision in force, or the latest one when none is (a correction awaiting its pit boss).
         number = data.get("round")
         data["round"] = None
-        if number:
-            record = rounds_visible(self.user).filter(pk=number).select_related("table").first()
+        if number and table is not None:
+            record = (rounds_visible(self.user).filter(table=table, table_round=number).select_related("table")
+                      .order_by(Case(When(status=RoundStatus.RECORDED, then=0), default=1), "-revision").first())
             if record is None:
                 self.add_error("round", _("There is no round %(n)d that you may see.") % {"n": number})
-            elif data.get("table") and record.table_id != data["table"].pk:
-                self.add_error("round", _("Round %(n)d was dealt at %(table)s.") % {"n": number,
-                                                                                    "table": record.table.name})
             else:
                 data["round"] = record
         return data

@@ -89,11 +89,19 @@ class Check:
         return [w for key, w in self.owed_by_hand.items() if key not in done]
 
     @property
+    def impossible(self) -> list[FindingView]:
+        """The findings that make the round impossible (the engine's IMPOSSIBLE codes): such a round
+        cannot have happened as entered, and is never saved — the entry is wrong, not the dealer."""
+        return [f for f in self.findings if f.code in engine.IMPOSSIBLE]
+
+    @property
     def may_save(self) -> bool:
-        """Saved only once every wager has its result: the log says what the dealer did with each."""
+        """Saved only once every wager has its result: the log says what the dealer did with each;
+        never when the round cannot have happened."""
         if self.vouched:
             return self.ok
-        return self.ok and self.outcome is not None and self.outcome.wagers is not None and not self.unsettled
+        return (self.ok and self.outcome is not None and self.outcome.wagers is not None and not self.unsettled
+                and not self.impossible)
 
     @property
     def float_owed(self):

@@ -64,8 +64,10 @@ class _Link:
     # serialises its writers instead and reads it with TABLE_BY_ID).
     TABLE_BY_ID = f"SELECT {_TABLE_COLUMNS} FROM {_TABLE} WHERE id = %s"
     LOCK = TABLE_BY_ID + " FOR UPDATE"
-    LAST = (f"SELECT chain_index, sha256, shoe_id, number, supersedes_id FROM {_ROUND} "
+    LAST = (f"SELECT chain_index, sha256, shoe_id, number, supersedes_id, table_round FROM {_ROUND} "
             "WHERE table_id = %s ORDER BY chain_index DESC LIMIT 1")
+    # The table's highest round number, when its last link (a correction) does not tell it.
+    LAST_TABLE_ROUND = f"SELECT MAX(table_round) FROM {_ROUND} WHERE table_id = %s"
     # Take the next place in the table's open shoe (or the named one); the shoe's row comes back.
     _SHOE_FIELDS = list(Shoe._meta.concrete_fields)
     _SHOE_COLUMNS = ", ".join(f.column for f in _SHOE_FIELDS)
@@ -75,9 +77,23 @@ class _Link:
     TAKE_NAMED = (f"UPDATE {_SHOE} SET next_position = next_position + 1 "
                   f"WHERE table_id = %s AND number = %s AND ended_at IS NULL RETURNING {_SHOE_COLUMNS}")
 
-    def __init__(self, chain_index, sha256, shoe_id, number, supersedes_id):
+    def __init__(self, chain_index, sha256, shoe_id, number, supersedes_id, table_round):
         self.chain_index, self.sha256, self.shoe_id = chain_index, sha256, shoe_id
-        self.number, self.supersedes_id = number, supersedes_id
+        self.number, self.supersedes_id, self.table_round = number, supersedes_id, table_round
+
+    @classmethod
+    def next_table_round(cls, table: Table, last: "_Link | None") -> int:
+        """The number of the table's next new round (inside the table's lock): one more than the
+        last link's, or, when that link is a correction (which keeps an older number), than the
+        highest number stored."""
+        if last is None:
+            return 1
+        if last.supersedes_id is None and last.table_round:
+            return last.table_round + 1
+        with connection.cursor() as cursor:
+            cursor.execute(cls.LAST_TABLE_ROUND, [table.pk])
+            row = cursor.fetchone()
+        return (row[0] or 0) + 1
 
     # The tables' rows by name, as last read in this process. A round is checked against the row
     # found here, and written only if locking the table reads the very same row (`lock_table`);
@@ -127,7 +143,7 @@ class _Link:
     # one statement. Its snapshot is taken after the lock is held, so the last link it reads is the
     # one the table's previous writer committed (rounds are only ever written under that lock), as
     # when the two were statements of their own; the shoe's row is updated (and locked) as before.
-    _LAST_N = 5  # LAST's columns, then the shoe's
+    _LAST_N = 6  # LAST's columns, then the shoe's
     _BOTH = "SELECT link.*, slot.* FROM (SELECT 1) AS one LEFT JOIN link ON TRUE LEFT JOIN slot ON TRUE"
     LAST_AND_TAKE_OPEN = f"WITH link AS ({LAST}), slot AS ({TAKE_OPEN}) {_BOTH}"
     LAST_AND_TAKE_NAMED = f"WITH link AS ({LAST}), slot AS ({TAKE_NAMED}) {_BOTH}"

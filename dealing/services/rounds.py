@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino.errors import ServiceError
+from casino.finding_text import finding_text
 from casino.models import Table
 from dealing import chain, engine, hooks, selectors
 from dealing.access import check_may_log_at, check_may_log_for, dealer_of
@@ -138,9 +139,21 @@ def _prepare(doc: dict, *, table: Table, logged_by, supersedes: Round | None = N
         outcome = engine.replay(doc)
     except engine.RoundError as exc:
         raise engine_error(exc) from None
+    _refuse_impossible(outcome)
     stored = chain.json_safe(doc)
     return _Prepared(table=table, dealer=dealer, document=stored, outcome=outcome,
                      stakes=_stake_rows(stored, outcome), table_row=table_row)
+
+
+def _refuse_impossible(outcome) -> None:
+    """A round that cannot have happened (the engine's IMPOSSIBLE findings) is refused with the
+    engine's reason and stored nowhere; a dealer's mistakes are stored with the round."""
+    found = engine.impossible(outcome.findings)
+    if found:
+        first = found[0]
+        raise refuse(_("This round cannot have happened, so it is not stored: %(reason)s")
+                     % {"reason": finding_text(first)}, "impossible_round", status=422, event=first.event,
+                     findings=[f.to_dict() for f in found])
 
 
 def _dealer(doc: dict, table: Table, logged_by):
@@ -197,6 +210,8 @@ def _append(prepared: _Prepared, *, logged_by, revision: int = 1, supersedes: Ro
     record.chain_index = 0 if last is None else last.chain_index + 1
     record.prev_sha256 = "" if last is None else last.sha256
     record.shoe, record.position, record.number = _shoe_slot(table, reference, number, supersedes, last, shoe)
+    # The round's number at its table: a correction keeps the number of the round it corrects.
+    record.table_round = supersedes.table_round if supersedes is not None else _Link.next_table_round(table, last)
     record.logged_at = timezone.now()
     chain.seal_round(record, prepared.stakes, supersedes_sha256=None if supersedes is None else supersedes.sha256)
     _Link.insert(record, prepared.stakes)

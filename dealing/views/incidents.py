@@ -95,7 +95,7 @@ def incident_new(request):
         if request.GET.get("round", "").isdigit():
             record = selectors.round_find(user=user, pk=int(request.GET["round"]))
         if record is not None:
-            initial.update(table=record.table.name, round=record.pk, dealer=record.dealer.get_username())
+            initial.update(table=record.table.name, round=record.table_round, dealer=record.dealer.get_username())
         form = IncidentForm(initial=initial, tables=tables, dealers=dealers, user=user)
     return render(request, "dealing/incident_new.html", {"form": form})
 

@@ -69,7 +69,10 @@ def _round_form_page(request, table: Table, form_class, *, amends: Round | None 
                         notice = _("The owed result was filled into %(n)d blank(s). Make sure it is what you really "
                                    "paid, took or left before saving.") % {"n": filled}
                 elif action == "save" and result.ok:
-                    if not result.may_save:
+                    if result.impossible:
+                        notice = _("This round cannot have happened as entered, so it is not saved: correct "
+                                   "the cards the engine names.")
+                    elif not result.may_save:
                         notice = _("Every wager needs its result before the round is saved.")
                     elif request.POST.get("checked") != result.token:
                         notice = _("The round changed since it was checked: look at the engine's findings again, "
@@ -111,12 +114,12 @@ def _save_round(request, form, table: Table, result, amends: Round | None):
         return None
     if amends is not None:
         message = _("Correction saved as revision %(r)d of round %(n)d: it waits for a pit boss's approval; the round "
-                    "as logged stays in force until then.") % {"r": record.revision, "n": amends.pk}
+                    "as logged stays in force until then.") % {"r": record.revision, "n": amends.table_round}
         if has_role(user, PIT_BOSS) and not user.is_superuser:
             message += " " + _("You made it, so another pit boss of the pit decides (four eyes).")
         messages.success(request, message)
     elif created:
-        messages.success(request, _("Round saved: %(round)s.") % {"round": record})
+        messages.success(request, _("Round %(n)d saved at %(table)s.") % {"n": record.table_round, "table": table.name})
     else:
         messages.info(request, _("This round was already saved."))
     return _redirect(request, reverse("dealing:round_detail", args=[record.pk]))

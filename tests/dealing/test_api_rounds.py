@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from dealing import services
+from dealing import engine, services
 from dealing.choices import AuditStatus, RoundStatus
 from dealing.models import Round, Stake
 from tests.dealing.conftest import golden, golden_cases, mutated, post_json, to_json
@@ -122,7 +122,17 @@ def test_golden_error_cases_are_stored_with_their_findings_and_correct_ones_clea
             table.save()
         doc["table"] = {"name": table.name, **doc["table"]}
         doc["dealer"] = "dealer1"
+        stored = Round.objects.count()
         response = post_json(client, ROUNDS, doc)
+        impossible = engine.IMPOSSIBLE & set(case["expected"]["finding_codes"])
+        if impossible:  # issue #20 item 3: refused with the engine's reason, stored nowhere
+            assert response.status_code == 422, (path.name, response.json())
+            body = response.json()
+            assert body["extra"]["code"] == "impossible_round", path.name
+            assert {f["code"] for f in body["extra"]["findings"]} == impossible, path.name
+            assert body["extra"]["findings"][0]["message"] in body["message"], path.name
+            assert Round.objects.count() == stored, path.name
+            continue
         assert response.status_code == 201, (path.name, response.json())
         codes = {f["code"] for f in response.json()["findings"]}
         assert codes == set(case["expected"]["finding_codes"]), path.name

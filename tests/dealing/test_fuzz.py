@@ -46,8 +46,10 @@ def _counts():
 def _check(client, body: bytes):
     before = _counts()
     response = client.post(ROUNDS, data=body, content_type="application/json")
-    assert response.status_code in (200, 201, 400, 403, 409, 413), (response.status_code, body[:300])
+    assert response.status_code in (200, 201, 400, 403, 409, 413, 422), (response.status_code, body[:300])
     data = response.json()
+    if response.status_code == 422:  # a round that cannot have happened (issue #20 item 3), and only that
+        assert data["extra"]["code"] == "impossible_round", body[:300]
     if response.status_code >= 400:
         assert set(data) == {"message", "extra"} and isinstance(data["message"], str) and data["message"]
     if response.status_code != 201:

@@ -52,9 +52,10 @@ def test_a_report_names_a_round_and_a_box(staff, tables, logged):
     record = logged(tables.ochko, staff.dealer)
     boss = client_as(staff.pitboss)
     prefilled = boss.get(reverse("dealing:incident_new") + f"?round={record.pk}").content.decode()
-    assert f'value="{record.pk}"' in prefilled
+    # The form shows the round's number at its table (issue #20 item 2), never its database id.
+    assert f'value="{record.table_round}"' in prefilled
     response = boss.post(reverse("dealing:incident_new"), report(
-        kind="misdrawn_card", card="9D", resolution="to_box", to_box="3", round=str(record.pk)))
+        kind="misdrawn_card", card="9D", resolution="to_box", to_box="3", round=str(record.table_round)))
     assert response.status_code == 302
     incident = Incident.objects.get()
     assert incident.round == record and incident.to_box == 3 and incident.resolution == "to_box"

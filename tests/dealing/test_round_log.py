@@ -202,6 +202,16 @@ def test_every_golden_case_is_stored_with_its_findings(staff, golden_table, vari
         doc = mutated(case["round"], dealer="dealer1")
         doc["events"] = [dict(ev, approved_by="pitboss1") if ev.get("approved_by") == "D-1" else ev
                          for ev in doc["events"]]
+        if engine.IMPOSSIBLE & set(case["expected"]["finding_codes"]):
+            # Issue #20 item 3: a round that cannot have happened is refused with the engine's reason.
+            stored = Round.objects.count()
+            with pytest.raises(ServiceError) as refused:
+                services.round_log(document=json.dumps(doc), logged_by=staff.pitboss, table=table)
+            assert (refused.value.status, refused.value.extra["code"]) == (422, "impossible_round"), path.name
+            assert {f["code"] for f in refused.value.extra["findings"]} == \
+                engine.IMPOSSIBLE & set(case["expected"]["finding_codes"]), path.name
+            assert Round.objects.count() == stored, path.name
+            continue
         record, created = services.round_log(document=json.dumps(doc), logged_by=staff.pitboss, table=table)
         assert created, path.name
         codes = {f["code"] for f in engine.settle(record.document)["findings"]}

@@ -7,6 +7,7 @@
 //    properties below and custom properties (--name) are set: the attribute is for geometry, not
 //    a way round the policy. Content added later (htmx swaps) is handled the same way.
 // 2. The language switch submits its form when a language is picked.
+// 3. The navigation's menus close on Escape and on a click elsewhere.
 (function () {
   "use strict";
   var ALLOWED = { width: true, left: true, top: true };
@@ -33,6 +34,21 @@
       record.addedNodes.forEach(function (node) { if (node.nodeType === 1) applyStyles(node); });
     });
   }).observe(document.documentElement, { childList: true, subtree: true });
+
+  // 3. The navigation's menus (<details>): one open at a time, closed by Escape (the focus goes
+  //    back to its summary) or by a click outside it.
+  var menus = [].slice.call(document.querySelectorAll(".navmenu"));
+  menus.forEach(function (menu) {
+    menu.addEventListener("toggle", function () {
+      if (menu.open) menus.forEach(function (other) { if (other !== menu) other.open = false; });
+    });
+    menu.addEventListener("keydown", function (e) {
+      if (e.key === "Escape" && menu.open) { menu.open = false; menu.querySelector("summary").focus(); }
+    });
+  });
+  document.addEventListener("click", function (e) {
+    menus.forEach(function (menu) { if (menu.open && !menu.contains(e.target)) menu.open = false; });
+  });
 
   var language = document.getElementById("language");
   if (language) language.addEventListener("change", function () { language.form.submit(); });

@@ -264,6 +264,19 @@
     }
   });
 
+  // The sticky Check bar never covers the field being typed: a field that takes the focus (by Tab,
+  // Alt+box, a click) under the bar is scrolled up until it clears it (issue #20: at 1024×768 the
+  // bar covered Box 1's Cards field). The stylesheet's scroll-padding does most of this; this
+  // catches what the browser's own focus scrolling leaves behind the bar.
+  document.addEventListener("focusin", function (ev) {
+    var t = ev.target;
+    if (!t || !t.closest || t.closest(".action-bar") || !/^(INPUT|SELECT|TEXTAREA|BUTTON)$/.test(t.tagName)) return;
+    var bar = document.querySelector(".action-bar");
+    if (!bar) return;
+    var barTop = bar.getBoundingClientRect().top, box = t.getBoundingClientRect();
+    if (box.bottom > barTop - 8 && box.top < window.innerHeight) window.scrollBy(0, box.bottom - barTop + 16);
+  });
+
   // After htmx swapped in the checked form: set it up and bring the engine's verdict into view.
   document.addEventListener("htmx:after:swap", function () {
     var form = currentForm();

@@ -80,10 +80,22 @@
       }
     }
 
+    // A take may carry its amount, as on the round form (the wager itself, or what was taken);
+    // only "leave" moves no money.
     function syncAmount(row) {
       var input = amountInput(row), r = result(row);
-      input.disabled = r === "take" || r === "leave";
+      input.disabled = r === "leave";
       if (input.disabled) input.value = "";
+    }
+
+    // An amount typed (or a chip put down) on a wager with no result yet means "pay"; on a take it
+    // is the take's amount; pay and take never turn into each other unless P or T is pressed.
+    // After "leave" there is no amount: false, and the row shakes.
+    function amountAllowed(row) {
+      var r = result(row);
+      if (!r) { $('input[value="pay"]', row).checked = true; syncAmount(row); return true; }
+      if (r === "leave") { row.classList.add("shake"); return false; }
+      return true;
     }
 
     function setResult(row, value) {
@@ -91,7 +103,7 @@
       if (!radio) return;
       radio.checked = true;
       syncAmount(row);
-      if (value === "pay") { var input = amountInput(row); input.focus(); input.select(); }
+      if (value === "pay" || value === "take") { var input = amountInput(row); input.focus(); input.select(); }
       else radio.focus();
       drawBuilt();
     }
@@ -135,7 +147,7 @@
       done.forEach(function (row) {
         var li = document.createElement("li"), r = result(row), amount = amountInput(row).value;
         var word = $('input[value="' + r + '"]', row).parentNode.dataset.word;
-        li.textContent = label(row) + " — " + word + (r === "pay" && amount ? " " + group(fromCents(toCents(amount))) : "");
+        li.textContent = label(row) + " — " + word + (r !== "leave" && toCents(amount) ? " " + group(fromCents(toCents(amount))) : "");
         paidList.appendChild(li);
       });
     }
@@ -204,7 +216,7 @@
       chip.addEventListener("click", function () {
         var row = current || rows[0];
         if (!row) return;
-        if (result(row) !== "pay") { $('input[value="pay"]', row).checked = true; syncAmount(row); }
+        if (!amountAllowed(row)) return;
         var input = amountInput(row);
         input.value = fromCents((toCents(input.value) || 0) + toCents(chip.dataset.value));
         activate(row, false);
@@ -244,7 +256,7 @@
         e.preventDefault(); amountInput(row).value = ""; drawBuilt();
       } else if (/^[0-9.,]$/.test(key) && !inAmount) {
         e.preventDefault();
-        if (result(row) !== "pay") { $('input[value="pay"]', row).checked = true; syncAmount(row); }
+        if (!amountAllowed(row)) return;
         var input = amountInput(row);
         input.focus();
         input.value = input.value + (key === "," ? "." : key);
