@@ -18,7 +18,7 @@ from casino.roles import has_role, user_pits
 from dealing import engine
 from dealing.choices import AuditStatus, RoundStatus
 from dealing.engine.money import ZERO, fmt
-from dealing.models import Round
+from dealing.models import Round, in_force_q
 
 from .access import RUN_ROLES, visible_sessions
 from .choices import SessionStatus
@@ -63,7 +63,7 @@ def rounds_in_force(session: GameSession) -> list[tuple[SessionRound, Round]]:
     superseded = [e.round.uid for e in entries if e.round.status != RoundStatus.RECORDED]
     latest: dict = {}
     if superseded:
-        for r in Round.objects.filter(uid__in=superseded, status=RoundStatus.RECORDED).order_by("revision"):
+        for r in Round.objects.filter(in_force_q(), uid__in=superseded).order_by("revision"):
             latest[r.uid] = r
     return [(e, latest.get(e.round.uid, e.round)) for e in entries]
 

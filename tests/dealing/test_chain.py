@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 from dealing import chain, checkpoint_log, selectors, services, tasks
-from dealing.models import Approval, ChainCheck, Round, Stake
+from dealing.models import Approval, ChainCheck, Round, RoundAudit, Stake
 
 pytestmark = pytest.mark.django_db
 
@@ -90,7 +90,7 @@ def test_every_link_is_an_hmac_of_the_current_version_under_the_key(chained, set
 
 
 def test_status_and_audit_changes_leave_the_chain_intact(chained):
-    Round.objects.update(audit_status="findings")
+    RoundAudit.objects.update(status="findings")
     assert _verify()[0] == 0
 
 
@@ -178,6 +178,7 @@ def test_a_deleted_record_is_found(chained):
     rounds, _, _ = chained
     victim = rounds[1]
     _sql("DELETE FROM dealing_stake WHERE round_id = %s", [victim.pk])
+    _sql("DELETE FROM dealing_roundaudit WHERE round_id = %s", [victim.pk])  # its audit row goes with it
     _sql("DELETE FROM dealing_round WHERE id = %s", [victim.pk])
     code, message = _verify()
     assert code == 1
@@ -188,11 +189,13 @@ def test_the_newest_rounds_deleted_are_found_only_against_a_checkpoint(chained):
     _, _, others = chained
     head = others[1]
     _sql("DELETE FROM dealing_stake WHERE round_id = %s", [head.pk])
+    _sql("DELETE FROM dealing_roundaudit WHERE round_id = %s", [head.pk])  # its audit row goes with it
     _sql("DELETE FROM dealing_round WHERE id = %s", [head.pk])
     assert _verify()[0] == 0  # nothing yet says where the chain ended…
     services.checkpoint_write_all()  # …a checkpoint does: the next deletion at the head is found
     victim = others[0]
     _sql("DELETE FROM dealing_stake WHERE round_id = %s", [victim.pk])
+    _sql("DELETE FROM dealing_roundaudit WHERE round_id = %s", [victim.pk])  # its audit row goes with it
     _sql("DELETE FROM dealing_round WHERE id = %s", [victim.pk])
     code, message = _verify()
     assert code == 1
@@ -217,6 +220,7 @@ def test_approvals_are_chained(chained, staff, tables, logged):
     first, second = Approval.objects.order_by("link")
     assert (second.link, second.prev_hmac) == (1, first.hmac)
     assert _verify()[0] == 0
+    _sql("DELETE FROM dealing_supersession WHERE approval_id = %s", [first.pk])  # its supersession goes with it
     _sql("DELETE FROM dealing_approval WHERE id = %s", [first.pk])
     code, message = _verify()
     assert code == 1 and "approvals: dealing_approval, link 0: link 0 is missing" in message

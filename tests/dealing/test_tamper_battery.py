@@ -111,6 +111,7 @@ def _approval_update(column_sql, link=1):
 
 
 def _delete_round(s, record):
+    _sql("DELETE FROM dealing_roundaudit WHERE round_id = %s", [record.pk])
     _sql("DELETE FROM dealing_stake WHERE round_id = %s", [record.pk])
     _sql("DELETE FROM dealing_round WHERE id = %s", [record.pk])
 
@@ -144,11 +145,11 @@ def t_insert_at_end(s):
     last = s.r9[2]
     _sql("INSERT INTO dealing_round (uid, table_id, shoe_id, position, number, dealer_id, variant, house_rules, "
          "table_min, table_max, document, chain_index, sha256, prev_sha256, revision, supersedes_id, "
-         "amendment_reason, logged_by_id, logged_at, status, audit_status, audited_at, engine_version, float_owed, "
+         "amendment_reason, logged_by_id, logged_at, float_owed, "
          "float_logged, chain_key, stakes_hmac) "
          "SELECT %s, table_id, shoe_id, position, number, dealer_id, variant, house_rules, table_min, table_max, "
-         "document, 3, %s, sha256, 1, NULL, '', logged_by_id, logged_at, status, audit_status, audited_at, "
-         "engine_version, float_owed, float_logged, chain_key, stakes_hmac FROM dealing_round WHERE id = %s",
+         "document, 3, %s, sha256, 1, NULL, '', logged_by_id, logged_at, "
+         "float_owed, float_logged, chain_key, stakes_hmac FROM dealing_round WHERE id = %s",
          [uuid.uuid4(), hashlib.sha256(b"forged").hexdigest(), last.pk])
     return ("R-9", chain.ROUNDS, 3)
 
@@ -161,11 +162,11 @@ def t_insert_in_the_middle(s):
          [s.tables.ochko_b.pk])
     _sql("INSERT INTO dealing_round (uid, table_id, shoe_id, position, number, dealer_id, variant, house_rules, "
          "table_min, table_max, document, chain_index, sha256, prev_sha256, revision, supersedes_id, "
-         "amendment_reason, logged_by_id, logged_at, status, audit_status, audited_at, engine_version, float_owed, "
+         "amendment_reason, logged_by_id, logged_at, float_owed, "
          "float_logged, chain_key, stakes_hmac) "
          "SELECT %s, table_id, shoe_id, position, number, dealer_id, variant, house_rules, table_min, table_max, "
-         "document, 1, %s, sha256, 1, NULL, '', logged_by_id, logged_at, status, audit_status, audited_at, "
-         "engine_version, float_owed, float_logged, chain_key, stakes_hmac FROM dealing_round WHERE id = %s",
+         "document, 1, %s, sha256, 1, NULL, '', logged_by_id, logged_at, "
+         "float_owed, float_logged, chain_key, stakes_hmac FROM dealing_round WHERE id = %s",
          [uuid.uuid4(), "f" * 64, s.r9[0].pk])
     return ("R-9", chain.ROUNDS, 1)
 
