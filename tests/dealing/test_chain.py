@@ -354,3 +354,25 @@ def test_the_round_page_and_the_audit_pages_say_whether_the_link_and_the_checkpo
         tasks.chain_verify.apply(throw=True)
     dashboard = auditor.get("/audit/").content.decode()
     assert 'data-testid="chain-critical"' in dashboard and "R-1: dealing_round, link 1" in dashboard
+
+
+def test_a_supersession_removed_or_forged_is_found_at_its_approval(staff, tables, logged):
+    """Which revision is in force is a fact beside the rounds (Supersession): covered through the
+    approval that made it, so removing it — the old revision would read as in force again — or
+    forging one is a break of the approvals' chain, named."""
+    from dealing.models import Supersession
+
+    record = logged(tables.ochko, staff.dealer, seed=40)
+    fixed = dict(record.document)
+    fixed["events"] = fixed["events"][:-1]
+    amendment = services.round_amend(round=record, document=fixed, amended_by=staff.dealer, reason="pay")
+    approval = services.round_amendment_decide(round=amendment, decided_by=staff.pitboss, decision="approved")
+    other = logged(tables.ochko, staff.dealer, seed=41)
+    assert Round.objects.get(pk=record.pk).status == "superseded" and _verify()[0] == 0
+    _sql("DELETE FROM dealing_supersession WHERE approval_id = %s", [approval.pk])
+    assert Round.objects.get(pk=record.pk).status == "recorded"
+    code, message = _verify()
+    assert code == 1 and f"approvals: dealing_supersession, link 0, row id {approval.pk}: its supersession" in message
+    Supersession.objects.create(superseded=other, superseding=amendment, approval=approval, at=approval.decided_at)
+    code, message = _verify()
+    assert code == 1 and "approvals: dealing_supersession, link 0" in message
