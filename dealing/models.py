@@ -196,16 +196,19 @@ def _compute_status(record) -> str:
     return Round.objects.filter(pk=record.pk).values_list("status", flat=True).first() or RoundStatus.RECORDED
 
 
-def _audit_row(record):
-    if record.pk is None:
-        return None
-    return RoundAudit.objects.filter(round_id=record.pk).values_list("status", "audited_at", "engine_version").first()
+_AUDIT_DEFAULTS = (AuditStatus.PENDING.value, None, "")
 
 
-def _compute_audit(index: int, default):
+def _compute_audit(index: int):
+    """One of a round's audit values read from its RoundAudit row (one query for the three: the
+    others are kept unless already set)."""
     def compute(record):
-        row = _audit_row(record)
-        return default if row is None else row[index]
+        row = None if record.pk is None else (RoundAudit.objects.filter(round_id=record.pk)
+                                              .values_list("status", "audited_at", "engine_version").first())
+        row = row or _AUDIT_DEFAULTS
+        for k, name in enumerate(("_audit_status", "_audited_at", "_engine_version")):
+            record.__dict__.setdefault(name, row[k])
+        return row[index]
     return compute
 
 
@@ -281,9 +284,9 @@ class Round(models.Model):
 
     # Derived from the facts appended beside the round (never stored on it).
     status = _derived("status", _compute_status)
-    audit_status = _derived("audit_status", _compute_audit(0, AuditStatus.PENDING.value))
-    audited_at = _derived("audited_at", _compute_audit(1, None))
-    engine_version = _derived("engine_version", _compute_audit(2, ""))
+    audit_status = _derived("audit_status", _compute_audit(0))
+    audited_at = _derived("audited_at", _compute_audit(1))
+    engine_version = _derived("engine_version", _compute_audit(2))
 
     def refresh_from_db(self, using=None, fields=None, from_queryset=None):
         super().refresh_from_db(using=using, fields=fields, from_queryset=from_queryset)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.apps import apps
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Prefetch, QuerySet
 
 from casino.choices import Variant
 from casino.models import Table
@@ -59,7 +59,9 @@ def draw_passes(session: GameSession) -> list[dict[str, str]]:
 def rounds_in_force(session: GameSession) -> list[tuple[SessionRound, Round]]:
     """The night's rounds in order, each with the revision of its record now in force (a correction
     approved by a pit boss replaces the original's document; the original keeps its place)."""
-    entries = list(SessionRound.objects.filter(session=session).select_related("round").order_by("number"))
+    # The records through Round.objects, so each comes with its derived status and audit status.
+    entries = list(SessionRound.objects.filter(session=session)
+                   .prefetch_related(Prefetch("round", queryset=Round.objects.all())).order_by("number"))
     superseded = [e.round.uid for e in entries if e.round.status != RoundStatus.RECORDED]
     latest: dict = {}
     if superseded:
