@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from dealing import engine
-from dealing.choices import AuditStatus, RoundStatus
+from dealing.choices import AuditStatus
 from casino.finding_text import event_field, event_word
 from dealing.models import Round, Shoe, in_force_q
 

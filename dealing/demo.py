@@ -17,7 +17,7 @@ from casino import house_rules
 from casino.models import Table
 from dealing import engine, games, hooks, services
 
-from .choices import Decision, RoundStatus
+from .choices import Decision
 from .models import Incident, Round, Shoe, in_force_q
 
 SEED = 2026

@@ -7,7 +7,6 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from audit.models import AuditRun, Finding
-from dealing.choices import AuditStatus
 from dealing.models import Round
 from tests.factories import audit_pending
 from tests.audit.conftest import expected_codes

@@ -194,7 +194,6 @@ def test_rounds_whose_audit_never_arrived_are_queued_again_once(eager, floor, pe
     from django.utils import timezone
 
     from audit.tasks import audit_overdue_rounds
-    from dealing.choices import RoundStatus
     from dealing.models import Round
     from tests.factories import audit_pending, awaiting_pit_boss
 

@@ -12,7 +12,6 @@ from django.utils import timezone
 from audit import services
 from audit.models import AuditRun, Finding, Review
 from audit.replay import table_layout
-from dealing.choices import AuditStatus
 from dealing.models import Round
 from tests.factories import audit_pending
 

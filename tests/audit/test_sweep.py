@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from audit import services, sweep
-from dealing.choices import AuditStatus, RoundStatus
+from dealing.choices import AuditStatus
 from dealing.models import Round
 from tests.factories import audit_pending, awaiting_pit_boss
 
