@@ -18,6 +18,8 @@ class AuditConfig(AppConfig):
 
         # dealing announces the rounds it commits; audit audits them (dealing never imports audit).
         hooks.subscribe(subscribers.rounds_committed)
+        # Each round record written gets its pending audit row in the same transaction.
+        hooks.subscribe_written(subscribers.rounds_written)
         # Every worker sweeps for rounds whose audit message was lost (audit/sweep.py).
         worker_ready.connect(sweep.on_worker_ready, weak=False, dispatch_uid="audit-sweep-start")
         worker_shutdown.connect(sweep.on_worker_shutdown, weak=False, dispatch_uid="audit-sweep-stop")

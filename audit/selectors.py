@@ -7,16 +7,17 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError
-from django.db.models import Count, Prefetch, Q, QuerySet, Sum
+from django.db.models import Count, F, Prefetch, Q, QuerySet, Sum, Value
+from django.db.models.functions import Coalesce
 from django.db.models.functions import TruncDate
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from dealing import engine
-from dealing.choices import AuditStatus, RoundStatus
+from dealing.choices import AuditStatus
 from casino.finding_text import event_field, event_word
-from dealing.models import Round, Shoe
+from dealing.models import Round, Shoe, in_force_q
 
 from . import access, replay
 from .choices import FindingStatus
@@ -24,7 +25,7 @@ from .filters import FindingFilter
 from .models import AuditRun, Finding, Review
 from .services import day_start, fingerprints
 
-IN_FORCE = Q(round__isnull=True) | Q(round__status=RoundStatus.RECORDED)
+IN_FORCE = Q(round__isnull=True) | in_force_q("round")
 
 
 # --- findings -------------------------------------------------------------------------------------
@@ -174,7 +175,7 @@ def round_replay(*, user, round_id) -> RoundReplay:
     # This revision, the one it corrects and its corrections, as far as the user may see them.
     amendments = list(Round.objects.filter(access.scope(user))
                       .filter(Q(pk=record.pk) | Q(pk=record.supersedes_id) | Q(supersedes=record))
-                      .order_by("revision", "pk").only("pk", "revision", "status", "supersedes_id"))
+                      .order_by("revision", "pk").only("pk", "revision", "supersedes_id"))
     return RoundReplay(record, document, layout, rows, findings, events, error=error, live=live, drift=drift,
                        float_owed=outcome.float if outcome is not None else None,
                        float_logged=record.float_logged, amendments=amendments)
@@ -262,9 +263,11 @@ UNDER = Sum("player_delta", filter=Q(player_delta__lt=0))
 
 
 def dashboard(*, user, period: Period) -> dict:
-    rounds = (Round.objects.filter(access.scope(user), status=RoundStatus.RECORDED,
+    rounds = (Round.objects.filter(access.scope(user), in_force_q(),
                                    logged_at__gte=period.start, logged_at__lt=period.end))
-    by_status = {row["audit_status"]: row["n"] for row in rounds.values("audit_status").annotate(n=Count("pk"))}
+    # The audit rows joined (one LEFT JOIN, grouped), not a subquery per round.
+    by_status = {row["verdict"]: row["n"] for row in rounds.annotate(
+        verdict=Coalesce(F("audit__status"), Value(AuditStatus.PENDING.value))).values("verdict").annotate(n=Count("pk"))}
     findings = (Finding.objects.filter(access.scope(user)).filter(IN_FORCE)
                 .filter(played_at__gte=period.start, played_at__lt=period.end))
     money = findings.exclude(status=FindingStatus.DISMISSED)
@@ -322,11 +325,11 @@ def _top_dealers(rows) -> list[dict]:
 def dealer_error_rates(*, user, period: Period) -> list[dict]:
     """Per dealer over a period: rounds audited, findings (not dismissed), errors per 100 rounds,
     confirmed dealer errors, and the money the findings moved."""
-    rounds = (Round.objects.filter(access.scope(user), status=RoundStatus.RECORDED,
+    rounds = (Round.objects.filter(access.scope(user), in_force_q(),
                                    logged_at__gte=period.start, logged_at__lt=period.end)
-              .exclude(audit_status=AuditStatus.PENDING)
+              .filter(audit__status__in=[s for s in AuditStatus.values if s != AuditStatus.PENDING])
               .values("dealer", "dealer__username", "dealer__first_name", "dealer__last_name")
-              .annotate(rounds=Count("pk"), with_findings=Count("pk", filter=Q(audit_status=AuditStatus.FINDINGS))))
+              .annotate(rounds=Count("pk"), with_findings=Count("pk", filter=Q(audit__status=AuditStatus.FINDINGS))))
     findings = {row["dealer"]: row for row in (
         Finding.objects.filter(access.scope(user)).filter(IN_FORCE, round__isnull=False)
         .filter(played_at__gte=period.start, played_at__lt=period.end)
@@ -397,7 +400,7 @@ def shoe_view(*, user, shoe_id) -> dict:
         if f.event is not None:
             codes_at.setdefault(f.event, Counter())[f.code] += 1
     rounds = {r.pk: r for r in Round.objects.filter(pk__in=[i.round_id for i in items if i.round_id])
-              .only("pk", "chain_index", "number", "table_round", "audit_status", "dealer_id", "table_id")}
+              .only("pk", "chain_index", "number", "table_round", "dealer_id", "table_id")}
     views = []
     for k, (item, raw) in enumerate(zip(items, document["items"])):
         shown = replay.card(raw.get("card"), k, set(codes_at)) if raw.get("card") else None

@@ -2,7 +2,13 @@
 
 from django.conf import settings
 
+from . import state
 from .dispatch import queue_round_audits
+
+
+def rounds_written(round_ids: list[int]) -> None:
+    """Round records just written (inside their transaction): each one's audit row, pending."""
+    state.rounds_record_pending(round_ids=round_ids)
 
 
 def rounds_committed(round_ids: list[int], *, bulk: bool) -> None:

@@ -40,7 +40,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from casino.models import Pit, Staff, Table
-from dealing import chain, engine
+from dealing import chain, engine, hooks
 from dealing.engine.base import rules_jsonable
 from dealing.engine.simulators import simulate
 from dealing.models import Round, Stake
@@ -90,6 +90,7 @@ def load_rounds(*, table: Table, dealer, n: int, seed: int = 2026, mistake_rate:
             _insert(rows)
             ids = list(Round.objects.filter(table=table, chain_index__gte=first).order_by("chain_index")
                        .values_list("pk", flat=True))
+            hooks.rounds_written(ids)  # their pending audit rows, as round_log writes them (audit/state.py)
             if with_stakes:
                 Stake.objects.bulk_create(
                     [Stake(round_id=pk, **{name: getattr(s, name) for name in chain.STAKE_FIELDS})

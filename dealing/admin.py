@@ -12,7 +12,8 @@ from django.contrib import admin
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from .models import Approval, ChainCheck, Incident, Round, Shoe, ShoeEvent, Stake
+from .choices import AuditStatus, RoundStatus
+from .models import Approval, ChainCheck, Incident, Round, Shoe, ShoeEvent, Stake, Supersession, audit_status_q, status_q
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -59,10 +60,38 @@ class StakeInline(ReadOnlyInline):
     fields = ["stake_id", "box", "player", "ante", "bet", "dealer_bet", "owed_net", "paid_net"]
 
 
+class _DerivedFilter(admin.SimpleListFilter):
+    """A filter by a round's derived status (from the facts beside it, not a column)."""
+
+    enum = None
+    q = None
+
+    def lookups(self, request, model_admin):
+        return self.enum.choices
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        return queryset.filter(type(self).q(value)) if value in self.enum.values else queryset
+
+
+class AuditStatusFilter(_DerivedFilter):
+    title = _("audit")
+    parameter_name = "audit_status"
+    enum = AuditStatus
+    q = staticmethod(audit_status_q)
+
+
+class StatusFilter(_DerivedFilter):
+    title = _("status")
+    parameter_name = "status"
+    enum = RoundStatus
+    q = staticmethod(status_q)
+
+
 @admin.register(Round)
 class RoundAdmin(ReadOnlyAdmin):
     list_display = ["__str__", "table", "shoe", "number", "dealer", "revision", "status", "audit_status", "logged_at"]
-    list_filter = ["table", "audit_status", "status", "dealer"]
+    list_filter = ["table", AuditStatusFilter, StatusFilter, "dealer"]
     list_select_related = ["table", "shoe__table", "dealer"]
     search_fields = ["uid", "sha256"]
     date_hierarchy = "logged_at"
@@ -116,3 +145,9 @@ class ChainCheckAdmin(ReadOnlyAdmin):
     list_display = ["at", "kind", "ok", "records", "seq", "message"]
     list_filter = ["kind", "ok"]
     date_hierarchy = "at"
+
+
+@admin.register(Supersession)
+class SupersessionAdmin(ReadOnlyAdmin):
+    list_display = ["__str__", "superseded", "superseding", "approval", "at"]
+    list_select_related = ["superseded__table", "superseding__table", "approval"]

@@ -245,6 +245,24 @@ def approval_mismatch(row, key: bytes) -> str | None:
     return None if hmac.compare_digest(actual, row.hmac) else APPROVALS
 
 
+def supersession_mismatch(row) -> str | None:
+    """None when an approval row (`chain_approval_rows`) carries the supersession it implies, else
+    SUPERSESSIONS. An approved correction of a round — its approval keyed and chained, its link
+    covering the round it corrects — must have exactly one Supersession: that approval's, replacing
+    that round by that correction, at the approval's time; any other approval must have none. So an
+    UPDATE of any column of a supersession, its DELETE, or an INSERT of one (a supersession names
+    its approval, one each: every one is checked here) is found at the approval's link."""
+    wanted = row.decision == DECISION_APPROVED and row.round_id is not None and row.round_supersedes_id is not None
+    if row.supersession_id is None:
+        return SUPERSESSIONS if wanted else None
+    if not wanted:
+        return SUPERSESSIONS
+    if (row.supersession_superseding_id != row.round_id or row.supersession_superseded_id != row.round_supersedes_id
+            or row.supersession_at != row.decided_at):
+        return SUPERSESSIONS
+    return None
+
+
 def seal_approval(approval, *, round_sha256: str | None) -> str:
     """Give an approval about to be written (its `link` and `prev_hmac` set) its key id and HMAC."""
     key_id, keys = chain_keys()
@@ -256,13 +274,17 @@ def seal_approval(approval, *, round_sha256: str | None) -> str:
 # --- walking a chain -------------------------------------------------------------------------
 
 ROUNDS, STAKES, APPROVALS, CHECKPOINTS = "dealing_round", "dealing_stake", "dealing_approval", "checkpoint log"
+SUPERSESSIONS = "dealing_supersession"
+DECISION_APPROVED = "approved"  # dealing.choices.Decision.APPROVED (this module imports nothing of Django)
 APPROVALS_CHAIN = "approvals"  # the name the approvals' chain goes by in reports and checkpoints
 
 
 _CONTENTS_CHANGED = ("its contents do not match its link (the record was changed after it was written, or the "
                      "chain was recomputed without the key)")
 # A part of a record checked apart from it (a round's stake rows, through `stakes_hmac`).
-_MISMATCH = {STAKES: "its stake rows do not match the link (a stake was changed, added or removed)"}
+_MISMATCH = {STAKES: "its stake rows do not match the link (a stake was changed, added or removed)",
+             SUPERSESSIONS: "its supersession does not match the approval (a supersession was changed, removed or "
+                            "added: which revision of the round is in force was altered)"}
 
 
 @dataclass

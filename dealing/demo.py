@@ -17,8 +17,8 @@ from casino import house_rules
 from casino.models import Table
 from dealing import engine, games, hooks, services
 
-from .choices import Decision, RoundStatus
-from .models import Incident, Round, Shoe
+from .choices import Decision
+from .models import Incident, Round, Shoe, in_force_q
 
 SEED = 2026
 # Rounds per demo table; each game's demo dealer (the `demo` slot of its dealing.games entry) deals
@@ -82,7 +82,7 @@ def _incidents(people) -> list[str]:
         table = Table.objects.select_related("pit").filter(name=name).first()
         if not _playable(table):
             continue
-        record = Round.objects.filter(table=table, status=RoundStatus.RECORDED).order_by("-chain_index").first()
+        record = Round.objects.filter(in_force_q(), table=table).order_by("-chain_index").first()
         incident = services.incident_report(table=table, kind=kind, card=card, exposed=exposed,
                                             resolution=resolution, to_box=to_box, dealer=dealer,
                                             reported_by=inspector, round=record, evidence=evidence, note=note)
@@ -96,7 +96,7 @@ def _correction(people) -> list[str]:
     """dealer1 corrects a wrong payout at R-1; it awaits pitboss1."""
     if Round.objects.filter(supersedes__isnull=False).exists():
         return []
-    for record in Round.objects.filter(table__name="R-1", status=RoundStatus.RECORDED).order_by("-chain_index"):
+    for record in Round.objects.filter(in_force_q(), table__name="R-1").order_by("-chain_index"):
         settlement = engine.settle(record.document)
         wrong = [f for f in settlement["findings"] if f["code"] == "WRONG_AMOUNT" and f.get("event") is not None]
         if not wrong:

@@ -12,7 +12,7 @@ from casino.filters import IdFilter, StrictFilterSet
 from casino.models import Table
 
 from .choices import AuditStatus, IncidentKind, IncidentStatus, RoundStatus
-from .models import Incident, Round, Shoe, Stake
+from .models import Incident, Round, Shoe, Stake, audit_status_q, status_q
 
 
 
@@ -29,8 +29,11 @@ class RoundFilter(StrictFilterSet):
     shoe = IdFilter(field_name="shoe", label=_("shoe (id)"))
     dealer = django_filters.CharFilter(field_name="dealer__username", label=_("dealer (username)"))
     variant = django_filters.ChoiceFilter(choices=Variant.choices, label=_("variant"))
-    audit_status = django_filters.ChoiceFilter(choices=AuditStatus.choices, label=_("audit"))
-    status = django_filters.ChoiceFilter(choices=RoundStatus.choices, label=_("status"))
+    # Derived from the facts beside the round (its audit row, approvals, supersessions), not columns.
+    audit_status = django_filters.ChoiceFilter(choices=AuditStatus.choices, label=_("audit"),
+                                               method=lambda qs, name, value: qs.filter(audit_status_q(value)))
+    status = django_filters.ChoiceFilter(choices=RoundStatus.choices, label=_("status"),
+                                         method=lambda qs, name, value: qs.filter(status_q(value)))
     uid = django_filters.UUIDFilter(label=_("round id (the document's id)"))
 
     class Meta:
@@ -74,8 +77,8 @@ class StakeFilter(StrictFilterSet):
     table = IdFilter(field_name="round__table", label=_("table (id)"))
     player = django_filters.CharFilter(label=_("player"))
     box = IdFilter(label=_("box or seat"))
-    round_status = django_filters.ChoiceFilter(field_name="round__status", choices=RoundStatus.choices,
-                                               label=_("status of the round"))
+    round_status = django_filters.ChoiceFilter(choices=RoundStatus.choices, label=_("status of the round"),
+                                               method=lambda qs, name, value: qs.filter(status_q(value, "round")))
 
     class Meta:
         model = Stake

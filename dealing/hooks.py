@@ -3,6 +3,10 @@
     rounds_committed      rounds now in force (a round logged, a correction approved), once their
                           transaction has committed; audit subscribes (audit/apps.py) and audits them
     rounds_batched()      for bulk loads: the rounds recorded inside are announced together, once
+    round_written         every round record written (in force or a correction awaiting a pit boss),
+                          INSIDE its transaction: audit subscribes (`subscribe_written`) and appends
+                          the round's pending audit row with it, so which rounds still need an audit
+                          is known from the database, committed or rolled back with the round
 
 A subscriber is a plain function `subscriber(round_ids, *, bulk)`: `round_ids` the committed rounds'
 ids, `bulk` True when they come from `rounds_batched()` (a subscriber may then do its work in one go,
@@ -21,6 +25,7 @@ from django.db import transaction
 Subscriber = Callable[..., None]
 
 _subscribers: list[Subscriber] = []
+_writers: list[Callable[[list[int]], None]] = []
 _batch: ContextVar[list[int] | None] = ContextVar("dealing_rounds_batched", default=None)
 
 
@@ -33,6 +38,25 @@ def subscribe(subscriber: Subscriber) -> None:
 def unsubscribe(subscriber: Subscriber) -> None:
     if subscriber in _subscribers:
         _subscribers.remove(subscriber)
+
+
+def subscribe_written(writer: Callable[[list[int]], None]) -> None:
+    """Call `writer(round_ids)` inside the transaction of each round record written (once, however
+    often it subscribes): what it writes commits or rolls back with the round."""
+    if writer not in _writers:
+        _writers.append(writer)
+
+
+def round_written(round_id: int) -> None:
+    """A round record was just inserted (inside the transaction writing it)."""
+    rounds_written([round_id])
+
+
+def rounds_written(round_ids: list[int]) -> None:
+    """Round records were just inserted (inside the transaction writing them; bulk loaders too)."""
+    if round_ids:
+        for writer in list(_writers):
+            writer(list(round_ids))
 
 
 def _announce(round_ids: list[int], *, bulk: bool) -> None:

@@ -6,16 +6,21 @@ covers are written once by `dealing.services` and never updated. A correction is
 (`supersedes` the old record) that a pit boss approves. Every record of a table is a link of a
 keyed chain (dealing/chain.py, docs/chain.md): `sha256` is the HMAC of the record and its stake
 rows, `prev_sha256` the previous record's link on that table; approvals are chained too. So an
-edit made behind the application's back shows up in `manage.py verify_chain`. Only the audit
-fields (status, time, engine version) and `status` change after writing; the chain does not
-cover them.
+edit made behind the application's back shows up in `manage.py verify_chain`.
+
+Append-only: a round and its stakes are never updated. What happens to a round later is an
+appended fact beside it: its audit verdict (`RoundAudit`, written only by audit/state.py), a pit
+boss's decision on a correction (`Approval`) and, when he approves, a `Supersession`. A round's
+`status` and `audit_status` are derived from those facts (`RoundQuerySet` annotates them on every
+query of `Round.objects`; `in_force_q`, `status_q`, `audit_status_q` filter by them).
 """
 
 import uuid
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Case, CharField, Exists, OuterRef, Q, Subquery, Value, When
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -88,8 +93,129 @@ class ShoeEvent(models.Model):
         return f"{self.shoe} #{self.position} {self.kind}"
 
 
+def _ref(via: str) -> OuterRef:
+    """The round's id in the outer query: its own pk, or the foreign key `via` ("round") of another model."""
+    return OuterRef(via or "pk")
+
+
+def _prefix(via: str) -> str:
+    return f"{via}__" if via else ""
+
+
+def _superseded(via: str = "") -> Exists:
+    return Exists(Supersession.objects.filter(superseded=_ref(via)))
+
+
+def _superseding(via: str = "") -> Exists:
+    return Exists(Supersession.objects.filter(superseding=_ref(via)))
+
+
+def _rejected(via: str = "") -> Exists:
+    return Exists(Approval.objects.filter(round=_ref(via), decision=Decision.REJECTED))
+
+
+def in_force_q(via: str = "") -> Q:
+    """The rounds in force (status recorded): not superseded, and either an original or an approved
+    correction. `via` is the foreign key to the round when filtering another model ("round").
+    Supersessions are few: on PostgreSQL the NOT EXISTS is a hashed anti-join against them."""
+    return ~Q(_superseded(via)) & (Q(**{f"{_prefix(via)}supersedes__isnull": True}) | Q(_superseding(via)))
+
+
+def status_q(status: str, via: str = "") -> Q:
+    """The rounds whose derived status is `status` (RoundStatus)."""
+    if status == RoundStatus.RECORDED:
+        return in_force_q(via)
+    if status == RoundStatus.SUPERSEDED:
+        return Q(_superseded(via))
+    awaiting = (Q(**{f"{_prefix(via)}supersedes__isnull": False}) & ~Q(_superseded(via))
+                & ~Q(_superseding(via)))
+    if status == RoundStatus.REJECTED:
+        return awaiting & Q(_rejected(via))
+    if status == RoundStatus.PENDING:
+        return awaiting & ~Q(_rejected(via))
+    raise ValueError(status)
+
+
+def audit_status_q(status: str, via: str = "") -> Q:
+    """The rounds whose audit status is `status` (AuditStatus); no RoundAudit row is pending too."""
+    if status == AuditStatus.PENDING:
+        return ~Q(Exists(RoundAudit.objects.filter(round=_ref(via)).exclude(status=AuditStatus.PENDING)))
+    if status not in AuditStatus.values:
+        raise ValueError(status)
+    return Q(Exists(RoundAudit.objects.filter(round=_ref(via), status=status)))
+
+
+def status_expression(via: str = ""):
+    """A round's status (RoundStatus) as an SQL expression, from the facts appended beside it."""
+    return Case(
+        When(_superseded(via), then=Value(RoundStatus.SUPERSEDED.value)),
+        When(Q(**{f"{_prefix(via)}supersedes__isnull": True}), then=Value(RoundStatus.RECORDED.value)),
+        When(_superseding(via), then=Value(RoundStatus.RECORDED.value)),
+        When(_rejected(via), then=Value(RoundStatus.REJECTED.value)),
+        default=Value(RoundStatus.PENDING.value), output_field=CharField())
+
+
+class RoundQuerySet(models.QuerySet):
+    """Every query of `Round.objects` carries the derived `status`, `audit_status`, `audited_at` and
+    `engine_version` (subqueries: a `values()` or `count()` that does not name them leaves them out)."""
+
+    def in_force(self):
+        return self.filter(in_force_q())
+
+
+class RoundManager(models.Manager.from_queryset(RoundQuerySet)):
+    def get_queryset(self):
+        audit = RoundAudit.objects.filter(round=OuterRef("pk"))
+        return super().get_queryset().annotate(
+            status=status_expression(),
+            audit_status=Coalesce(Subquery(audit.values("status")[:1]), Value(AuditStatus.PENDING.value)),
+            audited_at=Subquery(audit.values("audited_at")[:1]),
+            engine_version=Coalesce(Subquery(audit.values("engine_version")[:1]), Value("")),
+        )
+
+
+def _derived(name: str, compute):
+    """A derived attribute of a round: the query's annotation when it was read with one, else
+    computed (and kept) on first use; settable, as the services do after appending a fact."""
+    attr = f"_{name}"
+
+    def get(self):
+        if attr not in self.__dict__:
+            self.__dict__[attr] = compute(self)
+        return self.__dict__[attr]
+
+    def set(self, value):
+        self.__dict__[attr] = value
+
+    return property(get, set)
+
+
+def _compute_status(record) -> str:
+    if record.pk is None:
+        return RoundStatus.PENDING if record.supersedes_id else RoundStatus.RECORDED
+    return Round.objects.filter(pk=record.pk).values_list("status", flat=True).first() or RoundStatus.RECORDED
+
+
+_AUDIT_DEFAULTS = (AuditStatus.PENDING.value, None, "")
+
+
+def _compute_audit(index: int):
+    """One of a round's audit values read from its RoundAudit row (one query for the three: the
+    others are kept unless already set)."""
+    def compute(record):
+        row = None if record.pk is None else (RoundAudit.objects.filter(round_id=record.pk)
+                                              .values_list("status", "audited_at", "engine_version").first())
+        row = row or _AUDIT_DEFAULTS
+        for k, name in enumerate(("_audit_status", "_audited_at", "_engine_version")):
+            record.__dict__.setdefault(name, row[k])
+        return row[index]
+    return compute
+
+
 class Round(models.Model):
     """One round as logged: the `round/1` document and what is queried about it."""
+
+    objects = RoundManager()
 
     uid = models.UUIDField(_("round id"), default=uuid.uuid4,
                            help_text=_("The document's id: sending the same round twice stores it once."))
@@ -131,13 +257,6 @@ class Round(models.Model):
     logged_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="logged_rounds",
                                   verbose_name=_("logged by"))
     logged_at = models.DateTimeField(_("logged at"), default=timezone.now)
-    # What may change after writing (not covered by the chain).
-    status = models.CharField(_("status"), max_length=20, choices=RoundStatus.choices,
-                              default=RoundStatus.RECORDED)
-    audit_status = models.CharField(_("audit"), max_length=20, choices=AuditStatus.choices,
-                                    default=AuditStatus.PENDING)
-    audited_at = models.DateTimeField(_("audited at"), null=True, blank=True)
-    engine_version = models.CharField(_("engine version"), max_length=20, blank=True)
     # The engine's figures when the round was logged (the audit recomputes them).
     float_owed = models.DecimalField(_("float owed"), null=True, blank=True, **MONEY,
                                      help_text=_("Σ take − Σ pay as the rules owed."))
@@ -159,7 +278,6 @@ class Round(models.Model):
             models.Index(fields=["logged_at", "id"], name="round_time"),
             models.Index(fields=["table", "logged_at", "id"], name="round_table_time_id"),
             models.Index(fields=["dealer", "logged_at", "id"], name="round_dealer_time_id"),
-            models.Index(fields=["audit_status", "id"], name="round_audit_status"),
             models.Index(fields=["shoe", "position"], name="round_shoe_position"),
             models.Index(fields=["supersedes"], name="round_amendments", condition=Q(supersedes__isnull=False)),
         ]
@@ -167,6 +285,23 @@ class Round(models.Model):
     def __str__(self) -> str:
         rev = f" r{self.revision}" if self.revision > 1 else ""
         return f"{self.table.name} round {self.table_round}{rev}"
+
+    # Derived from the facts appended beside the round (never stored on it).
+    status = _derived("status", _compute_status)
+    audit_status = _derived("audit_status", _compute_audit(0))
+    audited_at = _derived("audited_at", _compute_audit(1))
+    engine_version = _derived("engine_version", _compute_audit(2))
+
+    def refresh_from_db(self, using=None, fields=None, from_queryset=None):
+        super().refresh_from_db(using=using, fields=fields, from_queryset=from_queryset)
+        for name in ("_status", "_audit_status", "_audited_at", "_engine_version"):
+            self.__dict__.pop(name, None)  # derived anew from the facts on the next read
+
+    def get_status_display(self) -> str:
+        return RoundStatus(self.status).label
+
+    def get_audit_status_display(self) -> str:
+        return AuditStatus(self.audit_status or AuditStatus.PENDING).label
 
     @property
     def in_force(self) -> bool:
@@ -198,6 +333,53 @@ class Stake(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round} {self.stake_id}"
+
+
+class RoundAudit(models.Model):
+    """The audit's verdict on a round, beside it: written only by audit (audit/state.py) — a pending
+    row in the transaction that logs the round, the verdict as an upsert when it is audited. No row
+    (a round loaded behind the services' back) reads as pending too. Not covered by the chain: it is
+    the audit's opinion of the record, recomputable from it at any time, not part of the record."""
+
+    round = models.OneToOneField(Round, on_delete=models.CASCADE, primary_key=True, related_name="audit",
+                                 verbose_name=_("round"))
+    status = models.CharField(_("audit"), max_length=20, choices=AuditStatus.choices, default=AuditStatus.PENDING)
+    audited_at = models.DateTimeField(_("audited at"), null=True, blank=True)
+    engine_version = models.CharField(_("engine version"), max_length=20, blank=True)
+
+    class Meta:
+        verbose_name = _("round audit")
+        verbose_name_plural = _("round audits")
+        indexes = [
+            # The rounds still to audit (the sweep, the nightly run, the dashboard's pending count):
+            # a few rows at any time, however many rounds are stored.
+            models.Index(fields=["round"], name="round_audit_pending", condition=Q(status=AuditStatus.PENDING)),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round_id}: {self.status}"
+
+
+class Supersession(models.Model):
+    """An approved correction in force: `superseding` replaces `superseded`, by `approval`. Appended
+    with the approval, never changed; `verify_chain` checks each one against its approval and the
+    rounds' links (dealing/chain.py `supersession_mismatch`)."""
+
+    superseded = models.OneToOneField(Round, on_delete=models.PROTECT, related_name="superseded_by",
+                                      verbose_name=_("superseded round"))
+    superseding = models.OneToOneField(Round, on_delete=models.PROTECT, related_name="supersession",
+                                       verbose_name=_("correction in force"))
+    approval = models.OneToOneField("Approval", on_delete=models.PROTECT, related_name="supersession",
+                                    verbose_name=_("approval"))
+    at = models.DateTimeField(_("at"))
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("supersession")
+        verbose_name_plural = _("supersessions")
+
+    def __str__(self) -> str:
+        return f"{self.superseded_id} -> {self.superseding_id}"
 
 
 class Incident(models.Model):

@@ -28,7 +28,7 @@ from dealing.engine import games as engine_games
 from . import chain, checkpoint_log
 from .choices import IncidentStatus, RoundStatus, ShoeEventKind
 from .filters import IncidentFilter, RoundFilter, ShoeFilter, StakeFilter
-from .models import Approval, ChainCheck, Incident, Round, Shoe, Stake
+from .models import Approval, ChainCheck, Incident, Round, Shoe, Stake, in_force_q, status_q
 
 
 def _visible(model, user, *, table: str, dealer: str | None) -> QuerySet:
@@ -108,7 +108,7 @@ def stake_list(*, user, filters=None) -> QuerySet:
     stakes = Stake.objects.filter(round__in=rounds_visible(user)).select_related("round__table")
     filters = filters or {}
     if not filters.get("round") and not filters.get("round_status"):
-        stakes = stakes.filter(round__status=RoundStatus.RECORDED)
+        stakes = stakes.filter(in_force_q("round"))
     return _filtered(StakeFilter, stakes.order_by("-round_id", "box", "stake_id"), filters)
 
 
@@ -143,7 +143,7 @@ def pending_amendments(*, user) -> QuerySet:
     """Corrections of rounds awaiting this pit boss: his pits, not made by him, not of his dealing."""
     if not has_role(user, PIT_BOSS):
         return Round.objects.none()
-    return (Round.objects.filter(status=RoundStatus.PENDING, table__pit__in=user_pits(user))
+    return (Round.objects.filter(status_q(RoundStatus.PENDING), table__pit__in=user_pits(user))
             .exclude(logged_by=user).exclude(dealer=user).exclude(supersedes__dealer=user)
             .select_related("table", "dealer", "logged_by", "supersedes").order_by("logged_at", "id"))
 
@@ -166,7 +166,7 @@ def shoe_get(*, user, pk) -> Shoe:
 def shoe_items(*, shoe: Shoe) -> list:
     """What happened at a shoe, in order: its events (ShoeEvent) and its rounds in force (Round)."""
     events = shoe.events.select_related("dealer", "recorded_by").order_by("position")
-    rounds = (shoe.rounds.filter(status=RoundStatus.RECORDED).select_related("dealer")
+    rounds = (shoe.rounds.filter(in_force_q()).select_related("dealer")
               .order_by("position"))
     return list(heapq.merge(events, rounds, key=lambda item: item.position))
 
@@ -210,7 +210,7 @@ def shoe_cards_left(*, shoe: Shoe) -> int | None:
     if game is None or not game.shoe_counted:
         return None
     out = shoe.events.filter(kind=ShoeEventKind.BURN).count()
-    for document in shoe.rounds.filter(status=RoundStatus.RECORDED).values_list("document", flat=True):
+    for document in shoe.rounds.filter(in_force_q()).values_list("document", flat=True):
         try:
             out += len(engine.replay(document).cards)
         except engine.RoundError:
@@ -239,7 +239,7 @@ def shoe_open_by_table(*, user, tables) -> dict:
 
 def shoe_rounds_count(*, shoe: Shoe) -> int:
     """The rounds in force dealt from a shoe."""
-    return shoe.rounds.filter(status=RoundStatus.RECORDED).count()
+    return shoe.rounds.filter(in_force_q()).count()
 
 
 def shoe_list_of_table(*, user, table) -> QuerySet:
@@ -275,17 +275,17 @@ def round_find(*, user, pk: int) -> Round | None:
 
 def round_pending_correction(*, round: Round) -> Round | None:  # noqa: A002
     """The correction of a round awaiting a pit boss, if any (there is at most one)."""
-    return Round.objects.filter(supersedes=round, status=RoundStatus.PENDING).first()
+    return Round.objects.filter(status_q(RoundStatus.PENDING), supersedes=round).first()
 
 
 def round_has_pending_correction(*, round: Round) -> bool:  # noqa: A002
-    return Round.objects.filter(supersedes=round, status=RoundStatus.PENDING).exists()
+    return Round.objects.filter(status_q(RoundStatus.PENDING), supersedes=round).exists()
 
 
 def round_list_pending_in_pits(*, user) -> QuerySet:
     """Every correction awaiting a pit boss in the user's pits (his own too: the queue shows them
     as waiting for another pit boss)."""
-    return (Round.objects.filter(status=RoundStatus.PENDING, table__pit__in=user_pits(user))
+    return (Round.objects.filter(status_q(RoundStatus.PENDING), table__pit__in=user_pits(user))
             .select_related("table", "dealer", "logged_by", "supersedes"))
 
 
@@ -371,14 +371,22 @@ def chain_stake_rows(*, table_id: int, chunk: int = 8000, start: int = 0, stop: 
 
 class _ApprovalRow(_Row):
     __slots__ = ("pk", "link", "incident_id", "round_id", "round_sha256", "decided_by_id", "decision", "comment",
-                 "decided_at", "chain_key", "prev_hmac", "hmac")
+                 "decided_at", "chain_key", "prev_hmac", "hmac", "round_supersedes_id", "supersession_id",
+                 "supersession_superseded_id", "supersession_superseding_id", "supersession_at")
 
 
-_APPROVAL_VALUES = tuple("round__sha256" if name == "round_sha256" else name for name in _ApprovalRow.__slots__)
+# The query's names for `_ApprovalRow`'s slots: the decided round's link and what it corrects, and the
+# approval's Supersession (if any), come through the relations.
+_APPROVAL_VALUES = tuple({"round_sha256": "round__sha256", "round_supersedes_id": "round__supersedes_id",
+                          "supersession_id": "supersession__id",
+                          "supersession_superseded_id": "supersession__superseded_id",
+                          "supersession_superseding_id": "supersession__superseding_id",
+                          "supersession_at": "supersession__at"}.get(name, name) for name in _ApprovalRow.__slots__)
 
 
 def chain_approval_rows(*, chunk: int = 2000):
-    """Every approval in chain order, with the link of the round it decides, streamed."""
+    """Every approval in chain order, with the link of the round it decides and its supersession,
+    streamed. A supersession names its approval (one each), so this walk sees every one of them."""
     values = Approval.objects.order_by("link").values_list(*_APPROVAL_VALUES).iterator(chunk_size=chunk)
     return (_ApprovalRow(v) for v in values)
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.apps import apps
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Prefetch, QuerySet
 
 from casino.choices import Variant
 from casino.models import Table
@@ -18,7 +18,7 @@ from casino.roles import has_role, user_pits
 from dealing import engine
 from dealing.choices import AuditStatus, RoundStatus
 from dealing.engine.money import ZERO, fmt
-from dealing.models import Round
+from dealing.models import Round, in_force_q
 
 from .access import RUN_ROLES, visible_sessions
 from .choices import SessionStatus
@@ -59,11 +59,13 @@ def draw_passes(session: GameSession) -> list[dict[str, str]]:
 def rounds_in_force(session: GameSession) -> list[tuple[SessionRound, Round]]:
     """The night's rounds in order, each with the revision of its record now in force (a correction
     approved by a pit boss replaces the original's document; the original keeps its place)."""
-    entries = list(SessionRound.objects.filter(session=session).select_related("round").order_by("number"))
+    # The records through Round.objects, so each comes with its derived status and audit status.
+    entries = list(SessionRound.objects.filter(session=session)
+                   .prefetch_related(Prefetch("round", queryset=Round.objects.all())).order_by("number"))
     superseded = [e.round.uid for e in entries if e.round.status != RoundStatus.RECORDED]
     latest: dict = {}
     if superseded:
-        for r in Round.objects.filter(uid__in=superseded, status=RoundStatus.RECORDED).order_by("revision"):
+        for r in Round.objects.filter(in_force_q(), uid__in=superseded).order_by("revision"):
             latest[r.uid] = r
     return [(e, latest.get(e.round.uid, e.round)) for e in entries]
 

@@ -98,6 +98,38 @@ from dealing.choices import IncidentKind, Resolution  # noqa: E402
 from dealing.models import Incident, Shoe  # noqa: E402
 
 
+# A round is never updated (append-only): a test that needs a round in another state appends the
+# fact that puts it there, behind the services' back, as the old tests edited its columns.
+
+def audit_pending(rounds) -> None:
+    """The rounds (a queryset or ids) as not audited yet: their audit rows back to pending."""
+    from dealing.choices import AuditStatus
+    from dealing.models import RoundAudit
+
+    ids = list(rounds.values_list("pk", flat=True)) if hasattr(rounds, "values_list") else list(rounds)
+    RoundAudit.objects.filter(round_id__in=ids).update(status=AuditStatus.PENDING, audited_at=None, engine_version="")
+
+
+def awaiting_pit_boss(record, *, corrects) -> None:
+    """`record` as a correction of `corrects` that no pit boss has decided yet (not in force)."""
+    from dealing.models import Round
+
+    Round.objects.filter(pk=record.pk).update(supersedes=corrects)
+
+
+def superseded(record, *, by, decided_by) -> None:
+    """`record` superseded by the round `by`, as an approval appends it (not chained: for selections)."""
+    from django.db.models import Max
+    from django.utils import timezone
+
+    from dealing.models import Approval, Supersession
+
+    link = (Approval.objects.aggregate(m=Max("link"))["m"] or -1) + 1
+    approval = Approval.objects.create(round=by, decided_by=decided_by, decision="approved", link=link,
+                                       hmac=f"{link:064d}", chain_key="test")
+    Supersession.objects.create(superseded=record, superseding=by, approval=approval, at=timezone.now())
+
+
 class ShoeFactory(factory.django.DjangoModelFactory):
     """A shoe row of its own (no shuffle event): `dealing.services.shoe_start` makes real ones."""
 

@@ -13,16 +13,15 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.db import connection, transaction
-from django.db.models import Case, Value, When
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from dealing import engine
-from dealing.choices import AuditStatus, RoundStatus
-from dealing.models import Round
+from dealing.choices import AuditStatus
+from dealing.models import Round, RoundAudit, in_force_q
 
 from ..models import Finding, Review
-from ..state import round_record_audit
+from ..state import round_record_audit, rounds_record_audit
 
 log = logging.getLogger(__name__)
 
@@ -86,8 +85,9 @@ def rounds_audit(*, round_ids, record=None) -> AuditTotals:
     """Replay stored rounds with the engine; write their findings and audit status. One transaction.
 
     The documents are read and replayed first (a stored round never changes); then the audit
-    status is written — `record(status_to_ids, version)`, by default one UPDATE per status — which
-    locks the rounds, and only then are their findings read and replaced. So two audits of the same
+    status is written — `record(status_to_ids, version)`, by default one upsert of the rounds'
+    RoundAudit rows (audit/state.py; no round row is written) — which locks those rows, and only
+    then are their findings read and replaced. So two audits of the same
     round (its own task and a run) never interleave, without a separate locking read.
     """
     totals = AuditTotals()
@@ -144,20 +144,10 @@ def _finding_row(f, fp: str, version: str, *, round_id, shoe_id, table_id, deale
 
 
 def _record_audit(by_status: dict[str, list[int]], version: str) -> None:
-    """The audit status of many rounds at once, in one UPDATE (a chunk's 500 rounds: one statement,
-    whatever their verdicts): the bulk twin of audit.state.round_record_audit."""
-    for status in by_status:
-        if status not in AuditStatus.values:
-            raise ValueError(status)
-    ids = [pk for some in by_status.values() for pk in some]
-    if not ids:
-        return
-    if len(by_status) == 1:
-        [verdict] = [Value(status) for status in by_status]
-    else:
-        verdict = Case(*[When(pk__in=one_of(some), then=Value(status)) for status, some in by_status.items()])
-    Round.objects.filter(pk__in=one_of(ids)).update(audit_status=verdict, engine_version=version,
-                                                    audited_at=timezone.now())
+    """The audit status of many rounds at once, in one multi-row INSERT … ON CONFLICT DO UPDATE of
+    their RoundAudit rows (a chunk's 500 rounds: one statement, whatever their verdicts): the bulk
+    twin of audit.state.round_record_audit."""
+    rounds_record_audit(by_status=by_status, engine_version=version)
 
 
 def _record_one(by_status: dict[str, list[int]], version: str) -> None:
@@ -232,15 +222,21 @@ def rounds_overdue_requeue(*, older_than: timedelta = timedelta(minutes=10), win
     from ..dispatch import send_round_audits
 
     cutoff = timezone.now() - older_than
-    ids = list(Round.objects.filter(audit_status=AuditStatus.PENDING, status=RoundStatus.RECORDED,
-                                    logged_at__lt=cutoff, logged_at__gte=cutoff - window)
-               .order_by("pk").values_list("pk", flat=True)[:limit])
+    ids = list(_pending_in_force().filter(round__logged_at__lt=cutoff, round__logged_at__gte=cutoff - window)
+               .order_by("round_id").values_list("round_id", flat=True)[:limit])
     send_round_audits(ids)
     if ids:
         log.warning("queued again the audits of %d rounds logged before %s and not audited yet", len(ids), cutoff)
     return len(ids)
 
 
+
+
+def _pending_in_force():
+    """The pending audit rows of rounds in force: read through the partial index of pending rows
+    (`round_audit_pending`), a few rows however many rounds are stored — never an anti-join over
+    every round."""
+    return RoundAudit.objects.filter(in_force_q("round"), status=AuditStatus.PENDING)
 
 
 # The key of the PostgreSQL advisory lock a sweep holds while it claims and audits a batch: with
@@ -257,8 +253,9 @@ def rounds_overdue_audit(*, grace: timedelta, limit: int = 2000) -> int:
     what says which rounds need an audit, so nothing a broker loses is lost for good.
 
     Safe with any number of workers sweeping: a batch is claimed under a transaction-level advisory
-    lock (a worker that finds it taken returns at once — another one is sweeping), and its rounds
-    with `FOR UPDATE SKIP LOCKED`, so a round a task is writing right now is left to that task. A
+    lock (a worker that finds it taken returns at once — another one is sweeping), and its rounds'
+    pending audit rows with `FOR UPDATE SKIP LOCKED`, so a round a task is writing right now is left
+    to that task. A
     round audited twice (its message arrives after all) gets the same verdict. At most `limit`
     rounds a call, oldest first, in batches of SWEEP_BATCH, one transaction each: a sweep never
     holds a worker for long, and what it leaves the next one takes. How many rounds it audited."""
@@ -271,9 +268,9 @@ def rounds_overdue_audit(*, grace: timedelta, limit: int = 2000) -> int:
                     cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [SWEEP_LOCK])
                     if not cursor.fetchone()[0]:
                         break
-            ids = list(Round.objects.select_for_update(skip_locked=True, of=("self",))
-                       .filter(audit_status=AuditStatus.PENDING, status=RoundStatus.RECORDED, logged_at__lt=cutoff)
-                       .order_by("pk").values_list("pk", flat=True)[:min(SWEEP_BATCH, limit - done)])
+            ids = list(_pending_in_force().select_for_update(skip_locked=True, of=("self",))
+                       .filter(round__logged_at__lt=cutoff)
+                       .order_by("round_id").values_list("round_id", flat=True)[:min(SWEEP_BATCH, limit - done)])
             if not ids:
                 break
             rounds_audit(round_ids=ids)

@@ -18,8 +18,8 @@ from django.utils.translation import gettext as _
 from casino.errors import ServiceError
 from casino.roles import AUDITOR, has_role
 from dealing import engine
-from dealing.choices import AuditStatus, RoundStatus
-from dealing.models import Round
+from dealing.choices import AuditStatus
+from dealing.models import Round, RoundAudit, in_force_q
 
 from ..choices import ChunkStatus, RunStatus, RunTrigger
 from ..models import AuditRun, AuditRunChunk
@@ -68,7 +68,7 @@ def audit_run_start(*, started_by=None, tables=(), dealers=(), date_from: date |
 
 def run_selection(run: AuditRun):
     """The rounds a run covers (a queryset; the planner walks it by id, a slice at a time)."""
-    rounds = Round.objects.filter(status=RoundStatus.RECORDED, pk__lte=run.max_round_id or 0)
+    rounds = Round.objects.filter(in_force_q(), pk__lte=run.max_round_id or 0)
     table_ids = list(run.tables.values_list("pk", flat=True))
     if table_ids:
         rounds = rounds.filter(table_id__in=table_ids)
@@ -80,7 +80,9 @@ def run_selection(run: AuditRun):
     if run.date_to:
         rounds = rounds.filter(logged_at__lt=day_start(run.date_to + timedelta(days=1)))
     if run.only_unaudited:
-        rounds = rounds.filter(audit_status=AuditStatus.PENDING)
+        # Through the partial index of pending audit rows (a semi-join over those few rows), not an
+        # anti-join over every round; every round record gets its pending row when it is written.
+        rounds = rounds.filter(pk__in=RoundAudit.objects.filter(status=AuditStatus.PENDING).values("round_id"))
     return rounds
 
 

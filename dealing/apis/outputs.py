@@ -156,7 +156,7 @@ class ShoeDetailSerializer(ShoeSerializer):
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_rounds(self, shoe) -> int:
-        return shoe.rounds.filter(status="recorded").count()
+        return selectors.shoe_rounds_count(shoe=shoe)
 
     @extend_schema_field({"type": "integer", "nullable": True})
     def get_cards_left(self, shoe) -> int | None:

@@ -184,7 +184,8 @@ def _walk_approvals(checkpoint: Head | None, report: ChainReport, chunk: int) ->
         for row in rows:
             report.approvals += 1
             if not walk.step(link=row.link, row_id=row.pk, prev=row.prev_hmac, stored=row.hmac, key_id=row.chain_key,
-                             mismatch=lambda key, row=row: chain.approval_mismatch(row, key)):
+                             mismatch=lambda key, row=row: (chain.approval_mismatch(row, key)
+                                                            or chain.supersession_mismatch(row))):
                 break
     finally:
         rows.close()

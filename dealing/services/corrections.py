@@ -12,7 +12,7 @@ from dealing.access import check_may_log_at, require_pit_boss
 from dealing.errors import refuse
 
 from ..choices import Decision, RoundStatus
-from ..models import Approval, Round
+from ..models import Approval, Round, Supersession, status_q
 from .chain_link import approval_append
 from .decisions import decision_checked
 from .rounds import _append, _prepare, _table_for, read_document
@@ -56,7 +56,7 @@ def round_amend(*, round: Round, document, amended_by, reason: str) -> Round:  #
         if current.status != RoundStatus.RECORDED:
             raise refuse(_("Only the revision in force of a round can be corrected; this one is %(status)s.")
                          % {"status": current.get_status_display()}, "not_in_force", status=409)
-        if Round.objects.filter(supersedes=current, status=RoundStatus.PENDING).exists():
+        if Round.objects.filter(status_q(RoundStatus.PENDING), supersedes=current).exists():
             raise refuse(_("This round already has a correction awaiting a pit boss."), "amendment_pending",
                          status=409)
         if chain.canonical_json(prepared.document) == chain.canonical_json(current.document):
@@ -70,30 +70,41 @@ def round_amend(*, round: Round, document, amended_by, reason: str) -> Round:  #
 
 def round_amendment_decide(*, round: Round, decided_by, decision: str, comment: str = "") -> Approval:  # noqa: A002
     """A pit boss approves or rejects a pending correction. Approved, it is the round in force (and is
-    audited) and the revision it corrects is superseded; rejected, the old one simply stays."""
+    audited) and the revision it corrects is superseded; rejected, the old one simply stays.
+
+    Nothing is edited: the decision is an appended Approval (the approvals' chain) and, approved, an
+    appended Supersession; the rounds' statuses follow from them."""
     table = round.table
     require_pit_boss(decided_by, table)
     decision, comment = decision_checked(decision, comment)
     with transaction.atomic():
-        amendment = Round.objects.select_for_update().get(pk=round.pk)
+        # Lock first, then read: the statuses are derived by subqueries, which must see the facts
+        # a decision committed while this one waited for the lock (a new statement, a new snapshot).
+        _lock(round.pk)
+        amendment = Round.objects.get(pk=round.pk)
         if amendment.supersedes_id is None or amendment.status != RoundStatus.PENDING:
             raise refuse(_("This is not a correction awaiting a decision (it is %(status)s).")
                          % {"status": amendment.get_status_display()}, "not_pending", status=409)
-        original = Round.objects.select_for_update().get(pk=amendment.supersedes_id)
+        _lock(amendment.supersedes_id)
+        original = Round.objects.get(pk=amendment.supersedes_id)
         if decided_by.pk == amendment.logged_by_id:
             raise refuse(_("You made this correction yourself; another pit boss decides on it."), "own_amendment",
                          status=403)
         if decided_by.pk in (amendment.dealer_id, original.dealer_id):
             raise refuse(_("You dealt this round; another pit boss decides on its correction."), "own_round",
                          status=403)
+        if decision == Decision.APPROVED and original.status != RoundStatus.RECORDED:
+            raise refuse(_("The round this corrects is no longer in force."), "not_in_force", status=409)
+        approval = approval_append(round=amendment, decided_by=decided_by, decision=decision, comment=comment)
         if decision == Decision.APPROVED:
-            if original.status != RoundStatus.RECORDED:
-                raise refuse(_("The round this corrects is no longer in force."), "not_in_force", status=409)
-            Round.objects.filter(pk=original.pk).update(status=RoundStatus.SUPERSEDED)
-            Round.objects.filter(pk=amendment.pk).update(status=RoundStatus.RECORDED)
+            Supersession.objects.create(superseded=original, superseding=amendment, approval=approval,
+                                        at=approval.decided_at)
             hooks.round_recorded(amendment.pk)
             round.status = RoundStatus.RECORDED
         else:
-            Round.objects.filter(pk=amendment.pk).update(status=RoundStatus.REJECTED)
             round.status = RoundStatus.REJECTED
-        return approval_append(round=amendment, decided_by=decided_by, decision=decision, comment=comment)
+        return approval
+
+
+def _lock(round_id: int) -> None:
+    list(Round.objects.select_for_update().filter(pk=round_id).values_list("pk", flat=True))

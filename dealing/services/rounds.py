@@ -198,7 +198,7 @@ def _append(prepared: _Prepared, *, logged_by, revision: int = 1, supersedes: Ro
         table_min=Decimal(str(prepared.document["table"]["min"])),
         table_max=Decimal(str(prepared.document["table"]["max"])), document=prepared.document,
         revision=revision, supersedes=supersedes, amendment_reason=amendment_reason, logged_by=logged_by,
-        status=status, float_owed=chain.money_column(outcome.float),
+        float_owed=chain.money_column(outcome.float),
         float_logged=chain.money_column(_logged_float(outcome)),
     )
     # A new round takes the next place in its shoe (the one it names, or the table's open one); an
@@ -215,6 +215,8 @@ def _append(prepared: _Prepared, *, logged_by, revision: int = 1, supersedes: Ro
     record.logged_at = timezone.now()
     chain.seal_round(record, prepared.stakes, supersedes_sha256=None if supersedes is None else supersedes.sha256)
     _Link.insert(record, prepared.stakes)
+    record.status = status  # derived from the facts beside it; a new record has none yet
+    hooks.round_written(record.pk)
     if status == RoundStatus.RECORDED:
         hooks.round_recorded(record.pk)
     return record

@@ -7,8 +7,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from audit.models import AuditRun, Finding
-from dealing.choices import AuditStatus
 from dealing.models import Round
+from tests.factories import audit_pending
 from tests.audit.conftest import expected_codes
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the run's tasks are sent when the command commits
@@ -23,7 +23,7 @@ def run_command(*args) -> list[str]:
 def test_json_summary_on_the_last_line(people, floor, log_rounds, eager):
     rows = log_rounds(floor.table_a, people.dealer, n=25, seed=81, mistake_rate=0.5)
     rows += log_rounds(floor.table_b, people.other_dealer, n=5, seed=82, mistake_rate=0.5)
-    Round.objects.update(audit_status=AuditStatus.PENDING)
+    audit_pending(Round.objects.all())
     lines = run_command("--json")
     summary = json.loads(lines[-1])
     with_findings = sum(1 for _r, sim in rows if expected_codes(sim))

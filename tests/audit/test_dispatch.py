@@ -126,9 +126,10 @@ def test_a_broker_down_for_long_costs_the_oldest_ids_not_memory(caplog):
 def test_one_message_audits_all_its_rounds(eager, floor, people, log_rounds, settings):
     settings.AUDIT_QUEUE_LINGER_MS = 0  # logged one by one, audited here by the batch task
     from dealing.models import Round
+    from tests.factories import audit_pending
 
     logged = log_rounds(floor.table_a, people.dealer, n=4, seed=3, mistake_rate=0.5)
-    Round.objects.update(audit_status=AuditStatus.PENDING)
+    audit_pending(Round.objects.all())
     ids = [record.pk for record, _ in logged]
     counts = audit_rounds.apply(args=[ids + [10 ** 9]]).get()
     statuses = dict(Round.objects.filter(pk__in=ids).values_list("pk", "audit_status"))
@@ -193,15 +194,16 @@ def test_rounds_whose_audit_never_arrived_are_queued_again_once(eager, floor, pe
     from django.utils import timezone
 
     from audit.tasks import audit_overdue_rounds
-    from dealing.choices import RoundStatus
     from dealing.models import Round
+    from tests.factories import audit_pending, awaiting_pit_boss
 
     logged = [record for record, _ in log_rounds(floor.table_a, people.dealer, n=4, seed=9)]
     now = timezone.now()
     ages = {logged[0].pk: 12, logged[1].pk: 30, logged[2].pk: 1, logged[3].pk: 12}
     for pk, minutes in ages.items():
-        Round.objects.filter(pk=pk).update(audit_status=AuditStatus.PENDING, logged_at=now - timedelta(minutes=minutes))
-    Round.objects.filter(pk=logged[3].pk).update(status=RoundStatus.PENDING)
+        Round.objects.filter(pk=pk).update(logged_at=now - timedelta(minutes=minutes))
+    audit_pending(list(ages))
+    awaiting_pit_boss(logged[3], corrects=logged[2])
     assert audit_overdue_rounds.apply().get() == 1
     statuses = dict(Round.objects.filter(pk__in=ages).values_list("pk", "audit_status"))
     assert statuses[logged[0].pk] == AuditStatus.CLEAN

@@ -12,8 +12,8 @@ from django.utils import timezone
 from audit import services
 from audit.models import AuditRun, Finding, Review
 from audit.replay import table_layout
-from dealing.choices import AuditStatus
 from dealing.models import Round
+from tests.factories import audit_pending
 
 pytestmark = pytest.mark.django_db
 
@@ -106,7 +106,7 @@ def test_the_replay_highlights_the_finding_on_its_wager_card_and_event(eager, pe
 
 def test_a_round_not_audited_yet_shows_the_engines_findings_live(people, golden_round):
     record = golden_round("ochko/20-error-wrong-amount")  # tasks not eager here: no audit yet
-    Round.objects.filter(pk=record.pk).update(audit_status=AuditStatus.PENDING)
+    audit_pending([record.pk])
     Finding.objects.filter(round=record).delete()
     page = login(people.auditor).get(reverse("audit:round_replay", args=[record.pk]))
     assert page.context["r"].live and [f.code for f in page.context["r"].findings] == ["WRONG_AMOUNT"]

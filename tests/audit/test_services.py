@@ -16,6 +16,8 @@ from dealing import engine
 from dealing import services as dealing_services
 from dealing.choices import AuditStatus
 from dealing.models import Round
+from tests.factories import audit_pending
+from tests.factories import superseded as mark_superseded
 from tests.audit.conftest import expected_codes
 
 pytestmark = pytest.mark.django_db
@@ -82,7 +84,7 @@ def test_re_auditing_replaces_findings_and_never_duplicates_them(eager, people, 
 
 def test_a_re_audit_is_atomic(eager, people, floor, log_rounds, monkeypatch):
     [(record, _sim)] = log_rounds(floor.table_a, people.dealer, n=1, seed=8, mistake_rate=1.0, kinds=["wrong_amount"])
-    Round.objects.filter(pk=record.pk).update(audit_status=AuditStatus.PENDING)
+    audit_pending([record.pk])
     # The engine now reports nothing, but writing the status fails: the old finding must stay.
     monkeypatch.setattr(engine, "replay", lambda doc: engine.base.Outcome("ochko", [], []))
 
@@ -246,7 +248,7 @@ def expected_totals(rows) -> dict:
 
 
 def test_a_run_audits_its_selection_and_adds_up(people, logged, run_now):
-    Round.objects.update(audit_status=AuditStatus.PENDING)
+    audit_pending(Round.objects.all())
     run = run_now(started_by=people.auditor, chunk_size=7)
     assert run.status == RunStatus.DONE and run.planned and run.finished_at and run.started_at
     summary = run.summary()
@@ -285,7 +287,7 @@ def test_a_run_selects_by_table_dealer_and_days(people, floor, logged, run_now):
 
 def test_a_run_leaves_out_superseded_revisions_and_rounds_logged_after_it_started(people, logged, run_now):
     superseded = Round.objects.order_by("pk").first()
-    Round.objects.filter(pk=superseded.pk).update(status="superseded")
+    mark_superseded(superseded, by=Round.objects.order_by("pk").last(), decided_by=people.pit_boss)
     assert run_now(only_unaudited=False).rounds_done == 79
     run = AuditRun.objects.create(max_round_id=Round.objects.order_by("pk")[10].pk, only_unaudited=False)
     assert services.run_selection(run).count() == 10  # 11 ids up to the cutoff, one superseded
@@ -335,7 +337,7 @@ def test_a_chunk_delivered_twice_is_counted_once(people, logged, django_capture_
 def test_a_chunk_that_fails_changes_nothing_and_a_later_delivery_counts(people, logged, monkeypatch,
                                                                         django_capture_on_commit_callbacks, eager):
     Finding.objects.all().delete()  # as if the rounds had never been audited
-    Round.objects.update(audit_status=AuditStatus.PENDING)
+    audit_pending(Round.objects.all())
     with django_capture_on_commit_callbacks(execute=False):
         run = services.audit_run_start(only_unaudited=False, chunk_size=80)
     services.audit_run_plan(run_id=run.pk)
@@ -378,7 +380,7 @@ def test_stalled_runs_are_resumed_by_the_watchdog(people, logged, django_capture
 def test_the_nightly_task_audits_what_is_not_audited(people, logged, django_capture_on_commit_callbacks, eager):
     from audit.tasks import audit_nightly
 
-    Round.objects.filter(table__name="R-1").update(audit_status=AuditStatus.PENDING)
+    audit_pending(Round.objects.filter(table__name="R-1"))
     with django_capture_on_commit_callbacks(execute=True):
         result = audit_nightly.delay().get()
     run = AuditRun.objects.get(pk=result["run"])

@@ -9,8 +9,9 @@ import pytest
 from django.utils import timezone
 
 from audit import services, sweep
-from dealing.choices import AuditStatus, RoundStatus
+from dealing.choices import AuditStatus
 from dealing.models import Round
+from tests.factories import audit_pending, awaiting_pit_boss
 
 
 @pytest.mark.django_db
@@ -23,9 +24,9 @@ def test_the_sweep_audits_the_rounds_pending_past_the_grace_period_and_only_thos
     # awaiting its pit boss (not in force, so not audited).
     ages = {logged[0].pk: 120, logged[1].pk: 7200, logged[2].pk: 10, logged[3].pk: 120, logged[4].pk: 90}
     for pk, seconds in ages.items():
-        Round.objects.filter(pk=pk).update(audit_status=AuditStatus.PENDING, audited_at=None,
-                                           logged_at=now - timedelta(seconds=seconds))
-    Round.objects.filter(pk=logged[3].pk).update(status=RoundStatus.PENDING)
+        Round.objects.filter(pk=pk).update(logged_at=now - timedelta(seconds=seconds))
+    audit_pending(list(ages))
+    awaiting_pit_boss(logged[3], corrects=logged[2])
 
     assert services.rounds_overdue_audit(grace=timedelta(seconds=60)) == 3
     after = dict(Round.objects.filter(pk__in=ages).values_list("pk", "audit_status"))
@@ -39,8 +40,8 @@ def test_the_sweep_audits_the_rounds_pending_past_the_grace_period_and_only_thos
 @pytest.mark.django_db
 def test_a_sweep_audits_at_most_its_limit_oldest_first(eager, floor, people, log_rounds, monkeypatch):
     logged = [record for record, _sim in log_rounds(floor.table_a, people.dealer, n=5, seed=3)]
-    Round.objects.filter(pk__in=[r.pk for r in logged]).update(
-        audit_status=AuditStatus.PENDING, logged_at=timezone.now() - timedelta(minutes=5))
+    Round.objects.filter(pk__in=[r.pk for r in logged]).update(logged_at=timezone.now() - timedelta(minutes=5))
+    audit_pending([r.pk for r in logged])
     monkeypatch.setattr(services.rounds, "SWEEP_BATCH", 2)
     assert services.rounds_overdue_audit(grace=timedelta(seconds=60), limit=3) == 3
     pending = list(Round.objects.filter(audit_status=AuditStatus.PENDING).order_by("pk").values_list("pk", flat=True))

@@ -24,7 +24,7 @@ from bench.audit import load_rounds, wait_for_run, worker_output, workers_runnin
 from audit.models import AuditRun, Finding
 from dealing.choices import AuditStatus
 from dealing.engine.simulators import simulate
-from dealing.models import Round
+from dealing.models import Round, RoundAudit
 from tests.audit.conftest import expected_codes, sim_doc
 from tests.conftest import current_database_url
 
@@ -142,8 +142,9 @@ def test_a_worker_killed_mid_run_and_another_started_completes_with_identical_co
     queue = queue_name()
     run = start_run(queue)
     with transaction.atomic():
-        # Hold the first round of chunk 5: the worker audits chunks 0–4 and then waits on it.
-        Round.objects.select_for_update().filter(pk=ids[250]).get()
+        # Hold the first round of chunk 5 (its audit row, which the verdict is written to): the worker
+        # audits chunks 0–4 and then waits on it.
+        RoundAudit.objects.select_for_update().filter(round_id=ids[250]).get()
         # Not waited for by ping: with chunks queued, the solo worker may take them before it answers,
         # and then it sits in chunk 5 on the lock; the rounds it audits show that it runs.
         with workers_running(1, queue, env=worker_env, ready=False) as (first,):
@@ -174,9 +175,10 @@ def audits_counted():
     with connection.cursor() as cursor:
         cursor.execute("CREATE TABLE test_audit_write (round_id bigint NOT NULL, backend int NOT NULL)")
         cursor.execute("""CREATE FUNCTION test_audit_written() RETURNS trigger LANGUAGE plpgsql AS $$
-                          BEGIN INSERT INTO test_audit_write VALUES (NEW.id, pg_backend_pid()); RETURN NEW; END $$""")
-        cursor.execute("CREATE TRIGGER test_audit_written AFTER UPDATE OF audit_status ON dealing_round "
-                       "FOR EACH ROW EXECUTE FUNCTION test_audit_written()")
+                          BEGIN INSERT INTO test_audit_write VALUES (NEW.round_id, pg_backend_pid()); RETURN NEW; END $$""")
+        # The verdict is an upsert of the round's audit row (its pending row was written with the round).
+        cursor.execute("CREATE TRIGGER test_audit_written AFTER INSERT OR UPDATE OF status ON dealing_roundaudit "
+                       "FOR EACH ROW WHEN (NEW.status <> 'pending') EXECUTE FUNCTION test_audit_written()")
 
     def counts() -> Counter:
         with connection.cursor() as cursor:
@@ -192,7 +194,7 @@ def audits_counted():
     counts.backends = backends
     yield counts
     with connection.cursor() as cursor:
-        cursor.execute("DROP TRIGGER test_audit_written ON dealing_round")
+        cursor.execute("DROP TRIGGER test_audit_written ON dealing_roundaudit")
         cursor.execute("DROP FUNCTION test_audit_written()")
         cursor.execute("DROP TABLE test_audit_write")
 

@@ -18,6 +18,7 @@ from dealing.choices import AuditStatus
 from dealing.engine.simulators import blackjack as bj_simulator
 from dealing.engine.simulators import simulate
 from dealing.models import Round
+from tests.factories import audit_pending
 from tests.dealing.conftest import deal_round, golden, golden_cases, post_json, to_json
 
 pytestmark = pytest.mark.django_db
@@ -133,7 +134,7 @@ def test_an_audit_run_over_blackjack_tables_adds_up_as_for_ochko(staff, tables, 
                                  table_max=tables.ochko.max_bet, dealer="dealer1", table_name="R-1")]
     for sim in sims:
         services.round_log(document=sim.doc, logged_by=staff.dealer)
-    Round.objects.update(audit_status=AuditStatus.PENDING)
+    audit_pending(Round.objects.all())
     Finding.objects.all().delete()
     out = io.StringIO()
     call_command("audit_rounds", "--all", "--table", "Escribas", "--table", "Online-1", "--json", stdout=out)

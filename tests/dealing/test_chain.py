@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 from dealing import chain, checkpoint_log, selectors, services, tasks
-from dealing.models import Approval, ChainCheck, Round, Stake
+from dealing.models import Approval, ChainCheck, Round, RoundAudit, Stake
 
 pytestmark = pytest.mark.django_db
 
@@ -90,7 +90,7 @@ def test_every_link_is_an_hmac_of_the_current_version_under_the_key(chained, set
 
 
 def test_status_and_audit_changes_leave_the_chain_intact(chained):
-    Round.objects.update(audit_status="findings")
+    RoundAudit.objects.update(status="findings")
     assert _verify()[0] == 0
 
 
@@ -178,6 +178,7 @@ def test_a_deleted_record_is_found(chained):
     rounds, _, _ = chained
     victim = rounds[1]
     _sql("DELETE FROM dealing_stake WHERE round_id = %s", [victim.pk])
+    _sql("DELETE FROM dealing_roundaudit WHERE round_id = %s", [victim.pk])  # its audit row goes with it
     _sql("DELETE FROM dealing_round WHERE id = %s", [victim.pk])
     code, message = _verify()
     assert code == 1
@@ -188,11 +189,13 @@ def test_the_newest_rounds_deleted_are_found_only_against_a_checkpoint(chained):
     _, _, others = chained
     head = others[1]
     _sql("DELETE FROM dealing_stake WHERE round_id = %s", [head.pk])
+    _sql("DELETE FROM dealing_roundaudit WHERE round_id = %s", [head.pk])  # its audit row goes with it
     _sql("DELETE FROM dealing_round WHERE id = %s", [head.pk])
     assert _verify()[0] == 0  # nothing yet says where the chain ended…
     services.checkpoint_write_all()  # …a checkpoint does: the next deletion at the head is found
     victim = others[0]
     _sql("DELETE FROM dealing_stake WHERE round_id = %s", [victim.pk])
+    _sql("DELETE FROM dealing_roundaudit WHERE round_id = %s", [victim.pk])  # its audit row goes with it
     _sql("DELETE FROM dealing_round WHERE id = %s", [victim.pk])
     code, message = _verify()
     assert code == 1
@@ -217,6 +220,7 @@ def test_approvals_are_chained(chained, staff, tables, logged):
     first, second = Approval.objects.order_by("link")
     assert (second.link, second.prev_hmac) == (1, first.hmac)
     assert _verify()[0] == 0
+    _sql("DELETE FROM dealing_supersession WHERE approval_id = %s", [first.pk])  # its supersession goes with it
     _sql("DELETE FROM dealing_approval WHERE id = %s", [first.pk])
     code, message = _verify()
     assert code == 1 and "approvals: dealing_approval, link 0: link 0 is missing" in message
@@ -350,3 +354,25 @@ def test_the_round_page_and_the_audit_pages_say_whether_the_link_and_the_checkpo
         tasks.chain_verify.apply(throw=True)
     dashboard = auditor.get("/audit/").content.decode()
     assert 'data-testid="chain-critical"' in dashboard and "R-1: dealing_round, link 1" in dashboard
+
+
+def test_a_supersession_removed_or_forged_is_found_at_its_approval(staff, tables, logged):
+    """Which revision is in force is a fact beside the rounds (Supersession): covered through the
+    approval that made it, so removing it — the old revision would read as in force again — or
+    forging one is a break of the approvals' chain, named."""
+    from dealing.models import Supersession
+
+    record = logged(tables.ochko, staff.dealer, seed=40)
+    fixed = dict(record.document)
+    fixed["events"] = fixed["events"][:-1]
+    amendment = services.round_amend(round=record, document=fixed, amended_by=staff.dealer, reason="pay")
+    approval = services.round_amendment_decide(round=amendment, decided_by=staff.pitboss, decision="approved")
+    other = logged(tables.ochko, staff.dealer, seed=41)
+    assert Round.objects.get(pk=record.pk).status == "superseded" and _verify()[0] == 0
+    _sql("DELETE FROM dealing_supersession WHERE approval_id = %s", [approval.pk])
+    assert Round.objects.get(pk=record.pk).status == "recorded"
+    code, message = _verify()
+    assert code == 1 and f"approvals: dealing_supersession, link 0, row id {approval.pk}: its supersession" in message
+    Supersession.objects.create(superseded=other, superseding=amendment, approval=approval, at=approval.decided_at)
+    code, message = _verify()
+    assert code == 1 and "approvals: dealing_supersession, link 0" in message

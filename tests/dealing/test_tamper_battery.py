@@ -111,6 +111,7 @@ def _approval_update(column_sql, link=1):
 
 
 def _delete_round(s, record):
+    _sql("DELETE FROM dealing_roundaudit WHERE round_id = %s", [record.pk])
     _sql("DELETE FROM dealing_stake WHERE round_id = %s", [record.pk])
     _sql("DELETE FROM dealing_round WHERE id = %s", [record.pk])
 
@@ -144,11 +145,11 @@ def t_insert_at_end(s):
     last = s.r9[2]
     _sql("INSERT INTO dealing_round (uid, table_id, shoe_id, position, number, dealer_id, variant, house_rules, "
          "table_min, table_max, document, chain_index, sha256, prev_sha256, revision, supersedes_id, "
-         "amendment_reason, logged_by_id, logged_at, status, audit_status, audited_at, engine_version, float_owed, "
+         "amendment_reason, logged_by_id, logged_at, float_owed, "
          "float_logged, chain_key, stakes_hmac) "
          "SELECT %s, table_id, shoe_id, position, number, dealer_id, variant, house_rules, table_min, table_max, "
-         "document, 3, %s, sha256, 1, NULL, '', logged_by_id, logged_at, status, audit_status, audited_at, "
-         "engine_version, float_owed, float_logged, chain_key, stakes_hmac FROM dealing_round WHERE id = %s",
+         "document, 3, %s, sha256, 1, NULL, '', logged_by_id, logged_at, "
+         "float_owed, float_logged, chain_key, stakes_hmac FROM dealing_round WHERE id = %s",
          [uuid.uuid4(), hashlib.sha256(b"forged").hexdigest(), last.pk])
     return ("R-9", chain.ROUNDS, 3)
 
@@ -161,11 +162,11 @@ def t_insert_in_the_middle(s):
          [s.tables.ochko_b.pk])
     _sql("INSERT INTO dealing_round (uid, table_id, shoe_id, position, number, dealer_id, variant, house_rules, "
          "table_min, table_max, document, chain_index, sha256, prev_sha256, revision, supersedes_id, "
-         "amendment_reason, logged_by_id, logged_at, status, audit_status, audited_at, engine_version, float_owed, "
+         "amendment_reason, logged_by_id, logged_at, float_owed, "
          "float_logged, chain_key, stakes_hmac) "
          "SELECT %s, table_id, shoe_id, position, number, dealer_id, variant, house_rules, table_min, table_max, "
-         "document, 1, %s, sha256, 1, NULL, '', logged_by_id, logged_at, status, audit_status, audited_at, "
-         "engine_version, float_owed, float_logged, chain_key, stakes_hmac FROM dealing_round WHERE id = %s",
+         "document, 1, %s, sha256, 1, NULL, '', logged_by_id, logged_at, "
+         "float_owed, float_logged, chain_key, stakes_hmac FROM dealing_round WHERE id = %s",
          [uuid.uuid4(), "f" * 64, s.r9[0].pk])
     return ("R-9", chain.ROUNDS, 1)
 
@@ -243,6 +244,27 @@ def t_decided_round_rehashed(s):
     _sql("UPDATE dealing_round SET amendment_reason = 'typo' WHERE id = %s", [s.r1[5].pk])
     _rechain(s.tables.ochko, settings.CHAIN_KEY.encode(), start=5)
     return ("approvals", chain.APPROVALS, 0)
+
+
+def _supersession_update(column_sql):
+    def tamper(s):
+        _sql(f"UPDATE dealing_supersession SET {column_sql} WHERE approval_id = %s", [s.approvals[0].pk])
+        return ("approvals", chain.SUPERSESSIONS, 0)
+    return tamper
+
+
+def t_supersession_deleted(s):
+    """The correction's supersession removed: the corrected round would read as in force again."""
+    _sql("DELETE FROM dealing_supersession WHERE approval_id = %s", [s.approvals[0].pk])
+    return ("approvals", chain.SUPERSESSIONS, 0)
+
+
+def t_supersession_inserted(s):
+    """A forged supersession taking an R-9 round out of force, hung on an incident's approval."""
+    _sql("INSERT INTO dealing_supersession (superseded_id, superseding_id, approval_id, at) "
+         "SELECT %s, %s, id, decided_at FROM dealing_approval WHERE id = %s",
+         [s.r9[0].pk, s.r9[1].pk, s.approvals[1].pk])
+    return ("approvals", chain.SUPERSESSIONS, 1)
 
 
 def t_checkpoint_line_edited(s):
@@ -337,6 +359,15 @@ KINDS = {
     "approval deleted in the middle": t_approval_deleted_in_the_middle,
     "approval deleted at the head": t_approval_deleted_at_the_head,
     "decided round rehashed": t_decided_round_rehashed,
+    # every column of dealing_supersession (what is in force), and its rows removed or added
+    "supersession.superseded": _supersession_update("superseded_id = (SELECT min(id) FROM dealing_round)"),
+    "supersession.superseding": _supersession_update(
+        "superseding_id = (SELECT id FROM dealing_round WHERE table_id = "
+        "(SELECT table_id FROM dealing_round WHERE id = superseding_id) AND chain_index = 3)"),
+    "supersession.approval": _supersession_update("approval_id = (SELECT id FROM dealing_approval WHERE link = 2)"),
+    "supersession.at": _supersession_update("at = at + interval '1 day'"),
+    "supersession deleted": t_supersession_deleted,
+    "supersession inserted": t_supersession_inserted,
     # rows removed, moved, added; chains recomputed
     "round deleted in the middle": t_delete_middle,
     "round deleted at the head": t_delete_head,
