@@ -3,6 +3,9 @@
     rounds_committed      rounds now in force (a round logged, a correction approved), once their
                           transaction has committed; audit subscribes (audit/apps.py) and audits them
     rounds_batched()      for bulk loads: the rounds recorded inside are announced together, once
+    rounds_changing(ids)  around a change of rounds' status inside its transaction (a correction
+                          approved: the old revision superseded, the new one in force); audit's
+                          rollups watch it to move the rounds' totals in the same transaction
 
 A subscriber is a plain function `subscriber(round_ids, *, bulk)`: `round_ids` the committed rounds'
 ids, `bulk` True when they come from `rounds_batched()` (a subscriber may then do its work in one go,
@@ -13,7 +16,7 @@ so no model signal fires, and the hook's one argument list is its whole contract
 """
 
 from collections.abc import Callable
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from contextvars import ContextVar
 
 from django.db import transaction
@@ -21,6 +24,7 @@ from django.db import transaction
 Subscriber = Callable[..., None]
 
 _subscribers: list[Subscriber] = []
+_watchers: list[Callable[[list[int]], object]] = []
 _batch: ContextVar[list[int] | None] = ContextVar("dealing_rounds_batched", default=None)
 
 
@@ -61,3 +65,25 @@ def rounds_batched():
         _batch.reset(token)
     if ids:
         transaction.on_commit(lambda: _announce(ids, bulk=True))
+
+
+def watch_changes(watcher: Callable[[list[int]], object]) -> None:
+    """`watcher(round_ids)` returns a context manager entered around each `rounds_changing` block
+    (once, however often it is added)."""
+    if watcher not in _watchers:
+        _watchers.append(watcher)
+
+
+def unwatch_changes(watcher) -> None:
+    if watcher in _watchers:
+        _watchers.remove(watcher)
+
+
+@contextmanager
+def rounds_changing(round_ids: list[int]):
+    """Around a change of rounds' `status` inside the transaction making it: each watcher sees the
+    rounds before and after, and writes what follows from it in the same transaction."""
+    with ExitStack() as stack:
+        for watcher in list(_watchers):
+            stack.enter_context(watcher(list(round_ids)))
+        yield

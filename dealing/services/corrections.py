@@ -89,8 +89,9 @@ def round_amendment_decide(*, round: Round, decided_by, decision: str, comment: 
         if decision == Decision.APPROVED:
             if original.status != RoundStatus.RECORDED:
                 raise refuse(_("The round this corrects is no longer in force."), "not_in_force", status=409)
-            Round.objects.filter(pk=original.pk).update(status=RoundStatus.SUPERSEDED)
-            Round.objects.filter(pk=amendment.pk).update(status=RoundStatus.RECORDED)
+            with hooks.rounds_changing([original.pk, amendment.pk]):
+                Round.objects.filter(pk=original.pk).update(status=RoundStatus.SUPERSEDED)
+                Round.objects.filter(pk=amendment.pk).update(status=RoundStatus.RECORDED)
             hooks.round_recorded(amendment.pk)
             round.status = RoundStatus.RECORDED
         else:
