@@ -92,7 +92,7 @@ def pages(repeat: int, explain: bool) -> None:
     from django.test.utils import CaptureQueriesContext
 
     auditor = get_user_model().objects.get(username="bench-rollups-auditor")
-    client = Client()
+    client = Client(HTTP_HOST="localhost")
     client.force_login(auditor)
     for path in ("/audit/", "/audit/dealers.csv"):
         assert client.get(path).status_code == 200, path  # warm-up
