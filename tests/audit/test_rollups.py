@@ -367,10 +367,10 @@ def postgresql():
 def test_two_audits_in_parallel_of_overlapping_rounds_leave_the_rollups_right(postgresql, people, floor):
     ids = []
     for batch in load_rounds(table=floor.table_a, dealer=people.dealer, n=400, seed=7, mistake_rate=0.3, pool=200):
-        ids.extend(batch)
+        ids.extend(pk for pk, _code in batch)
     for batch in load_rounds(table=floor.table_b, dealer=people.other_dealer, n=200, seed=8, mistake_rate=0.3,
                              pool=200):
-        ids.extend(batch)
+        ids.extend(pk for pk, _code in batch)
     ids.sort()
     errors = []
     start = threading.Barrier(2)
@@ -398,3 +398,35 @@ def test_two_audits_in_parallel_of_overlapping_rounds_leave_the_rollups_right(po
     assert not Round.objects.filter(audit_status=AuditStatus.PENDING).exists()
     agree()
     assert Rollup.objects.aggregate(n=Sum("rounds"))["n"] == 600
+
+
+@pytest.mark.worker
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_run_and_a_re_audit_by_two_real_workers_leave_the_rollups_equal_to_the_rounds(postgresql, people, floor):
+    """Two Celery worker processes (Redis, PostgreSQL) audit 1,200 rounds of two tables in chunks of 40,
+    then audit them all again: the rollups equal the direct aggregate after each."""
+    from django.conf import settings
+
+    from bench.audit import wait_for_run, workers_running
+    from tests.audit.test_worker import queue_name, start_run
+
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        pytest.skip("needs CELERY_BROKER_URL (Redis) for real worker processes")
+    from tests.conftest import current_database_url
+
+    env = {"DJANGO_SETTINGS_MODULE": "tests.settings", "DATABASE_URL": current_database_url(),
+           "CELERY_VISIBILITY_TIMEOUT": "3", "CONN_MAX_AGE": "60", "AUDIT_SWEEP_INTERVAL_S": "0"}
+    for table, dealer, seed in ((floor.table_a, people.dealer, 21), (floor.table_b, people.other_dealer, 22)):
+        for _batch in load_rounds(table=table, dealer=dealer, n=600, seed=seed, mistake_rate=0.3, pool=300):
+            pass
+    queue = queue_name()
+    with workers_running(2, queue, env=env):
+        run = wait_for_run(start_run(queue, chunk_size=40).pk, timeout=180)
+        assert run.status == "done", run.error
+        agree()
+        again = wait_for_run(start_run(queue, chunk_size=40).pk, timeout=180)
+        assert again.status == "done", again.error
+    agree()
+    assert Rollup.objects.aggregate(n=Sum("rounds"))["n"] == 1200
+    assert RollupFinding.objects.aggregate(n=Sum("n"))["n"] == Finding.objects.count() > 100
