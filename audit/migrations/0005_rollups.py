@@ -6,8 +6,15 @@ from django.db import migrations, models
 
 def fill(apps, schema_editor):
     """The rollups of the rounds already stored (audit/rollups.py: the same computation as
-    `manage.py rollups_rebuild`, on the migration's models)."""
+    `manage.py rollups_rebuild`, on the migration's models). It replays every audited round for its
+    handle, at about the audit's speed: on a database of millions of rounds set ROLLUPS_FILL_LATER=1
+    to migrate at once and run `manage.py rollups_rebuild` afterwards, with the site up."""
+    import os
+
     from audit import rollups
+
+    if os.environ.get("ROLLUPS_FILL_LATER", "").lower() in ("1", "true", "yes"):
+        return
 
     models = rollups.Models(apps.get_model("dealing", "Round"), apps.get_model("audit", "Finding"),
                             apps.get_model("audit", "Rollup"), apps.get_model("audit", "RollupFinding"),
