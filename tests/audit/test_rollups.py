@@ -171,6 +171,18 @@ def test_logging_auditing_reviewing_and_re_auditing_keep_the_rollups_equal_to_th
     totals = Rollup.objects.aggregate(n=Sum("rounds"), logged=Sum("win_logged"), owed=Sum("win_owed"))
     assert (totals["n"], totals["logged"], totals["owed"]) == (count, logged, owed) and count == 18
     assert logged != owed  # the mistakes moved money
+    # What the pit's books stand on: per table and shift, the rounds' own figures.
+    books = selectors.handle_and_win(user=people.auditor, period=period(), by=("table__name", "shift_date", "shift"))
+    for table in (floor.table_a, floor.table_b):
+        rounds = Round.objects.filter(table=table)
+        mine = [row for row in books if row["table__name"] == table.name]
+        assert sum(row["rounds"] for row in mine) == rounds.count()
+        assert sum(row["win_logged"] for row in mine) == rounds.aggregate(s=Sum("float_logged"))["s"]
+        assert sum(row["win_owed"] for row in mine) == rounds.aggregate(s=Sum("float_owed"))["s"]
+        assert 0 < sum(row["initial_wagers"] for row in mine) <= sum(row["total_wagered"] for row in mine)
+    assert selectors.handle_and_win(user=people.pit_boss, period=period()) == [
+        row for row in selectors.handle_and_win(user=people.auditor, period=period())
+        if row["table__name"] == floor.table_a.name]
 
     # A re-audit to the same verdicts adds nothing.
     stored = rollups.stored()
