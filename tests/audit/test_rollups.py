@@ -11,7 +11,7 @@ from decimal import Decimal
 
 import pytest
 from django.core.management import call_command
-from django.db import connection, connections, transaction
+from django.db import connection, connections
 from django.db.models import Count, Q, Sum
 from django.db.models.functions import TruncDate
 from django.test import override_settings
@@ -355,8 +355,9 @@ def test_rollups_rebuild_recomputes_them_from_the_rounds_and_is_idempotent(eager
 
 
 def test_the_data_migration_fills_the_rollups_of_rounds_already_stored(eager, people, floor, log_rounds):
-    from django.apps import apps as live_apps
     import importlib
+
+    from django.apps import apps as live_apps
 
     log_rounds(floor.table_a, people.dealer, n=5, seed=6, mistake_rate=0.5)
     stored = rollups.stored()
