@@ -14,12 +14,14 @@ class AuditConfig(AppConfig):
 
         from celery.signals import worker_ready, worker_shutdown
 
-        from . import access, subscribers, sweep
+        from . import access, rollups, subscribers, sweep
 
         # dealing announces the rounds it commits; audit audits them (dealing never imports audit).
         hooks.subscribe(subscribers.rounds_committed)
         # Each round record written gets its pending audit row in the same transaction.
         hooks.subscribe_written(subscribers.rounds_written)
+        # ...and the rounds whose status it changes (a correction approved), for the rollups.
+        hooks.watch_changes(rollups.rounds_changing)
         # Every worker sweeps for rounds whose audit message was lost (audit/sweep.py).
         worker_ready.connect(sweep.on_worker_ready, weak=False, dispatch_uid="audit-sweep-start")
         worker_shutdown.connect(sweep.on_worker_shutdown, weak=False, dispatch_uid="audit-sweep-stop")

@@ -14,6 +14,9 @@ and the batch runs that check a selection of rounds.
   ids. A chunk's results are committed together with its "done" mark, so a chunk delivered twice
   is counted once.
 - `ShoeAudit` — the verdict of the last shoe check of a shoe.
+- `Rollup` / `RollupFinding` — running totals per (day, shift, table, dealer, game): audited rounds,
+  handle and win; findings by code, severity and review. Kept current by audit/rollups.py in the
+  transactions that change what they count; the dashboard and error rates read them (docs/rollups.md).
 """
 
 from django.conf import settings
@@ -243,3 +246,73 @@ class ShoeAudit(models.Model):
 
     def __str__(self) -> str:
         return f"{self.shoe}: {self.get_status_display()}"
+
+
+class Rollup(models.Model):
+    """The audited rounds in force of one (day, shift, table, dealer, game): how many, by verdict, their
+    handle and their win. Written only by audit/rollups.py (increments; docs/rollups.md)."""
+
+    day = models.DateField(_("day"), help_text=_("The calendar day in the casino's time zone."))
+    shift_date = models.DateField(_("shift of"), help_text=_("The day the shift began (a night shift runs past midnight)."))
+    shift = models.PositiveSmallIntegerField(_("shift"), help_text=_("The shift's place in CASINO_SHIFTS (0, 1, …)."))
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+", verbose_name=_("table"),
+                              db_index=False)
+    # A plain id, 0 for none (a shoe's finding may have no dealer): a key column may not be NULL, or
+    # ON CONFLICT would never match it.
+    dealer_id = models.BigIntegerField(_("dealer"), default=0)
+    variant = models.CharField(_("variant"), max_length=20)
+    rounds = models.BigIntegerField(_("rounds audited"), default=0)
+    clean = models.BigIntegerField(_("clean"), default=0)
+    with_findings = models.BigIntegerField(_("with findings"), default=0)
+    errors = models.BigIntegerField(_("errors"), default=0)
+    initial_wagers = models.DecimalField(_("handle (initial wagers)"), max_digits=18, decimal_places=2, default=0)
+    total_wagered = models.DecimalField(_("handle (total wagered)"), max_digits=18, decimal_places=2, default=0)
+    win_logged = models.DecimalField(_("win as logged"), max_digits=18, decimal_places=2, default=0,
+                                     help_text=_("Σ take − Σ pay as the dealer logged it."))
+    win_owed = models.DecimalField(_("win as owed"), max_digits=18, decimal_places=2, default=0,
+                                   help_text=_("Σ take − Σ pay as the rules owed."))
+
+    class Meta:
+        verbose_name = _("rollup")
+        verbose_name_plural = _("rollups")
+        constraints = [models.UniqueConstraint(fields=["day", "shift_date", "shift", "table", "dealer_id", "variant"],
+                                               name="rollup_key")]
+        indexes = [models.Index(fields=["table", "day"], name="rollup_table_day"),
+                   models.Index(fields=["dealer_id", "day"], name="rollup_dealer_day")]
+
+    def __str__(self) -> str:
+        return f"{self.day} #{self.shift} {self.table_id}/{self.dealer_id}/{self.variant}"
+
+
+class RollupFinding(models.Model):
+    """The findings of one rollup key with one code, severity and review (status, classification), of
+    rounds (`of_shoe` false) or of shoes: how many, and the money they moved (player delta > 0: over,
+    < 0: under). Written only by audit/rollups.py."""
+
+    day = models.DateField(_("day"))
+    shift_date = models.DateField(_("shift of"))
+    shift = models.PositiveSmallIntegerField(_("shift"))
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+", verbose_name=_("table"),
+                              db_index=False)
+    dealer_id = models.BigIntegerField(_("dealer"), default=0)
+    variant = models.CharField(_("variant"), max_length=20)
+    of_shoe = models.BooleanField(_("of a shoe"), default=False)
+    code = models.CharField(_("code"), max_length=32)
+    severity = models.CharField(_("severity"), max_length=10, choices=Severity.choices)
+    status = models.CharField(_("status"), max_length=12, choices=FindingStatus.choices)
+    classification = models.CharField(_("classification"), max_length=20, blank=True)
+    n = models.BigIntegerField(_("findings"), default=0)
+    over = models.DecimalField(_("overpaid"), max_digits=18, decimal_places=2, default=0)
+    under = models.DecimalField(_("underpaid"), max_digits=18, decimal_places=2, default=0)
+
+    class Meta:
+        verbose_name = _("findings rollup")
+        verbose_name_plural = _("findings rollups")
+        constraints = [models.UniqueConstraint(
+            fields=["day", "shift_date", "shift", "table", "dealer_id", "variant", "of_shoe", "code", "severity",
+                    "status", "classification"], name="rollup_finding_key")]
+        indexes = [models.Index(fields=["table", "day"], name="rollup_finding_table_day"),
+                   models.Index(fields=["dealer_id", "day"], name="rollup_finding_dealer_day")]
+
+    def __str__(self) -> str:
+        return f"{self.day} #{self.shift} {self.table_id}/{self.dealer_id} {self.code}×{self.n}"

@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db.models import Count, F, Prefetch, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce
@@ -17,12 +18,13 @@ from django.utils.translation import gettext as _
 from dealing import engine
 from dealing.choices import AuditStatus
 from casino.finding_text import event_field, event_word
-from dealing.models import Round, Shoe, in_force_q
+from casino.roles import DEALER, has_role
+from dealing.models import Round, Shoe, audit_status_q, in_force_q
 
 from . import access, replay
 from .choices import FindingStatus
 from .filters import FindingFilter
-from .models import AuditRun, Finding, Review
+from .models import AuditRun, Finding, Review, Rollup, RollupFinding
 from .services import day_start, fingerprints
 
 IN_FORCE = Q(round__isnull=True) | in_force_q("round")
@@ -262,51 +264,77 @@ OVER = Sum("player_delta", filter=Q(player_delta__gt=0))
 UNDER = Sum("player_delta", filter=Q(player_delta__lt=0))
 
 
+def rollup_scope(user) -> Q:
+    """`access.scope` for the rollups, whose dealer is a plain id (0 for none)."""
+    visible = access.scope(user, dealer=None)
+    if access.sees_everything(user) or not getattr(user, "is_authenticated", False) or not user.is_active:
+        return visible
+    if has_role(user, DEALER):
+        visible |= Q(dealer_id=user.pk)
+    return visible
+
+
+def _rollups(model, *, user, period: Period) -> QuerySet:
+    return model.objects.filter(rollup_scope(user), day__gte=period.date_from, day__lte=period.date_to).order_by()
+
+
+def _names(dealer_ids) -> dict[int, tuple[str, str]]:
+    """username and full name of each dealer id."""
+    return {pk: (username, f"{first} {last}".strip())
+            for pk, username, first, last in get_user_model().objects.filter(pk__in=[d for d in dealer_ids if d])
+            .values_list("pk", "username", "first_name", "last_name")}
+
+
 def dashboard(*, user, period: Period) -> dict:
-    rounds = (Round.objects.filter(access.scope(user), in_force_q(),
-                                   logged_at__gte=period.start, logged_at__lt=period.end))
-    # The audit rows joined (one LEFT JOIN, grouped), not a subquery per round.
-    by_status = {row["verdict"]: row["n"] for row in rounds.annotate(
-        verdict=Coalesce(F("audit__status"), Value(AuditStatus.PENDING.value))).values("verdict").annotate(n=Count("pk"))}
-    findings = (Finding.objects.filter(access.scope(user)).filter(IN_FORCE)
-                .filter(played_at__gte=period.start, played_at__lt=period.end))
+    """The audit dashboard's figures over a period, from the rollups (audit/rollups.py) — no read of
+    the period's rounds or findings but the few rounds not audited yet and the latest open findings."""
+    totals = _rollups(Rollup, user=user, period=period).aggregate(
+        clean=Sum("clean"), with_findings=Sum("with_findings"), errors=Sum("errors"))
+    pending = (Round.objects.filter(access.scope(user), audit_status_q(AuditStatus.PENDING), in_force_q(),
+                                    logged_at__gte=period.start, logged_at__lt=period.end).count())
+    findings = _rollups(RollupFinding, user=user, period=period)
     money = findings.exclude(status=FindingStatus.DISMISSED)
-    totals = money.aggregate(over=OVER, under=UNDER)
-    by_code = list(findings.values("code").annotate(n=Count("pk")).order_by("-n", "code"))
-    by_severity = {row["severity"]: row["n"] for row in findings.values("severity").annotate(n=Count("pk"))}
-    by_review = {row["status"]: row["n"] for row in findings.values("status").annotate(n=Count("pk"))}
-    by_table = list(money.values("table__name").annotate(over=OVER, under=UNDER, n=Count("pk")).order_by("table__name"))
-    by_dealer = list(money.filter(dealer__isnull=False)
-                     .values("dealer__username", "dealer__first_name", "dealer__last_name")
-                     .annotate(over=OVER, under=UNDER, n=Count("pk")).order_by("dealer__username"))
-    by_day_rows = {row["day"]: row for row in money.annotate(day=TruncDate("played_at"))
-                   .values("day").annotate(over=OVER, under=UNDER, n=Count("pk"))}
-    audited = sum(n for status, n in by_status.items() if status != AuditStatus.PENDING)
+    over, under = Sum("over"), Sum("under")
+    amounts = money.aggregate(over=over, under=under)
+    by_code = list(findings.values("code").annotate(n=Sum("n")).filter(n__gt=0).order_by("-n", "code"))
+    by_severity = {row["severity"]: row["n"] for row in findings.values("severity").annotate(n=Sum("n"))}
+    by_review = {row["status"]: row["n"] for row in findings.values("status").annotate(n=Sum("n"))}
+    by_table = list(money.values("table__name").annotate(over=over, under=under, n=Sum("n")).filter(n__gt=0)
+                    .order_by("table__name"))
+    dealer_rows = list(money.exclude(dealer_id=0).values("dealer_id").annotate(over=over, under=under, n=Sum("n"))
+                       .filter(n__gt=0))
+    names = _names(row["dealer_id"] for row in dealer_rows)
+    by_dealer = [{"dealer__username": names.get(row["dealer_id"], ("?", ""))[0], **row} for row in dealer_rows]
+    by_day_rows = {row["day"]: row for row in money.values("day").annotate(over=over, under=under, n=Sum("n"))}
+    clean, with_findings, errors = (totals["clean"] or 0, totals["with_findings"] or 0, totals["errors"] or 0)
+    audited = clean + with_findings + errors
     zero = Decimal(0)
+    recent = (Finding.objects.filter(access.scope(user)).filter(IN_FORCE)
+              .filter(played_at__gte=period.start, played_at__lt=period.end))
     return {
         "period": period,
-        "rounds": sum(by_status.values()),
+        "rounds": audited + pending,
         "audited": audited,
-        "pending": by_status.get(AuditStatus.PENDING, 0),
-        "clean": by_status.get(AuditStatus.CLEAN, 0),
-        "with_findings": by_status.get(AuditStatus.FINDINGS, 0),
-        "errors": by_status.get(AuditStatus.ERROR, 0),
+        "pending": pending,
+        "clean": clean,
+        "with_findings": with_findings,
+        "errors": errors,
         "findings": sum(row["n"] for row in by_code),
-        "open": by_review.get(FindingStatus.OPEN, 0),
-        "confirmed": by_review.get(FindingStatus.CONFIRMED, 0),
-        "dismissed": by_review.get(FindingStatus.DISMISSED, 0),
-        "over": totals["over"] or zero,
-        "under": totals["under"] or zero,
+        "open": by_review.get(FindingStatus.OPEN, 0) or 0,
+        "confirmed": by_review.get(FindingStatus.CONFIRMED, 0) or 0,
+        "dismissed": by_review.get(FindingStatus.DISMISSED, 0) or 0,
+        "over": amounts["over"] or zero,
+        "under": amounts["under"] or zero,
         "by_code": by_code,
-        "by_severity": [(s, by_severity.get(s, 0)) for s in ("critical", "major", "minor")],
+        "by_severity": [(s, by_severity.get(s, 0) or 0) for s in ("critical", "major", "minor")],
         "by_table": [{"label": r["table__name"], "over": r["over"] or zero, "under": r["under"] or zero, "n": r["n"]}
                      for r in by_table],
         "by_dealer": _top_dealers(by_dealer),
         "by_day": [{"label": day.isoformat(), "over": (by_day_rows.get(day) or {}).get("over") or zero,
                     "under": (by_day_rows.get(day) or {}).get("under") or zero,
-                    "n": (by_day_rows.get(day) or {}).get("n", 0)} for day in period.days],
-        "recent": list(findings.filter(status=FindingStatus.OPEN)
-                       .select_related("table", "dealer", "round").order_by("-played_at", "-id")[:8]),
+                    "n": (by_day_rows.get(day) or {}).get("n", 0) or 0} for day in period.days],
+        "recent": list(finding_rows(recent.filter(status=FindingStatus.OPEN).select_related("table", "dealer", "round"))
+                       .order_by("-played_at", "-id")[:8]),
     }
 
 
@@ -324,40 +352,50 @@ def _top_dealers(rows) -> list[dict]:
 
 def dealer_error_rates(*, user, period: Period) -> list[dict]:
     """Per dealer over a period: rounds audited, findings (not dismissed), errors per 100 rounds,
-    confirmed dealer errors, and the money the findings moved."""
-    rounds = (Round.objects.filter(access.scope(user), in_force_q(),
-                                   logged_at__gte=period.start, logged_at__lt=period.end)
-              .filter(audit__status__in=[s for s in AuditStatus.values if s != AuditStatus.PENDING])
-              .values("dealer", "dealer__username", "dealer__first_name", "dealer__last_name")
-              .annotate(rounds=Count("pk"), with_findings=Count("pk", filter=Q(audit__status=AuditStatus.FINDINGS))))
-    findings = {row["dealer"]: row for row in (
-        Finding.objects.filter(access.scope(user)).filter(IN_FORCE, round__isnull=False)
-        .filter(played_at__gte=period.start, played_at__lt=period.end)
+    confirmed dealer errors, and the money the findings moved — from the rollups."""
+    rounds = (_rollups(Rollup, user=user, period=period).exclude(dealer_id=0).values("dealer_id")
+              .annotate(rounds=Sum("rounds"), with_findings=Sum("with_findings")).filter(rounds__gt=0))
+    findings = {row["dealer_id"]: row for row in (
+        _rollups(RollupFinding, user=user, period=period).filter(of_shoe=False)
         .exclude(status=FindingStatus.DISMISSED)
-        .values("dealer")
-        .annotate(findings=Count("pk"),
-                  confirmed=Count("pk", filter=Q(status=FindingStatus.CONFIRMED, classification="dealer_error")),
-                  over=OVER, under=UNDER))}
+        .values("dealer_id")
+        .annotate(findings=Sum("n"),
+                  confirmed=Sum("n", filter=Q(status=FindingStatus.CONFIRMED, classification="dealer_error")),
+                  over=Sum("over"), under=Sum("under")))}
+    rounds = list(rounds)
+    names = _names(row["dealer_id"] for row in rounds)
     out = []
     zero = Decimal(0)
     for row in rounds:
-        f = findings.get(row["dealer"], {})
+        f = findings.get(row["dealer_id"], {})
         n = row["rounds"]
-        errors = f.get("findings", 0)
+        errors = f.get("findings", 0) or 0
+        confirmed = f.get("confirmed", 0) or 0
+        username, name = names.get(row["dealer_id"], ("?", ""))
         out.append({
-            "dealer": row["dealer__username"],
-            "name": f"{row['dealer__first_name']} {row['dealer__last_name']}".strip(),
+            "dealer": username,
+            "name": name,
             "rounds": n,
             "with_findings": row["with_findings"],
             "findings": errors,
             "per_100": (Decimal(errors) * 100 / n).quantize(Decimal("0.01")) if n else zero,
-            "confirmed": f.get("confirmed", 0),
-            "confirmed_per_100": (Decimal(f.get("confirmed", 0)) * 100 / n).quantize(Decimal("0.01")) if n else zero,
+            "confirmed": confirmed,
+            "confirmed_per_100": (Decimal(confirmed) * 100 / n).quantize(Decimal("0.01")) if n else zero,
             "over": f.get("over") or zero,
             "under": f.get("under") or zero,
         })
     out.sort(key=lambda r: (-r["per_100"], r["dealer"]))
     return out
+
+
+def handle_and_win(*, user, period: Period, by: tuple[str, ...] = ("table__name",)) -> list[dict]:
+    """Rounds audited, handle (initial wagers, total wagered) and win (as logged, as owed) over a
+    period, grouped by `by` (fields of Rollup: table__name, dealer_id, day, shift_date, shift,
+    variant) — what the pit's books stand on."""
+    return list(_rollups(Rollup, user=user, period=period).values(*by)
+                .annotate(rounds=Sum("rounds"), initial_wagers=Sum("initial_wagers"),
+                          total_wagered=Sum("total_wagered"), win_logged=Sum("win_logged"),
+                          win_owed=Sum("win_owed")).filter(rounds__gt=0).order_by(*by))
 
 
 # --- runs and shoes -------------------------------------------------------------------------------

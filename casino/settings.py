@@ -255,6 +255,11 @@ LANGUAGES = [("en", _("English")), ("es", _("Spanish")), ("pt-br", _("Brazilian 
 FORMAT_MODULE_PATH = "casino.formats"
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env.str("TIME_ZONE", default="UTC")
+# The casino's shifts: (name, start "HH:MM" in TIME_ZONE), in the order of the day; each runs to the
+# next one's start, the last past midnight to the first's. The rollups (audit/rollups.py,
+# docs/rollups.md) count each round in the shift it was logged in; changing them needs
+# `manage.py rollups_rebuild`. Default: three 8-hour shifts from 06:00.
+CASINO_SHIFTS = [("day", "06:00"), ("swing", "14:00"), ("night", "22:00")]
 USE_I18N = True
 USE_TZ = True
 CELERY_TIMEZONE = TIME_ZONE

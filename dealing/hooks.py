@@ -7,6 +7,9 @@
                           INSIDE its transaction: audit subscribes (`subscribe_written`) and appends
                           the round's pending audit row with it, so which rounds still need an audit
                           is known from the database, committed or rolled back with the round
+    rounds_changing(ids)  around a change of rounds' status inside its transaction (a correction
+                          approved: the old revision superseded, the new one in force); audit's
+                          rollups watch it to move the rounds' totals in the same transaction
 
 A subscriber is a plain function `subscriber(round_ids, *, bulk)`: `round_ids` the committed rounds'
 ids, `bulk` True when they come from `rounds_batched()` (a subscriber may then do its work in one go,
@@ -17,7 +20,7 @@ so no model signal fires, and the hook's one argument list is its whole contract
 """
 
 from collections.abc import Callable
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from contextvars import ContextVar
 
 from django.db import transaction
@@ -26,6 +29,7 @@ Subscriber = Callable[..., None]
 
 _subscribers: list[Subscriber] = []
 _writers: list[Callable[[list[int]], None]] = []
+_watchers: list[Callable[[list[int]], object]] = []
 _batch: ContextVar[list[int] | None] = ContextVar("dealing_rounds_batched", default=None)
 
 
@@ -85,3 +89,25 @@ def rounds_batched():
         _batch.reset(token)
     if ids:
         transaction.on_commit(lambda: _announce(ids, bulk=True))
+
+
+def watch_changes(watcher: Callable[[list[int]], object]) -> None:
+    """`watcher(round_ids)` returns a context manager entered around each `rounds_changing` block
+    (once, however often it is added)."""
+    if watcher not in _watchers:
+        _watchers.append(watcher)
+
+
+def unwatch_changes(watcher) -> None:
+    if watcher in _watchers:
+        _watchers.remove(watcher)
+
+
+@contextmanager
+def rounds_changing(round_ids: list[int]):
+    """Around a change of rounds' `status` inside the transaction making it: each watcher sees the
+    rounds before and after, and writes what follows from it in the same transaction."""
+    with ExitStack() as stack:
+        for watcher in list(_watchers):
+            stack.enter_context(watcher(list(round_ids)))
+        yield

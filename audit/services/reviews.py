@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from casino.errors import ServiceError
 from casino.roles import AUDITOR, has_role
 
+from .. import rollups
 from ..choices import CLASSIFICATIONS_FOR, Classification, FindingStatus
 from ..models import Finding, Review
 
@@ -46,7 +47,9 @@ def finding_review(*, finding_ids, auditor, status: str, classification: str = "
     if fields:
         raise ServiceError(_("The review was not recorded."), extra={"fields": fields})
 
-    with transaction.atomic():
+    of = list(Finding.objects.filter(pk__in=ids).values_list("round_id", "shoe_id"))
+    with transaction.atomic(), rollups.changes(round_ids={r for r, _s in of if r},
+                                               shoe_ids={s for r, s in of if not r and s}):
         findings = list(Finding.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
         missing = sorted(set(ids) - {f.pk for f in findings})
         if missing:

@@ -20,6 +20,7 @@ from dealing import engine
 from dealing.choices import AuditStatus
 from dealing.models import Round, RoundAudit, in_force_q
 
+from .. import rollups
 from ..models import Finding, Review
 from ..state import round_record_audit, rounds_record_audit
 
@@ -70,10 +71,14 @@ class AuditTotals:
         return sum(self.findings_by_code.values())
 
 
-def _replay(document):
-    """(engine findings, None) or (None, the reason the engine could not read the round)."""
+def _replay(document, handles=None, pk=None):
+    """(engine findings, None) or (None, the reason the engine could not read the round). `handles`
+    gets the round's handle (initial wagers, total wagered) for the rollups."""
     try:
-        return engine.replay(document).findings, None
+        outcome = engine.replay(document)
+        if handles is not None:
+            handles[pk] = rollups.handle(document, outcome)
+        return outcome.findings, None
     except engine.RoundError as exc:
         return None, exc.message
     except Exception as exc:  # an engine bug must not stop a run of a million rounds: record it
@@ -96,8 +101,9 @@ def rounds_audit(*, round_ids, record=None) -> AuditTotals:
                 .values_list("pk", "document", "table_id", "dealer_id", "shoe_id", "logged_at"))
     wanted: dict[tuple, Finding] = {}
     by_status: dict[str, list[int]] = {}
+    handles: dict[int, tuple] = {}
     for pk, document, table_id, dealer_id, shoe_id, logged_at in rows:
-        found, error = _replay(document)
+        found, error = _replay(document, handles, pk)
         totals.rounds += 1
         if found is None:
             status = AuditStatus.ERROR
@@ -116,7 +122,7 @@ def rounds_audit(*, round_ids, record=None) -> AuditTotals:
             totals.clean += 1
         by_status.setdefault(status, []).append(pk)
         totals.statuses[pk] = status
-    with transaction.atomic():
+    with transaction.atomic(), rollups.changes(round_ids=[row[0] for row in rows], handles=handles):
         (record or _record_audit)(by_status, version)
         # A round the engine cannot read keeps no findings: they would describe a log it no longer reads.
         _sync(Finding.objects.filter(round_id__in=one_of([row[0] for row in rows])), wanted, scope="round_id")

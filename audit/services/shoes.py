@@ -10,6 +10,7 @@ from casino.roles import AUDITOR, has_role
 from dealing import engine
 from dealing.models import Shoe
 
+from .. import rollups
 from ..choices import ShoeAuditStatus
 from ..models import Finding, ShoeAudit
 from .rounds import _finding_row, _sync, fingerprints
@@ -40,7 +41,8 @@ def shoe_audit(*, shoe_id: int) -> ShoeAudit | None:
                 f, fp, version, round_id=None, shoe_id=shoe.pk, table_id=shoe.table_id,
                 dealer_id=item.dealer_id if item else shoe.shuffled_by_id,
                 played_at=item.at if item else shoe.loaded_at)
-        _sync(Finding.objects.filter(shoe_id=shoe.pk, round__isnull=True), wanted, scope="shoe_id")
+        with rollups.changes(shoe_ids=[shoe.pk]):
+            _sync(Finding.objects.filter(shoe_id=shoe.pk, round__isnull=True), wanted, scope="shoe_id")
         audit, _created = ShoeAudit.objects.update_or_create(shoe=shoe, defaults={
             "status": status, "findings": len(found), "message": message, "engine_version": version,
             "rounds": sum(1 for item in items if item.round_id), "audited_at": timezone.now()})

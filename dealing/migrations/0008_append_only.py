@@ -57,6 +57,8 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('dealing', '0007_round_table_round'),
+        # The rollups are filled from the rounds' audit columns before this migration moves them.
+        ('audit', '0005_rollups'),
     ]
 
     operations = [

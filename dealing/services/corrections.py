@@ -95,13 +95,18 @@ def round_amendment_decide(*, round: Round, decided_by, decision: str, comment: 
                          status=403)
         if decision == Decision.APPROVED and original.status != RoundStatus.RECORDED:
             raise refuse(_("The round this corrects is no longer in force."), "not_in_force", status=409)
-        approval = approval_append(round=amendment, decided_by=decided_by, decision=decision, comment=comment)
         if decision == Decision.APPROVED:
-            Supersession.objects.create(superseded=original, superseding=amendment, approval=approval,
-                                        at=approval.decided_at)
+            # The approval puts the correction in force and the supersession takes the original out:
+            # both inside the watch, so the rollups move both rounds' totals in this transaction.
+            with hooks.rounds_changing([original.pk, amendment.pk]):
+                approval = approval_append(round=amendment, decided_by=decided_by, decision=decision,
+                                           comment=comment)
+                Supersession.objects.create(superseded=original, superseding=amendment, approval=approval,
+                                            at=approval.decided_at)
             hooks.round_recorded(amendment.pk)
             round.status = RoundStatus.RECORDED
         else:
+            approval = approval_append(round=amendment, decided_by=decided_by, decision=decision, comment=comment)
             round.status = RoundStatus.REJECTED
         return approval
 
