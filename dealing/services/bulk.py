@@ -31,6 +31,7 @@ from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from casino.db import model_from_row
 from casino.errors import ServiceError
 from casino.models import Table
 from dealing import chain, engine, hooks
@@ -106,7 +107,8 @@ class _Importer:
         self.users: dict[str, object] = {}
         if logged_by is not None:
             self.users[logged_by.get_username()] = logged_by
-        self.rules: dict[tuple, dict] = {}  # the house rules a table's round stores, by (variant, rules)
+        self.rules: dict[tuple, dict] = {}
+        self.tables: dict[tuple, Table] = {}  # by the row read  # the house rules a table's round stores, by (variant, rules)
 
     # --- reading and checking -------------------------------------------------------------------
 
@@ -141,13 +143,26 @@ class _Importer:
             if user is None:
                 raise refuse(_("The round names no dealer known here; give --as USERNAME."), "unknown_dealer",
                              path="$.dealer")
-        found = _table_for(doc, self.table)
+        found = self._table_for(doc)
         try:
             return self._prepare(number, line, doc, user, found)
         except (ServiceError, ObjectDoesNotExist):  # judged against a table as it no longer is?
             if found[1] is None or not _Link.forget_if_changed(found[1]):
                 raise
-        return self._prepare(number, line, doc, user, _table_for(doc, self.table))
+        return self._prepare(number, line, doc, user, self._table_for(doc))
+
+    def _table_for(self, doc: dict):
+        """`rounds._table_for`, with one Table instance per stored row (not one per line)."""
+        raw = doc.get("table")
+        name = raw.get("name") if isinstance(raw, dict) else None
+        if self.table is None and isinstance(name, str):
+            row = _Link._rows.get(name)
+            if row is not None:
+                table = self.tables.get(row)
+                if table is None:
+                    table = self.tables[row] = model_from_row(Table, _Link._TABLE_FIELDS, row)
+                return table, row
+        return _table_for(doc, self.table)
 
     def _prepare(self, number: int, line: bytes, doc: dict, user, found) -> _Pending:
         """As `rounds._prepare`, with the users read once per import."""
@@ -304,7 +319,7 @@ class _Importer:
         for item in items:
             try:
                 doc = read_document(item.raw)
-                kept.append(self._prepare(item.line, item.raw, doc, item.user, _table_for(doc, self.table)))
+                kept.append(self._prepare(item.line, item.raw, doc, item.user, self._table_for(doc)))
             except ServiceError as exc:
                 errors.append((item.line, exc))
         if kept and len({item.table.pk for item in kept}) > 1:  # renamed away: back through round_log
