@@ -69,7 +69,11 @@ class _Record:
 
     def __init__(self, **values):
         for name, value in values.items():
-            setattr(self, name, value)
+            if name in _RECORD_SLOTS:  # a column moved off Round is left out, not an error
+                setattr(self, name, value)
+
+
+_RECORD_SLOTS = frozenset(_Record.__slots__)
 
 
 @dataclass
