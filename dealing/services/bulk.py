@@ -111,8 +111,8 @@ class _Importer:
         self.users: dict[str, object] = {}
         if logged_by is not None:
             self.users[logged_by.get_username()] = logged_by
-        self.rules: dict[tuple, dict] = {}
-        self.tables: dict[tuple, Table] = {}  # by the row read  # the house rules a table's round stores, by (variant, rules)
+        self.rules: dict[tuple, dict] = {}  # the house rules a table's rounds store, by (variant, rules)
+        self.tables: dict[tuple, Table] = {}  # one instance per table row read
 
     # --- reading and checking -------------------------------------------------------------------
 
