@@ -20,6 +20,7 @@ Memory stays flat: the file is read line by line and only one batch is held.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -93,19 +94,57 @@ class _Pending:
 
 
 def rounds_import(lines: Iterable[bytes], *, logged_by=None, table: Table | None = None,
-                  refused: Callable[[int, ServiceError], None] | None = None, batch: int = BATCH) -> ImportSummary:
+                  refused: Callable[[int, ServiceError], None] | None = None, batch: int = BATCH,
+                  jobs: int = 1) -> ImportSummary:
     """Log the `round/1` documents of `lines` (bytes, one document each; blank lines are skipped).
 
     `logged_by`: the user every round is logged by (default: the dealer each one names).
     `table`: the table every round is logged at (default: the one each names). `refused(line
     number, error)` is called for every line refused, in line order within a batch. Returns the
-    counts. The same round id already stored with the same body is a repeat, not an error."""
-    return _Importer(logged_by=logged_by, table=table, refused=refused, batch=batch).run(lines)
+    counts. The same round id already stored with the same body is a repeat, not an error.
+
+    `jobs` > 1: the lines are checked in that many forked processes (PostgreSQL; the caller must
+    not be inside a transaction), a batch ahead of the writing, which stays in this process."""
+    return _Importer(logged_by=logged_by, table=table, refused=refused, batch=batch, jobs=jobs).run(lines)
+
+
+_WORKER: "_Importer | None" = None  # the importer a forked checking process works for
+
+
+def _worker_prepare(part):
+    """In a checking process: prepare lines; users and table go back by id (pickled lightly)."""
+    out = []
+    for number, line in part:
+        try:
+            item = _WORKER._prepare_line(number, line)
+        except ServiceError as exc:
+            out.append((number, None, (exc.message, exc.extra, exc.status)))
+            continue
+        item.user, item.dealer, item.table = item.user.pk, item.dealer.pk, None
+        out.append((number, item, None))
+    return out
+
+
+def _windows(numbered, size: int):
+    window = []
+    for item in numbered:
+        window.append(item)
+        if len(window) >= size:
+            yield window
+            window = []
+    if window:
+        yield window
+
+
+def _split(window: list, parts: int) -> list[list]:
+    step = -(-len(window) // parts)
+    return [window[k:k + step] for k in range(0, len(window), step)]
 
 
 class _Importer:
-    def __init__(self, *, logged_by, table, refused, batch):
-        self.logged_by, self.table, self.batch_size = logged_by, table, batch
+    def __init__(self, *, logged_by, table, refused, batch, jobs=1):
+        self.logged_by, self.table, self.batch_size, self.jobs = logged_by, table, batch, jobs
+        self.users_by_pk: dict[int, object] = {}
         self.report = refused or (lambda number, error: None)
         self.summary = ImportSummary()
         self.users: dict[str, object] = {}
@@ -117,20 +156,63 @@ class _Importer:
     # --- reading and checking -------------------------------------------------------------------
 
     def run(self, lines: Iterable[bytes]) -> ImportSummary:
+        numbered = ((number, line) for number, line in enumerate(lines, 1) if line.strip())
+        windows = _windows(numbered, self.batch_size)
+        if self.jobs <= 1:
+            for window in windows:
+                self._flush(*self._collect(self._prepare_all(window)))
+            return self.summary
+        # Checking runs in `jobs` forked processes, one batch ahead of the writing (which stays
+        # here: the links of a table are sealed in order). At most two batches are held.
+        global _WORKER
+        connections.close_all()  # each process opens its own
+        _WORKER = self
+        with multiprocessing.get_context("fork").Pool(self.jobs) as pool:
+            window = next(windows, None)
+            ahead = None if window is None else pool.map_async(_worker_prepare, _split(window, self.jobs))
+            while ahead is not None:
+                results = [result for part in ahead.get() for result in part]
+                window = next(windows, None)
+                ahead = None if window is None else pool.map_async(_worker_prepare, _split(window, self.jobs))
+                self._flush(*self._collect(results, shipped=True))
+        return self.summary
+
+    def _prepare_all(self, window):
+        out = []
+        for number, line in window:
+            try:
+                out.append((number, self._prepare_line(number, line), None))
+            except ServiceError as exc:
+                out.append((number, None, exc))
+        return out
+
+    def _collect(self, results, *, shipped: bool = False):
         pending: list[_Pending] = []
         errors: list[tuple[int, ServiceError]] = []
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
+        for number, item, error in results:
+            if item is None:
+                errors.append((number, ServiceError(*error) if shipped else error))
                 continue
-            try:
-                pending.append(self._prepare_line(number, line))
-            except ServiceError as exc:
-                errors.append((number, exc))
-            if len(pending) + len(errors) >= self.batch_size:
-                self._flush(pending, errors)
-                pending, errors = [], []
-        self._flush(pending, errors)
-        return self.summary
+            if shipped:  # from a checking process: its users and table by id, here as this process's
+                item.user, item.dealer = self._user_by_pk(item.user), self._user_by_pk(item.dealer)
+                item.table = self.table if item.table_row is None else self._table_of_row(item.table_row)
+            pending.append(item)
+        return pending, errors
+
+    def _user_by_pk(self, pk):
+        user = self.users_by_pk.get(pk)
+        if user is None:
+            user = next((u for u in self.users.values() if u is not None and u.pk == pk), None)
+            if user is None:
+                user = User.objects.get(pk=pk)
+            self.users_by_pk[pk] = user
+        return user
+
+    def _table_of_row(self, row):
+        table = self.tables.get(row)
+        if table is None:
+            table = self.tables[row] = model_from_row(Table, _Link._TABLE_FIELDS, row)
+        return table
 
     def _user(self, username):
         if not isinstance(username, str) or not username:
@@ -162,10 +244,7 @@ class _Importer:
         if self.table is None and isinstance(name, str):
             row = _Link._rows.get(name)
             if row is not None:
-                table = self.tables.get(row)
-                if table is None:
-                    table = self.tables[row] = model_from_row(Table, _Link._TABLE_FIELDS, row)
-                return table, row
+                return self._table_of_row(row), row
         return _table_for(doc, self.table)
 
     def _prepare(self, number: int, line: bytes, doc: dict, user, found) -> _Pending:

@@ -215,3 +215,23 @@ def test_a_line_at_a_table_of_another_pit_is_refused(tmp_path, staff, tables):
     code, summary, errors = _run(_write(tmp_path, docs))
     assert (code, summary) == (1, "1 stored, 0 already stored, 1 refused")
     assert errors.startswith("line 2: You may not log rounds at table R-X") and "forbidden" in errors
+
+
+@pytest.mark.django_db(transaction=True)
+def test_lines_checked_in_several_processes_are_stored_as_in_one(tmp_path, staff, tables):
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("--jobs forks processes, each with its own connection to a database server")
+    docs = [deal_round(table, seed=10 * k + j)
+            for k in range(6) for j, table in enumerate((tables.ochko, tables.salon, tables.veintiuno))]
+    docs.insert(4, {**docs[0], "id": None, "table": {"name": "R-404"}})
+    code, summary, errors = _run(_write(tmp_path, docs), "--jobs", "2", "--batch", "5")
+    assert (code, summary) == (1, "18 stored, 0 already stored, 1 refused")
+    assert errors.startswith('line 5: There is no table named "R-404". (code unknown_table, path $.table.name)')
+    stored = [d for d in docs if d["table"]["name"] != "R-404"]
+    assert [str(u) for u in Round.objects.order_by("pk").values_list("uid", flat=True)] == [d["id"] for d in stored]
+    assert {r.dealer.username for r in Round.objects.select_related("dealer")} == {"dealer1"}
+    report = services.chain_verify()
+    assert [b for b in report.breaks if b.relation != "checkpoint log"] == [] and report.records == 18
+    assert _run(_write(tmp_path, stored, "again.jsonl"), "--jobs", "2")[:2] == (0, "0 stored, 18 already stored, 0 refused\n")

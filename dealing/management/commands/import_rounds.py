@@ -29,8 +29,10 @@ class Command(BaseCommand):
                             help="Log every round at this table (the documents may then leave out table.name).")
         parser.add_argument("--batch", type=int, default=services.IMPORT_BATCH, metavar="N",
                             help="Lines written per transaction (default %(default)s).")
+        parser.add_argument("--jobs", type=int, default=1, metavar="N",
+                            help="Check the lines in N processes (PostgreSQL; default 1: in this one).")
 
-    def handle(self, *args, file, username=None, table=None, batch=services.IMPORT_BATCH, **options):
+    def handle(self, *args, file, username=None, table=None, batch=services.IMPORT_BATCH, jobs=1, **options):
         User = get_user_model()
         user = None
         if username is not None:
@@ -45,7 +47,7 @@ class Command(BaseCommand):
         stream = sys.stdin.buffer if file == "-" else self._open(file)
         try:
             summary = services.rounds_import(stream, logged_by=user, table=at, refused=self._refused,
-                                             batch=max(1, batch))
+                                             batch=max(1, batch), jobs=max(1, jobs))
         finally:
             if stream is not sys.stdin.buffer:
                 stream.close()
