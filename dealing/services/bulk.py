@@ -175,6 +175,7 @@ class _Importer:
                 window = next(windows, None)
                 ahead = None if window is None else pool.map_async(_worker_prepare, _split(window, self.jobs))
                 self._flush(*self._collect(results, shipped=True))
+        _WORKER = None
         return self.summary
 
     def _prepare_all(self, window):
