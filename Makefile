@@ -17,7 +17,7 @@ LOCAL_KEY := SECRET_KEY="$${SECRET_KEY:-local-commands-only-not-a-secret-key}" \
 	CHAIN_KEY="$${CHAIN_KEY:-development-only-chain-key-never-use-in-production-4b8e1f}" \
 	CHECKPOINT_DEV_KEY="$${CHECKPOINT_DEV_KEY:-1}"
 
-.PHONY: install run test worker beat bench clean
+.PHONY: install run test worker beat bench bench-scale clean
 
 # The rules engine compiled with mypyc (dealing/engine/native.py), rebuilt when a source of it
 # changes; an engine whose build is stale or missing imports its Python source instead.
@@ -59,6 +59,12 @@ beat: install
 
 bench: install
 	$(LOCAL_KEY) $(BIN)/python manage.py bench
+
+# A casino's year: ROUNDS rounds imported into a throwaway PostgreSQL database, audited by 2
+# workers (needs CELERY_BROKER_URL), every auditor's page timed at 100,000 and at ROUNDS (bench/scale.py).
+ROUNDS ?= 1000000
+bench-scale: install
+	$(LOCAL_KEY) $(BIN)/python manage.py bench_scale --rounds $(ROUNDS)
 
 clean:
 	-test -x $(BIN)/python && $(BIN)/python -m dealing.engine native clean

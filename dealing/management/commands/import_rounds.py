@@ -1,23 +1,24 @@
 """`python manage.py import_rounds FILE.jsonl [--as USERNAME] [--table NAME]`: many round logs, one
-per line, each through `dealing.services.round_log` (the same checks as the API and the form).
+per line, checked as the API checks them and written in batches (`dealing.services.rounds_import`:
+COPY on PostgreSQL, with their stake rows and chain links).
 
 A refused line is reported with its line number and the import goes on; a summary ends the run,
-and the exit status is 1 when any line was refused. FILE may be "-" for standard input.
+and the exit status is 1 when any line was refused. FILE may be "-" for standard input. Every
+chain's head is signed at the end (a checkpoint, docs/chain.md); the rounds' audits are queued as
+each batch commits.
 """
 
 import sys
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
-from django.utils.translation import gettext as _
 
-from casino.errors import ServiceError
 from casino.models import Table
 from dealing import services
 
 
 class Command(BaseCommand):
-    help = "Log round/1 documents from a JSON Lines file (one per line) through the same service as the API."
+    help = "Log round/1 documents from a JSON Lines file (one per line) with the same checks as the API."
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="A .jsonl file, or - for standard input.")
@@ -26,8 +27,12 @@ class Command(BaseCommand):
                                  "By default each round is logged by the dealer it names.")
         parser.add_argument("--table", metavar="NAME",
                             help="Log every round at this table (the documents may then leave out table.name).")
+        parser.add_argument("--batch", type=int, default=services.IMPORT_BATCH, metavar="N",
+                            help="Lines written per transaction (default %(default)s).")
+        parser.add_argument("--jobs", type=int, default=1, metavar="N",
+                            help="Check the lines in N processes (PostgreSQL; default 1: in this one).")
 
-    def handle(self, *args, file, username=None, table=None, **options):
+    def handle(self, *args, file, username=None, table=None, batch=services.IMPORT_BATCH, jobs=1, **options):
         User = get_user_model()
         user = None
         if username is not None:
@@ -40,32 +45,21 @@ class Command(BaseCommand):
             if at is None:
                 raise CommandError(f"There is no table named {table!r}.")
         stream = sys.stdin.buffer if file == "-" else self._open(file)
-        stored = repeats = refused = 0
         try:
-            for number, line in enumerate(stream, 1):
-                if not line.strip():
-                    continue
-                try:
-                    record, created = services.round_log(document=line, logged_by=user or self._dealer(line),
-                                                         table=at)
-                except ServiceError as exc:
-                    refused += 1
-                    self.stderr.write(f"line {number}: {exc.message}{_where(exc.extra)}")
-                    continue
-                if created:
-                    stored += 1
-                else:
-                    repeats += 1
+            summary = services.rounds_import(stream, logged_by=user, table=at, refused=self._refused,
+                                             batch=max(1, batch), jobs=max(1, jobs))
         finally:
             if stream is not sys.stdin.buffer:
                 stream.close()
-        summary = f"{stored} stored, {repeats} already stored, {refused} refused"
-        # --- after a batch import: sign every chain's head (docs/chain.md). Kept apart so the
-        # import itself can change freely; a checkpoint that fails is reported, the rounds stay.
+        # --- after a batch import: sign every chain's head (docs/chain.md). A checkpoint that
+        # fails is reported, the rounds stay.
         self._checkpoint()
-        if refused:
-            raise CommandError(summary, returncode=1)
-        self.stdout.write(summary)
+        if summary.refused:
+            raise CommandError(str(summary), returncode=1)
+        self.stdout.write(str(summary))
+
+    def _refused(self, number, exc):
+        self.stderr.write(f"line {number}: {exc.message}{_where(exc.extra)}")
 
     def _checkpoint(self):
         check = services.checkpoint_write_all()
@@ -77,16 +71,6 @@ class Command(BaseCommand):
             return open(path, "rb")
         except OSError as exc:
             raise CommandError(f"Cannot read {path}: {exc.strerror}.") from None
-
-    def _dealer(self, line: bytes):
-        """The user a line is logged by when no --as is given: the dealer it names."""
-        document = services.read_document(line)
-        name = document.get("dealer")
-        user = get_user_model().objects.filter(username=name, is_active=True).first() if name else None
-        if user is None:
-            raise ServiceError(_("The round names no dealer known here; give --as USERNAME."),
-                               extra={"code": "unknown_dealer", "path": "$.dealer", "event": None})
-        return user
 
 
 def _where(extra: dict) -> str:

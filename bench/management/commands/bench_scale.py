@@ -1,0 +1,99 @@
+"""`python manage.py bench_scale --rounds N` (`make bench-scale ROUNDS=N`): bench/scale.py on a
+throwaway PostgreSQL database.
+
+The parent creates the database (`--database`, default casino_bench_scale, on the configured
+PostgreSQL server or 127.0.0.1), migrates it, runs itself with `--child` against it (DATABASE_URL
+set) and drops it afterwards unless `--keep`. It needs a broker for the audit workers
+(CELERY_BROKER_URL); without one, the import audits its rounds in its own process.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
+
+
+class Command(BaseCommand):
+    help = "Import N rounds, audit them with 2 workers and time every auditor's page (bench/scale.py)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--rounds", type=int, default=1_000_000)
+        parser.add_argument("--compare", type=int, default=100_000, help="the smaller size timed first")
+        parser.add_argument("--repeat", type=int, default=20, help="requests per page (after one to warm up)")
+        parser.add_argument("--workers", type=int, default=2)
+        parser.add_argument("--database", default="casino_bench_scale", help="the throwaway database's name")
+        parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+        parser.add_argument("--child", action="store_true", help="run on the configured database (no create/drop)")
+        parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON to FILE")
+
+    def handle(self, *args, **opts):
+        if opts["child"]:
+            return self._child(opts)
+        server = _server_url()
+        name = opts["database"]
+        _admin(server, f'DROP DATABASE IF EXISTS "{name}"')
+        _admin(server, f'CREATE DATABASE "{name}"')
+        env = {**os.environ, "DATABASE_URL": f"{server}/{name}", "ALLOWED_HOSTS": "testserver",
+               "LOG_LEVEL": os.environ.get("LOG_LEVEL", "WARNING")}
+        env.setdefault("AUDIT_QUEUE_LINGER_MS", "100")
+        # The throwaway database's checkpoints go with it, not into the development log.
+        env["CHECKPOINT_DIR"] = tempfile.mkdtemp(prefix="bench-scale-checkpoints-")
+        try:
+            manage = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py")]
+            subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], env=env, check=True)
+            argv = [*manage, "bench_scale", "--child", "--rounds", str(opts["rounds"]), "--compare",
+                    str(opts["compare"]), "--repeat", str(opts["repeat"]), "--workers", str(opts["workers"])]
+            if opts["json"]:
+                argv += ["--json", opts["json"]]
+            code = subprocess.run(argv, env=env).returncode
+        finally:
+            if not opts["keep"]:
+                _admin(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        if code:
+            raise CommandError(f"bench_scale failed (exit {code})", returncode=code)
+
+    def _child(self, opts):
+        from django.test.utils import override_settings
+
+        from bench.scale import report, scale_run
+
+        if connection.vendor != "postgresql":
+            raise CommandError("bench_scale measures PostgreSQL; set DATABASE_URL")
+        # The pages are rendered without `collectstatic` (the manifest's lookup is not what is measured).
+        static = {**settings.STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
+        with override_settings(STORAGES=static):
+            self._measure(opts)
+
+    def _measure(self, opts):
+        from bench.scale import report, scale_run
+
+        results = scale_run(rounds=opts["rounds"], compare=opts["compare"], repeat=opts["repeat"],
+                            workers=opts["workers"], log=lambda line: self.stdout.write(line))
+        self.stdout.write(f"\nbench-scale, {opts['rounds']:,} rounds (compared with {opts['compare']:,}), "
+                          f"{opts['workers']} audit workers, {os.cpu_count()} cores, load average "
+                          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}\n")
+        self.stdout.write(report(results))
+        if opts["json"]:
+            Path(opts["json"]).write_text(json.dumps(results, indent=1, default=str))
+
+
+def _server_url() -> str:
+    """The PostgreSQL server of the configured database, else the local one."""
+    db = connection.settings_dict
+    if connection.vendor != "postgresql":
+        return "postgres://postgres@127.0.0.1:5432"
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
+    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
+
+
+def _admin(server: str, sql: str) -> None:
+    import psycopg
+
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
+        conn.execute(sql)

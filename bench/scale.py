@@ -1,0 +1,363 @@
+"""A casino's year on one database: `make bench-scale ROUNDS=N` (`manage.py bench_scale --rounds N`).
+
+    generate   N simulated rounds (dealing.engine.simulators) of a floor of 30 tables (24 ochko, 4
+               blackjack salon, 2 veintiuno) and 10 dealers into JSON Lines, each round naming its
+               table, dealer and shoe (shoes of about 60 rounds);
+    import     `manage.py import_rounds` in a process of its own (rounds/s, its peak RSS), which
+               queues every round's audit on the broker;
+    audit      2 Celery worker processes (bench/audit.py's `workers_running`) audit what is queued;
+    pages      every page and API list an auditor or pit boss opens, timed in this process through
+               Django's test client (the whole request: middleware, queries, template), warm, as
+               p50/p95 of `repeat` requests each.
+
+The database is filled in two steps — first `compare` rounds (100,000 by default), then up to N —
+and the pages are timed after each, so the same run prints both sizes side by side with the
+growth. Database bytes per round are `pg_database_size` over the rounds stored.
+
+The parent (`bench_scale` without `--child`) creates a throwaway PostgreSQL database, migrates it,
+runs the child against it and drops it (`--keep` keeps it, for EXPLAIN ANALYZE afterwards).
+"""
+
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from decimal import Decimal
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import connection, transaction
+from django.utils import timezone
+
+from casino.models import Pit, Staff, Table
+from dealing import chain
+from dealing.engine.simulators import module as simulator
+from dealing.models import Round, Shoe, ShoeEvent
+
+ROOT = Path(settings.BASE_DIR)
+User = get_user_model()
+
+TABLES = [("S-%02d" % k, "ochko", {}, 6) for k in range(1, 25)] + \
+         [("B-%02d" % k, "blackjack", {"preset": "salon"}, 5) for k in range(1, 5)] + \
+         [("V-%02d" % k, "veintiuno", {}, 6) for k in range(1, 3)]
+DEALERS = [f"scale-dealer-{k:02d}" for k in range(1, 11)]
+SHOE_ROUNDS = 60
+POOL = 300  # distinct simulated rounds per table, repeated under fresh ids
+_ID, _SHOE = "00000000-0000-4000-8000-0000000000ff", "@@SHOE@@"
+
+
+# --- the floor and the rounds -------------------------------------------------------------------
+
+def floor():
+    """The scale floor (created once): a pit, its 30 tables, 10 dealers, a pit boss, an auditor."""
+    from django.contrib.auth.models import Group
+
+    from casino.roles import AUDITOR, DEALER, PIT_BOSS
+
+    pit, _ = Pit.objects.get_or_create(name="Scale")
+    tables = []
+    for name, variant, rules, boxes in TABLES:
+        limits = (Decimal(5), Decimal(100)) if variant == "veintiuno" else (Decimal(100), Decimal(5000))
+        table, _ = Table.objects.get_or_create(name=name, defaults=dict(
+            pit=pit, variant=variant, rules=rules, boxes=boxes, min_bet=limits[0], max_bet=limits[1],
+            chips=["100", "500", "1000", "5000"] if variant != "veintiuno" else ["5", "10", "25", "100"]))
+        tables.append(table)
+    people = {}
+    for username, role in [*[(d, DEALER) for d in DEALERS], ("scale-boss", PIT_BOSS), ("scale-auditor", AUDITOR)]:
+        user, created = User.objects.get_or_create(username=username)
+        if created:
+            user.groups.add(Group.objects.get_or_create(name=role)[0])
+            Staff.objects.create(user=user).pits.add(pit)
+        people[username] = user
+    return pit, tables, people
+
+
+def _templates(table: Table, seed: int, mistake_rate: float) -> list[str]:
+    """POOL simulated rounds of a table as JSON text, with placeholders for the id and the shoe."""
+    rng = random.Random(f"{seed}-{table.name}")
+    sim = simulator(table.variant)
+    out = []
+    mistakes = list(sim.MISTAKES)
+    for k in range(POOL):
+        dealer = DEALERS[(k // 20) % len(DEALERS)]
+        kwargs = dict(table_min=table.min_bet, table_max=table.max_bet)
+        if table.variant == "blackjack":
+            kwargs.update(preset=(table.rules or {}).get("preset", "salon"))
+        if table.variant != "veintiuno":
+            kwargs.update(dealer=dealer, table_name=table.name)
+        mistake = rng.choice(mistakes) if rng.random() < mistake_rate else None
+        try:
+            doc = sim.simulate_round(rng, mistake=mistake, **kwargs).doc
+        except ValueError:  # no place for that mistake in this round
+            doc = sim.simulate_round(rng, **kwargs).doc
+        doc["table"] = {"name": table.name, **{k: v for k, v in doc["table"].items() if k != "name"}}
+        doc["dealer"] = dealer
+        doc["id"] = _ID
+        doc["shoe"] = _SHOE
+        out.append(json.dumps(chain.json_safe(doc), ensure_ascii=False))
+    return out
+
+
+def generate(path: Path, tables: list[Table], *, start: int, stop: int, seed: int = 2026,
+             mistake_rate: float = 0.05) -> None:
+    """Rounds start…stop-1 of the floor into `path`: round i at table i % 30, in shoe
+    (i // 30) // SHOE_ROUNDS + 1 of that table."""
+    pools = [_templates(table, seed, mistake_rate) for table in tables]
+    rng = random.Random(seed + start)
+    n = len(tables)
+    with open(path, "w", encoding="utf-8", buffering=1 << 20) as out:
+        for i in range(start, stop):
+            t, j = i % n, i // n
+            text = pools[t][j % POOL]
+            uid = str(uuid.UUID(int=rng.getrandbits(128), version=4))
+            out.write(text.replace(_ID, uid).replace(_SHOE, f"{tables[t].name}/{j // SHOE_ROUNDS + 1}"))
+            out.write("\n")
+
+
+def open_shoes(tables: list[Table], people: dict, *, start: int, stop: int) -> None:
+    """The shoes rounds start…stop-1 name, loaded (with their shuffle) if not yet; all open."""
+    n = len(tables)
+    boss = people["scale-boss"]
+    first, last = (start // n) // SHOE_ROUNDS + 1, ((stop - 1) // n) // SHOE_ROUNDS + 1
+    now = timezone.now()
+    with transaction.atomic():
+        for table in tables:
+            have = set(Shoe.objects.filter(table=table).values_list("number", flat=True))
+            shoes = [Shoe(table=table, number=k, decks=1 if table.variant != "blackjack" else 6, loaded_at=now,
+                          shuffled_by=boss, next_position=2) for k in range(first, last + 1) if k not in have]
+            Shoe.objects.bulk_create(shoes)
+            saved = Shoe.objects.filter(table=table, number__in=[s.number for s in shoes])
+            ShoeEvent.objects.bulk_create([ShoeEvent(shoe=s, position=1, kind="shuffle", recorded_by=boss,
+                                                     recorded_at=now) for s in saved])
+
+
+def end_full_shoes(tables: list[Table]) -> None:
+    """End every shoe but each table's newest (the next rounds may still fill it)."""
+    for table in tables:
+        newest = Shoe.objects.filter(table=table).order_by("-number").values_list("number", flat=True).first()
+        Shoe.objects.filter(table=table, ended_at__isnull=True, number__lt=newest or 0).update(ended_at=timezone.now())
+
+
+# --- importing and auditing ---------------------------------------------------------------------
+
+def run_import(path: Path, env: dict) -> dict:
+    """`manage.py import_rounds path` in a process of its own: seconds, rounds/s, its peak RSS."""
+    started = time.perf_counter()
+    err = tempfile.TemporaryFile(mode="w+")
+    proc = subprocess.Popen([sys.executable, "manage.py", "import_rounds", str(path)], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=err, text=True)
+    out = proc.stdout.read()
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - started
+    err.seek(0)
+    errors = err.read()
+    return {"summary": out.strip(), "exit": os.waitstatus_to_exitcode(status), "seconds": round(seconds, 1),
+            "peak_rss_mb": round(usage.ru_maxrss / 1024, 1), "errors": errors[-2000:]}
+
+
+def pending_audits() -> int | None:
+    """Rounds not audited yet, where the round says so (None once the audit state lives elsewhere)."""
+    if "audit_status" not in {f.name for f in Round._meta.concrete_fields}:
+        return None
+    return Round.objects.filter(audit_status="pending").count()
+
+
+def run_audit(*, workers: int, env: dict, queue: str = "celery", timeout: float = 7200) -> dict:
+    """Start `workers` worker processes on the queue the import filled; wait until nothing is pending."""
+    from bench.audit import workers_running
+
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return {"note": "no broker: the import audited each batch in its own process"}
+    started = time.perf_counter()
+    before = pending_audits()
+    with workers_running(workers, queue, env={**env, "CONN_MAX_AGE": "600", "AUDIT_SWEEP_INTERVAL_S": "0"},
+                         ready=False):
+        deadline = time.monotonic() + timeout
+        while True:
+            left = pending_audits()
+            if left == 0 or (left is None and _queue_length(queue) == 0):
+                break
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"audits not done within {timeout:g} s ({left} pending)")
+            time.sleep(0.5)
+    seconds = time.perf_counter() - started
+    return {"audited": before, "seconds": round(seconds, 1),
+            "rounds_per_s": round(before / seconds) if before else None}
+
+
+def _queue_length(queue: str) -> int:
+    from casino.celery import app
+
+    with app.connection_for_write() as conn:
+        return conn.default_channel.client.llen(queue)
+
+
+# --- the pages ----------------------------------------------------------------------------------
+
+def _client(user):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _time(client, url: str, repeat: int, budget: float = 20.0) -> dict:
+    """p50/p95 of `repeat` requests (after one that warms up), or of those made within `budget`
+    seconds (at least 3) when the page is slow."""
+    times, status = [], None
+    stop = time.monotonic() + budget
+    for k in range(repeat + 1):
+        if k > 3 and time.monotonic() > stop:
+            break
+        started = time.perf_counter()
+        response = client.get(url, secure=True)
+        if getattr(response, "streaming", False):
+            for _chunk in response.streaming_content:
+                pass
+        elapsed = (time.perf_counter() - started) * 1000
+        status = response.status_code
+        if k:  # the first one warms caches and connections
+            times.append(elapsed)
+    times.sort()
+    p95 = times[min(len(times) - 1, max(0, round(0.95 * len(times)) - 1))]
+    return {"p50_ms": round(statistics.median(times), 1), "p95_ms": round(p95, 1), "n": len(times), "status": status}
+
+
+def _middle(queryset, field: str):
+    """A keyset key (`<time>_<id>`) half-way down a list ordered newest first."""
+    ids = queryset.order_by("pk").values_list("pk", flat=True)
+    lo, hi = ids.first(), ids.last()
+    if lo is None:
+        return None
+    row = queryset.filter(pk__gte=(lo + hi) // 2).order_by("pk").first()
+    return None if row is None else f"{getattr(row, field).isoformat()}_{row.pk}"
+
+
+def pages(*, tables: list[Table], people: dict, repeat: int) -> dict[str, dict]:
+    """p50/p95 of every page and API list an auditor or pit boss opens."""
+    from urllib.parse import quote
+
+    from audit.models import Finding
+
+    auditor, boss = _client(people["scale-auditor"]), _client(people["scale-boss"])
+    table = tables[0]
+    dealer = people[DEALERS[3]]
+    record = Round.objects.filter(table=table).order_by("-pk").first()
+    deep_round = _middle(Round.objects.all(), "logged_at")
+    deep_finding = _middle(Finding.objects.all(), "played_at")
+    shoe = Shoe.objects.filter(table=table, ended_at__isnull=False).order_by("-number").first()
+    finding = Finding.objects.order_by("-pk").first()
+    code = finding.code if finding else "WRONG_AMOUNT"
+    urls = {
+        "dashboard (30 days)": (auditor, "/audit/"),
+        "dashboard (365 days)": (auditor, "/audit/?days=365"),
+        "findings page 1": (auditor, "/audit/findings/"),
+        "findings deep page (keyset)": (auditor, f"/audit/findings/?older={quote(deep_finding or '')}"),
+        "findings by table": (auditor, f"/audit/findings/?table={table.pk}"),
+        "findings by dealer": (auditor, f"/audit/findings/?dealer={dealer.pk}"),
+        "findings by pit": (auditor, f"/audit/findings/?pit={table.pit_id}"),
+        "findings by game": (auditor, "/audit/findings/?variant=blackjack"),
+        "findings by code": (auditor, f"/audit/findings/?code={code}"),
+        "findings by severity": (auditor, "/audit/findings/?severity=major"),
+        "findings by status": (auditor, "/audit/findings/?status=open"),
+        "findings with money impact": (auditor, "/audit/findings/?impact=any"),
+        "findings of shoes": (auditor, "/audit/findings/?kind=shoe"),
+        "findings text search": (auditor, "/audit/findings/?q=dealer"),
+        "dealer error rates (CSV)": (auditor, "/audit/dealers.csv"),
+        "rounds API page 1 (limit/offset, with its count)": (auditor, "/api/v1/rounds/"),
+        "rounds API page 1 (keyset)": (auditor, "/api/v1/rounds/?older="),
+        "rounds API deep page (keyset)": (auditor, f"/api/v1/rounds/?older={quote(deep_round or '')}"),
+        "rounds API of a table (keyset)": (boss, f"/api/v1/rounds/?table={table.pk}&older="),
+        "rounds API of a dealer (keyset)": (boss, f"/api/v1/rounds/?dealer={dealer.username}&older="),
+        "round page": (boss, f"/rounds/{record.pk}/"),
+        "round replay": (auditor, f"/audit/rounds/{record.pk}/"),
+        "shoe page (floor)": (boss, f"/tables/{table.name}/shoes/{shoe.number}/" if shoe else "/"),
+        "shoe page (audit)": (auditor, f"/audit/shoes/{shoe.pk}/" if shoe else "/"),
+        "findings CSV export (streamed, whole)": (auditor, f"/audit/findings.csv?table={table.pk}"),
+    }
+    out = {}
+    for name, (client, url) in urls.items():
+        out[name] = {"url": url, **_time(client, url, 3 if "CSV export" in name else repeat)}
+    return out
+
+
+def database_bytes() -> dict:
+    rounds = Round.objects.count()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_database_size(current_database())")
+        total = cursor.fetchone()[0]
+        cursor.execute("SELECT relname, pg_total_relation_size(c.oid) FROM pg_class c JOIN pg_namespace n "
+                       "ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') "
+                       "ORDER BY 2 DESC LIMIT 6")
+        biggest = {name: size for name, size in cursor.fetchall()}
+    return {"rounds": rounds, "database_bytes": total, "bytes_per_round": round(total / rounds) if rounds else None,
+            "largest_tables_mb": {k: round(v / 2**20, 1) for k, v in biggest.items()}}
+
+
+# --- the whole run ------------------------------------------------------------------------------
+
+def scale_run(*, rounds: int, compare: int = 100_000, repeat: int = 20, workers: int = 2, workdir: Path | None = None,
+              log=print) -> dict:
+    """Fill the configured database to `compare` then `rounds` rounds; time the pages at each size."""
+    pit, tables, people = floor()
+    env = {**os.environ}
+    workdir = Path(workdir or tempfile.mkdtemp(prefix="bench-scale-"))
+    sizes = sorted({min(compare, rounds), rounds})
+    done = Round.objects.count()
+    results = {}
+    for size in sizes:
+        if size > done:
+            path = workdir / f"rounds-{done}-{size}.jsonl"
+            t0 = time.perf_counter()
+            generate(path, tables, start=done, stop=size)
+            gen_s = time.perf_counter() - t0
+            log(f"[{size:,}] generated {size - done:,} rounds in {gen_s:.1f} s ({path.stat().st_size / 2**20:.0f} MB)")
+            open_shoes(tables, people, start=done, stop=size)
+            imported = run_import(path, env)
+            imported["rounds_per_s"] = round((size - done) / imported["seconds"]) if imported["seconds"] else None
+            log(f"[{size:,}] import: {json.dumps(imported)}")
+            path.unlink()
+            end_full_shoes(tables)
+            audited = run_audit(workers=workers, env=env)
+            log(f"[{size:,}] audit: {json.dumps(audited)}")
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE")
+            done = size
+        else:
+            imported = audited = {}
+        timed = pages(tables=tables, people=people, repeat=repeat)
+        results[size] = {"import": imported, "audit": audited, "pages": timed, "storage": database_bytes()}
+        log(f"[{size:,}] storage: {json.dumps(results[size]['storage'])}")
+    return results
+
+
+def report(results: dict) -> str:
+    """The table printed (and put in docs/benchmarks.md by hand): p50/p95 per page at each size."""
+    sizes = sorted(results)
+    small, big = sizes[0], sizes[-1]
+    lines = [f"| page / API list | p50 / p95 at {small:,} (ms) | p50 / p95 at {big:,} (ms) | p95 growth |",
+             "|---|---:|---:|---:|"]
+    for name, row in results[big]["pages"].items():
+        first = results[small]["pages"][name]
+        growth = row["p95_ms"] / first["p95_ms"] if first["p95_ms"] else 0
+        status = "" if row["status"] == 200 else f" (HTTP {row['status']})"
+        lines.append(f"| {name}{status} | {first['p50_ms']:.0f} / {first['p95_ms']:.0f} | "
+                     f"{row['p50_ms']:.0f} / {row['p95_ms']:.0f} | ×{growth:.2f} |")
+    lines.append("")
+    for size in sizes:
+        imp, aud, sto = results[size]["import"], results[size]["audit"], results[size]["storage"]
+        if imp:
+            lines.append(f"- up to {size:,} rounds: import {imp.get('rounds_per_s')} rounds/s "
+                         f"({imp.get('seconds')} s, peak RSS {imp.get('peak_rss_mb')} MB, \"{imp.get('summary')}\"); "
+                         f"audit with workers {aud.get('rounds_per_s', aud.get('note'))} rounds/s "
+                         f"({aud.get('seconds', '-')} s)")
+        lines.append(f"- at {size:,} rounds: {sto['database_bytes'] / 2**20:,.0f} MB of database, "
+                     f"{sto['bytes_per_round']:,} bytes per round; largest: {sto['largest_tables_mb']}")
+    return "\n".join(lines)

@@ -1,0 +1,528 @@
+"""Bulk import of round logs (`manage.py import_rounds`): the checks of `round_log`, the writes in
+batches.
+
+Every line is read, completed, checked and replayed by the engine exactly as `round_log` does it
+(`documents.read_document`, `documents.complete_document`, `access`, `engine.replay`,
+`rounds._stake_rows`); a line that is refused is reported by its number and the others go on.
+What differs is the writing: the rounds of a batch (`BATCH` lines) are written in one transaction,
+each table locked once, its chain's head read once, every round sealed with the same
+`chain.seal_round` (HMAC v2 links, `stakes_hmac`, `chain_index`), then all of them and their stake
+rows sent in one COPY each on PostgreSQL (a `bulk_create` elsewhere). The rounds stored are
+announced once the batch commits (`hooks.rounds_batched`): audit queues their audits.
+
+The COPY column lists come from the models' `_meta.concrete_fields`, so a column added to or
+moved off `Round` or `Stake` needs no change here: a value the importer does not compute is the
+field's default.
+
+Memory stays flat: the file is read line by line and only one batch is held.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import uuid
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ObjectDoesNotExist
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from casino.db import model_from_row
+from casino.errors import ServiceError
+from casino.models import Table
+from dealing import chain, engine, hooks
+from dealing.access import check_may_log_at, check_may_log_for, dealer_of
+from dealing.engine.base import rules_jsonable
+from dealing.errors import engine_error, refuse
+
+from ..choices import RoundStatus
+from ..models import Round, Shoe, Stake
+from .chain_link import _Link
+from .documents import complete_document, read_document
+from .rounds import _logged_float, _stake_rows, _table_for
+from .shoes import _shoe_ended, _shoe_number, _unknown_shoe
+
+User = get_user_model()
+
+BATCH = 2000  # lines per transaction: a few MB held at once, and a COPY long enough to pay
+
+
+@dataclass
+class ImportSummary:
+    stored: int = 0
+    repeats: int = 0
+    refused: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.stored} stored, {self.repeats} already stored, {self.refused} refused"
+
+
+class _Record:
+    """A round row to be written: its columns' values by attribute name (what `chain.round_hash`
+    reads, and what the COPY sends). Lighter than a `Round` instance."""
+
+    __slots__ = tuple(f.attname for f in Round._meta.concrete_fields) + ("_stakes", "_line")
+
+    def __init__(self, **values):
+        for name, value in values.items():
+            if name in _RECORD_SLOTS:  # a column moved off Round is left out, not an error
+                setattr(self, name, value)
+
+
+_RECORD_SLOTS = frozenset(_Record.__slots__)
+
+
+@dataclass
+class _Pending:
+    line: int
+    raw: bytes
+    user: object
+    table: Table
+    table_row: tuple | None
+    document: dict
+    stakes: list
+    dealer: object
+    float_owed: Decimal | None
+    float_logged: Decimal | None
+    shoe_number: int | None
+    house_rules: dict = field(default_factory=dict)
+
+
+def rounds_import(lines: Iterable[bytes], *, logged_by=None, table: Table | None = None,
+                  refused: Callable[[int, ServiceError], None] | None = None, batch: int = BATCH,
+                  jobs: int = 1) -> ImportSummary:
+    """Log the `round/1` documents of `lines` (bytes, one document each; blank lines are skipped).
+
+    `logged_by`: the user every round is logged by (default: the dealer each one names).
+    `table`: the table every round is logged at (default: the one each names). `refused(line
+    number, error)` is called for every line refused, in line order within a batch. Returns the
+    counts. The same round id already stored with the same body is a repeat, not an error.
+
+    `jobs` > 1: the lines are checked in that many forked processes (PostgreSQL; the caller must
+    not be inside a transaction), a batch ahead of the writing, which stays in this process."""
+    return _Importer(logged_by=logged_by, table=table, refused=refused, batch=batch, jobs=jobs).run(lines)
+
+
+_WORKER: "_Importer | None" = None  # the importer a forked checking process works for
+
+
+def _worker_prepare(part):
+    """In a checking process: prepare lines; users and table go back by id (pickled lightly)."""
+    out = []
+    for number, line in part:
+        try:
+            item = _WORKER._prepare_line(number, line)
+        except ServiceError as exc:
+            out.append((number, None, (exc.message, exc.extra, exc.status)))
+            continue
+        item.user, item.dealer, item.table = item.user.pk, item.dealer.pk, None
+        out.append((number, item, None))
+    return out
+
+
+def _windows(numbered, size: int):
+    window = []
+    for item in numbered:
+        window.append(item)
+        if len(window) >= size:
+            yield window
+            window = []
+    if window:
+        yield window
+
+
+def _split(window: list, parts: int) -> list[list]:
+    step = -(-len(window) // parts)
+    return [window[k:k + step] for k in range(0, len(window), step)]
+
+
+class _Importer:
+    def __init__(self, *, logged_by, table, refused, batch, jobs=1):
+        self.logged_by, self.table, self.batch_size, self.jobs = logged_by, table, batch, jobs
+        self.users_by_pk: dict[int, object] = {}
+        self.report = refused or (lambda number, error: None)
+        self.summary = ImportSummary()
+        self.users: dict[str, object] = {}
+        if logged_by is not None:
+            self.users[logged_by.get_username()] = logged_by
+        self.rules: dict[tuple, dict] = {}  # the house rules a table's rounds store, by (variant, rules)
+        self.tables: dict[tuple, Table] = {}  # one instance per table row read
+
+    # --- reading and checking -------------------------------------------------------------------
+
+    def run(self, lines: Iterable[bytes]) -> ImportSummary:
+        numbered = ((number, line) for number, line in enumerate(lines, 1) if line.strip())
+        windows = _windows(numbered, self.batch_size)
+        if self.jobs <= 1:
+            for window in windows:
+                self._flush(*self._collect(self._prepare_all(window)))
+            return self.summary
+        # Checking runs in `jobs` forked processes, one batch ahead of the writing (which stays
+        # here: the links of a table are sealed in order). At most two batches are held.
+        global _WORKER
+        connections.close_all()  # each process opens its own
+        _WORKER = self
+        with multiprocessing.get_context("fork").Pool(self.jobs) as pool:
+            window = next(windows, None)
+            ahead = None if window is None else pool.map_async(_worker_prepare, _split(window, self.jobs))
+            while ahead is not None:
+                results = [result for part in ahead.get() for result in part]
+                window = next(windows, None)
+                ahead = None if window is None else pool.map_async(_worker_prepare, _split(window, self.jobs))
+                self._flush(*self._collect(results, shipped=True))
+        _WORKER = None
+        return self.summary
+
+    def _prepare_all(self, window):
+        out = []
+        for number, line in window:
+            try:
+                out.append((number, self._prepare_line(number, line), None))
+            except ServiceError as exc:
+                out.append((number, None, exc))
+        return out
+
+    def _collect(self, results, *, shipped: bool = False):
+        pending: list[_Pending] = []
+        errors: list[tuple[int, ServiceError]] = []
+        for number, item, error in results:
+            if item is None:
+                errors.append((number, ServiceError(*error) if shipped else error))
+                continue
+            if shipped:  # from a checking process: its users and table by id, here as this process's
+                item.user, item.dealer = self._user_by_pk(item.user), self._user_by_pk(item.dealer)
+                item.table = self.table if item.table_row is None else self._table_of_row(item.table_row)
+            pending.append(item)
+        return pending, errors
+
+    def _user_by_pk(self, pk):
+        user = self.users_by_pk.get(pk)
+        if user is None:
+            user = next((u for u in self.users.values() if u is not None and u.pk == pk), None)
+            if user is None:
+                user = User.objects.get(pk=pk)
+            self.users_by_pk[pk] = user
+        return user
+
+    def _table_of_row(self, row):
+        table = self.tables.get(row)
+        if table is None:
+            table = self.tables[row] = model_from_row(Table, _Link._TABLE_FIELDS, row)
+        return table
+
+    def _user(self, username):
+        if not isinstance(username, str) or not username:
+            return None
+        if username not in self.users:
+            self.users[username] = User.objects.filter(username=username, is_active=True).first()
+        return self.users[username]
+
+    def _prepare_line(self, number: int, line: bytes) -> _Pending:
+        doc = read_document(line)
+        user = self.logged_by
+        if user is None:
+            user = self._user(doc.get("dealer"))
+            if user is None:
+                raise refuse(_("The round names no dealer known here; give --as USERNAME."), "unknown_dealer",
+                             path="$.dealer")
+        found = self._table_for(doc)
+        try:
+            return self._prepare(number, line, doc, user, found)
+        except (ServiceError, ObjectDoesNotExist):  # judged against a table as it no longer is?
+            if found[1] is None or not _Link.forget_if_changed(found[1]):
+                raise
+        return self._prepare(number, line, doc, user, self._table_for(doc))
+
+    def _table_for(self, doc: dict):
+        """`rounds._table_for`, with one Table instance per stored row (not one per line)."""
+        raw = doc.get("table")
+        name = raw.get("name") if isinstance(raw, dict) else None
+        if self.table is None and isinstance(name, str):
+            row = _Link._rows.get(name)
+            if row is not None:
+                return self._table_of_row(row), row
+        return _table_for(doc, self.table)
+
+    def _prepare(self, number: int, line: bytes, doc: dict, user, found) -> _Pending:
+        """As `rounds._prepare`, with the users read once per import."""
+        table, row = found
+        check_may_log_at(user, table)
+        doc = complete_document(doc, table=table, logged_by=user)
+        username = doc["dealer"]
+        dealer = user if username == user.get_username() else self._user(username)
+        if not dealer_of(table, dealer):
+            raise refuse(_("\"%(dealer)s\" is not a dealer of pit %(pit)s, where table %(table)s stands.")
+                         % {"dealer": username, "pit": table.pit.name, "table": table.name},
+                         "unknown_dealer", path="$.dealer")
+        check_may_log_for(user, table, dealer, None)
+        try:
+            outcome = engine.replay(doc)
+        except engine.RoundError as exc:
+            raise engine_error(exc) from None
+        stored = chain.json_safe(doc)
+        stakes = _stake_rows(stored, outcome)
+        reference = stored.get("shoe")
+        shoe_number = _shoe_number(table, reference) if reference else None
+        return _Pending(line=number, raw=line, user=user, table=table, table_row=row, document=stored, stakes=stakes,
+                        dealer=dealer, float_owed=chain.money_column(outcome.float),
+                        float_logged=chain.money_column(_logged_float(outcome)), shoe_number=shoe_number,
+                        house_rules=self._house_rules(table))
+
+    def _house_rules(self, table: Table) -> dict:
+        key = (table.variant, json.dumps(table.rules, sort_keys=True, default=str))
+        rules = self.rules.get(key)
+        if rules is None:
+            rules = self.rules[key] = chain.json_safe(rules_jsonable(engine.house_rules(table.variant, table.rules)))
+        return rules
+
+    # --- writing --------------------------------------------------------------------------------
+
+    def _flush(self, pending: list[_Pending], errors: list[tuple[int, ServiceError]]) -> None:
+        if pending:
+            known = len(errors)
+            try:
+                with transaction.atomic(), hooks.rounds_batched():
+                    stored, repeats = self._write(pending, errors)
+            except IntegrityError:
+                # A concurrent writer took an id or a link meanwhile: this batch goes round by round
+                # through round_log, which settles each case as the API does.
+                del errors[known:]
+                stored, repeats = self._one_by_one(pending, errors)
+            self.summary.stored += stored
+            self.summary.repeats += repeats
+        errors.sort(key=lambda item: item[0])
+        for number, exc in errors:
+            self.summary.refused += 1
+            self.report(number, exc)
+
+    def _one_by_one(self, pending: list[_Pending], errors) -> tuple[int, int]:
+        from .rounds import round_log
+
+        stored = repeats = 0
+        for item in pending:
+            try:
+                _record, created = round_log(document=item.raw, logged_by=item.user, table=self.table)
+            except ServiceError as exc:
+                errors.append((item.line, exc))
+                continue
+            stored += created
+            repeats += not created
+        return stored, repeats
+
+    def _write(self, pending: list[_Pending], errors) -> tuple[int, int]:
+        """Write one batch inside the caller's transaction; returns (stored, repeats)."""
+        repeats = 0
+        fresh: list[_Pending] = []
+        seen: dict[str, _Pending] = {}
+        for item in pending:  # the same id twice in the batch
+            uid = item.document["id"]
+            first = seen.get(uid)
+            if first is None:
+                seen[uid] = item
+                fresh.append(item)
+            elif chain.canonical_json(first.document) == chain.canonical_json(item.document):
+                repeats += 1
+            else:
+                errors.append((item.line, _id_conflict(uid)))
+        stored_docs = dict(Round.objects.filter(uid__in=list(seen), revision=1).values_list("uid", "document"))
+        if stored_docs:
+            kept = []
+            for item in fresh:
+                document = stored_docs.get(uuid.UUID(item.document["id"]))
+                if document is None:
+                    kept.append(item)
+                elif chain.canonical_json(document) == chain.canonical_json(item.document):
+                    repeats += 1
+                else:
+                    errors.append((item.line, _id_conflict(item.document["id"])))
+            fresh = kept
+        by_table: dict[int, list[_Pending]] = {}
+        for item in fresh:
+            by_table.setdefault(item.table.pk, []).append(item)
+        records: list[_Record] = []
+        for table_id in sorted(by_table):  # tables locked in one order: two imports never deadlock
+            records.extend(self._chain_table(by_table[table_id], errors))
+        if records:
+            records.sort(key=lambda record: record._line)  # ids in the file's order
+            _insert(records)
+            hooks.rounds_written([record.id for record in records])  # their pending audit rows, in this transaction
+            for record in records:
+                hooks.round_recorded(record.id)
+        return len(records), repeats
+
+    def _chain_table(self, items: list[_Pending], errors) -> list[_Record]:
+        """Lock one table, check its row is the one its rounds were checked against (else check them
+        again), take their places in its shoes and seal them as the next links of its chain."""
+        db = connections[DEFAULT_DB_ALIAS]
+        table = items[0].table
+        with db.cursor() as cursor:
+            cursor.execute(_Link.LOCK if db.features.has_select_for_update else _Link.TABLE_BY_ID, [table.pk])
+            row = cursor.fetchone()
+            expected = next((item.table_row for item in items if item.table_row is not None), None)
+            if expected is not None and row != expected:
+                _Link._forget(expected)
+                if row is not None:
+                    _Link._remember(row)
+                items = self._again(items, errors)
+                if not items:
+                    return []
+                table = items[0].table
+            cursor.execute(_Link.LAST, [table.pk])
+            last = cursor.fetchone()
+        index = 0 if last is None else last[0] + 1
+        prev = "" if last is None else last[1]
+        # Each new round takes the table's next number (1, 2, …), as round_log gives it.
+        table_round = _Link.next_table_round(table, None if last is None else _Link(*last))
+        slots = self._shoe_slots(table, items, errors)
+        records = []
+        now = timezone.now
+        for item in items:
+            slot = slots.get(item.line)
+            if slot is False:
+                continue
+            shoe_id, position, number = slot if slot is not None else (None, None, None)
+            document = item.document
+            record = _Record(
+                uid=uuid.UUID(document["id"]), table_id=table.pk, dealer_id=item.dealer.pk, variant=table.variant,
+                house_rules=item.house_rules, table_min=Decimal(str(document["table"]["min"])),
+                table_max=Decimal(str(document["table"]["max"])), document=document, revision=1,
+                supersedes_id=None, amendment_reason="", logged_by_id=item.user.pk, status=RoundStatus.RECORDED,
+                float_owed=item.float_owed, float_logged=item.float_logged, chain_index=index, prev_sha256=prev,
+                shoe_id=shoe_id, position=position, number=number, logged_at=now(), table_round=table_round)
+            record._stakes, record._line = item.stakes, item.line
+            chain.seal_round(record, item.stakes)
+            prev, index, table_round = record.sha256, index + 1, table_round + 1
+            records.append(record)
+        return records
+
+    def _again(self, items: list[_Pending], errors) -> list[_Pending]:
+        """The table changed since its rounds were checked: check them again against it as it is."""
+        kept = []
+        for item in items:
+            try:
+                doc = read_document(item.raw)
+                kept.append(self._prepare(item.line, item.raw, doc, item.user, self._table_for(doc)))
+            except ServiceError as exc:
+                errors.append((item.line, exc))
+        if kept and len({item.table.pk for item in kept}) > 1:  # renamed away: back through round_log
+            raise IntegrityError("table renamed during the import")
+        return kept
+
+    def _shoe_slots(self, table: Table, items: list[_Pending], errors) -> dict:
+        """Each round's (shoe id, position, number) by its line: the shoe it names or the table's
+        open one, positions taken from the shoe's counter in one UPDATE per shoe; False for a
+        line refused (its shoe unknown or ended)."""
+        wanted: dict[int | None, list[_Pending]] = {}
+        for item in items:
+            wanted.setdefault(item.shoe_number, []).append(item)
+        slots: dict[int, object] = {}
+        shoe_table, columns = Shoe._meta.db_table, _Link._SHOE_COLUMNS
+        with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+            for number, group in wanted.items():
+                k = len(group)
+                if number is None:
+                    cursor.execute(
+                        f"UPDATE {shoe_table} SET next_position = next_position + %s WHERE ended_at IS NULL AND id = "
+                        f"(SELECT id FROM {shoe_table} WHERE table_id = %s AND ended_at IS NULL "
+                        f"ORDER BY number DESC LIMIT 1) RETURNING {columns}", [k, table.pk])
+                else:
+                    cursor.execute(f"UPDATE {shoe_table} SET next_position = next_position + %s "
+                                   f"WHERE table_id = %s AND number = %s AND ended_at IS NULL RETURNING {columns}",
+                                   [k, table.pk, number])
+                row = cursor.fetchone()
+                if row is None:
+                    if number is None:  # no open shoe: rounds without one, as round_log logs them
+                        continue
+                    named = Shoe.objects.filter(table=table, number=number).first()
+                    exc = _unknown_shoe(table, group[0].document.get("shoe")) if named is None else _shoe_ended(named)
+                    for item in group:
+                        slots[item.line] = False
+                        errors.append((item.line, exc))
+                    continue
+                shoe = _Link._shoe(table, row)
+                first = shoe.next_position - k
+                dealt = (Round.objects.filter(shoe=shoe, supersedes__isnull=True).order_by("-position")
+                         .values_list("number", flat=True).first()) or 0
+                for j, item in enumerate(group):
+                    slots[item.line] = (shoe.pk, first + j, dealt + j + 1)
+        return slots
+
+
+def _id_conflict(uid: str) -> ServiceError:
+    return refuse(_("A different round with the id %(id)s is already stored.") % {"id": uid}, "id_conflict",
+                  status=409)
+
+
+# --- the writes -------------------------------------------------------------------------------
+
+_ROUND_FIELDS = [f for f in Round._meta.concrete_fields]
+_STAKE_FIELDS = [f for f in Stake._meta.concrete_fields if not f.primary_key]
+
+
+def _value(record, field_):
+    """The value of a column, as the record holds it or the field's default."""
+    try:
+        return getattr(record, field_.attname)
+    except AttributeError:
+        return field_.get_default()
+
+
+def _insert(records: list[_Record]) -> None:
+    """Give the records their ids and write them with their stake rows: COPY on PostgreSQL,
+    bulk_create elsewhere."""
+    db = connections[DEFAULT_DB_ALIAS]
+    if db.vendor != "postgresql":
+        rounds = [Round(**{f.attname: _value(r, f) for f in _ROUND_FIELDS if f.attname != "id"}) for r in records]
+        Round.objects.bulk_create(rounds, batch_size=500)
+        for record, saved in zip(records, rounds):
+            record.id = saved.pk
+        Stake.objects.bulk_create(
+            [Stake(round_id=r.id, **{n: getattr(s, n) for n in chain.STAKE_FIELDS}) for r in records for s in r._stakes],
+            batch_size=500)
+        return
+    quote = db.ops.quote_name
+    pk = Round._meta.pk
+    with db.cursor() as cursor:
+        cursor.execute(f"SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
+                       [Round._meta.db_table, pk.column, len(records)])
+        for record, (new_id,) in zip(records, cursor.fetchall()):
+            record.id = new_id
+        raw = cursor.cursor
+        columns = ", ".join(quote(f.column) for f in _ROUND_FIELDS)
+        writers = [_writer(f) for f in _ROUND_FIELDS]
+        with raw.copy(f"COPY {quote(Round._meta.db_table)} ({columns}) FROM STDIN") as copy:
+            write = copy.write_row
+            for record in records:
+                write([w(record) for w in writers])
+        columns = ", ".join(quote(f.column) for f in _STAKE_FIELDS)
+        names = [f.attname for f in _STAKE_FIELDS]
+        with raw.copy(f"COPY {quote(Stake._meta.db_table)} ({columns}) FROM STDIN") as copy:
+            write = copy.write_row
+            for record in records:
+                for stake in record._stakes:
+                    stake.round_id = record.id
+                    write([getattr(stake, n) for n in names])
+
+
+def _writer(field_):
+    """How one column's value is read off a record for the COPY."""
+    name = field_.attname
+    if field_.get_internal_type() == "JSONField":
+        encoder = field_.encoder
+
+        def json_value(record):
+            value = getattr(record, name)
+            return None if value is None else json.dumps(value, cls=encoder, ensure_ascii=False)
+        return json_value
+
+    def plain(record):
+        try:
+            return getattr(record, name)
+        except AttributeError:
+            return field_.get_default()
+    return plain

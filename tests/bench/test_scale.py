@@ -1,0 +1,40 @@
+"""`make bench-scale` small (ROUNDS=200 after 100): the floor's rounds generated, imported by
+`import_rounds` in a process of its own, audited, and every page it times answers 200 at both sizes."""
+
+import pytest
+from django.db import connection
+
+from bench.scale import DEALERS, TABLES, report, scale_run
+from dealing import services
+from dealing.chain import CHECKPOINTS
+from dealing.models import Round, Stake
+from tests.conftest import current_database_url
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+
+def test_bench_scale_small_imports_audits_and_times_every_page(monkeypatch, tmp_path):
+    if connection.vendor != "postgresql":
+        pytest.skip("bench-scale measures PostgreSQL (DATABASE_URL); its import runs in another process")
+    from audit.models import Finding
+
+    monkeypatch.setenv("DATABASE_URL", current_database_url())
+    lines = []
+    results = scale_run(rounds=200, compare=100, repeat=1, workdir=tmp_path, log=lines.append)
+    assert sorted(results) == [100, 200]
+    for size, result in results.items():
+        assert result["import"]["summary"] == "100 stored, 0 already stored, 0 refused", result["import"]
+        assert result["storage"]["rounds"] == size and result["storage"]["bytes_per_round"] > 0
+        assert {name: row["status"] for name, row in result["pages"].items() if row["status"] != 200} == {}
+    assert Round.objects.count() == 200 and Stake.objects.count() > 200
+    assert {r.table.name for r in Round.objects.select_related("table")} == {name for name, *_ in TABLES}
+    assert {r.dealer.username for r in Round.objects.select_related("dealer")} <= set(DEALERS)
+    assert Round.objects.filter(shoe__isnull=True).count() == 0
+    assert Finding.objects.exists()  # audited (5% of the rounds carry a mistake)
+    # Every link verifies. (The import process signed its checkpoints in a directory of its own:
+    # tests/settings.py gives each process a temporary CHECKPOINT_DIR, so this one finds none.)
+    report_ = services.chain_verify()
+    assert report_.records == 200
+    assert [b for b in report_.breaks if b.relation != CHECKPOINTS] == []
+    table = report(results)
+    assert "| findings page 1 |" in table and "bytes per round" in table
