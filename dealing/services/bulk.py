@@ -40,7 +40,6 @@ from dealing.access import check_may_log_at, check_may_log_for, dealer_of
 from dealing.engine.base import rules_jsonable
 from dealing.errors import engine_error, refuse
 
-from ..choices import RoundStatus
 from ..models import Round, Shoe, Stake
 from .chain_link import _Link
 from .documents import complete_document, read_document
@@ -391,7 +390,7 @@ class _Importer:
                 uid=uuid.UUID(document["id"]), table_id=table.pk, dealer_id=item.dealer.pk, variant=table.variant,
                 house_rules=item.house_rules, table_min=Decimal(str(document["table"]["min"])),
                 table_max=Decimal(str(document["table"]["max"])), document=document, revision=1,
-                supersedes_id=None, amendment_reason="", logged_by_id=item.user.pk, status=RoundStatus.RECORDED,
+                supersedes_id=None, amendment_reason="", logged_by_id=item.user.pk,
                 float_owed=item.float_owed, float_logged=item.float_logged, chain_index=index, prev_sha256=prev,
                 shoe_id=shoe_id, position=position, number=number, logged_at=now(), table_round=table_round)
             record._stakes, record._line = item.stakes, item.line
