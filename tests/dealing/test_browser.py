@@ -97,9 +97,11 @@ def test_a_dealer_corrects_a_wrong_payout_and_a_pit_boss_approves_an_incident(br
     assert "Checked: clean" in page.locator("#check-panel").inner_text()
     page.keyboard.press("Control+Enter")  # save
     page.wait_for_selector("h1:has-text('Round')")
-    assert "Round saved" in page.locator(".messages").inner_text()
+    # The message names the round by its number at the table, as every page does (not the database id).
+    assert "Round 1 saved at R-1" in page.locator(".messages").inner_text()
 
     record = Round.objects.get()
+    assert record.table_round == 1
     assert record.dealer == dealer and record.table == floor.table_a
     assert engine.replay(record.document).findings == []
     bet = [e for e in record.document["events"] if e.get("stake") == "1a" and e.get("wager") == "bet"]
