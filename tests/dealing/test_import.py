@@ -175,7 +175,7 @@ def test_a_round_naming_an_unknown_shoe_is_refused_and_the_rest_stored(tmp_path,
     assert services.chain_verify().ok
 
 
-def test_the_stored_rounds_are_announced_for_audit_once_per_batch_and_audited(tmp_path, staff, tables,
+def test_the_stored_rounds_are_announced_for_audit_once_per_batch_and_audited(tmp_path, staff, tables, eager,
                                                                                django_capture_on_commit_callbacks):
     announced = []
 
