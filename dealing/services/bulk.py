@@ -43,7 +43,7 @@ from dealing.errors import engine_error, refuse
 from ..models import Round, Shoe, Stake
 from .chain_link import _Link
 from .documents import complete_document, read_document
-from .rounds import _logged_float, _stake_rows, _table_for
+from .rounds import _logged_float, _refuse_impossible, _stake_rows, _table_for
 from .shoes import _shoe_ended, _shoe_number, _unknown_shoe
 
 User = get_user_model()
@@ -263,6 +263,7 @@ class _Importer:
             outcome = engine.replay(doc)
         except engine.RoundError as exc:
             raise engine_error(exc) from None
+        _refuse_impossible(outcome)
         stored = chain.json_safe(doc)
         stakes = _stake_rows(stored, outcome)
         reference = stored.get("shoe")
