@@ -20,22 +20,22 @@ RULES_HELP = ("House rules over the preset's: the engine's (decks, max_hands, re
               "(3:2 | 6:5), surrender (bool), double (any | 9-11).")
 
 
-class PresetIn(serializers.Serializer):
+class BlackjackPresetIn(serializers.Serializer):
     preset = serializers.ChoiceField(choices=list(selectors.PRESETS), default="salon",
                                      help_text="salon (6 decks, seed 002) or online (8 decks, seed 001).")
 
 
-class JackpotIn(serializers.Serializer):
+class BlackjackJackpotIn(serializers.Serializer):
     preset = serializers.ChoiceField(choices=list(selectors.PRESETS), default="online",
                                      help_text="The jackpot is the online preset's side bet (its default).")
 
 
-class EdgeIn(PresetIn):
+class BlackjackEdgeIn(BlackjackPresetIn):
     strategy = serializers.ChoiceField(choices=list(selectors.STRATEGIES), default="optimal",
                                        help_text="optimal (composition-dependent) or basic (the chart).")
 
 
-class EvIn(PresetIn):
+class BlackjackEvIn(BlackjackPresetIn):
     cards = serializers.ListField(child=serializers.CharField(max_length=4), min_length=2, max_length=21,
                                   help_text="The hand's cards as codes (10S or TS, 6H …).")
     dealer = serializers.CharField(max_length=4, help_text="The dealer's up card.")
@@ -44,7 +44,7 @@ class EvIn(PresetIn):
     rules = serializers.DictField(required=False, default=dict, help_text=RULES_HELP)
 
 
-class EdgeOut(serializers.Serializer):
+class BlackjackEdgeOut(serializers.Serializer):
     format = serializers.CharField(help_text="edge/1")
     variant = serializers.CharField()
     preset = serializers.CharField()
@@ -57,7 +57,7 @@ class EdgeOut(serializers.Serializer):
     rules = serializers.DictField(help_text="The house rules the figure is for.")
 
 
-class CellOut(serializers.Serializer):
+class BlackjackCellOut(serializers.Serializer):
     up = serializers.CharField()
     action = serializers.ChoiceField(choices=["stand", "hit", "double", "split", "surrender"])
     code = serializers.CharField(help_text="H, S, Dh, Ds, P, Rh … as on the classic cards.")
@@ -66,24 +66,24 @@ class CellOut(serializers.Serializer):
     options = serializers.DictField(child=serializers.CharField(), help_text="Every option's EV. " + DECIMAL_HELP)
 
 
-class RowOut(serializers.Serializer):
+class BlackjackRowOut(serializers.Serializer):
     hand = serializers.CharField()
     total = serializers.IntegerField(allow_null=True)
-    cells = CellOut(many=True)
+    cells = BlackjackCellOut(many=True)
 
 
-class StrategyOut(serializers.Serializer):
+class BlackjackStrategyOut(serializers.Serializer):
     format = serializers.CharField(help_text="strategy/1")
     variant = serializers.CharField()
     preset = serializers.CharField()
     up_cards = serializers.ListField(child=serializers.CharField())
     rules = serializers.DictField()
-    hard = RowOut(many=True)
-    soft = RowOut(many=True)
-    pairs = RowOut(many=True)
+    hard = BlackjackRowOut(many=True)
+    soft = BlackjackRowOut(many=True)
+    pairs = BlackjackRowOut(many=True)
 
 
-class EvOut(serializers.Serializer):
+class BlackjackEvOut(serializers.Serializer):
     format = serializers.CharField(help_text="ev/1")
     variant = serializers.CharField()
     preset = serializers.CharField()
@@ -98,7 +98,7 @@ class EvOut(serializers.Serializer):
     rules = serializers.DictField()
 
 
-class EffectOut(serializers.Serializer):
+class BlackjackEffectOut(serializers.Serializer):
     rule = serializers.CharField()
     value = serializers.JSONField()
     preset_value = serializers.JSONField()
@@ -109,16 +109,16 @@ class EffectOut(serializers.Serializer):
     basic_change = serializers.CharField()
 
 
-class EffectsOut(serializers.Serializer):
+class BlackjackEffectsOut(serializers.Serializer):
     format = serializers.CharField(help_text="rule-effects/1")
     variant = serializers.CharField()
     preset = serializers.CharField()
     house_edge = serializers.CharField()
     basic_house_edge = serializers.CharField()
-    rows = EffectOut(many=True)
+    rows = BlackjackEffectOut(many=True)
 
 
-class JackpotOut(serializers.Serializer):
+class BlackjackJackpotOut(serializers.Serializer):
     format = serializers.CharField(help_text="jackpot/1")
     variant = serializers.CharField()
     preset = serializers.CharField()
@@ -139,56 +139,56 @@ class _Reader(APIView):
 class BlackjackEdgeApi(_Reader):
     """The house edge of blackjack off the top, under optimal play or the basic-strategy chart."""
 
-    @extend_schema(operation_id="math_blackjack_edge", parameters=[EdgeIn],
-                   responses={200: EdgeOut, **errors(400, 401, 403)})
+    @extend_schema(operation_id="math_blackjack_edge", parameters=[BlackjackEdgeIn],
+                   responses={200: BlackjackEdgeOut, **errors(400, 401, 403)})
     def get(self, request):
-        data = _query(EdgeIn, request)
-        return Response(EdgeOut(_asked(lambda: selectors.edge(preset=data["preset"],
+        data = _query(BlackjackEdgeIn, request)
+        return Response(BlackjackEdgeOut(_asked(lambda: selectors.edge(preset=data["preset"],
                                                                strategy=data["strategy"]))).data)
 
 
 class BlackjackStrategyApi(_Reader):
     """The basic-strategy chart of a preset: hard, soft and pairs by the dealer's up card."""
 
-    @extend_schema(operation_id="math_blackjack_strategy", parameters=[PresetIn],
-                   responses={200: StrategyOut, **errors(400, 401, 403)})
+    @extend_schema(operation_id="math_blackjack_strategy", parameters=[BlackjackPresetIn],
+                   responses={200: BlackjackStrategyOut, **errors(400, 401, 403)})
     def get(self, request):
-        data = _query(PresetIn, request)
-        return Response(StrategyOut(_asked(lambda: selectors.strategy(preset=data["preset"]))).data)
+        data = _query(BlackjackPresetIn, request)
+        return Response(BlackjackStrategyOut(_asked(lambda: selectors.strategy(preset=data["preset"]))).data)
 
 
 class BlackjackRuleEffectsApi(_Reader):
     """The house edge with each single rule changed (the rule-effects table)."""
 
-    @extend_schema(operation_id="math_blackjack_rule_effects", parameters=[PresetIn],
-                   responses={200: EffectsOut, **errors(400, 401, 403)})
+    @extend_schema(operation_id="math_blackjack_rule_effects", parameters=[BlackjackPresetIn],
+                   responses={200: BlackjackEffectsOut, **errors(400, 401, 403)})
     def get(self, request):
-        data = _query(PresetIn, request)
-        return Response(EffectsOut(_asked(lambda: selectors.rule_effects(preset=data["preset"]))).data)
+        data = _query(BlackjackPresetIn, request)
+        return Response(BlackjackEffectsOut(_asked(lambda: selectors.rule_effects(preset=data["preset"]))).data)
 
 
 class BlackjackJackpotApi(_Reader):
     """The online jackpot side bet (A♠ J♠): probability, EV at the table's jackpot, break-even."""
 
-    @extend_schema(operation_id="math_blackjack_jackpot", parameters=[JackpotIn],
-                   responses={200: JackpotOut, **errors(400, 401, 403)})
+    @extend_schema(operation_id="math_blackjack_jackpot", parameters=[BlackjackJackpotIn],
+                   responses={200: BlackjackJackpotOut, **errors(400, 401, 403)})
     def get(self, request):
-        data = _query(JackpotIn, request)
-        return Response(JackpotOut(_asked(lambda: selectors.jackpot(preset=data["preset"]))).data)
+        data = _query(BlackjackJackpotIn, request)
+        return Response(BlackjackJackpotOut(_asked(lambda: selectors.jackpot(preset=data["preset"]))).data)
 
 
 class BlackjackEvApi(_Reader):
     """The exact EV of every option of a blackjack hand against an up card (`ev/1`); nothing is stored."""
 
-    @extend_schema(operation_id="math_blackjack_ev", request=EvIn, responses={200: EvOut, **errors(400, 401, 403)},
+    @extend_schema(operation_id="math_blackjack_ev", request=BlackjackEvIn, responses={200: BlackjackEvOut, **errors(400, 401, 403)},
                    examples=[OpenApiExample("Sixteen against a ten", value={"cards": ["TS", "6H"], "dealer": "TC"},
                                             request_only=True),
                              OpenApiExample("Eights against a six, online", request_only=True,
                                             value={"cards": ["8S", "8H"], "dealer": "6D", "preset": "online"})])
     def post(self, request):
-        serializer = EvIn(data=request.data)
+        serializer = BlackjackEvIn(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         answer = _asked(lambda: selectors.ev(cards=data["cards"], dealer=data["dealer"], removed=data["removed"],
                                              preset=data["preset"], rules=data["rules"] or None))
-        return Response(EvOut(answer).data)
+        return Response(BlackjackEvOut(answer).data)
