@@ -119,7 +119,7 @@ def _save_round(request, form, table: Table, result, amends: Round | None):
             message += " " + _("You made it, so another pit boss of the pit decides (four eyes).")
         messages.success(request, message)
     elif created:
-        messages.success(request, _("Round %(n)d saved at %(table)s.") % {"n": record.table_round, "table": table.name})
+        messages.success(request, _("Round saved: %(table)s, round %(n)d.") % {"n": record.table_round, "table": table.name})
     else:
         messages.info(request, _("This round was already saved."))
     return _redirect(request, reverse("dealing:round_detail", args=[record.pk]))

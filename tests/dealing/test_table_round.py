@@ -80,7 +80,7 @@ def test_the_form_says_which_round_was_saved(staff, tables, deal):
     checked = client.post(url, {**data, "action": "check"}).context["result"]
     response = client.post(url, {**data, "checked": checked.token, "action": "save"}, follow=True)
     html = response.content.decode()
-    assert "Round 1 saved at R-1." in html and "Round 1 at R-1" in html
+    assert "Round saved: R-1, round 1." in html and "Round 1 at R-1" in html
 
 
 @pytest.mark.django_db(transaction=True)
