@@ -153,6 +153,8 @@ def _act(request, shift, action, forms, receive_event, receive_form):
     except ServiceError as exc:
         if exc.status == 403 and exc.extra.get("code") == "forbidden":
             raise PermissionDenied(exc.message) from None
+        if exc.extra.get("code") in ("shift_closed", "shift_not_signed"):
+            return exc.message  # the step's form is not on the page of a shift that is not open
         if action in forms:
             _error(forms[action], exc)
             return None
