@@ -139,3 +139,12 @@ def test_the_schema_lists_the_books_endpoints(crew):
     schema = logged_in(crew.auditor).get("/api/schema/", {"format": "json"}).json()
     assert "/api/v1/books/shifts/{id}/" in schema["paths"]
     assert "/api/v1/books/shifts/{id}/transfers/{event}/receive/" in schema["paths"]
+
+
+def test_the_admin_shows_shifts_read_only(crew, open_shift, make_user):
+    shift = open_shift()
+    admin = logged_in(make_user("superuser", username="root"))
+    assert admin.get("/admin/books/tableshift/").status_code == 200
+    page = admin.get(f"/admin/books/tableshift/{shift.pk}/change/")
+    assert page.status_code == 200 and b'name="_save"' not in page.content
+    assert admin.get("/admin/books/tableshift/add/").status_code == 403
