@@ -73,6 +73,14 @@ def test_payment_findings_are_listed_with_the_money_they_moved(crew, open_shift)
     assert {f.round_id for f in books.findings} == {r.pk for r in bad}
     assert books.rounds.logged - books.rounds.owed == books.findings_effect != 0
     assert books.findings_effect == sum(r.float_logged - r.float_owed for r in bad)
+    # The tray holds what was paid: no variance against the logged float, and against the float as
+    # the rules owed it a variance of exactly the findings' money (the planted mistakes).
+    hundreds, ones = divmod(int(books.expected), 100)
+    assert books.expected == hundreds * 100 + ones
+    shift = services.shift_count_closing(shift=shift, counted_by=crew.dealer, counts={"100": hundreds, "1": ones})
+    books = selectors.shift_books(shift)
+    assert books.variance == 0
+    assert books.variance_owed == books.findings_effect == -sum(f.player_delta for f in books.findings)
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
