@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "ledger",
     "audit",
     "gamemath",
+    "books",
     "bench",
 ]
 

@@ -28,6 +28,7 @@ api_v1 = [
     path("", include("audit.api_urls")),
     path("ledger/", include("ledger.api_urls")),
     path("math/", include("gamemath.api_urls")),
+    path("books/", include("books.api_urls")),
 ]
 
 urlpatterns = [
@@ -40,6 +41,7 @@ urlpatterns = [
     path("drills/", include("drills.urls")),
     path("audit/", include("audit.urls")),
     path("math/", include("gamemath.urls")),
+    path("books/", include("books.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

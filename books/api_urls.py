@@ -1,0 +1,23 @@
+"""The books' endpoints, mounted at /api/v1/books/ (namespace "api:books")."""
+
+from django.urls import path
+
+from . import apis
+
+app_name = "books"
+
+urlpatterns = [
+    path("shifts/", apis.ShiftListApi.as_view(), name="shift-list"),
+    path("shifts/open/", apis.ShiftOpenApi.as_view(), name="shift-open"),
+    path("shifts/<int:pk>/", apis.ShiftBooksApi.as_view(), name="shift-books"),
+    path("shifts/<int:pk>/sign/", apis.ShiftSignApi.as_view(), name="shift-sign"),
+    path("shifts/<int:pk>/transfers/", apis.TransferRequestApi.as_view(), name="transfer-request"),
+    path("shifts/<int:pk>/transfers/<int:event>/approve/", apis.TransferApproveApi.as_view(),
+         name="transfer-approve"),
+    path("shifts/<int:pk>/transfers/<int:event>/receive/", apis.TransferReceiveApi.as_view(),
+         name="transfer-receive"),
+    path("shifts/<int:pk>/cash/", apis.CashApi.as_view(), name="cash"),
+    path("shifts/<int:pk>/closing/", apis.ClosingCountApi.as_view(), name="closing"),
+    path("shifts/<int:pk>/explain/", apis.ExplainApi.as_view(), name="explain"),
+    path("shifts/<int:pk>/close/", apis.CloseApi.as_view(), name="close"),
+]

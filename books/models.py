@@ -1,0 +1,110 @@
+"""The books of a table: its shifts and the float's events during each.
+
+A `TableShift` holds the opening and closing counts (by denomination: {"100": 12, "500": 4}), who
+counted and who signed them, the pit boss's explanation of a variance and who closed the shift.
+A `FloatEvent` is one fill, credit, sale of chips for cash or transfer of cash to the drop box,
+appended during the shift with who did each step and when. The figures (expected float, variance,
+win) are never stored: `books.selectors.shift_books` computes them from these rows and the rounds.
+"""
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from casino.models import MONEY, Table
+
+from .choices import EventKind, ShiftStatus, TransferStatus
+
+USER = settings.AUTH_USER_MODEL
+
+
+class TableShift(models.Model):
+    """One shift of a table's float, from the opening count to the close."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="shifts", verbose_name=_("table"))
+    status = models.CharField(_("status"), max_length=10, choices=ShiftStatus.choices, default=ShiftStatus.OPENING)
+    dealer = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="float_shifts",
+                               verbose_name=_("dealer"), help_text=_("The dealer who counted the opening float."))
+    opening = models.JSONField(_("opening count"), help_text=_("Chips by denomination, e.g. {\"100\": 20}."))
+    opening_total = models.DecimalField(_("opening float"), **MONEY)
+    opened_at = models.DateTimeField(_("opened at"), default=timezone.now)
+    opening_signed_by = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                                          verbose_name=_("opening signed by"))
+    opening_signed_at = models.DateTimeField(_("opening signed at"), null=True, blank=True)
+    tolerance = models.DecimalField(_("variance tolerance"), default=Decimal("0"), **MONEY,
+                                    help_text=_("A variance up to this amount (either way) closes without an "
+                                                "explanation."))
+    closing = models.JSONField(_("closing count"), null=True, blank=True)
+    closing_total = models.DecimalField(_("closing float"), null=True, blank=True, **MONEY)
+    closing_counted_by = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                                           verbose_name=_("closing counted by"))
+    closing_counted_at = models.DateTimeField(_("closing counted at"), null=True, blank=True)
+    explanation = models.TextField(_("explanation of the variance"), blank=True)
+    explained_variance = models.DecimalField(_("variance explained"), null=True, blank=True, **MONEY)
+    explained_by = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                                     verbose_name=_("explained by"))
+    explained_at = models.DateTimeField(_("explained at"), null=True, blank=True)
+    closed_by = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                                  verbose_name=_("closed by"))
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-opened_at", "-id"]
+        verbose_name = _("table shift")
+        verbose_name_plural = _("table shifts")
+        constraints = [
+            # A second opening while a shift is open (or awaiting its signature) is refused.
+            models.UniqueConstraint(fields=["table"], condition=~Q(status="closed"), name="books_one_live_shift"),
+        ]
+        indexes = [models.Index(fields=["table", "opened_at"], name="books_shift_table_time")]
+
+    def __str__(self) -> str:
+        return f"{self.table.name} {self.opened_at:%Y-%m-%d %H:%M}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == ShiftStatus.OPEN
+
+    @property
+    def is_closed(self) -> bool:
+        return self.status == ShiftStatus.CLOSED
+
+
+class FloatEvent(models.Model):
+    """A fill or credit (chips by denomination: requested, approved, received), or an amount of
+    chips sold for cash at the table or of cash taken to the drop box (recorded once)."""
+
+    shift = models.ForeignKey(TableShift, on_delete=models.PROTECT, related_name="events", verbose_name=_("shift"))
+    kind = models.CharField(_("kind"), max_length=12, choices=EventKind.choices)
+    chips = models.JSONField(_("chips"), default=dict, blank=True)
+    amount = models.DecimalField(_("amount"), **MONEY)
+    status = models.CharField(_("status"), max_length=10, choices=TransferStatus.choices, blank=True)
+    requested_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+",
+                                     verbose_name=_("requested or recorded by"))
+    requested_at = models.DateTimeField(_("requested or recorded at"), default=timezone.now)
+    approved_by = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                                    verbose_name=_("approved by"))
+    approved_at = models.DateTimeField(_("approved at"), null=True, blank=True)
+    received_by = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                                    verbose_name=_("received by"))
+    received_at = models.DateTimeField(_("received at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["shift", "requested_at", "id"]
+        verbose_name = _("float event")
+        verbose_name_plural = _("float events")
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="books_event_amount_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.shift} {self.kind} {self.amount}"
+
+    @property
+    def in_float(self) -> bool:
+        """Whether it moves the float: a fill or credit once received; a sale or drop at once."""
+        return self.kind in (EventKind.CHIPS_SOLD, EventKind.DROP) or self.status == TransferStatus.RECEIVED
