@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import apis, blackjack_apis
+from . import apis, blackjack_apis, veintiuno_apis
 
 urlpatterns = [
     path("ochko/edge/", apis.OchkoEdgeApi.as_view(), name="math-ochko-edge"),
@@ -14,4 +14,6 @@ urlpatterns = [
          name="math-blackjack-rule-effects"),
     path("blackjack/jackpot/", blackjack_apis.BlackjackJackpotApi.as_view(), name="math-blackjack-jackpot"),
     path("blackjack/ev/", blackjack_apis.BlackjackEvApi.as_view(), name="math-blackjack-ev"),
+    path("veintiuno/edge/", veintiuno_apis.VeintiunoEdgeApi.as_view(), name="math-veintiuno-edge"),
+    path("veintiuno/specials/", veintiuno_apis.VeintiunoSpecialsApi.as_view(), name="math-veintiuno-specials"),
 ]

@@ -45,3 +45,26 @@ def test_a_richer_suited_twelve_changes_the_edge_and_a_bad_one_is_shown_on_its_f
     bad = client.get(PAGE + "?suited_twelve_pays=99")
     assert bad.status_code == 200
     assert "less than or equal to 10" in bad.content.decode()
+
+
+API_EDGE = reverse("api:math-veintiuno-edge")
+API_SPECIALS = reverse("api:math-veintiuno-specials")
+
+
+@pytest.mark.parametrize("role", [*ROLES, "superuser"])
+def test_every_role_reads_the_api(client_for, role):
+    client = client_for(role)
+    assert client.get(API_SPECIALS).json()["chances"]["natural"] == veintiuno.specials_document()["chances"]["natural"]
+
+
+def test_the_api_answers_the_engines_edge_and_refuses_a_bad_rule_naming_it(client_for):
+    client = client_for("auditor")
+    answer = client.get(API_EDGE, {"suited_twelve_pays": 3}).json()
+    assert answer["house_edge"] == veintiuno.edge({"suited_twelve_pays": 3})["house_edge"]
+    assert [row["threshold"] for row in answer["thresholds"]] == list(range(12, 21))
+    bad = client.get(API_EDGE, {"suited_twelve_pays": 11})
+    assert bad.status_code == 400 and "suited_twelve_pays" in bad.json()["extra"]["fields"]
+
+
+def test_anonymous_gets_401_from_the_api(client):
+    assert client.get(API_SPECIALS).status_code == 401
