@@ -98,7 +98,7 @@ def test_a_dealer_corrects_a_wrong_payout_and_a_pit_boss_approves_an_incident(br
     page.keyboard.press("Control+Enter")  # save
     page.wait_for_selector("h1:has-text('Round')")
     # The message names the round by its number at the table, as every page does (not the database id).
-    assert "Round 1 saved at R-1" in page.locator(".messages").inner_text()
+    assert "Round saved: R-1, round 1." in page.locator(".messages").inner_text()
 
     record = Round.objects.get()
     assert record.table_round == 1
