@@ -4,10 +4,11 @@ rules in force, the cards named, the shoe they leave, and the answers as decimal
 from decimal import Decimal, localcontext
 
 from ..blackjack.rules import OPTIONS, PACK, house_rules
-from ..cards import label, normalize
+from ..cards import label
 from ..errors import RoundError
 from .blackjack_dealer import N_RANKS
-from .ochko_question import QuestionError
+from .questions import QuestionError
+from .questions import read_cards as _read_cards
 
 DIGITS = 15  # significant digits of the decimal strings (floats: see docs/blackjack-math.md)
 RANK_INDEX = {"A": 0, **{str(v): v - 1 for v in range(2, 10)}, "T": 9, "J": 9, "Q": 9, "K": 9}
@@ -87,18 +88,7 @@ def rules_key(rules: dict) -> tuple:
 
 
 def read_cards(texts, field: str) -> list[str]:
-    if texts is None:
-        return []
-    if isinstance(texts, str):
-        texts = texts.split()
-    out = []
-    for text in texts:
-        code = normalize(text)
-        if code is None or code not in PACK:
-            raise QuestionError(field, f"{text!r} is not a card of the 52-card pack (2 to A in four suits: "
-                                       f"TS, 6H, AC …).")
-        out.append(code)
-    return out
+    return _read_cards(texts, field, PACK, "the 52-card pack (2 to A in four suits: TS, 6H, AC …)")
 
 
 def check_copies(named: list[tuple[str, str]], decks: int) -> None:

@@ -5,10 +5,11 @@ decimal strings of analytics-format.md."""
 from decimal import Decimal, localcontext
 from fractions import Fraction
 
-from ..cards import label, normalize
+from ..cards import label
 from ..errors import RoundError
 from ..ochko import DECKS, PACK, house_rules
 from ..odds.ochko import RANKS, VALUE
+from .questions import QuestionError, read_cards
 
 N_RANKS = len(RANKS)
 RANK_INDEX = {r: i for i, r in enumerate(RANKS)}
@@ -16,12 +17,6 @@ PER_RANK = 4 * DECKS
 DIGITS = 18  # significant digits of the decimal strings (the contract asks for at least 12)
 
 
-class QuestionError(ValueError):
-    """A question that cannot be asked; `field` names the argument at fault."""
-
-    def __init__(self, field: str, message: str):
-        super().__init__(message)
-        self.field = field
 
 
 # --- reading the question -------------------------------------------------------------------------
@@ -38,18 +33,7 @@ def _rules_jsonable(rules: dict) -> dict:
 
 
 def _read_cards(texts, field: str) -> list[str]:
-    if texts is None:
-        return []
-    if isinstance(texts, str):
-        texts = texts.split()
-    out = []
-    for text in texts:
-        code = normalize(text)
-        if code is None or code not in PACK:
-            raise QuestionError(field, f"{text!r} is not a card of the 36-card ochko pack (6 to A in four suits: "
-                                       f"6S, TS, AH …).")
-        out.append(code)
-    return out
+    return read_cards(texts, field, PACK, "the 36-card ochko pack (6 to A in four suits: 6S, TS, AH …)")
 
 
 def _check_copies(named: list[tuple[str, str]]) -> None:

@@ -35,7 +35,7 @@ from functools import lru_cache
 
 from ..errors import RoundError
 from ..veintiuno import rules as R
-from .ochko_question import QuestionError  # the one refusal of every game's math
+from .questions import QuestionError
 
 ACE, PICTURE = 0, 7
 # The pack by value class: A, 2, 3, 4, 5, 6, 7 and the pictures (J, Q, K count 10).
