@@ -78,4 +78,5 @@ def edge_chart_data(document: dict) -> dict:
     return {"labels": [rule_label(row) for row in rows],
             "series": [{"label": str(_("Change of the house edge (points of %)")),
                         "values": [row["change"] for row in rows], "color": "#a3262a"}],
+            # xgettext:no-python-format
             "words": {"axis": str(_("Change of the house edge, % of the bet"))}}
