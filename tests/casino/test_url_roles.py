@@ -139,9 +139,10 @@ def test_the_walk_sees_every_app():
 
 
 @pytest.fixture
-def walk_floor(settings, django_capture_on_commit_callbacks):
+def walk_floor(settings, django_capture_on_commit_callbacks, eager):
     """The demo floor (its users work in both pits), a drill of trainee1, an audit run and its
-    findings, a pending incident and a pending correction: an object for every URL kwarg."""
+    findings, a pending incident and a pending correction: an object for every URL kwarg. The
+    audits run in this process (eager), also where CI's broker is set, so the findings exist."""
     from django.contrib.auth import get_user_model
 
     from audit.models import AuditRun, Finding

@@ -60,7 +60,8 @@ def test_the_form_opens_filled_from_the_stored_log_and_gives_it_back_unchanged(s
     response = client.get(correct_url(record))
     assert response.status_code == 200 and response.context["amends"] == record
     html = response.content.decode()
-    assert f"Correct round {record.pk} at Escribas" in html and 'name="reason"' in html
+    # The heading names the round by its number at the table (issue #20), never by its database id.
+    assert f"Correct round {record.table_round} at Escribas" in html and 'name="reason"' in html
     data = form_data(response)
     assert data["round_id"] == str(record.uid)
     response = client.post(correct_url(record), {**data, "action": "check"})
