@@ -29,7 +29,7 @@ from casino.models import Table
 from casino.roles import HasRole, user_pits
 
 from . import selectors, services
-from .access import READ_ROLES, WRITE_ROLES, shift_for
+from .access import COUNTERS, READ_ROLES, SIGNERS, WRITE_ROLES, shift_for
 from .choices import CASH_KINDS, CHIP_KINDS, EventKind, ShiftStatus
 from .models import FloatEvent
 
@@ -80,7 +80,7 @@ def _table(user, ref: str) -> Table:
 
 
 class ShiftOpenApi(APIView):
-    permission_classes = [HasRole(*WRITE_ROLES)]
+    permission_classes = [HasRole(*COUNTERS)]  # the dealer counts the opening float
 
     @extend_schema_serializer(component_name="BooksShiftOpenInput")
     class InputSerializer(serializers.Serializer):
@@ -111,6 +111,7 @@ class _ShiftWrite(APIView):
 
 
 class ShiftSignApi(_ShiftWrite):
+    permission_classes = [HasRole(*SIGNERS)]  # signatures, approvals, explanations, the close
     @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk: int):
         shift = services.shift_open_sign(shift=shift_for(request.user, pk), signed_by=request.user)
@@ -142,6 +143,7 @@ def _event(user, pk: int, event: int) -> FloatEvent:
 
 
 class TransferApproveApi(_ShiftWrite):
+    permission_classes = [HasRole(*SIGNERS)]  # signatures, approvals, explanations, the close
     @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk: int, event: int):
         done = services.transfer_approve(event=_event(request.user, pk, event), approved_by=request.user)
@@ -196,6 +198,7 @@ class ClosingCountApi(_ShiftWrite):
 
 
 class ExplainApi(_ShiftWrite):
+    permission_classes = [HasRole(*SIGNERS)]  # signatures, approvals, explanations, the close
     @extend_schema_serializer(component_name="BooksExplainInput")
     class InputSerializer(serializers.Serializer):
         text = serializers.CharField(max_length=4000)
@@ -210,6 +213,7 @@ class ExplainApi(_ShiftWrite):
 
 
 class CloseApi(_ShiftWrite):
+    permission_classes = [HasRole(*SIGNERS)]  # signatures, approvals, explanations, the close
     @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk: int):
         return _books(services.shift_close(shift=shift_for(request.user, pk), closed_by=request.user))

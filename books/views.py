@@ -13,7 +13,7 @@ from casino.models import Table
 from casino.roles import role_required, user_pits
 
 from . import selectors, services
-from .access import READ_ROLES, may_count_opening, may_handle, may_sign, shift_for
+from .access import COUNTERS, READ_ROLES, may_count_opening, may_handle, may_sign, shift_for
 from .choices import EventKind
 from .forms import CashForm, CountForm, ExplainForm, TransferForm
 from .models import FloatEvent
@@ -37,7 +37,7 @@ def _error(form, exc: ServiceError) -> None:
 
 
 @require_http_methods(["GET", "POST"])
-@role_required(*READ_ROLES)
+@role_required(*COUNTERS)
 def shift_open(request, table: str):
     table = get_object_or_404(Table.objects.filter(pit__in=user_pits(request.user)).select_related("pit"), name=table)
     if not may_count_opening(request.user, table):

@@ -162,6 +162,15 @@ def walk_floor(settings, django_capture_on_commit_callbacks, eager):
         run = audit_run_start(started_by=users["auditor1"])
     trainee = users["trainee1"]
     drill = drill_start(trainee=trainee, variant="ochko", preset="", kind="payout")
+    # The float's books: a shift of R-1 opened (counted and signed) with a fill waiting for approval.
+    from books import services as books
+    from casino.models import Table
+
+    r1 = Table.objects.get(name="R-1")
+    chip = str(r1.chips[0])
+    shift = books.shift_open(table=r1, counted_by=users["dealer1"], counts={chip: 10})
+    shift = books.shift_open_sign(shift=shift, signed_by=users["pitboss1"])
+    transfer = books.transfer_request(shift=shift, kind="fill", counts={chip: 5}, requested_by=users["dealer1"])
     session = GameSession.objects.order_by("pk").first()
     objects = {
         "table": "R-1",
@@ -174,6 +183,8 @@ def walk_floor(settings, django_capture_on_commit_callbacks, eager):
         "run": AuditRun.objects.get(pk=run.pk),
         "finding": Finding.objects.order_by("pk").first(),
         "session": session,
+        "shift": shift,
+        "transfer": transfer,
     }
     return users, objects
 
@@ -192,8 +203,13 @@ def build_url(pattern: Pattern, objects) -> str:
         kwargs["number"] = objects["shoe"].number if "shoes" in route else 1
     if "<uidb64>" in route:
         kwargs.update(uidb64="MQ", token="set-password")
+    if "<str:table>" in route:
+        kwargs["table"] = objects["table"]
+    if "<int:event>" in route:
+        kwargs["event"] = objects["transfer"].pk
     if "<int:pk>" in route:
         owner = (
+            "shift" if name.startswith("books:") or "shifts/" in route else
             "pending_round" if name in PENDING_ROUND else
             "drill" if name.startswith("drills:") and "trainees" not in route or "api:drill" in name else
             "trainee" if "trainees" in route else
