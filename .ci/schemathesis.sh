@@ -26,11 +26,12 @@ export DEBUG=1 ALLOWED_HOSTS=127.0.0.1,localhost
 SERVER_LOG=${SCHEMATHESIS_SERVER_LOG:-$(mktemp -t schemathesis-server.XXXXXX.log)}
 log "gunicorn on $BASE (its log: $SERVER_LOG)"
 # No request-line limit of gunicorn's own (an HTML 414): the application answers every URL itself.
-.venv/bin/gunicorn casino.wsgi:application --bind "127.0.0.1:$PORT" --workers 2 --timeout 60 \
+# The game math solved once before the workers fork (GAMEMATH_WARM, --preload), as in production.
+GAMEMATH_WARM=1 .venv/bin/gunicorn casino.wsgi:application --bind "127.0.0.1:$PORT" --workers 2 --timeout 60 --preload \
   --limit-request-line 0 >"$SERVER_LOG" 2>&1 &
 SERVER=$!
 trap 'kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true' EXIT
-for _ in $(seq 1 60); do
+for _ in $(seq 1 600); do  # up to 5 min: the game math is solved before the workers start
   if curl -fsS -o /dev/null "$BASE/healthz"; then break; fi
   sleep 0.5
 done

@@ -59,6 +59,10 @@ class ShiftListApi(APIView):
                                OpenApiParameter("status", OpenApiTypes.STR, enum=ShiftStatus.values)],
                    responses=OutputSerializer(many=True))
     def get(self, request):
+        wanted = request.query_params.get("status")
+        if wanted and wanted not in ShiftStatus.values:
+            raise serializers.ValidationError({"status": [_("\"%(value)s\" is not one of %(choices)s.")
+                                                          % {"value": wanted, "choices": ", ".join(ShiftStatus.values)}]})
         table = None
         if request.query_params.get("table"):
             table = Table.objects.filter(name=request.query_params["table"]).first()

@@ -15,3 +15,13 @@ class GameMathConfig(AppConfig):
 
         # The same roles as the views: the pages show no floor data, so every role reads them.
         register(NavItem(_("Game math"), "gamemath:ochko", roles=READERS, order=70, group="training"))
+
+        # GAMEMATH_WARM=1 with gunicorn --preload: the figures every page and endpoint starts from
+        # are solved once in the master, before the workers fork, instead of on a user's first
+        # request (the blackjack rule effects take tens of seconds cold).
+        import os
+
+        if os.environ.get("GAMEMATH_WARM", "").lower() in ("1", "true", "yes"):
+            from . import warm
+
+            warm.warm()

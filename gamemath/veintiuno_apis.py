@@ -36,8 +36,6 @@ class VeintiunoEdgeOut(serializers.Serializer):
     bank = serializers.DictField(help_text="The bank's documented strategy (stands_on).")
     probabilities = serializers.DictField(child=serializers.CharField(),
                                           help_text="total (1), withdrawn (a 13 in two cards), trillona.")
-    thresholds = serializers.ListField(child=serializers.DictField(), help_text=(
-        "The bank's edge when the player stands from each count 12–20 against the documented bank."))
 
 
 class VeintiunoSpecialsOut(serializers.Serializer):
@@ -59,8 +57,7 @@ class VeintiunoEdgeApi(APIView):
                    responses={200: VeintiunoEdgeOut, **errors(400, 401, 403)})
     def get(self, request):
         pays = _query(VeintiunoRulesIn, request)["suited_twelve_pays"]
-        answer = {**vs.edge(suited_twelve_pays=pays), "thresholds": vs.thresholds(suited_twelve_pays=pays)}
-        return Response(VeintiunoEdgeOut(answer).data)
+        return Response(VeintiunoEdgeOut(vs.edge(suited_twelve_pays=pays)).data)
 
 
 class VeintiunoSpecialsApi(APIView):
