@@ -32,7 +32,7 @@ GAMEMATH_WARM=1 .venv/bin/gunicorn casino.wsgi:application --bind "127.0.0.1:$PO
 SERVER=$!
 trap 'kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true' EXIT
 for _ in $(seq 1 600); do  # up to 5 min: the game math is solved before the workers start
-  if curl -fsS -o /dev/null "$BASE/healthz"; then break; fi
+  if curl -fsS -o /dev/null "$BASE/healthz" 2>/dev/null; then break; fi
   sleep 0.5
 done
 
