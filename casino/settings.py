@@ -210,6 +210,8 @@ AUDIT_QUEUE_LINGER_MS = env.int("AUDIT_QUEUE_LINGER_MS", default=100)
 AUDIT_SWEEP_GRACE_S = env.int("AUDIT_SWEEP_GRACE_S", default=60)
 AUDIT_SWEEP_INTERVAL_S = env.float("AUDIT_SWEEP_INTERVAL_S", default=30)
 AUDIT_SWEEP_LIMIT = env.int("AUDIT_SWEEP_LIMIT", default=2000)
+# The float variance (counted − expected) a table's shift may close with, unexplained (books/).
+BOOKS_VARIANCE_TOLERANCE = env.str("BOOKS_VARIANCE_TOLERANCE", default="0")
 
 # --- authentication ------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
