@@ -236,3 +236,8 @@ def test_the_cli_refuses_a_question_it_cannot_answer_in_one_line(args, words):
     done = _cli(*args)
     assert done.returncode == 2 and done.stdout == ""
     assert words in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_the_specials_trillona_without_the_bank_equals_the_rounds_tally():
+    # The specials table counts the player's draws alone (the bank's cards are exchangeable).
+    assert vm._trillona_played(16) == vm._round(16, vm.BANK_STANDS, 2, 1)["trillona"] > 0

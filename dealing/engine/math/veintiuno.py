@@ -92,7 +92,7 @@ def specials(packs: int = 1, threshold: int = THRESHOLD) -> dict:
         "relancina": Fraction(kinds[R.RELANCINA], pairs),
         "thirteen": Fraction(kinds["thirteen"], pairs),
     }
-    chance["trillona"] = _round(threshold, BANK_STANDS, 2, packs)["trillona"]
+    chance["trillona"] = _trillona_played(threshold, packs)
     chance["trillona_chasing"] = _trillona_chasing(packs)
     return chance
 
@@ -110,6 +110,27 @@ def _trillona_chasing(packs: int = 1) -> Fraction:
             continue
         rem = _take(_take(full, a), b)
         total += orderings * _chase(rem, CLASS_VALUE[a] + CLASS_VALUE[b], (a == ACE) + (b == ACE), 2)
+    return Fraction(total, _factorial(sum(full)))
+
+
+def _trillona_played(threshold: int, packs: int = 1) -> Fraction:
+    """The chance that a player of the documented strategy (drawing while under `threshold`) ends
+    on a trillona. Only the player's own cards matter: the bank's two face-down cards dealt between
+    are exchangeable with the rest of the pack, so the player draws as if from the pack less his
+    two cards, without solving the bank (the round's solve gives the same tally)."""
+    full = tuple(n * packs for n in FULL)
+    copies: Counter = Counter()
+    for code in R.PACK:
+        copies[(_class_of(code), code[1])] += packs
+    total = 0
+    for (a, b, suited), orderings in _pairs(copies).items():
+        hard, aces = CLASS_VALUE[a] + CLASS_VALUE[b], (a == ACE) + (b == ACE)
+        if (_two_card_kind(a, b, suited) is not None or _best(hard, aces) == 13
+                or _two_card_value(a, b, suited) >= threshold):
+            continue  # a two-card special, a withdrawn 13 or a standing hand: two cards, no trillona
+        for (count, n, left), w in _player(_take(_take(full, a), b), hard, aces, 2, threshold):
+            if count == 21 and n == R.TRILLONA_CARDS:
+                total += orderings * w * _factorial(sum(left))
     return Fraction(total, _factorial(sum(full)))
 
 
