@@ -191,7 +191,11 @@ class _Snapshot:
 def _round_rows(m: Models, round_ids, *, lock: bool):
     qs = m.Round.objects.filter(pk__in=_one_of(round_ids)).order_by("pk")
     if lock and connection.vendor == "postgresql":
-        qs = qs.select_for_update(of=("self",))
+        # Lock in a statement of its own, then read in the next: a `FOR UPDATE` that waited for another
+        # writer re-reads only the locked round rows, while its subqueries (the derived status and
+        # audit status) would still see the snapshot from before that writer committed, and the
+        # round's change would be counted twice.
+        list(qs.select_for_update(of=("self",)).values_list("pk", flat=True))
     return list(qs.values_list("pk", "logged_at", "table_id", "dealer_id", "variant", "status", "audit_status",
                                "float_logged", "float_owed"))
 
