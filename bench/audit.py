@@ -116,11 +116,11 @@ def _dealt(sim, *, table: Table, dealer, with_stakes: bool) -> _Dealt:
     doc["dealer"] = dealer.get_username()  # as round_log stores it where a log names none (a bank game's)
     if not with_stakes:
         return _Dealt(chain.json_safe(complete_document(doc, table=table, logged_by=dealer)), sim.code)
-    from dealing.services.rounds import _logged_float, _prepare
+    from dealing.services.rounds import logged_float, _prepare
 
     prepared = _prepare(doc, table=table, logged_by=dealer)
     return _Dealt(prepared.document, sim.code, prepared.stakes, chain.money_column(prepared.outcome.float),
-                  chain.money_column(_logged_float(prepared.outcome)))
+                  chain.money_column(logged_float(prepared.outcome)))
 
 
 def _insert(rows: list[Round]) -> None:

@@ -64,12 +64,35 @@ def canonical_json(value) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def canonical_json_with(payload: dict, encoded: dict[str, str]) -> str:
+    """`canonical_json(payload)`, byte for byte, with the values of the keys in `encoded` given as
+    their canonical JSON already: a round's document is encoded once, for its link and for its
+    column, not once each. The keys between two encoded ones go through one `canonical_json` of
+    their own, so no text is searched or replaced."""
+    parts = []
+    run: dict = {}
+    for key in sorted(payload):
+        text = encoded.get(key)
+        if text is None:
+            run[key] = payload[key]
+            continue
+        if run:
+            parts.append(canonical_json(run)[1:-1])
+            run = {}
+        parts.append(f"{canonical_json(key)}:{text}")
+    if run:
+        parts.append(canonical_json(run)[1:-1])
+    return "{" + ",".join(parts) + "}"
+
+
 def money_column(value) -> Decimal | None:
     """An amount as a money column stores it (2 decimals, halves away from zero as PostgreSQL
     rounds): the value hashed is the value stored, on every database."""
     if value is None:
         return None
-    return Decimal(str(value)).quantize(CENT, rounding=ROUND_HALF_UP)
+    if type(value) is not Decimal:  # str() of a Decimal is exact, so a Decimal goes as it is
+        value = Decimal(str(value))
+    return value.quantize(CENT, rounding=ROUND_HALF_UP)
 
 
 def _money(value) -> str | None:
@@ -106,9 +129,11 @@ def key_for(key_id: str) -> bytes:
         raise UnknownKey(key_id) from None
 
 
-def link_digest(payload: dict, key: bytes) -> str:
-    """THE link function: HMAC-SHA-256 of the payload's canonical JSON under `key`, in hex."""
-    return hmac.new(key, canonical_json(payload).encode("utf-8"), hashlib.sha256).hexdigest()
+def link_digest(payload: dict, key: bytes, encoded: dict[str, str] | None = None) -> str:
+    """THE link function: HMAC-SHA-256 of the payload's canonical JSON under `key`, in hex
+    (`encoded`: values already in canonical JSON, see `canonical_json_with`)."""
+    text = canonical_json(payload) if not encoded else canonical_json_with(payload, encoded)
+    return hmac.new(key, text.encode("utf-8"), hashlib.sha256).hexdigest()
 
 
 # --- rounds ----------------------------------------------------------------------------------
@@ -165,10 +190,12 @@ def record_payload(*, key_id: str, table_id: int, chain_index: int, uid, revisio
     }
 
 
-def round_hash(record, *, supersedes_sha256: str | None = None, key: bytes | None = None) -> str:
+def round_hash(record, *, supersedes_sha256: str | None = None, key: bytes | None = None,
+               encoded: dict[str, str] | None = None) -> str:
     """The link a stored `Round` should carry, recomputed from its fields (its `stakes_hmac` as
     stored; `stakes_digest` checks that one against the stake rows). The superseded record's link
-    is `supersedes_sha256` when given, else read from `record.supersedes`."""
+    is `supersedes_sha256` when given, else read from `record.supersedes`. `encoded`: the canonical
+    JSON of some of its payload's values ("document", "house_rules"), when the caller has it."""
     if supersedes_sha256 is None and record.supersedes_id:
         supersedes_sha256 = record.supersedes.sha256
     return link_digest(record_payload(
@@ -180,18 +207,22 @@ def round_hash(record, *, supersedes_sha256: str | None = None, key: bytes | Non
         table_min=record.table_min, table_max=record.table_max, float_owed=record.float_owed,
         float_logged=record.float_logged, document=record.document, stakes_hmac=record.stakes_hmac,
         prev_sha256=record.prev_sha256,
-    ), key_for(record.chain_key) if key is None else key)
+    ), key_for(record.chain_key) if key is None else key, encoded)
 
 
-def seal_round(record, stakes, *, supersedes_sha256: str | None = None) -> str:
+def seal_round(record, stakes, *, supersedes_sha256: str | None = None, encoded: dict[str, str] | None = None,
+               stakes_hmac: str | None = None) -> str:
     """Give a record about to be written (its `chain_index` and `prev_sha256` set) its key id,
     its stakes' HMAC and its link, under the current key; returns the link. Every writer of rounds
-    calls this (round_log, corrections, bulk imports, the benchmarks, the migrations)."""
+    calls this (round_log, corrections, bulk imports, the benchmarks, the migrations).
+
+    The bulk importer passes what its checking processes computed already: `encoded` (see
+    `round_hash`) and `stakes_hmac`, the `stakes_digest` of `stakes` under the current key."""
     key_id, keys = chain_keys()
     key = keys[key_id]
     record.chain_key = key_id
-    record.stakes_hmac = stakes_digest(stakes, key)
-    record.sha256 = round_hash(record, supersedes_sha256=supersedes_sha256, key=key)
+    record.stakes_hmac = stakes_digest(stakes, key) if stakes_hmac is None else stakes_hmac
+    record.sha256 = round_hash(record, supersedes_sha256=supersedes_sha256, key=key, encoded=encoded)
     return record.sha256
 
 

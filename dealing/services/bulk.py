@@ -3,7 +3,7 @@ batches.
 
 Every line is read, completed, checked and replayed by the engine exactly as `round_log` does it
 (`documents.read_document`, `documents.complete_document`, `access`, `engine.replay`,
-`rounds._stake_rows`); a line that is refused is reported by its number and the others go on.
+`rounds.stake_rows`); a line that is refused is reported by its number and the others go on.
 What differs is the writing: the rounds of a batch (`BATCH` lines) are written in one transaction,
 each table locked once, its chain's head read once, every round sealed with the same
 `chain.seal_round` (HMAC v2 links, `stakes_hmac`, `chain_index`), then all of them and their stake
@@ -43,7 +43,7 @@ from dealing.errors import engine_error, refuse
 from ..models import Round, Shoe, Stake
 from .chain_link import _Link
 from .documents import complete_document, read_document
-from .rounds import _logged_float, _refuse_impossible, _stake_rows, _table_for
+from .rounds import logged_float, refuse_impossible, stake_rows, _table_for
 from .shoes import _shoe_ended, _shoe_number, _unknown_shoe
 
 User = get_user_model()
@@ -65,7 +65,7 @@ class _Record:
     """A round row to be written: its columns' values by attribute name (what `chain.round_hash`
     reads, and what the COPY sends). Lighter than a `Round` instance."""
 
-    __slots__ = tuple(f.attname for f in Round._meta.concrete_fields) + ("_stakes", "_line")
+    __slots__ = tuple(f.attname for f in Round._meta.concrete_fields) + ("_stakes", "_line", "_encoded")
 
     def __init__(self, **values):
         for name, value in values.items():
@@ -90,6 +90,13 @@ class _Pending:
     float_logged: Decimal | None
     shoe_number: int | None
     house_rules: dict = field(default_factory=dict)
+    # Computed where the line is checked (in a checking process with --jobs): the canonical JSON
+    # of the document and of the house rules (hashed in the link and sent as the columns' text),
+    # and the stake rows' HMAC under the key `key_id`.
+    document_json: str = ""
+    house_rules_json: str = ""
+    key_id: str = ""
+    stakes_hmac: str = ""
 
 
 def rounds_import(lines: Iterable[bytes], *, logged_by=None, table: Table | None = None,
@@ -113,6 +120,7 @@ _WORKER: "_Importer | None" = None  # the importer a forked checking process wor
 def _worker_prepare(part):
     """In a checking process: prepare lines; users and table go back by id (pickled lightly)."""
     out = []
+    _WORKER.allowed.clear()
     for number, line in part:
         try:
             item = _WORKER._prepare_line(number, line)
@@ -149,8 +157,13 @@ class _Importer:
         self.users: dict[str, object] = {}
         if logged_by is not None:
             self.users[logged_by.get_username()] = logged_by
-        self.rules: dict[tuple, dict] = {}  # the house rules a table's rounds store, by (variant, rules)
+        self.rules: dict[tuple, tuple[dict, str]] = {}  # the house rules a table's rounds store (and
+        # their canonical JSON), by (variant, rules); `self.rules_of` finds them by the rules' object
+        self.rules_of: dict[int, tuple[object, str, tuple[dict, str]]] = {}
         self.tables: dict[tuple, Table] = {}  # one instance per table row read
+        # Who may log at which table and for which dealer, as found in this batch (the checks ask
+        # the database and translate their refusals first): (user, table, pit, dealer or None).
+        self.allowed: set[tuple] = set()
 
     # --- reading and checking -------------------------------------------------------------------
 
@@ -178,6 +191,7 @@ class _Importer:
         return self.summary
 
     def _prepare_all(self, window):
+        self.allowed.clear()
         out = []
         for number, line in window:
             try:
@@ -250,35 +264,51 @@ class _Importer:
     def _prepare(self, number: int, line: bytes, doc: dict, user, found) -> _Pending:
         """As `rounds._prepare`, with the users read once per import."""
         table, row = found
-        check_may_log_at(user, table)
+        allowed = self.allowed
+        if (user.pk, table.pk, table.pit_id, None) not in allowed:
+            check_may_log_at(user, table)
+            allowed.add((user.pk, table.pk, table.pit_id, None))
         doc = complete_document(doc, table=table, logged_by=user)
         username = doc["dealer"]
         dealer = user if username == user.get_username() else self._user(username)
-        if not dealer_of(table, dealer):
-            raise refuse(_("\"%(dealer)s\" is not a dealer of pit %(pit)s, where table %(table)s stands.")
-                         % {"dealer": username, "pit": table.pit.name, "table": table.name},
-                         "unknown_dealer", path="$.dealer")
-        check_may_log_for(user, table, dealer, None)
+        if dealer is None or (user.pk, table.pk, table.pit_id, dealer.pk) not in allowed:
+            if not dealer_of(table, dealer):
+                raise refuse(_("\"%(dealer)s\" is not a dealer of pit %(pit)s, where table %(table)s stands.")
+                             % {"dealer": username, "pit": table.pit.name, "table": table.name},
+                             "unknown_dealer", path="$.dealer")
+            check_may_log_for(user, table, dealer, None)
+            allowed.add((user.pk, table.pk, table.pit_id, dealer.pk))
         try:
             outcome = engine.replay(doc)
         except engine.RoundError as exc:
             raise engine_error(exc) from None
-        _refuse_impossible(outcome)
+        refuse_impossible(outcome)
         stored = chain.json_safe(doc)
-        stakes = _stake_rows(stored, outcome)
+        stakes = stake_rows(stored, outcome)
         reference = stored.get("shoe")
         shoe_number = _shoe_number(table, reference) if reference else None
+        house_rules, house_rules_json = self._house_rules(table)
+        key_id, keys = chain.chain_keys()
         return _Pending(line=number, raw=line, user=user, table=table, table_row=row, document=stored, stakes=stakes,
                         dealer=dealer, float_owed=chain.money_column(outcome.float),
-                        float_logged=chain.money_column(_logged_float(outcome)), shoe_number=shoe_number,
-                        house_rules=self._house_rules(table))
+                        float_logged=chain.money_column(logged_float(outcome)), shoe_number=shoe_number,
+                        house_rules=house_rules, document_json=chain.canonical_json(stored),
+                        house_rules_json=house_rules_json, key_id=key_id,
+                        stakes_hmac=chain.stakes_digest(stakes, keys[key_id]))
 
-    def _house_rules(self, table: Table) -> dict:
+    def _house_rules(self, table: Table) -> tuple[dict, str]:
+        # Most lines name a table read before: its rules' object is the one seen then (kept
+        # alive here, so its id is not reused), and the rules are not encoded again to be found.
+        seen = self.rules_of.get(id(table.rules))
+        if seen is not None and seen[0] is table.rules and seen[1] == table.variant:
+            return seen[2]
         key = (table.variant, json.dumps(table.rules, sort_keys=True, default=str))
-        rules = self.rules.get(key)
-        if rules is None:
-            rules = self.rules[key] = chain.json_safe(rules_jsonable(engine.house_rules(table.variant, table.rules)))
-        return rules
+        found = self.rules.get(key)
+        if found is None:
+            rules = chain.json_safe(rules_jsonable(engine.house_rules(table.variant, table.rules)))
+            found = self.rules[key] = (rules, chain.canonical_json(rules))
+        self.rules_of[id(table.rules)] = (table.rules, table.variant, found)
+        return found
 
     # --- writing --------------------------------------------------------------------------------
 
@@ -325,18 +355,18 @@ class _Importer:
             if first is None:
                 seen[uid] = item
                 fresh.append(item)
-            elif chain.canonical_json(first.document) == chain.canonical_json(item.document):
+            elif first.document_json == item.document_json:
                 repeats += 1
             else:
                 errors.append((item.line, _id_conflict(uid)))
-        stored_docs = dict(Round.objects.filter(uid__in=list(seen), revision=1).values_list("uid", "document"))
+        stored_docs = _stored_documents(list(seen))
         if stored_docs:
             kept = []
             for item in fresh:
                 document = stored_docs.get(uuid.UUID(item.document["id"]))
                 if document is None:
                     kept.append(item)
-                elif chain.canonical_json(document) == chain.canonical_json(item.document):
+                elif chain.canonical_json(document) == item.document_json:
                     repeats += 1
                 else:
                     errors.append((item.line, _id_conflict(item.document["id"])))
@@ -395,7 +425,9 @@ class _Importer:
                 float_owed=item.float_owed, float_logged=item.float_logged, chain_index=index, prev_sha256=prev,
                 shoe_id=shoe_id, position=position, number=number, logged_at=now(), table_round=table_round)
             record._stakes, record._line = item.stakes, item.line
-            chain.seal_round(record, item.stakes)
+            record._encoded = {"document": item.document_json, "house_rules": item.house_rules_json}
+            chain.seal_round(record, item.stakes, encoded=record._encoded,
+                             stakes_hmac=item.stakes_hmac if item.key_id == chain.chain_keys()[0] else None)
             prev, index, table_round = record.sha256, index + 1, table_round + 1
             records.append(record)
         return records
@@ -446,11 +478,32 @@ class _Importer:
                     continue
                 shoe = _Link._shoe(table, row)
                 first = shoe.next_position - k
-                dealt = (Round.objects.filter(shoe=shoe, supersedes__isnull=True).order_by("-position")
-                         .values_list("number", flat=True).first()) or 0
+                cursor.execute(_DEALT, [shoe.pk])
+                dealt = cursor.fetchone()
+                dealt = (dealt[0] if dealt is not None else None) or 0
                 for j, item in enumerate(group):
                     slots[item.line] = (shoe.pk, first + j, dealt + j + 1)
         return slots
+
+
+# The number of the shoe's last round in force (`Round.objects` would add its derived columns'
+# subqueries to a query asked once per shoe and batch).
+_DEALT = (f"SELECT number FROM {Round._meta.db_table} WHERE shoe_id = %s AND supersedes_id IS NULL "
+          f"ORDER BY position DESC LIMIT 1")
+
+
+def _stored_documents(uids: list[str]) -> dict:
+    """The documents already stored (revision 1) under these ids, by id. Most imports find none:
+    the ids are looked for first as one array parameter on PostgreSQL (not 2,000 of them)."""
+    db = connections[DEFAULT_DB_ALIAS]
+    if db.vendor == "postgresql":
+        with db.cursor() as cursor:
+            cursor.execute(f"SELECT uid FROM {Round._meta.db_table} WHERE revision = 1 AND uid = ANY(%s)",
+                           [[uuid.UUID(uid) for uid in uids]])
+            uids = [row[0] for row in cursor.fetchall()]
+        if not uids:
+            return {}
+    return dict(Round.objects.filter(uid__in=uids, revision=1).values_list("uid", "document"))
 
 
 def _id_conflict(uid: str) -> ServiceError:
@@ -516,6 +569,9 @@ def _writer(field_):
         encoder = field_.encoder
 
         def json_value(record):
+            text = record._encoded.get(name)
+            if text is not None:  # its canonical JSON, as hashed: the same jsonb value
+                return text
             value = getattr(record, name)
             return None if value is None else json.dumps(value, cls=encoder, ensure_ascii=False)
         return json_value

@@ -205,7 +205,7 @@ class _Link:
         field; no signal handlers listen to rounds), then its stake rows; give the record its id.
 
         On PostgreSQL both go in one statement (`_ROUND_AND_STAKES`). A stake's values are passed
-        as they are: `_stake_rows` builds them as the types their fields store (str, int or None,
+        as they are: `stake_rows` builds them as the types their fields store (str, int or None,
         Decimal or None), which those fields' own preparation would hand on unchanged."""
         db = connections[DEFAULT_DB_ALIAS]
         params = [f.get_db_prep_save(f.pre_save(record, True), db) for f in cls._ROUND_FIELDS]

@@ -139,13 +139,13 @@ def _prepare(doc: dict, *, table: Table, logged_by, supersedes: Round | None = N
         outcome = engine.replay(doc)
     except engine.RoundError as exc:
         raise engine_error(exc) from None
-    _refuse_impossible(outcome)
+    refuse_impossible(outcome)
     stored = chain.json_safe(doc)
     return _Prepared(table=table, dealer=dealer, document=stored, outcome=outcome,
-                     stakes=_stake_rows(stored, outcome), table_row=table_row)
+                     stakes=stake_rows(stored, outcome), table_row=table_row)
 
 
-def _refuse_impossible(outcome) -> None:
+def refuse_impossible(outcome) -> None:
     """A round that cannot have happened (the engine's IMPOSSIBLE findings) is refused with the
     engine's reason and stored nowhere; a dealer's mistakes are stored with the round."""
     found = engine.impossible(outcome.findings)
@@ -199,7 +199,7 @@ def _append(prepared: _Prepared, *, logged_by, revision: int = 1, supersedes: Ro
         table_max=Decimal(str(prepared.document["table"]["max"])), document=prepared.document,
         revision=revision, supersedes=supersedes, amendment_reason=amendment_reason, logged_by=logged_by,
         float_owed=chain.money_column(outcome.float),
-        float_logged=chain.money_column(_logged_float(outcome)),
+        float_logged=chain.money_column(logged_float(outcome)),
     )
     # A new round takes the next place in its shoe (the one it names, or the table's open one); an
     # amendment keeps the place of the round it corrects.
@@ -244,7 +244,7 @@ def _shoe_slot(table: Table, reference, number: int | None, supersedes: Round | 
     return shoe, position, dealt + 1
 
 
-def _logged_float(outcome) -> Decimal:
+def logged_float(outcome) -> Decimal:
     total = Decimal(0)
     for s in outcome.settled:
         if s.result == TAKE and s.amount is not None:
@@ -266,7 +266,7 @@ class _StakeRow:
             setattr(self, name, value)
 
 
-def _stake_rows(document: dict, outcome) -> list[_StakeRow]:
+def stake_rows(document: dict, outcome) -> list[_StakeRow]:
     """The Stake rows of a round (not saved, no round yet); refused when a value would not fit its column."""
     owed: dict[str, Decimal] = {}
     sizes: dict[tuple, Decimal] = {}
@@ -309,7 +309,7 @@ def _stake_rows(document: dict, outcome) -> list[_StakeRow]:
                 raise refuse(_("The amounts of stake %(stake)s are too large to be stored.") % {"stake": sid},
                              "amount_too_large", path=path)
         rows.append(row)
-    for value in (outcome.float, _logged_float(outcome)):
+    for value in (outcome.float, logged_float(outcome)):
         if value is not None and abs(value) >= MONEY_LIMIT:
             raise refuse(_("The round's amounts are too large to be stored."), "amount_too_large", path="$")
     return rows

@@ -238,3 +238,12 @@ def test_lines_checked_in_several_processes_are_stored_as_in_one(tmp_path, staff
     report = services.chain_verify()
     assert [b for b in report.breaks if b.relation != "checkpoint log"] == [] and report.records == 18
     assert _run(_write(tmp_path, stored, "again.jsonl"), "--jobs", "2")[:2] == (0, "0 stored, 18 already stored, 0 refused\n")
+
+
+def test_the_permission_found_for_one_dealer_is_not_lent_to_another_in_the_batch(tmp_path, staff, tables):
+    docs = [deal_round(tables.ochko, seed=k) for k in range(4)]
+    docs[2] = {**docs[2], "dealer": "dealer-c"}  # a dealer of pit C, between two of pit A's
+    code, summary, errors = _run(_write(tmp_path, docs), "--as", "pitboss1")
+    assert (code, summary) == (1, "3 stored, 0 already stored, 1 refused")
+    assert errors.startswith('line 3: "dealer-c" is not a dealer of pit')
+    assert services.chain_verify().ok
