@@ -75,7 +75,8 @@ def _shifts(cursor) -> dict:
 
 
 def _moved(col: str) -> str:
-    return f"{col} + make_interval(days => %(step)s::int * (k - %(last)s::int))"
+    # From the base already moved back to copy 0's place (`_move_base_sql`).
+    return f"{col} + make_interval(days => %(step)s::int * k)"
 
 
 def _renamed_hex(col: str, digits: int) -> str:
@@ -112,10 +113,10 @@ OVERRIDES = {
         "id": "id + k * %(F)s::bigint", "round_id": "round_id + k * %(R)s::bigint", "shoe_id": "shoe_id + k * %(S)s::bigint",
         "played_at": _moved("played_at"), "created": _moved("created"), "reviewed_at": _moved("reviewed_at"),
     },
-    "audit_rollup": {"id": "id + k * %(RU)s::bigint", "day": "day + %(step)s::int * (k - %(last)s::int)",
-                     "shift_date": "shift_date + %(step)s::int * (k - %(last)s::int)"},
-    "audit_rollupfinding": {"id": "id + k * %(RF)s::bigint", "day": "day + %(step)s::int * (k - %(last)s::int)",
-                            "shift_date": "shift_date + %(step)s::int * (k - %(last)s::int)"},
+    "audit_rollup": {"id": "id + k * %(RU)s::bigint", "day": "day + %(step)s::int * k",
+                     "shift_date": "shift_date + %(step)s::int * k"},
+    "audit_rollupfinding": {"id": "id + k * %(RF)s::bigint", "day": "day + %(step)s::int * k",
+                            "shift_date": "shift_date + %(step)s::int * k"},
 }
 # In the order the rows refer to each other (not checked while copying, but readable).
 ORDER = ["dealing_shoe", "dealing_shoeevent", "audit_shoeaudit", "dealing_round", "dealing_stake",
@@ -145,8 +146,8 @@ def _move_base_sql(table: str) -> str | None:
     back = "make_interval(days => - %(step)s::int * %(last)s::int)"
     sets = [f"{c} = {c} + {back}" for c in _columns_of(table) if c in TIMES]
     sets += [f"{c} = {c} - %(step)s::int * %(last)s::int" for c in ("day", "shift_date") if c in OVERRIDES[table]]
-    if table == "dealing_shoe":
-        sets.append(f"ended_at = CASE WHEN %(last)s::int = 0 THEN ended_at ELSE coalesce(ended_at, loaded_at) + {back} END")
+    if table == "dealing_shoe":  # its open shoes are ended after the copy (the newest copy's stay open)
+        sets.append(f"ended_at = ended_at + {back}")
     return f"UPDATE {table} SET {', '.join(sets)}" if sets else None
 
 
@@ -221,6 +222,9 @@ def clone(copies: int, *, step_days: int = 3, batch: int = 4, min_free_gb: float
             log(f"clone: {made}/{copies} copies ({made * base['dealing_round']:,} rounds) in "
                 f"{time.perf_counter() - t1:.1f} s, {free_gb:.1f} GB free before")
             first = stop + 1
+        if made > 1:
+            cursor.execute("UPDATE dealing_shoe SET ended_at = loaded_at WHERE ended_at IS NULL AND id <= %(S)s::bigint",
+                           params)
         timings["copy"] = time.perf_counter() - t0 - timings["drop indexes, move base"]
         cursor.execute("SET session_replication_role = DEFAULT")
         t2 = time.perf_counter()

@@ -321,11 +321,9 @@ def scale_run(*, rounds: int, compare: int = 100_000, repeat: int = 20, workers:
     for size in sizes:
         cloned = {}
         if size > done and clone and done:
-            if size % done:
-                raise ValueError(f"--clone makes whole copies: {size:,} is not a multiple of {done:,}")
             from bench.clone import clone as clone_rounds
 
-            cloned = clone_rounds(size // done, log=log)
+            cloned = clone_rounds(-(-size // done), log=log)  # whole copies: at least `size` rounds
             log(f"[{size:,}] clone: {json.dumps({k: v for k, v in cloned.items() if k != 'check'}, default=str)}")
             done = Round.objects.count()
             imported = audited = {}
@@ -397,7 +395,7 @@ def report(results: dict) -> str:
                          f"({cl['timings_s']}); Σ rollup rounds {cl['check']['rollup_rounds']:,} = audited rounds "
                          f"in force {cl['check']['audited_rounds_in_force']:,}")
         mem = results[size].get("worker_memory")
-        if mem:
+        if mem and "note" not in mem:
             lines.append(f"- at {size:,} rounds: {workers_line(mem)}")
         if results[size].get("load_average"):
             lines.append(f"- at {size:,} rounds: load average (1 min) {results[size]['load_average'][0]} when the "
