@@ -308,7 +308,7 @@ def scale_run(*, rounds: int, compare: int = 100_000, repeat: int = 20, workers:
     """Fill the configured database to `compare` then `rounds` rounds; time the pages at each size.
 
     With `clone`, the rounds above `compare` are not imported: the imported and audited `compare`
-    rounds are copied in SQL (bench/clone.py) to `rounds // compare` times as many. With
+    rounds are copied in SQL (bench/clone.py) to ⌈rounds / compare⌉ times as many. With
     `worker_memory`, 2 workers re-audit the newest day at each size (bench/workermem.py). `previous`
     holds the figures of a size already in the database (a run continued on a kept database): its
     pages are not timed again."""
@@ -317,6 +317,11 @@ def scale_run(*, rounds: int, compare: int = 100_000, repeat: int = 20, workers:
     workdir = Path(workdir or tempfile.mkdtemp(prefix="bench-scale-"))
     sizes = sorted({min(compare, rounds), rounds})
     done = Round.objects.count()
+    # A continued run: the sizes already timed are those of the database as it was left (the import
+    # may have refused a few lines of `compare`).
+    prior = {v["storage"]["rounds"]: v for v in (previous or {}).values()}
+    if done in prior:
+        sizes = sorted({done, rounds})
     results = {}
     for size in sizes:
         cloned = {}
@@ -346,8 +351,8 @@ def scale_run(*, rounds: int, compare: int = 100_000, repeat: int = 20, workers:
             done = size
         else:
             imported = audited = {}
-        if previous and str(size) in previous and not imported and not cloned:
-            results[size] = {**previous[str(size)], "pages_from": "a previous run on this database"}
+        if size in prior and not imported and not cloned:
+            results[size] = {**prior[size], "pages_from": "a previous run on this database"}
         else:
             load = os.getloadavg()[0]
             timed = pages(tables=tables, people=people, repeat=repeat)
