@@ -309,7 +309,7 @@ def scale_run(*, rounds: int, compare: int = 100_000, repeat: int = 20, workers:
 
     With `clone`, the rounds above `compare` are not imported: the imported and audited `compare`
     rounds are copied in SQL (bench/clone.py) to ⌈rounds / compare⌉ times as many. With
-    `worker_memory`, 2 workers re-audit the newest day at each size (bench/workermem.py). `previous`
+    `worker_memory`, 2 workers re-audit the newest day of 6 tables at each size (bench/workermem.py). `previous`
     holds the figures of a size already in the database (a run continued on a kept database): its
     pages are not timed again."""
     pit, tables, people = floor()
@@ -363,13 +363,14 @@ def scale_run(*, rounds: int, compare: int = 100_000, repeat: int = 20, workers:
         if worker_memory:
             from bench.workermem import worker_memory as measure_workers
 
-            results[size]["worker_memory"] = measure_workers(workers=workers, env=env)
+            results[size]["worker_memory"] = measure_workers(workers=workers, env=env, tables=tables[:6])
             log(f"[{size:,}] worker memory: {json.dumps(results[size]['worker_memory'])}")
     return results
 
 
 def workers_line(mem: dict) -> str:
-    return (f"{len(mem['worker_peak_rss_mb'])} workers re-auditing the newest day ({mem['rounds_audited']:,} rounds, "
+    return (f"{len(mem['worker_peak_rss_mb'])} workers re-auditing the newest day of {len(mem['tables'])} tables "
+            f"({mem['rounds_audited']:,} rounds, "
             f"{mem['rounds_per_s']} rounds/s): peak RSS {mem['worker_peak_rss_mb']} MB "
             f"(ready: {mem['worker_peak_rss_mb_ready']} MB)")
 
