@@ -304,16 +304,35 @@ def database_bytes() -> dict:
 # --- the whole run ------------------------------------------------------------------------------
 
 def scale_run(*, rounds: int, compare: int = 100_000, repeat: int = 20, workers: int = 2, workdir: Path | None = None,
-              log=print) -> dict:
-    """Fill the configured database to `compare` then `rounds` rounds; time the pages at each size."""
+              clone: bool = False, worker_memory: bool = False, previous: dict | None = None, log=print) -> dict:
+    """Fill the configured database to `compare` then `rounds` rounds; time the pages at each size.
+
+    With `clone`, the rounds above `compare` are not imported: the imported and audited `compare`
+    rounds are copied in SQL (bench/clone.py) to ⌈rounds / compare⌉ times as many. With
+    `worker_memory`, 2 workers re-audit the newest day of 6 tables at each size (bench/workermem.py). `previous`
+    holds the figures of a size already in the database (a run continued on a kept database): its
+    pages are not timed again."""
     pit, tables, people = floor()
     env = {**os.environ}
     workdir = Path(workdir or tempfile.mkdtemp(prefix="bench-scale-"))
     sizes = sorted({min(compare, rounds), rounds})
     done = Round.objects.count()
+    # A continued run: the sizes already timed are those of the database as it was left (the import
+    # may have refused a few lines of `compare`).
+    prior = {v["storage"]["rounds"]: v for v in (previous or {}).values()}
+    if done in prior:
+        sizes = sorted({done, rounds})
     results = {}
     for size in sizes:
-        if size > done:
+        cloned = {}
+        if size > done and clone and done:
+            from bench.clone import clone as clone_rounds
+
+            cloned = clone_rounds(-(-size // done), log=log)  # whole copies: at least `size` rounds
+            log(f"[{size:,}] clone: {json.dumps({k: v for k, v in cloned.items() if k != 'check'}, default=str)}")
+            done = Round.objects.count()
+            imported = audited = {}
+        elif size > done:
             path = workdir / f"rounds-{done}-{size}.jsonl"
             t0 = time.perf_counter()
             generate(path, tables, start=done, stop=size)
@@ -332,10 +351,28 @@ def scale_run(*, rounds: int, compare: int = 100_000, repeat: int = 20, workers:
             done = size
         else:
             imported = audited = {}
-        timed = pages(tables=tables, people=people, repeat=repeat)
-        results[size] = {"import": imported, "audit": audited, "pages": timed, "storage": database_bytes()}
-        log(f"[{size:,}] storage: {json.dumps(results[size]['storage'])}")
+        if size in prior and not imported and not cloned:
+            results[size] = {**prior[size], "pages_from": "a previous run on this database"}
+        else:
+            load = os.getloadavg()[0]
+            timed = pages(tables=tables, people=people, repeat=repeat)
+            results[size] = {"import": imported, "audit": audited, "clone": cloned, "pages": timed,
+                             "load_average": [round(load, 1), round(os.getloadavg()[0], 1)],
+                             "storage": database_bytes()}
+            log(f"[{size:,}] storage: {json.dumps(results[size]['storage'])}")
+        if worker_memory:
+            from bench.workermem import worker_memory as measure_workers
+
+            results[size]["worker_memory"] = measure_workers(workers=workers, env=env, tables=tables[:6])
+            log(f"[{size:,}] worker memory: {json.dumps(results[size]['worker_memory'])}")
     return results
+
+
+def workers_line(mem: dict) -> str:
+    return (f"{len(mem['worker_peak_rss_mb'])} workers re-auditing the newest day of {len(mem['tables'])} tables "
+            f"({mem['rounds_audited']:,} rounds, "
+            f"{mem['rounds_per_s']} rounds/s): peak RSS {mem['worker_peak_rss_mb']} MB "
+            f"(ready: {mem['worker_peak_rss_mb_ready']} MB)")
 
 
 def report(results: dict) -> str:
@@ -358,6 +395,17 @@ def report(results: dict) -> str:
                          f"({imp.get('seconds')} s, peak RSS {imp.get('peak_rss_mb')} MB, \"{imp.get('summary')}\"); "
                          f"audit with workers {aud.get('rounds_per_s', aud.get('note'))} rounds/s "
                          f"({aud.get('seconds', '-')} s)")
+        cl = results[size].get("clone")
+        if cl:
+            lines.append(f"- up to {size:,} rounds: cloned in SQL, {cl['copies']} copies of the base in {cl['seconds']} s "
+                         f"({cl['timings_s']}); Σ rollup rounds {cl['check']['rollup_rounds']:,} = audited rounds "
+                         f"in force {cl['check']['audited_rounds_in_force']:,}")
+        mem = results[size].get("worker_memory")
+        if mem and "note" not in mem:
+            lines.append(f"- at {size:,} rounds: {workers_line(mem)}")
+        if results[size].get("load_average"):
+            lines.append(f"- at {size:,} rounds: load average (1 min) {results[size]['load_average'][0]} when the "
+                         f"pages' timing began, {results[size]['load_average'][1]} when it ended")
         lines.append(f"- at {size:,} rounds: {sto['database_bytes'] / 2**20:,.0f} MB of database, "
                      f"{sto['bytes_per_round']:,} bytes per round; largest: {sto['largest_tables_mb']}")
     return "\n".join(lines)

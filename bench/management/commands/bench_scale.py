@@ -30,6 +30,12 @@ class Command(BaseCommand):
         parser.add_argument("--database", default="casino_bench_scale", help="the throwaway database's name")
         parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
         parser.add_argument("--child", action="store_true", help="run on the configured database (no create/drop)")
+        parser.add_argument("--clone", action="store_true",
+                            help="reach --rounds by copying the imported --compare rounds in SQL (bench/clone.py)")
+        parser.add_argument("--worker-memory", action="store_true",
+                            help="at each size, 2 workers re-audit the newest day: their peak RSS (bench/workermem.py)")
+        parser.add_argument("--previous", metavar="FILE",
+                            help="the --json of an earlier run on this (kept) database: its sizes' pages not timed again")
         parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON to FILE")
 
     def handle(self, *args, **opts):
@@ -51,6 +57,10 @@ class Command(BaseCommand):
                     str(opts["compare"]), "--repeat", str(opts["repeat"]), "--workers", str(opts["workers"])]
             if opts["json"]:
                 argv += ["--json", opts["json"]]
+            if opts["clone"]:
+                argv.append("--clone")
+            if opts["worker_memory"]:
+                argv.append("--worker-memory")
             code = subprocess.run(argv, env=env).returncode
         finally:
             if not opts["keep"]:
@@ -73,8 +83,10 @@ class Command(BaseCommand):
     def _measure(self, opts):
         from bench.scale import report, scale_run
 
+        previous = json.loads(Path(opts["previous"]).read_text()) if opts["previous"] else None
         results = scale_run(rounds=opts["rounds"], compare=opts["compare"], repeat=opts["repeat"],
-                            workers=opts["workers"], log=lambda line: self.stdout.write(line))
+                            workers=opts["workers"], clone=opts["clone"], worker_memory=opts["worker_memory"],
+                            previous=previous, log=lambda line: self.stdout.write(line))
         self.stdout.write(f"\nbench-scale, {opts['rounds']:,} rounds (compared with {opts['compare']:,}), "
                           f"{opts['workers']} audit workers, {os.cpu_count()} cores, load average "
                           f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}\n")
