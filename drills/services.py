@@ -339,10 +339,11 @@ def procedure_answer(*, drill: Drill, user, choice: str, step: int | None = None
 
 # --- strategy answers --------------------------------------------------------------------------------
 
-def strategy_decision(drill_round: DrillRound) -> strategy.Decision | None:
+def strategy_decision(drill_round: DrillRound, *, with_chart: bool = False) -> strategy.Decision | None:
     """The decision in play in a strategy round, with every option's EV (None when the hand is over)."""
     drill = drill_round.drill
-    return strategy.decision(drill.variant, drill.preset, drill_round.doc, drill_round.script["state"])
+    return strategy.decision(drill.variant, drill.preset, drill_round.doc, drill_round.script["state"],
+                             with_chart=with_chart)
 
 
 @transaction.atomic
@@ -360,7 +361,7 @@ def strategy_answer(*, drill: Drill, user, choice: str, step: int | None = None,
     if step is not None and step != index:
         _refuse(_("Step %(n)s is not the step in play (step %(current)s is).") % {"n": step, "current": index},
                 status=409, step=index)
-    decision = strategy_decision(current)
+    decision = strategy_decision(current, with_chart=True)
     chosen = strategy.choose(decision, choice or "")
     if chosen is None:
         _refuse(_("Choose one of the options offered (%(keys)s).") % {

@@ -186,7 +186,9 @@ class Decision:
     chart: str | None
 
 
-def decision(variant: str, preset: str, doc: dict, state: dict) -> Decision | None:
+def decision(variant: str, preset: str, doc: dict, state: dict, *, with_chart: bool = False) -> Decision | None:
+    """The decision in play; `with_chart` looks the chart's play up too (grading: a chart is solved
+    once per rule set and Bet, seconds cold, so showing the hand does not wait for it)."""
     if state["phase"] == PHASE_DONE:
         return None
     bet_phase = state["phase"] == PHASE_BET
@@ -196,7 +198,7 @@ def decision(variant: str, preset: str, doc: dict, state: dict) -> Decision | No
     keys = BET_KEYS if bet_phase else (BJ_KEYS if variant == "blackjack" else OCHKO_KEYS)
     return Decision(situation(variant, state["cards"], dealer, bet), list(state["cards"]), dealer, bet,
                     asked["options"], {k: keys[k] for k in asked["options"]}, asked["best"],
-                    chart_action(variant, preset, state["cards"], dealer, bet, asked["options"]))
+                    chart_action(variant, preset, state["cards"], dealer, bet, asked["options"]) if with_chart else None)
 
 
 def choose(d: Decision, choice: str) -> str | None:
@@ -241,6 +243,14 @@ def advance(variant: str, doc: dict, state: dict, chosen: str) -> dict:
     if state["drawn"] >= len(doc["draws"]):  # pragma: no cover - ten small cards in a row
         return {**state, "phase": PHASE_DONE, "end": "stand"}
     return state
+
+
+def warm() -> None:
+    """Solve the charts the trainer compares with (both blackjack presets, ochko's ten Bets)."""
+    for preset in ("salon", "online"):
+        _bj_chart(preset)
+    for bet in range(1, 11):
+        _ochko_chart(bet)
 
 
 __all__ = ["QuestionError", "Decision", "advance", "choose", "cost", "deal", "decision", "situation", "weight"]
