@@ -96,6 +96,11 @@ NextOutput = inline_serializer("DrillNext", fields={
     "narration": serializers.ListField(child=serializers.CharField(), required=False),
     "prompt": serializers.CharField(required=False),
     "choices": serializers.JSONField(required=False, help_text="Procedure: [{key, label}], keys 1–9."),
+    "hand": serializers.JSONField(required=False,
+                                  help_text="Strategy: the box's cards, the dealer's up card (face down while an "
+                                            "ochko box chooses its Bet), the Bet, the situation and the options "
+                                            "[{option, key, label}] (blackjack H S D P; ochko F, 1–9, 0 = Bet 10, "
+                                            "then S H D)."),
 })
 
 
@@ -128,8 +133,10 @@ class DrillAnswerApi(APIView):
         answers = serializers.ListField(required=False,
                                         help_text="Payout: the settlement in the order it was made: "
                                                   "[{stake, hand, wager, result, amount}].")
-        step = serializers.IntegerField(required=False, help_text="Procedure: the step in play.")
-        choice = serializers.CharField(required=False, help_text="Procedure: the key of the chosen move.")
+        step = serializers.IntegerField(required=False, help_text="Procedure and strategy: the step in play.")
+        choice = serializers.CharField(required=False, help_text="Procedure: the key of the chosen move. Strategy: "
+                                                                 "the option's key (H, S, D, P, F, 0–9) or name "
+                                                                 "(hit, bet:3 …).")
 
     @extend_schema(request=InputSerializer, responses=inline_serializer("DrillAnswer", fields={
         "correct": serializers.BooleanField(),
@@ -138,7 +145,9 @@ class DrillAnswerApi(APIView):
         "finished": serializers.BooleanField(),
         "graded": serializers.JSONField(help_text="Payout: each answer with the engine's findings and the right "
                                                   "settlement. Procedure: the move, the right move, the "
-                                                  "explanation."),
+                                                  "explanation. Strategy: the situation, the option chosen, the "
+                                                  "best one, the chart's, every option's EV (in initial "
+                                                  "wagers) and the cost of the choice at the stakes."),
     }), summary="Answer the round (payout) or the step (procedure) in play")
     def post(self, request, pk):
         drill = _own_drill(request, pk)
@@ -153,6 +162,11 @@ class DrillAnswerApi(APIView):
             return Response(presenters.payout_answer_json(drill, done))
         if not data.get("choice"):
             raise serializers.ValidationError({"choice": ["Choose a move."]})
+        if drill.kind == Kind.STRATEGY:
+            made = services.strategy_answer(drill=drill, user=request.user, choice=data["choice"],
+                                            step=data.get("step"), round_number=data.get("round"))
+            drill.refresh_from_db()
+            return Response(presenters.strategy_answer_json(drill, made))
         step = services.procedure_answer(drill=drill, user=request.user, choice=data["choice"], step=data.get("step"),
                                          round_number=data.get("round"))
         drill.refresh_from_db()
@@ -190,6 +204,8 @@ class DrillResultsApi(APIView):
         "per_decision_ms": serializers.IntegerField(allow_null=True),
         "pace_rounds_per_hour": serializers.DecimalField(max_digits=8, decimal_places=1, allow_null=True),
         "mistakes": serializers.JSONField(help_text="[{code, label, count}], most frequent first."),
+        "situations": serializers.JSONField(help_text="Strategy: the misplayed situations [{situation, count, "
+                                                      "cost, best}], most frequent first."),
         "per_round": serializers.JSONField(),
     }), summary="Grading and progress of a drill")
     def get(self, request, pk):

@@ -16,3 +16,12 @@ class DrillsConfig(AppConfig):
         register(NavItem(_("My progress"), "drills:my_progress", roles=(TRAINEE,), order=31, group="training"))
         register(NavItem(_("Trainees"), "drills:trainees", roles=(PIT_BOSS, AUDITOR), order=60, group="training"))
         register(NavItem(_("Certification"), "drills:standards", roles=(PIT_BOSS, AUDITOR), order=61, group="training"))
+
+        # GAMEMATH_WARM=1 with gunicorn --preload (gamemath/apps.py): the strategy trainer's charts
+        # too, so that no trainee's first graded decision waits for a chart's solve.
+        import os
+
+        if os.environ.get("GAMEMATH_WARM", "").lower() in ("1", "true", "yes"):
+            from . import strategy
+
+            strategy.warm()

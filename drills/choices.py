@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 class Kind(models.TextChoices):
     PAYOUT = "payout", _("Payout drill")
     PROCEDURE = "procedure", _("Procedure drill")
+    STRATEGY = "strategy", _("Strategy trainer")
 
 
 class Status(models.TextChoices):
@@ -26,6 +27,7 @@ class StepKind(models.TextChoices):
     ACTION = "action", _("dealer's move")
     INCIDENT = "incident", _("incident")
     BETWEEN = "between", _("between rounds")
+    PLAY = "play", _("playing decision")
 
 
 # Mistakes no round log can show (the procedure drill explains them from the procedure itself).
@@ -34,6 +36,8 @@ DRILL_CODE_LABELS = {
     "SHUFFLE_DEMAND": _("A demand for a new shuffle handled against the procedure"),
     "PAID_BURN": _("A paid burn refused"),
     "INCIDENT_HANDLING": _("An exposed card kept in play"),
+    "STRATEGY_PLAY": _("A play worth less than the best option"),
+    "STRATEGY_BET": _("A fold or Bet worth less than the best one"),
 }
 
 # What each finding code means, as the results pages name the trainee's most frequent mistakes.

@@ -4,15 +4,24 @@ Kept in one place so the tablet (API) and the pages show the same thing.
 """
 
 from dataclasses import asdict
+from decimal import Decimal
+
+from django.utils.translation import gettext as _gettext
+from django.utils.translation import gettext_lazy as _
 
 from dealing import games
 from dealing.engine.money import fmt
+from dealing.games.layout.live import LiveCard
 
-from . import scoring
+from . import scoring, strategy
 from . import table as tbl
 from .choices import Kind
 from .models import Drill, DrillRound, DrillStep
 from .payout import is_settlement
+from .table import total_of
+
+OPTION_LABELS = {"hit": _("Hit"), "stand": _("Stand"), "double": _("Double"), "split": _("Split"),
+                 "dark": _("Dark card"), "fold": _("Fold")}
 
 
 def table_view(drill_round: DrillRound, *, upto: int | None = None, settled: bool = False) -> tbl.TableView:
@@ -60,12 +69,71 @@ def step_upto(drill_round: DrillRound, step: dict | None) -> int:
     return step["at"]
 
 
+def option_label(option: str) -> str:
+    if option.startswith("bet:"):
+        return _gettext("Bet %(k)s") % {"k": option.split(":")[1]}
+    return str(OPTION_LABELS.get(option, option))
+
+
+def strategy_view(drill_round: DrillRound) -> dict:
+    """The strategy hand as pages and the API draw it: the box's cards, the dealer's up card (face
+    down while an ochko box chooses its Bet), the decision in play (without its values) and the end."""
+    from .services import strategy_decision
+
+    doc, state = drill_round.doc, drill_round.script["state"]
+    decision = strategy_decision(drill_round)
+    dealer_open = state["phase"] != strategy.PHASE_BET
+    variant = doc["variant"]
+    return {
+        "variant": variant, "wager": doc["wager"], "bet": state["bet"], "phase": state["phase"], "end": state["end"],
+        "cards": [LiveCard(c) for c in state["cards"]],
+        "total": total_of(variant, state["cards"]),
+        "dealer": LiveCard(doc["dealer"], face_up=dealer_open),
+        "situation": decision.situation if decision else "",
+        "options": [{"option": o, "key": k, "label": option_label(o)} for o, k in decision.keys.items()]
+        if decision else [],
+    }
+
+
+def strategy_feedback(step: DrillStep | None) -> dict | None:
+    """A graded strategy decision: every option's EV and the money it is worth at the stakes."""
+    if step is None or step.kind != "play":
+        return None
+    exp = step.expected
+    wager = Decimal(exp["wager"])
+    best = Decimal(exp["options"][exp["choice"]])
+    rows = [{"option": o, "label": option_label(o), "key": exp["keys"].get(o, ""), "ev": v,
+             "money": fmt((Decimal(v) * wager).quantize(strategy.CENT)),
+             "cost": fmt(((best - Decimal(v)) * wager).quantize(strategy.CENT)),
+             "best": o == exp["choice"], "chosen": o == step.given["choice"], "chart": o == exp["chart"]}
+            for o, v in sorted(exp["options"].items(), key=lambda item: -Decimal(item[1]))]
+    return {"correct": step.correct, "situation": exp["situation"], "chosen": step.given["choice"],
+            "chosen_label": option_label(step.given["choice"]), "best": exp["choice"],
+            "best_label": option_label(exp["choice"]), "chart": exp["chart"],
+            "chart_label": option_label(exp["chart"]) if exp["chart"] else "",
+            "chart_differs": bool(exp["chart"]) and exp["chart"] != exp["choice"], "cost": exp["cost"],
+            "wager": exp["wager"], "options": rows, "cards": exp["cards"], "dealer": exp["dealer"], "bet": exp["bet"]}
+
+
+def _card_json(card: LiveCard) -> dict:
+    return {"code": card.code if card.face_up else None, "face_up": card.face_up}
+
+
+def strategy_json(drill_round: DrillRound) -> dict:
+    view = strategy_view(drill_round)
+    return {**view, "cards": [_card_json(c) for c in view["cards"]], "dealer": _card_json(view["dealer"])}
+
+
 def next_json(drill: Drill, current: DrillRound | None) -> dict:
     out = {"drill": drill.pk, "finished": current is None, "round": None, "rounds_planned": drill.rounds_planned,
            "kind": drill.kind, "table": None}
     if current is None:
         return out
     out["round"] = current.number
+    if drill.kind == Kind.STRATEGY:
+        out["step"] = current.step
+        out["hand"] = strategy_json(current)
+        return out
     if drill.kind == Kind.PAYOUT:
         out["table"] = table_json(table_view(current))
         out["sheet"] = current.script["sheet"]
@@ -103,13 +171,27 @@ def procedure_answer_json(drill: Drill, step: DrillStep) -> dict:
                        "codes": step.codes, "explanation": step.messages[0] if step.messages else ""}}
 
 
+def strategy_answer_json(drill: Drill, step: DrillStep) -> dict:
+    done = step.drill_round
+    feedback = strategy_feedback(step)
+    feedback["options"] = [{k: row[k] for k in ("option", "key", "ev", "cost", "best", "chosen")}
+                           for row in feedback["options"]]
+    return {"correct": step.correct, "accuracy": _accuracy(drill), "round_done": done.done,
+            "finished": not drill.is_active,
+            "graded": {"round": done.number, "step": step.index, **{k: feedback[k] for k in (
+                "situation", "chosen", "best", "chart", "cost", "wager", "options", "cards", "dealer", "bet")},
+                "end": done.script["state"]["end"], "hand_cards": done.script["state"]["cards"]}}
+
+
 def results_json(results) -> dict:
     band = results.band
     return {"rounds": results.rounds, "decisions": results.decisions, "correct": results.correct,
             "accuracy": results.accuracy_display, "band": band.key if band else None,
             "streak_current": results.streak_current, "streak_best": results.streak_best,
             "per_decision_ms": results.per_decision_ms, "pace_rounds_per_hour": results.pace,
-            "mistakes": [{"code": m.code, "label": m.label, "count": m.count} for m in results.mistakes]}
+            "mistakes": [{"code": m.code, "label": m.label, "count": m.count} for m in results.mistakes],
+            "situations": [{"situation": s.situation, "count": s.count, "cost": fmt(s.cost), "best": s.best}
+                           for s in results.situations]}
 
 
 def rounds_json(drill: Drill) -> list[dict]:

@@ -17,7 +17,7 @@ from django.http import Http404
 from casino.roles import AUDITOR, PIT_BOSS, TRAINEE, has_role, user_pits
 
 from . import scoring
-from .choices import CODE_LABELS, Status
+from .choices import CODE_LABELS, Status, StepKind
 from .models import Certificate, CertificationStandard, Drill, DrillRound, DrillStep
 
 
@@ -81,6 +81,16 @@ class Mistake:
 
 
 @dataclass
+class Situation:
+    """A strategy-trainer situation the trainee misplayed: how often, and what it cost at the stakes."""
+
+    situation: str
+    count: int
+    cost: Decimal
+    best: str
+
+
+@dataclass
 class Results:
     """Grading and progress over a set of rounds (one drill, or a trainee's history)."""
 
@@ -92,6 +102,7 @@ class Results:
     streak_current: int = 0
     streak_best: int = 0
     mistakes: list[Mistake] = field(default_factory=list)
+    situations: list["Situation"] = field(default_factory=list)
 
     @property
     def accuracy(self) -> Decimal | None:
@@ -135,7 +146,19 @@ def _results(rounds_qs, steps_qs) -> Results:
     out.correct = sum(flags)
     out.streak_current, out.streak_best = scoring.streaks(flags)
     out.mistakes = [Mistake(code, str(CODE_LABELS.get(code, code)), n) for code, n in codes.most_common()]
+    out.situations = strategy_situations(steps_qs)
     return out
+
+
+def strategy_situations(steps_qs) -> list[Situation]:
+    """The strategy trainer's mistakes by situation ("soft 18 vs 9"), most frequent (then costliest) first."""
+    found: dict[str, Situation] = {}
+    for expected in steps_qs.filter(kind=StepKind.PLAY, correct=False).values_list("expected", flat=True):
+        name = expected.get("situation", "")
+        entry = found.setdefault(name, Situation(name, 0, Decimal(0), expected.get("choice", "")))
+        entry.count += 1
+        entry.cost += Decimal(expected.get("cost") or 0)
+    return sorted(found.values(), key=lambda s: (-s.count, -s.cost, s.situation))
 
 
 def drill_results(*, drill: Drill) -> Results:

@@ -20,11 +20,13 @@ from casino.roles import PIT_BOSS, TRAINEE, has_role
 from dealing.engine.errors import RoundError
 from dealing.engine.money import fmt, parse_amount
 
-from . import payout, procedure, setups
+from . import payout, procedure, setups, strategy
 from .choices import Kind, Status, StepKind
 from .models import Certificate, CertificationStandard, Drill, DrillRound, DrillStep
 
-DEFAULT_ROUNDS = {Kind.PAYOUT: 10, Kind.PROCEDURE: 3}
+DEFAULT_ROUNDS = {Kind.PAYOUT: 10, Kind.PROCEDURE: 3, Kind.STRATEGY: 10}
+# The games the strategy trainer deals (veintiuno's exact option values are not in the engine).
+STRATEGY_GAMES = ("blackjack", "ochko")
 MAX_SEED = 2**63 - 1
 
 
@@ -79,7 +81,9 @@ def drill_start(*, trainee, variant: str, kind: str, preset: str = "", table: st
     if not presets and preset:
         _refuse(_("This game has no presets."), field="preset")
     if kind not in Kind.values:
-        _refuse(_("Choose a payout drill or a procedure drill."), field="kind")
+        _refuse(_("Choose a payout drill, a procedure drill or the strategy trainer."), field="kind")
+    if kind == Kind.STRATEGY and variant not in STRATEGY_GAMES:
+        _refuse(_("The strategy trainer deals blackjack or ochko."), field="variant")
     try:
         setup = setups.table_setup(variant, preset, table)
     except KeyError:
@@ -116,6 +120,10 @@ def round_content(*, drill: Drill, number: int) -> tuple[dict, dict]:
     """The round `number` of a drill and its script: a function of the seed and options alone."""
     setup = setups.Setup(drill.table_key, drill.table_name, drill.table_min, drill.table_max,
                          tuple(Decimal(c) for c in drill.chips))
+    if drill.kind == Kind.STRATEGY:
+        hand = strategy.deal(drill.variant, drill.preset, setups.round_rng(drill.seed, number, "strategy"))
+        doc = {"variant": drill.variant, "preset": drill.preset, "wager": fmt(drill.table_min), **hand}
+        return doc, {"state": strategy.start_state(drill.variant, hand)}
     incident = _incident_for(drill, number)
     for attempt in range(5):
         purpose = "deal" if attempt == 0 else f"deal-{attempt}"
@@ -329,6 +337,69 @@ def procedure_answer(*, drill: Drill, user, choice: str, step: int | None = None
     return made
 
 
+# --- strategy answers --------------------------------------------------------------------------------
+
+def strategy_decision(drill_round: DrillRound, *, with_chart: bool = False) -> strategy.Decision | None:
+    """The decision in play in a strategy round, with every option's EV (None when the hand is over)."""
+    drill = drill_round.drill
+    return strategy.decision(drill.variant, drill.preset, drill_round.doc, drill_round.script["state"],
+                             with_chart=with_chart)
+
+
+@transaction.atomic
+def strategy_answer(*, drill: Drill, user, choice: str, step: int | None = None,
+                    round_number: int | None = None) -> DrillStep:
+    """Grade the option the trainee chose against the engine's exact EVs of the hand; a hit deals
+    the next card of the round and the hand goes on."""
+    _own(drill, user)
+    drill = Drill.objects.select_for_update().get(pk=drill.pk)
+    _active(drill)
+    if drill.kind != Kind.STRATEGY:
+        _refuse(_("This is not a strategy drill: answer it as its kind asks."), status=409)
+    current = _current_round(drill, round_number)
+    index = current.step
+    if step is not None and step != index:
+        _refuse(_("Step %(n)s is not the step in play (step %(current)s is).") % {"n": step, "current": index},
+                status=409, step=index)
+    decision = strategy_decision(current, with_chart=True)
+    chosen = strategy.choose(decision, choice or "")
+    if chosen is None:
+        _refuse(_("Choose one of the options offered (%(keys)s).") % {
+            "keys": ", ".join(f"{k} {o}" for o, k in decision.keys.items())}, field="choice")
+    wager = Decimal(current.doc["wager"])
+    cost = strategy.cost(decision, chosen, wager)
+    # An option worth exactly the best one is as good as the best: nothing is lost.
+    ok = Decimal(decision.options[chosen]) == Decimal(decision.options[decision.best])
+    code = "STRATEGY_BET" if decision.dealer is None and drill.variant == "ochko" else "STRATEGY_PLAY"
+    now = timezone.now()
+    expected = {"choice": decision.best, "key": decision.keys[decision.best], "situation": decision.situation,
+                "options": decision.options, "keys": decision.keys, "chart": decision.chart, "cost": fmt(cost),
+                "wager": fmt(wager), "cards": decision.cards, "dealer": decision.dealer, "bet": decision.bet}
+    made = DrillStep.objects.create(
+        drill_round=current, index=index, kind=StepKind.PLAY, hand=" ".join(decision.cards)[:20],
+        given={"choice": chosen, "key": decision.keys[chosen]}, expected=expected, correct=ok,
+        codes=[] if ok else [code],
+        messages=[] if ok else [_("%(situation)s: %(best)s is worth %(cost)s more than %(chosen)s.") % {
+            "situation": decision.situation, "best": decision.best, "cost": fmt(cost), "chosen": chosen}],
+        time_ms=_ms(current.step_started_at, now), answered_at=now)
+    state = strategy.advance(drill.variant, current.doc, current.script["state"], chosen)
+    current.script = {**current.script, "state": state}
+    current.step = index + 1
+    current.step_started_at = now
+    current.decisions += 1
+    current.correct += ok
+    fields = ["script", "step", "step_started_at", "decisions", "correct"]
+    if state["phase"] == strategy.PHASE_DONE:
+        current.answered_at = now
+        current.time_ms = _ms(current.presented_at, now)
+        fields += ["answered_at", "time_ms"]
+    current.save(update_fields=fields)
+    Drill.objects.filter(pk=drill.pk).update(decisions=F("decisions") + 1, correct=F("correct") + int(ok))
+    if current.answered_at is not None:
+        _count_round(drill, current, decisions_counted=True)
+    return made
+
+
 # --- finishing ---------------------------------------------------------------------------------------
 
 def _finish(drill: Drill) -> None:
@@ -363,7 +434,7 @@ def standard_set(*, user, variant: str, kind: str, rounds_in_row: int, min_accur
     if (presets and preset not in presets) or (not presets and preset):
         _refuse(_("Blackjack needs its preset (salon or online); the other games have none."), field="preset")
     if kind not in Kind.values:
-        _refuse(_("Choose a payout drill or a procedure drill."), field="kind")
+        _refuse(_("Choose a payout drill, a procedure drill or the strategy trainer."), field="kind")
     if type(rounds_in_row) is not int or not 1 <= rounds_in_row <= 1000:
         _refuse(_("Rounds in a row: a whole number from 1 to 1000."), field="rounds_in_row")
     try:

@@ -82,6 +82,13 @@ def play(request, pk):
         return redirect("drills:results", pk=drill.pk)
     results = selectors.drill_results(drill=drill)
     context = {"drill": drill, "round": current, "results": results, "chips": [Decimal(c) for c in drill.chips]}
+    if drill.kind == Kind.STRATEGY:
+        # The last decision's grade stays in view above the next one, even across rounds: the
+        # trainer is played hand after hand from the keyboard.
+        last = _last_step(drill)
+        context.update(hand=presenters.strategy_view(current), feedback=presenters.strategy_feedback(last),
+                       last_round=last.drill_round if last is not None else None)
+        return render(request, "drills/strategy.html", context)
     if drill.kind == Kind.PAYOUT:
         context["table"] = presenters.table_view(current)
         context["sheet"] = _sheet_rows(current)
@@ -152,6 +159,14 @@ def answer(request, pk):
             done = services.payout_answer(drill=drill, user=request.user, answers=answers,
                                           round_number=_int(request.POST.get("round")))
             return redirect("drills:round", pk=drill.pk, number=done.number)
+        if drill.kind == Kind.STRATEGY:
+            made = services.strategy_answer(drill=drill, user=request.user, choice=request.POST.get("choice", ""),
+                                            step=_int(request.POST.get("step")),
+                                            round_number=_int(request.POST.get("round")))
+            drill.refresh_from_db()
+            if not drill.is_active:  # the last hand: its review shows every decision's values
+                return redirect("drills:round", pk=drill.pk, number=made.drill_round.number)
+            return redirect("drills:play", pk=drill.pk)
         made = services.procedure_answer(drill=drill, user=request.user, choice=request.POST.get("choice", ""),
                                          step=_int(request.POST.get("step")),
                                          round_number=_int(request.POST.get("round")))
@@ -211,8 +226,11 @@ def round_review(request, pk, number):
                "chips": [Decimal(c) for c in drill.chips],
                "results": selectors.drill_results(drill=drill), "code_labels": CODE_LABELS,
                "missing_kind": StepKind.MISSING}
+    if drill.kind == Kind.STRATEGY:
+        context["decisions"] = [presenters.strategy_feedback(step) for step in steps]
+        context["hand"] = presenters.strategy_view(drill_round)
+        return render(request, "drills/strategy_round.html", context)
     if drill.kind == Kind.PAYOUT:
-        context["table"] = presenters.table_view(drill_round, settled=True)
         context["graded"] = drill_round.graded
         context["owed"] = drill_round.graded["owed"]
         context["before"] = _accuracy_before(drill, drill_round)

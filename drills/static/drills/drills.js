@@ -291,6 +291,18 @@
     });
   }
 
+  /* --- strategy trainer: the option's letter (H S D P; F, 0-9 for ochko's Bet) plays it ---------- */
+  function strategyKeys() {
+    var form = $("#strategy-choices");
+    if (!form) return;
+    document.addEventListener("keydown", function (e) {
+      if (!plainKey(e) || typing(document.activeElement) || e.key.length !== 1) return;
+      var key = e.key.toUpperCase();
+      var button = $$(".choice", form).filter(function (b) { return b.dataset.key === key; })[0];
+      if (button) { e.preventDefault(); button.focus(); button.click(); }
+    });
+  }
+
   /* --- charts (Chart.js, vendored) -------------------------------------------------------------- */
   function charts() {
     if (typeof Chart === "undefined") return;
@@ -339,7 +351,7 @@
     }
   }
 
-  function ready() { startForm(); payoutForm(); procedure(); charts(); }
+  function ready() { startForm(); payoutForm(); procedure(); strategyKeys(); charts(); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
 })();
