@@ -289,23 +289,53 @@ def _count_round(drill: Drill, done: DrillRound, decisions_counted: bool = False
     certificates_check(trainee=drill.trainee, drill=drill)
 
 
+# --- a graded step (procedure and strategy answers) ----------------------------------------------------
+
+def _step_in_play(drill: Drill, user, kind: str, wrong_kind: str, *, step: int | None,
+                  round_number: int | None) -> tuple[Drill, DrillRound]:
+    """The drill, locked, and its round in play; refused unless it is the trainee's own active drill of
+    `kind` and `step` (when given) is the step in play."""
+    _own(drill, user)
+    drill = Drill.objects.select_for_update().get(pk=drill.pk)
+    _active(drill)
+    if drill.kind != kind:
+        _refuse(wrong_kind, status=409)
+    current = _current_round(drill, round_number)
+    if step is not None and step != current.step:
+        _refuse(_("Step %(n)s is not the step in play (step %(current)s is).") % {"n": step, "current": current.step},
+                status=409, step=current.step)
+    return drill, current
+
+
+def _step_graded(drill: Drill, current: DrillRound, *, ok: bool, now, over: bool, fields=()) -> None:
+    """Move the round past a graded step (saving `fields` too); the step counts in the drill's totals at
+    once, the round (and its time) when it is `over`."""
+    current.step += 1
+    current.step_started_at = now
+    current.decisions += 1
+    current.correct += ok
+    fields = [*fields, "step", "step_started_at", "decisions", "correct"]
+    if over:
+        current.answered_at = now
+        current.time_ms = _ms(current.presented_at, now)
+        fields += ["answered_at", "time_ms"]
+    current.save(update_fields=fields)
+    Drill.objects.filter(pk=drill.pk).update(decisions=F("decisions") + 1, correct=F("correct") + int(ok))
+    if over:
+        _count_round(drill, current, decisions_counted=True)
+
+
 # --- procedure answers ---------------------------------------------------------------------------------
 
 @transaction.atomic
 def procedure_answer(*, drill: Drill, user, choice: str, step: int | None = None,
                      round_number: int | None = None) -> DrillStep:
     """Grade the move the trainee chose at the current step; the round goes on from the right move."""
-    _own(drill, user)
-    drill = Drill.objects.select_for_update().get(pk=drill.pk)
-    _active(drill)
-    if drill.kind != Kind.PROCEDURE:
-        _refuse(_("This is a payout drill: answer with your settlement."), status=409)
-    current = _current_round(drill, round_number)
+    drill, current = _step_in_play(drill, user, Kind.PROCEDURE,
+                                   _("This is a payout drill: answer with your settlement."),
+                                   step=step, round_number=round_number)
     steps = current.script["steps"]
     index = current.step
-    if step is not None and step != index:
-        _refuse(_("Step %(n)s is not the step in play (step %(current)s is).") % {"n": step, "current": index},
-                status=409, step=index)
     script_step = steps[index]
     chosen = next((c for c in script_step["choices"] if c["key"] == str(choice)), None)
     if chosen is None:
@@ -320,20 +350,7 @@ def procedure_answer(*, drill: Drill, user, choice: str, step: int | None = None
         expected={"choice": right["key"], "label": right["label"]}, correct=ok,
         codes=[] if ok else [chosen["code"]], messages=[] if ok else [chosen["explain"]],
         time_ms=_ms(current.step_started_at, now), answered_at=now)
-    current.step = index + 1
-    current.step_started_at = now
-    current.decisions += 1
-    current.correct += ok
-    fields = ["step", "step_started_at", "decisions", "correct"]
-    if current.step >= len(steps):
-        current.answered_at = now
-        current.time_ms = _ms(current.presented_at, now)
-        fields += ["answered_at", "time_ms"]
-    current.save(update_fields=fields)
-    # Each move counts in the drill's totals at once; the round (and its time) when it is over.
-    Drill.objects.filter(pk=drill.pk).update(decisions=F("decisions") + 1, correct=F("correct") + int(ok))
-    if current.answered_at is not None:
-        _count_round(drill, current, decisions_counted=True)
+    _step_graded(drill, current, ok=ok, now=now, over=index + 1 >= len(steps))
     return made
 
 
@@ -351,16 +368,10 @@ def strategy_answer(*, drill: Drill, user, choice: str, step: int | None = None,
                     round_number: int | None = None) -> DrillStep:
     """Grade the option the trainee chose against the engine's exact EVs of the hand; a hit deals
     the next card of the round and the hand goes on."""
-    _own(drill, user)
-    drill = Drill.objects.select_for_update().get(pk=drill.pk)
-    _active(drill)
-    if drill.kind != Kind.STRATEGY:
-        _refuse(_("This is not a strategy drill: answer it as its kind asks."), status=409)
-    current = _current_round(drill, round_number)
+    drill, current = _step_in_play(drill, user, Kind.STRATEGY,
+                                   _("This is not a strategy drill: answer it as its kind asks."),
+                                   step=step, round_number=round_number)
     index = current.step
-    if step is not None and step != index:
-        _refuse(_("Step %(n)s is not the step in play (step %(current)s is).") % {"n": step, "current": index},
-                status=409, step=index)
     decision = strategy_decision(current, with_chart=True)
     chosen = strategy.choose(decision, choice or "")
     if chosen is None:
@@ -384,19 +395,7 @@ def strategy_answer(*, drill: Drill, user, choice: str, step: int | None = None,
         time_ms=_ms(current.step_started_at, now), answered_at=now)
     state = strategy.advance(drill.variant, current.doc, current.script["state"], chosen)
     current.script = {**current.script, "state": state}
-    current.step = index + 1
-    current.step_started_at = now
-    current.decisions += 1
-    current.correct += ok
-    fields = ["script", "step", "step_started_at", "decisions", "correct"]
-    if state["phase"] == strategy.PHASE_DONE:
-        current.answered_at = now
-        current.time_ms = _ms(current.presented_at, now)
-        fields += ["answered_at", "time_ms"]
-    current.save(update_fields=fields)
-    Drill.objects.filter(pk=drill.pk).update(decisions=F("decisions") + 1, correct=F("correct") + int(ok))
-    if current.answered_at is not None:
-        _count_round(drill, current, decisions_counted=True)
+    _step_graded(drill, current, ok=ok, now=now, over=state["phase"] == strategy.PHASE_DONE, fields=["script"])
     return made
 
 
