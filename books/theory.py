@@ -108,6 +108,21 @@ class Figures:
         self.theoretical_exact += initial * edge.edge
         self.variance += edge.sd * edge.sd * float(initial_wagers_sq or 0)
 
+    def add_priced(self, *, rounds, initial_wagers, total_wagered, win_logged, win_owed, theoretical,
+                   variance) -> None:
+        """Sums already priced by the database: Σ initial × e and Σ initial² × σ² (SQLite answers
+        floats: read through their text)."""
+        def d(v) -> Decimal:
+            return Decimal(str(v)) if v is not None else Decimal(0)
+
+        self.rounds += int(rounds or 0)
+        self.initial_wagers += d(initial_wagers)
+        self.total_wagered += d(total_wagered)
+        self.actual += d(win_logged)
+        self.owed += d(win_owed)
+        self.theoretical_exact += d(theoretical)
+        self.variance += float(variance or 0)
+
     def merge(self, other: Figures) -> None:
         self.rounds += other.rounds
         self.initial_wagers += other.initial_wagers

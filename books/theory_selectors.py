@@ -1,17 +1,18 @@
 """Reads of theoretical against actual: the rollups (audit's, read only) grouped by what a row is
 about, each (table, game) part priced by its table's house rules (books/theory.py).
 
-Every read is ONE grouped aggregate over audit.models.Rollup — `GROUP BY` the row's dimension,
-the table and the game — and one read of the tables concerned: a year of a floor answers from a
-few thousand rollup rows, whatever the number of rounds.
+Every read is ONE grouped aggregate over audit.models.Rollup — `GROUP BY` the row's dimension
+only, each rollup row priced by its table's house edge and σ² joined from a VALUES list — and one
+read of the tables concerned: a year of a floor answers from its rollup rows, whatever the number of rounds.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+from decimal import Decimal
 
-from django.db.models import Q, Sum
+from django.db import connection
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -26,9 +27,6 @@ from .theory import Figures, edge_for
 BY = ("table", "dealer", "day", "game", "shift")
 DEFAULT_DAYS = 30
 MAX_DAYS = 3660
-SUMS = {"rounds": Sum("rounds"), "initial_wagers": Sum("initial_wagers"),
-        "initial_wagers_sq": Sum("initial_wagers_sq"), "total_wagered": Sum("total_wagered"),
-        "win_logged": Sum("win_logged"), "win_owed": Sum("win_owed")}
 _GROUP = {"table": ("table_id",), "dealer": ("dealer_id",), "day": ("day",), "game": ("variant",),
           "shift": ("shift_date", "shift")}
 
@@ -122,33 +120,65 @@ def parse_filters(user, params, *, default_by: str = "table") -> TheoryFilters:
     return f
 
 
-def _rollups(user, f: TheoryFilters):
-    q = Q(day__gte=f.start, day__lte=f.end, table__pit__in=user_pits(user))
+def _price(value) -> str:
+    return str(Decimal(value).quantize(Decimal("1e-20")))
+
+
+def _prices(user, f: TheoryFilters) -> list[tuple]:
+    """(table id, game, edge, σ²) of every table in scope and every game (a round of another game than
+    its table's now is priced at that game's defaults): the rows the grouped query joins to."""
+    tables = Table.objects.filter(pit__in=user_pits(user))
     if f.pit is not None:
-        q &= Q(table__pit=f.pit)
+        tables = tables.filter(pit=f.pit)
     if f.table is not None:
-        q &= Q(table=f.table)
-    if f.dealer is not None:
-        q &= Q(dealer_id=f.dealer.pk)
-    if f.variant:
-        q &= Q(variant=f.variant)
-    if f.shift is not None:
-        q &= Q(shift=f.shift)
-    return Rollup.objects.filter(q)
+        tables = tables.filter(pk=f.table.pk)
+    out = []
+    for table in tables.only("pk", "variant", "rules"):
+        for variant in ([f.variant] if f.variant else Variant.values):
+            edge = edge_for(variant, table.rules if variant == table.variant else None)
+            out.append((table.pk, variant, _price(edge.edge), _price(repr(edge.sd ** 2))))
+    return out
+
+
+_COLUMNS = {"table_id": "r.table_id", "dealer_id": "r.dealer_id", "day": "r.day", "variant": "r.variant",
+            "shift_date": "r.shift_date", "shift": "r.shift"}
 
 
 def grouped(user, f: TheoryFilters, by: tuple[str, ...]) -> dict[tuple, Figures]:
-    """Figures per value of the `by` columns of Rollup: one GROUP BY (by…, table, game) query."""
-    rows = list(_rollups(user, f).values(*by, "table_id", "variant").annotate(**SUMS).order_by())
-    tables = {t.pk: t for t in Table.objects.filter(pk__in={r["table_id"] for r in rows}).only("pk", "rules",
-                                                                                                "variant")}
+    """Figures per value of the `by` columns of Rollup: ONE grouped aggregate query. The prices
+    (edge and σ² per table and game) join in as a VALUES list — the join is the scope too (the
+    tables of the user's pits and the filters) — so the rows are priced inside the query instead of
+    grouped by table as well (a year by day would be days × tables rows)."""
+    prices = _prices(user, f)
+    if not prices:
+        return {}
+    qn = connection.ops.quote_name
+    dims = ", ".join(_COLUMNS[c] for c in by)
+    values = ", ".join(["(%s, %s, CAST(%s AS NUMERIC), CAST(%s AS NUMERIC))"] * len(prices))
+    params: list = [v for row in prices for v in row]
+    where = ["r.day >= %s", "r.day <= %s"]
+    params += [connection.ops.adapt_datefield_value(f.start), connection.ops.adapt_datefield_value(f.end)]
+    if f.dealer is not None:
+        where.append("r.dealer_id = %s")
+        params.append(f.dealer.pk)
+    if f.shift is not None:
+        where.append("r.shift = %s")
+        params.append(f.shift)
+    sql = (f"WITH p (table_id, variant, edge, sd2) AS (VALUES {values}) "
+           f"SELECT {dims}, SUM(r.rounds), SUM(r.initial_wagers), SUM(r.total_wagered), SUM(r.win_logged), "
+           f"SUM(r.win_owed), SUM(r.initial_wagers * p.edge), SUM(r.initial_wagers_sq * p.sd2) "
+           f"FROM {qn(Rollup._meta.db_table)} r JOIN p ON p.table_id = r.table_id AND p.variant = r.variant "
+           f"WHERE {' AND '.join(where)} GROUP BY {dims}")
     out: dict[tuple, Figures] = {}
-    for r in rows:
-        table = tables.get(r["table_id"])
-        edge = edge_for(r["variant"], table.rules if table is not None and table.variant == r["variant"] else None)
-        figures = out.setdefault(tuple(r[c] for c in by), Figures())
-        figures.add(rounds=r["rounds"], initial_wagers=r["initial_wagers"], initial_wagers_sq=r["initial_wagers_sq"],
-                    total_wagered=r["total_wagered"], win_logged=r["win_logged"], win_owed=r["win_owed"], edge=edge)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        for row in cursor.fetchall():
+            key = tuple(dt.date.fromisoformat(v) if c in ("day", "shift_date") and isinstance(v, str) else v
+                        for c, v in zip(by, row))
+            rounds, initial, total, logged, owed, theoretical, variance = row[len(by):]
+            figures = out.setdefault(key, Figures())
+            figures.add_priced(rounds=rounds, initial_wagers=initial, total_wagered=total, win_logged=logged,
+                               win_owed=owed, theoretical=theoretical, variance=variance)
     return out
 
 
