@@ -169,3 +169,22 @@ def test_the_theory_page_and_api_show_the_rows_the_band_and_the_funnel(eager, pe
         data["total"]["band_high"])
     old = (today - dt.timedelta(days=400)).isoformat()
     assert client.get("/api/v1/books/theory/", {"start": old, "end": old}).json()["total"]["rounds"] == 0
+
+
+@pytest.mark.django_db
+def test_the_migration_refills_the_squares_unless_told_to_fill_later(eager, people, floor, log_rounds, monkeypatch):
+    import importlib
+
+    from django.apps import apps
+
+    fill = importlib.import_module("audit.migrations.0006_rollup_initial_wagers_sq").fill
+    log_rounds(floor.table_a, people.dealer, n=5, seed=6)
+    want = Rollup.objects.aggregate(s=Sum("initial_wagers_sq"))["s"]
+    assert want > 0
+    Rollup.objects.update(initial_wagers_sq=0)
+    monkeypatch.setenv("ROLLUPS_FILL_LATER", "1")
+    fill(apps, None)
+    assert Rollup.objects.aggregate(s=Sum("initial_wagers_sq"))["s"] == 0
+    monkeypatch.delenv("ROLLUPS_FILL_LATER")
+    fill(apps, None)
+    assert Rollup.objects.aggregate(s=Sum("initial_wagers_sq"))["s"] == want
