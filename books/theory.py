@@ -16,7 +16,7 @@ For a set of audited rounds in force (from the rollups: audit.models.Rollup)
 
 Rows over several tables (a dealer, a day, a game) add the theoretical and the variance of each
 (table, game) part: every table has its own house rules. docs/books.md explains the method and its
-approximations (ochko's σ per unit of initial wager, several boxes of one round counted as one wager).
+approximations (several boxes of one round counted as one wager, the normal law).
 """
 
 from __future__ import annotations
@@ -59,10 +59,9 @@ def _edge(variant: str, rules: tuple) -> Edge:
 
         known = {k: v for k, v in rules.items() if k in ochko.RULE_NAMES}
         doc = ochko.edge(rules=known or None)
-        # The rollups' initial wagers of an ochko round hold its Antes and Bets, so the edge per unit
-        # wagered; the engine's sd is per Ante: divided by the Antes + Bets of an average round.
-        wagered = Decimal(doc["wagered"])
-        return Edge(Decimal(doc["edge_per_wagered"]), float(Decimal(doc["sd"]) / wagered),
+        # An ochko stake is written with its Ante (and dealer bet); the Bet comes later, as an event,
+        # so the rollups' initial wagers are the Antes: the edge and sd per Ante.
+        return Edge(Decimal(doc["house_edge"]), float(Decimal(doc["sd"])),
                     "ochko optimal play " + ", ".join(f"{k}={v}" for k, v in sorted(known.items())))
     if variant == "blackjack":
         from gamemath import blackjack_selectors as blackjack
