@@ -271,6 +271,8 @@ class Rollup(models.Model):
                                      help_text=_("Σ take − Σ pay as the dealer logged it."))
     win_owed = models.DecimalField(_("win as owed"), max_digits=18, decimal_places=2, default=0,
                                    help_text=_("Σ take − Σ pay as the rules owed."))
+    initial_wagers_sq = models.DecimalField(_("Σ initial wagers squared"), max_digits=30, decimal_places=4, default=0,
+                                            help_text=_("Σ over the rounds of each round's initial wagers, squared."))
 
     class Meta:
         verbose_name = _("rollup")

@@ -4,8 +4,9 @@ error rates and the reports read instead of every round of the period (docs/roll
 What they count, always the same way (`_contributions`):
 
 - `Rollup`: each round in force (status recorded) that has been audited — how many, by verdict
-  (clean, with findings, engine error), its handle (initial wagers and total wagered) and its win
-  (Σ take − Σ pay as logged, and as the rules owed);
+  (clean, with findings, engine error), its handle (initial wagers and total wagered, and Σ of each
+  round's initial wagers squared, for the theoretical win's band) and its win (Σ take − Σ pay as
+  logged, and as the rules owed);
 - `RollupFinding`: each finding of a round in force, and each finding of a shoe — by code,
   severity, review status and classification: how many, and the money moved (over, under).
 
@@ -46,7 +47,7 @@ VERDICTS = {"clean": 1, "findings": 2, "error": 3}  # the place of each audit st
 
 KEY = ("day", "shift_date", "shift", "table_id", "dealer_id", "variant")
 ROUND_COUNTERS = ("rounds", "clean", "with_findings", "errors", "initial_wagers", "total_wagered", "win_logged",
-                  "win_owed")
+                  "win_owed", "initial_wagers_sq")
 FINDING_KEY = KEY + ("of_shoe", "code", "severity", "status", "classification")
 FINDING_COUNTERS = ("n", "over", "under")
 
@@ -171,7 +172,8 @@ def _add(bucket: dict, key: tuple, values: tuple, sign: int) -> None:
 def _round_values(status: str, initial, total, logged, owed) -> tuple:
     verdict = [0, 0, 0]
     verdict[VERDICTS.get(status, 3) - 1] = 1
-    return (1, *verdict, initial, total, logged or ZERO, owed or ZERO)
+    # Σ initial² besides Σ initial: the variance of a period's win is σ² × Σ wager² (books/theory.py).
+    return (1, *verdict, initial, total, logged or ZERO, owed or ZERO, initial * initial)
 
 
 def _finding_values(delta) -> tuple:
@@ -286,9 +288,9 @@ def changes(*, round_ids=(), shoe_ids=(), handles: dict | None = None, models: M
         # The handle of a round that entered (+) or left (−), on its key.
         initial, total = handles[pk]
         if _counted(after_rows.get(pk)):
-            _add(rounds_delta, after_rows[pk][3], (0, 0, 0, 0, initial, total, 0, 0), 1)
+            _add(rounds_delta, after_rows[pk][3], (0, 0, 0, 0, initial, total, 0, 0, initial * initial), 1)
         else:
-            _add(rounds_delta, before_rows[pk][3], (0, 0, 0, 0, initial, total, 0, 0), -1)
+            _add(rounds_delta, before_rows[pk][3], (0, 0, 0, 0, initial, total, 0, 0, initial * initial), -1)
     findings_delta: dict[tuple, list] = {}
     for bucket, sign in ((after.findings, 1), (before.findings, -1)):
         for key, values in bucket.items():

@@ -281,11 +281,27 @@ def pages(*, tables: list[Table], people: dict, repeat: int) -> dict[str, dict]:
         "shoe page (floor)": (boss, f"/tables/{table.name}/shoes/{shoe.number}/" if shoe else "/"),
         "shoe page (audit)": (auditor, f"/audit/shoes/{shoe.pk}/" if shoe else "/"),
         "findings CSV export (streamed, whole)": (auditor, f"/audit/findings.csv?table={table.pk}"),
+        **_books_urls(auditor, boss),
     }
     out = {}
     for name, (client, url) in urls.items():
         out[name] = {"url": url, **_time(client, url, 3 if "CSV export" in name else repeat)}
     return out
+
+
+def _books_urls(auditor, boss) -> dict:
+    """Theoretical against actual and the period report over a year (books/theory_selectors.py)."""
+    import datetime as dt
+
+    year = (timezone.localdate() - dt.timedelta(days=364)).isoformat()
+    return {
+        "theory by table (365 days)": (auditor, f"/books/theory/?start={year}"),
+        "theory by dealer (365 days)": (auditor, f"/books/theory/?start={year}&by=dealer"),
+        "theory API by day (365 days)": (auditor, f"/api/v1/books/theory/?start={year}&by=day"),
+        "period report of a pit (365 days)": (boss, f"/books/reports/period/?start={year}"),
+        "period report API (365 days)": (boss, f"/api/v1/books/reports/period/?start={year}"),
+        "period report CSV (365 days)": (boss, f"/books/reports/period.csv?start={year}"),
+    }
 
 
 def database_bytes() -> dict:

@@ -21,3 +21,12 @@ urlpatterns = [
     path("shifts/<int:pk>/explain/", apis.ExplainApi.as_view(), name="explain"),
     path("shifts/<int:pk>/close/", apis.CloseApi.as_view(), name="close"),
 ]
+
+# theory and reports
+from . import theory_apis  # noqa: E402
+
+urlpatterns += [
+    path("theory/", theory_apis.TheoryApi.as_view(), name="theory"),
+    path("reports/shifts/<int:pk>/", theory_apis.ShiftReportApi.as_view(), name="report-shift"),
+    path("reports/period/", theory_apis.PeriodReportApi.as_view(), name="report-period"),
+]

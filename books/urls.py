@@ -11,3 +11,14 @@ urlpatterns = [
     path("tables/<str:table>/open/", views.shift_open, name="shift_open"),
     path("<int:pk>/", views.shift_detail, name="shift_detail"),
 ]
+
+# theory and reports
+from . import theory_views  # noqa: E402
+
+urlpatterns += [
+    path("theory/", theory_views.theory, name="theory"),
+    path("reports/shifts/<int:pk>/", theory_views.report_shift, name="report_shift"),
+    path("reports/shifts/<int:pk>.csv", theory_views.report_shift_csv, name="report_shift_csv"),
+    path("reports/period/", theory_views.report_period, name="report_period"),
+    path("reports/period.csv", theory_views.report_period_csv, name="report_period_csv"),
+]

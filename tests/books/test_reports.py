@@ -1,0 +1,153 @@
+"""The reports (books/reports.py): the shift report of a table and the period report of a pit, as
+pages, CSV and API; who may read them, role by role; the period report's one grouped query."""
+
+import csv
+import io
+from decimal import Decimal
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from books import reports, services
+from books.selectors import shift_books
+
+from .conftest import OPENING, fill, log_rounds
+
+pytestmark = pytest.mark.django_db
+
+WHO = ["dealer", "pit_boss", "inspector", "auditor", "trainee", "outsider", "superuser", "anonymous"]
+READERS = {"pit_boss", "auditor", "superuser"}
+
+
+@pytest.fixture
+def people(crew, make_user):
+    return {"dealer": crew.dealer2, "pit_boss": crew.pit_boss2, "inspector": crew.inspector,
+            "auditor": crew.auditor, "trainee": crew.trainee, "outsider": crew.outsider,
+            "superuser": make_user("superuser", username="root"), "anonymous": None}
+
+
+@pytest.fixture
+def closed_shift(crew, open_shift, eager, django_capture_on_commit_callbacks):
+    """A shift of R-1 with 12 audited rounds (two of them with a wrong payment), a fill, chips sold,
+    a drop, counted closed exactly as expected and closed by the pit boss."""
+    shift = open_shift()
+    with django_capture_on_commit_callbacks(execute=True):
+        log_rounds(crew.table, crew.dealer, 10, seed=3)
+        log_rounds(crew.table, crew.dealer, 2, seed=4, mistake="wrong_amount")
+    fill(shift, crew, {"500": 4})
+    services.cash_record(shift=shift, kind="chips_sold", amount="1000", recorded_by=crew.dealer)
+    services.cash_record(shift=shift, kind="drop", amount="1000", recorded_by=crew.dealer)
+    books = shift_books(shift)
+    expected = books.expected
+    counts, left = {}, expected
+    for denom in ("5000", "1000", "500", "100", "1"):
+        counts[denom], left = int(left // Decimal(denom)), left % Decimal(denom)
+    assert left == 0
+    shift = services.shift_count_closing(shift=shift, counted_by=crew.dealer, counts=counts)
+    shift = services.shift_close(shift=shift, closed_by=crew.pit_boss)
+    return shift
+
+
+def client_of(user) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+@pytest.mark.parametrize("who", WHO)
+def test_who_may_read_the_reports(who, people, crew, closed_shift):
+    client = client_of(people[who])
+    pages = [f"/books/reports/shifts/{closed_shift.pk}/", f"/books/reports/shifts/{closed_shift.pk}.csv",
+             "/books/reports/period/", "/books/reports/period.csv", "/books/theory/"]
+    apis = [f"/api/v1/books/reports/shifts/{closed_shift.pk}/", "/api/v1/books/reports/period/",
+            "/api/v1/books/theory/"]
+    for url in pages:
+        code = client.get(url).status_code
+        if who == "anonymous":
+            assert code == 302, url
+        elif who == "outsider":  # a pit boss of Pit B: R-1's shift does not exist for him
+            assert code == (404 if "shifts/" in url else 200), url
+        else:
+            assert code == (200 if who in READERS else 403), (url, code)
+    for url in apis:
+        code = client.get(url).status_code
+        if who == "anonymous":
+            assert code == 401, url
+        elif who == "outsider":
+            assert code == (404 if "shifts/" in url else 200), url
+        else:
+            assert code == (200 if who in READERS else 403), (url, code)
+    if who == "outsider":  # his period report is of his own pit, and Pit A's is refused
+        client = client_of(people[who])
+        assert client.get("/api/v1/books/reports/period/").json()["pit"] == "Pit B"
+        assert client.get("/api/v1/books/reports/period/", {"pit": "Pit A"}).status_code == 400
+
+
+def test_the_shift_report_has_the_float_the_theoretical_the_errors_and_the_signatures(crew, closed_shift):
+    report = reports.shift_report(closed_shift)
+    assert report.books.variance == 0
+    assert report.books.win == report.books.closing + report.books.credits + report.books.drop \
+        - report.books.opening - report.books.fills
+    assert report.theory.rounds == 12
+    # The two wrong payments are the dealer errors: the house's win short of what was owed by what
+    # the findings say the players received beyond it.
+    assert report.theory.errors == -sum((f.player_delta for f in report.books.findings), Decimal(0)) != 0
+    assert report.theory.band_low <= report.theory.theoretical <= report.theory.band_high
+    signed = {step: by for step, by, _at in report.signatures()}
+    assert signed["opening signed by"] == "pitboss1" and signed["closed by"] == "pitboss1"
+
+    client = client_of(crew.auditor)
+    html = client.get(f"/books/reports/shifts/{closed_shift.pk}/").content.decode()
+    assert "pitboss1" in html and "books.css" in html
+    data = client.get(f"/api/v1/books/reports/shifts/{closed_shift.pk}/").json()
+    assert data["variance"] == "0.00" and data["theory"]["rounds"] == 12
+    assert Decimal(data["theory"]["errors"]) == report.theory.errors
+    assert Decimal(data["opening"]) == sum(Decimal(d) * n for d, n in OPENING.items())
+
+
+def test_the_shift_report_as_csv(crew, closed_shift):
+    response = client_of(crew.pit_boss).get(f"/books/reports/shifts/{closed_shift.pk}.csv")
+    assert response["Content-Type"].startswith("text/csv")
+    assert "attachment" in response["Content-Disposition"]
+    rows = {row[0]: row[1:] for row in csv.reader(io.StringIO(response.content.decode()))}
+    report = reports.shift_report(closed_shift)
+    assert rows["variance"] == ["0.00"]
+    assert Decimal(rows["table win"][0]) == report.books.win
+    assert Decimal(rows["dealer errors (logged − owed)"][0]) == report.theory.errors
+    assert rows["closed by"][0] == "pitboss1"
+
+
+def test_the_period_report_of_a_pit_page_csv_and_api(crew, closed_shift):
+    client = client_of(crew.auditor)
+    data = client.get("/api/v1/books/reports/period/", {"pit": "Pit A"}).json()
+    assert data["pit"] == "Pit A"
+    [row] = data["rows"]
+    assert row["table"] == crew.table.name and row["rounds"] == 12
+    assert row["float_variances"] == {"shifts": 1, "net": "0.00", "absolute": "0.00", "over_tolerance": 0}
+    report = reports.shift_report(closed_shift)
+    assert Decimal(row["errors"]) == report.theory.errors
+    assert Decimal(row["actual"]) == report.theory.actual
+    page = client.get("/books/reports/period/", {"pit": "Pit A"})
+    assert page.status_code == 200 and crew.table.name in page.content.decode()
+    response = client.get("/books/reports/period.csv", {"pit": "Pit A"})
+    lines = list(csv.reader(io.StringIO(response.content.decode())))
+    assert lines[0][0] == "table" and lines[1][0] == crew.table.name and lines[-1][0] == "total"
+    assert Decimal(lines[1][5]) == report.theory.actual
+    assert client.get("/books/reports/period/", {"start": "2026-02-30"}).status_code == 400
+
+
+def test_the_period_report_reads_the_rollups_in_one_grouped_query(crew, closed_shift):
+    from books.theory_selectors import parse_filters
+
+    f = parse_filters(crew.auditor, {"pit": "Pit A", "start": "2025-01-01"})
+    reports.period_report(crew.auditor, {"pit": "Pit A", "start": "2025-01-01"})  # warm the house edges
+    with CaptureQueriesContext(connection) as queries:
+        reports.grouped(crew.auditor, f, ("table_id",))
+    rollup_reads = [q["sql"] for q in queries.captured_queries if "audit_rollup" in q["sql"]]
+    assert len(rollup_reads) == 1 and "GROUP BY" in rollup_reads[0]
+    with CaptureQueriesContext(connection) as queries:
+        reports.period_report(crew.auditor, {"pit": "Pit A", "start": "2025-01-01"})
+    assert len(queries.captured_queries) <= 6
