@@ -21,3 +21,11 @@ urlpatterns = [
     path("shifts/<int:pk>/explain/", apis.ExplainApi.as_view(), name="explain"),
     path("shifts/<int:pk>/close/", apis.CloseApi.as_view(), name="close"),
 ]
+
+# dealer performance
+from . import performance_apis  # noqa: E402
+
+urlpatterns += [
+    path("performance/", performance_apis.PerformanceListApi.as_view(), name="performance-list"),
+    path("performance/<int:dealer>/", performance_apis.PerformanceDetailApi.as_view(), name="performance-detail"),
+]
