@@ -67,7 +67,7 @@ SHOE_ROUNDS = 40
 POOL = 150
 MISTAKES = ("wrong_amount", "wrong_result", "missing_settlement", "payment_order", "late_settlement",
             "dealer_draw_rule")
-OPENING = {"5000": 20, "1000": 50, "500": 40, "100": 100, "25": 40, "5": 40, "1": 50}  # 190,250.00
+OPENING = {"5000": 20, "1000": 50, "500": 40, "100": 100, "25": 40, "5": 40, "1": 50}  # 181,250.00
 
 
 def days() -> int:
@@ -96,7 +96,7 @@ def books_demo_load() -> list[str]:
     created = []
     ids = []
     with transaction.atomic():
-        pools = {t.name: _pool(t, dealers[0], rng) for t in tables}
+        pools = {t.name: _pool(t, dealers["dealer1"], rng) for t in tables}
         sweet = {t.name: _sweet_pool(t, dealers[SWEETHEART], rng) for t in tables}
         today = timezone.localdate()
         zone = ZoneInfo(settings.TIME_ZONE)
@@ -283,13 +283,13 @@ def _chips(amount: Decimal) -> dict[str, int]:
 
 
 def _short_float(table, dealer, boss, pool, rng) -> str:
-    """Today's shift of the table, through books.services: opened by the dealer, signed by pitboss1, an
+    """Today's shift of the table, through books.services: opened by the dealer, signed by pitboss1, about
     hour of honest rounds, a closing count SHORT below the expected float, explained and closed."""
     shift = services.shift_open(table=table, counted_by=dealer, counts=OPENING)
     shift = services.shift_open_sign(shift=shift, signed_by=boss)
     # The services stamp the opening now; the demo's hour of dealing lies before now, so the opening is
-    # moved back an hour (the shift's row is not part of any chain).
-    began = timezone.now() - dt.timedelta(hours=1, minutes=5)
+    # moved back two hours (the shift's row is not part of any chain).
+    began = timezone.now() - dt.timedelta(hours=2)
     type(shift).objects.filter(pk=shift.pk).update(opened_at=began, opening_signed_at=began)
     shift.refresh_from_db()
     with transaction.atomic():
