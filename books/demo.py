@@ -75,7 +75,7 @@ def days() -> int:
 
 
 def session_rounds() -> int:
-    return int(getattr(settings, "DEMO_FLOOR_SESSION_ROUNDS", 60) or 0)
+    return int(getattr(settings, "DEMO_FLOOR_SESSION_ROUNDS", 40) or 0)
 
 
 def books_demo_load() -> list[str]:

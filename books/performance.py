@@ -146,17 +146,19 @@ class Pace:
         return (Decimal(str(self.seconds)) / 3600).quantize(Decimal("0.01"))
 
 
-def pace(rows, break_after: dt.timedelta) -> Pace:
+def pace(rows, break_after: dt.timedelta, shortest: dt.timedelta = dt.timedelta(0)) -> Pace:
     """Rounds per hour of dealing from (table id, shoe id, logged at) of one dealer's rounds, in time order.
 
     A gap between two consecutive rounds of the dealer at the same table is one round's worth of
     dealing, unless it is longer than `break_after` (a break, a relief, the table closed) or a new
-    shoe came between them (the shuffle and the load are not dealing). Gaps of zero (rounds entered
-    together) are not dealing time either. Pace = gaps counted ÷ their total length."""
+    shoe came between them (the shuffle and the load are not dealing). A gap shorter than `shortest`
+    (rounds entered together, from a paper log typed in later) is not dealing either.
+    Pace = gaps counted ÷ their total length."""
     last: dict[int, tuple] = {}
     rounds = intervals = breaks = shoe_changes = 0
     seconds = 0.0
     limit = break_after.total_seconds()
+    floor = max(shortest.total_seconds(), 0.0)
     for table_id, shoe_id, at in rows:
         rounds += 1
         previous = last.get(table_id)
@@ -168,7 +170,7 @@ def pace(rows, break_after: dt.timedelta) -> Pace:
             shoe_changes += 1
         elif gap > limit:
             breaks += 1
-        elif gap > 0:
+        elif gap > floor and gap > 0:
             intervals += 1
             seconds += gap
     return Pace(rounds, intervals, seconds, breaks, shoe_changes)

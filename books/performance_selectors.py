@@ -46,6 +46,10 @@ def test_name() -> str:
              "Holm-corrected across the floor's dealers")
 
 
+def shortest_round() -> dt.timedelta:
+    return dt.timedelta(seconds=float(getattr(settings, "BOOKS_PACE_SHORTEST_SECONDS", 5)))
+
+
 def _floor_q(user) -> Q:
     """The rollup rows of the viewer's floor: every pit for an auditor, his pits otherwise."""
     if sees_everything(user):
@@ -190,7 +194,7 @@ def dealer_pace(*, user, dealer_id: int, period: Period) -> stats.Pace:
             .order_by("logged_at", "id").values_list("table_id", "shoe_id", "logged_at"))
     if not sees_everything(user):
         rows = rows.filter(table__pit__in=user_pits(user))
-    return stats.pace(rows.iterator(chunk_size=5000), break_after())
+    return stats.pace(rows.iterator(chunk_size=5000), break_after(), shortest_round())
 
 
 # --- the trend chart -------------------------------------------------------------------------------------

@@ -108,9 +108,10 @@ def test_pace_leaves_out_breaks_and_shoe_changes():
         (1, 11, _at(38)),  # a new shoe: the shuffle
         (1, 11, _at(38.5)), (1, 11, _at(39)),  # 2 gaps of half a minute
         (2, 20, _at(39.25)),  # another table: its own first round
+        (1, 11, _at(39.01)),  # typed in with the one before: not a round's worth of dealing
     ]
-    pace = stats.pace(rows, dt.timedelta(minutes=10))
-    assert (pace.rounds, pace.intervals, pace.breaks, pace.shoe_changes) == (9, 5, 1, 1)
+    pace = stats.pace(rows, dt.timedelta(minutes=10), dt.timedelta(seconds=5))
+    assert (pace.rounds, pace.intervals, pace.breaks, pace.shoe_changes) == (10, 5, 1, 1)
     assert pace.seconds == 240
     assert pace.per_hour == Decimal("75.0")  # 5 rounds in 4 minutes
 
