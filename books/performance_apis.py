@@ -78,7 +78,7 @@ class PaceSerializer(serializers.Serializer):
 class PerformanceListApi(APIView):
     permission_classes = [HasRole(*selectors.ROLES)]
 
-    @extend_schema(parameters=PERIOD_PARAMETERS, responses=FloorSerializer)
+    @extend_schema(operation_id="books_performance_list", parameters=PERIOD_PARAMETERS, responses=FloorSerializer)
     def get(self, request):
         floor = selectors.floor_performance(user=request.user, period=period_from(request.query_params))
         return Response(FloorSerializer(floor).data)
@@ -95,7 +95,7 @@ class PerformanceDetailApi(APIView):
         dealer = DealerSerializer()
         pace = PaceSerializer()
 
-    @extend_schema(parameters=PERIOD_PARAMETERS, responses=OutputSerializer)
+    @extend_schema(operation_id="books_performance_detail", parameters=PERIOD_PARAMETERS, responses=OutputSerializer)
     def get(self, request, dealer: int):
         period = period_from(request.query_params)
         floor, row = selectors.dealer_row(user=request.user, period=period, dealer_id=dealer)
