@@ -30,3 +30,11 @@ urlpatterns += [
     path("reports/shifts/<int:pk>/", theory_apis.ShiftReportApi.as_view(), name="report-shift"),
     path("reports/period/", theory_apis.PeriodReportApi.as_view(), name="report-period"),
 ]
+
+# dealer performance
+from . import performance_apis  # noqa: E402
+
+urlpatterns += [
+    path("performance/", performance_apis.PerformanceListApi.as_view(), name="performance-list"),
+    path("performance/<int:dealer>/", performance_apis.PerformanceDetailApi.as_view(), name="performance-detail"),
+]

@@ -11,8 +11,17 @@ class BooksConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
+        from casino import demo
         from casino.navigation import NavItem, register
 
         from .access import READ_ROLES
+        from .demo import books_demo_load
+        from .performance_selectors import ROLES as PERFORMANCE_ROLES
+
+        # Weeks of shifts across several dealers and tables, after dealing's and the ledger's demo data
+        # (manage.py demo_floor; the size is settings.DEMO_FLOOR_DAYS).
+        demo.register_loader("books", books_demo_load, order=30)
 
         register(NavItem(_("Float"), "books:shift_list", roles=READ_ROLES, order=37))
+        register(NavItem(_("Dealer performance"), "books:performance_list", roles=PERFORMANCE_ROLES, order=38,
+                         group="pit"))

@@ -22,3 +22,11 @@ urlpatterns += [
     path("reports/period/", theory_views.report_period, name="report_period"),
     path("reports/period.csv", theory_views.report_period_csv, name="report_period_csv"),
 ]
+
+# dealer performance
+from . import performance_views  # noqa: E402
+
+urlpatterns += [
+    path("performance/", performance_views.performance_list, name="performance_list"),
+    path("performance/<int:dealer>/", performance_views.performance_detail, name="performance_detail"),
+]

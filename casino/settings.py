@@ -212,6 +212,15 @@ AUDIT_SWEEP_INTERVAL_S = env.float("AUDIT_SWEEP_INTERVAL_S", default=30)
 AUDIT_SWEEP_LIMIT = env.int("AUDIT_SWEEP_LIMIT", default=2000)
 # The float variance (counted − expected) a table's shift may close with, unexplained (books/).
 BOOKS_VARIANCE_TOLERANCE = env.str("BOOKS_VARIANCE_TOLERANCE", default="0")
+# Dealer performance (docs/dealer-performance.md): a gap between a dealer's rounds longer than this is a
+# break, not dealing; the level of the test that flags a dealer above the floor.
+BOOKS_PACE_BREAK_MINUTES = env.float("BOOKS_PACE_BREAK_MINUTES", default=10)
+# …and a gap shorter than this is rounds entered together (typed in from paper), not dealing.
+BOOKS_PACE_SHORTEST_SECONDS = env.float("BOOKS_PACE_SHORTEST_SECONDS", default=5)
+BOOKS_PERFORMANCE_ALPHA = env.float("BOOKS_PERFORMANCE_ALPHA", default=0.05)
+# The demo floor's weeks (books/demo.py, manage.py demo_floor): days of shifts, rounds per dealer session.
+DEMO_FLOOR_DAYS = env.int("DEMO_FLOOR_DAYS", default=14)
+DEMO_FLOOR_SESSION_ROUNDS = env.int("DEMO_FLOOR_SESSION_ROUNDS", default=40)
 
 # --- authentication ------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -34,3 +34,6 @@ import tempfile  # noqa: E402
 
 CHECKPOINT_DIR = Path(tempfile.mkdtemp(prefix="casino-checkpoints-"))  # noqa: F405
 CHECKPOINT_DEV_KEY = True
+# The demo floor's weeks (books/demo.py) stay out of the suite's demo loads; tests/books/test_demo.py
+# sets a tiny floor of its own.
+DEMO_FLOOR_DAYS = 0

@@ -185,6 +185,7 @@ def walk_floor(settings, django_capture_on_commit_callbacks, eager):
         "session": session,
         "shift": shift,
         "transfer": transfer,
+        "dealer": users["dealer1"],
     }
     return users, objects
 
@@ -205,6 +206,8 @@ def build_url(pattern: Pattern, objects) -> str:
         kwargs.update(uidb64="MQ", token="set-password")
     if "<str:table>" in route:
         kwargs["table"] = objects["table"]
+    if "<int:dealer>" in route:
+        kwargs["dealer"] = objects["dealer"].pk
     if "<int:event>" in route:
         kwargs["event"] = objects["transfer"].pk
     if "<int:pk>" in route:

@@ -1,0 +1,176 @@
+"""The statistics of dealer performance (docs/dealer-performance.md), in plain Python: scipy is not
+a dependency, and every test here is exact, so a few dozen lines of sums are all it takes.
+
+    garwood(k)                      exact Poisson 95 % interval for a count k (Garwood 1936)
+    rate_interval(k, n)             that interval as errors per 100 rounds
+    binomial_upper_tail(x, t, p)    P(X ≥ x) for X ~ Binomial(t, p)
+    conditional_test(x, n, y, m)    one dealer's errors x in n rounds against the rest of the floor's
+                                    y in m: exact conditional binomial test, one-sided (dealer above)
+    holm(p_values)                  Holm's step-down adjustment across dealers
+    pace(rows, break_after)         rounds per hour of dealing from the (table, shoe, time) of rounds
+
+Nothing here touches the database; books/performance_selectors.py feeds it from the rollups and the
+rounds.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from dataclasses import dataclass
+from decimal import Decimal
+
+ALPHA = 0.05
+
+
+# --- Poisson ------------------------------------------------------------------------------------------
+
+def _log_poisson(i: int, mu: float) -> float:
+    return -mu + i * math.log(mu) - math.lgamma(i + 1)
+
+
+def poisson_cdf(k: int, mu: float) -> float:
+    """P(X ≤ k) for X ~ Poisson(mu), summed term by term in log space (no overflow at large mu)."""
+    if k < 0:
+        return 0.0
+    if mu <= 0:
+        return 1.0
+    return min(1.0, math.fsum(math.exp(_log_poisson(i, mu)) for i in range(k + 1)))
+
+
+def _bisect(f, lo: float, hi: float, *, rising: bool, target: float) -> float:
+    """The x in [lo, hi] where the monotone f crosses target, to a relative 1e-10."""
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        above = f(mid) > target
+        if above == rising:
+            hi = mid
+        else:
+            lo = mid
+        if hi - lo <= 1e-10 * max(1.0, hi):
+            break
+    return (lo + hi) / 2
+
+
+def garwood(k: int, alpha: float = ALPHA) -> tuple[float, float]:
+    """The exact (Garwood) two-sided 1 − alpha interval for the mean of a Poisson count k: the means
+    under which a count at least (at most) k has probability alpha/2 — the chi-square quantiles
+    χ²(α/2; 2k)/2 and χ²(1 − α/2; 2k + 2)/2, found here on the Poisson sums they equal."""
+    if k < 0:
+        raise ValueError("a count is not negative")
+    half = alpha / 2
+    lower = 0.0 if k == 0 else _bisect(lambda mu: 1.0 - poisson_cdf(k - 1, mu), 0.0, float(k), rising=True,
+                                       target=half)
+    top = k + 10.0 * math.sqrt(k + 1) + 10.0
+    upper = _bisect(lambda mu: poisson_cdf(k, mu), float(k), top, rising=False, target=half)
+    return lower, upper
+
+
+def per_100(count: float, rounds: int) -> Decimal:
+    if not rounds:
+        return Decimal("0.00")
+    return (Decimal(str(count)) * 100 / rounds).quantize(Decimal("0.01"))
+
+
+def rate_interval(k: int, rounds: int, alpha: float = ALPHA) -> tuple[Decimal, Decimal]:
+    """Garwood's interval for errors per 100 rounds (the rounds taken as exposure, known exactly)."""
+    if not rounds:
+        return Decimal("0.00"), Decimal("0.00")
+    low, high = garwood(k, alpha)
+    return per_100(round(low, 6), rounds), per_100(round(high, 6), rounds)
+
+
+# --- the conditional binomial test and Holm --------------------------------------------------------------
+
+def _log_binomial(i: int, t: int, p: float) -> float:
+    return (math.lgamma(t + 1) - math.lgamma(i + 1) - math.lgamma(t - i + 1)
+            + i * math.log(p) + (t - i) * math.log1p(-p))
+
+
+def binomial_upper_tail(x: int, t: int, p: float) -> float:
+    """P(X ≥ x) for X ~ Binomial(t, p), summed from x up (precise for small tails)."""
+    if x <= 0:
+        return 1.0
+    if x > t:
+        return 0.0
+    if p <= 0:
+        return 0.0
+    if p >= 1:
+        return 1.0
+    return min(1.0, math.fsum(math.exp(_log_binomial(i, t, p)) for i in range(x, t + 1)))
+
+
+def conditional_test(errors: int, rounds: int, rest_errors: int, rest_rounds: int) -> float:
+    """One-sided p-value that a dealer's error rate is above the rest of the floor's.
+
+    Two Poisson counts with exposures n and m have, given their sum t, the dealer's count distributed
+    Binomial(t, n / (n + m)) when the rates are equal; the p-value is that binomial's chance of at
+    least the dealer's count (the exact conditional test, Przyborowski & Wileński 1940)."""
+    if rounds <= 0 or rest_rounds <= 0:
+        return 1.0
+    total = errors + rest_errors
+    return binomial_upper_tail(errors, total, rounds / (rounds + rest_rounds))
+
+
+def holm(p_values: list[float]) -> list[float]:
+    """Holm's step-down adjusted p-values, in the order given: reject where adjusted < alpha, and the
+    chance of any false flag among the dealers stays at most alpha."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    adjusted = [1.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p_values[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+# --- game pace ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Pace:
+    rounds: int  # the dealer's rounds read
+    intervals: int  # the gaps counted as dealing
+    seconds: float  # their total length
+    breaks: int  # gaps dropped as longer than the break threshold
+    shoe_changes: int  # gaps dropped because a new shoe (a shuffle) came between
+
+    @property
+    def per_hour(self) -> Decimal | None:
+        if not self.intervals or self.seconds <= 0:
+            return None
+        return (Decimal(self.intervals) * 3600 / Decimal(str(self.seconds))).quantize(Decimal("0.1"))
+
+    @property
+    def hours(self) -> Decimal:
+        return (Decimal(str(self.seconds)) / 3600).quantize(Decimal("0.01"))
+
+
+def pace(rows, break_after: dt.timedelta, shortest: dt.timedelta = dt.timedelta(0)) -> Pace:
+    """Rounds per hour of dealing from (table id, shoe id, logged at) of one dealer's rounds, in time order.
+
+    A gap between two consecutive rounds of the dealer at the same table is one round's worth of
+    dealing, unless it is longer than `break_after` (a break, a relief, the table closed) or a new
+    shoe came between them (the shuffle and the load are not dealing). A gap shorter than `shortest`
+    (rounds entered together, from a paper log typed in later) is not dealing either.
+    Pace = gaps counted ÷ their total length."""
+    last: dict[int, tuple] = {}
+    rounds = intervals = breaks = shoe_changes = 0
+    seconds = 0.0
+    limit = break_after.total_seconds()
+    floor = max(shortest.total_seconds(), 0.0)
+    for table_id, shoe_id, at in rows:
+        rounds += 1
+        previous = last.get(table_id)
+        last[table_id] = (shoe_id, at)
+        if previous is None:
+            continue
+        gap = (at - previous[1]).total_seconds()
+        if previous[0] != shoe_id:
+            shoe_changes += 1
+        elif gap > limit:
+            breaks += 1
+        elif gap > floor and gap > 0:
+            intervals += 1
+            seconds += gap
+    return Pace(rounds, intervals, seconds, breaks, shoe_changes)
