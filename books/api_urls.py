@@ -21,3 +21,11 @@ urlpatterns = [
     path("shifts/<int:pk>/explain/", apis.ExplainApi.as_view(), name="explain"),
     path("shifts/<int:pk>/close/", apis.CloseApi.as_view(), name="close"),
 ]
+# integrity signals
+from . import signals_apis  # noqa: E402 - the signals' endpoints come after the float's
+
+urlpatterns += [
+    path("signals/", signals_apis.SignalListApi.as_view(), name="signal-list"),
+    path("signals/<int:pk>/", signals_apis.SignalDetailApi.as_view(), name="signal-detail"),
+    path("signals/<int:pk>/review/", signals_apis.SignalReviewApi.as_view(), name="signal-review"),
+]

@@ -1,0 +1,66 @@
+"""Pages of the integrity signals: the list with its filters, and a signal's detail with its
+evidence, the rounds it names and (for auditors) the review form. Thin: selectors read, the
+service writes, a refusal shows its sentence next to the field and stores nothing."""
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from casino.errors import ServiceError
+from casino.roles import has_role, role_required
+
+from . import signals_selectors as selectors
+from . import signals_services as services
+from .signals_forms import SignalFilterForm, SignalReviewForm
+from .signals_selectors import READ_ROLES, REVIEW_ROLES
+
+PAGE = 200
+
+
+@require_http_methods(["GET"])
+@role_required(*READ_ROLES)
+def signal_list(request):
+    form = SignalFilterForm(request.GET or None)
+    wanted = form.cleaned_data if form.is_valid() else {}
+    signals = selectors.signal_list(user=request.user, **{k: wanted.get(k) or "" for k in
+                                                          ("kind", "status", "dealer", "player")})
+    return render(request, "books/signals_list.html", {"form": form, "signals": list(signals[:PAGE]),
+                                                       "page_size": PAGE})
+
+
+def _detail(request, signal, form, status=200):
+    return render(request, "books/signals_detail.html", {
+        "signal": signal, "form": form, "rounds": selectors.signal_rounds(signal),
+        "evidence": sorted(signal.evidence.items()),
+        "can_review": has_role(request.user, *REVIEW_ROLES) and signal.status == "open",
+    }, status=status)
+
+
+@require_http_methods(["GET"])
+@role_required(*READ_ROLES)
+def signal_detail(request, pk: int):
+    signal = selectors.signal_for(request.user, pk)
+    return _detail(request, signal, SignalReviewForm())
+
+
+@require_http_methods(["POST"])
+@role_required(*REVIEW_ROLES)
+def signal_review(request, pk: int):
+    signal = selectors.signal_for(request.user, pk)
+    form = SignalReviewForm(request.POST)
+    if form.is_valid():
+        try:
+            services.signal_review(signal=signal, reviewer=request.user, status=form.cleaned_data["status"],
+                                   note=form.cleaned_data["note"])
+        except ServiceError as exc:
+            if exc.status == 403:
+                raise PermissionDenied(exc.message) from None
+            field = exc.extra.get("field")
+            form.add_error(field if field in form.fields and exc.extra.get("code") == "invalid" else None,
+                           exc.message)
+        else:
+            messages.success(request, _("Signal reviewed."))
+            return redirect("books:signal_detail", pk=signal.pk)
+    return _detail(request, selectors.signal_for(request.user, pk), form, status=400)
