@@ -5,6 +5,7 @@ counted and who signed them, the pit boss's explanation of a variance and who cl
 A `FloatEvent` is one fill, credit, sale of chips for cash or transfer of cash to the drop box,
 appended during the shift with who did each step and when. The figures (expected float, variance,
 win) are never stored: `books.selectors.shift_books` computes them from these rows and the rounds.
+An `IntegritySignal` is a pattern a scan found beyond chance, and its review (docs/signals.md).
 """
 
 from decimal import Decimal

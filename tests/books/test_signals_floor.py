@@ -223,3 +223,10 @@ def test_the_api_lists_shows_and_reviews(crew):
                                        content_type="application/json").status_code == 403
     assert _client(crew.dealer).get("/api/v1/books/signals/").status_code == 403
     assert _client(crew.outsider).get(f"/api/v1/books/signals/{signal.pk}/").status_code == 404
+
+
+def test_the_signals_endpoints_are_in_the_schema(crew):
+    paths = _client(crew.auditor).get(reverse("schema"), {"format": "json"}).json()["paths"]
+    assert {"/api/v1/books/signals/", "/api/v1/books/signals/{id}/", "/api/v1/books/signals/{id}/review/"} <= set(paths)
+    review = paths["/api/v1/books/signals/{id}/review/"]["post"]
+    assert "requestBody" in review
