@@ -14,5 +14,7 @@ class BooksConfig(AppConfig):
         from casino.navigation import NavItem, register
 
         from .access import READ_ROLES
+        from .signals_selectors import READ_ROLES as SIGNAL_READERS
 
         register(NavItem(_("Float"), "books:shift_list", roles=READ_ROLES, order=37))
+        register(NavItem(_("Integrity signals"), "books:signal_list", roles=SIGNAL_READERS, order=45, group="audit"))

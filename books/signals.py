@@ -17,8 +17,9 @@ The kinds:
 - FAVOURED_PLAYER / FAVOURED_BOX: a dealer's errors in the player's favour go to one player (one
   box of one table) more often than that player's (box's) share of the dealer's stakes — binomial
   upper tail, X ~ Bin(errors in favour by the dealer, share).
-- LEAN: a dealer's payment errors are overpayments more often than `lean_p0` of the time —
-  binomial upper tail (sign test), X ~ Bin(errors, lean_p0).
+- LEAN: a dealer's payment errors are overpayments more often than the rest of the floor's — the
+  one-sided Fisher exact test (hypergeometric upper tail); or, with `lean_p0` set, more often than
+  that share — binomial upper tail (sign test), X ~ Bin(errors, lean_p0).
 - PLAYER_RESULTS: a player's result per unit wagered is above the floor's mean for the game
   beyond chance — z-test of the mean with the floor's standard deviation per unit wagered.
 - INCIDENTS_DEALER / INCIDENTS_TABLE: exposed cards and misdraws fall on one dealer (table) more
@@ -54,7 +55,10 @@ class Thresholds:
     min_stakes: int = 20  # stakes of a player (box) with a dealer before his share is tested
     min_rounds: int = 100  # rounds of a dealer or table before its share of incidents is tested
     min_player_stakes: int = 200  # stakes of a player in a game before his results are tested
-    lean_p0: float = 0.5  # the share of overpayments among an honest dealer's payment errors
+    # The share of overpayments among an honest dealer's payment errors; None: whatever the rest of
+    # the floor's is (the games' honest mistakes are not symmetric: a settlement forgotten or made
+    # twice favours the player more often than not).
+    lean_p0: float | None = None
 
 
 @dataclass(frozen=True)
@@ -119,6 +123,24 @@ def binom_sf(k: int, n: int, p: float) -> float:
     lp, lq = math.log(p), math.log1p(-p)
     base = math.lgamma(n + 1)
     terms = [base - math.lgamma(j + 1) - math.lgamma(n - j + 1) + j * lp + (n - j) * lq for j in range(k, n + 1)]
+    top = max(terms)
+    return min(1.0, math.exp(top) * math.fsum(math.exp(t - top) for t in terms))
+
+
+def hypergeom_sf(k: int, total: int, marked: int, drawn: int) -> float:
+    """P(X ≥ k) for X the marked items among `drawn` taken without replacement from `total` items of
+    which `marked` are marked (the one-sided Fisher exact test of a 2×2 table)."""
+    low, high = max(k, 0, drawn - (total - marked)), min(drawn, marked)
+    if low > high:
+        return 0.0
+    if k <= max(0, drawn - (total - marked)):
+        return 1.0
+
+    def lcomb(n, r):
+        return math.lgamma(n + 1) - math.lgamma(r + 1) - math.lgamma(n - r + 1)
+
+    denominator = lcomb(total, drawn)
+    terms = [lcomb(marked, j) + lcomb(total - marked, drawn - j) - denominator for j in range(low, high + 1)]
     top = max(terms)
     return min(1.0, math.exp(top) * math.fsum(math.exp(t - top) for t in terms))
 
@@ -192,11 +214,16 @@ def favoured(stakes: list[StakeRow], t: Thresholds) -> list[Candidate]:
 
 def lean(stakes: list[StakeRow], t: Thresholds) -> list[Candidate]:
     """Per dealer with at least `min_count` payment errors: are more of them overpayments than an
-    honest dealer's `lean_p0` share?"""
+    honest dealer's? Against the rest of the floor (`lean_p0` None): the one-sided Fisher exact
+    test — under the null every dealer's errors are overpayments with one common probability, and
+    given the floor's totals the dealer's overpayments are hypergeometric. Against a fixed share
+    `lean_p0`: the binomial sign test."""
     by_dealer: dict[int, list[StakeRow]] = defaultdict(list)
     for s in stakes:
         if s.error != 0:
             by_dealer[s.dealer].append(s)
+    errors_total = sum(len(e) for e in by_dealer.values())
+    over_total = sum(1 for e in by_dealer.values() for s in e if s.error > 0)
     out = []
     for dealer, errors in sorted(by_dealer.items()):
         n = len(errors)
@@ -204,13 +231,22 @@ def lean(stakes: list[StakeRow], t: Thresholds) -> list[Candidate]:
             continue
         over = [s for s in errors if s.error > 0]
         under = [s for s in errors if s.error < 0]
-        out.append(Candidate(
-            LEAN, f"{LEAN}:d{dealer}", dealer=dealer, statistic=len(over) / n,
-            p_value=binom_sf(len(over), n, t.lean_p0), round_ids=_ids(over),
-            evidence={"test": "binomial upper tail (sign test)", "errors": n, "overpayments": len(over),
-                      "underpayments": len(under), "p0": t.lean_p0,
-                      "overpaid": _money(sum((s.error for s in over), Decimal("0"))),
-                      "underpaid": _money(-sum((s.error for s in under), Decimal("0")))}))
+        evidence = {"errors": n, "overpayments": len(over), "underpayments": len(under),
+                    "overpaid": _money(sum((s.error for s in over), Decimal("0"))),
+                    "underpaid": _money(-sum((s.error for s in under), Decimal("0")))}
+        if t.lean_p0 is None:
+            rest_n, rest_over = errors_total - n, over_total - len(over)
+            if rest_n < t.min_count:
+                continue  # nobody to compare him with
+            p = hypergeom_sf(len(over), errors_total, over_total, n)
+            evidence.update(test="one-sided Fisher exact test against the rest of the floor",
+                            floor_errors=rest_n, floor_overpayments=rest_over,
+                            floor_share=round(rest_over / rest_n, 6))
+        else:
+            p = binom_sf(len(over), n, t.lean_p0)
+            evidence.update(test="binomial upper tail (sign test)", p0=t.lean_p0)
+        out.append(Candidate(LEAN, f"{LEAN}:d{dealer}", dealer=dealer, statistic=len(over) / n, p_value=p,
+                             round_ids=_ids(over), evidence=evidence))
     return out
 
 

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from casino.errors import ServiceError
@@ -17,6 +18,26 @@ from .signals_forms import SignalFilterForm, SignalReviewForm
 from .signals_selectors import READ_ROLES, REVIEW_ROLES
 
 PAGE = 200
+
+# The evidence's figures (books/signals.py) as the page names them; a name not here is shown as stored.
+EVIDENCE_LABELS = {
+    "test": gettext_lazy("test"), "errors_in_favour": gettext_lazy("errors in the players' favour"),
+    "to_subject": gettext_lazy("of them to this subject"), "expected": gettext_lazy("expected by chance"),
+    "share_of_stakes": gettext_lazy("share of the dealer's stakes"),
+    "stakes_of_subject": gettext_lazy("stakes of this subject"), "stakes_of_dealer": gettext_lazy("stakes of the dealer"),
+    "money_to_subject": gettext_lazy("money to this subject"), "errors": gettext_lazy("payment errors"),
+    "overpayments": gettext_lazy("overpayments"), "underpayments": gettext_lazy("underpayments"),
+    "p0": gettext_lazy("share of overpayments if honest"), "overpaid": gettext_lazy("overpaid"),
+    "underpaid": gettext_lazy("underpaid"), "game": gettext_lazy("game"), "stakes": gettext_lazy("stakes"),
+    "mean_per_unit": gettext_lazy("mean result per unit wagered"),
+    "floor_mean_per_unit": gettext_lazy("floor's mean per unit wagered"),
+    "floor_sd_per_unit": gettext_lazy("floor's standard deviation per unit wagered"),
+    "won": gettext_lazy("won"), "wagered": gettext_lazy("wagered"), "what": gettext_lazy("counted"),
+    "events": gettext_lazy("on the floor"), "of_subject": gettext_lazy("of this subject"),
+    "rounds_of_subject": gettext_lazy("rounds of this subject"), "rounds": gettext_lazy("rounds on the floor"),
+    "share_of_rounds": gettext_lazy("share of the rounds"), "tests_in_scan": gettext_lazy("tests in the scan"),
+    "alpha": gettext_lazy("level of the scan"),
+}
 
 
 @require_http_methods(["GET"])
@@ -33,7 +54,7 @@ def signal_list(request):
 def _detail(request, signal, form, status=200):
     return render(request, "books/signals_detail.html", {
         "signal": signal, "form": form, "rounds": selectors.signal_rounds(signal),
-        "evidence": sorted(signal.evidence.items()),
+        "evidence": [(EVIDENCE_LABELS.get(name, name), value) for name, value in signal.evidence.items()],
         "can_review": has_role(request.user, *REVIEW_ROLES) and signal.status == "open",
     }, status=status)
 

@@ -223,7 +223,9 @@ SIGNALS_MIN_COUNT = env.int("SIGNALS_MIN_COUNT", default=10)
 SIGNALS_MIN_STAKES = env.int("SIGNALS_MIN_STAKES", default=20)
 SIGNALS_MIN_ROUNDS = env.int("SIGNALS_MIN_ROUNDS", default=100)
 SIGNALS_MIN_PLAYER_STAKES = env.int("SIGNALS_MIN_PLAYER_STAKES", default=200)
-SIGNALS_LEAN_P0 = env.float("SIGNALS_LEAN_P0", default=0.5)
+# Empty: a dealer's share of overpayments is compared with the rest of the floor's.
+_signals_lean_p0 = env.str("SIGNALS_LEAN_P0", default="")
+SIGNALS_LEAN_P0 = float(_signals_lean_p0) if _signals_lean_p0 else None
 SIGNALS_WINDOW_DAYS = env.int("SIGNALS_WINDOW_DAYS", default=30)
 SIGNALS_SCAN_HOUR = env.int("SIGNALS_SCAN_HOUR", default=5)
 

@@ -2,7 +2,8 @@
 
 An honest floor — dealers rotating over tables, players on boxes, payment errors at a usual rate
 that go either way and to whoever happens to be on the box, incidents and procedure findings at
-random — must raise a signal in at most `alpha` of its scans (Holm's correction makes the level
+random, and overpayments more often than underpayments, as the simulator's mistake kinds make
+them — must raise a signal in at most `alpha` of its scans (Holm's correction makes the level
 the scan's, not each test's). Each planted pattern must raise its own signal naming its subject.
 """
 
@@ -16,7 +17,7 @@ from books import signals as s
 
 ALPHA = 0.05
 # Small minimums, so that many tests run on each floor: the level must hold however many there are.
-LIMITS = s.Thresholds(alpha=ALPHA, min_count=10, min_stakes=20, min_rounds=50, min_player_stakes=150, lean_p0=0.5)
+LIMITS = s.Thresholds(alpha=ALPHA, min_count=10, min_stakes=20, min_rounds=50, min_player_stakes=150)
 # A player's result per unit wagered in a round of the simulated game: lose, push, win, win 3:2.
 OUTCOMES = (Decimal("-1"), Decimal("0"), Decimal("1"), Decimal("1.5"))
 WEIGHTS = (0.49, 0.08, 0.39, 0.04)
@@ -48,7 +49,8 @@ def floor(rng, *, rounds=2000, dealers=6, tables=3, players=24, boxes=5, error_r
             owed = wagered * per_unit
             paid = owed
             if rng.random() < error_rate:
-                up = rng.random() < (0.85 if plant[0] == "lean" and dealer == plant[1] else 0.5)
+                # As the simulator's mistakes do, honest errors favour the player more often than not.
+                up = rng.random() < (0.95 if plant[0] == "lean" and dealer == plant[1] else 0.65)
                 paid = owed + (wagered if up else -wagered) / 2
             if plant[0] == "sweetheart" and dealer == plant[1] and player == plant[4] and rng.random() < 0.3:
                 paid = owed + wagered / 2
@@ -125,8 +127,12 @@ def test_a_sweetheart_dealer_is_named_with_his_player_and_box():
 
 
 def test_errors_leaning_to_overpayment_raise_the_lean_signal_for_that_dealer():
-    found = flagged(("lean", 4), error_rate=0.06)
+    found = flagged(("lean", 4), error_rate=0.12)
     assert [c.dealer for c in found if c.kind == s.LEAN] == [4]
+    # Against a fixed half, every dealer of this floor would lean: its honest errors favour players.
+    half = s.scan(thresholds=s.Thresholds(**{**LIMITS.__dict__, "lean_p0": 0.5}),
+                  **floor(random.Random(7), error_rate=0.12)).flagged
+    assert len({c.dealer for c in half if c.kind == s.LEAN}) > 1
     [lean] = [c for c in found if c.kind == s.LEAN]
     assert Decimal(lean.evidence["overpaid"]) > 2 * Decimal(lean.evidence["underpaid"])
 
@@ -161,5 +167,8 @@ def test_the_binomial_tail_and_holm_against_known_values():
     assert s.binom_sf(0, 10, 0.3) == 1.0
     assert s.binom_sf(10, 10, 0.5) == pytest.approx(1 / 1024)
     assert s.binom_sf(8, 10, 0.5) == pytest.approx(56 / 1024)
+    # A 2×2 table (3 of 5 drawn marked, 4 marked of 10): P(X ≥ 3) = (C(4,3)C(6,2) + C(4,4)C(6,1)) / C(10,5).
+    assert s.hypergeom_sf(3, 10, 4, 5) == pytest.approx((4 * 15 + 6) / 252)
+    assert s.hypergeom_sf(0, 10, 4, 5) == 1.0 and s.hypergeom_sf(5, 10, 4, 5) == 0.0
     assert s.norm_sf(1.959964) == pytest.approx(0.025, abs=1e-6)
     assert s.holm([0.01, 0.04, 0.03, 0.5]) == pytest.approx([0.04, 0.09, 0.09, 0.5])

@@ -23,6 +23,8 @@ from tests.dealing.conftest import deal_round
 pytestmark = pytest.mark.django_db
 
 FRIEND = "FRIEND"
+# The simulator's mistakes that change what a player is paid (most of them in his favour).
+PAYMENT_MISTAKES = ("wrong_amount", "wrong_result", "missing_settlement", "unexpected_settlement")
 
 
 @pytest.fixture
@@ -53,7 +55,7 @@ def befriend(doc: dict) -> bool:
 def log(table, dealer, n, *, seed, sweetheart=False, mistakes=0.1):
     rng = random.Random(seed)
     for _ in range(n):
-        kind = "wrong_amount" if rng.random() < mistakes else None
+        kind = rng.choice(PAYMENT_MISTAKES) if rng.random() < mistakes else None
         doc = deal_round(table, dealer=dealer.username, rng=rng, mistake=kind)
         doc["id"] = str(uuid.UUID(int=rng.getrandbits(128), version=4))
         if sweetheart:
@@ -64,7 +66,8 @@ def log(table, dealer, n, *, seed, sweetheart=False, mistakes=0.1):
 
 @pytest.fixture
 def sweetheart_floor(crew, limits):
-    """dealer1 honest (the usual payment mistakes, either way), dealer2 overpaying FRIEND on box 2."""
+    """dealer1 honest (the simulator's payment mistakes at 10 % of rounds), dealer2 the same and
+    overpaying FRIEND on box 2."""
     log(crew.table, crew.dealer, 70, seed=1)
     log(crew.table, crew.dealer2, 70, seed=2, sweetheart=True)
     return crew
