@@ -233,3 +233,26 @@ def test_the_signals_endpoints_are_in_the_schema(crew):
     assert {"/api/v1/books/signals/", "/api/v1/books/signals/{id}/", "/api/v1/books/signals/{id}/review/"} <= set(paths)
     review = paths["/api/v1/books/signals/{id}/review/"]["post"]
     assert "requestBody" in review
+
+
+def test_incidents_and_burn_findings_piling_up_on_one_dealer_are_signalled(crew, limits):
+    """dealer1 and dealer2 deal as many rounds; every exposed card and every burn finding is dealer2's."""
+    from audit.models import Finding
+    from tests.factories import IncidentFactory, ShoeFactory
+
+    log(crew.table, crew.dealer, 30, seed=3, mistakes=0)
+    log(crew.table, crew.dealer2, 30, seed=4, mistakes=0)
+    for _ in range(16):
+        IncidentFactory(table=crew.table, dealer=crew.dealer2, reported_by=crew.inspector)
+    shoe = ShoeFactory(table=crew.table, shuffled_by=crew.dealer2)
+    for k in range(16):
+        Finding.objects.create(shoe=shoe, table=crew.table, dealer=crew.dealer2, played_at=timezone.now(),
+                               code="BURN_COUNT", severity="major", message="5 burns after loading; 6 are due.",
+                               engine_version="1", fingerprint=f"{k:040d}")
+    today = timezone.localdate()
+    signals_services.signals_scan(date_from=today, date_to=today)
+    named = {(s.kind, s.dealer_id) for s in IntegritySignal.objects.all()}
+    assert ("incidents_dealer", crew.dealer2.pk) in named and ("procedure", crew.dealer2.pk) in named
+    assert not any(dealer == crew.dealer.pk for _kind, dealer in named)
+    incidents = IntegritySignal.objects.get(kind="incidents_dealer")
+    assert incidents.evidence["of_subject"] == 16 and incidents.evidence["expected"] == pytest.approx(8)
