@@ -32,11 +32,24 @@ EVIDENCE_LABELS = {
     "mean_per_unit": gettext_lazy("mean result per unit wagered"),
     "floor_mean_per_unit": gettext_lazy("floor's mean per unit wagered"),
     "floor_sd_per_unit": gettext_lazy("floor's standard deviation per unit wagered"),
+    "floor_errors": gettext_lazy("errors of the rest of the floor"),
+    "floor_overpayments": gettext_lazy("overpayments of the rest of the floor"),
+    "floor_share": gettext_lazy("the rest of the floor's share of overpayments"),
     "won": gettext_lazy("won"), "wagered": gettext_lazy("wagered"), "what": gettext_lazy("counted"),
     "events": gettext_lazy("on the floor"), "of_subject": gettext_lazy("of this subject"),
     "rounds_of_subject": gettext_lazy("rounds of this subject"), "rounds": gettext_lazy("rounds on the floor"),
     "share_of_rounds": gettext_lazy("share of the rounds"), "tests_in_scan": gettext_lazy("tests in the scan"),
     "alpha": gettext_lazy("level of the scan"),
+}
+# The evidence's words (the tests' names, what was counted), stored in English by books/signals.py.
+VALUE_LABELS = {
+    "binomial upper tail": gettext_lazy("binomial upper tail"),
+    "binomial upper tail (sign test)": gettext_lazy("binomial upper tail (sign test)"),
+    "one-sided Fisher exact test against the rest of the floor":
+        gettext_lazy("one-sided Fisher exact test against the rest of the floor"),
+    "z-test of the mean result per unit wagered": gettext_lazy("z-test of the mean result per unit wagered"),
+    "incidents": gettext_lazy("incidents"),
+    "burn and reshuffle findings": gettext_lazy("burn and reshuffle findings"),
 }
 
 
@@ -54,7 +67,8 @@ def signal_list(request):
 def _detail(request, signal, form, status=200):
     return render(request, "books/signals_detail.html", {
         "signal": signal, "form": form, "rounds": selectors.signal_rounds(signal),
-        "evidence": [(EVIDENCE_LABELS.get(name, name), value) for name, value in signal.evidence.items()],
+        "evidence": [(EVIDENCE_LABELS.get(name, name), VALUE_LABELS.get(value, value) if isinstance(value, str)
+                      else value) for name, value in signal.evidence.items()],
         "can_review": has_role(request.user, *REVIEW_ROLES) and signal.status == "open",
     }, status=status)
 
