@@ -2,11 +2,12 @@
 
 from django.urls import path
 
-from . import apis
+from . import apis, performance_apis, signals_apis, theory_apis
 
 app_name = "books"
 
 urlpatterns = [
+    # the float, shift by shift
     path("shifts/", apis.ShiftListApi.as_view(), name="shift-list"),
     path("shifts/open/", apis.ShiftOpenApi.as_view(), name="shift-open"),
     path("shifts/<int:pk>/", apis.ShiftBooksApi.as_view(), name="shift-books"),
@@ -20,21 +21,15 @@ urlpatterns = [
     path("shifts/<int:pk>/closing/", apis.ClosingCountApi.as_view(), name="closing"),
     path("shifts/<int:pk>/explain/", apis.ExplainApi.as_view(), name="explain"),
     path("shifts/<int:pk>/close/", apis.CloseApi.as_view(), name="close"),
-]
-
-# theory and reports
-from . import theory_apis  # noqa: E402
-
-urlpatterns += [
+    # theoretical against actual, and the reports
     path("theory/", theory_apis.TheoryApi.as_view(), name="theory"),
     path("reports/shifts/<int:pk>/", theory_apis.ShiftReportApi.as_view(), name="report-shift"),
     path("reports/period/", theory_apis.PeriodReportApi.as_view(), name="report-period"),
-]
-
-# dealer performance
-from . import performance_apis  # noqa: E402
-
-urlpatterns += [
+    # dealer performance
     path("performance/", performance_apis.PerformanceListApi.as_view(), name="performance-list"),
     path("performance/<int:dealer>/", performance_apis.PerformanceDetailApi.as_view(), name="performance-detail"),
+    # integrity signals
+    path("signals/", signals_apis.SignalListApi.as_view(), name="signal-list"),
+    path("signals/<int:pk>/", signals_apis.SignalDetailApi.as_view(), name="signal-detail"),
+    path("signals/<int:pk>/review/", signals_apis.SignalReviewApi.as_view(), name="signal-review"),
 ]

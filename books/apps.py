@@ -17,6 +17,7 @@ class BooksConfig(AppConfig):
         from .access import READ_ROLES
         from .demo import books_demo_load
         from .performance_selectors import ROLES as PERFORMANCE_ROLES
+        from .signals_selectors import READ_ROLES as SIGNAL_READERS
 
         # Weeks of shifts across several dealers and tables, after dealing's and the ledger's demo data
         # (manage.py demo_floor; the size is settings.DEMO_FLOOR_DAYS).
@@ -25,3 +26,4 @@ class BooksConfig(AppConfig):
         register(NavItem(_("Float"), "books:shift_list", roles=READ_ROLES, order=37))
         register(NavItem(_("Dealer performance"), "books:performance_list", roles=PERFORMANCE_ROLES, order=38,
                          group="pit"))
+        register(NavItem(_("Integrity signals"), "books:signal_list", roles=SIGNAL_READERS, order=45, group="audit"))

@@ -5,11 +5,13 @@ counted and who signed them, the pit boss's explanation of a variance and who cl
 A `FloatEvent` is one fill, credit, sale of chips for cash or transfer of cash to the drop box,
 appended during the shift with who did each step and when. The figures (expected float, variance,
 win) are never stored: `books.selectors.shift_books` computes them from these rows and the rounds.
+An `IntegritySignal` is a pattern a scan found beyond chance, and its review (docs/signals.md).
 """
 
 from decimal import Decimal
 
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -108,3 +110,60 @@ class FloatEvent(models.Model):
     def in_float(self) -> bool:
         """Whether it moves the float: a fill or credit once received; a sale or drop at once."""
         return self.kind in (EventKind.CHIPS_SOLD, EventKind.DROP) or self.status == TransferStatus.RECEIVED
+
+
+class SignalStatus(models.TextChoices):
+    OPEN = "open", _("open")
+    CONFIRMED = "confirmed", _("confirmed")
+    DISMISSED = "dismissed", _("dismissed")
+
+
+class SignalKind(models.TextChoices):
+    FAVOURED_PLAYER = "favoured_player", _("errors favouring one player")
+    FAVOURED_BOX = "favoured_box", _("errors favouring one box")
+    LEAN = "lean", _("errors leaning to overpayment")
+    PLAYER_RESULTS = "player_results", _("a player's results beyond chance")
+    INCIDENTS_DEALER = "incidents_dealer", _("incidents concentrated on a dealer")
+    INCIDENTS_TABLE = "incidents_table", _("incidents concentrated on a table")
+    PROCEDURE = "procedure", _("burns or reshuffles out of procedure")
+
+
+class IntegritySignal(models.Model):
+    """A pattern a scan of a period found beyond chance (books/signals.py, docs/signals.md), with its
+    test's figures and evidence, and an auditor's review. `key` names the subject the same way in
+    every scan: a re-scan updates the open signal of the same key and period instead of adding one."""
+
+    kind = models.CharField(_("kind"), max_length=20, choices=SignalKind.choices)
+    key = models.CharField(_("subject key"), max_length=200, editable=False)
+    dealer = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="signals",
+                               verbose_name=_("dealer"))
+    player = models.CharField(_("player"), max_length=80, blank=True)
+    box = models.PositiveSmallIntegerField(_("box or seat"), null=True, blank=True)
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, null=True, blank=True, related_name="signals",
+                              verbose_name=_("table"))
+    period_start = models.DateField(_("from"))
+    period_end = models.DateField(_("to"))
+    statistic = models.FloatField(_("statistic"))
+    p_value = models.FloatField(_("p-value"))
+    p_adjusted = models.FloatField(_("p-value after Holm's correction"))
+    evidence = models.JSONField(_("evidence"), default=dict, encoder=DjangoJSONEncoder)
+    round_ids = models.JSONField(_("rounds"), default=list, blank=True)
+    status = models.CharField(_("status"), max_length=10, choices=SignalStatus.choices, default=SignalStatus.OPEN)
+    reviewed_by = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                                    verbose_name=_("reviewed by"))
+    reviewed_at = models.DateTimeField(_("reviewed at"), null=True, blank=True)
+    note = models.TextField(_("note"), blank=True)
+    created_at = models.DateTimeField(_("found at"), default=timezone.now)
+    updated_at = models.DateTimeField(_("last scanned"), default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("integrity signal")
+        verbose_name_plural = _("integrity signals")
+        constraints = [
+            models.UniqueConstraint(fields=["key", "period_start", "period_end"], name="books_signal_once"),
+        ]
+        indexes = [models.Index(fields=["status", "created_at"], name="books_signal_status_time")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.period_start}–{self.period_end}"

@@ -197,6 +197,9 @@ CELERY_BEAT_SCHEDULE = {
                          "schedule": env.int("CHECKPOINT_INTERVAL_S", default=5 * 60)},
     "chain-verify": {"task": "dealing.tasks.chain_verify",
                      "schedule": crontab(hour=env.int("CHAIN_VERIFY_HOUR", default=3), minute=30)},
+    # The integrity signals of the last SIGNALS_WINDOW_DAYS days, once the nightly audit is done.
+    "signals-scan": {"task": "books.tasks.signals_scan_daily",
+                     "schedule": crontab(hour=env.int("SIGNALS_SCAN_HOUR", default=5), minute=0)},
     # API tokens whose time is up (they are refused anyway; this keeps the table small).
     "tokens-purge-expired": {"task": "casino.tokens_purge_expired", "schedule": 60 * 60},
 }
@@ -221,6 +224,19 @@ BOOKS_PERFORMANCE_ALPHA = env.float("BOOKS_PERFORMANCE_ALPHA", default=0.05)
 # The demo floor's weeks (books/demo.py, manage.py demo_floor): days of shifts, rounds per dealer session.
 DEMO_FLOOR_DAYS = env.int("DEMO_FLOOR_DAYS", default=14)
 DEMO_FLOOR_SESSION_ROUNDS = env.int("DEMO_FLOOR_SESSION_ROUNDS", default=40)
+# Integrity signals (books/signals.py, docs/signals.md): the family-wise level of one scan (Holm's
+# correction across its tests), the data a subject needs before it is tested, the share of
+# overpayments among an honest dealer's payment errors, and the daily scan's window and hour.
+SIGNALS_ALPHA = env.float("SIGNALS_ALPHA", default=0.01)
+SIGNALS_MIN_COUNT = env.int("SIGNALS_MIN_COUNT", default=10)
+SIGNALS_MIN_STAKES = env.int("SIGNALS_MIN_STAKES", default=20)
+SIGNALS_MIN_ROUNDS = env.int("SIGNALS_MIN_ROUNDS", default=100)
+SIGNALS_MIN_PLAYER_STAKES = env.int("SIGNALS_MIN_PLAYER_STAKES", default=200)
+# Empty: a dealer's share of overpayments is compared with the rest of the floor's.
+_signals_lean_p0 = env.str("SIGNALS_LEAN_P0", default="")
+SIGNALS_LEAN_P0 = float(_signals_lean_p0) if _signals_lean_p0 else None
+SIGNALS_WINDOW_DAYS = env.int("SIGNALS_WINDOW_DAYS", default=30)
+SIGNALS_SCAN_HOUR = env.int("SIGNALS_SCAN_HOUR", default=5)
 
 # --- authentication ------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -173,8 +173,9 @@ def test_navigation_shows_each_role_what_it_may_use(make_user):
         DEALER: ["Floor", "Tables", "Log a round", "Incidents", "Game nights", "Float", "Findings", "Game math"],
         INSPECTOR: ["Floor", "Tables", "Incidents", "Float", "Findings", "Game math"],
         PIT_BOSS: ["Floor", "Tables", "Log a round", "Incidents", "Pit queue", "Game nights", "Float", "Audit",
-                   "Findings", "Trainees", "Certification", "Game math", "Lockouts"],
-        AUDITOR: ["Floor", "Tables", "Incidents", "Game nights", "Float", "Audit", "Findings", "Trainees",
+                   "Findings", "Integrity signals", "Trainees", "Certification", "Game math", "Lockouts"],
+        AUDITOR: ["Floor", "Tables", "Incidents", "Game nights", "Float", "Audit", "Findings", "Integrity signals",
+                  "Trainees",
                   "Certification", "Game math", "Security log"],
         # No floor: trainees see their drills, and the game math (the engine's figures, no floor data).
         TRAINEE: ["Drills", "My progress", "Game math"],
@@ -183,7 +184,8 @@ def test_navigation_shows_each_role_what_it_may_use(make_user):
         assert labels(make_user(role)) == expected[role], role
     assert labels(make_user("superuser")) == [
         "Floor", "Tables", "Log a round", "Drills", "Incidents", "My progress", "Pit queue", "Game nights", "Float",
-        "Audit", "Findings", "Trainees", "Certification", "Game math", "Lockouts", "Security log", "Admin"]
+        "Audit", "Findings", "Integrity signals", "Trainees", "Certification", "Game math", "Lockouts", "Security log",
+        "Admin"]
     assert labels(make_user(None)) == []
     assert labels(AnonymousUser()) == []
 

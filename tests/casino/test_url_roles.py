@@ -16,6 +16,7 @@ A role outside the declaration must get the login redirect (anonymous page), 401
 or 403; a role inside it must get none of 401, 403 or a 5xx.
 """
 
+import datetime as dt
 from dataclasses import dataclass
 
 import pytest
@@ -172,6 +173,12 @@ def walk_floor(settings, django_capture_on_commit_callbacks, eager):
     shift = books.shift_open_sign(shift=shift, signed_by=users["pitboss1"])
     transfer = books.transfer_request(shift=shift, kind="fill", counts={chip: 5}, requested_by=users["dealer1"])
     session = GameSession.objects.order_by("pk").first()
+    # An integrity signal about dealer1 at R-1, open for review.
+    from books.models import IntegritySignal
+
+    signal = IntegritySignal.objects.create(kind="lean", key=f"lean:d{users['dealer1'].pk}", dealer=users["dealer1"],
+                                            table=r1, period_start=dt.date(2026, 1, 1), period_end=dt.date(2026, 1, 31),
+                                            statistic=0.9, p_value=0.0001, p_adjusted=0.001)
     objects = {
         "table": "R-1",
         "round": Round.objects.filter(table__name="R-1").order_by("pk").first(),
@@ -186,6 +193,7 @@ def walk_floor(settings, django_capture_on_commit_callbacks, eager):
         "shift": shift,
         "transfer": transfer,
         "dealer": users["dealer1"],
+        "signal": signal,
     }
     return users, objects
 
@@ -212,6 +220,7 @@ def build_url(pattern: Pattern, objects) -> str:
         kwargs["event"] = objects["transfer"].pk
     if "<int:pk>" in route:
         owner = (
+            "signal" if "signal" in name else
             "shift" if name.startswith("books:") or "shifts/" in route else
             "pending_round" if name in PENDING_ROUND else
             "drill" if name.startswith("drills:") and "trainees" not in route or "api:drill" in name else

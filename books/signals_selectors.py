@@ -1,0 +1,110 @@
+"""Reads of the integrity signals: the plain records a scan tests (`scan_data`), and the signals a
+user may see (`visible_signals`, `signal_list`, `signal_for`).
+
+Who sees signals: auditors (and superusers) all of them; a pit boss those about a table of his
+pits or a dealer who works in one of his pits. Dealers, inspectors and trainees none: a signal
+names a dealer or a player under suspicion, which is the auditors' and the pit's business.
+"""
+
+import datetime as dt
+from collections import Counter
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.conf import settings
+from django.db.models import Q, QuerySet
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+
+from audit.models import Finding
+from casino.roles import AUDITOR, PIT_BOSS, has_role, user_pits
+from dealing.models import Incident, Round, Stake, in_force_q
+
+from .models import IntegritySignal, SignalKind, SignalStatus
+from .signals import PROCEDURE_CODES, EventRow, StakeRow, Thresholds
+
+READ_ROLES = (AUDITOR, PIT_BOSS)
+REVIEW_ROLES = (AUDITOR,)
+
+
+def thresholds() -> Thresholds:
+    """The scan's thresholds from the settings (SIGNALS_*, casino/settings.py, docs/signals.md)."""
+    return Thresholds(alpha=settings.SIGNALS_ALPHA, min_count=settings.SIGNALS_MIN_COUNT,
+                      min_stakes=settings.SIGNALS_MIN_STAKES, min_rounds=settings.SIGNALS_MIN_ROUNDS,
+                      min_player_stakes=settings.SIGNALS_MIN_PLAYER_STAKES, lean_p0=settings.SIGNALS_LEAN_P0)
+
+
+def _bounds(date_from: dt.date, date_to: dt.date) -> tuple[dt.datetime, dt.datetime]:
+    """The period's dates (both included) as [start, end) in the casino's time zone."""
+    zone = timezone.get_current_timezone()
+    start = dt.datetime.combine(date_from, dt.time.min, tzinfo=zone)
+    end = dt.datetime.combine(date_to + dt.timedelta(days=1), dt.time.min, tzinfo=zone)
+    return start, end
+
+
+@dataclass
+class ScanData:
+    stakes: list[StakeRow]
+    incidents: list[EventRow]
+    procedure: list[EventRow]
+    rounds_by_dealer: dict
+    rounds_by_table: dict
+
+
+def scan_data(*, date_from: dt.date, date_to: dt.date) -> ScanData:
+    """The records of the rounds in force logged in the period, its incidents and its procedure findings."""
+    start, end = _bounds(date_from, date_to)
+    rounds = (Round.objects.filter(in_force_q(), logged_at__gte=start, logged_at__lt=end)
+              .order_by().values_list("pk", "dealer_id", "table_id"))
+    rounds_by_dealer, rounds_by_table = Counter(), Counter()
+    for _pk, dealer, table in rounds:
+        rounds_by_dealer[dealer] += 1
+        rounds_by_table[table] += 1
+    stakes = []
+    rows = (Stake.objects.filter(in_force_q("round"), round__logged_at__gte=start, round__logged_at__lt=end)
+            .order_by().values_list("round_id", "round__dealer_id", "round__table_id", "box", "player",
+                                    "round__variant", "ante", "bet", "owed_net", "paid_net"))
+    for round_id, dealer, table, box, player, variant, ante, bet, owed, paid in rows.iterator(chunk_size=5000):
+        stakes.append(StakeRow(round_id, dealer, table, box, player or "", variant,
+                               (ante or Decimal("0")) + (bet or Decimal("0")), owed, paid))
+    incidents = [EventRow(d, t, r) for d, t, r in
+                 Incident.objects.filter(reported_at__gte=start, reported_at__lt=end)
+                 .order_by().values_list("dealer_id", "table_id", "round_id")]
+    procedure = [EventRow(d, t, r) for d, t, r in
+                 Finding.objects.filter(code__in=PROCEDURE_CODES, played_at__gte=start, played_at__lt=end)
+                 .order_by().values_list("dealer_id", "table_id", "round_id")]
+    return ScanData(stakes, incidents, procedure, dict(rounds_by_dealer), dict(rounds_by_table))
+
+
+def visible_signals(user) -> QuerySet:
+    if not has_role(user, *READ_ROLES):
+        return IntegritySignal.objects.none()
+    signals = IntegritySignal.objects.select_related("dealer", "table__pit", "reviewed_by")
+    if has_role(user, AUDITOR):
+        return signals
+    pits = user_pits(user)
+    return signals.filter(Q(table__pit__in=pits) | Q(dealer__staff__pits__in=pits)).distinct()
+
+
+def signal_list(*, user, kind: str = "", status: str = "", dealer: str = "", player: str = "") -> QuerySet:
+    """The signals the user may see, newest first, narrowed by kind, status, dealer's username, player."""
+    signals = visible_signals(user)
+    if kind in SignalKind.values:
+        signals = signals.filter(kind=kind)
+    if status in SignalStatus.values:
+        signals = signals.filter(status=status)
+    if dealer:
+        signals = signals.filter(dealer__username=dealer)
+    if player:
+        signals = signals.filter(player=player)
+    return signals
+
+
+def signal_for(user, pk) -> IntegritySignal:
+    """The signal `pk` if the user may see it; 404 otherwise."""
+    return get_object_or_404(visible_signals(user), pk=pk)
+
+
+def signal_rounds(signal: IntegritySignal) -> list:
+    """The rounds the signal's evidence names that still exist, by id, with their table."""
+    return list(Round.objects.filter(pk__in=signal.round_ids or []).select_related("table").order_by("pk"))
