@@ -24,8 +24,8 @@ class Item:
 
 def shoe_items(shoe: Shoe) -> tuple[dict, list[Item]]:
     """(the shoe/1 document, one Item per document item)."""
-    document = dealing_selectors.shoe_document(shoe=shoe)
     entries = dealing_selectors.shoe_items(shoe=shoe)
+    document = dealing_selectors.shoe_document(shoe=shoe, items=entries)
     # The loading (the shuffle and its burns) is the work of whoever shuffled; then each round's dealer's.
     dealer_id = shoe.shuffled_by_id
     meta = []

@@ -80,7 +80,12 @@ def _moved(col: str) -> str:
 
 
 def _renamed_hex(col: str, digits: int) -> str:
-    return f"lpad(to_hex(k), {digits}, '0') || substr({col}, {digits + 1})"
+    # The first `digits` hex digits plus k (modulo): copy k of a row never equals its base row nor
+    # another copy of it. Writing k itself there made a base hash that happens to start with k's
+    # digits ("0002…") equal to its own copy k (1 chance in 7,000 a round at 9 copies).
+    mod = 16 ** digits
+    return (f"lpad(to_hex(mod((('x' || substr({col}, 1, {digits}))::bit({4 * digits})::bigint + k), {mod})::int), "
+            f"{digits}, '0') || substr({col}, {digits + 1})")
 
 
 NEW_UID = "(lpad(to_hex(k), 8, '0') || substr(uid::text, 9))::uuid"

@@ -171,13 +171,16 @@ def shoe_items(*, shoe: Shoe) -> list:
     return list(heapq.merge(events, rounds, key=lambda item: item.position))
 
 
-def shoe_document(*, shoe: Shoe) -> dict:
+def shoe_document(*, shoe: Shoe, items: list | None = None) -> dict:
     """The engine's `shoe/1` document of a stored shoe: its events and rounds in force, in order
-    (`engine.check_shoe(shoe_document(shoe=...))` judges burns, fees, card counts, reshuffles)."""
+    (`engine.check_shoe(shoe_document(shoe=...))` judges burns, fees, card counts, reshuffles).
+    `items`: the shoe's `shoe_items`, when the caller has read them already (a shoe's round logs
+    are most of what its page reads: each reading decodes every one of them)."""
     table = shoe.table
+    entries = shoe_items(shoe=shoe) if items is None else items
     items = []
     rules = None
-    for item in shoe_items(shoe=shoe):
+    for item in entries:
         if isinstance(item, Round):
             rules = item.document.get("rules", {}) if rules is None else rules
             items.append({"e": "round", "round": item.document})
@@ -202,15 +205,21 @@ def shoe_document(*, shoe: Shoe) -> dict:
     }
 
 
-def shoe_cards_left(*, shoe: Shoe) -> int | None:
+def shoe_cards_left(*, shoe: Shoe, items: list | None = None) -> int | None:
     """Cards still in the shoe (burns and every card the rounds in force dealt are out); None for
-    veintiuno, whose pack is dealt to the end and gathered again."""
+    veintiuno, whose pack is dealt to the end and gathered again. `items`: the shoe's `shoe_items`,
+    when the caller has read them already."""
     module = engine.variant(shoe.table.variant)
     game = engine_games.get(shoe.table.variant)
     if game is None or not game.shoe_counted:
         return None
-    out = shoe.events.filter(kind=ShoeEventKind.BURN).count()
-    for document in shoe.rounds.filter(in_force_q()).values_list("document", flat=True):
+    if items is None:
+        out = shoe.events.filter(kind=ShoeEventKind.BURN).count()
+        documents = shoe.rounds.filter(in_force_q()).values_list("document", flat=True)
+    else:
+        out = sum(1 for item in items if not isinstance(item, Round) and item.kind == ShoeEventKind.BURN)
+        documents = [item.document for item in items if isinstance(item, Round)]
+    for document in documents:
         try:
             out += len(engine.replay(document).cards)
         except engine.RoundError:

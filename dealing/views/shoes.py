@@ -90,12 +90,12 @@ def _shoe_summary(shoe: Shoe, items: list, visible_rounds: set) -> dict:
             changes += item.kind == ShoeEventKind.DEALER_CHANGE
             rows.append({"kind": item.kind, "item": item})
     try:
-        findings = engine.check_shoe(selectors.shoe_document(shoe=shoe))
+        findings = engine.check_shoe(selectors.shoe_document(shoe=shoe, items=items))
     except engine.RoundError as exc:
         findings = []
         rows.append({"kind": "error", "message": exc.message})
     total = shoe.decks * len(engine.variant(shoe.table.variant).PACK)
-    left = selectors.shoe_cards_left(shoe=shoe)
+    left = selectors.shoe_cards_left(shoe=shoe, items=items)
     return {"rows": rows, "burns": burns, "changes": changes, "round_count": rounds, "shoe_findings": findings,
             "cards_total": total, "cards_left": left,
             "cards_left_pct": None if left is None else round(100 * left / total) if total else 0}
