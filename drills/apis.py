@@ -67,7 +67,9 @@ class DrillStartApi(APIView):
         options = serializers.DictField(required=False, default=dict,
                                         help_text="Difficulty: boxes (most boxes in play), the game's situations "
                                                   "(true/false), for ochko procedure drills incidents "
-                                                  "(none|some|every) and incident_kinds.")
+                                                  "(none|some|every) and incident_kinds, for the ochko strategy "
+                                                  "trainer house_rules {dark_win_bet, dark_double_bust_bet: "
+                                                  "leave|take}.")
 
     @extend_schema(request=InputSerializer, responses={201: DrillOutputSerializer}, summary="Start a drill")
     def post(self, request):
