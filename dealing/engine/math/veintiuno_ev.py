@@ -161,6 +161,12 @@ class _Hand:
         return got
 
 
+@lru_cache(maxsize=64)
+def _solver(up: int, stands: int, suited_pays: int) -> _Hand:
+    """One memo per up card and rules: the states (cards left, hand) of every question share it."""
+    return _Hand(up, stands, suited_pays)
+
+
 def ev(cards, bank=None, removed=(), rules=None, *, bank_stands: int = BANK_STANDS) -> dict:
     """Every option of the player's hand against the bank's up card (see the module)."""
     in_force = _rules(rules)
@@ -203,7 +209,7 @@ def ev(cards, bank=None, removed=(), rules=None, *, bank_stands: int = BANK_STAN
             if code in unseen:
                 unseen.remove(code)
         partners = len(unseen)
-    solver = _Hand(up, bank_stands, in_force["suited_twelve_pays"])
+    solver = _solver(up, bank_stands, in_force["suited_twelve_pays"])
     n = len(hand)
     options = solver.options(rem, partners, hard, aces, n)
     if two:
