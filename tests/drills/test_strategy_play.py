@@ -243,3 +243,19 @@ def test_veintiuno_values_by_hand():
     with pytest.raises(Exception) as refused:
         veintiuno_ev.ev(["AS", "KH"], bank="5C")
     assert refused.value.field == "cards"  # a natural is paid at once
+
+
+def test_the_play_page_asks_insurance_then_draws_every_hand_of_a_split(trainee, client):
+    drill = _drill(trainee, rounds=1)
+    _set_hand(drill, trainee, ["8S", "8H"], "AC", draws=["3D", "TC", "2S"])
+    client.force_login(trainee)
+    url = reverse("drills:play", args=[drill.pk])
+    html = client.get(url).content.decode()
+    assert 'data-key="I"' in html and 'data-key="N"' in html and 'data-key="P"' not in html
+    for step, choice in enumerate(("N", "P")):
+        assert client.post(reverse("drills:answer", args=[drill.pk]),
+                           {"choice": choice, "step": step, "round": 1}).status_code == 302
+    html = client.get(url).content.decode()
+    assert html.count('class="s-row s-box s-split') == 2 and 'data-hand="1" aria-current="true"' in html
+    assert "No insurance. The dealer checked: no blackjack." in html
+    assert "Your play on hand 1?" in html and 'data-key="D"' in html
