@@ -259,3 +259,21 @@ def test_the_play_page_asks_insurance_then_draws_every_hand_of_a_split(trainee, 
     assert html.count('class="s-row s-box s-split') == 2 and 'data-hand="1" aria-current="true"' in html
     assert "No insurance. The dealer checked: no blackjack." in html
     assert "Your play on hand 1?" in html and 'data-key="D"' in html
+
+
+def test_a_split_hands_values_are_those_of_its_cards_with_the_other_hands_cards_out():
+    split = bj_math.ev(["8S", "3D"], dealer="6C", preset="salon", hands=2, removed=["8H"])
+    plain = bj_math.ev(["8S", "3D"], dealer="6C", preset="salon", removed=["8H"])
+    assert split["options"] == {k: plain["options"][k] for k in ("stand", "hit", "double")}
+    no_das = bj_math.ev(["8S", "3D"], dealer="6C", rules={"double_after_split": False}, hands=2, removed=["8H"])
+    assert set(no_das["options"]) == {"stand", "hit"}
+    hit_aces = bj_math.ev(["AS", "5D"], dealer="6C", rules={"hit_split_aces": True}, hands=2, removed=["AH"])
+    assert set(hit_aces["options"]) >= {"stand", "hit"}
+    # the fourth hand of the salon may not split again; a resplit counts the hands left free
+    assert "split" not in bj_math.ev(["8S", "8D"], dealer="TC", preset="salon", hands=4)["options"]
+    three = Decimal(bj_math.ev(["8S", "8D"], dealer="TC", preset="salon", hands=3)["options"]["split"])
+    two = Decimal(bj_math.ev(["8S", "8D"], dealer="TC", preset="salon", hands=2)["options"]["split"])
+    assert three != two
+    with pytest.raises(Exception) as refused:
+        bj_math.ev(["8S", "8D"], dealer="TC", preset="online", hands=3)
+    assert refused.value.field == "hands"
