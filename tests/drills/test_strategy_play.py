@@ -277,3 +277,22 @@ def test_a_split_hands_values_are_those_of_its_cards_with_the_other_hands_cards_
     with pytest.raises(Exception) as refused:
         bj_math.ev(["8S", "8D"], dealer="TC", preset="online", hands=3)
     assert refused.value.field == "hands"
+
+
+def test_veintiuno_through_the_api_and_the_page(trainee, client):
+    api = APIClient()
+    api.force_authenticate(trainee)
+    started = api.post(reverse("api:drill-start"), {"variant": "veintiuno", "kind": "strategy", "rounds": 1,
+                                                    "seed": 12}, format="json")
+    assert started.status_code == 201, started.json()
+    pk = started.json()["id"]
+    hand = api.post(reverse("api:drill-next", args=[pk])).json()["hand"]
+    assert len(hand["cards"]) == 2 and hand["dealer"]["code"]
+    assert {o["key"] for o in hand["options"]} <= {"S", "H", "T", "W"} and {"S", "H"} <= {
+        o["key"] for o in hand["options"]}
+    client.force_login(trainee)
+    html = client.get(reverse("drills:play", args=[pk])).content.decode()
+    assert 'data-key="T"' in html and "Tapo y quedo" in html
+    answered = api.post(reverse("api:drill-answer", args=[pk]), {"choice": "T"}, format="json").json()
+    assert answered["round_done"] and answered["graded"]["end"] == "tapo"
+    assert len(answered["graded"]["hand_cards"]) == 3
