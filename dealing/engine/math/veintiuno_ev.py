@@ -30,7 +30,7 @@ from functools import lru_cache
 from ..veintiuno import rules as R
 from .questions import QuestionError, read_cards
 from .veintiuno import (
-    ACE, BANK_STANDS, BUST, CLASS_VALUE, FULL, PICTURE, _bank, _best, _class_of, _decimal, _factorial, _rules,
+    ACE, BANK_STANDS, BUST, CLASS_VALUE, FULL, _best, _class_of, _decimal, _factorial, _rules,
     _take, _twelve, _two_card_kind, _two_card_value,
 )
 
@@ -60,24 +60,7 @@ def _hole_cards(rem: tuple, partners: int, partner: int | None):
             yield c, False, k
 
 
-@lru_cache(maxsize=None)
-def _bank_finals(rem: tuple, partners: int, up: int, stands: int) -> tuple:
-    """The bank's result over its face-down card and its draws from `rem`: ((count, P), …) with
-    count 22 for over 21 and 23 for a bank natural; the probabilities are Fractions summing to 1."""
-    partner = _partner_class(up)
-    n = sum(rem)
-    out: dict[int, Fraction] = {}
-    for hole, suited, ways in _hole_cards(rem, partners, partner):
-        left = _take(rem, hole)
-        if _two_card_kind(hole, up, suited) == "natural":
-            out[23] = out.get(23, Fraction(0)) + Fraction(ways, n)
-            continue
-        value = _two_card_value(hole, up, suited)
-        hard, aces = CLASS_VALUE[hole] + CLASS_VALUE[up], (hole == ACE) + (up == ACE)
-        whole = _factorial(sum(left))
-        for count, w in _bank(left, hard, aces, value, stands):
-            out[count] = out.get(count, Fraction(0)) + Fraction(ways * w, n * whole)
-    return tuple(sorted(out.items()))
+MEMO_LIMIT = 100_000  # entries of one up card's memos before they are cleared (some 30 MB)
 
 
 def _compare(count: int, finals: tuple) -> Fraction:
@@ -95,9 +78,57 @@ class _Hand:
         self.up, self.stands, self.suited_pays = up, stands, suited_pays
         self.partner = _partner_class(up)
         self.memo: dict = {}
+        self._finals: dict = {}
+        self._bank: dict = {}
+
+    def trim(self) -> None:
+        """Forget the memos when they grow past MEMO_LIMIT: a web process asks question after question."""
+        if len(self.memo) + len(self._finals) + len(self._bank) > MEMO_LIMIT:
+            self.memo.clear()
+            self._finals.clear()
+            self._bank.clear()
+
+    def bank(self, rem: tuple, hard: int, aces: int, value: int) -> tuple:
+        """The bank's final count drawing from `rem` (veintiuno._bank, with this question's memo):
+        ((count, weight), …), the weights summing to (cards in rem)!."""
+        if value >= self.stands:
+            return ((min(value, BUST), _factorial(sum(rem))),)
+        key = (rem, hard, aces)
+        got = self._bank.get(key)
+        if got is not None:
+            return got
+        final: dict[int, int] = {}
+        for c, k in enumerate(rem):
+            if not k:
+                continue
+            h, x = hard + CLASS_VALUE[c], aces + (c == ACE)
+            best = _best(h, x)
+            for count, w in self.bank(_take(rem, c), h, x, BUST if best > 21 else best):
+                final[count] = final.get(count, 0) + k * w
+        got = self._bank[key] = tuple(final.items())
+        return got
 
     def finals(self, rem: tuple, partners: int) -> tuple:
-        return _bank_finals(rem, partners, self.up, self.stands)
+        """The bank's result over its face-down card and its draws from `rem`: ((count, P), …) with
+        count 22 for over 21 and 23 for a bank natural; the probabilities are Fractions summing to 1."""
+        key = (rem, partners)
+        got = self._finals.get(key)
+        if got is not None:
+            return got
+        up, n = self.up, sum(rem)
+        out: dict[int, Fraction] = {}
+        for hole, suited, ways in _hole_cards(rem, partners, self.partner):
+            left = _take(rem, hole)
+            if _two_card_kind(hole, up, suited) == "natural":
+                out[23] = out.get(23, Fraction(0)) + Fraction(ways, n)
+                continue
+            value = _two_card_value(hole, up, suited)
+            hard, aces = CLASS_VALUE[hole] + CLASS_VALUE[up], (hole == ACE) + (up == ACE)
+            whole = _factorial(sum(left))
+            for count, w in self.bank(left, hard, aces, value):
+                out[count] = out.get(count, Fraction(0)) + Fraction(ways * w, n * whole)
+        got = self._finals[key] = tuple(sorted(out.items()))
+        return got
 
     def stand(self, rem, partners, hard, aces, n, special=None, value=None) -> Fraction:
         count = _best(hard, aces) if value is None else value
@@ -161,7 +192,7 @@ class _Hand:
         return got
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=3)
 def _solver(up: int, stands: int, suited_pays: int) -> _Hand:
     """One memo per up card and rules: the states (cards left, hand) of every question share it."""
     return _Hand(up, stands, suited_pays)
@@ -210,6 +241,7 @@ def ev(cards, bank=None, removed=(), rules=None, *, bank_stands: int = BANK_STAN
                 unseen.remove(code)
         partners = len(unseen)
     solver = _solver(up, bank_stands, in_force["suited_twelve_pays"])
+    solver.trim()
     n = len(hand)
     options = solver.options(rem, partners, hard, aces, n)
     if two:
