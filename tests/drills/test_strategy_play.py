@@ -296,3 +296,46 @@ def test_veintiuno_through_the_api_and_the_page(trainee, client):
     answered = api.post(reverse("api:drill-answer", args=[pk]), {"choice": "T"}, format="json").json()
     assert answered["round_done"] and answered["graded"]["end"] == "tapo"
     assert len(answered["graded"]["hand_cards"]) == 3
+
+
+def _veintiuno_play(hand, up, option, rng):
+    """One round played out by hand, independently of the engine: the bank draws under 18."""
+    from dealing.engine.veintiuno import rules as veintiuno_rules
+
+    def count(cards):
+        return strategy.veintiuno_total(cards)[0]
+
+    pack = [c for c in veintiuno_rules.PACK if c not in hand and c != up]
+    rng.shuffle(pack)
+    hole = pack.pop()
+    cards = list(hand) + ([pack.pop()] if option == "tapo" else [])
+    bank = [hole, up]
+    if strategy._veintiuno_natural(bank):
+        return -1
+
+    def twelve(two):
+        values = [10 if c[0] in "JQK" else 1 if c[0] == "A" else int(c[0]) for c in two]
+        return "A" not in (two[0][0], two[1][0]) and values != [10, 10] and sum(values) == 12
+
+    if option == "stand" and len(cards) == 2 and twelve(cards) and cards[0][1] == cards[1][1]:
+        return 2  # a suited two-card 12 pays 2:1 unless the bank has a natural
+    bank_count = (21 if hole[1] == up[1] else 20) if twelve(bank) else count(bank)
+    while bank_count < 18:
+        bank.append(pack.pop())
+        bank_count = count(bank)
+    mine = count(cards)
+    if bank_count > 21:
+        return (1 if mine <= 21 else 0) if option == "tapo" else 1
+    return 1 if mine <= 21 and mine > bank_count else -1
+
+
+@pytest.mark.parametrize("hand,up,option", [(["KS", "QH"], "7H", "stand"), (["4S", "6H"], "7H", "tapo"),
+                                            (["5S", "2H"], "5C", "stand"), (["QS", "2S"], "5C", "stand")])
+def test_veintiuno_values_agree_with_rounds_played_out(hand, up, option):
+    import random
+    from dealing.engine.math import veintiuno_ev
+    rng = random.Random(f"{hand}/{up}/{option}")
+    n = 40_000
+    mean = sum(_veintiuno_play(hand, up, option, rng) for _k in range(n)) / n
+    exact = float(veintiuno_ev.ev(hand, bank=up)["options"][option])
+    assert abs(mean - exact) < 4 * 2 / n ** 0.5  # within 4 standard errors (|net| ≤ 2)
