@@ -339,3 +339,20 @@ def test_veintiuno_values_agree_with_rounds_played_out(hand, up, option):
     mean = sum(_veintiuno_play(hand, up, option, rng) for _k in range(n)) / n
     exact = float(veintiuno_ev.ev(hand, bank=up)["options"][option])
     assert abs(mean - exact) < 4 * 2 / n ** 0.5  # within 4 standard errors (|net| ≤ 2)
+
+
+@pytest.mark.parametrize("rules", [{}, TAKE_BOTH])
+def test_the_house_rules_change_the_best_play_of_14_against_a_6(trainee, rules):
+    drill = _drill(trainee, variant="ochko", preset="", options={"house_rules": rules} if rules else {})
+    current = services.drill_next(drill=drill, user=trainee)
+    current.doc = {**current.doc, "cards": ["6S"], "dealer": "6C", "draws": ["8H", *current.doc["draws"][1:]]}
+    current.script = {"state": strategy.start_state("ochko", current.doc)}
+    current.save()
+    _answer(drill, trainee, "1")
+    _answer(drill, trainee, "H")  # 6 + 8: 14
+    dark = _answer(drill, trainee, "D")
+    engine = ochko_math.ev(["6S", "8H"], dealer="6C", bet=1, rules=rules)
+    assert dark.expected["options"] == engine["options"] and dark.expected["choice"] == engine["best"]
+    # with the Bet of a dark card returned the dark card is best; taken, standing is
+    assert engine["best"] == ("stand" if rules else "dark")
+    assert dark.correct == (not rules)
