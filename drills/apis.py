@@ -101,8 +101,10 @@ NextOutput = inline_serializer("DrillNext", fields={
     "hand": serializers.JSONField(required=False,
                                   help_text="Strategy: the box's cards, the dealer's up card (face down while an "
                                             "ochko box chooses its Bet), the Bet, the situation and the options "
-                                            "[{option, key, label}] (blackjack H S D P; ochko F, 1–9, 0 = Bet 10, "
-                                            "then S H D)."),
+                                            "[{option, key, label}] (blackjack H S D P E, insurance I N; ochko F, "
+                                            "1–9, 0 = Bet 10, then S H D; veintiuno S H T W); phase (bet, "
+                                            "insurance, play, done); after a split hands [{number, cards, total, "
+                                            "end, current}] and hand_number, the hand in play."),
 })
 
 
