@@ -389,7 +389,9 @@ def _bj_advance(preset: str, doc: dict, state: dict, chosen: str) -> dict:
     if state["phase"] == PHASE_INSURANCE:
         # the dealer peeks: the model's play values are those of no dealer blackjack, so the hand goes on
         return {**state, "phase": PHASE_PLAY, "insured": chosen == "insurance"}
-    state = {**state, "hands": [{"cards": list(h["cards"]), "end": h["end"]} for h in state["hands"]]}
+    # a round dealt before splits were played on keeps its one hand in `cards` alone
+    state = {"hand": 0, "insured": None, **state,
+             "hands": [{"cards": list(h["cards"]), "end": h["end"]} for h in _hands(state)]}
     current = state["hands"][state["hand"]]
     if chosen == "split":
         first, second = current["cards"]

@@ -356,3 +356,13 @@ def test_the_house_rules_change_the_best_play_of_14_against_a_6(trainee, rules):
     # with the Bet of a dark card returned the dark card is best; taken, standing is
     assert engine["best"] == ("stand" if rules else "dark")
     assert dark.correct == (not rules)
+
+
+def test_a_hand_dealt_before_splits_were_played_on_still_plays(trainee):
+    drill = _drill(trainee, rounds=1)
+    current = _set_hand(drill, trainee, ["TS", "5H"], "7C", draws=["2D"])
+    current.script = {"state": {"phase": "play", "cards": ["TS", "5H"], "bet": None, "drawn": 0, "end": ""}}
+    current.save()
+    _answer(drill, trainee, "H")
+    state = _state(current)
+    assert state["cards"] == ["TS", "5H", "2D"] and not current.done
