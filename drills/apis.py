@@ -67,7 +67,9 @@ class DrillStartApi(APIView):
         options = serializers.DictField(required=False, default=dict,
                                         help_text="Difficulty: boxes (most boxes in play), the game's situations "
                                                   "(true/false), for ochko procedure drills incidents "
-                                                  "(none|some|every) and incident_kinds.")
+                                                  "(none|some|every) and incident_kinds, for the ochko strategy "
+                                                  "trainer house_rules {dark_win_bet, dark_double_bust_bet: "
+                                                  "leave|take}.")
 
     @extend_schema(request=InputSerializer, responses={201: DrillOutputSerializer}, summary="Start a drill")
     def post(self, request):
@@ -99,8 +101,10 @@ NextOutput = inline_serializer("DrillNext", fields={
     "hand": serializers.JSONField(required=False,
                                   help_text="Strategy: the box's cards, the dealer's up card (face down while an "
                                             "ochko box chooses its Bet), the Bet, the situation and the options "
-                                            "[{option, key, label}] (blackjack H S D P; ochko F, 1–9, 0 = Bet 10, "
-                                            "then S H D)."),
+                                            "[{option, key, label}] (blackjack H S D P E, insurance I N; ochko F, "
+                                            "1–9, 0 = Bet 10, then S H D; veintiuno S H T W); phase (bet, "
+                                            "insurance, play, done); after a split hands [{number, cards, total, "
+                                            "end, current}] and hand_number, the hand in play."),
 })
 
 

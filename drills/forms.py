@@ -15,6 +15,7 @@ from .choices import Kind
 # set-ups (dealing/games/<variant>/drills.py), in the registry's order.
 GAMES = [choice for drills in setups.drilled() for choice in games_of(drills)]
 INCIDENT_LEVELS = [("none", _("none")), ("some", _("in some rounds")), ("every", _("in every round"))]
+BET_RESULTS = [("leave", _("returned (leave)")), ("take", _("taken"))]
 
 
 def split_game(game: str) -> tuple[str, str]:
@@ -56,6 +57,10 @@ class DrillStartForm(forms.Form):
     incident_kinds = forms.MultipleChoiceField(label=_("Which incidents"), choices=setups.INCIDENTS, required=False,
                                                initial=list(setups.INCIDENT_KINDS),
                                                widget=forms.CheckboxSelectMultiple)
+    dark_win_bet = forms.ChoiceField(label=_("The Bet of a dark card that wins"), choices=BET_RESULTS,
+                                     initial="leave", required=False)
+    dark_double_bust_bet = forms.ChoiceField(label=_("The Bet of a dark card that busts with the dealer"),
+                                             choices=BET_RESULTS, initial="leave", required=False)
     seed = forms.IntegerField(label=_("Seed"), min_value=0, max_value=2**63 - 1, required=False,
                               help_text=_("Optional. The same seed, game, table and difficulty deal the same rounds."))
 
@@ -84,6 +89,9 @@ class DrillStartForm(forms.Form):
         if setups.weaves_incidents(variant, data["kind"]):
             options["incidents"] = data["incidents"]
             options["incident_kinds"] = data["incident_kinds"] or list(setups.INCIDENT_KINDS)
+        if variant == "ochko" and data["kind"] == Kind.STRATEGY:
+            options["house_rules"] = {name: data.get(name) or "leave"
+                                      for name in ("dark_win_bet", "dark_double_bust_bet")}
         return {"variant": variant, "preset": preset, "kind": data["kind"], "table": data["table"],
                 "rounds": data.get("rounds"), "seed": data.get("seed"), "options": options}
 

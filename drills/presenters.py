@@ -21,7 +21,9 @@ from .payout import is_settlement
 from .table import total_of
 
 OPTION_LABELS = {"hit": _("Hit"), "stand": _("Stand"), "double": _("Double"), "split": _("Split"),
-                 "dark": _("Dark card"), "fold": _("Fold")}
+                 "dark": _("Dark card"), "fold": _("Fold"), "insurance": _("Take insurance"),
+                 "no_insurance": _("No insurance"), "even_money": _("Even money"),
+                 "tapo": _("Tapo y quedo"), "withdraw": _("Withdraw")}
 
 
 def table_view(drill_round: DrillRound, *, upto: int | None = None, settled: bool = False) -> tbl.TableView:
@@ -84,9 +86,15 @@ def strategy_view(drill_round: DrillRound) -> dict:
     decision = strategy_decision(drill_round)
     dealer_open = state["phase"] != strategy.PHASE_BET
     variant = doc["variant"]
+    hands = state.get("hands") or []
     return {
         "variant": variant, "wager": doc["wager"], "bet": state["bet"], "phase": state["phase"], "end": state["end"],
         "cards": [LiveCard(c) for c in state["cards"]],
+        # after a split: every hand of the box, the one in play marked
+        "hands": [{"number": k + 1, "cards": [LiveCard(c) for c in h["cards"]], "total": total_of(variant, h["cards"]),
+                   "end": h["end"], "current": k == state.get("hand") and state["phase"] != strategy.PHASE_DONE}
+                  for k, h in enumerate(hands)] if len(hands) > 1 else [],
+        "insured": state.get("insured"), "hand_number": state.get("hand", 0) + 1,
         "total": total_of(variant, state["cards"]),
         "dealer": LiveCard(doc["dealer"], face_up=dealer_open),
         "situation": decision.situation if decision else "",
@@ -121,7 +129,8 @@ def _card_json(card: LiveCard) -> dict:
 
 def strategy_json(drill_round: DrillRound) -> dict:
     view = strategy_view(drill_round)
-    return {**view, "cards": [_card_json(c) for c in view["cards"]], "dealer": _card_json(view["dealer"])}
+    return {**view, "cards": [_card_json(c) for c in view["cards"]], "dealer": _card_json(view["dealer"]),
+            "hands": [{**h, "cards": [_card_json(c) for c in h["cards"]]} for h in view["hands"]]}
 
 
 def next_json(drill: Drill, current: DrillRound | None) -> dict:

@@ -25,8 +25,8 @@ from .choices import Kind, Status, StepKind
 from .models import Certificate, CertificationStandard, Drill, DrillRound, DrillStep
 
 DEFAULT_ROUNDS = {Kind.PAYOUT: 10, Kind.PROCEDURE: 3, Kind.STRATEGY: 10}
-# The games the strategy trainer deals (veintiuno's exact option values are not in the engine).
-STRATEGY_GAMES = ("blackjack", "ochko")
+# The games the strategy trainer deals (each has exact option values in the engine).
+STRATEGY_GAMES = ("blackjack", "ochko", "veintiuno")
 MAX_SEED = 2**63 - 1
 
 
@@ -83,7 +83,7 @@ def drill_start(*, trainee, variant: str, kind: str, preset: str = "", table: st
     if kind not in Kind.values:
         _refuse(_("Choose a payout drill, a procedure drill or the strategy trainer."), field="kind")
     if kind == Kind.STRATEGY and variant not in STRATEGY_GAMES:
-        _refuse(_("The strategy trainer deals blackjack or ochko."), field="variant")
+        _refuse(_("The strategy trainer deals blackjack, ochko or veintiuno."), field="variant")
     try:
         setup = setups.table_setup(variant, preset, table)
     except KeyError:
@@ -121,8 +121,12 @@ def round_content(*, drill: Drill, number: int) -> tuple[dict, dict]:
     setup = setups.Setup(drill.table_key, drill.table_name, drill.table_min, drill.table_max,
                          tuple(Decimal(c) for c in drill.chips))
     if drill.kind == Kind.STRATEGY:
-        hand = strategy.deal(drill.variant, drill.preset, setups.round_rng(drill.seed, number, "strategy"))
+        rules = (drill.options or {}).get("house_rules") or {}
+        hand = strategy.deal(drill.variant, drill.preset, setups.round_rng(drill.seed, number, "strategy"),
+                             rules=rules)
         doc = {"variant": drill.variant, "preset": drill.preset, "wager": fmt(drill.table_min), **hand}
+        if rules:
+            doc["rules"] = rules
         return doc, {"state": strategy.start_state(drill.variant, hand)}
     incident = _incident_for(drill, number)
     for attempt in range(5):
@@ -378,14 +382,15 @@ def strategy_answer(*, drill: Drill, user, choice: str, step: int | None = None,
         _refuse(_("Choose one of the options offered (%(keys)s).") % {
             "keys": ", ".join(f"{k} {o}" for o, k in decision.keys.items())}, field="choice")
     wager = Decimal(current.doc["wager"])
-    cost = strategy.cost(decision, chosen, wager)
+    cost = strategy.cost(decision, chosen, wager)  # insurance: its options are already in initial wagers
     # An option worth exactly the best one is as good as the best: nothing is lost.
     ok = Decimal(decision.options[chosen]) == Decimal(decision.options[decision.best])
     code = "STRATEGY_BET" if decision.dealer is None and drill.variant == "ochko" else "STRATEGY_PLAY"
     now = timezone.now()
     expected = {"choice": decision.best, "key": decision.keys[decision.best], "situation": decision.situation,
                 "options": decision.options, "keys": decision.keys, "chart": decision.chart, "cost": fmt(cost),
-                "wager": fmt(wager), "cards": decision.cards, "dealer": decision.dealer, "bet": decision.bet}
+                "wager": fmt(wager), "cards": decision.cards, "dealer": decision.dealer, "bet": decision.bet,
+                "phase": decision.phase, "hand": decision.hand, "hands": decision.hands}
     made = DrillStep.objects.create(
         drill_round=current, index=index, kind=StepKind.PLAY, hand=" ".join(decision.cards)[:20],
         given={"choice": chosen, "key": decision.keys[chosen]}, expected=expected, correct=ok,
@@ -393,7 +398,7 @@ def strategy_answer(*, drill: Drill, user, choice: str, step: int | None = None,
         messages=[] if ok else [_("%(situation)s: %(best)s is worth %(cost)s more than %(chosen)s.") % {
             "situation": decision.situation, "best": decision.best, "cost": fmt(cost), "chosen": chosen}],
         time_ms=_ms(current.step_started_at, now), answered_at=now)
-    state = strategy.advance(drill.variant, current.doc, current.script["state"], chosen)
+    state = strategy.advance(drill.variant, current.doc, current.script["state"], chosen, drill.preset)
     current.script = {**current.script, "state": state}
     _step_graded(drill, current, ok=ok, now=now, over=state["phase"] == strategy.PHASE_DONE, fields=["script"])
     return made

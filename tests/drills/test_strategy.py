@@ -171,9 +171,9 @@ def test_only_the_drills_trainee_answers(trainee, make_user, floor):
     assert refused.value.status == 403
 
 
-def test_veintiuno_is_not_dealt_by_the_trainer(trainee):
+def test_the_trainer_refuses_a_game_it_does_not_know(trainee):
     with pytest.raises(ServiceError) as refused:
-        services.drill_start(trainee=trainee, variant="veintiuno", kind=Kind.STRATEGY)
+        services.drill_start(trainee=trainee, variant="baccarat", kind=Kind.STRATEGY)
     assert refused.value.extra["field"] == "variant"
 
 

@@ -17,10 +17,12 @@ from collections import OrderedDict
 
 from .blackjack_dealer import ACE, N_RANKS, TEN, no_blackjack
 from .blackjack_question import (
-    PAYOUT, RANK_NAMES, QuestionError, best_option, check_copies, counts, decimal, decimal_sqrt, full_shoe,
+    PAYOUT, RANK_INDEX, RANK_NAMES, QuestionError, best_option, check_copies, counts, decimal, decimal_sqrt, full_shoe,
     read_cards, read_rules, rules_jsonable, rules_key,
 )
-from .blackjack_solver import DOUBLE, HIT, ORDER, SPLIT, STAND, SURRENDER, Solver, deal_probabilities, natural, total
+from .blackjack_solver import (
+    DOUBLE, HIT, ORDER, SPLIT, STAND, SURRENDER, Solver, can_double, deal_probabilities, natural, total,
+)
 
 __all__ = ["QuestionError", "ev", "edge", "strategy", "solver", "chart", "clear_cache", "EV_ORDER"]
 
@@ -72,9 +74,17 @@ def solver(rules: dict, removed: tuple = (0,) * N_RANKS) -> Solver:
 
 # --- ev/1 ------------------------------------------------------------------------------------------
 
-def ev(cards, dealer=None, removed=(), rules=None, preset=None) -> dict:
-    """Every legal option of the hand against the up card, in units of the bet (see the module)."""
+def ev(cards, dealer=None, removed=(), rules=None, preset=None, hands=1) -> dict:
+    """Every legal option of the hand against the up card, in units of the bet (see the module).
+
+    `hands` > 1: the hand was made by splitting (its first card is the card split) and the box has
+    that many hands now. The house rules then decide what it may do: split aces take one card
+    unless `hit_split_aces`; a double only with `double_after_split`; a resplit while the box has
+    fewer than `max_hands` hands (aces only with `resplit_aces`); an ace and a ten make a plain 21;
+    no insurance. The split's value counts the hands this pair may still grow into."""
     in_force = read_rules(preset, rules)
+    if type(hands) is not int or not 1 <= hands <= in_force["max_hands"]:
+        raise QuestionError("hands", f"A box has 1 to {in_force['max_hands']} hands under these rules, not {hands!r}.")
     hand_codes = read_cards(cards, "cards")
     if len(hand_codes) < 2:
         raise QuestionError("cards", "Name the hand's cards: at least two (e.g. TS 6H).")
@@ -97,7 +107,9 @@ def ev(cards, dealer=None, removed=(), rules=None, preset=None) -> dict:
     shoe = s.left(up, hand)
     nb = no_blackjack(up, shoe)
     payout = PAYOUT[in_force["blackjack_pays"]]
-    if natural(hand):
+    if hands > 1:
+        out = _split_hand(s, in_force, up, hand, hand_codes, hands)
+    elif natural(hand):
         if up != ACE:
             raise QuestionError("cards", "A blackjack against that up card is settled at once: there is no decision.")
         out["stand"] = payout * nb  # declining even money is decided before the peek
@@ -116,11 +128,32 @@ def ev(cards, dealer=None, removed=(), rules=None, preset=None) -> dict:
             out.pop(HIT, None)
         if up == ACE and len(hand_codes) == 2:
             out["insurance"] = 3 * shoe[TEN] / sum(shoe) - 1
-    return {"format": "ev/1", "variant": "blackjack", "preset": in_force["preset"], "cards": hand_codes,
-            "dealer": up_codes[0], "bet": None, "removed": removed_codes,
-            "options": {k: decimal(v) for k, v in out.items()},
-            "best": best_option({k: v for k, v in out.items() if k != "insurance"}, EV_ORDER),
-            "rules": rules_jsonable(in_force)}
+    doc = {"format": "ev/1", "variant": "blackjack", "preset": in_force["preset"], "cards": hand_codes,
+           "dealer": up_codes[0], "bet": None, "removed": removed_codes,
+           "options": {k: decimal(v) for k, v in out.items()},
+           "best": best_option({k: v for k, v in out.items() if k != "insurance"}, EV_ORDER),
+           "rules": rules_jsonable(in_force)}
+    if hands > 1:
+        doc["hands"] = hands
+    return doc
+
+
+def _split_hand(s: Solver, rules: dict, up: int, hand: tuple, codes: list[str], hands: int) -> dict:
+    """The options of a hand made by splitting (see `ev`), conditioned on no dealer blackjack."""
+    nb = no_blackjack(up, s.left(up, hand))
+    first = RANK_INDEX[codes[0][0]]
+    aces = first == ACE
+    best, _soft = total(hand)
+    values = {STAND: s.stand(up, hand)}
+    one_card = aces and not rules["hit_split_aces"]
+    if best < 21 and not (one_card and len(codes) == 2):
+        values[HIT] = s.hit(up, hand)
+    if len(codes) == 2 and best < 21 and not one_card and can_double(rules, hand, True):
+        values[DOUBLE] = s.double(up, hand)
+    pair = len(codes) == 2 and hand[first] == 2
+    if pair and hands < rules["max_hands"] and (not aces or rules["resplit_aces"]):
+        values[SPLIT] = s.split(up, first, most=rules["max_hands"] - hands + 1)
+    return {name: values[name][0] / nb for name in ORDER if name in values}
 
 
 # --- the chart -------------------------------------------------------------------------------------

@@ -193,9 +193,13 @@ class Solver:
             return opts[policy.first(hand, up, opts, split=True)]
         return max(opts.values(), key=lambda v: v[0])
 
-    def split(self, up: int, r: int, policy=None) -> tuple:
-        """Split a pair of rank r: the hands' count follows the resplit rule (see the docs)."""
+    def split(self, up: int, r: int, policy=None, most: int | None = None) -> tuple:
+        """Split a pair of rank r: the hands' count follows the resplit rule (see the docs). `most`:
+        the hands this pair may grow into (a resplit: the hands the box has left free, plus this one);
+        the rules' max_hands by default."""
         rules = self.rules
+        if most is None:
+            most = rules["max_hands"]
         pair = tuple(2 if k == r else 0 for k in range(N_RANKS))
         shoe = self.left(up, pair)
         n = sum(shoe)
@@ -208,13 +212,13 @@ class Solver:
                 other = _plus(other, _scale(self.split_hand_value(up, _add(one, x), aces, policy), shoe[x] / n))
         non_pair = _scale(other, 1 / (1 - q)) if q < 1 else ZERO3
         as_pair = self.split_hand_value(up, pair, aces, policy)
-        resplit_ok = rules["max_hands"] > 2 and (not aces or rules["resplit_aces"])
+        resplit_ok = most > 2 and (not aces or rules["resplit_aces"])
         if policy is not None:
             resplit_ok = resplit_ok and policy.resplits(r, up)
         nb = no_blackjack(up, shoe)
         choices = [self._split_count(non_pair, as_pair, q, 2, nb)]
         if resplit_ok:
-            choices.append(self._split_count(non_pair, as_pair, q, rules["max_hands"], nb))
+            choices.append(self._split_count(non_pair, as_pair, q, most, nb))
         return max(choices, key=lambda v: v[0])
 
     @staticmethod

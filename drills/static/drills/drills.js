@@ -36,7 +36,10 @@
       $$("option", table).forEach(function (o) { o.hidden = o.disabled = allowed.indexOf(o.value) < 0; });
       if (allowed.indexOf(table.value) < 0 && allowed.length) table.value = allowed[0];
       $$(".feature-group", form).forEach(function (el) { el.hidden = el.dataset.variant !== variant; });
-      $$("[data-only]", form).forEach(function (el) { el.hidden = !(variant === "ochko" && kind === "procedure"); });
+      $$("[data-only]", form).forEach(function (el) {
+        var only = el.dataset.only.split(" ");  // "<game> <kind>": shown for that game's drills of that kind
+        el.hidden = !(variant === only[0] && kind === only[1]);
+      });
     }
     form.addEventListener("change", refresh);
     refresh();
