@@ -18,6 +18,7 @@ class BooksConfig(AppConfig):
         from .demo import books_demo_load
         from .performance_selectors import ROLES as PERFORMANCE_ROLES
         from .signals_selectors import READ_ROLES as SIGNAL_READERS
+        from .theory_views import READERS as THEORY_READERS
 
         # Weeks of shifts across several dealers and tables, after dealing's and the ledger's demo data
         # (manage.py demo_floor; the size is settings.DEMO_FLOOR_DAYS).
@@ -26,4 +27,6 @@ class BooksConfig(AppConfig):
         register(NavItem(_("Float"), "books:shift_list", roles=READ_ROLES, order=37))
         register(NavItem(_("Dealer performance"), "books:performance_list", roles=PERFORMANCE_ROLES, order=38,
                          group="pit"))
+        register(NavItem(_("Theory against actual"), "books:theory", roles=THEORY_READERS, order=43, group="audit"))
+        register(NavItem(_("Period report"), "books:report_period", roles=THEORY_READERS, order=44, group="audit"))
         register(NavItem(_("Integrity signals"), "books:signal_list", roles=SIGNAL_READERS, order=45, group="audit"))

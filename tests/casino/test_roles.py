@@ -170,13 +170,16 @@ def test_has_role_permission_class(make_user):
 def test_navigation_shows_each_role_what_it_may_use(make_user):
     labels = lambda user: [str(item["label"]) for item in navigation.items_for(user)]  # noqa: E731
     expected = {
-        DEALER: ["Floor", "Tables", "Log a round", "Incidents", "Game nights", "Float", "Findings", "Game math"],
+        # A dealer's performance page shows only his own row.
+        DEALER: ["Floor", "Tables", "Log a round", "Incidents", "Game nights", "Float", "Dealer performance",
+                 "Findings", "Game math"],
         INSPECTOR: ["Floor", "Tables", "Incidents", "Float", "Findings", "Game math"],
-        PIT_BOSS: ["Floor", "Tables", "Log a round", "Incidents", "Pit queue", "Game nights", "Float", "Audit",
-                   "Findings", "Integrity signals", "Trainees", "Certification", "Game math", "Lockouts"],
-        AUDITOR: ["Floor", "Tables", "Incidents", "Game nights", "Float", "Audit", "Findings", "Integrity signals",
-                  "Trainees",
-                  "Certification", "Game math", "Security log"],
+        PIT_BOSS: ["Floor", "Tables", "Log a round", "Incidents", "Pit queue", "Game nights", "Float",
+                   "Dealer performance", "Audit", "Findings", "Theory against actual", "Period report",
+                   "Integrity signals", "Trainees", "Certification", "Game math", "Lockouts"],
+        AUDITOR: ["Floor", "Tables", "Incidents", "Game nights", "Float", "Dealer performance", "Audit", "Findings",
+                  "Theory against actual", "Period report", "Integrity signals", "Trainees", "Certification",
+                  "Game math", "Security log"],
         # No floor: trainees see their drills, and the game math (the engine's figures, no floor data).
         TRAINEE: ["Drills", "My progress", "Game math"],
     }
@@ -184,8 +187,8 @@ def test_navigation_shows_each_role_what_it_may_use(make_user):
         assert labels(make_user(role)) == expected[role], role
     assert labels(make_user("superuser")) == [
         "Floor", "Tables", "Log a round", "Drills", "Incidents", "My progress", "Pit queue", "Game nights", "Float",
-        "Audit", "Findings", "Integrity signals", "Trainees", "Certification", "Game math", "Lockouts", "Security log",
-        "Admin"]
+        "Dealer performance", "Audit", "Findings", "Theory against actual", "Period report", "Integrity signals",
+        "Trainees", "Certification", "Game math", "Lockouts", "Security log", "Admin"]
     assert labels(make_user(None)) == []
     assert labels(AnonymousUser()) == []
 
