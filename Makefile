@@ -39,7 +39,7 @@ $(STAMP): requirements.txt requirements-dev.txt
 run: install
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
 	DEBUG=1 $(BIN)/python manage.py demo_floor
-	DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+	DEBUG=1 GAMEMATH_WARM=background $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # Uses DATABASE_URL / CELERY_BROKER_URL when they are set, SQLite and eager tasks otherwise.
 # The layer contracts first (pyproject.toml, [tool.importlinter]; under a second): an import that

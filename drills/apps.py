@@ -21,7 +21,14 @@ class DrillsConfig(AppConfig):
         # too, so that no trainee's first graded decision waits for a chart's solve.
         import os
 
-        if os.environ.get("GAMEMATH_WARM", "").lower() in ("1", "true", "yes"):
+        mode = os.environ.get("GAMEMATH_WARM", "").lower()
+        if mode in ("1", "true", "yes"):
             from . import strategy
 
             strategy.warm()
+        elif mode == "background":  # `make run` (gamemath/apps.py)
+            import threading
+
+            from . import strategy
+
+            threading.Thread(target=strategy.warm, name="drills-warm", daemon=True).start()

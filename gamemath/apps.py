@@ -21,7 +21,16 @@ class GameMathConfig(AppConfig):
         # request (the blackjack rule effects take tens of seconds cold).
         import os
 
-        if os.environ.get("GAMEMATH_WARM", "").lower() in ("1", "true", "yes"):
+        mode = os.environ.get("GAMEMATH_WARM", "").lower()
+        if mode in ("1", "true", "yes"):
             from . import warm
 
             warm.warm()
+        elif mode == "background":
+            # `make run`: the development server starts at once and solves while a person logs in,
+            # instead of the first visit to the books or the game math waiting ~20 s.
+            import threading
+
+            from . import warm
+
+            threading.Thread(target=warm.warm, name="gamemath-warm", daemon=True).start()
