@@ -3,16 +3,26 @@
 The dealer here never errs unless asked to: `simulate_round(rng, mistake="wrong_amount")` deals a
 correct round and then commits that one mistake, reporting the finding code and the
 `player_delta` the audit must find.
+
+Two ways to play the boxes: `play="casual"` (the default) folds, bets, hits, stands and takes dark
+cards at random and places dealer bets, like a floor of casual players; `play="optimal"` makes every
+player decision the game math's optimal one (`dealing.engine.math.ochko`, with the table's house
+rules, off a full shoe as `edge` assumes: the fold or the Bet k after the first card, then stand,
+hit or dark against the up card) and places no dealer bets, so that the house's mean win per Ante
+is the `edge/1` document's `house_edge`.
 """
 
 from decimal import Decimal
 
+from ..ochko import BET_MULTIPLE_MAX
+from ..math.ochko import optimal_action, optimal_bet, solve
 from . import Simulated
 from .injection import Log, until_written
 
 RANKS = "6789TJQKA"
 VALUE = {"6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 2, "Q": 3, "K": 4, "A": 11}
 DECKS = 8
+PLAYS = ("casual", "optimal")
 PLAYERS = [f"P-{n}" for n in range(1, 25)]
 
 MISTAKES = {
@@ -66,25 +76,31 @@ def simulate_round(rng, *, mistake: str | None = None, number: int = 0, table_mi
                    rules: dict | None = None, shoe: list[str] | None = None, dealer: str = "D-1",
                    table_name: str | None = None, boxes: tuple[int, int] = (1, 6), shared: float = 0.25,
                    fold: float = 0.12, dark: float = 0.12, dealer_bets: float = 0.3, incidents: float = 0.02,
-                   attempts: int = 25) -> Simulated:
-    """One round. With `mistake`, retry until the dealt round gives that mistake a place to happen."""
+                   attempts: int = 25, play: str = "casual") -> Simulated:
+    """One round. With `mistake`, retry until the dealt round gives that mistake a place to happen.
+    `play`: "casual" (random decisions, dealer bets) or "optimal" (the game math's decisions, no
+    dealer bets); see the module's docstring."""
     if mistake is not None and mistake not in MISTAKES:
         raise ValueError(f"unknown mistake {mistake!r} (known: {', '.join(MISTAKES)})")
+    if play not in PLAYS:
+        raise ValueError(f"unknown play {play!r} (known: {', '.join(PLAYS)})")
     options = dict(table_min=Decimal(table_min), table_max=Decimal(table_max), rules=rules or {}, dealer=dealer,
                    table_name=table_name, boxes=boxes, shared=shared, fold=fold, dark=dark, dealer_bets=dealer_bets,
-                   incidents=incidents)
+                   incidents=incidents, play=play)
     return until_written(mistake, attempts, shoe, lambda: new_shoe(rng), lambda source, wanted: _Round(
         rng, source, wanted if wanted in _DEALT_MISTAKES else None, **options))
 
 
 class _Round(Log):
     def __init__(self, rng, shoe, dealt_mistake, *, table_min, table_max, rules, dealer, table_name, boxes, shared,
-                 fold, dark, dealer_bets, incidents):
+                 fold, dark, dealer_bets, incidents, play="casual"):
         self.rng = rng
         self.shoe = shoe
         self.used: list[str] = []
         self.min, self.max = table_min, table_max
         self.rules = {"dark_win_bet": "leave", "dark_double_bust_bet": "leave", **rules}
+        # The optimal play's solver (memoised per rule set by the math module), or None: casual play.
+        self.solver = solve(self.rules) if play == "optimal" else None
         self.dealer = dealer
         self.table_name = table_name
         self.mistake = dealt_mistake
@@ -125,7 +141,7 @@ class _Round(Log):
                 m = min(rng.choice((1, 1, 1, 2, 2, 3, 5, 10)), room - left)
                 room -= m
                 stake = {"id": f"{number}{'abc'[j]}", "box": number, "player": players[j], "ante": unit * m}
-                if rng.random() < dealer_bets:
+                if self.solver is None and rng.random() < dealer_bets:
                     stake["dealer_bet"] = Decimal(rng.choice((1, 2, 5, 10, 25, 50, 100)))
                 box_stakes.append(stake)
             if self.mistake == "ante_limits" and k == 0:
@@ -155,17 +171,25 @@ class _Round(Log):
         self.playing: dict[int, list[dict]] = {number: [] for number in numbers}
         for number in numbers:
             for stake in self.boxes[number]["stakes"]:
-                if rng.random() < fold:
+                if self.solver is not None:
+                    k = optimal_bet(self.solver, self.boxes[number]["cards"][0])
+                    folds = k == 0
+                else:
+                    folds = rng.random() < fold
+                if folds:
                     stake["folded"] = True
                     self._emit({"e": "fold", "stake": stake["id"]}, kind="decision")
                     self._settle(stake, "ante", "take", "fold", number)
                     if "dealer_bet" in stake:
                         self._settle(stake, "dealer_bet", "take", "fold", number)
                     continue
-                m = rng.choice((1, 1, 1, 2, 2, 3, 4, 5, 10))
-                bet = stake["ante"] * m
-                if rng.random() < 0.15:
-                    bet = stake["ante"] + Decimal(rng.randint(0, 9)) * stake["ante"] / 2
+                if self.solver is not None:
+                    bet = stake["ante"] * k
+                else:
+                    m = rng.choice((1, 1, 1, 2, 2, 3, 4, 5, 10))
+                    bet = stake["ante"] * m
+                    if rng.random() < 0.15:
+                        bet = stake["ante"] + Decimal(rng.randint(0, 9)) * stake["ante"] / 2
                 if self.mistake == "bet_range" and not self.applicable:
                     bet = stake["ante"] * 11
                     self.applicable = True
@@ -201,15 +225,21 @@ class _Round(Log):
         rng = self.rng
         box = self.boxes[number]
         cards = box["cards"]
+        owner = self.playing[number][0]
+        # The owner's Bet in Antes picks the chart (a bet_range mistake's 11× plays as 10×).
+        k = min(int(owner["bet"] / owner["ante"]), BET_MULTIPLE_MAX) if self.solver is not None else 0
         while True:
             t = total(cards)
-            r = rng.random()
-            if t <= 11:
-                action = "dark" if r < dark / 3 else "hit"
-            elif t <= 16:
-                action = "dark" if r < dark else ("stand" if r < dark + 0.3 else "hit")
+            if self.solver is not None:
+                action = optimal_action(self.solver, cards, self.dealer_cards[0], k)
             else:
-                action = "stand" if r < 0.85 else ("hit" if r < 0.95 else "dark")
+                r = rng.random()
+                if t <= 11:
+                    action = "dark" if r < dark / 3 else "hit"
+                elif t <= 16:
+                    action = "dark" if r < dark else ("stand" if r < dark + 0.3 else "hit")
+                else:
+                    action = "stand" if r < 0.85 else ("hit" if r < 0.95 else "dark")
             if action == "stand":
                 box["state"] = "stood"
                 self._emit({"e": "stand", "box": number}, kind="stand", box=number)
