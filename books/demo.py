@@ -159,7 +159,13 @@ class _Dealt:
 
 
 def _simulate(table, rng, mistake=None):
+    """One round of the table. Honest rounds are played optimally (the game math's decisions under the
+    table's house rules, no dealer bets), so the house's win per Ante on an honest table is the optimal
+    edge the theory page compares it with; rounds dealt with a mistake keep the casual play."""
     sim = simulator("ochko")
+    if mistake is None:
+        return sim.simulate_round(rng, table_min=table.min_bet, table_max=table.max_bet, table_name=table.name,
+                                  incidents=0, rules=dict(table.rules or {}), play="optimal").doc
     try:
         return sim.simulate_round(rng, mistake=mistake, table_min=table.min_bet, table_max=table.max_bet,
                                   table_name=table.name, incidents=0).doc
