@@ -64,7 +64,7 @@ SHORT = Decimal("5000.00")
 SHORT_TABLE = "R-4"
 SHIFT_STARTS = (dt.time(8, 0), dt.time(16, 0))  # sessions in the day and swing shifts
 SHOE_ROUNDS = 40
-POOL = 150
+POOL = 1200
 MISTAKES = ("wrong_amount", "wrong_result", "missing_settlement", "payment_order", "late_settlement",
             "dealer_draw_rule")
 OPENING = {"5000": 20, "1000": 50, "500": 40, "100": 100, "25": 40, "5": 40, "1": 50}  # 181,250.00
@@ -159,19 +159,18 @@ class _Dealt:
 
 
 def _simulate(table, rng, mistake=None):
-    """One round of the table. Honest rounds are played optimally (the game math's decisions under the
-    table's house rules, no dealer bets), so the house's win per Ante on an honest table is the optimal
-    edge the theory page compares it with; rounds dealt with a mistake keep the casual play."""
+    """One round of the table, played optimally (the game math's decisions under the table's house
+    rules, no dealer bets), so that the house's win per Ante on an honest table is the optimal edge the
+    theory page compares it with, and a dealer's mistakes are what moves it away."""
     sim = simulator("ochko")
+    options = dict(table_min=table.min_bet, table_max=table.max_bet, table_name=table.name, incidents=0,
+                   rules=dict(table.rules or {}), play="optimal")
     if mistake is None:
-        return sim.simulate_round(rng, table_min=table.min_bet, table_max=table.max_bet, table_name=table.name,
-                                  incidents=0, rules=dict(table.rules or {}), play="optimal").doc
+        return sim.simulate_round(rng, **options).doc
     try:
-        return sim.simulate_round(rng, mistake=mistake, table_min=table.min_bet, table_max=table.max_bet,
-                                  table_name=table.name, incidents=0).doc
+        return sim.simulate_round(rng, mistake=mistake, **options).doc
     except ValueError:  # no place for that mistake in this round
-        return sim.simulate_round(rng, table_min=table.min_bet, table_max=table.max_bet, table_name=table.name,
-                                  incidents=0).doc
+        return sim.simulate_round(rng, **options).doc
 
 
 def _pool(table, dealer, rng) -> list[tuple[_Dealt, _Dealt]]:
