@@ -27,6 +27,7 @@ from rest_framework.views import APIView
 from casino.errors import ServiceError
 from casino.models import Table
 from casino.roles import HasRole, user_pits
+from dealing.apis.common import errors
 
 from . import selectors, services
 from .access import COUNTERS, READ_ROLES, SIGNERS, WRITE_ROLES, shift_for
@@ -116,7 +117,7 @@ class _ShiftWrite(APIView):
 
 class ShiftSignApi(_ShiftWrite):
     permission_classes = [HasRole(*SIGNERS)]  # signatures, approvals, explanations, the close
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT, **errors(400)})
     def post(self, request, pk: int):
         shift = services.shift_open_sign(shift=shift_for(request.user, pk), signed_by=request.user)
         return _books(shift)
@@ -148,7 +149,7 @@ def _event(user, pk: int, event: int) -> FloatEvent:
 
 class TransferApproveApi(_ShiftWrite):
     permission_classes = [HasRole(*SIGNERS)]  # signatures, approvals, explanations, the close
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT, **errors(400)})
     def post(self, request, pk: int, event: int):
         done = services.transfer_approve(event=_event(request.user, pk, event), approved_by=request.user)
         return _books(done.shift)
@@ -218,6 +219,6 @@ class ExplainApi(_ShiftWrite):
 
 class CloseApi(_ShiftWrite):
     permission_classes = [HasRole(*SIGNERS)]  # signatures, approvals, explanations, the close
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT, **errors(400)})
     def post(self, request, pk: int):
         return _books(services.shift_close(shift=shift_for(request.user, pk), closed_by=request.user))

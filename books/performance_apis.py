@@ -24,6 +24,23 @@ PERIOD_PARAMETERS = [
 ]
 
 
+class _PeriodQuerySerializer(serializers.Serializer):
+    """The period's parameters, checked: a malformed date or count is a 400 naming it, not another period."""
+    days = serializers.IntegerField(required=False, allow_null=True)
+    to = serializers.DateField(required=False, allow_null=True)
+
+    def get_fields(self):
+        fields = super().get_fields()
+        fields["from"] = serializers.DateField(required=False, allow_null=True)  # a keyword in Python
+        return fields
+
+
+def _period(request):
+    params = {name: value for name, value in request.query_params.items() if value != ""}
+    _PeriodQuerySerializer(data=params).is_valid(raise_exception=True)
+    return period_from(params)
+
+
 class _WeekSerializer(serializers.Serializer):
     start = serializers.DateField()
     rounds = serializers.IntegerField()
@@ -80,7 +97,7 @@ class PerformanceListApi(APIView):
 
     @extend_schema(operation_id="books_performance_list", parameters=PERIOD_PARAMETERS, responses=FloorSerializer)
     def get(self, request):
-        floor = selectors.floor_performance(user=request.user, period=period_from(request.query_params))
+        floor = selectors.floor_performance(user=request.user, period=_period(request))
         return Response(FloorSerializer(floor).data)
 
 
@@ -97,7 +114,7 @@ class PerformanceDetailApi(APIView):
 
     @extend_schema(operation_id="books_performance_detail", parameters=PERIOD_PARAMETERS, responses=OutputSerializer)
     def get(self, request, dealer: int):
-        period = period_from(request.query_params)
+        period = _period(request)
         floor, row = selectors.dealer_row(user=request.user, period=period, dealer_id=dealer)
         if row is None:
             raise Http404

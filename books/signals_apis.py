@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.roles import HasRole
+from dealing.apis.common import Text, errors
 
 from . import signals_selectors as selectors
 from . import signals_services as services
@@ -77,15 +78,25 @@ class SignalDetailApi(APIView):
         return Response(SignalSerializer(selectors.signal_for(request.user, pk)).data)
 
 
+class _Note(Text):
+    """A reviewer's words: a number or a list where the text belongs is refused, not turned into text."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            raise serializers.ValidationError(_("The note is text."))
+        return super().to_internal_value(data)
+
+
 class SignalReviewApi(APIView):
     permission_classes = [HasRole(*REVIEW_ROLES)]
 
     @extend_schema_serializer(component_name="BooksSignalReviewInput")
     class InputSerializer(serializers.Serializer):
         status = serializers.ChoiceField(choices=[SignalStatus.CONFIRMED.value, SignalStatus.DISMISSED.value])
-        note = serializers.CharField(max_length=services.MAX_NOTE, help_text="Why: required.")
+        note = _Note(max_length=services.MAX_NOTE, help_text="Why: required.")
 
-    @extend_schema(request=InputSerializer, responses=SignalSerializer)
+    # 409: the signal was reviewed already (by someone else, a moment ago).
+    @extend_schema(request=InputSerializer, responses={200: SignalSerializer, **errors(409)})
     def post(self, request, pk: int):
         signal = selectors.signal_for(request.user, pk)
         data = self.InputSerializer(data=request.data)

@@ -221,6 +221,13 @@ def test_the_api_by_role(rated, client_for, role, status):
         assert body["rounds"] == 6000
 
 
+@pytest.mark.parametrize("query", [{"to": "AAA"}, {"from": "2026-13-01"}, {"days": "many"}])
+def test_the_api_refuses_a_malformed_period_naming_it(rated, client_for, query):
+    response = client_for("auditor").get(reverse("api:books:performance-list"), query)
+    assert response.status_code == 400
+    assert set(response.json()["extra"]["fields"]) == set(query)
+
+
 def test_the_detail_api_gives_the_pace(floor, make_user, client_for):
     """Rounds logged through dealing's service a minute apart: the pace is read from their logged_at."""
     from tests.books.conftest import log_rounds

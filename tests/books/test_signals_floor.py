@@ -216,11 +216,17 @@ def test_the_api_lists_shows_and_reviews(crew):
     bad = auditor.post(f"/api/v1/books/signals/{signal.pk}/review/", {"status": "confirmed", "note": " "},
                        content_type="application/json")
     assert bad.status_code == 400
+    not_text = auditor.post(f"/api/v1/books/signals/{signal.pk}/review/", {"status": "confirmed", "note": 0},
+                            content_type="application/json")
+    assert not_text.status_code == 400 and "note" in not_text.json()["extra"]["fields"]
     signal.refresh_from_db()
     assert signal.status == "open"
     ok = auditor.post(f"/api/v1/books/signals/{signal.pk}/review/", {"status": "confirmed", "note": "Confirmed."},
                       content_type="application/json")
     assert ok.status_code == 200 and ok.json()["status"] == "confirmed"
+    again = auditor.post(f"/api/v1/books/signals/{signal.pk}/review/", {"status": "dismissed", "note": "No."},
+                         content_type="application/json")
+    assert again.status_code == 409 and again.json()["extra"]["code"] == "already_reviewed"
     assert _client(crew.pit_boss).post(f"/api/v1/books/signals/{signal.pk}/review/",
                                        {"status": "confirmed", "note": "x"},
                                        content_type="application/json").status_code == 403
