@@ -42,8 +42,7 @@ from .ochko_question import (
     _decimal_sqrt, _hand, _read_cards, _rules, _rules_jsonable, _shoe_counts,
 )
 
-__all__ = ["QuestionError", "ev", "edge", "edge_table", "strategy", "solve", "optimal_bet", "optimal_action",
-           "RULE_COMBINATIONS"]
+__all__ = ["QuestionError", "ev", "edge", "edge_table", "strategy", "solve", "RULE_COMBINATIONS"]
 
 ACE = RANKS.index("A")
 BETS = tuple(range(1, BET_MULTIPLE_MAX + 1))
@@ -341,6 +340,14 @@ class Solver:
             values[f"bet:{k}"] = Fraction(w, scale)
         return values
 
+    def best_bet(self, card: int) -> int:
+        """The optimal choice after a first card of rank `card`: 0 to fold, else the Bet k (memoised)."""
+        got = self._bet.get(card)
+        if got is None:
+            name = _best(self.first_values(card))
+            got = self._bet[card] = 0 if name == "fold" else int(name.split(":")[1])
+        return got
+
     def round_figures(self) -> dict:
         """The whole round under optimal play: expected net, wagered, E[net²] (Fractions)."""
         shoe = self.shoe
@@ -398,29 +405,6 @@ def solve(rules: dict | None = None, removed: tuple = (), dark: bool = True) -> 
     if solver is None:
         solver = _SOLVERS[key] = Solver(shoe, rules, dark)
     return solver
-
-
-# --- the optimal play, move by move (for the simulator: the play `edge` assumes) -------------------
-
-def optimal_bet(solver: Solver, card: str) -> int:
-    """The optimal choice after the box's first card (a card code such as "TS"), off this solver's
-    shoe: 0 to fold, else the Bet k (1 … 10 Antes) — the choice `edge` prices."""
-    rank = RANK_INDEX[card[0]]
-    got = solver._bet.get(rank)
-    if got is None:
-        name = _best(solver.first_values(rank))
-        got = solver._bet[rank] = 0 if name == "fold" else int(name.split(":")[1])
-    return got
-
-
-def optimal_action(solver: Solver, cards, dealer: str, bet: int) -> str:
-    """"stand", "hit" or "dark": the optimal option for a box holding `cards` (codes, unsettled) with
-    a Bet of `bet` Antes against the dealer's up card `dealer` — the action `edge` assumes (the
-    shoe is the solver's minus these cards only, composition-dependent as in the full solve)."""
-    hand = [0] * N_RANKS
-    for card in cards:
-        hand[RANK_INDEX[card[0]]] += 1
-    return ACTIONS[solver.node(tuple(hand), RANK_INDEX[dealer[0]]).action[bet - 1]]
 
 
 def clear_cache() -> None:

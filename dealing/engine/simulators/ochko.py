@@ -15,7 +15,8 @@ is the `edge/1` document's `house_edge`.
 from decimal import Decimal
 
 from ..ochko import BET_MULTIPLE_MAX
-from ..math.ochko import optimal_action, optimal_bet, solve
+from ..math.ochko import solve
+from ..math.ochko_play import optimal_action, optimal_bet
 from . import Simulated
 from .injection import Log, until_written
 
