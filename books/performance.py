@@ -3,10 +3,9 @@ a dependency, and every test here is exact, so a few dozen lines of sums are all
 
     garwood(k)                      exact Poisson 95 % interval for a count k (Garwood 1936)
     rate_interval(k, n)             that interval as errors per 100 rounds
-    binomial_upper_tail(x, t, p)    P(X ≥ x) for X ~ Binomial(t, p)
     conditional_test(x, n, y, m)    one dealer's errors x in n rounds against the rest of the floor's
                                     y in m: exact conditional binomial test, one-sided (dealer above)
-    holm(p_values)                  Holm's step-down adjustment across dealers
+    holm(p_values)                  Holm's step-down adjustment across dealers (books/stats.py)
     pace(rows, break_after)         rounds per hour of dealing from the (table, shoe, time) of rounds
 
 Nothing here touches the database; books/performance_selectors.py feeds it from the rollups and the
@@ -19,6 +18,8 @@ import datetime as dt
 import math
 from dataclasses import dataclass
 from decimal import Decimal
+
+from .stats import binom_sf, holm  # noqa: F401 - holm: the performance selectors' adjustment
 
 ALPHA = 0.05
 
@@ -82,24 +83,6 @@ def rate_interval(k: int, rounds: int, alpha: float = ALPHA) -> tuple[Decimal, D
 
 # --- the conditional binomial test and Holm --------------------------------------------------------------
 
-def _log_binomial(i: int, t: int, p: float) -> float:
-    return (math.lgamma(t + 1) - math.lgamma(i + 1) - math.lgamma(t - i + 1)
-            + i * math.log(p) + (t - i) * math.log1p(-p))
-
-
-def binomial_upper_tail(x: int, t: int, p: float) -> float:
-    """P(X ≥ x) for X ~ Binomial(t, p), summed from x up (precise for small tails)."""
-    if x <= 0:
-        return 1.0
-    if x > t:
-        return 0.0
-    if p <= 0:
-        return 0.0
-    if p >= 1:
-        return 1.0
-    return min(1.0, math.fsum(math.exp(_log_binomial(i, t, p)) for i in range(x, t + 1)))
-
-
 def conditional_test(errors: int, rounds: int, rest_errors: int, rest_rounds: int) -> float:
     """One-sided p-value that a dealer's error rate is above the rest of the floor's.
 
@@ -109,20 +92,7 @@ def conditional_test(errors: int, rounds: int, rest_errors: int, rest_rounds: in
     if rounds <= 0 or rest_rounds <= 0:
         return 1.0
     total = errors + rest_errors
-    return binomial_upper_tail(errors, total, rounds / (rounds + rest_rounds))
-
-
-def holm(p_values: list[float]) -> list[float]:
-    """Holm's step-down adjusted p-values, in the order given: reject where adjusted < alpha, and the
-    chance of any false flag among the dealers stays at most alpha."""
-    m = len(p_values)
-    order = sorted(range(m), key=lambda i: p_values[i])
-    adjusted = [1.0] * m
-    running = 0.0
-    for rank, i in enumerate(order):
-        running = max(running, min(1.0, (m - rank) * p_values[i]))
-        adjusted[i] = running
-    return adjusted
+    return binom_sf(errors, total, rounds / (rounds + rest_rounds))
 
 
 # --- game pace ---------------------------------------------------------------------------------------------
