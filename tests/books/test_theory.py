@@ -24,12 +24,19 @@ from tests.audit.conftest import log_rounds, people  # noqa: F401 - the audit te
 HONEST = dict(boxes=(1, 1), insurance=0.0, even_money=0.0, errors=0.0, table_min=Decimal(10), table_max=Decimal(500))
 
 
-def honest_table(seed: int, rounds: int) -> Figures:
-    """One simulated one-box blackjack table (salon, basic strategy, no mistakes), summed as the
-    rollups sum it: the initial wagers and their squares, the win the engine settles."""
-    edge = edge_for("blackjack", {"preset": "salon"})
+OCHKO_HONEST = dict(boxes=(1, 1), shared=0.0, incidents=0.0, play="optimal")
+
+
+def honest_table(seed: int, rounds: int, variant: str = "blackjack", rules: dict | None = None) -> Figures:
+    """One simulated one-box table without mistakes, summed as the rollups sum it: the initial wagers
+    and their squares, the win the engine settles. Blackjack: salon, basic strategy; ochko: played
+    optimally (the play the edge assumes, no dealer bets)."""
+    if variant == "blackjack":
+        edge, options = edge_for("blackjack", {"preset": "salon"}), HONEST
+    else:
+        edge, options = edge_for(variant, rules), dict(OCHKO_HONEST, rules=rules)
     figures = Figures()
-    for sim in simulate("blackjack", rounds, seed=seed, **HONEST):
+    for sim in simulate(variant, rounds, seed=seed, **options):
         outcome = engine.replay(sim.doc)
         initial, total = rollups.handle(sim.doc, outcome)
         win = logged_float(outcome)
@@ -53,25 +60,8 @@ def test_an_honest_tables_win_falls_inside_its_95_percent_band_about_95_percent_
     assert floor.band_low <= floor.actual <= floor.band_high
 
 
-OCHKO_HONEST = dict(boxes=(1, 1), shared=0.0, incidents=0.0, play="optimal")
-
-
-def honest_ochko_table(seed: int, rounds: int, rules: dict | None = None) -> Figures:
-    """One simulated one-box ochko table played optimally (the play the edge assumes, no dealer
-    bets), summed as the rollups sum it: the Antes and their squares, the win the engine settles."""
-    edge = edge_for("ochko", rules)
-    figures = Figures()
-    for sim in simulate("ochko", rounds, seed=seed, rules=rules, **OCHKO_HONEST):
-        outcome = engine.replay(sim.doc)
-        initial, total = rollups.handle(sim.doc, outcome)
-        win = logged_float(outcome)
-        figures.add(rounds=1, initial_wagers=initial, initial_wagers_sq=initial * initial, total_wagered=total,
-                    win_logged=win, win_owed=win, edge=edge)
-    return figures
-
-
 def test_an_honest_ochko_tables_win_falls_inside_its_95_percent_band_about_95_percent_of_the_time():
-    tables = [honest_ochko_table(seed, 60) for seed in range(400)]
+    tables = [honest_table(seed, 60, "ochko") for seed in range(400)]
     inside = sum(not t.outside for t in tables) / len(tables)
     # As for blackjack: binomial(400, 0.95)/400, sd 0.011; ±3 sd either side.
     assert 0.91 <= inside <= 0.98, inside
