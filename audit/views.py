@@ -5,14 +5,13 @@ rounds, a pit boss or inspector his pits, an auditor everything. An object outsi
 answers 404, as if it did not exist.
 """
 
-import csv
 import json
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
-from django.http import HttpResponseBadRequest, StreamingHttpResponse
+from django.http import HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -21,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from casino import keyset
+from casino.exports import csv_response
 from casino.errors import ServiceError
 from casino.roles import role_required
 from dealing import selectors as dealing_selectors
@@ -135,18 +135,6 @@ def _pairs(query) -> list[tuple[str, str]]:
     return [(name, value) for name, values in query.lists() for value in values]
 
 
-class _Echo:
-    def write(self, value):
-        return value
-
-
-def _csv_response(rows, filename: str) -> StreamingHttpResponse:
-    writer = csv.writer(_Echo())
-    response = StreamingHttpResponse((writer.writerow(row) for row in rows), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
-
-
 @require_GET
 @role_required(*access.FINDING_ROLES)
 def finding_csv(request):
@@ -155,7 +143,7 @@ def finding_csv(request):
         return HttpResponseBadRequest(_("Invalid filters: %(errors)s") % {"errors": filterset.errors.as_text()},
                                       content_type="text/plain; charset=utf-8")
     stamp = timezone.localtime().strftime("%Y%m%d-%H%M")
-    return _csv_response(selectors.finding_csv_rows(filterset.qs.order_by("-played_at", "-id")),
+    return csv_response(selectors.finding_csv_rows(filterset.qs.order_by("-played_at", "-id")),
                          f"findings-{stamp}.csv")
 
 
@@ -170,7 +158,7 @@ def dealer_rates_csv(request):
     rows = [header] + [[r["dealer"], r["name"], r["rounds"], r["with_findings"], r["findings"], r["per_100"],
                         r["confirmed"], r["confirmed_per_100"], r["over"], r["under"],
                         period.date_from.isoformat(), period.date_to.isoformat()] for r in rates]
-    return _csv_response(rows, f"dealer-error-rates-{period.date_from}-{period.date_to}.csv")
+    return csv_response(rows, f"dealer-error-rates-{period.date_from}-{period.date_to}.csv")
 
 
 @require_POST

@@ -2,8 +2,6 @@
 own pits). Thin: read the filters, call a selector, render; a bad filter is shown next to its field
 with a 400 and no figures."""
 
-import csv
-import io
 from urllib.parse import urlencode
 
 from django.http import HttpResponse
@@ -12,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from casino.errors import ServiceError
+from casino.exports import csv_response
 from casino.roles import AUDITOR, PIT_BOSS, role_required, user_pits
 
 from . import reports, theory_selectors
@@ -78,16 +77,6 @@ def report_shift(request, pk: int):
     return render(request, "books/report_shift.html", {"report": report, "shift": report.shift})
 
 
-def _csv(rows, filename: str) -> HttpResponse:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    for row in rows:
-        writer.writerow(row)
-    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
-
-
 def _m(value) -> str:
     return "" if value is None else f"{value:f}"
 
@@ -101,7 +90,7 @@ def report_shift_csv(request, pk: int):
             [_("rounds"), report.theory.rounds]]
     rows += [[label, _m(value)] for label, value in report.lines()]
     rows += [[step, by or "", at.isoformat() if at else ""] for step, by, at in report.signatures()]
-    return _csv(rows, f"shift-{s.table.name}-{s.opened_at:%Y%m%d-%H%M}.csv")
+    return csv_response(rows, f"shift-{s.table.name}-{s.opened_at:%Y%m%d-%H%M}.csv")
 
 
 # --- the period report -----------------------------------------------------------------------------
@@ -142,4 +131,4 @@ def report_period_csv(request):
     rows += [line(r.table.name, r.table.variant, r.figures, r.floats) for r in report.rows]
     rows.append(line(_("total"), "", report.total, report.floats))
     f = report.filters
-    return _csv(rows, f"period-{report.pit.name}-{f.start:%Y%m%d}-{f.end:%Y%m%d}.csv")
+    return csv_response(rows, f"period-{report.pit.name}-{f.start:%Y%m%d}-{f.end:%Y%m%d}.csv")

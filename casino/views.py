@@ -1,7 +1,5 @@
 """Pages of the floor. Views stay thin: selectors read, services write, roles decide access."""
 
-import csv
-
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
@@ -15,6 +13,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
 from . import navigation, selectors, services
+from .exports import csv_response
 from .errors import ServiceError
 from .models import SecurityEvent
 from .roles import AUDITOR, FLOOR_ROLES, PIT_BOSS, role_required
@@ -117,11 +116,6 @@ def _cell(value) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-class _Echo:
-    def write(self, value):
-        return value
-
-
 def _security_csv(events) -> StreamingHttpResponse:
     def rows():
         yield [_("when"), _("kind"), _("user"), _("address"), _("detail")]
@@ -130,8 +124,5 @@ def _security_csv(events) -> StreamingHttpResponse:
             yield [timezone.localtime(at).isoformat(timespec="seconds"), kind, _cell(username), address or "",
                    _cell(detail)]
 
-    writer = csv.writer(_Echo())
-    response = StreamingHttpResponse((writer.writerow(row) for row in rows()), content_type="text/csv; charset=utf-8")
     stamp = timezone.localtime().strftime("%Y%m%d-%H%M")
-    response["Content-Disposition"] = f'attachment; filename="security-log-{stamp}.csv"'
-    return response
+    return csv_response(rows(), f"security-log-{stamp}.csv")

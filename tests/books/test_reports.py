@@ -112,7 +112,7 @@ def test_the_shift_report_as_csv(crew, closed_shift):
     response = client_of(crew.pit_boss).get(f"/books/reports/shifts/{closed_shift.pk}.csv")
     assert response["Content-Type"].startswith("text/csv")
     assert "attachment" in response["Content-Disposition"]
-    rows = {row[0]: row[1:] for row in csv.reader(io.StringIO(response.content.decode()))}
+    rows = {row[0]: row[1:] for row in csv.reader(io.StringIO(b"".join(response.streaming_content).decode()))}
     report = reports.shift_report(closed_shift)
     assert rows["variance"] == ["0.00"]
     assert Decimal(rows["table win"][0]) == report.books.win
@@ -133,7 +133,7 @@ def test_the_period_report_of_a_pit_page_csv_and_api(crew, closed_shift):
     page = client.get("/books/reports/period/", {"pit": "Pit A"})
     assert page.status_code == 200 and crew.table.name in page.content.decode()
     response = client.get("/books/reports/period.csv", {"pit": "Pit A"})
-    lines = list(csv.reader(io.StringIO(response.content.decode())))
+    lines = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode())))
     assert lines[0][0] == "table" and lines[1][0] == crew.table.name and lines[-1][0] == "total"
     assert Decimal(lines[1][5]) == report.theory.actual
     assert client.get("/books/reports/period/", {"start": "2026-02-30"}).status_code == 400
