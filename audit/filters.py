@@ -14,7 +14,7 @@ from datetime import timedelta
 import django_filters
 from django import forms
 from django.contrib.auth import get_user_model
-from django.db.models import Q
+from django.db.models import F, Func, Q, TextField
 from django.utils.translation import gettext_lazy as _
 
 from casino.choices import Variant
@@ -29,6 +29,23 @@ from .models import Finding
 from .services import day_start
 
 User = get_user_model()
+
+
+class SearchText(Func):
+    """What the text filter searches: a finding's message, code and stake as one string.
+
+    One expression instead of three ORed lookups, so that one index serves it: on PostgreSQL a
+    trigram index on this same expression (audit/migrations/0007_finding_text_search.py), whose
+    statistics also tell the planner how many findings a word matches — a common word walks the
+    newest findings, a rare one reads the index. Three ORed lookups had no index to use and made
+    the planner sort every match (the page grew with the findings)."""
+
+    arg_joiner = " || ' ' || "
+    template = "(%(expressions)s)"
+    output_field = TextField()
+
+    def __init__(self):
+        super().__init__(F("message"), F("code"), F("stake"))
 
 
 class ManyOrOne(forms.SelectMultiple):
@@ -125,5 +142,5 @@ class FindingFilter(django_filters.FilterSet):
         value = value.strip()
         if not value:
             return queryset
-        return queryset.filter(Q(message__icontains=value) | Q(code__icontains=value) | Q(stake=value))
+        return queryset.alias(text=SearchText()).filter(text__icontains=value)
 
