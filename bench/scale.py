@@ -283,7 +283,7 @@ def pages(*, tables: list[Table], people: dict, repeat: int) -> dict[str, dict]:
         "shoe page (floor)": (boss, f"/tables/{table.name}/shoes/{shoe.number}/" if shoe else "/"),
         "shoe page (audit)": (auditor, f"/audit/shoes/{shoe.pk}/" if shoe else "/"),
         "findings CSV export (streamed, whole)": (auditor, f"/audit/findings.csv?table={table.pk}"),
-        **_books_urls(auditor, boss),
+        **_books_urls(auditor, boss, dealer),
     }
     out = {}
     for name, (client, url) in urls.items():
@@ -291,8 +291,10 @@ def pages(*, tables: list[Table], people: dict, repeat: int) -> dict[str, dict]:
     return out
 
 
-def _books_urls(auditor, boss) -> dict:
-    """Theoretical against actual and the period report over a year (books/theory_selectors.py)."""
+def _books_urls(auditor, boss, dealer) -> dict:
+    """The pit's books: theoretical against actual and the period report over a year
+    (books/theory_selectors.py), dealer performance (the floor, and one dealer's page with his game
+    pace: books/performance_selectors.py) and the integrity signals."""
     import datetime as dt
 
     year = (timezone.localdate() - dt.timedelta(days=364)).isoformat()
@@ -303,6 +305,11 @@ def _books_urls(auditor, boss) -> dict:
         "period report of a pit (365 days)": (boss, f"/books/reports/period/?start={year}"),
         "period report API (365 days)": (boss, f"/api/v1/books/reports/period/?start={year}"),
         "period report CSV (365 days)": (boss, f"/books/reports/period.csv?start={year}"),
+        "dealer performance (30 days)": (auditor, "/books/performance/"),
+        "dealer performance (365 days)": (auditor, "/books/performance/?days=365"),
+        "a dealer's performance and pace (30 days)": (auditor, f"/books/performance/{dealer.pk}/"),
+        "a dealer's performance and pace (365 days)": (auditor, f"/books/performance/{dealer.pk}/?days=365"),
+        "integrity signals": (auditor, "/books/signals/"),
     }
 
 

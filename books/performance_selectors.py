@@ -17,6 +17,7 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.db.models import Q, Sum
 from django.utils.translation import gettext as _
 
@@ -194,7 +195,39 @@ def dealer_pace(*, user, dealer_id: int, period: Period) -> stats.Pace:
             .order_by("logged_at", "id").values_list("table_id", "shoe_id", "logged_at"))
     if not sees_everything(user):
         rows = rows.filter(table__pit__in=user_pits(user))
+    if connection.vendor == "postgresql":
+        return _pace_in_database(rows.values_list("id", "table_id", "shoe_id", "logged_at"))
     return stats.pace(rows.iterator(chunk_size=5000), break_after(), shortest_round())
+
+
+# `stats.pace` in one statement: each round against the one before it at its table (lag over the
+# table's rounds in (logged_at, id) order), the gaps classified as `stats.pace` does, with interval
+# arithmetic (exact to the microsecond). A dealer deals about 100,000 rounds a year at 50 an hour:
+# read into Python they took seconds; summed in the database they never leave it.
+_PACE_SQL = """
+SELECT count(*),
+       count(*) FILTER (WHERE previous_at IS NOT NULL AND previous_shoe IS DISTINCT FROM shoe_id),
+       count(*) FILTER (WHERE previous_at IS NOT NULL AND previous_shoe IS NOT DISTINCT FROM shoe_id
+                        AND gap > %s),
+       count(*) FILTER (WHERE counted),
+       coalesce(extract(epoch FROM sum(gap) FILTER (WHERE counted)), 0)
+FROM (SELECT shoe_id, previous_shoe, previous_at, gap,
+             previous_at IS NOT NULL AND previous_shoe IS NOT DISTINCT FROM shoe_id
+             AND gap <= %s AND gap > %s AND gap > interval '0' AS counted
+      FROM (SELECT shoe_id, lag(shoe_id) OVER w AS previous_shoe, lag(logged_at) OVER w AS previous_at,
+                   logged_at - lag(logged_at) OVER w AS gap
+            FROM ({rows}) AS r (id, table_id, shoe_id, logged_at)
+            WINDOW w AS (PARTITION BY table_id ORDER BY logged_at, id)) AS g) AS c
+"""
+
+
+def _pace_in_database(rows) -> stats.Pace:
+    sql, params = rows.query.sql_with_params()
+    limit, floor = break_after(), max(shortest_round(), dt.timedelta(0))
+    with connection.cursor() as cursor:
+        cursor.execute(_PACE_SQL.format(rows=sql), [limit, limit, floor, *params])
+        rounds, shoe_changes, breaks, intervals, seconds = cursor.fetchone()
+    return stats.Pace(rounds, intervals, float(seconds), breaks, shoe_changes)
 
 
 # --- the trend chart -------------------------------------------------------------------------------------

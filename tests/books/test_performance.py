@@ -7,6 +7,7 @@ import random
 from decimal import Decimal
 
 import pytest
+from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
@@ -245,3 +246,47 @@ def test_the_detail_api_gives_the_pace(floor, make_user, client_for):
     assert body["pace"]["intervals"] == 4
     assert body["pace"]["per_hour"] == "40.0"
     assert body["dealer"]["rounds"] == 5
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the pace is summed in PostgreSQL only")
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_pace_summed_in_postgresql_equals_the_reference(floor, make_user, seed):
+    """On PostgreSQL a dealer's pace is one statement (books/performance_selectors.py); it must count
+    what `stats.pace` counts over the same rounds — at two tables at once, across shoes, with gaps of
+    exactly the break and exactly the shortest round, two rounds at the same instant, a round before
+    the period — for an auditor and for a pit boss who sees one of the tables."""
+    from dealing.models import Round
+    from tests.books.conftest import log_rounds
+    from tests.factories import ShoeFactory
+
+    rng = random.Random(seed)
+    dealer = make_user("dealer", pits=[floor.pit_a, floor.pit_b], username="dealer-p")
+    boss = make_user("pit_boss", pits=[floor.pit_a], username="boss-a")
+    auditor = make_user("auditor", username="auditor-p")
+    records = log_rounds(floor.table_a, dealer, 30, seed=seed) + log_rounds(floor.table_b, dealer, 15, seed=seed)
+    shoes = {floor.table_a.pk: [ShoeFactory(table=floor.table_a, number=n).pk for n in (1, 2, 3)],
+             floor.table_b.pk: [ShoeFactory(table=floor.table_b, number=n).pk for n in (1, 2)] + [None]}
+    limit, shortest = selectors.break_after(), selectors.shortest_round()
+    gaps = [limit, limit + dt.timedelta(microseconds=1), shortest, dt.timedelta(0), dt.timedelta(seconds=1),
+            dt.timedelta(seconds=45), dt.timedelta(minutes=2, microseconds=7)]
+    at = timezone.now() - dt.timedelta(days=2)
+    for record in records:
+        at += rng.choice(gaps)
+        Round.objects.filter(pk=record.pk).update(
+            logged_at=at, shoe_id=rng.choice(shoes[record.table_id][:rng.choice([1, 2, 3])]))
+    # One round before the period: not read.
+    Round.objects.filter(pk=records[0].pk).update(logged_at=timezone.now() - dt.timedelta(days=40))
+    period = Period(timezone.localdate() - dt.timedelta(days=30), timezone.localdate())
+    for user, tables in [(auditor, [floor.table_a.pk, floor.table_b.pk]), (boss, [floor.table_a.pk])]:
+        rows = list(Round.objects.filter(dealer=dealer, table_id__in=tables, logged_at__gte=period.start,
+                                         logged_at__lt=period.end)
+                    .order_by("logged_at", "id").values_list("table_id", "shoe_id", "logged_at"))
+        expected = stats.pace(rows, limit, shortest)
+        got = selectors.dealer_pace(user=user, dealer_id=dealer.pk, period=period)
+        # The database sums exact intervals; the reference sums floats.
+        assert (got.rounds, got.intervals, got.breaks, got.shoe_changes) == (
+            expected.rounds, expected.intervals, expected.breaks, expected.shoe_changes)
+        assert got.seconds == pytest.approx(expected.seconds, abs=1e-6)
+        assert got.per_hour == expected.per_hour
+        if user == auditor:
+            assert got.breaks and got.shoe_changes and got.intervals  # the cases were reached
