@@ -18,6 +18,7 @@ The parent (`bench_scale` without `--child`) creates a throwaway PostgreSQL data
 runs the child against it and drops it (`--keep` keeps it, for EXPLAIN ANALYZE afterwards).
 """
 
+import datetime as dt
 import json
 import os
 import random
@@ -213,23 +214,35 @@ def _client(user):
 def _time(client, url: str, repeat: int, budget: float = 20.0) -> dict:
     """p50/p95 of `repeat` requests (after one that warms up), or of those made within `budget`
     seconds (at least 3) when the page is slow."""
-    times, status = [], None
+    times, firsts, status = [], [], None
     stop = time.monotonic() + budget
     for k in range(repeat + 1):
         if k > 3 and time.monotonic() > stop:
             break
         started = time.perf_counter()
         response = client.get(url, secure=True)
+        first = None
         if getattr(response, "streaming", False):
+            # A streamed download: when its first rows arrive (what the user waits for) and when it ends.
             for _chunk in response.streaming_content:
-                pass
+                if first is None:
+                    first = (time.perf_counter() - started) * 1000
         elapsed = (time.perf_counter() - started) * 1000
         status = response.status_code
         if k:  # the first one warms caches and connections
             times.append(elapsed)
-    times.sort()
-    p95 = times[min(len(times) - 1, max(0, round(0.95 * len(times)) - 1))]
-    return {"p50_ms": round(statistics.median(times), 1), "p95_ms": round(p95, 1), "n": len(times), "status": status}
+            if first is not None:
+                firsts.append(first)
+    out = {"p50_ms": round(statistics.median(times), 1), "p95_ms": round(_p95(times), 1), "n": len(times),
+           "status": status}
+    if firsts:
+        out.update(first_rows_p50_ms=round(statistics.median(firsts), 1), first_rows_p95_ms=round(_p95(firsts), 1))
+    return out
+
+
+def _p95(times: list[float]) -> float:
+    times = sorted(times)
+    return times[min(len(times) - 1, max(0, round(0.95 * len(times)) - 1))]
 
 
 def _middle(queryset, field: str):
@@ -283,7 +296,7 @@ def pages(*, tables: list[Table], people: dict, repeat: int) -> dict[str, dict]:
         "shoe page (floor)": (boss, f"/tables/{table.name}/shoes/{shoe.number}/" if shoe else "/"),
         "shoe page (audit)": (auditor, f"/audit/shoes/{shoe.pk}/" if shoe else "/"),
         "findings CSV export (streamed, whole)": (auditor, f"/audit/findings.csv?table={table.pk}"),
-        **_books_urls(auditor, boss, dealer),
+        **_books_urls(auditor, boss, record.dealer_id if record else dealer.pk, bench_shift(table, people)),
     }
     out = {}
     for name, (client, url) in urls.items():
@@ -291,12 +304,27 @@ def pages(*, tables: list[Table], people: dict, repeat: int) -> dict[str, dict]:
     return out
 
 
-def _books_urls(auditor, boss, dealer) -> dict:
+def bench_shift(table: Table, people: dict, hours: int = 8) -> int:
+    """A shift of `table` over its last `hours` of rounds (opened by a dealer, signed by the pit boss,
+    through books.services), made once: the shift report and the float's page read its rounds."""
+    from books import services as books
+    from books.models import TableShift
+
+    shift = TableShift.objects.filter(table=table).order_by("-pk").first()
+    if shift is None:
+        shift = books.shift_open(table=table, counted_by=people[DEALERS[0]],
+                                 counts={"5000": 20, "1000": 50, "500": 40, "100": 100})
+        shift = books.shift_open_sign(shift=shift, signed_by=people["scale-boss"])
+        # The services stamp the opening now; the rounds it covers lie before now.
+        began = timezone.now() - dt.timedelta(hours=hours)
+        TableShift.objects.filter(pk=shift.pk).update(opened_at=began, opening_signed_at=began)
+    return shift.pk
+
+
+def _books_urls(auditor, boss, dealer: int, shift: int) -> dict:
     """The pit's books: theoretical against actual and the period report over a year
     (books/theory_selectors.py), dealer performance (the floor, and one dealer's page with his game
     pace: books/performance_selectors.py) and the integrity signals."""
-    import datetime as dt
-
     year = (timezone.localdate() - dt.timedelta(days=364)).isoformat()
     return {
         "theory by table (365 days)": (auditor, f"/books/theory/?start={year}"),
@@ -307,9 +335,13 @@ def _books_urls(auditor, boss, dealer) -> dict:
         "period report CSV (365 days)": (boss, f"/books/reports/period.csv?start={year}"),
         "dealer performance (30 days)": (auditor, "/books/performance/"),
         "dealer performance (365 days)": (auditor, "/books/performance/?days=365"),
-        "a dealer's performance and pace (30 days)": (auditor, f"/books/performance/{dealer.pk}/"),
-        "a dealer's performance and pace (365 days)": (auditor, f"/books/performance/{dealer.pk}/?days=365"),
+        "a dealer's performance and pace (30 days)": (auditor, f"/books/performance/{dealer}/"),
+        "a dealer's performance and pace (365 days)": (auditor, f"/books/performance/{dealer}/?days=365"),
         "integrity signals": (auditor, "/books/signals/"),
+        "the float of a shift (8 hours)": (boss, f"/books/{shift}/"),
+        "shift report (8 hours)": (boss, f"/books/reports/shifts/{shift}/"),
+        "shift report API (8 hours)": (boss, f"/api/v1/books/reports/shifts/{shift}/"),
+        "shift report CSV (8 hours)": (boss, f"/books/reports/shifts/{shift}.csv"),
     }
 
 
@@ -412,6 +444,10 @@ def report(results: dict) -> str:
         status = "" if row["status"] == 200 else f" (HTTP {row['status']})"
         lines.append(f"| {name}{status} | {first['p50_ms']:.0f} / {first['p95_ms']:.0f} | "
                      f"{row['p50_ms']:.0f} / {row['p95_ms']:.0f} | ×{growth:.2f} |")
+        if "first_rows_p95_ms" in row and "first_rows_p95_ms" in first:
+            lines.append(f"| {name}: its first rows | {first['first_rows_p50_ms']:.0f} / "
+                         f"{first['first_rows_p95_ms']:.0f} | {row['first_rows_p50_ms']:.0f} / "
+                         f"{row['first_rows_p95_ms']:.0f} | ×{row['first_rows_p95_ms'] / first['first_rows_p95_ms']:.2f} |")
     lines.append("")
     for size in sizes:
         imp, aud, sto = results[size]["import"], results[size]["audit"], results[size]["storage"]
