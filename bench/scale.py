@@ -1,7 +1,7 @@
 """A casino's year on one database: `make bench-scale ROUNDS=N` (`manage.py bench_scale --rounds N`).
 
     generate   N simulated rounds (dealing.engine.simulators) of a floor of 30 tables (24 ochko, 4
-               blackjack salon, 2 veintiuno) and 10 dealers into JSON Lines, each round naming its
+               blackjack salon, 2 veintiuno) and 90 dealers (three to a table) into JSON Lines, each round naming its
                table, dealer and shoe (shoes of about 60 rounds);
     import     `manage.py import_rounds` in a process of its own (rounds/s, its peak RSS), which
                queues every round's audit on the broker;
@@ -47,7 +47,11 @@ User = get_user_model()
 TABLES = [("S-%02d" % k, "ochko", {}, 6) for k in range(1, 25)] + \
          [("B-%02d" % k, "blackjack", {"preset": "salon"}, 5) for k in range(1, 5)] + \
          [("V-%02d" % k, "veintiuno", {}, 6) for k in range(1, 3)]
-DEALERS = [f"scale-dealer-{k:02d}" for k in range(1, 11)]
+# Three dealers to a table, in turns of 20 rounds, each at one table at a time: at 10 million rounds a
+# dealer has dealt about 110,000 (a real dealer's year: 50 an hour, 2,000 hours). Ten dealers shared
+# by all 30 tables once gave each a million, ten years of dealing, at 30 tables at once.
+CREW = 3
+DEALERS = [f"scale-dealer-{k:02d}" for k in range(1, 30 * CREW + 1)]
 SHOE_ROUNDS = 60
 POOL = 300  # distinct simulated rounds per table, repeated under fresh ids
 _ID, _SHOE = "00000000-0000-4000-8000-0000000000ff", "@@SHOE@@"
@@ -56,7 +60,7 @@ _ID, _SHOE = "00000000-0000-4000-8000-0000000000ff", "@@SHOE@@"
 # --- the floor and the rounds -------------------------------------------------------------------
 
 def floor():
-    """The scale floor (created once): a pit, its 30 tables, 10 dealers, a pit boss, an auditor."""
+    """The scale floor (created once): a pit, its 30 tables, 90 dealers, a pit boss, an auditor."""
     from django.contrib.auth.models import Group
 
     from casino.roles import AUDITOR, DEALER, PIT_BOSS
@@ -79,14 +83,15 @@ def floor():
     return pit, tables, people
 
 
-def _templates(table: Table, seed: int, mistake_rate: float) -> list[str]:
-    """POOL simulated rounds of a table as JSON text, with placeholders for the id and the shoe."""
+def _templates(table: Table, seed: int, mistake_rate: float, crew: list[str]) -> list[str]:
+    """POOL simulated rounds of a table as JSON text, with placeholders for the id and the shoe; its
+    crew of dealers takes turns of 20 rounds."""
     rng = random.Random(f"{seed}-{table.name}")
     sim = simulator(table.variant)
     out = []
     mistakes = list(sim.MISTAKES)
     for k in range(POOL):
-        dealer = DEALERS[(k // 20) % len(DEALERS)]
+        dealer = crew[(k // 20) % len(crew)]
         kwargs = dict(table_min=table.min_bet, table_max=table.max_bet)
         if table.variant == "blackjack":
             kwargs.update(preset=(table.rules or {}).get("preset", "salon"))
@@ -109,7 +114,8 @@ def generate(path: Path, tables: list[Table], *, start: int, stop: int, seed: in
              mistake_rate: float = 0.05) -> None:
     """Rounds start…stop-1 of the floor into `path`: round i at table i % 30, in shoe
     (i // 30) // SHOE_ROUNDS + 1 of that table."""
-    pools = [_templates(table, seed, mistake_rate) for table in tables]
+    pools = [_templates(table, seed, mistake_rate, [DEALERS[(t + i * len(tables)) % len(DEALERS)] for i in range(CREW)])
+             for t, table in enumerate(tables)]
     rng = random.Random(seed + start)
     n = len(tables)
     with open(path, "w", encoding="utf-8", buffering=1 << 20) as out:
@@ -286,8 +292,8 @@ def pages(*, tables: list[Table], people: dict, repeat: int) -> dict[str, dict]:
         "findings of shoes": (auditor, "/audit/findings/?kind=shoe"),
         "findings text search": (auditor, "/audit/findings/?q=dealer"),
         "dealer error rates (CSV)": (auditor, "/audit/dealers.csv"),
-        "rounds API page 1 (limit/offset, with its count)": (auditor, "/api/v1/rounds/"),
-        "rounds API page 1 (keyset)": (auditor, "/api/v1/rounds/?older="),
+        "rounds API page 1 (a plain GET: keyset)": (auditor, "/api/v1/rounds/"),
+        "rounds API page 1 asked by offset (?offset=0: with its count)": (auditor, "/api/v1/rounds/?offset=0"),
         "rounds API deep page (keyset)": (auditor, f"/api/v1/rounds/?older={quote(deep_round or '')}"),
         "rounds API of a table (keyset)": (boss, f"/api/v1/rounds/?table={table.pk}&older="),
         "rounds API of a dealer (keyset)": (boss, f"/api/v1/rounds/?dealer={dealer.username}&older="),
@@ -304,9 +310,11 @@ def pages(*, tables: list[Table], people: dict, repeat: int) -> dict[str, dict]:
     return out
 
 
-def bench_shift(table: Table, people: dict, hours: int = 8) -> int:
-    """A shift of `table` over its last `hours` of rounds (opened by a dealer, signed by the pit boss,
-    through books.services), made once: the shift report and the float's page read its rounds."""
+def bench_shift(table: Table, people: dict, rounds: int = 400) -> int:
+    """A shift of `table` over its newest `rounds` rounds — 8 hours at 50 an hour; the bench logs a
+    table's rounds far closer together than a dealer deals them — opened by a dealer and signed by
+    the pit boss through books.services, made once: the shift report and the float's page read its
+    rounds."""
     from books import services as books
     from books.models import TableShift
 
@@ -316,7 +324,8 @@ def bench_shift(table: Table, people: dict, hours: int = 8) -> int:
                                  counts={"5000": 20, "1000": 50, "500": 40, "100": 100})
         shift = books.shift_open_sign(shift=shift, signed_by=people["scale-boss"])
         # The services stamp the opening now; the rounds it covers lie before now.
-        began = timezone.now() - dt.timedelta(hours=hours)
+        first = Round.objects.filter(table=table).order_by("-logged_at", "-id")[rounds - 1:rounds].first()
+        began = first.logged_at if first else timezone.now()
         TableShift.objects.filter(pk=shift.pk).update(opened_at=began, opening_signed_at=began)
     return shift.pk
 
@@ -338,10 +347,10 @@ def _books_urls(auditor, boss, dealer: int, shift: int) -> dict:
         "a dealer's performance and pace (30 days)": (auditor, f"/books/performance/{dealer}/"),
         "a dealer's performance and pace (365 days)": (auditor, f"/books/performance/{dealer}/?days=365"),
         "integrity signals": (auditor, "/books/signals/"),
-        "the float of a shift (8 hours)": (boss, f"/books/{shift}/"),
-        "shift report (8 hours)": (boss, f"/books/reports/shifts/{shift}/"),
-        "shift report API (8 hours)": (boss, f"/api/v1/books/reports/shifts/{shift}/"),
-        "shift report CSV (8 hours)": (boss, f"/books/reports/shifts/{shift}.csv"),
+        "the float of a shift (400 rounds)": (boss, f"/books/{shift}/"),
+        "shift report (400 rounds)": (boss, f"/books/reports/shifts/{shift}/"),
+        "shift report API (400 rounds)": (boss, f"/api/v1/books/reports/shifts/{shift}/"),
+        "shift report CSV (400 rounds)": (boss, f"/books/reports/shifts/{shift}.csv"),
     }
 
 

@@ -1,5 +1,5 @@
-"""The statistics of dealer performance (docs/dealer-performance.md), in plain Python: scipy is not
-a dependency, and every test here is exact, so a few dozen lines of sums are all it takes.
+"""The statistics of dealer performance (docs/dealer-performance.md); every test here is exact, its
+distributions from scipy's special functions (their cost does not grow with the counts).
 
     garwood(k)                      exact Poisson 95 % interval for a count k (Garwood 1936)
     rate_interval(k, n)             that interval as errors per 100 rounds
@@ -15,9 +15,10 @@ rounds.
 from __future__ import annotations
 
 import datetime as dt
-import math
 from dataclasses import dataclass
 from decimal import Decimal
+
+from scipy import special
 
 from .stats import binom_sf, holm  # noqa: F401 - holm: the performance selectors' adjustment
 
@@ -26,44 +27,16 @@ ALPHA = 0.05
 
 # --- Poisson ------------------------------------------------------------------------------------------
 
-def _log_poisson(i: int, mu: float) -> float:
-    return -mu + i * math.log(mu) - math.lgamma(i + 1)
-
-
-def poisson_cdf(k: int, mu: float) -> float:
-    """P(X ≤ k) for X ~ Poisson(mu), summed term by term in log space (no overflow at large mu)."""
-    if k < 0:
-        return 0.0
-    if mu <= 0:
-        return 1.0
-    return min(1.0, math.fsum(math.exp(_log_poisson(i, mu)) for i in range(k + 1)))
-
-
-def _bisect(f, lo: float, hi: float, *, rising: bool, target: float) -> float:
-    """The x in [lo, hi] where the monotone f crosses target, to a relative 1e-10."""
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        above = f(mid) > target
-        if above == rising:
-            hi = mid
-        else:
-            lo = mid
-        if hi - lo <= 1e-10 * max(1.0, hi):
-            break
-    return (lo + hi) / 2
-
-
 def garwood(k: int, alpha: float = ALPHA) -> tuple[float, float]:
     """The exact (Garwood) two-sided 1 − alpha interval for the mean of a Poisson count k: the means
     under which a count at least (at most) k has probability alpha/2 — the chi-square quantiles
-    χ²(α/2; 2k)/2 and χ²(1 − α/2; 2k + 2)/2, found here on the Poisson sums they equal."""
+    χ²(α/2; 2k)/2 and χ²(1 − α/2; 2k + 2)/2, i.e. the quantiles of the gamma distributions of
+    shape k and k + 1 (scipy's inverse regularized incomplete gamma)."""
     if k < 0:
         raise ValueError("a count is not negative")
     half = alpha / 2
-    lower = 0.0 if k == 0 else _bisect(lambda mu: 1.0 - poisson_cdf(k - 1, mu), 0.0, float(k), rising=True,
-                                       target=half)
-    top = k + 10.0 * math.sqrt(k + 1) + 10.0
-    upper = _bisect(lambda mu: poisson_cdf(k, mu), float(k), top, rising=False, target=half)
+    lower = 0.0 if k == 0 else float(special.gammaincinv(k, half))
+    upper = float(special.gammainccinv(k + 1, half))
     return lower, upper
 
 

@@ -196,7 +196,8 @@ def dealer_pace(*, user, dealer_id: int, period: Period) -> stats.Pace:
     if not sees_everything(user):
         rows = rows.filter(table__pit__in=user_pits(user))
     if connection.vendor == "postgresql":
-        return _pace_in_database(rows.values_list("id", "table_id", "shoe_id", "logged_at"))
+        # The window orders the rounds itself (by table, then time): no ORDER BY inside.
+        return _pace_in_database(rows.order_by().values_list("id", "table_id", "shoe_id", "logged_at"))
     return stats.pace(rows.iterator(chunk_size=5000), break_after(), shortest_round())
 
 

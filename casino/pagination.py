@@ -1,10 +1,12 @@
-"""API lists: keyset pages (`older`, `newer`, `at`) next to the old `limit`/`offset` pages.
+"""API lists: keyset pages (`older`, `newer`, `at`) and, when asked for, the old `limit`/`offset` pages.
 
-Without `older`, `newer` or `at` a list answers as it always has (`count`, `next`, `previous`,
-`results`, by `limit` and `offset`): clients written for it keep working, at the cost of a count of
-every matching row and an OFFSET that reads every row before the page. With one of them (`?older=`
-empty is the newest page) it answers `next`, `previous` and `results` only, cut at a key
-(casino/keyset.py): every page costs what the first costs, and rows logged meanwhile move nothing.
+A list answers by key (casino/keyset.py): `next`, `previous` and `results`, cut at a key, newest
+first: every page costs what the first costs, and rows logged meanwhile move nothing. That is the
+answer to a plain `GET` (the newest page) and to `older`, `newer` or `at`. A client that sends
+`offset` (or `limit` without a key) gets the old page instead (`count`, `next`, `previous`,
+`results`): clients written for it keep working, at the cost of a count of every matching row and
+an OFFSET that reads every row before the page — seconds at a casino's year of rounds, which is why
+it is no longer what a plain `GET` pays for.
 """
 
 from django.core.exceptions import ValidationError
@@ -59,7 +61,9 @@ class KeysetPagination(StrictLimitOffsetPagination):
 
     def paginate_queryset(self, queryset, request, view=None):
         self.request = request
-        self.keyset = any(name in request.query_params for name in keyset.PARAMS)
+        params = request.query_params
+        self.keyset = any(name in params for name in keyset.PARAMS) or (
+            self.offset_query_param not in params and self.limit_query_param not in params)
         if not self.keyset:
             return super().paginate_queryset(queryset, request, view)
         self.limit = self.get_limit(request)
@@ -88,7 +92,8 @@ class KeysetPagination(StrictLimitOffsetPagination):
     def get_paginated_response_schema(self, schema):
         answer = super().get_paginated_response_schema(schema)
         answer["required"] = ["results"]
-        answer["properties"]["count"]["description"] = "Every matching row; only on `limit`/`offset` pages."
+        answer["properties"]["count"]["description"] = ("Every matching row; only on `limit`/`offset` pages (a request "
+                                                         "with `offset`, or `limit` and no key).")
         answer["properties"]["next"]["description"] = "The next (older) page; on keyset pages by `older`."
         answer["properties"]["previous"]["description"] = "The previous (newer) page; on keyset pages by `newer`."
         return answer
@@ -97,7 +102,9 @@ class KeysetPagination(StrictLimitOffsetPagination):
         return super().get_schema_operation_parameters(view) + [
             {"name": "older", "required": False, "in": "query", "schema": {"type": "string"},
              "description": "Keyset page: the rows older than this key (from a `next` link; empty: the newest "
-                            "rows). No `count` then, and no OFFSET: every page costs what the first costs."},
+                            "rows). No `count` then, and no OFFSET: every page costs what the first costs. "
+                            "A request with none of `older`, `newer`, `at`, `limit` and `offset` is the newest "
+                            "keyset page too."},
             {"name": "newer", "required": False, "in": "query", "schema": {"type": "string"},
              "description": "Keyset page: the rows newer than this key (from a `previous` link)."},
             {"name": "at", "required": False, "in": "query", "schema": {"type": "string", "format": "date"},

@@ -280,6 +280,10 @@ class Round(models.Model):
             models.Index(fields=["dealer", "logged_at", "id"], name="round_dealer_time_id"),
             models.Index(fields=["shoe", "position"], name="round_shoe_position"),
             models.Index(fields=["supersedes"], name="round_amendments", condition=Q(supersedes__isnull=False)),
+            # A dealer's game pace (books/performance_selectors.py): his first revisions, by table then
+            # time, with the shoe — what the pace's window reads, in its order, from the index alone.
+            models.Index(fields=["dealer", "table", "logged_at", "id"], include=["shoe"], name="round_dealer_pace",
+                         condition=Q(supersedes__isnull=True)),
         ]
 
     def __str__(self) -> str:

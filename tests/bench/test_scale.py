@@ -38,7 +38,7 @@ def test_bench_scale_small_imports_audits_and_times_every_page(monkeypatch, tmp_
     assert [b for b in report_.breaks if b.relation != CHECKPOINTS] == []
     table = report(results)
     assert "| findings page 1 |" in table and "bytes per round" in table
-    assert "| shift report (8 hours) |" in table and "| a dealer's performance and pace (365 days) |" in table
+    assert "| shift report (400 rounds) |" in table and "| a dealer's performance and pace (365 days) |" in table
     # A streamed download is timed to its first rows too.
     assert "first_rows_p95_ms" in results[200]["pages"]["findings CSV export (streamed, whole)"]
 
