@@ -317,3 +317,22 @@ def test_the_binomial_tail_at_a_years_counts_against_a_log_space_sum():
 
     for x in (5_000, 5_200, 6_000):
         assert stats.binom_sf(x, 50_000, 0.1) == pytest.approx(log_sum(x, 50_000, 0.1), rel=1e-9)
+
+
+def test_the_weekly_trend_puts_each_day_in_its_monday_week(floor, make_user):
+    """The trend is summed by week in the database: a Sunday belongs to the week before its Monday."""
+    dealer = make_user("dealer", pits=floor.pits, username="dealer-w")
+    today = timezone.localdate()
+    monday = today - dt.timedelta(days=today.weekday() + 7)
+    for day, rounds, errors in [(monday - dt.timedelta(days=1), 100, 4), (monday, 300, 9),
+                                (monday + dt.timedelta(days=6), 50, 2), (monday + dt.timedelta(days=7), 70, 1)]:
+        Rollup.objects.create(day=day, shift_date=day, shift=0, table=floor.table_a, dealer_id=dealer.pk,
+                              variant="ochko", rounds=rounds, clean=rounds - errors)
+        RollupFinding.objects.create(day=day, shift_date=day, shift=0, table=floor.table_a, dealer_id=dealer.pk,
+                                     variant="ochko", code="WRONG_AMOUNT", severity="major", status="open", n=errors)
+    period = Period(monday - dt.timedelta(days=7), today)
+    [row] = selectors.floor_performance(user=make_user("auditor"), period=period).rows
+    weeks = {w.start: (w.rounds, w.errors) for w in row.weeks}
+    assert weeks[monday - dt.timedelta(days=7)] == (100, 4)
+    assert weeks[monday] == (350, 11)
+    assert weeks[monday + dt.timedelta(days=7)] == (70, 1)
