@@ -282,7 +282,9 @@ class Round(models.Model):
             models.Index(fields=["supersedes"], name="round_amendments", condition=Q(supersedes__isnull=False)),
             # A dealer's game pace (books/performance_selectors.py): his first revisions, by table then
             # time, with the shoe — what the pace's window reads, in its order, from the index alone.
-            models.Index(fields=["dealer", "table", "logged_at", "id"], include=["shoe"], name="round_dealer_pace",
+            # The shoe is a key column, not INCLUDEd: SQLite has no INCLUDE (and after the unique id it
+            # changes no order).
+            models.Index(fields=["dealer", "table", "logged_at", "id", "shoe"], name="round_dealer_pace",
                          condition=Q(supersedes__isnull=True)),
         ]
 

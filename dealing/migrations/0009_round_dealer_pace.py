@@ -6,14 +6,14 @@ a minute to index, and rounds keep being logged meanwhile."""
 from django.conf import settings
 from django.db import migrations, models
 
-INDEX = models.Index(condition=models.Q(('supersedes__isnull', True)), fields=['dealer', 'table', 'logged_at', 'id'],
-                     include=('shoe',), name='round_dealer_pace')
+INDEX = models.Index(condition=models.Q(('supersedes__isnull', True)),
+                     fields=['dealer', 'table', 'logged_at', 'id', 'shoe'], name='round_dealer_pace')
 
 
 def _create(apps, schema_editor):
     if schema_editor.connection.vendor == "postgresql":
         schema_editor.execute("CREATE INDEX CONCURRENTLY IF NOT EXISTS round_dealer_pace ON dealing_round "
-                              "(dealer_id, table_id, logged_at, id) INCLUDE (shoe_id) WHERE supersedes_id IS NULL")
+                              "(dealer_id, table_id, logged_at, id, shoe_id) WHERE supersedes_id IS NULL")
     else:
         schema_editor.add_index(apps.get_model("dealing", "Round"), INDEX)
 
