@@ -77,3 +77,11 @@ def test_on_postgresql_the_text_filter_reads_the_trigram_index(people, floor, lo
         cursor.execute(f"EXPLAIN {sql}", params)
         plan = "\n".join(row[0] for row in cursor.fetchall())
     assert "finding_text_trgm" in plan, plan
+
+
+def test_a_search_that_matches_nothing_says_so(people, floor, log_rounds, eager):
+    _findings(people, floor, log_rounds, eager)
+    client = Client()
+    client.force_login(people.auditor)
+    html = client.get(reverse("audit:finding_list"), {"q": "no finding says this"}).content.decode()
+    assert "No findings match these filters." in html
