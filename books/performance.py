@@ -18,8 +18,6 @@ import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
 
-from scipy import special
-
 from .stats import binom_sf, holm  # noqa: F401 - holm: the performance selectors' adjustment
 
 ALPHA = 0.05
@@ -32,6 +30,8 @@ def garwood(k: int, alpha: float = ALPHA) -> tuple[float, float]:
     under which a count at least (at most) k has probability alpha/2 — the chi-square quantiles
     χ²(α/2; 2k)/2 and χ²(1 − α/2; 2k + 2)/2, i.e. the quantiles of the gamma distributions of
     shape k and k + 1 (scipy's inverse regularized incomplete gamma)."""
+    from scipy import special  # imported on first use (books/stats.py)
+
     if k < 0:
         raise ValueError("a count is not negative")
     half = alpha / 2

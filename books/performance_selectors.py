@@ -140,14 +140,15 @@ def floor_performance(*, user, period: Period) -> FloorPerformance:
              .annotate(n=Sum("n"), over=Sum("over"), under=Sum("under"))}
     week_starts = _weeks(period)
     weekly: dict[int, dict[dt.date, Week]] = {d: {w: Week(w) for w in week_starts} for d in rounds}
-    # Summed by week in the database (Monday, as _week_of): a year is 52 rows a dealer, not 365 × shifts.
+    # Summed by week in the database (TruncWeek: the Monday, as _weeks): a year is 52 rows a dealer,
+    # not 365 × shifts.
     for row in (Rollup.objects.filter(floor, days).exclude(dealer_id=0).order_by()
                 .annotate(week=TruncWeek("day")).values("dealer_id", "week").annotate(rounds=Sum("rounds"))):
         if row["dealer_id"] in weekly:
-            weekly[row["dealer_id"]][_week_of(row["week"])].rounds += row["rounds"] or 0
+            weekly[row["dealer_id"]][row["week"]].rounds += row["rounds"] or 0
     for row in findings.annotate(week=TruncWeek("day")).values("dealer_id", "week").annotate(n=Sum("n")):
         if row["dealer_id"] in weekly:
-            weekly[row["dealer_id"]][_week_of(row["week"])].errors += row["n"] or 0
+            weekly[row["dealer_id"]][row["week"]].errors += row["n"] or 0
     names = {pk: (username, f"{first} {last}".strip()) for pk, username, first, last in
              get_user_model().objects.filter(pk__in=list(rounds)).values_list("pk", "username", "first_name",
                                                                              "last_name")}
@@ -192,14 +193,14 @@ def dealer_pace(*, user, dealer_id: int, period: Period) -> stats.Pace:
     """One dealer's game pace over one period, on the tables of the viewer's floor: the rounds he dealt
     (their first revision: a correction is logged when it is made, not when the round was dealt), read
     on the (dealer, logged_at, id) index — bounded by one dealer and one period."""
-    rows = (Round.objects.filter(dealer_id=dealer_id, logged_at__gte=period.start, logged_at__lt=period.end,
-                                 supersedes__isnull=True)
-            .order_by("logged_at", "id").values_list("table_id", "shoe_id", "logged_at"))
+    rounds = Round.objects.filter(dealer_id=dealer_id, logged_at__gte=period.start, logged_at__lt=period.end,
+                                  supersedes__isnull=True).order_by()
     if not sees_everything(user):
-        rows = rows.filter(table__pit__in=user_pits(user))
+        rounds = rounds.filter(table__pit__in=user_pits(user))
     if connection.vendor == "postgresql":
         # The window orders the rounds itself (by table, then time): no ORDER BY inside.
-        return _pace_in_database(rows.order_by().values_list("id", "table_id", "shoe_id", "logged_at"))
+        return _pace_in_database(rounds.values_list("id", "table_id", "shoe_id", "logged_at"))
+    rows = rounds.order_by("logged_at", "id").values_list("table_id", "shoe_id", "logged_at")
     return stats.pace(rows.iterator(chunk_size=5000), break_after(), shortest_round())
 
 

@@ -11,11 +11,11 @@ counts: at a casino's year (a dealer with 50,000 errors) the performance page to
 
 import math
 
-from scipy import special
-
 
 def binom_sf(k: int, n: int, p: float) -> float:
     """P(X ≥ k) for X ~ Bin(n, p)."""
+    from scipy import special  # imported on first use: not by every process that loads the books
+
     if k <= 0:
         return 1.0
     if k > n or p <= 0.0:

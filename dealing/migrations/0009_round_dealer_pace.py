@@ -11,18 +11,13 @@ INDEX = models.Index(condition=models.Q(('supersedes__isnull', True)),
 
 
 def _create(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute("CREATE INDEX CONCURRENTLY IF NOT EXISTS round_dealer_pace ON dealing_round "
-                              "(dealer_id, table_id, logged_at, id, shoe_id) WHERE supersedes_id IS NULL")
-    else:
-        schema_editor.add_index(apps.get_model("dealing", "Round"), INDEX)
+    concurrently = {"concurrently": True} if schema_editor.connection.vendor == "postgresql" else {}
+    schema_editor.add_index(apps.get_model("dealing", "Round"), INDEX, **concurrently)
 
 
 def _drop(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute("DROP INDEX CONCURRENTLY IF EXISTS round_dealer_pace")
-    else:
-        schema_editor.remove_index(apps.get_model("dealing", "Round"), INDEX)
+    concurrently = {"concurrently": True} if schema_editor.connection.vendor == "postgresql" else {}
+    schema_editor.remove_index(apps.get_model("dealing", "Round"), INDEX, **concurrently)
 
 
 class Migration(migrations.Migration):
