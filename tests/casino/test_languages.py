@@ -90,10 +90,12 @@ WORD = re.compile(r"(?<![\w/-])[A-Za-z]+(?![\w/-])")
 
 
 def english_left(html: str, language: str, names=()) -> list[str]:
-    """The visible texts of a page holding a word of ENGLISH_WORDS (`names`: usernames, not words)."""
+    """The visible texts of a page holding a word of ENGLISH_WORDS (`names`: people's names, not words).
+
+    A name counts word by word: a factory's "April Jordan" is a person, not a month left in English."""
     parser = VisibleText()
     parser.feed(html)
-    words = ENGLISH_WORDS - SHARED[language] - {n.lower() for n in names}
+    words = ENGLISH_WORDS - SHARED[language] - {w.lower() for n in names for w in WORD.findall(n)}
     return [text for text in parser.parts if any(w.lower() in words for w in WORD.findall(text))]
 
 
@@ -289,7 +291,8 @@ def _golden_with_findings(variant: str) -> str:
 def test_key_pages_have_no_english_left(client, pages, language):
     from django.contrib.auth import get_user_model
 
-    usernames = set(get_user_model().objects.values_list("username", flat=True))
+    usernames = {name for person in get_user_model().objects.values_list("username", "first_name", "last_name")
+                 for name in person}
     left = {}
     for user, url in pages:
         client.force_login(user)
@@ -349,9 +352,11 @@ def test_a_payout_drills_review_has_no_english_left(client, make_user, floor, la
     review = client.get(client.post(reverse("drills:answer", args=[drill.pk]), post)["Location"])
     html = review.content.decode()
     assert "WRONG_" in html  # the findings are on the page, by code
-    assert english_left(html, language) == []
+    names = (trainee.username, trainee.get_full_name())
+    assert english_left(html, language, names=names) == []
     services.drill_next(drill=drill, user=trainee)
-    assert english_left(client.get(reverse("drills:results", args=[drill.pk])).content.decode(), language) == []
+    results = client.get(reverse("drills:results", args=[drill.pk])).content.decode()
+    assert english_left(results, language, names=names) == []
 
 
 CHECKED_WRONG_PAYOUT = {
@@ -371,7 +376,7 @@ def test_the_round_forms_check_speaks_the_dealers_language(client, people, floor
                            {**round_data(s1a_bet_amount="200"), "action": "check"})
     html = response.content.decode()
     assert CHECKED_WRONG_PAYOUT[language] in html  # the check panel and the field's own finding
-    usernames = {people.dealer.get_username()}
+    usernames = {people.dealer.get_username(), people.dealer.get_full_name()}
     assert english_left(html, language, names=usernames) == []
 
 
@@ -388,7 +393,7 @@ def test_the_ledger_of_a_night_has_no_english_left(client, casa, night, language
     data = {**form(), "pay_1_result": "pay", "pay_1_amount": "10", "pay_2_result": "take", "pay_2_amount": "5",
             "bank_to": "Ana", "action": "save"}
     assert client.post(new_round, data).status_code == 302
-    names = {casa.dealer.get_username()}
+    names = {casa.dealer.get_username(), casa.dealer.get_full_name()}
     for page in (checked, client.get(url), client.get(f"/ledger/{session.pk}/"),
                  client.get(f"/ledger/{session.pk}/rounds/1/")):
         assert page.status_code == 200
