@@ -23,6 +23,8 @@ from datetime import timezone
 from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
 
+import msgspec
+
 from dealing.engine.money import CENT, fmt
 
 # 1: a plain SHA-256 of the round record (without its stakes). 2: HMAC-SHA-256 with a key id, the
@@ -61,7 +63,20 @@ _AS_IS = frozenset({str, int, bool, type(None)})
 
 
 def canonical_json(value) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """The one text a value is hashed, signed and compared as: `json.dumps(value, sort_keys=True,
+    separators=(",", ":"), ensure_ascii=False)`, byte for byte, for the JSON values every caller
+    gives (text, whole numbers, true/false/null, lists, objects keyed by text: what `json_safe`
+    returns and `jsonb` reads back). msgspec writes it about six times faster, and every round
+    logged or imported is encoded several times (its document, its stakes, its link). An object
+    keyed by numbers (json.dumps sorts those as numbers) goes the standard library's way; a float,
+    which json_safe never leaves, would be written "1e16" where json.dumps writes "1e+16"."""
+    try:
+        return _CANONICAL.encode(value).decode("utf-8")
+    except (TypeError, UnicodeEncodeError):
+        return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+_CANONICAL = msgspec.json.Encoder(order="sorted")
 
 
 def canonical_json_with(payload: dict, encoded: dict[str, str]) -> str:
