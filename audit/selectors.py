@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.db import connection
 from django.db.models import Count, F, Prefetch, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce
 from django.db.models.functions import TruncDate
@@ -18,6 +19,7 @@ from django.utils.translation import gettext as _
 from dealing import engine
 from dealing.choices import AuditStatus
 from casino.finding_text import event_field, event_word
+from casino.models import Table
 from casino.roles import DEALER, has_role
 from dealing.models import Round, RoundAudit, Shoe, in_force_q
 
@@ -302,20 +304,11 @@ def dashboard(*, user, period: Period) -> dict:
     totals = _rollups(Rollup, user=user, period=period).aggregate(
         clean=Sum("clean"), with_findings=Sum("with_findings"), errors=Sum("errors"))
     pending = pending_count(user=user, period=period)
-    findings = _rollups(RollupFinding, user=user, period=period)
-    money = findings.exclude(status=FindingStatus.DISMISSED)
-    over, under = Sum("over"), Sum("under")
-    amounts = money.aggregate(over=over, under=under)
-    by_code = list(findings.values("code").annotate(n=Sum("n")).filter(n__gt=0).order_by("-n", "code"))
-    by_severity = {row["severity"]: row["n"] for row in findings.values("severity").annotate(n=Sum("n"))}
-    by_review = {row["status"]: row["n"] for row in findings.values("status").annotate(n=Sum("n"))}
-    by_table = list(money.values("table__name").annotate(over=over, under=under, n=Sum("n")).filter(n__gt=0)
-                    .order_by("table__name"))
-    dealer_rows = list(money.exclude(dealer_id=0).values("dealer_id").annotate(over=over, under=under, n=Sum("n"))
-                       .filter(n__gt=0))
-    names = _names(row["dealer_id"] for row in dealer_rows)
-    by_dealer = [{"dealer__username": names.get(row["dealer_id"], ("?", ""))[0], **row} for row in dealer_rows]
-    by_day_rows = {row["day"]: row for row in money.values("day").annotate(over=over, under=under, n=Sum("n"))}
+    counted = finding_totals(_rollups(RollupFinding, user=user, period=period))
+    by_code, by_severity, by_review = counted["by_code"], counted["by_severity"], counted["by_review"]
+    names = _names(row["dealer_id"] for row in counted["by_dealer"])
+    by_dealer = [{"dealer__username": names.get(row["dealer_id"], ("?", ""))[0], **row} for row in counted["by_dealer"]]
+    by_day_rows = counted["by_day"]
     clean, with_findings, errors = (totals["clean"] or 0, totals["with_findings"] or 0, totals["errors"] or 0)
     audited = clean + with_findings + errors
     zero = Decimal(0)
@@ -333,18 +326,83 @@ def dashboard(*, user, period: Period) -> dict:
         "open": by_review.get(FindingStatus.OPEN, 0) or 0,
         "confirmed": by_review.get(FindingStatus.CONFIRMED, 0) or 0,
         "dismissed": by_review.get(FindingStatus.DISMISSED, 0) or 0,
-        "over": amounts["over"] or zero,
-        "under": amounts["under"] or zero,
+        "over": counted["over"] or zero,
+        "under": counted["under"] or zero,
         "by_code": by_code,
         "by_severity": [(s, by_severity.get(s, 0) or 0) for s in ("critical", "major", "minor")],
         "by_table": [{"label": r["table__name"], "over": r["over"] or zero, "under": r["under"] or zero, "n": r["n"]}
-                     for r in by_table],
+                     for r in counted["by_table"]],
         "by_dealer": _top_dealers(by_dealer),
         "by_day": [{"label": day.isoformat(), "over": (by_day_rows.get(day) or {}).get("over") or zero,
                     "under": (by_day_rows.get(day) or {}).get("under") or zero,
                     "n": (by_day_rows.get(day) or {}).get("n", 0) or 0} for day in period.days],
         "recent": list(finding_rows(recent.filter(status=FindingStatus.OPEN).select_related("table", "dealer", "round"))
                        .order_by("-played_at", "-id")[:8]),
+    }
+
+
+# The dashboard's counts of findings, each over the period's findings rollups: by code, severity
+# and review of every finding; by table, dealer and day, and in all, of the findings not dismissed
+# (the money they moved).
+_BY = ("code", "severity", "status", "table_id", "dealer_id", "day")
+
+
+def finding_totals(findings: QuerySet) -> dict:
+    """The dashboard's counts of `findings` (findings rollups). On PostgreSQL one statement reads
+    the rows once, grouped by GROUPING SETS: a year of rollups at 10M rounds is 37,000 rows, and
+    seven grouped statements read them seven times (12–29 ms each). SQLite, which has no GROUPING
+    SETS, runs the seven."""
+    if connection.vendor != "postgresql":
+        return _finding_totals_each(findings)
+    select, params = findings.values(*_BY, "n", "over", "under").query.sql_with_params()
+    q = connection.ops.quote_name
+    by, kept = ", ".join(q(name) for name in _BY), f"FILTER (WHERE {q('status')} <> %s)"
+    # SUM of a bigint is a numeric: counted back to bigint, as the ORM's Sum gives them.
+    sql = (f"SELECT GROUPING({by}), {by}, SUM({q('n')})::bigint, (SUM({q('n')}) {kept})::bigint, SUM({q('over')}) {kept}, "
+           f"SUM({q('under')}) {kept} FROM ({select}) AS rollup "
+           f"GROUP BY GROUPING SETS ((), {', '.join(f'({q(name)})' for name in _BY)})")
+    dismissed = FindingStatus.DISMISSED.value
+    with connection.cursor() as cursor:
+        cursor.execute(sql, (dismissed, dismissed, dismissed, *params))  # the FILTERs come before the FROM
+        grouped = cursor.fetchall()
+    # GROUPING() has a bit per column, the first the highest, set where the row is not grouped by it.
+    everything = (1 << len(_BY)) - 1
+    grouped_by = {everything ^ (1 << (len(_BY) - 1 - i)): name for i, name in enumerate(_BY)}
+    rows: dict[str, list] = {name: [] for name in _BY}
+    out = {"over": None, "under": None}
+    for bits, *keys, n, kept_n, over, under in grouped:
+        if bits == everything:
+            out["over"], out["under"] = over, under
+        else:
+            name = grouped_by[bits]
+            rows[name].append((keys[_BY.index(name)], n, {"over": over, "under": under, "n": kept_n or 0}))
+    tables = dict(Table.objects.filter(pk__in=[key for key, *_ in rows["table_id"]]).values_list("pk", "name"))
+    out.update(
+        by_code=sorted(({"code": key, "n": n} for key, n, _ in rows["code"] if n > 0),
+                       key=lambda row: (-row["n"], row["code"])),
+        by_severity={key: n for key, n, _ in rows["severity"]},
+        by_review={key: n for key, n, _ in rows["status"]},
+        by_table=sorted(({"table__name": tables[key], **money} for key, _, money in rows["table_id"] if money["n"] > 0),
+                        key=lambda row: row["table__name"]),
+        by_dealer=[{"dealer_id": key, **money} for key, _, money in rows["dealer_id"] if key and money["n"] > 0],
+        by_day={key: money for key, _, money in rows["day"] if money["n"]},
+    )
+    return out
+
+
+def _finding_totals_each(findings: QuerySet) -> dict:
+    money = findings.exclude(status=FindingStatus.DISMISSED)
+    over, under = Sum("over"), Sum("under")
+    return {
+        **money.aggregate(over=over, under=under),
+        "by_code": list(findings.values("code").annotate(n=Sum("n")).filter(n__gt=0).order_by("-n", "code")),
+        "by_severity": {row["severity"]: row["n"] for row in findings.values("severity").annotate(n=Sum("n"))},
+        "by_review": {row["status"]: row["n"] for row in findings.values("status").annotate(n=Sum("n"))},
+        "by_table": list(money.values("table__name").annotate(over=over, under=under, n=Sum("n")).filter(n__gt=0)
+                         .order_by("table__name")),
+        "by_dealer": list(money.exclude(dealer_id=0).values("dealer_id").annotate(over=over, under=under, n=Sum("n"))
+                          .filter(n__gt=0)),
+        "by_day": {row["day"]: row for row in money.values("day").annotate(over=over, under=under, n=Sum("n"))},
     }
 
 
