@@ -358,8 +358,8 @@ def finding_totals(findings: QuerySet) -> dict:
     q = connection.ops.quote_name
     by, kept = ", ".join(q(name) for name in _BY), f"FILTER (WHERE {q('status')} <> %s)"
     # SUM of a bigint is a numeric: counted back to bigint, as the ORM's Sum gives them.
-    sql = (f"SELECT GROUPING({by}), {by}, SUM({q('n')})::bigint, (SUM({q('n')}) {kept})::bigint, SUM({q('over')}) {kept}, "
-           f"SUM({q('under')}) {kept} FROM ({select}) AS rollup "
+    sql = (f"SELECT GROUPING({by}), {by}, SUM({q('n')})::bigint, (SUM({q('n')}) {kept})::bigint, "
+           f"SUM({q('over')}) {kept}, SUM({q('under')}) {kept} FROM ({select}) AS rollup "
            f"GROUP BY GROUPING SETS ((), {', '.join(f'({q(name)})' for name in _BY)})")
     dismissed = FindingStatus.DISMISSED.value
     with connection.cursor() as cursor:

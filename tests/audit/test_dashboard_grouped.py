@@ -27,8 +27,8 @@ def _rows(rng: random.Random, tables, dealers, today: dt.date, count: int) -> li
     rows, seen = [], set()
     while len(rows) < count:
         day = today - dt.timedelta(days=rng.randrange(0, 50))  # some before the period
-        key = (day, rng.choice(tables), rng.choice(dealers), rng.choice(CODES), rng.choice(("critical", "major", "minor")),
-               rng.choice(STATUSES), rng.random() < 0.2)
+        key = (day, rng.choice(tables), rng.choice(dealers), rng.choice(CODES),
+               rng.choice(("critical", "major", "minor")), rng.choice(STATUSES), rng.random() < 0.2)
         if key in seen:
             continue
         seen.add(key)
@@ -89,8 +89,8 @@ def test_the_dashboard_reads_the_findings_rollups_in_one_statement(people, floor
 def test_the_grouped_counts_are_whole_numbers_and_the_money_decimals(people, floor):
     today = dt.date.today()
     RollupFinding.objects.bulk_create(_rows(random.Random(4), [floor.table_a], [people.dealer.pk], today, 40))
-    counted = selectors.finding_totals(selectors._rollups(RollupFinding, user=people.auditor,
-                                                          period=selectors.Period(today - dt.timedelta(days=60), today)))
+    period = selectors.Period(today - dt.timedelta(days=60), today)
+    counted = selectors.finding_totals(selectors._rollups(RollupFinding, user=people.auditor, period=period))
     rows = counted["by_code"] + counted["by_table"] + counted["by_dealer"] + list(counted["by_day"].values())
     assert rows and all(type(row["n"]) is int for row in rows)
     assert all(type(n) is int for n in [*counted["by_severity"].values(), *counted["by_review"].values()])
