@@ -1,8 +1,9 @@
-"""The books in the admin: read only (every change goes through books.services and its four-eyes checks)."""
+"""The books in the admin: read only (every change goes through books.services and its four-eyes
+checks; a signal is reviewed by an auditor on its page, books.signals_services)."""
 
 from django.contrib import admin
 
-from .models import FloatEvent, TableShift
+from .models import FloatEvent, IntegritySignal, TableShift
 
 
 class _ReadOnly(admin.ModelAdmin):
@@ -34,3 +35,12 @@ class TableShiftAdmin(_ReadOnly):
     list_filter = ("status", "table__pit")
     search_fields = ("table__name", "dealer__username")
     inlines = [FloatEventInline]
+
+
+@admin.register(IntegritySignal)
+class IntegritySignalAdmin(_ReadOnly):
+    list_display = ("kind", "dealer", "player", "box", "table", "period_start", "period_end", "p_adjusted", "status",
+                    "reviewed_by")
+    list_filter = ("kind", "status", "table__pit")
+    search_fields = ("dealer__username", "player", "table__name", "key")
+    date_hierarchy = "period_end"

@@ -262,3 +262,16 @@ def test_incidents_and_burn_findings_piling_up_on_one_dealer_are_signalled(crew,
     assert not any(dealer == crew.dealer.pk for _kind, dealer in named)
     incidents = IntegritySignal.objects.get(kind="incidents_dealer")
     assert incidents.evidence["of_subject"] == 16 and incidents.evidence["expected"] == pytest.approx(8)
+
+
+def test_the_admin_shows_signals_read_only(crew, make_user):
+    signal = signal_of(crew)
+    admin = _client(make_user("superuser", username="root"))
+    listed = admin.get("/admin/books/integritysignal/?status=open")
+    assert listed.status_code == 200 and crew.dealer.username in listed.content.decode()
+    page = admin.get(f"/admin/books/integritysignal/{signal.pk}/change/")
+    assert page.status_code == 200 and b'name="_save"' not in page.content
+    assert admin.get("/admin/books/integritysignal/add/").status_code == 403
+    assert admin.post(f"/admin/books/integritysignal/{signal.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert IntegritySignal.objects.filter(pk=signal.pk).exists()
+    assert _client(crew.auditor).get("/admin/books/integritysignal/").status_code == 302  # not staff: the login
