@@ -11,7 +11,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -38,6 +38,13 @@ class ScanResult:
                 "created": len(self.created), "updated": len(self.updated)}
 
 
+# The transaction-level advisory lock that takes scans' writes one after the other on PostgreSQL
+# (SQLite serialises every writer): two scans of one period at once (the daily task and a command)
+# both found no signal of a key and both inserted it, and the second failed on books_signal_once.
+# Any constant the project uses for nothing else; this one spells "signals".
+_SCANS_LOCK = 0x7369676E616C73
+
+
 def signals_scan(*, date_from: dt.date, date_to: dt.date, limits: detection.Thresholds | None = None) -> ScanResult:
     """Run every test of books/signals.py on the period's records (both dates included); store the
     signals it flags after Holm's correction."""
@@ -51,6 +58,9 @@ def signals_scan(*, date_from: dt.date, date_to: dt.date, limits: detection.Thre
     created, updated = [], []
     now = timezone.now()
     with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_SCANS_LOCK])
         for c in result.flagged:
             figures = {"statistic": c.statistic, "p_value": c.p_value, "p_adjusted": c.p_adjusted,
                        "evidence": {**c.evidence, "alpha": limits.alpha}, "round_ids": c.round_ids,

@@ -41,3 +41,31 @@ def test_many_hands_at_once_keep_the_books(crew, open_shift):
     assert _in_threads(6, work) == []
     books = selectors.shift_books(shift)
     assert books.drop == 600 and len(books.pending) == 6
+
+
+def test_two_scans_of_one_period_at_once_store_each_signal_once(crew, monkeypatch):
+    """The daily task and a command scanning the same period together: the second writes after the
+    first, finds its signals and updates them (before, both inserted and one failed)."""
+    import datetime as dt
+    import threading
+    from types import SimpleNamespace
+
+    from books import signals as detection
+    from books import signals_services
+    from books.models import IntegritySignal
+
+    found = [detection.Candidate(kind="lean", key=f"lean:d{crew.dealer.pk}", dealer=crew.dealer.pk,
+                                 table=crew.table.pk, statistic=0.9, p_value=1e-6, p_adjusted=1e-5,
+                                 evidence={"errors": 20})]
+    together = threading.Barrier(2)
+
+    def scan(**_data):  # both scans reach their writes at the same moment
+        together.wait(timeout=10)
+        return SimpleNamespace(flagged=found, candidates=found)
+
+    monkeypatch.setattr(detection, "scan", scan)
+    day = dt.date(2026, 11, 30)
+    results = []
+    assert _in_threads(2, lambda k: results.append(signals_services.signals_scan(date_from=day, date_to=day))) == []
+    assert IntegritySignal.objects.filter(key=found[0].key).count() == 1
+    assert sorted((len(r.created), len(r.updated)) for r in results) == [(0, 1), (1, 0)]
