@@ -367,15 +367,15 @@ def finding_totals(findings: QuerySet) -> dict:
         grouped = cursor.fetchall()
     # GROUPING() has a bit per column, the first the highest, set where the row is not grouped by it.
     everything = (1 << len(_BY)) - 1
-    grouped_by = {everything ^ (1 << (len(_BY) - 1 - i)): name for i, name in enumerate(_BY)}
+    grouped_by = {everything ^ (1 << (len(_BY) - 1 - i)): i for i in range(len(_BY))}
     rows: dict[str, list] = {name: [] for name in _BY}
     out = {"over": None, "under": None}
     for bits, *keys, n, kept_n, over, under in grouped:
         if bits == everything:
             out["over"], out["under"] = over, under
         else:
-            name = grouped_by[bits]
-            rows[name].append((keys[_BY.index(name)], n, {"over": over, "under": under, "n": kept_n or 0}))
+            i = grouped_by[bits]
+            rows[_BY[i]].append((keys[i], n, {"over": over, "under": under, "n": kept_n or 0}))
     tables = dict(Table.objects.filter(pk__in=[key for key, *_ in rows["table_id"]]).values_list("pk", "name"))
     out.update(
         by_code=sorted(({"code": key, "n": n} for key, n, _ in rows["code"] if n > 0),

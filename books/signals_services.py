@@ -11,10 +11,11 @@ import datetime as dt
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from casino.db import advisory_xact_lock
 from casino.errors import ServiceError
 from casino.roles import AUDITOR, has_role
 
@@ -38,10 +39,9 @@ class ScanResult:
                 "created": len(self.created), "updated": len(self.updated)}
 
 
-# The transaction-level advisory lock that takes scans' writes one after the other on PostgreSQL
-# (SQLite serialises every writer): two scans of one period at once (the daily task and a command)
-# both found no signal of a key and both inserted it, and the second failed on books_signal_once.
-# Any constant the project uses for nothing else; this one spells "signals".
+# The advisory lock that puts scans' writes in line (casino.db.advisory_xact_lock): two scans of one
+# period at once (the daily task and a command) both found no signal of a key and both inserted it,
+# and the second failed on books_signal_once. This constant spells "signals".
 _SCANS_LOCK = 0x7369676E616C73
 
 
@@ -58,9 +58,7 @@ def signals_scan(*, date_from: dt.date, date_to: dt.date, limits: detection.Thre
     created, updated = [], []
     now = timezone.now()
     with transaction.atomic():
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_SCANS_LOCK])
+        advisory_xact_lock(_SCANS_LOCK)
         for c in result.flagged:
             figures = {"statistic": c.statistic, "p_value": c.p_value, "p_adjusted": c.p_adjusted,
                        "evidence": {**c.evidence, "alpha": limits.alpha}, "round_ids": c.round_ids,

@@ -1,4 +1,5 @@
-"""Plain-SQL helpers for the few hot paths that read rows without the ORM's query building."""
+"""Plain-SQL helpers: rows read without the ORM's query building on the few hot paths, and the
+advisory locks that put writers in line."""
 
 from django.db import DEFAULT_DB_ALIAS, connections
 
@@ -15,3 +16,13 @@ def model_from_row(model, fields, values):
                 value = convert(value, col, db)
         converted.append(value)
     return model.from_db(db.alias, [f.attname for f in fields], converted)
+
+
+def advisory_xact_lock(key: int) -> None:
+    """Wait for the transaction-level advisory lock `key` on PostgreSQL, held until the caller's
+    transaction ends, so writers that would each read "nothing there yet" go one after the other.
+    SQLite serialises every writer already. `key`: a constant the project uses for nothing else."""
+    db = connections[DEFAULT_DB_ALIAS]
+    if db.vendor == "postgresql":
+        with db.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])

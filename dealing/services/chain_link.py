@@ -7,24 +7,20 @@ from decimal import Decimal
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.utils import timezone
 
-from casino.db import model_from_row
+from casino.db import advisory_xact_lock, model_from_row
 from casino.models import Table
 from dealing import chain
 
 from ..models import Approval, Round, Shoe, Stake
 
-# The transaction-level advisory lock that serialises the writers of approvals on PostgreSQL
-# (SQLite serialises every writer anyway): any constant the project uses for nothing else.
+# The advisory lock that puts the writers of approvals in line (casino.db.advisory_xact_lock).
 _APPROVALS_LOCK = 0x0DEA1A99
 
 
 def approval_append(*, decided_by, decision: str, comment: str, incident=None, round=None) -> Approval:  # noqa: A002
     """Write a pit boss's decision as the next link of the approvals' chain (inside the caller's
     transaction). `round` is the correction decided (its link is covered), or `incident`."""
-    db = connections[DEFAULT_DB_ALIAS]
-    if db.vendor == "postgresql":
-        with db.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_APPROVALS_LOCK])
+    advisory_xact_lock(_APPROVALS_LOCK)
     last = Approval.objects.order_by("-link").values_list("link", "hmac").first()
     approval = Approval(incident=incident, round=round, decided_by=decided_by, decision=decision, comment=comment,
                         decided_at=timezone.now(), link=0 if last is None else last[0] + 1,

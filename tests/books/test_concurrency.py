@@ -1,11 +1,17 @@
 """Concurrent writers on PostgreSQL: two openings of one table at once give one shift; fills
-received and closing counts at once are taken one after the other (the shift's row lock)."""
+received and closing counts at once are taken one after the other (the shift's row lock); two
+signal scans of one period at once store each signal once (an advisory lock)."""
+
+import datetime as dt
+import threading
+from types import SimpleNamespace
 
 import pytest
 from django.db import connection  # noqa: F401 - read by the skipif condition
 
-from books import selectors, services
-from books.models import TableShift
+from books import selectors, services, signals_services
+from books import signals as detection
+from books.models import IntegritySignal, TableShift
 from casino.errors import ServiceError
 from tests.dealing.test_concurrency import _in_threads
 
@@ -46,14 +52,6 @@ def test_many_hands_at_once_keep_the_books(crew, open_shift):
 def test_two_scans_of_one_period_at_once_store_each_signal_once(crew, monkeypatch):
     """The daily task and a command scanning the same period together: the second writes after the
     first, finds its signals and updates them (before, both inserted and one failed)."""
-    import datetime as dt
-    import threading
-    from types import SimpleNamespace
-
-    from books import signals as detection
-    from books import signals_services
-    from books.models import IntegritySignal
-
     found = [detection.Candidate(kind="lean", key=f"lean:d{crew.dealer.pk}", dealer=crew.dealer.pk,
                                  table=crew.table.pk, statistic=0.9, p_value=1e-6, p_adjusted=1e-5,
                                  evidence={"errors": 20})]
