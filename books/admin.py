@@ -39,8 +39,12 @@ class TableShiftAdmin(_ReadOnly):
 
 @admin.register(IntegritySignal)
 class IntegritySignalAdmin(_ReadOnly):
-    list_display = ("kind", "dealer", "player", "box", "table", "period_start", "period_end", "p_adjusted", "status",
-                    "reviewed_by")
+    list_display = ("kind", "status", "dealer", "player", "box", "table", "period_start", "period_end",
+                    "p_value_adjusted", "reviewed_by")
     list_filter = ("kind", "status", "table__pit")
     search_fields = ("dealer__username", "player", "table__name", "key")
     date_hierarchy = "period_end"
+
+    @admin.display(description=IntegritySignal._meta.get_field("p_adjusted").verbose_name, ordering="p_adjusted")
+    def p_value_adjusted(self, signal: IntegritySignal) -> str:
+        return f"{signal.p_adjusted:.2g}"  # 17 digits of a p-value of 1e-11 pushed the column off the page

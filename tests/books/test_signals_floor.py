@@ -265,10 +265,11 @@ def test_incidents_and_burn_findings_piling_up_on_one_dealer_are_signalled(crew,
 
 
 def test_the_admin_shows_signals_read_only(crew, make_user):
-    signal = signal_of(crew)
+    signal = signal_of(crew, p_adjusted=0.000123456789)
     admin = _client(make_user("superuser", username="root"))
     listed = admin.get("/admin/books/integritysignal/?status=open")
     assert listed.status_code == 200 and crew.dealer.username in listed.content.decode()
+    assert ">0.00012<" in listed.content.decode() and "0.000123456789" not in listed.content.decode()
     page = admin.get(f"/admin/books/integritysignal/{signal.pk}/change/")
     assert page.status_code == 200 and b'name="_save"' not in page.content
     assert admin.get("/admin/books/integritysignal/add/").status_code == 403
