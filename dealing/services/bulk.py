@@ -43,7 +43,7 @@ from dealing.errors import engine_error, refuse
 from ..models import Round, Shoe, Stake
 from .chain_link import _Link
 from .documents import complete_document, read_document
-from .rounds import logged_float, refuse_impossible, stake_rows, _table_for
+from .rounds import _table_for, logged_float, refuse_impossible, stake_rows
 from .shoes import _shoe_ended, _shoe_number, _unknown_shoe
 
 User = get_user_model()
@@ -78,12 +78,16 @@ _RECORD_SLOTS = frozenset(_Record.__slots__)
 
 @dataclass
 class _Pending:
+    """A line checked, with what writing it needs (the document itself only as its canonical JSON)."""
     line: int
     raw: bytes
     user: object
     table: Table
     table_row: tuple | None
-    document: dict
+    uid: str
+    table_min: Decimal
+    table_max: Decimal
+    shoe_reference: object
     stakes: list
     dealer: object
     float_owed: Decimal | None
@@ -97,6 +101,26 @@ class _Pending:
     house_rules_json: str = ""
     key_id: str = ""
     stakes_hmac: str = ""
+
+
+def _decimal_text(value) -> str | None:
+    return None if value is None else str(value)
+
+
+def _decimal(text) -> Decimal | None:
+    return None if text is None else Decimal(text)
+
+
+def _ship(item: _Pending) -> tuple:
+    """A checked line as a checking process sends it back: plain text and numbers only (pickling
+    the `_Pending` itself, Decimals and row objects, cost more than checking the line). Its stake
+    rows become tuples in `chain.STAKE_FIELDS` order with the amounts as text, as the COPY sends
+    them and `chain.stake_payload` reads them."""
+    stakes = [tuple(_decimal_text(value) if type(value) is Decimal else value for value in _stake_values(s))
+              for s in item.stakes]
+    return (item.line, item.user.pk, item.dealer.pk, item.table_row, item.uid, str(item.table_min),
+            str(item.table_max), item.shoe_reference, stakes, _decimal_text(item.float_owed),
+            _decimal_text(item.float_logged), item.shoe_number, item.document_json, item.key_id, item.stakes_hmac)
 
 
 def rounds_import(lines: Iterable[bytes], *, logged_by=None, table: Table | None = None,
@@ -118,7 +142,7 @@ _WORKER: "_Importer | None" = None  # the importer a forked checking process wor
 
 
 def _worker_prepare(part):
-    """In a checking process: prepare lines; users and table go back by id (pickled lightly)."""
+    """In a checking process: check lines; each goes back as `_ship` gives it, or as its refusal."""
     out = []
     _WORKER.allowed.clear()
     for number, line in part:
@@ -127,8 +151,7 @@ def _worker_prepare(part):
         except ServiceError as exc:
             out.append((number, None, (exc.message, exc.extra, exc.status)))
             continue
-        item.user, item.dealer, item.table = item.user.pk, item.dealer.pk, None
-        out.append((number, item, None))
+        out.append((number, _ship(item), None))
     return out
 
 
@@ -184,9 +207,10 @@ class _Importer:
             ahead = None if window is None else pool.map_async(_worker_prepare, _split(window, self.jobs))
             while ahead is not None:
                 results = [result for part in ahead.get() for result in part]
+                raw = dict(window)  # the lines stay here: they are sent back only to be checked again
                 window = next(windows, None)
                 ahead = None if window is None else pool.map_async(_worker_prepare, _split(window, self.jobs))
-                self._flush(*self._collect(results, shipped=True))
+                self._flush(*self._collect(results, raw=raw))
         _WORKER = None
         return self.summary
 
@@ -200,18 +224,30 @@ class _Importer:
                 out.append((number, None, exc))
         return out
 
-    def _collect(self, results, *, shipped: bool = False):
+    def _collect(self, results, *, raw: dict[int, bytes] | None = None):
+        """The lines checked and the lines refused; `raw` (the lines by number): the results come
+        from checking processes, as `_ship` and `_worker_prepare` send them."""
         pending: list[_Pending] = []
         errors: list[tuple[int, ServiceError]] = []
         for number, item, error in results:
             if item is None:
-                errors.append((number, ServiceError(*error) if shipped else error))
+                errors.append((number, ServiceError(*error) if raw is not None else error))
                 continue
-            if shipped:  # from a checking process: its users and table by id, here as this process's
-                item.user, item.dealer = self._user_by_pk(item.user), self._user_by_pk(item.dealer)
-                item.table = self.table if item.table_row is None else self._table_of_row(item.table_row)
-            pending.append(item)
+            pending.append(item if raw is None else self._unship(item, raw[number]))
         return pending, errors
+
+    def _unship(self, shipped: tuple, line: bytes) -> _Pending:
+        (number, user, dealer, row, uid, table_min, table_max, shoe_reference, stakes, float_owed, float_logged,
+         shoe_number, document_json, key_id, stakes_hmac) = shipped
+        table = self.table if row is None else self._table_of_row(row)
+        house_rules, house_rules_json = self._house_rules(table)
+        return _Pending(
+            line=number, raw=line, user=self._user_by_pk(user), table=table, table_row=row, uid=uid,
+            table_min=Decimal(table_min), table_max=Decimal(table_max), shoe_reference=shoe_reference,
+            stakes=stakes,
+            dealer=self._user_by_pk(dealer), float_owed=_decimal(float_owed), float_logged=_decimal(float_logged),
+            shoe_number=shoe_number, house_rules=house_rules, document_json=document_json,
+            house_rules_json=house_rules_json, key_id=key_id, stakes_hmac=stakes_hmac)
 
     def _user_by_pk(self, pk):
         user = self.users_by_pk.get(pk)
@@ -289,8 +325,9 @@ class _Importer:
         shoe_number = _shoe_number(table, reference) if reference else None
         house_rules, house_rules_json = self._house_rules(table)
         key_id, keys = chain.chain_keys()
-        return _Pending(line=number, raw=line, user=user, table=table, table_row=row, document=stored, stakes=stakes,
-                        dealer=dealer, float_owed=chain.money_column(outcome.float),
+        return _Pending(line=number, raw=line, user=user, table=table, table_row=row, uid=stored["id"],
+                        table_min=Decimal(str(stored["table"]["min"])), table_max=Decimal(str(stored["table"]["max"])),
+                        shoe_reference=reference, stakes=stakes, dealer=dealer, float_owed=chain.money_column(outcome.float),
                         float_logged=chain.money_column(logged_float(outcome)), shoe_number=shoe_number,
                         house_rules=house_rules, document_json=chain.canonical_json(stored),
                         house_rules_json=house_rules_json, key_id=key_id,
@@ -350,7 +387,7 @@ class _Importer:
         fresh: list[_Pending] = []
         seen: dict[str, _Pending] = {}
         for item in pending:  # the same id twice in the batch
-            uid = item.document["id"]
+            uid = item.uid
             first = seen.get(uid)
             if first is None:
                 seen[uid] = item
@@ -363,13 +400,13 @@ class _Importer:
         if stored_docs:
             kept = []
             for item in fresh:
-                document = stored_docs.get(uuid.UUID(item.document["id"]))
+                document = stored_docs.get(uuid.UUID(item.uid))
                 if document is None:
                     kept.append(item)
                 elif chain.canonical_json(document) == item.document_json:
                     repeats += 1
                 else:
-                    errors.append((item.line, _id_conflict(item.document["id"])))
+                    errors.append((item.line, _id_conflict(item.uid)))
             fresh = kept
         by_table: dict[int, list[_Pending]] = {}
         for item in fresh:
@@ -416,11 +453,10 @@ class _Importer:
             if slot is False:
                 continue
             shoe_id, position, number = slot if slot is not None else (None, None, None)
-            document = item.document
             record = _Record(
-                uid=uuid.UUID(document["id"]), table_id=table.pk, dealer_id=item.dealer.pk, variant=table.variant,
-                house_rules=item.house_rules, table_min=Decimal(str(document["table"]["min"])),
-                table_max=Decimal(str(document["table"]["max"])), document=document, revision=1,
+                uid=uuid.UUID(item.uid), table_id=table.pk, dealer_id=item.dealer.pk, variant=table.variant,
+                house_rules=item.house_rules, table_min=item.table_min, table_max=item.table_max,
+                document=None, revision=1,  # hashed and written as its canonical JSON (`_encoded`)
                 supersedes_id=None, amendment_reason="", logged_by_id=item.user.pk,
                 float_owed=item.float_owed, float_logged=item.float_logged, chain_index=index, prev_sha256=prev,
                 shoe_id=shoe_id, position=position, number=number, logged_at=now(), table_round=table_round)
@@ -471,7 +507,7 @@ class _Importer:
                     if number is None:  # no open shoe: rounds without one, as round_log logs them
                         continue
                     named = Shoe.objects.filter(table=table, number=number).first()
-                    exc = _unknown_shoe(table, group[0].document.get("shoe")) if named is None else _shoe_ended(named)
+                    exc = _unknown_shoe(table, group[0].shoe_reference) if named is None else _shoe_ended(named)
                     for item in group:
                         slots[item.line] = False
                         errors.append((item.line, exc))
@@ -514,11 +550,23 @@ def _id_conflict(uid: str) -> ServiceError:
 # --- the writes -------------------------------------------------------------------------------
 
 _ROUND_FIELDS = [f for f in Round._meta.concrete_fields]
-_STAKE_FIELDS = [f for f in Stake._meta.concrete_fields if not f.primary_key]
+# A stake row's columns are its round's id and the ones its link covers: a column added to Stake
+# joins chain.STAKE_FIELDS (and the link) before it can be written here.
+_STAKE_COLUMNS = [Stake._meta.get_field("round").column] + [Stake._meta.get_field(n).column for n in chain.STAKE_FIELDS]
+
+
+def _stake_values(stake) -> tuple:
+    """A stake row's values in `chain.STAKE_FIELDS` order (a `rounds._StakeRow`, or the tuple a
+    checking process sent)."""
+    return stake if type(stake) is tuple else tuple(getattr(stake, name) for name in chain.STAKE_FIELDS)
 
 
 def _value(record, field_):
-    """The value of a column, as the record holds it or the field's default."""
+    """The value of a column, as the record holds it (a JSON column given only as its canonical
+    text, read back from it) or the field's default."""
+    text = record._encoded.get(field_.attname)
+    if text is not None:
+        return json.loads(text)
     try:
         return getattr(record, field_.attname)
     except AttributeError:
@@ -535,7 +583,7 @@ def _insert(records: list[_Record]) -> None:
         for record, saved in zip(records, rounds):
             record.id = saved.pk
         Stake.objects.bulk_create(
-            [Stake(round_id=r.id, **{n: getattr(s, n) for n in chain.STAKE_FIELDS}) for r in records for s in r._stakes],
+            [Stake(round_id=r.id, **dict(zip(chain.STAKE_FIELDS, _stake_values(s)))) for r in records for s in r._stakes],
             batch_size=500)
         return
     quote = db.ops.quote_name
@@ -552,14 +600,13 @@ def _insert(records: list[_Record]) -> None:
             write = copy.write_row
             for record in records:
                 write([w(record) for w in writers])
-        columns = ", ".join(quote(f.column) for f in _STAKE_FIELDS)
-        names = [f.attname for f in _STAKE_FIELDS]
+        columns = ", ".join(quote(column) for column in _STAKE_COLUMNS)
         with raw.copy(f"COPY {quote(Stake._meta.db_table)} ({columns}) FROM STDIN") as copy:
             write = copy.write_row
             for record in records:
+                round_id = record.id
                 for stake in record._stakes:
-                    stake.round_id = record.id
-                    write([getattr(stake, n) for n in names])
+                    write((round_id, *_stake_values(stake)))
 
 
 def _writer(field_):

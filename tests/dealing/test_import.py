@@ -105,10 +105,15 @@ def _stakes(record):
     return sorted(Stake.objects.filter(round=record).values_list(*STAKE_COLUMNS))
 
 
-@pytest.mark.parametrize("batch", ["2", "1000"])
-def test_imported_rounds_carry_the_stakes_floats_and_links_the_api_path_writes(tmp_path, staff, tables, batch):
+@pytest.mark.parametrize("batch, jobs", [("2", "1"), ("1000", "1"),
+                                         pytest.param("3", "2", marks=pytest.mark.django_db(transaction=True))])
+def test_imported_rounds_carry_the_stakes_floats_and_links_the_api_path_writes(tmp_path, staff, tables, batch, jobs):
+    from django.db import connection
+
+    if jobs != "1" and connection.vendor != "postgresql":
+        pytest.skip("--jobs forks processes, each with its own connection to a database server")
     docs = [deal_round(tables.ochko, seed=k, mistake="wrong_amount" if k == 2 else None) for k in range(7)]
-    code, summary, errors = _run(_write(tmp_path, docs), "--batch", batch)
+    code, summary, errors = _run(_write(tmp_path, docs), "--batch", batch, "--jobs", jobs)
     assert (code, errors, summary) == (0, "", "7 stored, 0 already stored, 0 refused\n")
     imported = list(Round.objects.filter(table=tables.ochko).order_by("chain_index"))
     assert [str(r.uid) for r in imported] == [d["id"] for d in docs]
@@ -247,3 +252,15 @@ def test_the_permission_found_for_one_dealer_is_not_lent_to_another_in_the_batch
     assert (code, summary) == (1, "3 stored, 0 already stored, 1 refused")
     assert errors.startswith('line 3: "dealer-c" is not a dealer of pit')
     assert services.chain_verify().ok
+
+
+def test_the_import_checks_in_one_process_per_processor_on_postgresql(monkeypatch):
+    from django.db import connection
+
+    from dealing.management.commands import import_rounds
+
+    monkeypatch.setattr(import_rounds.os, "sched_getaffinity", lambda pid: {0, 1, 2})
+    assert connection.in_atomic_block  # this test's transaction: forked processes would not see its rows
+    assert import_rounds._default_jobs() == 1
+    monkeypatch.setattr(type(connection), "in_atomic_block", False, raising=False)
+    assert import_rounds._default_jobs() == (3 if connection.vendor == "postgresql" else 1)

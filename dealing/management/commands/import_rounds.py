@@ -8,10 +8,12 @@ chain's head is signed at the end (a checkpoint, docs/chain.md); the rounds' aud
 each batch commits.
 """
 
+import os
 import sys
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
 
 from casino.models import Table
 from dealing import services
@@ -29,10 +31,13 @@ class Command(BaseCommand):
                             help="Log every round at this table (the documents may then leave out table.name).")
         parser.add_argument("--batch", type=int, default=services.IMPORT_BATCH, metavar="N",
                             help="Lines written per transaction (default %(default)s).")
-        parser.add_argument("--jobs", type=int, default=1, metavar="N",
-                            help="Check the lines in N processes (PostgreSQL; default 1: in this one).")
+        parser.add_argument("--jobs", type=int, default=None, metavar="N",
+                            help="Check the lines in N processes while this one writes (PostgreSQL; default: "
+                                 "one per processor there outside a transaction, else 1: in this one).")
 
-    def handle(self, *args, file, username=None, table=None, batch=services.IMPORT_BATCH, jobs=1, **options):
+    def handle(self, *args, file, username=None, table=None, batch=services.IMPORT_BATCH, jobs=None, **options):
+        if jobs is None:
+            jobs = _default_jobs()
         User = get_user_model()
         user = None
         if username is not None:
@@ -71,6 +76,15 @@ class Command(BaseCommand):
             return open(path, "rb")
         except OSError as exc:
             raise CommandError(f"Cannot read {path}: {exc.strerror}.") from None
+
+
+def _default_jobs() -> int:
+    """One checking process per processor this process may use, on PostgreSQL (each opens its own
+    connection). Checking a line costs about twice what writing it does (docs/benchmarks.md), so
+    the writer keeps up with them."""
+    if connection.vendor != "postgresql" or connection.in_atomic_block:  # forked processes see only what is committed
+        return 1
+    return max(1, len(os.sched_getaffinity(0)))
 
 
 def _where(extra: dict) -> str:
