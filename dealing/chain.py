@@ -107,7 +107,10 @@ def money_column(value) -> Decimal | None:
         return None
     if type(value) is not Decimal:  # str() of a Decimal is exact, so a Decimal goes as it is
         return Decimal(str(value)).quantize(CENT, rounding=ROUND_HALF_UP)
-    column = _MONEY_COLUMN.get(value)  # as in `_money`: the same few amounts, keyed by value
+    # The same few amounts (a table's chips and limits) recur in every round and stake row: cached
+    # by value, as `fmt` caches their text. Equal Decimals ("100", "100.00") have the one column
+    # value. Only Decimals are cached: a float equal to a Decimal may round otherwise.
+    column = _MONEY_COLUMN.get(value)
     if column is None:
         column = value.quantize(CENT, rounding=ROUND_HALF_UP)
         if len(_MONEY_COLUMN) < 100_000:
@@ -120,20 +123,7 @@ _MONEY_COLUMN: dict[Decimal, Decimal] = {}
 
 def _money(value) -> str | None:
     """An amount as its link hashes it: the text of its money column's value ("100", "7.50")."""
-    if type(value) is Decimal:
-        # The same few amounts (a table's chips and limits) recur in every round and stake row.
-        # Keyed by value: equal Decimals ("100", "100.00") have the one text. Only Decimals are
-        # cached: a float equal to a Decimal may round otherwise (money_column goes by its repr).
-        text = _MONEY_TEXT.get(value)
-        if text is None:
-            text = fmt(money_column(value))
-            if len(_MONEY_TEXT) < 100_000:
-                _MONEY_TEXT[value] = text
-        return text
     return None if value is None else fmt(money_column(value))
-
-
-_MONEY_TEXT: dict[Decimal, str] = {}
 
 
 # --- the key ---------------------------------------------------------------------------------

@@ -10,9 +10,9 @@ each table locked once, its chain's head read once, every round sealed with the 
 rows sent in one COPY each on PostgreSQL (a `bulk_create` elsewhere). The rounds stored are
 announced once the batch commits (`hooks.rounds_batched`): audit queues their audits.
 
-The COPY column lists come from the models' `_meta.concrete_fields`, so a column added to or
-moved off `Round` or `Stake` needs no change here: a value the importer does not compute is the
-field's default.
+With `jobs` > 1 the lines are checked in forked processes, which send each back as a `_Shipped`
+(plain text and numbers); the writing stays in one process, so each chain is sealed in order. The
+COPY itself is in `bulk_writes`.
 
 Memory stays flat: the file is read line by line and only one batch is held.
 """
@@ -25,6 +25,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import NamedTuple
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ObjectDoesNotExist
@@ -40,7 +41,8 @@ from dealing.access import check_may_log_at, check_may_log_for, dealer_of
 from dealing.engine.base import rules_jsonable
 from dealing.errors import engine_error, refuse
 
-from ..models import Round, Shoe, Stake
+from ..models import Round, Shoe
+from .bulk_writes import Record, insert_records, stake_values
 from .chain_link import _Link
 from .documents import complete_document, read_document
 from .rounds import _table_for, logged_float, refuse_impossible, stake_rows
@@ -59,21 +61,6 @@ class ImportSummary:
 
     def __str__(self) -> str:
         return f"{self.stored} stored, {self.repeats} already stored, {self.refused} refused"
-
-
-class _Record:
-    """A round row to be written: its columns' values by attribute name (what `chain.round_hash`
-    reads, and what the COPY sends). Lighter than a `Round` instance."""
-
-    __slots__ = tuple(f.attname for f in Round._meta.concrete_fields) + ("_stakes", "_line", "_encoded")
-
-    def __init__(self, **values):
-        for name, value in values.items():
-            if name in _RECORD_SLOTS:  # a column moved off Round is left out, not an error
-                setattr(self, name, value)
-
-
-_RECORD_SLOTS = frozenset(_Record.__slots__)
 
 
 @dataclass
@@ -103,24 +90,43 @@ class _Pending:
     stakes_hmac: str = ""
 
 
-def _decimal_text(value) -> str | None:
-    return None if value is None else str(value)
+class _Shipped(NamedTuple):
+    """A checked line as a checking process sends it back: plain text and numbers only (pickling
+    the `_Pending` itself, Decimals and row objects, cost more than checking the line). The stake
+    rows are tuples in `chain.STAKE_FIELDS` order with the amounts as text, as the COPY sends them
+    and `chain.stake_payload` reads them; the line itself stays with the writer."""
+    line: int
+    user: int
+    dealer: int
+    table_row: tuple | None
+    uid: str
+    table_min: str
+    table_max: str
+    shoe_reference: object
+    stakes: list
+    float_owed: str | None
+    float_logged: str | None
+    shoe_number: int | None
+    document_json: str
+    key_id: str
+    stakes_hmac: str
+
+    @classmethod
+    def of(cls, item: _Pending) -> "_Shipped":
+        return cls(
+            line=item.line, user=item.user.pk, dealer=item.dealer.pk, table_row=item.table_row, uid=item.uid,
+            table_min=str(item.table_min), table_max=str(item.table_max), shoe_reference=item.shoe_reference,
+            stakes=[tuple(_text(value) for value in stake_values(s)) for s in item.stakes],
+            float_owed=_text(item.float_owed), float_logged=_text(item.float_logged), shoe_number=item.shoe_number,
+            document_json=item.document_json, key_id=item.key_id, stakes_hmac=item.stakes_hmac)
+
+
+def _text(value):
+    return str(value) if type(value) is Decimal else value
 
 
 def _decimal(text) -> Decimal | None:
     return None if text is None else Decimal(text)
-
-
-def _ship(item: _Pending) -> tuple:
-    """A checked line as a checking process sends it back: plain text and numbers only (pickling
-    the `_Pending` itself, Decimals and row objects, cost more than checking the line). Its stake
-    rows become tuples in `chain.STAKE_FIELDS` order with the amounts as text, as the COPY sends
-    them and `chain.stake_payload` reads them."""
-    stakes = [tuple(_decimal_text(value) if type(value) is Decimal else value for value in _stake_values(s))
-              for s in item.stakes]
-    return (item.line, item.user.pk, item.dealer.pk, item.table_row, item.uid, str(item.table_min),
-            str(item.table_max), item.shoe_reference, stakes, _decimal_text(item.float_owed),
-            _decimal_text(item.float_logged), item.shoe_number, item.document_json, item.key_id, item.stakes_hmac)
 
 
 def rounds_import(lines: Iterable[bytes], *, logged_by=None, table: Table | None = None,
@@ -142,7 +148,7 @@ _WORKER: "_Importer | None" = None  # the importer a forked checking process wor
 
 
 def _worker_prepare(part):
-    """In a checking process: check lines; each goes back as `_ship` gives it, or as its refusal."""
+    """In a checking process: check lines; each goes back as `_Shipped`, or as its refusal."""
     out = []
     _WORKER.allowed.clear()
     for number, line in part:
@@ -151,7 +157,7 @@ def _worker_prepare(part):
         except ServiceError as exc:
             out.append((number, None, (exc.message, exc.extra, exc.status)))
             continue
-        out.append((number, _ship(item), None))
+        out.append((number, _Shipped.of(item), None))
     return out
 
 
@@ -236,18 +242,16 @@ class _Importer:
             pending.append(item if raw is None else self._unship(item, raw[number]))
         return pending, errors
 
-    def _unship(self, shipped: tuple, line: bytes) -> _Pending:
-        (number, user, dealer, row, uid, table_min, table_max, shoe_reference, stakes, float_owed, float_logged,
-         shoe_number, document_json, key_id, stakes_hmac) = shipped
-        table = self.table if row is None else self._table_of_row(row)
+    def _unship(self, shipped: _Shipped, line: bytes) -> _Pending:
+        table = self.table if shipped.table_row is None else self._table_of_row(shipped.table_row)
         house_rules, house_rules_json = self._house_rules(table)
         return _Pending(
-            line=number, raw=line, user=self._user_by_pk(user), table=table, table_row=row, uid=uid,
-            table_min=Decimal(table_min), table_max=Decimal(table_max), shoe_reference=shoe_reference,
-            stakes=stakes,
-            dealer=self._user_by_pk(dealer), float_owed=_decimal(float_owed), float_logged=_decimal(float_logged),
-            shoe_number=shoe_number, house_rules=house_rules, document_json=document_json,
-            house_rules_json=house_rules_json, key_id=key_id, stakes_hmac=stakes_hmac)
+            line=shipped.line, raw=line, user=self._user_by_pk(shipped.user), table=table, table_row=shipped.table_row,
+            uid=shipped.uid, table_min=Decimal(shipped.table_min), table_max=Decimal(shipped.table_max),
+            shoe_reference=shipped.shoe_reference, stakes=shipped.stakes, dealer=self._user_by_pk(shipped.dealer),
+            float_owed=_decimal(shipped.float_owed), float_logged=_decimal(shipped.float_logged),
+            shoe_number=shipped.shoe_number, house_rules=house_rules, document_json=shipped.document_json,
+            house_rules_json=house_rules_json, key_id=shipped.key_id, stakes_hmac=shipped.stakes_hmac)
 
     def _user_by_pk(self, pk):
         user = self.users_by_pk.get(pk)
@@ -411,18 +415,18 @@ class _Importer:
         by_table: dict[int, list[_Pending]] = {}
         for item in fresh:
             by_table.setdefault(item.table.pk, []).append(item)
-        records: list[_Record] = []
+        records: list[Record] = []
         for table_id in sorted(by_table):  # tables locked in one order: two imports never deadlock
             records.extend(self._chain_table(by_table[table_id], errors))
         if records:
             records.sort(key=lambda record: record._line)  # ids in the file's order
-            _insert(records)
+            insert_records(records)
             hooks.rounds_written([record.id for record in records])  # their pending audit rows, in this transaction
             for record in records:
                 hooks.round_recorded(record.id)
         return len(records), repeats
 
-    def _chain_table(self, items: list[_Pending], errors) -> list[_Record]:
+    def _chain_table(self, items: list[_Pending], errors) -> list[Record]:
         """Lock one table, check its row is the one its rounds were checked against (else check them
         again), take their places in its shoes and seal them as the next links of its chain."""
         db = connections[DEFAULT_DB_ALIAS]
@@ -453,7 +457,7 @@ class _Importer:
             if slot is False:
                 continue
             shoe_id, position, number = slot if slot is not None else (None, None, None)
-            record = _Record(
+            record = Record(
                 uid=uuid.UUID(item.uid), table_id=table.pk, dealer_id=item.dealer.pk, variant=table.variant,
                 house_rules=item.house_rules, table_min=item.table_min, table_max=item.table_max,
                 document=None, revision=1,  # hashed and written as its canonical JSON (`_encoded`)
@@ -545,87 +549,3 @@ def _stored_documents(uids: list[str]) -> dict:
 def _id_conflict(uid: str) -> ServiceError:
     return refuse(_("A different round with the id %(id)s is already stored.") % {"id": uid}, "id_conflict",
                   status=409)
-
-
-# --- the writes -------------------------------------------------------------------------------
-
-_ROUND_FIELDS = [f for f in Round._meta.concrete_fields]
-# A stake row's columns are its round's id and the ones its link covers: a column added to Stake
-# joins chain.STAKE_FIELDS (and the link) before it can be written here.
-_STAKE_COLUMNS = [Stake._meta.get_field("round").column] + [Stake._meta.get_field(n).column for n in chain.STAKE_FIELDS]
-
-
-def _stake_values(stake) -> tuple:
-    """A stake row's values in `chain.STAKE_FIELDS` order (a `rounds._StakeRow`, or the tuple a
-    checking process sent)."""
-    return stake if type(stake) is tuple else tuple(getattr(stake, name) for name in chain.STAKE_FIELDS)
-
-
-def _value(record, field_):
-    """The value of a column, as the record holds it (a JSON column given only as its canonical
-    text, read back from it) or the field's default."""
-    text = record._encoded.get(field_.attname)
-    if text is not None:
-        return json.loads(text)
-    try:
-        return getattr(record, field_.attname)
-    except AttributeError:
-        return field_.get_default()
-
-
-def _insert(records: list[_Record]) -> None:
-    """Give the records their ids and write them with their stake rows: COPY on PostgreSQL,
-    bulk_create elsewhere."""
-    db = connections[DEFAULT_DB_ALIAS]
-    if db.vendor != "postgresql":
-        rounds = [Round(**{f.attname: _value(r, f) for f in _ROUND_FIELDS if f.attname != "id"}) for r in records]
-        Round.objects.bulk_create(rounds, batch_size=500)
-        for record, saved in zip(records, rounds):
-            record.id = saved.pk
-        Stake.objects.bulk_create(
-            [Stake(round_id=r.id, **dict(zip(chain.STAKE_FIELDS, _stake_values(s)))) for r in records for s in r._stakes],
-            batch_size=500)
-        return
-    quote = db.ops.quote_name
-    pk = Round._meta.pk
-    with db.cursor() as cursor:
-        cursor.execute(f"SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
-                       [Round._meta.db_table, pk.column, len(records)])
-        for record, (new_id,) in zip(records, cursor.fetchall()):
-            record.id = new_id
-        raw = cursor.cursor
-        columns = ", ".join(quote(f.column) for f in _ROUND_FIELDS)
-        writers = [_writer(f) for f in _ROUND_FIELDS]
-        with raw.copy(f"COPY {quote(Round._meta.db_table)} ({columns}) FROM STDIN") as copy:
-            write = copy.write_row
-            for record in records:
-                write([w(record) for w in writers])
-        columns = ", ".join(quote(column) for column in _STAKE_COLUMNS)
-        with raw.copy(f"COPY {quote(Stake._meta.db_table)} ({columns}) FROM STDIN") as copy:
-            write = copy.write_row
-            for record in records:
-                round_id = record.id
-                for stake in record._stakes:
-                    write((round_id, *_stake_values(stake)))
-
-
-def _writer(field_):
-    """How one column's value is read off a record for the COPY."""
-    name = field_.attname
-    if field_.get_internal_type() == "JSONField":
-        encoder = field_.encoder
-
-        def json_value(record):
-            text = record._encoded.get(name)
-            if text is not None:  # its canonical JSON, as hashed: the same jsonb value
-                return text
-            value = getattr(record, name)
-            return None if value is None else json.dumps(value, cls=encoder, ensure_ascii=False)
-        return json_value
-
-    def plain(record):
-        try:
-            return getattr(record, name)
-        except AttributeError:
-            return field_.get_default()
-    return plain

@@ -254,7 +254,7 @@ def test_the_permission_found_for_one_dealer_is_not_lent_to_another_in_the_batch
     assert services.chain_verify().ok
 
 
-def test_the_import_checks_in_one_process_per_processor_on_postgresql(monkeypatch):
+def test_the_import_checks_in_one_process_inside_a_transaction(monkeypatch):
     from django.db import connection
 
     from dealing.management.commands import import_rounds
@@ -262,5 +262,14 @@ def test_the_import_checks_in_one_process_per_processor_on_postgresql(monkeypatc
     monkeypatch.setattr(import_rounds.os, "sched_getaffinity", lambda pid: {0, 1, 2})
     assert connection.in_atomic_block  # this test's transaction: forked processes would not see its rows
     assert import_rounds._default_jobs() == 1
-    monkeypatch.setattr(type(connection), "in_atomic_block", False, raising=False)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_import_checks_in_one_process_per_processor_on_postgresql(monkeypatch):
+    from django.db import connection
+
+    from dealing.management.commands import import_rounds
+
+    monkeypatch.setattr(import_rounds.os, "sched_getaffinity", lambda pid: {0, 1, 2})
+    assert not connection.in_atomic_block
     assert import_rounds._default_jobs() == (3 if connection.vendor == "postgresql" else 1)
