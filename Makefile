@@ -17,23 +17,32 @@ LOCAL_KEY := SECRET_KEY="$${SECRET_KEY:-local-commands-only-not-a-secret-key}" \
 	CHAIN_KEY="$${CHAIN_KEY:-development-only-chain-key-never-use-in-production-4b8e1f}" \
 	CHECKPOINT_DEV_KEY="$${CHECKPOINT_DEV_KEY:-1}"
 
-.PHONY: install run test worker beat bench bench-scale clean
+.PHONY: install run test test-fast test-compiled lint format coverage lock worker beat bench bench-scale clean
 
 # The rules engine compiled with mypyc (dealing/engine/native.py), rebuilt when a source of it
 # changes; an engine whose build is stale or missing imports its Python source instead.
 NATIVE := dealing/engine/_native.json
-ENGINE_SOURCES := $(wildcard dealing/engine/*.py dealing/engine/*/*.py) pyproject.toml
+ENGINE_SOURCES := $(shell find dealing/engine -name '*.py') pyproject.toml
+
+# Every installed package pinned with its hashes: the runtime lock, the engine's build tools and
+# the test and development tools (`make lock` writes them from the .in files with pip-tools).
+LOCKS := requirements.txt requirements-build.txt requirements-dev.txt
 
 install: $(STAMP) $(NATIVE)
 
 $(NATIVE): $(STAMP) $(ENGINE_SOURCES)
 	$(BIN)/python -m dealing.engine native build
 
-$(STAMP): requirements.txt requirements-dev.txt
+$(STAMP): $(LOCKS)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	$(BIN)/python -m pip install --quiet --require-hashes --no-deps $(addprefix -r ,$(LOCKS))
 	touch $(STAMP)
+
+# After editing a .in file: the locks again, keeping every pin that still fits.
+lock: $(STAMP)
+	for name in requirements requirements-build requirements-dev; do \
+	  $(BIN)/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras --no-emit-index-url \
+	    --no-emit-find-links --output-file $$name.txt $$name.in || exit 1; done
 
 # DEBUG=1: the demo floor's users (password "demo") are for a development machine only.
 run: install
@@ -42,12 +51,42 @@ run: install
 	DEBUG=1 GAMEMATH_WARM=background $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # Uses DATABASE_URL / CELERY_BROKER_URL when they are set, SQLite and eager tasks otherwise.
-# The layer contracts first (pyproject.toml, [tool.importlinter]; under a second): an import that
-# crosses a layer fails the target before any test runs. pytest's exit code 5 ("no tests
-# collected") is not a failure.
-test: install
+# Lint and the layer contracts first (a few seconds): an import that crosses a layer fails the
+# target before any test runs. Then the whole suite in parallel, one process per core, each with a
+# database of its own (pytest-xdist; JOBS=1 runs it in one process). The tests run the engine's
+# Python source (ENGINE_PURE=1): an engine edit needs no mypyc build before the tests;
+# `make test-compiled` runs the engine's tests on the compiled build. pytest's exit code 5 ("no
+# tests collected") is not a failure.
+JOBS ?= auto
+test: $(STAMP)
 	$(BIN)/lint-imports --no-logo
-	$(BIN)/python -m pytest $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	ENGINE_PURE=1 $(BIN)/python -m pytest -n $(JOBS) $(PYTEST_ARGS) || [ $$? -eq 5 ]
+
+# The edit loop: everything but the browser, the real worker, the slow tests and the engine's
+# exhaustive math, on SQLite (under a minute on two cores). Not a replacement for `make test`.
+test-fast: $(STAMP)
+	env -u DATABASE_URL -u CELERY_BROKER_URL ENGINE_PURE=1 $(BIN)/python -m pytest -n $(JOBS) -q \
+	  -m "not browser and not worker and not slow" $(PYTEST_ARGS) || [ $$? -eq 5 ]
+
+# The engine's tests (golden rounds, properties, the compiled-against-pure comparison) on the
+# engine compiled with mypyc, as a server runs it. CI runs it after `make test`.
+test-compiled: install
+	$(BIN)/python -m pytest -n $(JOBS) -q tests/engine $(PYTEST_ARGS) || [ $$? -eq 5 ]
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-logo
+
+format: $(STAMP)
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+# Line coverage of the whole suite (pytest-cov over the parallel run): the figure goes into
+# docs/benchmarks.md; it is a reading, not a gate.
+coverage: $(STAMP)
+	ENGINE_PURE=1 $(BIN)/python -m pytest -n $(JOBS) -q --cov --cov-report=term:skip-covered \
+	  --cov-report=xml:coverage.xml $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 worker: install
 	@test -n "$$CELERY_BROKER_URL" || { echo "make worker needs CELERY_BROKER_URL (e.g. redis://127.0.0.1:6379/0)" >&2; exit 2; }
