@@ -1,16 +1,21 @@
-"""The games this engine knows, in one place: each game's rules module, simulator and odds module.
+"""The games this engine knows, in one place: each game's rules module, simulator, odds and math.
 
     from dealing.engine import games
     games.names()                       # ("ochko", "blackjack", "veintiuno")
     games.get("ochko").simulator        # "dealing.engine.simulators.ochko"
+    games.math("ochko")                 # its game-math module (ev, edge, strategy)
     games.register(Game(name="toy", module=toy_rules))   # a game added at run time (tests)
     games.unregister("toy")
 
 A game's rules module is what `engine.variant(name)` returns; it offers `Replay` (a
 loop.Round), `house_rules(rules)`, `shoe_findings(shoe)`, `OPTIONS`, `WAGERS` and `PACK`. A
 simulator module offers `simulate_round(rng, *, mistake, number, **options)` and `MISTAKES`; an
-odds module `dealer_odds(preset=None)`. Each is named by its import path and imported on first
-use (or given as the module itself), so listing a game costs nothing until it is played.
+odds module `dealer_odds(preset=None)`; a math module `cli(args, rules)` (the answer to a
+`python -m dealing.engine ev|edge|strategy|specials` command line, math/cli.py), `CLI_EXTRAS`
+(which of the command line's game-specific parts it takes: "specials", "counts") and, if it has
+reports, `reports()` (name -> a function printing a Markdown report, math/report.py). Each is
+named by its import path and imported on first use (or given as the module itself), so listing a
+game costs nothing until it is played.
 This module is plain data: no engine module is imported by it.
 """
 
@@ -29,6 +34,7 @@ class Game:
     module: str | ModuleType
     simulator: str | ModuleType | None = None
     odds: str | ModuleType | None = None
+    math: str | ModuleType | None = None
     # How the game uses a table, for the side that stores its rounds: whether each bank announces its
     # own limits within the table's (veintiuno) instead of the table's binding every round, and whether
     # a shoe's cards are counted out (not so where the pack is dealt to the end and gathered again).
@@ -95,12 +101,22 @@ def odds(name: str) -> ModuleType:
     return _import(game.odds)
 
 
+def math(name: str) -> ModuleType:
+    """The game-math module of a game (ValueError when the game has none)."""
+    game = get(name)
+    if game is None or game.math is None:
+        raise ValueError(f"no game math for {name!r}")
+    return _import(game.math)
+
+
 def _import(module: str | ModuleType) -> ModuleType:
     return module if isinstance(module, ModuleType) else importlib.import_module(module)
 
 
 # The games of this engine. A new one adds its line here (and its modules).
-register(Game("ochko", f"{_PACKAGE}.ochko", f"{_PACKAGE}.simulators.ochko", f"{_PACKAGE}.odds.ochko"))
-register(Game("blackjack", f"{_PACKAGE}.blackjack", f"{_PACKAGE}.simulators.blackjack", f"{_PACKAGE}.odds.blackjack"))
-register(Game("veintiuno", f"{_PACKAGE}.veintiuno", f"{_PACKAGE}.simulators.veintiuno", limits_by_bank=True,
-              shoe_counted=False))
+register(Game("ochko", f"{_PACKAGE}.ochko", f"{_PACKAGE}.simulators.ochko", f"{_PACKAGE}.odds.ochko",
+              f"{_PACKAGE}.math.ochko"))
+register(Game("blackjack", f"{_PACKAGE}.blackjack", f"{_PACKAGE}.simulators.blackjack", f"{_PACKAGE}.odds.blackjack",
+              f"{_PACKAGE}.math.blackjack"))
+register(Game("veintiuno", f"{_PACKAGE}.veintiuno", f"{_PACKAGE}.simulators.veintiuno",
+              math=f"{_PACKAGE}.math.veintiuno", limits_by_bank=True, shoe_counted=False))

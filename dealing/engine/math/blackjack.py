@@ -15,6 +15,7 @@ blackjack_pays (3:2 | 6:5), surrender (late), double (any | 9-11).
 
 from collections import OrderedDict
 
+from .questions import Refused
 from .blackjack_dealer import ACE, N_RANKS, TEN, no_blackjack
 from .blackjack_question import (
     PAYOUT, RANK_INDEX, RANK_NAMES, QuestionError, best_option, check_copies, counts, decimal, decimal_sqrt, full_shoe,
@@ -326,3 +327,27 @@ def edge(rules=None, preset=None, strategy="optimal") -> dict:
             "house_edge": decimal(house), "expected_return": decimal(got["mean"]),
             "wagered": decimal(got["wager"]), "edge_per_wagered": decimal(house / got["wager"]),
             "sd": decimal_sqrt(got["square"] - got["mean"] ** 2), "rules": rules_jsonable(in_force)}
+
+
+# --- the command line (math/cli.py) ----------------------------------------------------------------
+
+def cli(args, rules: dict):
+    """The answer to `ev|edge|strategy blackjack …` (math/cli.py has parsed it and read its rules)."""
+    if args.command == "ev":
+        if args.bet is not None:
+            raise Refused("--bet does not apply to blackjack (every EV is per unit of the bet)")
+        return ev(args.cards, dealer=args.dealer, removed=args.removed, rules=rules, preset=args.preset)
+    if args.command == "edge":
+        if args.all:
+            raise Refused("--all applies to ochko only")
+        return edge(rules, preset=args.preset, strategy=args.strategy or "optimal")
+    if args.bet != 1:
+        raise Refused("--bet does not apply to blackjack")
+    return strategy(rules, preset=args.preset)
+
+
+def reports() -> dict:
+    """The Markdown reports of docs/blackjack-math.md (python -m dealing.engine.math.report)."""
+    from .blackjack_report import blackjack_report, blackjack_speed
+
+    return {"blackjack": blackjack_report, "blackjack-speed": blackjack_speed}

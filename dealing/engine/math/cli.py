@@ -20,20 +20,17 @@ import argparse
 import json
 import sys
 
-from . import blackjack, ochko, veintiuno
+from .. import games
+from .questions import QuestionError, Refused
 
-VARIANTS = {"ochko": ochko, "blackjack": blackjack, "veintiuno": veintiuno}
+_Refused = Refused  # its name here before the games' math answered their own command lines
 
 
 class _Parser(argparse.ArgumentParser):
     """argparse, but a bad command line is one line on standard error and exit 2."""
 
     def error(self, message):
-        raise _Refused(message)
-
-
-class _Refused(Exception):
-    pass
+        raise Refused(message)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -71,81 +68,43 @@ def _rules(pairs: list[str]) -> dict:
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name:
-            raise ochko.QuestionError("rules", f"--rule {pair!r}: write it as name=value, e.g. dark_win_bet=take.")
+            raise QuestionError("rules", f"--rule {pair!r}: write it as name=value, e.g. dark_win_bet=take.")
         rules[name] = value
     return rules
 
 
+def _with_math() -> list[str]:
+    """The registered games that have game math, in the registry's order."""
+    return [name for name in games.names() if getattr(games.get(name), "math", None) is not None]
+
+
+def _taking(extra: str) -> str:
+    """The games whose math takes one of the command line's game-specific parts (CLI_EXTRAS)."""
+    return " and ".join(name for name in _with_math() if extra in getattr(games.math(name), "CLI_EXTRAS", ()))
+
+
 def run(argv: list[str]):
-    """The JSON-able answer to a command line; raises QuestionError or _Refused."""
+    """The JSON-able answer to a command line; raises QuestionError or Refused. The game's math
+    module (games.py's `math`) answers it: `cli(args, rules)`."""
     args = _parser().parse_args(argv)
-    module = VARIANTS.get(args.variant)
-    if module is None:
-        raise _Refused(f"no game math for {args.variant!r} here (known: {', '.join(VARIANTS)})")
+    if args.variant not in _with_math():
+        raise Refused(f"no game math for {args.variant!r} here (known: {', '.join(_with_math())})")
+    module = games.math(args.variant)
     rules = _rules(args.rule)
-    if module is veintiuno:
-        return _veintiuno(args, rules)
-    if args.command == "specials":
-        raise _Refused(f"specials: only veintiuno has a table of special hands, not {args.variant}")
-    if getattr(args, "threshold", None) is not None or getattr(args, "bank_stands", None) is not None:
-        raise _Refused("--threshold and --bank-stands apply to veintiuno only")
-    if module is blackjack:
-        return _blackjack(args, rules)
-    if args.preset is not None:
-        raise _Refused(f"--preset does not apply to {args.variant}")
-    if args.command == "ev":
-        return module.ev(args.cards, dealer=args.dealer, bet=args.bet, removed=args.removed, rules=rules)
-    if args.command == "edge":
-        if args.strategy not in (None, "optimal"):
-            raise _Refused(f"--strategy {args.strategy}: {args.variant} has the optimal strategy only")
-        if args.all:
-            if rules:
-                raise _Refused("--all gives every combination of the dark-card rules; drop --rule")
-            return module.edge_table()
-        return module.edge(rules)
-    return module.strategy(bet=args.bet, rules=rules)
-
-
-def _blackjack(args, rules: dict):
-    if args.command == "ev":
-        if args.bet is not None:
-            raise _Refused("--bet does not apply to blackjack (every EV is per unit of the bet)")
-        return blackjack.ev(args.cards, dealer=args.dealer, removed=args.removed, rules=rules, preset=args.preset)
-    if args.command == "edge":
-        if args.all:
-            raise _Refused("--all applies to ochko only")
-        return blackjack.edge(rules, preset=args.preset, strategy=args.strategy or "optimal")
-    if args.bet != 1:
-        raise _Refused("--bet does not apply to blackjack")
-    return blackjack.strategy(rules, preset=args.preset)
-
-
-def _veintiuno(args, rules: dict):
-    if args.command == "specials":
-        packs = rules.pop("packs", "1")
-        if rules:
-            raise _Refused(f"specials veintiuno: only --rule packs=N applies, not {', '.join(rules)}")
-        if not str(packs).isdigit():
-            raise _Refused(f"--rule packs={packs}: a whole number of packs")
-        return veintiuno.specials_document(int(packs))
-    if args.command != "edge":
-        raise _Refused(f"{args.command} veintiuno: veintiuno's math is `edge` and `specials`; its player's "
-                       "strategy is documented in docs/veintiuno-math.md")
-    if args.preset is not None:
-        raise _Refused("--preset does not apply to veintiuno")
-    if args.strategy not in (None, "documented"):
-        raise _Refused(f"--strategy {args.strategy}: veintiuno's edge is for the documented strategies")
-    if args.all:
-        return veintiuno.grid(rules)
-    counts = {k: v for k, v in (("threshold", args.threshold), ("bank_stands", args.bank_stands)) if v is not None}
-    return veintiuno.edge(rules, **counts)
+    extras = getattr(module, "CLI_EXTRAS", ())
+    if args.command == "specials" and "specials" not in extras:
+        raise Refused(f"specials: only {_taking('specials')} has a table of special hands, not {args.variant}")
+    if "counts" not in extras and (getattr(args, "threshold", None) is not None
+                                   or getattr(args, "bank_stands", None) is not None):
+        raise Refused(f"--threshold and --bank-stands apply to {_taking('counts')} only")
+    return module.cli(args, rules)
 
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         answer = run(argv)
-    except (ochko.QuestionError, _Refused) as error:
+    except (QuestionError, Refused) as error:
         sys.stderr.write(" ".join(str(error).split()) + "\n")
         return 2
     sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")

@@ -37,6 +37,7 @@ from math import factorial
 
 from ..ochko import BET_MULTIPLE_MAX
 from ..odds.ochko import PICTURE, RANKS, VALUE
+from .questions import Refused
 from .ochko_question import (
     N_RANKS, PER_RANK, RANK_INDEX, QuestionError, _best, _check_copies, _check_not_settled, _decimal,
     _decimal_sqrt, _hand, _read_cards, _rules, _rules_jsonable, _shoe_counts,
@@ -588,3 +589,29 @@ def _reach(solver: Solver, i: int) -> dict:
                 following[key] = following.get(key, 0) + p * Fraction(s, node.n)
         frontier = following
     return reach
+
+
+# --- the command line (math/cli.py) ----------------------------------------------------------------
+
+def cli(args, rules: dict):
+    """The answer to `ev|edge|strategy ochko …` (math/cli.py has parsed it and read its rules)."""
+    if args.preset is not None:
+        raise Refused(f"--preset does not apply to {args.variant}")
+    if args.command == "ev":
+        return ev(args.cards, dealer=args.dealer, bet=args.bet, removed=args.removed, rules=rules)
+    if args.command == "edge":
+        if args.strategy not in (None, "optimal"):
+            raise Refused(f"--strategy {args.strategy}: {args.variant} has the optimal strategy only")
+        if args.all:
+            if rules:
+                raise Refused("--all gives every combination of the dark-card rules; drop --rule")
+            return edge_table()
+        return edge(rules)
+    return strategy(bet=args.bet, rules=rules)
+
+
+def reports() -> dict:
+    """The Markdown reports of docs/ochko-math.md (python -m dealing.engine.math.report)."""
+    from .ochko_report import ochko_report, ochko_speed
+
+    return {"ochko": ochko_report, "ochko-speed": ochko_speed}

@@ -1,4 +1,4 @@
-"""What every game's math shares in reading a question: its one refusal, and cards read from a pack."""
+"""What every game's math shares in reading a question: its refusals, and cards read from a pack."""
 
 from ..cards import normalize
 
@@ -9,6 +9,10 @@ class QuestionError(ValueError):
     def __init__(self, field: str, message: str):
         super().__init__(message)
         self.field = field
+
+
+class Refused(Exception):
+    """A command line of the game math (math/cli.py) that cannot be answered: one line on standard error."""
 
 
 def read_cards(texts, field: str, pack, pack_words: str) -> list[str]:

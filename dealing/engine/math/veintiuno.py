@@ -35,7 +35,7 @@ from functools import lru_cache
 
 from ..errors import RoundError
 from ..veintiuno import rules as R
-from .questions import QuestionError
+from .questions import QuestionError, Refused
 
 ACE, PICTURE = 0, 7
 # The pack by value class: A, 2, 3, 4, 5, 6, 7 and the pictures (J, Q, K count 10).
@@ -377,3 +377,31 @@ def specials_document(packs: int = 1, threshold: int = THRESHOLD) -> dict:
     return {"format": "specials/1", "variant": "veintiuno", "packs": packs,
             "player_threshold": threshold,
             "chances": {name: _decimal(p) for name, p in specials(packs, threshold).items()}}
+
+
+# --- the command line (math/cli.py) ----------------------------------------------------------------
+
+# The command line's game-specific parts this game takes: the `specials` command, --threshold and --bank-stands.
+CLI_EXTRAS = ("specials", "counts")
+
+
+def cli(args, rules: dict):
+    """The answer to `edge|specials veintiuno …` (math/cli.py has parsed it and read its rules)."""
+    if args.command == "specials":
+        packs = rules.pop("packs", "1")
+        if rules:
+            raise Refused(f"specials veintiuno: only --rule packs=N applies, not {', '.join(rules)}")
+        if not str(packs).isdigit():
+            raise Refused(f"--rule packs={packs}: a whole number of packs")
+        return specials_document(int(packs))
+    if args.command != "edge":
+        raise Refused(f"{args.command} veintiuno: veintiuno's math is `edge` and `specials`; its player's "
+                      "strategy is documented in docs/veintiuno-math.md")
+    if args.preset is not None:
+        raise Refused("--preset does not apply to veintiuno")
+    if args.strategy not in (None, "documented"):
+        raise Refused(f"--strategy {args.strategy}: veintiuno's edge is for the documented strategies")
+    if args.all:
+        return grid(rules)
+    counts = {k: v for k, v in (("threshold", args.threshold), ("bank_stands", args.bank_stands)) if v is not None}
+    return edge(rules, **counts)
