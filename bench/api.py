@@ -227,7 +227,7 @@ class _Fixture:
 def _bodies(fixture: "_Fixture", clients: int, per_client: int, seed: int) -> list[list[bytes]]:
     """Each client's rounds, at its table (client k at table k modulo the tables)."""
     from dealing.chain import json_safe
-    from dealing.engine.simulators import ochko
+    from dealing.engine.ochko import simulator as ochko
 
     rng = random.Random(seed)
     shares = []

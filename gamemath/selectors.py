@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from dealing.engine import ochko as ochko_rules
 from dealing.engine.errors import RoundError
-from dealing.engine.math import ochko
+from dealing.engine.ochko import math as ochko
 
 QuestionError = ochko.QuestionError
 

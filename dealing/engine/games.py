@@ -2,7 +2,7 @@
 
     from dealing.engine import games
     games.names()                       # ("ochko", "blackjack", "veintiuno")
-    games.get("ochko").simulator        # "dealing.engine.simulators.ochko"
+    games.get("ochko").simulator        # "dealing.engine.ochko.simulator"
     games.math("ochko")                 # its game-math module (ev, edge, strategy)
     games.register(Game(name="toy", module=toy_rules))   # a game added at run time (tests)
     games.unregister("toy")
@@ -114,8 +114,8 @@ def _import(module: str | ModuleType) -> ModuleType:
 
 
 # The games of this engine. A new one adds its line here (and its modules).
-register(Game("ochko", f"{_PACKAGE}.ochko", f"{_PACKAGE}.simulators.ochko", f"{_PACKAGE}.odds.ochko",
-              f"{_PACKAGE}.math.ochko"))
+register(Game("ochko", f"{_PACKAGE}.ochko", f"{_PACKAGE}.ochko.simulator", f"{_PACKAGE}.ochko.odds",
+              f"{_PACKAGE}.ochko.math"))
 register(Game("blackjack", f"{_PACKAGE}.blackjack", f"{_PACKAGE}.simulators.blackjack", f"{_PACKAGE}.odds.blackjack",
               f"{_PACKAGE}.math.blackjack"))
 register(Game("veintiuno", f"{_PACKAGE}.veintiuno", f"{_PACKAGE}.simulators.veintiuno",

@@ -13,7 +13,7 @@ import pytest
 
 from books import signals as s
 from dealing import chain, engine
-from dealing.engine.simulators import ochko
+from dealing.engine.ochko import simulator as ochko
 from dealing.services.rounds import stake_rows
 from tests.books.test_signals import binomial_upper
 from tests.books.test_signals_floor import FRIEND, befriend

@@ -8,7 +8,7 @@ import pytest
 from casino.errors import ServiceError
 from dealing import engine, selectors, services
 from dealing.choices import ShoeEventKind
-from dealing.engine.simulators import ochko as ochko_sim
+from dealing.engine.ochko import simulator as ochko_sim
 from dealing.models import Shoe, ShoeEvent
 
 pytestmark = pytest.mark.django_db

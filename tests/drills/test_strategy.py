@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 from casino.errors import ServiceError
 from casino.roles import AUDITOR, DEALER, INSPECTOR, PIT_BOSS, TRAINEE
 from dealing.engine.math import blackjack as bj_math
-from dealing.engine.math import ochko as ochko_math
+from dealing.engine.ochko import math as ochko_math
 from drills import selectors, services, strategy
 from drills.choices import Kind
 from drills.models import Drill

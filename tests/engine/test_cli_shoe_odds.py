@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from dealing import engine
-from dealing.engine.odds.ochko import exact
-from dealing.engine.simulators.ochko import simulate_shoe
+from dealing.engine.ochko.odds import exact
+from dealing.engine.ochko.simulator import simulate_shoe
 
 from .ochko_logs import one_box_win
 

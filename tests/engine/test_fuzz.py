@@ -103,7 +103,7 @@ def test_arbitrary_shoe_documents_and_house_rules(value):
 def test_a_valid_shoe_with_one_value_swapped(data, seed):
     import random
 
-    from dealing.engine.simulators.ochko import simulate_shoe
+    from dealing.engine.ochko.simulator import simulate_shoe
 
     doc = json.loads(json.dumps(simulate_shoe(random.Random(seed), rounds=3), default=str))
     path = data.draw(st.sampled_from([p for p in _paths(doc) if "events" not in p]))

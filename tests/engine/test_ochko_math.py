@@ -1,8 +1,8 @@
-"""The exact game math of 21 Ochko (dealing/engine/math/ochko.py) against independent computations.
+"""The exact game math of 21 Ochko (dealing/engine/ochko/math/__init__.py) against independent computations.
 
 * The dealer's odds and the value of every option are recomputed here the slow, obvious way: a
   recursion over every card the box and the dealer may draw, in Fractions, with the dealer odds of
-  dealing/engine/odds/ochko.py (which walk every path of the dealer's draw).
+  dealing/engine/ochko/odds.py (which walk every path of the dealer's draw).
 * A Monte Carlo plays rounds with the computed optimal strategy, writes each as a round/1 log and
   has the real engine settle it: the mean net lands within 4 standard errors of the exact figure.
 """
@@ -22,8 +22,8 @@ import pytest
 
 from dealing import engine
 from dealing.engine.math import cli
-from dealing.engine.math import ochko as om
-from dealing.engine.odds import ochko as odds
+from dealing.engine.ochko import math as om
+from dealing.engine.ochko import odds
 
 ROOT = Path(__file__).resolve().parents[2]
 RANKS = odds.RANKS

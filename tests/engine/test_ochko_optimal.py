@@ -10,8 +10,8 @@ from decimal import Decimal
 import pytest
 
 from dealing import engine
-from dealing.engine.math.ochko import edge
-from dealing.engine.simulators.ochko import MISTAKES, simulate_round
+from dealing.engine.ochko.math import edge
+from dealing.engine.ochko.simulator import MISTAKES, simulate_round
 
 # Heads up (one box, one stake), as the edge's model: 60 000 rounds take ~6 s here and give a
 # standard error of ~0.022 Antes (sd ≈ 5.45), against edges of 0.043 … 0.066.
@@ -56,7 +56,7 @@ def test_optimal_rounds_are_correct_and_have_no_dealer_bets():
 
 
 def test_optimal_play_follows_the_engine_decisions():
-    from dealing.engine.math.ochko import ev
+    from dealing.engine.ochko.math import ev
 
     rng = random.Random(11)
     for _ in range(200):

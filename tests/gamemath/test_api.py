@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from casino.roles import ROLES
-from dealing.engine.math import ochko
+from dealing.engine.ochko import math as ochko
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from casino import navigation
 from casino.roles import ROLES
-from dealing.engine.math import ochko
+from dealing.engine.ochko import math as ochko
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ arithmetic (the Monte Carlo test of blackjack.edge goes through the real simulat
 """
 
 import random
-from decimal import Decimal
+from decimal import Decimal, localcontext
 from fractions import Fraction
 
 from . import blackjack as bj
@@ -78,9 +78,10 @@ def jackpot(preset: str = "online", rules=None) -> dict:
 
 
 def _dec(value: Fraction) -> str:
-    from .ochko_question import _decimal
-
-    return _decimal(value)
+    """An exact figure as a decimal string of 18 significant digits."""
+    with localcontext() as ctx:
+        ctx.prec = 18
+        return format(Decimal(value.numerator) / Decimal(value.denominator), "f")
 
 
 # --- the cut card, by simulation -------------------------------------------------------------------

@@ -10,7 +10,7 @@ pastes this output under the command, so re-running it checks the page.
 import time
 from decimal import Decimal
 
-from . import ochko
+from .. import math as ochko
 
 
 def _pct(text: str, places: int = 4) -> str:

@@ -6,7 +6,7 @@ correct round and then commits that one mistake, reporting the finding code and 
 
 Two ways to play the boxes: `play="casual"` (the default) folds, bets, hits, stands and takes dark
 cards at random and places dealer bets, like a floor of casual players; `play="optimal"` makes every
-player decision the game math's optimal one (`dealing.engine.math.ochko`, with the table's house
+player decision the game math's optimal one (`dealing.engine.ochko.math`, with the table's house
 rules, off a full shoe as `edge` assumes: the fold or the Bet k after the first card, then stand,
 hit or dark against the up card) and places no dealer bets, so that the house's mean win per Ante
 is the `edge/1` document's `house_edge`.
@@ -14,11 +14,11 @@ is the `edge/1` document's `house_edge`.
 
 from decimal import Decimal
 
-from ..ochko import BET_MULTIPLE_MAX
-from ..math.ochko import solve
-from ..math.ochko_play import optimal_action, optimal_bet
-from . import Simulated
-from .injection import Log, until_written
+from ..simulators import Simulated
+from ..simulators.injection import Log, until_written
+from . import BET_MULTIPLE_MAX
+from .math import solve
+from .math.play import optimal_action, optimal_bet
 
 RANKS = "6789TJQKA"
 VALUE = {"6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 2, "Q": 3, "K": 4, "A": 11}

@@ -1,8 +1,8 @@
 """The optimal play of 21 Ochko move by move, for a simulated box: the decisions `ochko.edge` prices
-(the simulator's `play="optimal"`), read from a solver of dealing/engine/math/ochko.py."""
+(the simulator's `play="optimal"`), read from a solver of the game math (dealing/engine/ochko/math/)."""
 
-from .ochko import ACTIONS, Solver
-from .ochko_question import N_RANKS, RANK_INDEX
+from . import ACTIONS, Solver
+from .question import N_RANKS, RANK_INDEX
 
 __all__ = ["optimal_bet", "optimal_action"]
 

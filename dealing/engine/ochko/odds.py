@@ -8,7 +8,7 @@ drawn without replacement, so the recursion carries the shoe's composition.
 from fractions import Fraction
 from functools import lru_cache
 
-from . import as_decimal
+from ..odds import as_decimal
 
 RANKS = "6789TJQKA"
 VALUE = (6, 7, 8, 9, 10, 2, 3, 4, 11)

@@ -35,12 +35,24 @@ hand already settled, an option the rules forbid), whose `field` names the argum
 from fractions import Fraction
 from math import factorial
 
-from ..ochko import BET_MULTIPLE_MAX
-from ..odds.ochko import PICTURE, RANKS, VALUE
-from .questions import Refused
-from .ochko_question import (
-    N_RANKS, PER_RANK, RANK_INDEX, QuestionError, _best, _check_copies, _check_not_settled, _decimal,
-    _decimal_sqrt, _hand, _read_cards, _rules, _rules_jsonable, _shoe_counts,
+from ...math.questions import Refused
+from .. import BET_MULTIPLE_MAX
+from ..odds import PICTURE, RANKS, VALUE
+from .question import (
+    N_RANKS,
+    PER_RANK,
+    RANK_INDEX,
+    QuestionError,
+    _best,
+    _check_copies,
+    _check_not_settled,
+    _decimal,
+    _decimal_sqrt,
+    _hand,
+    _read_cards,
+    _rules,
+    _rules_jsonable,
+    _shoe_counts,
 )
 
 __all__ = ["QuestionError", "ev", "edge", "edge_table", "strategy", "solve", "RULE_COMBINATIONS"]
@@ -612,6 +624,6 @@ def cli(args, rules: dict):
 
 def reports() -> dict:
     """The Markdown reports of docs/ochko-math.md (python -m dealing.engine.math.report)."""
-    from .ochko_report import ochko_report, ochko_speed
+    from .report import ochko_report, ochko_speed
 
     return {"ochko": ochko_report, "ochko-speed": ochko_speed}

@@ -1,15 +1,15 @@
-"""Reading an Ochko game-math question and writing its answer (dealing/engine/math/ochko.py asks
+"""Reading an Ochko game-math question and writing its answer (dealing/engine/ochko/math/__init__.py asks
 the solver): the cards named, the shoe they leave, the house rules, and the exact figures as the
 decimal strings of analytics-format.md."""
 
 from decimal import Decimal, localcontext
 from fractions import Fraction
 
-from ..cards import label
-from ..errors import RoundError
-from ..ochko import DECKS, PACK, house_rules
-from ..odds.ochko import RANKS, VALUE
-from .questions import QuestionError, read_cards
+from ...cards import label
+from ...errors import RoundError
+from ...math.questions import QuestionError, read_cards
+from .. import DECKS, PACK, house_rules
+from ..odds import RANKS, VALUE
 
 N_RANKS = len(RANKS)
 RANK_INDEX = {r: i for i, r in enumerate(RANKS)}
