@@ -19,14 +19,14 @@ from functools import lru_cache
 
 from django.utils.translation import gettext as _
 
+from dealing.engine.blackjack import math as bj_math
+from dealing.engine.blackjack.simulator import cards as bj_cards
 from dealing.engine.cards import RANK_NAMES
-from dealing.engine.math import blackjack as bj_math
 from dealing.engine.math import veintiuno_ev
 from dealing.engine.math.questions import QuestionError
 from dealing.engine.ochko import math as ochko_math
 from dealing.engine.ochko import rules as ochko_rules
 from dealing.engine.ochko import simulator as ochko_cards
-from dealing.engine.simulators.blackjack import cards as bj_cards
 from dealing.engine.veintiuno import rules as veintiuno_rules
 
 CANDIDATES = 6

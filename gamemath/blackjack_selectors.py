@@ -7,8 +7,9 @@ from its own memo in a fraction of a millisecond once the shoe's solve is warm.
 
 from functools import lru_cache
 
-from dealing.engine.math import blackjack, blackjack_effects
-from dealing.engine.math.blackjack_question import rules_key
+from dealing.engine.blackjack import math as blackjack
+from dealing.engine.blackjack.math import effects as blackjack_effects
+from dealing.engine.blackjack.math.question import rules_key
 
 QuestionError = blackjack.QuestionError
 PRESETS = ("salon", "online")

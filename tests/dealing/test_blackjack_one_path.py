@@ -15,7 +15,7 @@ from django.urls import reverse
 from audit.models import Finding
 from dealing import engine
 from dealing.choices import AuditStatus
-from dealing.engine.simulators import blackjack as bj_simulator
+from dealing.engine.blackjack import simulator as bj_simulator
 from dealing.engine.simulators import simulate
 from dealing.models import Round
 from tests.factories import audit_pending

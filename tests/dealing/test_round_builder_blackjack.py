@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from dealing import chain, engine
-from dealing.engine.simulators import blackjack as simulator
+from dealing.engine.blackjack import simulator
 from dealing.games.blackjack.builder import (
     BlackjackEntry, BoxEntry, HandEntry, Result, Source, StakeEntry, blackjack_entry_from_document, build_blackjack,
     full_cards,

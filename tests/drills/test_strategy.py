@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from casino.errors import ServiceError
 from casino.roles import AUDITOR, DEALER, INSPECTOR, PIT_BOSS, TRAINEE
-from dealing.engine.math import blackjack as bj_math
+from dealing.engine.blackjack import math as bj_math
 from dealing.engine.ochko import math as ochko_math
 from drills import selectors, services, strategy
 from drills.choices import Kind

@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from casino.errors import ServiceError
 from casino.roles import TRAINEE
-from dealing.engine.math import blackjack as bj_math
+from dealing.engine.blackjack import math as bj_math
 from dealing.engine.ochko import math as ochko_math
 from drills import services, strategy
 from drills.choices import Kind

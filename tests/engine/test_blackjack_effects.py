@@ -1,4 +1,4 @@
-"""What the rules are worth (dealing/engine/math/blackjack_effects.py): single-rule effects against
+"""What the rules are worth (dealing/engine/blackjack/math/effects.py): single-rule effects against
 the published rule table, the jackpot side bet exactly, the cut-card simulation's own check."""
 
 from decimal import Decimal
@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from dealing.engine.math import blackjack as bj
-from dealing.engine.math import blackjack_effects as fx
+from dealing.engine.blackjack import math as bj
+from dealing.engine.blackjack.math import effects as fx
 
 
 def _edge(**change) -> float:

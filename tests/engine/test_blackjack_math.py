@@ -1,4 +1,4 @@
-"""Blackjack game math (dealing/engine/math/blackjack*.py, docs/blackjack-math.md): the dealer's
+"""Blackjack game math (dealing/engine/blackjack/math/, docs/blackjack-math.md): the dealer's
 polynomials against the exact path walk, option values against an independent recursion in
 Fractions, the chart against the published 4–8 deck S17 DAS no-surrender basic strategy, the
 edge against published figures, and a Monte Carlo of rounds dealt by the real simulator with the
@@ -19,12 +19,11 @@ from pathlib import Path
 import pytest
 
 from dealing import engine
-from dealing.engine.math import blackjack as bj
-from dealing.engine.math import blackjack_dealer as dealer_mod
+from dealing.engine.blackjack import math as bj
+from dealing.engine.blackjack import odds, simulator
+from dealing.engine.blackjack.math import dealer as dealer_mod
+from dealing.engine.blackjack.simulator import round as sim_round
 from dealing.engine.math import cli
-from dealing.engine.odds import blackjack as odds
-from dealing.engine.simulators import blackjack as simulator
-from dealing.engine.simulators.blackjack import round as sim_round
 
 ROOT = Path(__file__).resolve().parents[2]
 RANK = {"A": 0, **{str(v): v - 1 for v in range(2, 10)}, "T": 9, "J": 9, "Q": 9, "K": 9}
@@ -72,7 +71,7 @@ def _left(hand_codes, up_code, decks=6):
 
 
 def _dealer(shoe, up):
-    # odds.blackjack's path walk over an arbitrary shoe: the independent reference
+    # blackjack.odds's path walk over an arbitrary shoe: the independent reference
     return odds._outcomes(tuple(shoe), up + 1, up == 0, 1)
 
 

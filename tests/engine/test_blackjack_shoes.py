@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 from dealing import engine
 from dealing.engine import RoundError
-from dealing.engine.odds.blackjack import RESULTS, _outcomes, exact, without_blackjack
+from dealing.engine.blackjack.odds import RESULTS, _outcomes, exact, without_blackjack
 from dealing.engine.simulators import simulate
-from dealing.engine.simulators.blackjack import MISTAKES, simulate_round, simulate_shoe
+from dealing.engine.blackjack.simulator import MISTAKES, simulate_round, simulate_shoe
 
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,7 +7,8 @@ import pytest
 from django.urls import reverse
 
 from casino.roles import ROLES
-from dealing.engine.math import blackjack, blackjack_effects
+from dealing.engine.blackjack import math as blackjack
+from dealing.engine.blackjack.math import effects as blackjack_effects
 
 pytestmark = pytest.mark.django_db
 

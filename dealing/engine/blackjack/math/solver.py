@@ -10,10 +10,10 @@ option is best there; the caller divides by it (blackjack.py) to answer the cond
 
 A value is a triple (mean, wager, square): E[net·1], E[amount wagered·1], E[net²·1].
 
-Rank indices: 0 the ace, 1 … 8 the two to the nine, 9 any ten-value card (blackjack_dealer.py).
+Rank indices: 0 the ace, 1 … 8 the two to the nine, 9 any ten-value card (dealer.py).
 """
 
-from .blackjack_dealer import ACE, N_RANKS, TEN, DealerOdds, no_blackjack
+from .dealer import ACE, N_RANKS, TEN, DealerOdds, no_blackjack
 
 STAND, HIT, DOUBLE, SPLIT, SURRENDER = "stand", "hit", "double", "split", "surrender"
 ORDER = (STAND, HIT, DOUBLE, SPLIT, SURRENDER)  # also the order that breaks ties

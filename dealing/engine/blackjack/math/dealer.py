@@ -12,7 +12,7 @@ floating point.
 Ranks are indices 0 … 9: 0 the ace, 1 … 8 the two to the nine, 9 any ten-value card. With an ace
 or a ten up the dealer peeks, so the odds returned leave out his blackjack *without*
 renormalising: they sum to P(no dealer blackjack | this shoe). That is what the player's
-recursion needs (blackjack_solver.py): every value there is E[net · 1{no dealer blackjack}].
+recursion needs (solver.py): every value there is E[net · 1{no dealer blackjack}].
 
 Floating point: every term is a product of at most ~12 positive factors and the sums have at
 most ~2,000 positive terms, so each probability carries a relative error below 1e-13.

@@ -1,14 +1,14 @@
-"""Reading a blackjack game-math question (dealing/engine/math/blackjack.py asks the solver): the
+"""Reading a blackjack game-math question (dealing/engine/blackjack/math/__init__.py asks the solver): the
 rules in force, the cards named, the shoe they leave, and the answers as decimal strings."""
 
 from decimal import Decimal, localcontext
 
-from ..blackjack.rules import OPTIONS, PACK, house_rules
-from ..cards import label
-from ..errors import RoundError
-from .blackjack_dealer import N_RANKS
-from .questions import QuestionError
-from .questions import read_cards as _read_cards
+from ...cards import label
+from ...errors import RoundError
+from ...math.questions import QuestionError
+from ...math.questions import read_cards as _read_cards
+from ..rules import OPTIONS, PACK, house_rules
+from .dealer import N_RANKS
 
 DIGITS = 15  # significant digits of the decimal strings (floats: see docs/blackjack-math.md)
 RANK_INDEX = {"A": 0, **{str(v): v - 1 for v in range(2, 10)}, "T": 9, "J": 9, "Q": 9, "K": 9}

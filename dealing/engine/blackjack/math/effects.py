@@ -13,10 +13,10 @@ import random
 from decimal import Decimal, localcontext
 from fractions import Fraction
 
-from . import blackjack as bj
-from .blackjack_dealer import ACE, TEN
-from .blackjack_question import PAYOUT, decimal, read_rules
-from .blackjack_solver import DOUBLE, HIT, SPLIT, STAND, can_double, total
+from .. import math as bj
+from .dealer import ACE, TEN
+from .question import PAYOUT, decimal, read_rules
+from .solver import DOUBLE, HIT, SPLIT, STAND, can_double, total
 
 # (what changes, the house rules that change it); the first row is the preset itself.
 RULE_CHANGES = (

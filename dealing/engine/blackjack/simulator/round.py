@@ -4,8 +4,8 @@ one mistake asked for (injection.Log writes the finished log)."""
 
 from decimal import ROUND_DOWN, Decimal
 
-from .. import Simulated
-from ..injection import Log
+from ...simulators import Simulated
+from ...simulators.injection import Log
 from .cards import CENT, LOW, PLAYERS, TEN, VALUE, basic_strategy, natural, three_to_two, total
 from .rules import DEALT_MISTAKES, MISTAKES
 

@@ -3,7 +3,7 @@ off the top under composition-dependent optimal play or the basic-strategy chart
 that chart (`strategy`), computed from the same numbers (shared/analytics-format.md; the model,
 the split approximation and the float bound are docs/blackjack-math.md).
 
-    from dealing.engine.math import blackjack
+    from dealing.engine.blackjack import math as blackjack
     blackjack.ev(["TS", "6H"], dealer="TC")            # ev/1, salon
     blackjack.edge(preset="online", strategy="basic")  # edge/1
     blackjack.strategy(preset="salon")                 # the hard / soft / pairs chart
@@ -15,13 +15,13 @@ blackjack_pays (3:2 | 6:5), surrender (late), double (any | 9-11).
 
 from collections import OrderedDict
 
-from .questions import Refused
-from .blackjack_dealer import ACE, N_RANKS, TEN, no_blackjack
-from .blackjack_question import (
+from ...math.questions import Refused
+from .dealer import ACE, N_RANKS, TEN, no_blackjack
+from .question import (
     PAYOUT, RANK_INDEX, RANK_NAMES, QuestionError, best_option, check_copies, counts, decimal, decimal_sqrt, full_shoe,
     read_cards, read_rules, rules_jsonable, rules_key,
 )
-from .blackjack_solver import (
+from .solver import (
     DOUBLE, HIT, ORDER, SPLIT, STAND, SURRENDER, Solver, can_double, deal_probabilities, natural, total,
 )
 
@@ -348,6 +348,6 @@ def cli(args, rules: dict):
 
 def reports() -> dict:
     """The Markdown reports of docs/blackjack-math.md (python -m dealing.engine.math.report)."""
-    from .blackjack_report import blackjack_report, blackjack_speed
+    from .report import blackjack_report, blackjack_speed
 
     return {"blackjack": blackjack_report, "blackjack-speed": blackjack_speed}

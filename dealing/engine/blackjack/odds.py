@@ -10,7 +10,7 @@ the peek having found no blackjack.
 from fractions import Fraction
 from functools import lru_cache
 
-from . import as_decimal
+from ..odds import as_decimal
 
 DECKS = {"salon": 6, "online": 8}
 UP_CARDS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")

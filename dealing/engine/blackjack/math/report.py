@@ -3,14 +3,15 @@
     python -m dealing.engine.math.report blackjack          # the tables
     python -m dealing.engine.math.report blackjack-speed    # the timings
 
-Every number printed comes from blackjack.edge / strategy / ev and blackjack_effects.
+Every number printed comes from the game math's edge / strategy / ev (math/__init__.py) and its
+rule effects (math/effects.py).
 """
 
 import time
 from decimal import Decimal
 
-from . import blackjack as bj
-from . import blackjack_effects as fx
+from .. import math as bj
+from . import effects as fx
 
 
 def _pct(text: str, places: int = 3) -> str:

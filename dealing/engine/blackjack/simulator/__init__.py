@@ -13,8 +13,8 @@ round.py (one round); here, a round asked for and a shoe.
 
 from decimal import Decimal
 
-from .. import Simulated
-from ..injection import until_written
+from ...simulators import Simulated
+from ...simulators.injection import until_written
 from .cards import CENT, PLAYERS, RANKS, VALUE, basic_strategy, natural, new_shoe, three_to_two, total
 from .round import _Round
 from .rules import DEALT_MISTAKES, MISTAKES, PRESETS, RULE_NAMES
