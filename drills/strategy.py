@@ -22,12 +22,12 @@ from django.utils.translation import gettext as _
 from dealing.engine.blackjack import math as bj_math
 from dealing.engine.blackjack.simulator import cards as bj_cards
 from dealing.engine.cards import RANK_NAMES
-from dealing.engine.math import veintiuno_ev
 from dealing.engine.math.questions import QuestionError
 from dealing.engine.ochko import math as ochko_math
 from dealing.engine.ochko import rules as ochko_rules
 from dealing.engine.ochko import simulator as ochko_cards
 from dealing.engine.veintiuno import rules as veintiuno_rules
+from dealing.engine.veintiuno.math import ev as veintiuno_ev
 
 CANDIDATES = 6
 DRAWS = 10  # cards kept in the round's order for the hits

@@ -5,7 +5,7 @@ caches stay small; the first solve of a rule set takes seconds, every later answ
 
 from functools import lru_cache
 
-from dealing.engine.math import veintiuno
+from dealing.engine.veintiuno import math as veintiuno
 
 QuestionError = veintiuno.QuestionError
 THRESHOLDS = tuple(range(12, 21))

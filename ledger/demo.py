@@ -15,7 +15,7 @@ from casino import house_rules
 from casino.choices import Variant
 from casino.models import Table
 from dealing import engine
-from dealing.engine.simulators.veintiuno import Pack, simulate_round
+from dealing.engine.veintiuno.simulator import Pack, simulate_round
 
 from . import selectors, services
 from .choices import EndReason

@@ -118,5 +118,5 @@ register(Game("ochko", f"{_PACKAGE}.ochko", f"{_PACKAGE}.ochko.simulator", f"{_P
               f"{_PACKAGE}.ochko.math"))
 register(Game("blackjack", f"{_PACKAGE}.blackjack", f"{_PACKAGE}.blackjack.simulator",
               f"{_PACKAGE}.blackjack.odds", f"{_PACKAGE}.blackjack.math"))
-register(Game("veintiuno", f"{_PACKAGE}.veintiuno", f"{_PACKAGE}.simulators.veintiuno",
-              math=f"{_PACKAGE}.math.veintiuno", limits_by_bank=True, shoe_counted=False))
+register(Game("veintiuno", f"{_PACKAGE}.veintiuno", f"{_PACKAGE}.veintiuno.simulator",
+              math=f"{_PACKAGE}.veintiuno.math", limits_by_bank=True, shoe_counted=False))

@@ -213,7 +213,7 @@ def test_a_split_through_the_api_shows_every_hand(trainee):
 # --- veintiuno ------------------------------------------------------------------------------------
 
 def test_veintiuno_hands_are_graded_against_the_engines_values(trainee):
-    from dealing.engine.math import veintiuno_ev
+    from dealing.engine.veintiuno.math import ev as veintiuno_ev
     drill = _drill(trainee, variant="veintiuno", preset="", rounds=1)
     current = _set_hand(drill, trainee, ["6S", "7H"], "KC", draws=["4D", "5C"])
     hand = services.strategy_decision(current)
@@ -233,7 +233,7 @@ def test_veintiuno_hands_are_graded_against_the_engines_values(trainee):
 
 
 def test_veintiuno_values_by_hand():
-    from dealing.engine.math import veintiuno_ev
+    from dealing.engine.veintiuno.math import ev as veintiuno_ev
     # a 20 stands, a 10 draws, against any up card; a moñona stands (it pays 3:1 unless the bank has a natural)
     for up in ("2S", "7H", "KC", "AD"):
         assert veintiuno_ev.ev(["KS", "QH"], bank=up)["best"] == "stand"
@@ -333,7 +333,7 @@ def _veintiuno_play(hand, up, option, rng):
                                             (["5S", "2H"], "5C", "stand"), (["QS", "2S"], "5C", "stand")])
 def test_veintiuno_values_agree_with_rounds_played_out(hand, up, option):
     import random
-    from dealing.engine.math import veintiuno_ev
+    from dealing.engine.veintiuno.math import ev as veintiuno_ev
     rng = random.Random(f"{hand}/{up}/{option}")
     n = 40_000
     mean = sum(_veintiuno_play(hand, up, option, rng) for _k in range(n)) / n

@@ -8,7 +8,7 @@ import pytest
 
 from dealing import engine
 from dealing.engine import RoundError
-from dealing.engine.simulators import veintiuno as sim
+from dealing.engine.veintiuno import simulator as sim
 
 from .veintiuno_rounds import ev, rnd, settle
 

@@ -1,4 +1,4 @@
-"""Veintiuno's game math (dealing/engine/math/veintiuno.py): the special hands' chances against an
+"""Veintiuno's game math (dealing/engine/veintiuno/math/__init__.py): the special hands' chances against an
 independent count, and the bank's exact edge against rounds dealt from a shuffled pack, played
 by the documented strategies here and settled by the engine's own replay."""
 
@@ -12,7 +12,7 @@ from itertools import permutations
 import pytest
 
 from dealing import engine
-from dealing.engine.math import veintiuno as vm
+from dealing.engine.veintiuno import math as vm
 
 PACK = [r + s for r in "A234567JQK" for s in "SHDC"]
 VALUE = {"A": 1, "J": 10, "Q": 10, "K": 10, **{str(n): n for n in range(2, 8)}}

@@ -14,7 +14,7 @@ from dealing import engine
 from dealing.engine import RoundError
 from dealing.engine import veintiuno as v21
 from dealing.engine.shoe import Shoe, ShoeItem
-from dealing.engine.simulators import veintiuno as sim
+from dealing.engine.veintiuno import simulator as sim
 
 
 # --- the pack across a game night --------------------------------------------------------------

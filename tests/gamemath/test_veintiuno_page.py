@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from casino.roles import ROLES
-from dealing.engine.math import veintiuno
+from dealing.engine.veintiuno import math as veintiuno
 
 pytestmark = pytest.mark.django_db
 

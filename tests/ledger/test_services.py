@@ -334,7 +334,7 @@ def test_a_simulated_night_through_the_services_sums_to_zero(casa, floor, seed, 
     every round the balances sum to zero and they end where the simulator's own arithmetic does."""
     import random
 
-    from dealing.engine.simulators.veintiuno import simulate_session
+    from dealing.engine.veintiuno.simulator import simulate_session
     from tests.factories import TableFactory
 
     rng = random.Random(seed)

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 from dealing import engine
-from dealing.engine.simulators.veintiuno import simulate_session
+from dealing.engine.veintiuno.simulator import simulate_session
 from ledger.tally import gains_of, pack_findings, tally
 
 ZERO = Decimal(0)

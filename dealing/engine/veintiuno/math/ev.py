@@ -30,9 +30,9 @@ their value class, and the recursion keeps that count exact as the player draws.
 from fractions import Fraction
 from functools import lru_cache
 
-from ..veintiuno import rules as R
-from .questions import QuestionError, read_cards
-from .veintiuno import (
+from ...math.questions import QuestionError, read_cards
+from .. import rules as R
+from . import (
     ACE, BANK_STANDS, BUST, CLASS_VALUE, FULL, _best, _class_of, _decimal, _factorial, _rules,
     _take, _twelve, _two_card_kind, _two_card_value,
 )

@@ -33,9 +33,9 @@ from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
 
-from ..errors import RoundError
-from ..veintiuno import rules as R
-from .questions import QuestionError, Refused
+from ...errors import RoundError
+from ...math.questions import QuestionError, Refused
+from .. import rules as R
 
 ACE, PICTURE = 0, 7
 # The pack by value class: A, 2, 3, 4, 5, 6, 7 and the pictures (J, Q, K count 10).

@@ -16,7 +16,7 @@ a game night.
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from .. import Simulated
+from ...simulators import Simulated
 from .cards import HIGH_CARD, PLAYERS, RANKS, SUITS, Pack, PackExhausted, best, hand_result, hard, points, special
 from .round import MISTAKES, simulate_round
 

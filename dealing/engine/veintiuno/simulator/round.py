@@ -4,7 +4,7 @@
 
 from decimal import Decimal
 
-from .. import Simulated
+from ...simulators import Simulated
 from .cards import PLAYERS, SPECIALS, SUITED, Pack, PackExhausted, best, hand_result, points, special
 from .mistakes import MISTAKES, PLAYED, WRITTEN, Written
 

@@ -3,7 +3,7 @@ which are made while the round is played (round.py) and which are written into i
 those here, on the log (`Written`, an injection.Log), beside the ones every game makes the same way.
 """
 
-from .. import injection
+from ...simulators import injection
 from .cards import FACES
 
 MISTAKES = {
