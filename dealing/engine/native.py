@@ -23,7 +23,8 @@ from pathlib import Path
 PACKAGE = "dealing.engine"
 HERE = Path(__file__).resolve().parent
 # The modules that replay, settle and audit rounds, by their names below the engine (a game's
-# package and each of its modules); the CLI, the game registry, simulators and odds stay Python.
+# package and each of its modules); the CLI, the game registry and each game's simulator, odds and
+# math (its wing's simulator/, odds.py, math/) stay Python.
 MODULES = ("errors", "paths", "money", "cards", "findings", "document", "base", "loop",
            "ochko", "ochko.rules", "ochko.table", "ochko.events", "ochko.replay",
            "blackjack", "blackjack.rules", "blackjack.table", "blackjack.events", "blackjack.replay",

@@ -1,4 +1,7 @@
-"""Exact dealer odds: the probability of each final dealer result for each first (or up) card."""
+"""Exact dealer odds: the probability of each final dealer result for each first (or up) card.
+
+Each game's table is its own `odds` module (`dealing/engine/<game>/odds.py`, named in games.py);
+this module asks the registry for it and holds what they share (`as_decimal`)."""
 
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction

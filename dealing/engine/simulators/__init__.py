@@ -1,7 +1,9 @@
 """Simulators: random but procedurally correct rounds, optionally with one injected mistake.
 
-Each variant has a module here with `simulate_round(rng, *, mistake=None, **options)` and a
-`MISTAKES` mapping (mistake kind -> the finding code it must produce). The simulators settle
+Each variant's simulator lives in its own folder (`dealing/engine/<game>/simulator`, named in
+games.py) with `simulate_round(rng, *, mistake=None, **options)` and a `MISTAKES` mapping (mistake
+kind -> the finding code it must produce); this package holds what they share (`Simulated`,
+`simulate`, `injection.py`). The simulators settle
 rounds with their own plain arithmetic, not with the engine's replay, so tests comparing the two
 compare independent implementations.
 """
