@@ -128,3 +128,34 @@ def test_a_game_is_found_by_a_str_subclass_of_its_name():
     assert engine.variant(Variant.OCHKO) is engine.variant("ochko")
     assert simulator_of(Variant.OCHKO).MISTAKES
     assert games.get(["ochko"]) is None
+
+
+def test_each_game_s_pure_modules_live_in_its_own_folder():
+    """One wing per game: the registry's simulator, odds and math of a game are modules of its folder."""
+    for name in engine.VARIANTS:
+        game = games.get(name)
+        for module in (game.module, game.simulator, game.odds, game.math):
+            assert module is None or module == f"dealing.engine.{name}" or module.startswith(f"dealing.engine.{name}.")
+        assert games.math(name).cli and games.simulator(name).MISTAKES
+
+
+def test_the_math_command_line_and_reports_find_a_game_through_the_registry(high_card, capsys):
+    """math/cli.py and math/report.py name no game: a game registered with a `math` is asked like the others."""
+    from dealing.engine.math import cli, report
+
+    math = types.ModuleType("high_card_math")
+    math.cli = lambda args, rules: {"format": "edge/1", "variant": args.variant, "rules": rules}
+    math.reports = lambda: {"high_card": lambda: "| the table |\n"}
+    games.unregister("high_card")
+    games.register(games.Game(name="high_card", module=high_card, math=math))
+    assert cli.main(["edge", "high_card", "--rule", "a=b"]) == 0
+    assert capsys.readouterr().out == '{"format": "edge/1", "variant": "high_card", "rules": {"a": "b"}}\n'
+    assert cli.main(["specials", "high_card"]) == 2
+    assert capsys.readouterr().err == "specials: only veintiuno has a table of special hands, not high_card\n"
+    assert cli.main(["ev", "nothing", "--cards", "AS"]) == 2
+    known = "ochko, blackjack, veintiuno, high_card"
+    assert capsys.readouterr().err == f"no game math for 'nothing' here (known: {known})\n"
+    assert report.main(["high_card"]) == 0
+    assert capsys.readouterr().out == "| the table |\n"
+    with pytest.raises(ValueError, match="no game math"):
+        games.math("nothing")
