@@ -90,13 +90,33 @@ class _SourceFirst:
         return importlib.util.spec_from_file_location(fullname, source)
 
 
+class _PythonBelowCompiled:
+    """A meta path finder for the Python modules inside a compiled game package (a game's math,
+    odds and simulator live in its folder, beside its compiled rules): mypyc gives a compiled
+    package a `__path__` of its own making that the standard finder cannot search."""
+
+    @staticmethod
+    def find_spec(fullname, path=None, target=None):
+        module = fullname[len(PACKAGE) + 1:] if fullname.startswith(PACKAGE + ".") else None
+        if module is None or module in MODULES or module.split(".")[0] not in MODULES:
+            return None
+        source = HERE.joinpath(*module.split("."))
+        if (source / "__init__.py").is_file():
+            return importlib.util.spec_from_file_location(fullname, source / "__init__.py",
+                                                          submodule_search_locations=[str(source)])
+        if source.with_suffix(".py").is_file():
+            return importlib.util.spec_from_file_location(fullname, source.with_suffix(".py"))
+        return None
+
+
 def guard() -> bool:
     """Decide once, before the first engine module is imported: compiled, or all from source."""
     if not _State.checked:
         _State.compiled, _State.why = check()
         _State.checked = True
-        if not _State.compiled and not any(isinstance(f, _SourceFirst) for f in sys.meta_path):
-            sys.meta_path.insert(0, _SourceFirst())
+        finder = _PythonBelowCompiled if _State.compiled else _SourceFirst
+        if not any(isinstance(f, finder) for f in sys.meta_path):
+            sys.meta_path.insert(0, finder())
     return _State.compiled
 
 

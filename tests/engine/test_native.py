@@ -108,6 +108,22 @@ def test_this_process_runs_the_compiled_engine():
     assert native.implementation().startswith("compiled")
 
 
+@needs_build
+def test_a_compiled_game_package_still_imports_the_python_modules_of_its_folder():
+    # mypyc gives a compiled package a __path__ the standard finder cannot search; a game's math,
+    # odds and simulator are plain Python beside its compiled rules.
+    code = ("from pathlib import Path; from dealing.engine import games, native;"
+            "print(native.implementation());"
+            "print(*sorted({Path(getattr(games, slot)(name).__file__).suffix"
+            " for name in ('ochko', 'blackjack', 'veintiuno') for slot in ('math', 'simulator')}))")
+    env = {k: v for k, v in os.environ.items() if k != native.PURE_ENV}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env,
+                          check=True)
+    first, second = done.stdout.splitlines()
+    assert first.startswith("compiled")
+    assert second == ".py"
+
+
 def test_pure_mode_imports_every_module_from_its_source():
     code = ("from pathlib import Path; import dealing.engine as e; from dealing.engine import native, ochko, base;"
             "print(native.implementation()); print(Path(ochko.__file__).suffix, Path(base.__file__).suffix)")
