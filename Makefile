@@ -62,11 +62,12 @@ test: $(STAMP)
 	$(BIN)/lint-imports --no-logo
 	ENGINE_PURE=1 $(BIN)/python -m pytest -n $(JOBS) $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
-# The edit loop: everything but the browser, the real worker, the slow tests and the engine's
-# exhaustive math, on SQLite (under a minute on two cores). Not a replacement for `make test`.
+# The edit loop: everything but the browser, the real worker and the slow tests, on SQLite,
+# stopping at the first failure; PYTEST_ARGS=tests/engine (or any path) narrows it further.
+# Not a replacement for `make test`.
 test-fast: $(STAMP)
-	env -u DATABASE_URL -u CELERY_BROKER_URL ENGINE_PURE=1 $(BIN)/python -m pytest -n $(JOBS) -q \
-	  -m "not browser and not worker and not slow" $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	env -u DATABASE_URL -u CELERY_BROKER_URL ENGINE_PURE=1 $(BIN)/python -m pytest -n $(JOBS) -q -x \
+	  -p no:cacheprovider -m "not browser and not worker and not slow" $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 # The engine's tests on the engine compiled with mypyc, as a server runs it (CI runs it after
 # `make test`): the golden rounds, the properties, the fuzzing, each game's rules and the
