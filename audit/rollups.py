@@ -172,7 +172,7 @@ def _add(bucket: dict, key: tuple, values: tuple, sign: int) -> None:
 def _round_values(status: str, initial, total, logged, owed) -> tuple:
     verdict = [0, 0, 0]
     verdict[VERDICTS.get(status, 3) - 1] = 1
-    # Σ initial² besides Σ initial: the variance of a period's win is σ² × Σ wager² (books/theory.py).
+    # Σ initial² besides Σ initial: the variance of a period's win is σ² × Σ wager² (books/theory/arithmetic.py).
     return (1, *verdict, initial, total, logged or ZERO, owed or ZERO, initial * initial)
 
 

@@ -42,7 +42,8 @@ from dealing.games.demo import MISTAKE_RATE
 from dealing.models import Round, Shoe, ShoeEvent, Stake
 from dealing.services.rounds import _prepare, logged_float
 
-from . import selectors, services, signals_services
+from . import selectors, services
+from .integrity.services import signals_scan_daily
 
 SEED = 2026
 PIT = "Pit A"
@@ -116,7 +117,7 @@ def books_demo_load() -> list[str]:
     _audit(ids)
     created.append(_short_float(tables[0], dealers["dealer2"], boss, pools[tables[0].name], rng))
     # The scan the beat runs each morning, so the demo's signals page shows the sweetheart dealer at once.
-    scan = signals_services.signals_scan_daily()
+    scan = signals_scan_daily()
     created.append(f"{len(scan.created)} integrity signals from the daily scan of {scan.date_from} to {scan.date_to}")
     return created
 

@@ -16,10 +16,9 @@ from rest_framework.views import APIView
 from casino.roles import HasRole
 from dealing.apis.common import Text, errors
 
-from . import signals_selectors as selectors
-from . import signals_services as services
-from .models import SignalKind, SignalStatus
-from .signals_selectors import READ_ROLES, REVIEW_ROLES
+from ..models import SignalKind, SignalStatus
+from . import selectors, services
+from .selectors import READ_ROLES, REVIEW_ROLES
 
 MAX_LIST = 500
 
