@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.db import connection, transaction
-from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
+from casino.db import one_of
 from dealing import engine
 from dealing.choices import AuditStatus
 from dealing.models import Round, RoundAudit, in_force_q
@@ -127,17 +127,6 @@ def rounds_audit(*, round_ids, record=None) -> AuditTotals:
         # A round the engine cannot read keeps no findings: they would describe a log it no longer reads.
         _sync(Finding.objects.filter(round_id__in=one_of([row[0] for row in rows])), wanted, scope="round_id")
     return totals
-
-
-def one_of(ids):
-    """The right-hand side of an `__in` over many ids. On PostgreSQL one array parameter,
-    `IN (SELECT unnest(%s::bigint[]))`: a chunk's 500 ids make one short statement, prepared once
-    on the server whatever their number (with `IN (%s, …)` each count is another statement to
-    parse and plan, and psycopg rewrites 500 placeholders on every call)."""
-    ids = [int(i) for i in ids]
-    if connection.vendor == "postgresql":
-        return RawSQL("SELECT unnest(%s::bigint[])", [ids])
-    return ids
 
 
 def _finding_row(f, fp: str, version: str, *, round_id, shoe_id, table_id, dealer_id, played_at) -> Finding:

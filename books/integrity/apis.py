@@ -13,8 +13,9 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_errors import errors
+from casino.api_inputs import Text
 from casino.roles import HasRole
-from dealing.apis.common import Text, errors
 
 from ..models import SignalKind, SignalStatus
 from . import selectors, services

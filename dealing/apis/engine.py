@@ -5,11 +5,12 @@ from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_errors import errors
 from casino.roles import HasAnyRole
 from dealing import engine
 from dealing.errors import engine_error
 
-from .common import _raw_body, errors
+from .common import _raw_body
 from .rounds import ROUND_EXAMPLE
 
 

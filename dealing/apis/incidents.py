@@ -6,7 +6,8 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.api_inputs import JsonInput
+from casino.api_errors import errors
+from casino.api_inputs import JsonInput, Text
 from casino.models import Table
 from casino.roles import HasRole
 from dealing import selectors, services
@@ -15,7 +16,7 @@ from dealing.choices import Decision, IncidentKind, Resolution
 from dealing.filters import IncidentFilter
 from dealing.models import Incident, Round, Shoe
 
-from .common import Pagination, Text, _paginated, _PerMethodRoles, _user, errors
+from .common import Pagination, _paginated, _PerMethodRoles, _user
 from .decisions import DecisionApi
 from .outputs import ApprovalSerializer, DecisionInput, IncidentDetailSerializer, IncidentSerializer
 

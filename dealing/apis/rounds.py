@@ -8,7 +8,8 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.api_inputs import JsonInput
+from casino.api_errors import errors
+from casino.api_inputs import JsonInput, Text
 from casino.roles import HasRole
 from dealing import selectors, services
 from dealing.access import LOGGERS, READERS
@@ -16,7 +17,7 @@ from dealing.choices import Decision
 from dealing.filters import RoundFilter, StakeFilter
 from dealing.models import Round, Stake
 
-from .common import Pagination, RoundPagination, Text, _json_body, _paginated, _PerMethodRoles, _raw_body, errors
+from .common import Pagination, RoundPagination, _json_body, _paginated, _PerMethodRoles, _raw_body
 from .decisions import DecisionApi
 from .outputs import (
     ApprovalSerializer, DecisionInput, RoundDetailSerializer, RoundLoggedSerializer, RoundSerializer, StakeSerializer,

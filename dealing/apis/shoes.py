@@ -6,7 +6,8 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.api_inputs import JsonInput
+from casino.api_errors import errors
+from casino.api_inputs import JsonInput, Text
 from casino.models import Table
 from casino.roles import HasRole
 from dealing.access import READERS, SHOE_LOADERS, SHOE_RECORDERS
@@ -15,7 +16,7 @@ from dealing.choices import BurnReason
 from dealing.filters import ShoeFilter
 from dealing.models import Shoe
 
-from .common import MONEY, Pagination, Text, _paginated, _PerMethodRoles, _user, errors
+from .common import MONEY, Pagination, _paginated, _PerMethodRoles, _user
 from .outputs import ShoeDetailSerializer, ShoeEventSerializer, ShoeSerializer
 
 
