@@ -40,7 +40,7 @@ from dealing.engine.base import rules_jsonable
 from dealing.engine.simulators import module as simulator
 from dealing.games.demo import MISTAKE_RATE
 from dealing.models import Round, Shoe, ShoeEvent, Stake
-from dealing.services.rounds import _prepare, logged_float
+from dealing.services.rounds import logged_float, round_prepare
 
 from . import selectors, services
 from .integrity.services import signals_scan_daily
@@ -181,7 +181,7 @@ def _pool(table, dealer, rng) -> list[tuple[_Dealt, _Dealt]]:
     for _ in range(POOL):
         honest = _simulate(table, rng)
         mistaken = _simulate(table, rng, rng.choice(MISTAKES))
-        out.append(tuple(_Dealt(_prepare(dict(doc, dealer=dealer.username), table=table, logged_by=dealer))
+        out.append(tuple(_Dealt(round_prepare(dict(doc, dealer=dealer.username), table=table, logged_by=dealer))
                          for doc in (honest, mistaken)))
     return out
 
@@ -203,7 +203,7 @@ def _sweet_pool(table, dealer, rng) -> list[_Dealt]:
                 s["player"] = "P-25"  # the simulator's players are P-1 … P-24
         stakes[favoured]["player"] = SWEETHEART_PLAYER
         doc["events"][k] = {**doc["events"][k], "amount": doc["events"][k]["amount"] * 2}
-        out.append(_Dealt(_prepare(dict(doc, dealer=dealer.username), table=table, logged_by=dealer)))
+        out.append(_Dealt(round_prepare(dict(doc, dealer=dealer.username), table=table, logged_by=dealer)))
     return out
 
 

@@ -326,7 +326,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # Bodies are JSON and nothing else: a form-encoded or text/plain body is refused with 415
-    # (the endpoints that read the raw body check the same: dealing/apis/common.py _raw_body).
+    # (the endpoints that read the raw body check the same: dealing/apis/common.py raw_body).
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],

@@ -12,8 +12,6 @@ from .reviews import MAX_BULK_REVIEW, finding_review
 from .rounds import (
     MAX_ERROR_SAMPLES,
     AuditTotals,
-    _record_audit,
-    _record_one,
     fingerprints,
     round_audit,
     rounds_audit,

@@ -34,13 +34,13 @@ class RoundPagination(KeysetPagination, Pagination):
     keyset_field = "logged_at"
 
 
-def _paginated(view: APIView, queryset, serializer_class) -> Response:
+def paginated(view: APIView, queryset, serializer_class) -> Response:
     paginator = (getattr(view, "pagination_class", None) or Pagination)()
     page = paginator.paginate_queryset(queryset, view.request, view=view)
     return paginator.get_paginated_response(serializer_class(page, many=True).data)
 
 
-def _raw_body(request) -> bytes:
+def raw_body(request) -> bytes:
     """The request body as sent (the engine reads it exactly); too large is refused like any error.
 
     The body skips DRF's parsers (which would read amounts through floats), so the rule they keep
@@ -55,10 +55,10 @@ def _raw_body(request) -> bytes:
         raise ServiceError(_("The request body is too large."), extra={"code": "too_large"}, status=413) from None
 
 
-def _json_body(request) -> dict:
+def json_body(request) -> dict:
     """The body as a JSON object read exactly (decimals stay Decimal)."""
     try:
-        data = load_json(_raw_body(request))
+        data = load_json(raw_body(request))
     except engine.RoundError as exc:
         raise engine_error(exc) from None
     if not isinstance(data, dict):
@@ -66,14 +66,14 @@ def _json_body(request) -> dict:
     return data
 
 
-def _user(username: str, field: str):
+def user_named(username: str, field: str):
     user = User.objects.filter(username=username, is_active=True).first()
     if user is None:
         raise serializers.ValidationError({field: [_("There is no user \"%(name)s\".") % {"name": username}]})
     return user
 
 
-class _PerMethodRoles(APIView):
+class PerMethodRoles(APIView):
     """An endpoint whose methods admit different roles: `method_roles = {"GET": (...), "POST": (...)}`."""
 
     method_roles: dict[str, tuple[str, ...]] = {}

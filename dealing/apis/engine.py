@@ -10,7 +10,7 @@ from casino.roles import HasAnyRole
 from dealing import engine
 from dealing.errors import engine_error
 
-from .common import _raw_body
+from .common import raw_body
 from .rounds import ROUND_EXAMPLE
 
 
@@ -26,6 +26,6 @@ class EngineSettleApi(APIView):
                    responses={200: OpenApiTypes.OBJECT, **errors(400, 401, 403, 413)})
     def post(self, request):
         try:
-            return Response(engine.settle(_raw_body(request)))
+            return Response(engine.settle(raw_body(request)))
         except engine.RoundError as exc:
             raise engine_error(exc) from None

@@ -1,4 +1,4 @@
-"""The statements that put a round at the end of its table's chain, in plain SQL (`_Link`), and
+"""The statements that put a round at the end of its table's chain, in plain SQL (`Link`), and
 an approval at the end of the approvals' chain (`approval_append`)."""
 
 import json
@@ -30,12 +30,12 @@ def approval_append(*, decided_by, decision: str, comment: str, incident=None, r
     return approval
 
 
-class _TableChanged(Exception):
+class TableChanged(Exception):
     """The table's row changed between checking a round and locking it (its limits, rules, pit or
     name): the round is checked again against the table as it is now."""
 
 
-# The PostgreSQL type a stake value read from the JSON parameter is cast to, by its field (`_Link.insert`).
+# The PostgreSQL type a stake value read from the JSON parameter is cast to, by its field (`Link.insert`).
 _SQL_TYPES = {"CharField": "text", "PositiveSmallIntegerField": "smallint", "DecimalField": "numeric"}
 
 
@@ -46,7 +46,7 @@ def _decimal_text(value):
     raise TypeError(f"a stake row holds a {type(value).__name__}")
 
 
-class _Link:
+class Link:
     """The statements of logging a round, in plain SQL (PostgreSQL and SQLite). Most run while the
     table is locked, so they are kept short; all of them run on every round logged, so none is
     built by the ORM anew each time (that costs more CPU than the statement itself)."""
@@ -78,7 +78,7 @@ class _Link:
         self.number, self.supersedes_id, self.table_round = number, supersedes_id, table_round
 
     @classmethod
-    def next_table_round(cls, table: Table, last: "_Link | None") -> int:
+    def next_table_round(cls, table: Table, last: "Link | None") -> int:
         """The number of the table's next new round (inside the table's lock): one more than the
         last link's, or, when that link is a correction (which keeps an older number), than the
         highest number stored."""
@@ -146,11 +146,11 @@ class _Link:
 
     @classmethod
     def lock_table(cls, table: Table, *, take_slot: bool, shoe_number: int | None = None,
-                   expected_row: tuple | None = None) -> "tuple[_Link | None, Shoe | None]":
+                   expected_row: tuple | None = None) -> "tuple[Link | None, Shoe | None]":
         """Lock the table's row (serialising its writers) and read its last link; with `take_slot`,
         also take the next place in the shoe numbered `shoe_number` (None: the table's open shoe).
         Returns (last link or None, the shoe after taking its place, or None). With `expected_row`
-        (the row the round was checked against), raises _TableChanged unless the locked row is it."""
+        (the row the round was checked against), raises TableChanged unless the locked row is it."""
         db = connections[DEFAULT_DB_ALIAS]
         with db.cursor() as cursor:
             cursor.execute(cls.LOCK if db.features.has_select_for_update else cls.TABLE_BY_ID, [table.pk])
@@ -159,7 +159,7 @@ class _Link:
                 cls._forget(expected_row)
                 if row is not None:
                     cls._remember(row)
-                raise _TableChanged
+                raise TableChanged
             if take_slot and db.vendor == "postgresql":
                 if shoe_number is None:
                     cursor.execute(cls.LAST_AND_TAKE_OPEN, [table.pk, table.pk])
