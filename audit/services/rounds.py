@@ -71,7 +71,7 @@ class AuditTotals:
         return sum(self.findings_by_code.values())
 
 
-def _replay(document, handles=None, pk=None):
+def replay_findings(document, handles=None, pk=None):
     """(engine findings, None) or (None, the reason the engine could not read the round). `handles`
     gets the round's handle (initial wagers, total wagered) for the rollups."""
     try:
@@ -103,7 +103,7 @@ def rounds_audit(*, round_ids, record=None) -> AuditTotals:
     by_status: dict[str, list[int]] = {}
     handles: dict[int, tuple] = {}
     for pk, document, table_id, dealer_id, shoe_id, logged_at in rows:
-        found, error = _replay(document, handles, pk)
+        found, error = replay_findings(document, handles, pk)
         totals.rounds += 1
         if found is None:
             status = AuditStatus.ERROR
