@@ -6,9 +6,11 @@ to another module of the project:
 
 - `from x import _name` (relative imports included),
 - `x._name` where `x` is a project module bound by an import (`import a.b`, `import a.b as x`,
-  `from a import b`, at any depth of the file), also through a chain (`a.b._name`).
+  `from a import b`, at any depth of the file), also through a chain (`a.b._name`);
+- `C._name` where `C` is a class imported from the module that defines it (`from a import C`).
 
-Dunder names (`__version__`, `__all__`) are public. What another module needs is made public in its
+Dunder names (`__version__`, `__all__`) are public, and so are Django's documented `_meta`,
+`_default_manager` and `_base_manager` of a model. What another module needs is made public in its
 module (renamed without the underscore), or moved where both may import it; a test reads what the
 code under test publishes. Names of other libraries are not this check's business.
 
@@ -81,8 +83,25 @@ ALLOW: set[str] = {
 }
 
 
+# A model's options and managers: Django's public API despite the underscore.
+DJANGO_PUBLIC = {"_meta", "_default_manager", "_base_manager"}
+
+
 def _private(name: str) -> bool:
     return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+_classes: dict[str, set[str]] = {}
+
+
+def _classes_of(module: str) -> set[str]:
+    """The classes a project module defines at its top level."""
+    if module not in _classes:
+        base = ROOT.joinpath(*module.split("."))
+        source = base.with_suffix(".py") if base.with_suffix(".py").is_file() else base / "__init__.py"
+        tree = ast.parse(source.read_text(encoding="utf-8")) if source.is_file() else ast.Module(body=[])
+        _classes[module] = {node.name for node in tree.body if isinstance(node, ast.ClassDef)}
+    return _classes[module]
 
 
 def _files() -> list[Path]:
@@ -134,6 +153,7 @@ def offences(path: Path, source: str | None = None) -> list[tuple[int, str, str]
     own = ".".join(_module_of(path))
     found: list[tuple[int, str, str]] = []
     modules: dict[str, str] = {}  # a name bound in this file -> the project module it is
+    classes: dict[str, str] = {}  # a name bound in this file -> the project class it is (module.Class)
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -151,10 +171,15 @@ def offences(path: Path, source: str | None = None) -> list[tuple[int, str, str]
                     found.append((node.lineno, alias.name, f"from {source} import {alias.name}"))
                 elif _is_module(f"{source}.{alias.name}"):
                     modules[alias.asname or alias.name] = f"{source}.{alias.name}"
+                elif alias.name in _classes_of(source):
+                    classes[alias.asname or alias.name] = f"{source}.{alias.name}"
     for node in ast.walk(tree):
         if not isinstance(node, ast.Attribute) or not _private(node.attr):
             continue
         chain = _dotted(node.value)
+        if chain and len(chain) == 1 and chain[0] in classes and node.attr not in DJANGO_PUBLIC:
+            found.append((node.lineno, node.attr, f"{classes[chain[0]]}.{node.attr}"))
+            continue
         if not chain or chain[0] not in modules:
             continue
         # follow the chain as far as it names modules: `a.b._x` reads `_x` of a.b
@@ -189,11 +214,15 @@ def test_the_check_sees_each_form_of_reaching_in():
         "from . import conftest\n"
         "from .conftest import _helper\n"
         "from collections import _OrderedDictKeysView\n"
+        "from dealing.models import Round\n"
+        "from dealing.services.chain_link import Link\n"
         "x = dealing.engine._secret, db._lock, engine.__version__, common._user, conftest._private\n"
         "y = errors.__name__, db.one_of\n"
+        "z = Round._meta, Round.objects, Link._NAME_AT\n"
     )
     seen = {(line, name) for line, name, _ in offences(probe, source)}
-    assert seen == {(5, "_raw_body"), (7, "_helper"), (9, "_secret"), (9, "_lock"), (9, "_user"), (9, "_private")}
+    assert seen == {(5, "_raw_body"), (7, "_helper"), (11, "_secret"), (11, "_lock"), (11, "_user"), (11, "_private"),
+                    (13, "_NAME_AT")}
 
 
 def test_no_module_uses_another_modules_private_names():

@@ -265,7 +265,7 @@ class _Importer:
     def _table_of_row(self, row):
         table = self.tables.get(row)
         if table is None:
-            table = self.tables[row] = model_from_row(Table, Link._TABLE_FIELDS, row)
+            table = self.tables[row] = model_from_row(Table, Link.TABLE_FIELDS, row)
         return table
 
     def _user(self, username):
@@ -296,7 +296,7 @@ class _Importer:
         raw = doc.get("table")
         name = raw.get("name") if isinstance(raw, dict) else None
         if self.table is None and isinstance(name, str):
-            row = Link._rows.get(name)
+            row = Link.table_rows.get(name)
             if row is not None:
                 return self._table_of_row(row), row
         return table_of_document(doc, self.table)
@@ -436,9 +436,9 @@ class _Importer:
             row = cursor.fetchone()
             expected = next((item.table_row for item in items if item.table_row is not None), None)
             if expected is not None and row != expected:
-                Link._forget(expected)
+                Link.forget(expected)
                 if row is not None:
-                    Link._remember(row)
+                    Link.remember(row)
                 items = self._again(items, errors)
                 if not items:
                     return []
@@ -493,7 +493,7 @@ class _Importer:
         for item in items:
             wanted.setdefault(item.shoe_number, []).append(item)
         slots: dict[int, object] = {}
-        shoe_table, columns = Shoe._meta.db_table, Link._SHOE_COLUMNS
+        shoe_table, columns = Shoe._meta.db_table, Link.SHOE_COLUMNS
         with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
             for number, group in wanted.items():
                 k = len(group)
@@ -517,7 +517,7 @@ class _Importer:
                         slots[item.line] = False
                         errors.append((item.line, exc))
                     continue
-                shoe = Link._shoe(table, row)
+                shoe = Link.shoe_from_row(table, row)
                 first = shoe.next_position - k
                 cursor.execute(_DEALT, [shoe.pk])
                 dealt = cursor.fetchone()

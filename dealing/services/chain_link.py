@@ -52,8 +52,8 @@ class Link:
     built by the ORM anew each time (that costs more CPU than the statement itself)."""
 
     _TABLE, _ROUND, _SHOE = Table._meta.db_table, Round._meta.db_table, Shoe._meta.db_table
-    _TABLE_FIELDS = list(Table._meta.concrete_fields)
-    _TABLE_COLUMNS = ", ".join(f.column for f in _TABLE_FIELDS)
+    TABLE_FIELDS = list(Table._meta.concrete_fields)
+    _TABLE_COLUMNS = ", ".join(f.column for f in TABLE_FIELDS)
     # By name, as Table.objects.get(name=…) reads it (names are unique), without the model's ordering.
     TABLE_NAMED = f"SELECT {_TABLE_COLUMNS} FROM {_TABLE} WHERE name = %s"
     # The table's row as stored now; LOCK also locks it, where the database locks rows (SQLite
@@ -66,12 +66,12 @@ class Link:
     LAST_TABLE_ROUND = f"SELECT MAX(table_round) FROM {_ROUND} WHERE table_id = %s"
     # Take the next place in the table's open shoe (or the named one); the shoe's row comes back.
     _SHOE_FIELDS = list(Shoe._meta.concrete_fields)
-    _SHOE_COLUMNS = ", ".join(f.column for f in _SHOE_FIELDS)
+    SHOE_COLUMNS = ", ".join(f.column for f in _SHOE_FIELDS)
     TAKE_OPEN = (f"UPDATE {_SHOE} SET next_position = next_position + 1 WHERE ended_at IS NULL AND id = "
                  f"(SELECT id FROM {_SHOE} WHERE table_id = %s AND ended_at IS NULL ORDER BY number DESC LIMIT 1) "
-                 f"RETURNING {_SHOE_COLUMNS}")
+                 f"RETURNING {SHOE_COLUMNS}")
     TAKE_NAMED = (f"UPDATE {_SHOE} SET next_position = next_position + 1 "
-                  f"WHERE table_id = %s AND number = %s AND ended_at IS NULL RETURNING {_SHOE_COLUMNS}")
+                  f"WHERE table_id = %s AND number = %s AND ended_at IS NULL RETURNING {SHOE_COLUMNS}")
 
     def __init__(self, chain_index, sha256, shoe_id, number, supersedes_id, table_round):
         self.chain_index, self.sha256, self.shoe_id = chain_index, sha256, shoe_id
@@ -96,22 +96,22 @@ class Link:
     # a row that changed meanwhile (limits, rules, pit, name) replaces the one here and the round
     # is checked again. So the cache saves each round a query, and can never let one through
     # against a table as it no longer is: the check is the lock's own read.
-    _rows: dict[str, tuple] = {}
+    table_rows: dict[str, tuple] = {}
     _ROWS_MAX = 10_000
 
     @classmethod
     def table_named(cls, name: str) -> "tuple[Table, tuple] | None":
-        row = cls._rows.get(name)
+        row = cls.table_rows.get(name)
         if row is None:
             with connection.cursor() as cursor:
                 cursor.execute(cls.TABLE_NAMED, [name])
                 row = cursor.fetchone()
             if row is None:
                 return None
-            cls._remember(row)
-        return model_from_row(Table, cls._TABLE_FIELDS, row), row
+            cls.remember(row)
+        return model_from_row(Table, cls.TABLE_FIELDS, row), row
 
-    _NAME_AT = [f.attname for f in _TABLE_FIELDS].index("name")
+    _NAME_AT = [f.attname for f in TABLE_FIELDS].index("name")
 
     @classmethod
     def forget_if_changed(cls, row: tuple) -> bool:
@@ -122,18 +122,18 @@ class Link:
             stored = cursor.fetchone()
         if stored == row:
             return False
-        cls._forget(row)
+        cls.forget(row)
         return True
 
     @classmethod
-    def _forget(cls, row: tuple) -> None:
-        cls._rows.pop(row[cls._NAME_AT], None)
+    def forget(cls, row: tuple) -> None:
+        cls.table_rows.pop(row[cls._NAME_AT], None)
 
     @classmethod
-    def _remember(cls, row: tuple) -> None:
-        if len(cls._rows) >= cls._ROWS_MAX:
-            cls._rows.clear()
-        cls._rows[row[cls._NAME_AT]] = row
+    def remember(cls, row: tuple) -> None:
+        if len(cls.table_rows) >= cls._ROWS_MAX:
+            cls.table_rows.clear()
+        cls.table_rows[row[cls._NAME_AT]] = row
 
     # PostgreSQL: once the table's row is locked, its last link and the next place in the shoe in
     # one statement. Its snapshot is taken after the lock is held, so the last link it reads is the
@@ -156,9 +156,9 @@ class Link:
             cursor.execute(cls.LOCK if db.features.has_select_for_update else cls.TABLE_BY_ID, [table.pk])
             row = cursor.fetchone()
             if expected_row is not None and row != expected_row:
-                cls._forget(expected_row)
+                cls.forget(expected_row)
                 if row is not None:
-                    cls._remember(row)
+                    cls.remember(row)
                 raise TableChanged
             if take_slot and db.vendor == "postgresql":
                 if shoe_number is None:
@@ -168,7 +168,7 @@ class Link:
                 row = cursor.fetchone()
                 last_row, shoe_row = row[:cls._LAST_N], row[cls._LAST_N:]
                 last = None if last_row[0] is None else cls(*last_row)  # chain_index is never NULL
-                return last, None if shoe_row[0] is None else cls._shoe(table, shoe_row)  # nor a shoe's id
+                return last, None if shoe_row[0] is None else cls.shoe_from_row(table, shoe_row)  # nor a shoe's id
             cursor.execute(cls.LAST, [table.pk])
             row = cursor.fetchone()
         last = None if row is None else cls(*row)
@@ -239,10 +239,10 @@ class Link:
             else:
                 cursor.execute(cls.TAKE_NAMED, [table.pk, number])
             row = cursor.fetchone()
-        return None if row is None else cls._shoe(table, row)
+        return None if row is None else cls.shoe_from_row(table, row)
 
     @classmethod
-    def _shoe(cls, table: Table, row) -> Shoe:
+    def shoe_from_row(cls, table: Table, row) -> Shoe:
         shoe = model_from_row(Shoe, cls._SHOE_FIELDS, row)
         shoe.table = table
         return shoe
