@@ -3,6 +3,7 @@ an approval at the end of the approvals' chain (`approval_append`)."""
 
 import json
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.utils import timezone
@@ -12,6 +13,9 @@ from casino.models import Table
 from dealing import chain
 
 from ..models import Approval, Round, Shoe, Stake
+
+if TYPE_CHECKING:
+    from .rounds import StakeRow
 
 # The advisory lock that puts the writers of approvals in line (casino.db.advisory_xact_lock).
 _APPROVALS_LOCK = 0x0DEA1A99
@@ -196,7 +200,7 @@ class Link:
         f"SELECT {Round._meta.pk.column} FROM r")
 
     @classmethod
-    def insert(cls, record: Round, stakes: list["_StakeRow"]) -> None:
+    def insert(cls, record: Round, stakes: list["StakeRow"]) -> None:
         """INSERT the record as `record.save(force_insert=True)` would (each value prepared by its
         field; no signal handlers listen to rounds), then its stake rows; give the record its id.
 

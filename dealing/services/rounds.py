@@ -41,7 +41,7 @@ class _Prepared:
     dealer: object
     document: dict  # JSON-safe, as stored
     outcome: engine.Outcome
-    stakes: list["_StakeRow"]  # without their round yet
+    stakes: list["StakeRow"]  # without their round yet
     # The table's columns as read when the round was checked (a looked-up table; None for one the
     # caller gave): its lock re-reads them, and the round is written only if they are unchanged.
     table_row: tuple | None = None
@@ -254,7 +254,7 @@ def logged_float(outcome) -> Decimal:
     return total
 
 
-class _StakeRow:
+class StakeRow:
     """One Stake row to be written: its columns' values by attribute name (`round_id` set when its
     round has an id). Lighter than a `Stake` instance, and every round logged makes several."""
 
@@ -266,7 +266,7 @@ class _StakeRow:
             setattr(self, name, value)
 
 
-def stake_rows(document: dict, outcome) -> list[_StakeRow]:
+def stake_rows(document: dict, outcome) -> list[StakeRow]:
     """The Stake rows of a round (not saved, no round yet); refused when a value would not fit its column."""
     owed: dict[str, Decimal] = {}
     sizes: dict[tuple, Decimal] = {}
@@ -298,7 +298,7 @@ def stake_rows(document: dict, outcome) -> list[_StakeRow]:
         if bet is None and item.get("bet") is not None:
             bet = Decimal(str(item["bet"]))
         # Each amount as its column stores it (chain.money_column), so the link covers what is stored.
-        row = _StakeRow(
+        row = StakeRow(
             stake_id=sid, box=box if type(box) is int and 0 <= box <= BOX_MAX else None, player=player,
             ante=money(ante), bet=money(bet), dealer_bet=money(dealer_bet),
             owed_net=money(owed.get(sid)) if outcome.wagers is not None else None,
