@@ -7,7 +7,10 @@ to another module of the project:
 - `from x import _name` (relative imports included),
 - `x._name` where `x` is a project module bound by an import (`import a.b`, `import a.b as x`,
   `from a import b`, at any depth of the file), also through a chain (`a.b._name`);
-- `C._name` where `C` is a class imported from the module that defines it (`from a import C`).
+- `C._name` where `C` is a class imported from the module that defines it (`from a import C`);
+- the same names given as strings: `setattr(x, "_name", ...)`, `getattr`, `hasattr`, `delattr`,
+  `monkeypatch.setattr(x, "_name", ...)` and `monkeypatch.setattr("a.b._name", ...)` (a test
+  patches what the module publishes as its seam, not its internals).
 
 Dunder names (`__version__`, `__all__`) are public, and so are Django's documented `_meta`,
 `_default_manager` and `_base_manager` of a model. What another module needs is made public in its
@@ -144,6 +147,13 @@ def _dotted(node: ast.AST) -> list[str] | None:
     return [node.id, *reversed(parts)]
 
 
+ATTR_CALLS = {"setattr", "getattr", "hasattr", "delattr"}
+
+
+def _string_arg(node: ast.AST) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
 def offences(path: Path, source: str | None = None) -> list[tuple[int, str, str]]:
     """(line, private name, what) for each private name of another project module that `path` uses
     (`source`: the file's text, read from `path` if not given)."""
@@ -173,22 +183,44 @@ def offences(path: Path, source: str | None = None) -> list[tuple[int, str, str]
                     modules[alias.asname or alias.name] = f"{source}.{alias.name}"
                 elif alias.name in _classes_of(source):
                     classes[alias.asname or alias.name] = f"{source}.{alias.name}"
+    def module_of(chain: list[str] | None) -> str | None:
+        """The project module a name or attribute chain is (`a.b` bound by an import), or None."""
+        if not chain or chain[0] not in modules:
+            return None
+        module = modules[chain[0]]
+        for part in chain[1:]:
+            if not _is_module(f"{module}.{part}"):
+                return None
+            module = f"{module}.{part}"
+        return module
+
     for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and node.args:
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+            if name in ATTR_CALLS:
+                target = _string_arg(node.args[0])
+                if target is not None and "." in target:  # monkeypatch.setattr("a.b._name", value)
+                    module, _, attr = target.rpartition(".")
+                    if _private(attr) and _is_module(module) and module != own:
+                        found.append((node.lineno, attr, target))
+                elif len(node.args) > 1:
+                    attr = _string_arg(node.args[1])
+                    chain = _dotted(node.args[0])
+                    module = module_of(chain)
+                    if attr and _private(attr):
+                        if module and module != own:
+                            found.append((node.lineno, attr, f"{module}.{attr}"))
+                        elif chain and len(chain) == 1 and chain[0] in classes and attr not in DJANGO_PUBLIC:
+                            found.append((node.lineno, attr, f"{classes[chain[0]]}.{attr}"))
+            continue
         if not isinstance(node, ast.Attribute) or not _private(node.attr):
             continue
         chain = _dotted(node.value)
         if chain and len(chain) == 1 and chain[0] in classes and node.attr not in DJANGO_PUBLIC:
             found.append((node.lineno, node.attr, f"{classes[chain[0]]}.{node.attr}"))
             continue
-        if not chain or chain[0] not in modules:
-            continue
-        # follow the chain as far as it names modules: `a.b._x` reads `_x` of a.b
-        module = modules[chain[0]]
-        for part in chain[1:]:
-            if not _is_module(f"{module}.{part}"):
-                module = None
-                break
-            module = f"{module}.{part}"
+        module = module_of(chain)  # `a.b._x` reads `_x` of the module a.b
         if module and module != own:
             found.append((node.lineno, node.attr, f"{module}.{node.attr}"))
     return found
@@ -219,10 +251,13 @@ def test_the_check_sees_each_form_of_reaching_in():
         "x = dealing.engine._secret, db._lock, engine.__version__, common._user, conftest._private\n"
         "y = errors.__name__, db.one_of\n"
         "z = Round._meta, Round.objects, Link._NAME_AT\n"
+        "monkeypatch.setattr(common, '_user', None)\n"
+        "monkeypatch.setattr('dealing.hooks._subscribers', [])\n"
+        "setattr(Link, '_rows', {}), getattr(db, 'one_of'), hasattr(engine, '__all__'), setattr(self, '_x', 1)\n"
     )
     seen = {(line, name) for line, name, _ in offences(probe, source)}
     assert seen == {(5, "_raw_body"), (7, "_helper"), (11, "_secret"), (11, "_lock"), (11, "_user"), (11, "_private"),
-                    (13, "_NAME_AT")}
+                    (13, "_NAME_AT"), (14, "_user"), (15, "_subscribers"), (16, "_rows")}
 
 
 def test_no_module_uses_another_modules_private_names():

@@ -49,7 +49,7 @@ def source_digest(module: str) -> str:
     return hashlib.sha256(_source(module).read_bytes()).hexdigest()
 
 
-def _extension(module: str) -> Path | None:
+def built_extension(module: str) -> Path | None:
     stem = str(_source(module).with_suffix(""))  # mypyc builds ochko/__init__.<tag>.so for a package
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
         path = Path(stem + suffix)
@@ -68,7 +68,7 @@ def check() -> tuple[bool, str]:
     if built.get("python") != sys.implementation.cache_tag:
         return False, f"built for {built.get('python')}, this is {sys.implementation.cache_tag}"
     for module in MODULES:
-        if _extension(module) is None:
+        if built_extension(module) is None:
             return False, f"{module}: no compiled module"
         if built.get("sources", {}).get(module) != source_digest(module):
             return False, f"{_source(module).relative_to(HERE).as_posix()} changed since the build"

@@ -243,12 +243,14 @@ def test_a_correction_takes_the_superseded_round_out_and_puts_its_revision_in(
     assert_pages_read_the_direct_aggregate([people.auditor, people.pit_boss])
 
 
-def test_a_correction_approved_before_the_original_was_audited(people, floor, log_rounds, monkeypatch):
+def test_a_correction_approved_before_the_original_was_audited(people, floor, log_rounds, request):
     """Nothing audited (no subscriber audits the rounds): the rollups count nothing, and the correction
     moves nothing; audited afterwards, only the revision in force counts."""
+    from audit import subscribers
     from dealing import hooks
 
-    monkeypatch.setattr(hooks, "_subscribers", [])
+    hooks.unsubscribe(subscribers.rounds_committed)
+    request.addfinalizer(lambda: hooks.subscribe(subscribers.rounds_committed))
     rows = log_rounds(floor.table_a, people.dealer, n=3, seed=12)
     original = rows[0][0]
     assert Round.objects.get(pk=original.pk).audit_status == AuditStatus.PENDING

@@ -140,7 +140,7 @@ def test_a_changed_source_is_never_shadowed_by_its_stale_build(monkeypatch, tmp_
     sources = {module: native.source_digest(module) for module in native.MODULES}
     manifest.write_text(json.dumps({"python": sys.implementation.cache_tag, "sources": sources}))
     monkeypatch.setattr(native, "MANIFEST", manifest)
-    monkeypatch.setattr(native, "_extension", lambda module: Path(f"/built/{module}.so"))
+    monkeypatch.setattr(native, "built_extension", lambda module: Path(f"/built/{module}.so"))
     monkeypatch.delenv(native.PURE_ENV, raising=False)
     assert native.check() == (True, "every source unchanged since the build")
 
