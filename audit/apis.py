@@ -20,11 +20,11 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_errors import errors
 from casino.api_inputs import JsonInput
 from casino.models import Table
 from casino.pagination import KeysetPagination, StrictLimitOffsetPagination
 from casino.roles import HasRole
-from dealing.apis.common import errors
 
 from . import access, selectors, services
 from .choices import Classification, FindingStatus, RunTrigger, Severity

@@ -147,7 +147,7 @@ _dispatcher: Dispatcher | None = None
 _owner_pid = 0
 
 
-def _process_dispatcher() -> Dispatcher:
+def process_dispatcher() -> Dispatcher:
     """This process's dispatcher; a forked child makes its own (the parent's thread is not in it)."""
     global _dispatcher, _owner_pid
     pid = os.getpid()
@@ -182,7 +182,7 @@ def queue_round_audits(round_ids: list[int]) -> None:
     if not round_ids:
         return
     if batched():
-        _process_dispatcher().add(round_ids)
+        process_dispatcher().add(round_ids)
         return
     from .tasks import audit_round
 

@@ -39,6 +39,8 @@ from zoneinfo import ZoneInfo
 from django.conf import settings
 from django.db import connection, transaction
 
+from casino.db import one_of
+
 ZERO = Decimal(0)
 RECORDED = "recorded"
 PENDING = "pending"
@@ -172,7 +174,7 @@ def _add(bucket: dict, key: tuple, values: tuple, sign: int) -> None:
 def _round_values(status: str, initial, total, logged, owed) -> tuple:
     verdict = [0, 0, 0]
     verdict[VERDICTS.get(status, 3) - 1] = 1
-    # Σ initial² besides Σ initial: the variance of a period's win is σ² × Σ wager² (books/theory.py).
+    # Σ initial² besides Σ initial: the variance of a period's win is σ² × Σ wager² (books/theory/arithmetic.py).
     return (1, *verdict, initial, total, logged or ZERO, owed or ZERO, initial * initial)
 
 
@@ -191,7 +193,7 @@ class _Snapshot:
 
 
 def _round_rows(m: Models, round_ids, *, lock: bool):
-    qs = m.Round.objects.filter(pk__in=_one_of(round_ids)).order_by("pk")
+    qs = m.Round.objects.filter(pk__in=one_of(round_ids)).order_by("pk")
     if lock and connection.vendor == "postgresql":
         # Lock in a statement of its own, then read in the next: a `FOR UPDATE` that waited for another
         # writer re-reads only the locked round rows, while its subqueries (the derived status and
@@ -219,7 +221,7 @@ def _snapshot(m: Models, round_ids, shoe_ids, *, lock: bool = False) -> tuple[_S
         in_force = {pk: row[2] for pk, row in rows.items() if row[0] == RECORDED}
         if in_force:
             for played_at, table_id, dealer_id, round_id, code, severity, status, classification, delta in (
-                    m.Finding.objects.filter(round_id__in=_one_of(list(in_force))).order_by()
+                    m.Finding.objects.filter(round_id__in=one_of(list(in_force))).order_by()
                     .values_list("played_at", "table_id", "dealer_id", "round_id", "code", "severity", "status",
                                  "classification", "player_delta")):
                 key = (*time_key(played_at), table_id, dealer_id or 0, in_force[round_id], False, code, severity,
@@ -239,12 +241,6 @@ def _snapshot(m: Models, round_ids, shoe_ids, *, lock: bool = False) -> tuple[_S
 
 def _counted(row) -> bool:
     return row is not None and row[0] == RECORDED and row[1] != PENDING
-
-
-def _one_of(ids):
-    from .services.rounds import one_of
-
-    return one_of(ids)
 
 
 # --- keeping them current ---------------------------------------------------------------------------
@@ -278,7 +274,7 @@ def changes(*, round_ids=(), shoe_ids=(), handles: dict | None = None, models: M
     moving = [pk for pk in round_ids if _counted(before_rows.get(pk)) != _counted(after_rows.get(pk))]
     missing = [pk for pk in moving if pk not in handles]
     if missing:
-        for pk, document in m.Round.objects.filter(pk__in=_one_of(missing)).values_list("pk", "document"):
+        for pk, document in m.Round.objects.filter(pk__in=one_of(missing)).values_list("pk", "document"):
             handles[pk] = _replayed_handle(document)
     rounds_delta: dict[tuple, list] = {}
     for bucket, sign in ((after.rounds, 1), (before.rounds, -1)):
@@ -376,7 +372,7 @@ def direct(*, models: Models | None = None, batch: int = 2000, progress=None) ->
             key = (*time_key(logged_at), table_id, dealer_id or 0, variant)
             _add(rounds, key, _round_values(audit_status, initial, total, logged, owed), 1)
         for played_at, table_id, dealer_id, round_id, code, severity, status, classification, delta in (
-                m.Finding.objects.filter(round_id__in=_one_of(list(variants))).order_by()
+                m.Finding.objects.filter(round_id__in=one_of(list(variants))).order_by()
                 .values_list("played_at", "table_id", "dealer_id", "round_id", "code", "severity", "status",
                              "classification", "player_delta")):
             key = (*time_key(played_at), table_id, dealer_id or 0, variants[round_id], False, code, severity,

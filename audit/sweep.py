@@ -69,6 +69,11 @@ def on_worker_ready(sender=None, **kwargs) -> None:
     _sweeper.start()
 
 
+def sweeper_running() -> bool:
+    """Whether this process runs its sweeper (started by on_worker_ready)."""
+    return _sweeper is not None
+
+
 def on_worker_shutdown(sender=None, **kwargs) -> None:
     global _sweeper
     sweeper, _sweeper = _sweeper, None

@@ -74,12 +74,12 @@ def api_ingestion(*, clients: int = 8, rounds: int = 3000, tables: int | None = 
         return {"note": f"not measured: needs PostgreSQL (DATABASE_URL), not {connection.vendor}"}
     workers = workers or (os.cpu_count() or 2) + 1
     tables = tables or clients
-    fixture = _Fixture.create(tables)
+    fixture = Fixture.create(tables)
     try:
-        warmup = _bodies(fixture, clients, WARMUP_PER_CLIENT, seed)
-        measured = _bodies(fixture, clients, -(-rounds // clients), seed + 1)
+        warmup = round_bodies(fixture, clients, WARMUP_PER_CLIENT, seed)
+        measured = round_bodies(fixture, clients, -(-rounds // clients), seed + 1)
         queue = _AuditQueue()
-        with _Server(workers=workers, threads=threads) as server:
+        with Server(workers=workers, threads=threads) as server:
             _post_all(server.port, fixture.token, warmup)
             backends = _Backends()  # the server's connections, open since the warm-up (CONN_MAX_AGE)
             cpu_before, db_before = server.cpu_seconds(), backends.cpu_seconds()
@@ -163,7 +163,7 @@ class _AuditQueue:
 
 # --- the throwaway floor ----------------------------------------------------------------------------
 
-class _Fixture:
+class Fixture:
     def __init__(self, pit, tables, user, token):
         self.pit, self.tables, self.user, self.token = pit, tables, user, token
 
@@ -224,7 +224,7 @@ class _Fixture:
         return "throwaway tables, dealer and rounds removed"
 
 
-def _bodies(fixture: "_Fixture", clients: int, per_client: int, seed: int) -> list[list[bytes]]:
+def round_bodies(fixture: "Fixture", clients: int, per_client: int, seed: int) -> list[list[bytes]]:
     """Each client's rounds, at its table (client k at table k modulo the tables)."""
     from dealing.chain import json_safe
     from dealing.engine.ochko import simulator as ochko
@@ -244,7 +244,7 @@ def _bodies(fixture: "_Fixture", clients: int, per_client: int, seed: int) -> li
 
 # --- the server and the clients ------------------------------------------------------------------------
 
-class _Server:
+class Server:
     def __init__(self, *, workers: int, threads: int):
         self.workers, self.threads = workers, threads
         self.port = _free_port()
@@ -359,7 +359,7 @@ def _post_all(port: int, token: str, shares: list[list[bytes]]) -> tuple[list[fl
     requests = [[head + str(len(body)).encode() + b"\r\n\r\n" + body for body in share] for share in shares]
 
     def client(share: list[bytes]):
-        conn = _RawConnection(port)
+        conn = RawConnection(port)
         mine, codes = [], {}
         clock = time.perf_counter
         start.wait()
@@ -382,7 +382,7 @@ def _post_all(port: int, token: str, shares: list[list[bytes]]) -> tuple[list[fl
     return latencies, statuses
 
 
-class _RawConnection:
+class RawConnection:
     """One keep-alive HTTP/1.1 connection that sends prepared requests and reads whole answers.
     Reconnects when the server closes the connection (`Connection: close`, or an idle timeout)."""
 

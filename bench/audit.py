@@ -56,7 +56,7 @@ def load_rounds(*, table: Table, dealer, n: int, seed: int = 2026, mistake_rate:
     finding code the simulator injected or None) batch by batch, so a caller may check them.
 
     `with_stakes`: each round of the pool is checked and settled by the engine as `round_log` does
-    (`services.rounds._prepare`) and stored with its stake rows and floats, as a verifier reads them."""
+    (`services.rounds.round_prepare`) and stored with its stake rows and floats, as a verifier reads them."""
     options = dict(options or {})
     options.setdefault("table_min", table.min_bet)
     options.setdefault("table_max", table.max_bet)
@@ -116,9 +116,9 @@ def _dealt(sim, *, table: Table, dealer, with_stakes: bool) -> _Dealt:
     doc["dealer"] = dealer.get_username()  # as round_log stores it where a log names none (a bank game's)
     if not with_stakes:
         return _Dealt(chain.json_safe(complete_document(doc, table=table, logged_by=dealer)), sim.code)
-    from dealing.services.rounds import logged_float, _prepare
+    from dealing.services.rounds import logged_float, round_prepare
 
-    prepared = _prepare(doc, table=table, logged_by=dealer)
+    prepared = round_prepare(doc, table=table, logged_by=dealer)
     return _Dealt(prepared.document, sim.code, prepared.stakes, chain.money_column(prepared.outcome.float),
                   chain.money_column(logged_float(prepared.outcome)))
 

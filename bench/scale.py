@@ -332,8 +332,8 @@ def bench_shift(table: Table, people: dict, rounds: int = 400) -> int:
 
 def _books_urls(auditor, boss, dealer: int, shift: int) -> dict:
     """The pit's books: theoretical against actual and the period report over a year
-    (books/theory_selectors.py), dealer performance (the floor, and one dealer's page with his game
-    pace: books/performance_selectors.py) and the integrity signals."""
+    (books/theory/selectors.py), dealer performance (the floor, and one dealer's page with his game
+    pace: books/performance/selectors.py) and the integrity signals."""
     year = (timezone.localdate() - dt.timedelta(days=364)).isoformat()
     return {
         "theory by table (365 days)": (auditor, f"/books/theory/?start={year}"),

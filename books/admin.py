@@ -1,5 +1,5 @@
 """The books in the admin: read only (every change goes through books.services and its four-eyes
-checks; a signal is reviewed by an auditor on its page, books.signals_services)."""
+checks; a signal is reviewed by an auditor on its page, books.integrity.services)."""
 
 from django.contrib import admin
 

@@ -2,7 +2,10 @@
 
 from django.urls import path
 
-from . import apis, performance_apis, signals_apis, theory_apis
+from . import apis
+from .integrity.apis import SignalDetailApi, SignalListApi, SignalReviewApi
+from .performance.apis import PerformanceDetailApi, PerformanceListApi
+from .theory.apis import PeriodReportApi, ShiftReportApi, TheoryApi
 
 app_name = "books"
 
@@ -22,14 +25,14 @@ urlpatterns = [
     path("shifts/<int:pk>/explain/", apis.ExplainApi.as_view(), name="explain"),
     path("shifts/<int:pk>/close/", apis.CloseApi.as_view(), name="close"),
     # theoretical against actual, and the reports
-    path("theory/", theory_apis.TheoryApi.as_view(), name="theory"),
-    path("reports/shifts/<int:pk>/", theory_apis.ShiftReportApi.as_view(), name="report-shift"),
-    path("reports/period/", theory_apis.PeriodReportApi.as_view(), name="report-period"),
+    path("theory/", TheoryApi.as_view(), name="theory"),
+    path("reports/shifts/<int:pk>/", ShiftReportApi.as_view(), name="report-shift"),
+    path("reports/period/", PeriodReportApi.as_view(), name="report-period"),
     # dealer performance
-    path("performance/", performance_apis.PerformanceListApi.as_view(), name="performance-list"),
-    path("performance/<int:dealer>/", performance_apis.PerformanceDetailApi.as_view(), name="performance-detail"),
+    path("performance/", PerformanceListApi.as_view(), name="performance-list"),
+    path("performance/<int:dealer>/", PerformanceDetailApi.as_view(), name="performance-detail"),
     # integrity signals
-    path("signals/", signals_apis.SignalListApi.as_view(), name="signal-list"),
-    path("signals/<int:pk>/", signals_apis.SignalDetailApi.as_view(), name="signal-detail"),
-    path("signals/<int:pk>/review/", signals_apis.SignalReviewApi.as_view(), name="signal-review"),
+    path("signals/", SignalListApi.as_view(), name="signal-list"),
+    path("signals/<int:pk>/", SignalDetailApi.as_view(), name="signal-detail"),
+    path("signals/<int:pk>/review/", SignalReviewApi.as_view(), name="signal-review"),
 ]

@@ -24,10 +24,10 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_errors import errors
 from casino.errors import ServiceError
 from casino.models import Table
 from casino.roles import HasRole, user_pits
-from dealing.apis.common import errors
 
 from . import selectors, services
 from .access import COUNTERS, READ_ROLES, SIGNERS, WRITE_ROLES, shift_for

@@ -16,9 +16,9 @@ class BooksConfig(AppConfig):
 
         from .access import READ_ROLES
         from .demo import books_demo_load
-        from .performance_selectors import ROLES as PERFORMANCE_ROLES
-        from .signals_selectors import READ_ROLES as SIGNAL_READERS
-        from .theory_views import READERS as THEORY_READERS
+        from .integrity.selectors import READ_ROLES as SIGNAL_READERS
+        from .performance.selectors import ROLES as PERFORMANCE_ROLES
+        from .theory.views import READERS as THEORY_READERS
 
         # Weeks of shifts across several dealers and tables, after dealing's and the ledger's demo data
         # (manage.py demo_floor; the size is settings.DEMO_FLOOR_DAYS).

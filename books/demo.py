@@ -40,9 +40,10 @@ from dealing.engine.base import rules_jsonable
 from dealing.engine.simulators import module as simulator
 from dealing.games.demo import MISTAKE_RATE
 from dealing.models import Round, Shoe, ShoeEvent, Stake
-from dealing.services.rounds import _prepare, logged_float
+from dealing.services.rounds import logged_float, round_prepare
 
-from . import selectors, services, signals_services
+from . import selectors, services
+from .integrity.services import signals_scan_daily
 
 SEED = 2026
 PIT = "Pit A"
@@ -116,7 +117,7 @@ def books_demo_load() -> list[str]:
     _audit(ids)
     created.append(_short_float(tables[0], dealers["dealer2"], boss, pools[tables[0].name], rng))
     # The scan the beat runs each morning, so the demo's signals page shows the sweetheart dealer at once.
-    scan = signals_services.signals_scan_daily()
+    scan = signals_scan_daily()
     created.append(f"{len(scan.created)} integrity signals from the daily scan of {scan.date_from} to {scan.date_to}")
     return created
 
@@ -180,7 +181,7 @@ def _pool(table, dealer, rng) -> list[tuple[_Dealt, _Dealt]]:
     for _ in range(POOL):
         honest = _simulate(table, rng)
         mistaken = _simulate(table, rng, rng.choice(MISTAKES))
-        out.append(tuple(_Dealt(_prepare(dict(doc, dealer=dealer.username), table=table, logged_by=dealer))
+        out.append(tuple(_Dealt(round_prepare(dict(doc, dealer=dealer.username), table=table, logged_by=dealer))
                          for doc in (honest, mistaken)))
     return out
 
@@ -202,7 +203,7 @@ def _sweet_pool(table, dealer, rng) -> list[_Dealt]:
                 s["player"] = "P-25"  # the simulator's players are P-1 … P-24
         stakes[favoured]["player"] = SWEETHEART_PLAYER
         doc["events"][k] = {**doc["events"][k], "amount": doc["events"][k]["amount"] * 2}
-        out.append(_Dealt(_prepare(dict(doc, dealer=dealer.username), table=table, logged_by=dealer)))
+        out.append(_Dealt(round_prepare(dict(doc, dealer=dealer.username), table=table, logged_by=dealer)))
     return out
 
 

@@ -129,7 +129,7 @@ class SignalKind(models.TextChoices):
 
 
 class IntegritySignal(models.Model):
-    """A pattern a scan of a period found beyond chance (books/signals.py, docs/signals.md), with its
+    """A pattern a scan of a period found beyond chance (books/integrity/detection.py, docs/signals.md), with its
     test's figures and evidence, and an auditor's review. `key` names the subject the same way in
     every scan: a re-scan updates the open signal of the same key and period instead of adding one."""
 

@@ -2,10 +2,10 @@
 of a pit, each as figures for a page, rows for a CSV and a document for the API.
 
 - The shift report: the float's figures of one shift (books.selectors.shift_books), the
-  theoretical win of its rounds and its band (books/theory.py; the rounds' initial wagers read
+  theoretical win of its rounds and its band (books/theory/arithmetic.py; the rounds' initial wagers read
   off their logs, no replay), the dealer errors (win as logged − as owed) and who signed what.
 - The period report: one row per table of the pit — handle, win, theoretical, band, flag, errors
-  (ONE grouped aggregate over the rollups, books.theory_selectors.grouped) — and the float's
+  (ONE grouped aggregate over the rollups, books.theory.selectors.grouped) — and the float's
   variances of the shifts closed in the period (ONE query: each shift with its rounds' logged float
   and its events summed in subqueries).
 """
@@ -30,8 +30,8 @@ from dealing.models import Round
 from .choices import EventKind, ShiftStatus, TransferStatus
 from .models import FloatEvent, TableShift
 from .selectors import money, shift_books, shift_rounds
-from .theory import Figures, edge_for
-from .theory_selectors import TheoryFilters, grouped, parse_filters
+from .theory.arithmetic import Figures, edge_for
+from .theory.selectors import TheoryFilters, grouped, parse_filters
 
 ZERO = Decimal("0.00")
 

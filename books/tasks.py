@@ -8,11 +8,11 @@
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from . import signals_services
+from .integrity import services
 
 
 @shared_task(name="books.tasks.signals_scan_daily", acks_late=True, reject_on_worker_lost=True,
              autoretry_for=(OperationalError, InterfaceError), retry_backoff=2, retry_backoff_max=120,
              retry_jitter=True, max_retries=8)
 def signals_scan_daily() -> dict:
-    return signals_services.signals_scan_daily().summary()
+    return services.signals_scan_daily().summary()

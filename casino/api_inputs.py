@@ -6,6 +6,8 @@ schema says string, boolean, integer, decimal string; an input serializer built 
 refuses any other type with 400 (`extra.fields`), so what the schema says is what the API takes
 (a yes/no also as the strings "true" and "false", which clients written for DRF send).
 Nested lists and serializers are checked the same way; `null` only where the field allows it.
+
+`Text`: a text field whose value the database can store, for any app's endpoints.
 """
 
 from decimal import Decimal
@@ -90,3 +92,15 @@ class JsonInput(serializers.Serializer):
             if errors:
                 raise serializers.ValidationError(errors)
         return super().to_internal_value(data)
+
+
+class Text(serializers.CharField):
+    """Text that the database can store: no NUL (DRF refuses those) and no unpaired surrogates."""
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise serializers.ValidationError(_("This is not valid Unicode text.")) from None
+        return value

@@ -115,7 +115,7 @@ class TokenAuthentication(auth.TokenAuthentication):
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         group_names, pit_ids = row[n_token + n_user:]
         names = frozenset(name for name in group_names if name in roles.ROLES)
-        setattr(user, roles._CACHE_ATTR, names)  # noqa: SLF001 - what user_roles reads first
+        setattr(user, roles.CACHE_ATTR, names)  # what user_roles reads first
         # Superusers and auditors work in every pit: `user_pits` answers for them as before.
         if not user.is_superuser and names.isdisjoint(roles.SEES_EVERY_PIT):
             user.__dict__[PITS_CACHE] = frozenset(pit_ids)

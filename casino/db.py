@@ -1,7 +1,8 @@
-"""Plain-SQL helpers: rows read without the ORM's query building on the few hot paths, and the
-advisory locks that put writers in line."""
+"""Plain-SQL helpers: rows read without the ORM's query building on the few hot paths, the
+advisory locks that put writers in line, and `one_of(ids)` for an `__in` over many ids."""
 
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db.models.expressions import RawSQL
 
 
 def model_from_row(model, fields, values):
@@ -26,3 +27,14 @@ def advisory_xact_lock(key: int) -> None:
     if db.vendor == "postgresql":
         with db.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+
+
+def one_of(ids):
+    """The right-hand side of an `__in` over many ids. On PostgreSQL one array parameter,
+    `IN (SELECT unnest(%s::bigint[]))`: a chunk's 500 ids make one short statement, prepared once
+    on the server whatever their number (with `IN (%s, …)` each count is another statement to
+    parse and plan, and psycopg rewrites 500 placeholders on every call)."""
+    ids = [int(i) for i in ids]
+    if connection.vendor == "postgresql":
+        return RawSQL("SELECT unnest(%s::bigint[])", [ids])
+    return ids

@@ -42,7 +42,7 @@ ROLE_LABELS = {
 # Compliance reads everything (SPEC: "auditors read everything and write only reviews").
 SEES_EVERY_PIT = (AUDITOR,)
 
-_CACHE_ATTR = "_casino_role_names"
+CACHE_ATTR = "_casino_role_names"
 
 
 def check_known(roles) -> None:
@@ -58,10 +58,10 @@ def user_roles(user) -> frozenset[str]:
         return frozenset()
     if user.is_superuser:
         return frozenset(ROLES)
-    names = getattr(user, _CACHE_ATTR, None)
+    names = getattr(user, CACHE_ATTR, None)
     if names is None:
         names = frozenset(user.groups.filter(name__in=ROLES).values_list("name", flat=True))
-        setattr(user, _CACHE_ATTR, names)
+        setattr(user, CACHE_ATTR, names)
     return names
 
 

@@ -2,7 +2,7 @@
 drf-spectacular postprocessing hook, SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]).
 
 - 415 on every operation that takes a body: the API reads JSON only (DEFAULT_PARSER_CLASSES, and
-  dealing/apis/common.py `_raw_body` for the endpoints that read the raw bytes).
+  dealing/apis/common.py `raw_body` for the endpoints that read the raw bytes).
 - 503 with `Retry-After` on every operation: the database or the broker cannot be reached just now
   (casino/faults.py).
 - 400 on every operation that takes query parameters or a body (validation, `extra.fields`).

@@ -224,7 +224,7 @@ BOOKS_PERFORMANCE_ALPHA = env.float("BOOKS_PERFORMANCE_ALPHA", default=0.05)
 # The demo floor's weeks (books/demo.py, manage.py demo_floor): days of shifts, rounds per dealer session.
 DEMO_FLOOR_DAYS = env.int("DEMO_FLOOR_DAYS", default=14)
 DEMO_FLOOR_SESSION_ROUNDS = env.int("DEMO_FLOOR_SESSION_ROUNDS", default=40)
-# Integrity signals (books/signals.py, docs/signals.md): the family-wise level of one scan (Holm's
+# Integrity signals (books/integrity/detection.py, docs/signals.md): the family-wise level of one scan (Holm's
 # correction across its tests), the data a subject needs before it is tested, the share of
 # overpayments among an honest dealer's payment errors, and the daily scan's window and hour.
 SIGNALS_ALPHA = env.float("SIGNALS_ALPHA", default=0.01)
@@ -326,7 +326,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # Bodies are JSON and nothing else: a form-encoded or text/plain body is refused with 415
-    # (the endpoints that read the raw body check the same: dealing/apis/common.py _raw_body).
+    # (the endpoints that read the raw body check the same: dealing/apis/common.py raw_body).
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],

@@ -57,7 +57,7 @@ def fingerprint(public: Ed25519PublicKey) -> str:
     return hashlib.sha256(raw).hexdigest()[:16]
 
 
-def _public_pem(public: Ed25519PublicKey) -> bytes:
+def public_pem(public: Ed25519PublicKey) -> bytes:
     return public.public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
 
 
@@ -173,7 +173,7 @@ def append(heads: dict[str, dict], *, at) -> tuple[int, str, Path]:
         public = key.public_key()
         public_path = where / PUBLIC_KEY_FILE.format(fingerprint=fingerprint(public))
         if not public_path.exists():
-            public_path.write_bytes(_public_pem(public))
+            public_path.write_bytes(public_pem(public))
         with open(where / LOCK_FILE, "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             seq, prev = 1, ""

@@ -44,6 +44,10 @@ def unsubscribe(subscriber: Subscriber) -> None:
         _subscribers.remove(subscriber)
 
 
+def is_subscribed(subscriber: Subscriber) -> bool:
+    return subscriber in _subscribers
+
+
 def subscribe_written(writer: Callable[[list[int]], None]) -> None:
     """Call `writer(round_ids)` inside the transaction of each round record written (once, however
     often it subscribes): what it writes commits or rolls back with the round."""

@@ -280,7 +280,7 @@ class Round(models.Model):
             models.Index(fields=["dealer", "logged_at", "id"], name="round_dealer_time_id"),
             models.Index(fields=["shoe", "position"], name="round_shoe_position"),
             models.Index(fields=["supersedes"], name="round_amendments", condition=Q(supersedes__isnull=False)),
-            # A dealer's game pace (books/performance_selectors.py): his first revisions, by table then
+            # A dealer's game pace (books/performance/selectors.py): his first revisions, by table then
             # time, with the shoe — what the pace's window reads, in its order, from the index alone.
             # The shoe is a key column, not INCLUDEd: SQLite has no INCLUDE (and after the unique id it
             # changes no order).

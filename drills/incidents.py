@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from dealing import engine
 
 from . import table as tbl
-from .moves import Candidate, _amount, plain
+from .moves import Candidate, amount_text, plain
 
 # Mistakes no log can show: codes of the drill's own (engine codes are used wherever a log can).
 DRILL_CODES = {
@@ -140,9 +140,10 @@ class IncidentSteps:
         elif kind == "paid_burn":
             prompt = _("Between rounds %(player)s asks you to burn a card for him.") % {"player": player}
             right = Candidate(_("Burn one card; he pays %(fee)s — half the table minimum — into the float.") % {
-                "fee": _amount(fee)}, [], "", shoe=loaded + [{**self._burn("paid"), "fee": fee}, rnd])
+                "fee": amount_text(fee)}, [], "", shoe=loaded + [{**self._burn("paid"), "fee": fee}, rnd])
             wrong = [
-                Candidate(_("Burn one card; he pays %(fee)s, the table minimum, into the float.") % {"fee": _amount(low)},
+                Candidate(_("Burn one card; he pays %(fee)s, the table minimum, into the float.")
+                          % {"fee": amount_text(low)},
                           [], "BURN_FEE", shoe=loaded + [{**self._burn("paid"), "fee": low}, rnd]),
                 Candidate(_("Burn one card free of charge."), [], "BURN_FEE",
                           shoe=loaded + [self._burn("paid"), rnd]),

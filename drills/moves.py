@@ -34,7 +34,7 @@ class Candidate:
     explain: str = ""  # for moves no log can show
 
 
-def _amount(value) -> str:
+def amount_text(value) -> str:
     """An amount as the floor reads it (5,000 / 7.50)."""
     return money(Decimal(str(value)))
 
@@ -60,9 +60,9 @@ class Words:
 
     def size(self, ev: dict) -> str:
         if ev.get("amount") is not None:
-            return _amount(ev["amount"])
+            return amount_text(ev["amount"])
         size = self.sizes.get((str(ev["stake"]), ev.get("hand"), ev["wager"]))
-        return _amount(size) if size is not None else ""
+        return amount_text(size) if size is not None else ""
 
     def deal_order(self, events: list[dict], dealt_before: int = 0) -> str:
         """The order of a deal, runs through every box in play said once ("every box, 1 → 5")."""
@@ -165,9 +165,10 @@ class Words:
             if self.game.player_bets:
                 return _("%(player)s (%(seat)s) bets %(amount)s.") % {
                     "player": self.player_of.get(ev["stake"]), "seat": self.spot(self.spot_of.get(ev["stake"])),
-                    "amount": _amount(ev["amount"])}
+                    "amount": amount_text(ev["amount"])}
             return _("Stake %(stake)s (%(box)s) places a Bet of %(amount)s.") % {
-                "stake": ev["stake"], "box": self.spot(self.spot_of.get(ev["stake"])), "amount": _amount(ev["amount"])}
+                "stake": ev["stake"], "box": self.spot(self.spot_of.get(ev["stake"])),
+                "amount": amount_text(ev["amount"])}
         if e == "stand":
             where = ev.get("box", ev.get("hand"))
             total = totals.get(str(where))
@@ -178,13 +179,13 @@ class Words:
             return _("The card is burned.")
         if e == "insurance":
             return _("%(box)s insures for %(amount)s.") % {"box": self.spot(self.spot_of.get(ev["stake"])).capitalize(),
-                                                           "amount": _amount(ev["amount"])}
+                                                           "amount": amount_text(ev["amount"])}
         if e == "even_money":
             return _("%(box)s takes even money.") % {"box": self.spot(self.spot_of.get(ev["stake"])).capitalize()}
         if e == "split":
             if ev.get("amount") is not None:
                 return _("%(hand)s opens the pair with %(amount)s.") % {"hand": self.hand(ev["hand"]).capitalize(),
-                                                                        "amount": _amount(ev["amount"])}
+                                                                        "amount": amount_text(ev["amount"])}
             return _("%(hand)s splits the pair.") % {"hand": self.hand(ev["hand"]).capitalize()}
         if e == "declare":
             return _("%(hand)s declares a natural.") % {"hand": self.hand(ev["hand"]).capitalize()}

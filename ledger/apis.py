@@ -17,12 +17,12 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_errors import errors
 from casino.api_inputs import JsonInput
 from casino.errors import ServiceError
 from casino.models import Table
 from casino.roles import HasRole, user_pits
 from dealing import engine
-from dealing.apis.common import errors
 from dealing.engine.money import fmt, parse_amount
 
 from . import selectors, services

@@ -12,10 +12,7 @@ from .reviews import MAX_BULK_REVIEW, finding_review
 from .rounds import (
     MAX_ERROR_SAMPLES,
     AuditTotals,
-    _record_audit,
-    _record_one,
     fingerprints,
-    one_of,
     round_audit,
     rounds_audit,
     rounds_overdue_audit,
@@ -44,7 +41,7 @@ __all__ = [
     "CHUNKS_PER_PLAN_SLICE", "DEFAULT_CHUNK_SIZE", "MAX_BULK_REVIEW", "MAX_CHUNK_SIZE", "MAX_ERROR_SAMPLES",
     "PLAN_SECONDS", "AuditTotals", "ChunkBusy", "audit_run_chunk_process", "audit_run_fail", "audit_run_plan",
     "audit_run_rerun", "audit_run_resume", "audit_run_start", "audit_runs_resume_stalled", "day_start",
-    "finding_review", "fingerprints", "one_of", "nightly_audit", "round_audit", "rounds_audit", "rounds_overdue_audit",
+    "finding_review", "fingerprints", "nightly_audit", "round_audit", "rounds_audit", "rounds_overdue_audit",
     "rounds_overdue_requeue",
     "run_selection", "shoe_audit", "shoe_audit_request", "shoes_to_audit",
 ]

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.db import connection, transaction
-from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
+from casino.db import one_of
 from dealing import engine
 from dealing.choices import AuditStatus
 from dealing.models import Round, RoundAudit, in_force_q
@@ -71,7 +71,7 @@ class AuditTotals:
         return sum(self.findings_by_code.values())
 
 
-def _replay(document, handles=None, pk=None):
+def replay_findings(document, handles=None, pk=None):
     """(engine findings, None) or (None, the reason the engine could not read the round). `handles`
     gets the round's handle (initial wagers, total wagered) for the rollups."""
     try:
@@ -103,7 +103,7 @@ def rounds_audit(*, round_ids, record=None) -> AuditTotals:
     by_status: dict[str, list[int]] = {}
     handles: dict[int, tuple] = {}
     for pk, document, table_id, dealer_id, shoe_id, logged_at in rows:
-        found, error = _replay(document, handles, pk)
+        found, error = replay_findings(document, handles, pk)
         totals.rounds += 1
         if found is None:
             status = AuditStatus.ERROR
@@ -115,7 +115,7 @@ def rounds_audit(*, round_ids, record=None) -> AuditTotals:
             totals.with_findings += 1
             for f, fp in zip(found, fingerprints(found)):
                 totals.findings_by_code[f.code] += 1
-                wanted[(pk, fp)] = _finding_row(f, fp, version, round_id=pk, shoe_id=shoe_id,
+                wanted[(pk, fp)] = finding_row(f, fp, version, round_id=pk, shoe_id=shoe_id,
                                                 table_id=table_id, dealer_id=dealer_id, played_at=logged_at)
         else:
             status = AuditStatus.CLEAN
@@ -123,24 +123,13 @@ def rounds_audit(*, round_ids, record=None) -> AuditTotals:
         by_status.setdefault(status, []).append(pk)
         totals.statuses[pk] = status
     with transaction.atomic(), rollups.changes(round_ids=[row[0] for row in rows], handles=handles):
-        (record or _record_audit)(by_status, version)
+        (record or record_verdicts)(by_status, version)
         # A round the engine cannot read keeps no findings: they would describe a log it no longer reads.
-        _sync(Finding.objects.filter(round_id__in=one_of([row[0] for row in rows])), wanted, scope="round_id")
+        findings_sync(Finding.objects.filter(round_id__in=one_of([row[0] for row in rows])), wanted, scope="round_id")
     return totals
 
 
-def one_of(ids):
-    """The right-hand side of an `__in` over many ids. On PostgreSQL one array parameter,
-    `IN (SELECT unnest(%s::bigint[]))`: a chunk's 500 ids make one short statement, prepared once
-    on the server whatever their number (with `IN (%s, …)` each count is another statement to
-    parse and plan, and psycopg rewrites 500 placeholders on every call)."""
-    ids = [int(i) for i in ids]
-    if connection.vendor == "postgresql":
-        return RawSQL("SELECT unnest(%s::bigint[])", [ids])
-    return ids
-
-
-def _finding_row(f, fp: str, version: str, *, round_id, shoe_id, table_id, dealer_id, played_at) -> Finding:
+def finding_row(f, fp: str, version: str, *, round_id, shoe_id, table_id, dealer_id, played_at) -> Finding:
     return Finding(
         round_id=round_id, shoe_id=shoe_id, table_id=table_id, dealer_id=dealer_id, played_at=played_at,
         code=f.code, severity=f.severity, event=f.event, stake=f.stake or "", hand=f.hand or "",
@@ -149,20 +138,20 @@ def _finding_row(f, fp: str, version: str, *, round_id, shoe_id, table_id, deale
     )
 
 
-def _record_audit(by_status: dict[str, list[int]], version: str) -> None:
+def record_verdicts(by_status: dict[str, list[int]], version: str) -> None:
     """The audit status of many rounds at once, in one multi-row INSERT … ON CONFLICT DO UPDATE of
     their RoundAudit rows (a chunk's 500 rounds: one statement, whatever their verdicts): the bulk
     twin of audit.state.round_record_audit."""
     rounds_record_audit(by_status=by_status, engine_version=version)
 
 
-def _record_one(by_status: dict[str, list[int]], version: str) -> None:
+def record_verdicts_one_by_one(by_status: dict[str, list[int]], version: str) -> None:
     for status, ids in by_status.items():
         for round_id in ids:
             round_record_audit(round_id=round_id, status=status, engine_version=version)
 
 
-def _sync(existing, wanted: dict[tuple, Finding], *, scope: str) -> None:
+def findings_sync(existing, wanted: dict[tuple, Finding], *, scope: str) -> None:
     """Make the stored findings of some rounds (scope "round_id") or shoes ("shoe_id") exactly `wanted`,
     keyed by (scope id, fingerprint)."""
     current = {(row[scope], row["fingerprint"]): row
@@ -212,7 +201,7 @@ def _reattach_reviews(added: list[Finding], *, scope: str) -> None:
 def round_audit(*, round_id: int) -> str | None:
     """Audit one stored round (its own task, queued when it is logged). The round's audit status,
     or None when there is no such round."""
-    totals = rounds_audit(round_ids=[round_id], record=_record_one)
+    totals = rounds_audit(round_ids=[round_id], record=record_verdicts_one_by_one)
     return totals.statuses.get(round_id)
 
 

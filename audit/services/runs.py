@@ -62,7 +62,7 @@ def audit_run_start(*, started_by=None, tables=(), dealers=(), date_from: date |
             run.dealers.set(dealers)
         run.rounds_expected = run_selection(run).count()
         run.save(update_fields=["rounds_expected"])
-        _queue_plan(run)
+        queue_plan(run)
     return run
 
 
@@ -105,7 +105,7 @@ def audit_run_plan(*, run_id: int) -> bool:
         if run is None:
             return False
         if monotonic() >= deadline:
-            _queue_plan(run)
+            queue_plan(run)
             return True
 
 
@@ -135,7 +135,7 @@ def _plan_slice(run_id: int) -> AuditRun | None:
         # Only the planner's own fields: the totals are the chunks' (`_run_add`), and a chunk adding
         # to them waits for this row's lock, so its increment lands on what is saved here.
         run.save(update_fields=["status", "started_at", "finished_at", "rounds_total", "plan_cursor", "planned"])
-        _queue_chunks(run, list(run.chunks.filter(number__gte=number).order_by("number")
+        queue_chunks(run, list(run.chunks.filter(number__gte=number).order_by("number")
                                 .values_list("pk", flat=True)))
     return run if more else None
 
@@ -246,11 +246,11 @@ def audit_run_resume(*, run_id: int) -> int:
             return 0
         queued = 0
         if not run.planned:
-            _queue_plan(run)
+            queue_plan(run)
             queued += 1
         pending = list(run.chunks.filter(status=ChunkStatus.PENDING).order_by("number")
                        .values_list("pk", flat=True))
-        _queue_chunks(run, pending)
+        queue_chunks(run, pending)
     return queued + len(pending)
 
 
@@ -280,14 +280,14 @@ def nightly_audit() -> AuditRun:
     return audit_run_start(started_by=None, only_unaudited=True, trigger=RunTrigger.NIGHTLY)
 
 
-def _queue_plan(run: AuditRun) -> None:
+def queue_plan(run: AuditRun) -> None:
     from ..tasks import audit_run_plan as task
 
     run_id, queue = run.pk, run.queue or None
     transaction.on_commit(lambda: task.apply_async((run_id,), queue=queue))
 
 
-def _queue_chunks(run: AuditRun, chunk_ids: list[int]) -> None:
+def queue_chunks(run: AuditRun, chunk_ids: list[int]) -> None:
     from ..tasks import audit_run_chunk as task
 
     queue = run.queue or None

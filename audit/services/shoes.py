@@ -13,7 +13,7 @@ from dealing.models import Shoe
 from .. import rollups
 from ..choices import ShoeAuditStatus
 from ..models import Finding, ShoeAudit
-from .rounds import _finding_row, _sync, fingerprints
+from .rounds import finding_row, findings_sync, fingerprints
 
 
 def shoe_audit(*, shoe_id: int) -> ShoeAudit | None:
@@ -37,12 +37,12 @@ def shoe_audit(*, shoe_id: int) -> ShoeAudit | None:
             message = ""
         for f, fp in zip(found, fingerprints(found)):
             item = items[f.event] if f.event is not None and 0 <= f.event < len(items) else None
-            wanted[(shoe.pk, fp)] = _finding_row(
+            wanted[(shoe.pk, fp)] = finding_row(
                 f, fp, version, round_id=None, shoe_id=shoe.pk, table_id=shoe.table_id,
                 dealer_id=item.dealer_id if item else shoe.shuffled_by_id,
                 played_at=item.at if item else shoe.loaded_at)
         with rollups.changes(shoe_ids=[shoe.pk]):
-            _sync(Finding.objects.filter(shoe_id=shoe.pk, round__isnull=True), wanted, scope="shoe_id")
+            findings_sync(Finding.objects.filter(shoe_id=shoe.pk, round__isnull=True), wanted, scope="shoe_id")
         audit, _created = ShoeAudit.objects.update_or_create(shoe=shoe, defaults={
             "status": status, "findings": len(found), "message": message, "engine_version": version,
             "rounds": sum(1 for item in items if item.round_id), "audited_at": timezone.now()})

@@ -5,7 +5,7 @@
     rounds       RoundCollectionApi, RoundDetailApi, RoundAmendApi, RoundApproveApi, RoundRejectApi, StakeListApi
     incidents    IncidentCollectionApi, IncidentDetailApi, IncidentApproveApi, IncidentRejectApi
     engine       EngineSettleApi
-    outputs      the output serializers;  common: errors, pagination, reading a body exactly
+    outputs      the output serializers;  common: pagination, reading a body exactly
 
 Thin by design: each operation reads its input with a small serializer, calls one service or
 selector, and writes its output with another. Who may do what is checked twice — the role at
@@ -16,7 +16,7 @@ Errors: ``{"message", "extra"}`` (casino.exception_handlers); a round the engine
 JSON `path` and `event` index in `extra`.
 """
 
-from .common import MONEY, READERS, ErrorSerializer, Pagination, Text, errors
+from .common import MONEY, READERS, Pagination
 from .engine import EngineSettleApi
 from .incidents import IncidentApproveApi, IncidentCollectionApi, IncidentDetailApi, IncidentRejectApi
 from .outputs import (
@@ -31,11 +31,11 @@ from .shoes import ShoeBurnApi, ShoeCollectionApi, ShoeDealerChangeApi, ShoeDeta
 from .tokens import TokenCreateApi, TokenRevokeAllApi
 
 __all__ = [
-    "MONEY", "READERS", "ROUND_EXAMPLE", "ApprovalSerializer", "DecisionInput", "EngineSettleApi", "ErrorSerializer",
+    "MONEY", "READERS", "ROUND_EXAMPLE", "ApprovalSerializer", "DecisionInput", "EngineSettleApi",
     "IncidentApproveApi", "IncidentCollectionApi", "IncidentDetailApi", "IncidentDetailSerializer",
     "IncidentRejectApi", "IncidentSerializer", "Pagination", "RoundAmendApi", "RoundApproveApi",
     "RoundCollectionApi", "RoundDetailApi", "RoundDetailSerializer", "RoundLoggedSerializer", "RoundRejectApi",
     "RoundSerializer", "ShoeBurnApi", "ShoeCollectionApi", "ShoeDealerChangeApi", "ShoeDetailApi",
     "ShoeDetailSerializer", "ShoeEndApi", "ShoeEventSerializer", "ShoeSerializer", "StakeListApi",
-    "StakeSerializer", "Text", "TokenCreateApi", "TokenRevokeAllApi", "errors",
+    "StakeSerializer", "TokenCreateApi", "TokenRevokeAllApi",
 ]

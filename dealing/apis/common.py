@@ -1,5 +1,6 @@
-"""What dealing's endpoints share: the error body, pagination, text fields, reading a body exactly,
-looking up a user by name, and an endpoint whose methods admit different roles."""
+"""What dealing's endpoints share: pagination, reading a body exactly, looking up a user by name, and an
+endpoint whose methods admit different roles. What every app's endpoints share is in the floor app:
+the error body (casino/api_errors.py), text fields (casino/api_inputs.py `Text`)."""
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import RequestDataTooBig
@@ -8,6 +9,7 @@ from rest_framework import exceptions, serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_errors import ErrorSerializer, errors  # noqa: F401 - gamemath's imports, until its wings move
 from casino.errors import ServiceError
 from casino.pagination import KeysetPagination, StrictLimitOffsetPagination
 from casino.roles import HasRole
@@ -21,16 +23,6 @@ User = get_user_model()
 MONEY = {"max_digits": 14, "decimal_places": 2}
 
 
-class ErrorSerializer(serializers.Serializer):
-    message = serializers.CharField()
-    extra = serializers.DictField(help_text="Details for programs: `code`; for a round, `path` and `event`; "
-                                            "for invalid fields, `fields`.")
-
-
-def errors(*codes: int) -> dict:
-    return {code: ErrorSerializer for code in codes}
-
-
 class Pagination(StrictLimitOffsetPagination):
     default_limit = 50
     max_limit = 500
@@ -42,25 +34,13 @@ class RoundPagination(KeysetPagination, Pagination):
     keyset_field = "logged_at"
 
 
-def _paginated(view: APIView, queryset, serializer_class) -> Response:
+def paginated(view: APIView, queryset, serializer_class) -> Response:
     paginator = (getattr(view, "pagination_class", None) or Pagination)()
     page = paginator.paginate_queryset(queryset, view.request, view=view)
     return paginator.get_paginated_response(serializer_class(page, many=True).data)
 
 
-class Text(serializers.CharField):
-    """Text that the database can store: no NUL (DRF refuses those) and no unpaired surrogates."""
-
-    def to_internal_value(self, data):
-        value = super().to_internal_value(data)
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise serializers.ValidationError(_("This is not valid Unicode text.")) from None
-        return value
-
-
-def _raw_body(request) -> bytes:
+def raw_body(request) -> bytes:
     """The request body as sent (the engine reads it exactly); too large is refused like any error.
 
     The body skips DRF's parsers (which would read amounts through floats), so the rule they keep
@@ -75,10 +55,10 @@ def _raw_body(request) -> bytes:
         raise ServiceError(_("The request body is too large."), extra={"code": "too_large"}, status=413) from None
 
 
-def _json_body(request) -> dict:
+def json_body(request) -> dict:
     """The body as a JSON object read exactly (decimals stay Decimal)."""
     try:
-        data = load_json(_raw_body(request))
+        data = load_json(raw_body(request))
     except engine.RoundError as exc:
         raise engine_error(exc) from None
     if not isinstance(data, dict):
@@ -86,14 +66,14 @@ def _json_body(request) -> dict:
     return data
 
 
-def _user(username: str, field: str):
+def user_named(username: str, field: str):
     user = User.objects.filter(username=username, is_active=True).first()
     if user is None:
         raise serializers.ValidationError({field: [_("There is no user \"%(name)s\".") % {"name": username}]})
     return user
 
 
-class _PerMethodRoles(APIView):
+class PerMethodRoles(APIView):
     """An endpoint whose methods admit different roles: `method_roles = {"GET": (...), "POST": (...)}`."""
 
     method_roles: dict[str, tuple[str, ...]] = {}

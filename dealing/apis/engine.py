@@ -5,11 +5,12 @@ from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_errors import errors
 from casino.roles import HasAnyRole
 from dealing import engine
 from dealing.errors import engine_error
 
-from .common import _raw_body, errors
+from .common import raw_body
 from .rounds import ROUND_EXAMPLE
 
 
@@ -25,6 +26,6 @@ class EngineSettleApi(APIView):
                    responses={200: OpenApiTypes.OBJECT, **errors(400, 401, 403, 413)})
     def post(self, request):
         try:
-            return Response(engine.settle(_raw_body(request)))
+            return Response(engine.settle(raw_body(request)))
         except engine.RoundError as exc:
             raise engine_error(exc) from None

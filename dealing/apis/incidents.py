@@ -6,7 +6,8 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.api_inputs import JsonInput
+from casino.api_errors import errors
+from casino.api_inputs import JsonInput, Text
 from casino.models import Table
 from casino.roles import HasRole
 from dealing import selectors, services
@@ -15,12 +16,12 @@ from dealing.choices import Decision, IncidentKind, Resolution
 from dealing.filters import IncidentFilter
 from dealing.models import Incident, Round, Shoe
 
-from .common import Pagination, Text, _paginated, _PerMethodRoles, _user, errors
+from .common import Pagination, PerMethodRoles, paginated, user_named
 from .decisions import DecisionApi
 from .outputs import ApprovalSerializer, DecisionInput, IncidentDetailSerializer, IncidentSerializer
 
 
-class IncidentCollectionApi(_PerMethodRoles):
+class IncidentCollectionApi(PerMethodRoles):
     """GET: the incidents the user may see. POST: an inspector or pit boss reports one."""
 
     method_roles = {"GET": READERS, "POST": REPORTERS}
@@ -48,7 +49,7 @@ class IncidentCollectionApi(_PerMethodRoles):
                    responses={200: IncidentSerializer(many=True), **errors(400, 401, 403)})
     def get(self, request):
         incidents = selectors.incident_list(user=request.user, filters=request.query_params)
-        return _paginated(self, incidents, IncidentSerializer)
+        return paginated(self, incidents, IncidentSerializer)
 
     @extend_schema(operation_id="incidents_report", request=IncidentReportInput,
                    responses={201: IncidentDetailSerializer, **errors(400, 401, 403)})
@@ -56,7 +57,7 @@ class IncidentCollectionApi(_PerMethodRoles):
         data = self.IncidentReportInput(data=request.data)
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
-        fields["dealer"] = _user(fields["dealer"], "dealer")
+        fields["dealer"] = user_named(fields["dealer"], "dealer")
         incident = services.incident_report(reported_by=request.user, **fields)
         return Response(IncidentDetailSerializer(incident).data, status=status.HTTP_201_CREATED)
 

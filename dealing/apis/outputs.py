@@ -5,10 +5,10 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from casino.api_inputs import JsonInput
+from casino.api_inputs import JsonInput, Text
 from dealing import selectors
 
-from .common import MONEY, Text
+from .common import MONEY
 
 
 class ApprovalSerializer(serializers.Serializer):

@@ -8,7 +8,8 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.api_inputs import JsonInput
+from casino.api_errors import errors
+from casino.api_inputs import JsonInput, Text
 from casino.roles import HasRole
 from dealing import selectors, services
 from dealing.access import LOGGERS, READERS
@@ -16,7 +17,7 @@ from dealing.choices import Decision
 from dealing.filters import RoundFilter, StakeFilter
 from dealing.models import Round, Stake
 
-from .common import Pagination, RoundPagination, Text, _json_body, _paginated, _PerMethodRoles, _raw_body, errors
+from .common import Pagination, PerMethodRoles, RoundPagination, json_body, paginated, raw_body
 from .decisions import DecisionApi
 from .outputs import (
     ApprovalSerializer, DecisionInput, RoundDetailSerializer, RoundLoggedSerializer, RoundSerializer, StakeSerializer,
@@ -58,7 +59,7 @@ def _logged(record: Round, created: bool) -> Response:
     return Response(_Logged.data(record), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
-class RoundCollectionApi(_PerMethodRoles):
+class RoundCollectionApi(PerMethodRoles):
     """GET: the rounds the user may see. POST: log a `round/1` document."""
 
     method_roles = {"GET": READERS, "POST": LOGGERS}
@@ -69,7 +70,7 @@ class RoundCollectionApi(_PerMethodRoles):
 
     @extend_schema(operation_id="rounds_list", responses={200: RoundSerializer(many=True), **errors(400, 401, 403)})
     def get(self, request):
-        return _paginated(self, selectors.round_list(user=request.user, filters=request.query_params), RoundSerializer)
+        return paginated(self, selectors.round_list(user=request.user, filters=request.query_params), RoundSerializer)
 
     @extend_schema(
         operation_id="rounds_log",
@@ -84,7 +85,7 @@ class RoundCollectionApi(_PerMethodRoles):
         responses={201: RoundLoggedSerializer, 200: RoundLoggedSerializer, **errors(400, 401, 403, 409, 413)},
     )
     def post(self, request):
-        record, created = services.round_log(document=_raw_body(request), logged_by=request.user)
+        record, created = services.round_log(document=raw_body(request), logged_by=request.user)
         return _logged(record, created)
 
 
@@ -108,7 +109,7 @@ class RoundAmendApi(APIView):
     @extend_schema(request=AmendInput, responses={201: RoundLoggedSerializer, **errors(400, 401, 403, 404, 409, 413)})
     def post(self, request, pk: int):
         record = selectors.round_get(user=request.user, pk=pk)
-        data = self.AmendInput(data=_json_body(request))
+        data = self.AmendInput(data=json_body(request))
         data.is_valid(raise_exception=True)
         amendment = services.round_amend(round=record, amended_by=request.user, **data.validated_data)
         return _logged(amendment, True)
@@ -146,4 +147,4 @@ class StakeListApi(APIView):
 
     @extend_schema(responses={200: StakeSerializer(many=True), **errors(400, 401, 403)})
     def get(self, request):
-        return _paginated(self, selectors.stake_list(user=request.user, filters=request.query_params), StakeSerializer)
+        return paginated(self, selectors.stake_list(user=request.user, filters=request.query_params), StakeSerializer)

@@ -6,7 +6,8 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.api_inputs import JsonInput
+from casino.api_errors import errors
+from casino.api_inputs import JsonInput, Text
 from casino.models import Table
 from casino.roles import HasRole
 from dealing.access import READERS, SHOE_LOADERS, SHOE_RECORDERS
@@ -15,11 +16,11 @@ from dealing.choices import BurnReason
 from dealing.filters import ShoeFilter
 from dealing.models import Shoe
 
-from .common import MONEY, Pagination, Text, _paginated, _PerMethodRoles, _user, errors
+from .common import MONEY, Pagination, PerMethodRoles, paginated, user_named
 from .outputs import ShoeDetailSerializer, ShoeEventSerializer, ShoeSerializer
 
 
-class ShoeCollectionApi(_PerMethodRoles):
+class ShoeCollectionApi(PerMethodRoles):
     """GET: the shoes of the user's pits. POST: load a new shoe at a table (the open one ends)."""
 
     method_roles = {"GET": READERS, "POST": SHOE_LOADERS}
@@ -36,7 +37,7 @@ class ShoeCollectionApi(_PerMethodRoles):
 
     @extend_schema(operation_id="shoes_list", responses={200: ShoeSerializer(many=True), **errors(400, 401, 403)})
     def get(self, request):
-        return _paginated(self, selectors.shoe_list(user=request.user, filters=request.query_params), ShoeSerializer)
+        return paginated(self, selectors.shoe_list(user=request.user, filters=request.query_params), ShoeSerializer)
 
     @extend_schema(operation_id="shoes_start", request=ShoeStartInput,
                    responses={201: ShoeDetailSerializer, **errors(400, 401, 403)})
@@ -97,6 +98,6 @@ class ShoeDealerChangeApi(APIView):
         shoe = selectors.shoe_get(user=request.user, pk=pk)
         data = self.DealerChangeInput(data=request.data)
         data.is_valid(raise_exception=True)
-        dealer = _user(data.validated_data["dealer"], "dealer")
+        dealer = user_named(data.validated_data["dealer"], "dealer")
         event = services.shoe_dealer_change(shoe=shoe, dealer=dealer, recorded_by=request.user)
         return Response(ShoeEventSerializer(event).data, status=status.HTTP_201_CREATED)

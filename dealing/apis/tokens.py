@@ -14,12 +14,11 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.api_inputs import JsonInput
 from casino import services
+from casino.api_errors import errors
+from casino.api_inputs import JsonInput, Text
 from casino.errors import ServiceError
 from casino.security import client_address, lockout_response
-
-from .common import Text, errors
 
 _NO_TOKEN = _("This call was not made with a token; there is none to revoke.")
 

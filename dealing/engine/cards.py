@@ -45,6 +45,11 @@ def suitless(text: object) -> str | None:
     return _SUITLESS_SPELLINGS.get(text) if type(text) is str else None
 
 
+def spellings() -> dict[str, str]:
+    """Every accepted spelling of a card -> its canonical code."""
+    return dict(_SPELLINGS)
+
+
 def suitless_spellings() -> dict[str, str]:
     """Every accepted spelling of a suit-less card -> its canonical code."""
     return dict(_SUITLESS_SPELLINGS)

@@ -236,7 +236,7 @@ def card_table(value: Callable[[str], int], pack: frozenset[str], pictures: str 
     """Every accepted spelling of a card -> (code, value, is_ace, is_picture, in_pack); with
     `suitless`, also the suit-less cards (``9*``) of the pack's ranks, where suits never matter."""
     table = {text: (code, value(code[0]), code[0] == "A", code[0] in pictures, code in pack)
-             for text, code in _cards._SPELLINGS.items()}
+             for text, code in _cards.spellings().items()}
     if suitless:
         ranks = {code[0] for code in pack}
         for text, code in _cards.suitless_spellings().items():

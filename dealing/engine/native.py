@@ -45,11 +45,11 @@ def _source(module: str) -> Path:
     return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
 
 
-def _digest(module: str) -> str:
+def source_digest(module: str) -> str:
     return hashlib.sha256(_source(module).read_bytes()).hexdigest()
 
 
-def _extension(module: str) -> Path | None:
+def built_extension(module: str) -> Path | None:
     stem = str(_source(module).with_suffix(""))  # mypyc builds ochko/__init__.<tag>.so for a package
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
         path = Path(stem + suffix)
@@ -68,14 +68,14 @@ def check() -> tuple[bool, str]:
     if built.get("python") != sys.implementation.cache_tag:
         return False, f"built for {built.get('python')}, this is {sys.implementation.cache_tag}"
     for module in MODULES:
-        if _extension(module) is None:
+        if built_extension(module) is None:
             return False, f"{module}: no compiled module"
-        if built.get("sources", {}).get(module) != _digest(module):
+        if built.get("sources", {}).get(module) != source_digest(module):
             return False, f"{_source(module).relative_to(HERE).as_posix()} changed since the build"
     return True, "every source unchanged since the build"
 
 
-class _SourceFirst:
+class SourceFirst:
     """A meta path finder that imports the engine's modules (and game packages) from their .py files."""
 
     @staticmethod
@@ -114,7 +114,7 @@ def guard() -> bool:
     if not _State.checked:
         _State.compiled, _State.why = check()
         _State.checked = True
-        finder = _PythonBelowCompiled if _State.compiled else _SourceFirst
+        finder = _PythonBelowCompiled if _State.compiled else SourceFirst
         if not any(isinstance(f, finder) for f in sys.meta_path):
             sys.meta_path.insert(0, finder())
     return _State.compiled
@@ -136,7 +136,7 @@ def build() -> None:
 
     root = HERE.parent.parent
     clean()
-    sources = {module: _digest(module) for module in MODULES}
+    sources = {module: source_digest(module) for module in MODULES}
     with tempfile.TemporaryDirectory(prefix="engine-native-") as tmp:
         cwd = os.getcwd()
         os.chdir(root)  # mypyc names modules by their paths from the project root
@@ -148,7 +148,7 @@ def build() -> None:
                 "--build-lib", os.path.join(tmp, "lib")])
         finally:
             os.chdir(cwd)
-    if any(_digest(m) != sources[m] for m in MODULES):
+    if any(source_digest(m) != sources[m] for m in MODULES):
         raise SystemExit("an engine source changed during the build; build again")
     MANIFEST.write_text(json.dumps({"python": sys.implementation.cache_tag, "sources": sources}, indent=1) + "\n",
                         encoding="utf-8")

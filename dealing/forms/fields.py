@@ -17,7 +17,7 @@ from dealing.games.building import amount_json
 
 _AMOUNT = re.compile(r"\d{1,12}(?:\.\d{1,2})?\Z")
 _DECIMALS = re.compile(r"\d+\.(\d{3,})\Z")
-_SPLIT = re.compile(r"[\s,;]+")
+SEPARATORS = re.compile(r"[\s,;]+")
 
 
 def parse_amount_text(text: str) -> Decimal:
@@ -60,7 +60,7 @@ class AmountField(forms.CharField):
 def parse_cards(text: str, pack: frozenset[str], *, pack_words: str) -> list[str]:
     """Cards as typed ("TS 7h, 10D") in canonical codes; ValidationError naming the cards that are not."""
     codes, unknown, outside = [], [], []
-    for token in _SPLIT.split(text.strip()):
+    for token in SEPARATORS.split(text.strip()):
         if not token:
             continue
         code = engine_cards.normalize(token) or engine_cards.normalize(token.upper())

@@ -9,7 +9,7 @@ checked by dealing.access, which the pages and the API ask too, so they cannot d
     documents      read_document, complete_document                       a round document read, filled in
     rounds         round_log                                              a round checked and chained
     bulk           rounds_import                                          many rounds checked, written in batches (COPY)
-    chain_link     _Link, approval_append                                 the SQL that appends it; an approval's link
+    chain_link     Link, approval_append                                  the SQL that appends it; an approval's link
     checkpoints    checkpoint_write_all, chain_verify                     signed checkpoints; the chains verified
     corrections    round_amend, round_amendment_decide                    corrections, the pit boss's word
     incidents      incident_report, incident_decide                       incidents, the pit boss's word
@@ -22,7 +22,7 @@ and writes the audit's verdict itself (audit.state). Callers use this package's 
 from dealing.access import works_at
 from dealing.errors import engine_error
 
-from .chain_link import _Link, _TableChanged, approval_append
+from .chain_link import Link, TableChanged, approval_append
 from .bulk import BATCH as IMPORT_BATCH
 from .bulk import ImportSummary, rounds_import
 from .checkpoints import ChainReport, chain_heads, chain_verify, checkpoint_write_all
@@ -35,8 +35,8 @@ from .shoes import (
 )
 
 __all__ = [
-    "BOX_MAX", "IMPORT_BATCH", "ImportSummary", "MAX_DEPTH", "MAX_EXPONENT", "MONEY_LIMIT", "PLAYER_MAX", "STAKE_ID_MAX", "ChainReport", "_Link",
-    "_TableChanged", "approval_append", "card_code", "chain_heads", "chain_verify", "checkpoint_write_all", "complete_document", "engine_error", "incident_decide", "incident_report", "read_document",
+    "BOX_MAX", "IMPORT_BATCH", "ImportSummary", "MAX_DEPTH", "MAX_EXPONENT", "MONEY_LIMIT", "PLAYER_MAX", "STAKE_ID_MAX", "ChainReport", "Link",
+    "TableChanged", "approval_append", "card_code", "chain_heads", "chain_verify", "checkpoint_write_all", "complete_document", "engine_error", "incident_decide", "incident_report", "read_document",
     "round_amend", "round_amendment_decide", "round_log", "rounds_import", "shoe_burn", "shoe_dealer_change", "shoe_decks",
     "shoe_end", "shoe_for_round", "shoe_reference", "shoe_start", "works_at",
 ]

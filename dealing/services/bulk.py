@@ -43,10 +43,10 @@ from dealing.errors import engine_error, refuse
 
 from ..models import Round, Shoe
 from .bulk_writes import Record, insert_records, stake_values
-from .chain_link import _Link
+from .chain_link import Link
 from .documents import complete_document, read_document
-from .rounds import _table_for, logged_float, refuse_impossible, stake_rows
-from .shoes import _shoe_ended, _shoe_number, _unknown_shoe
+from .rounds import logged_float, refuse_impossible, stake_rows, table_of_document
+from .shoes import shoe_ended_error, shoe_number_of, unknown_shoe_error
 
 User = get_user_model()
 
@@ -265,7 +265,7 @@ class _Importer:
     def _table_of_row(self, row):
         table = self.tables.get(row)
         if table is None:
-            table = self.tables[row] = model_from_row(Table, _Link._TABLE_FIELDS, row)
+            table = self.tables[row] = model_from_row(Table, Link.TABLE_FIELDS, row)
         return table
 
     def _user(self, username):
@@ -287,22 +287,22 @@ class _Importer:
         try:
             return self._prepare(number, line, doc, user, found)
         except (ServiceError, ObjectDoesNotExist):  # judged against a table as it no longer is?
-            if found[1] is None or not _Link.forget_if_changed(found[1]):
+            if found[1] is None or not Link.forget_if_changed(found[1]):
                 raise
         return self._prepare(number, line, doc, user, self._table_for(doc))
 
     def _table_for(self, doc: dict):
-        """`rounds._table_for`, with one Table instance per stored row (not one per line)."""
+        """`rounds.table_of_document`, with one Table instance per stored row (not one per line)."""
         raw = doc.get("table")
         name = raw.get("name") if isinstance(raw, dict) else None
         if self.table is None and isinstance(name, str):
-            row = _Link._rows.get(name)
+            row = Link.table_rows.get(name)
             if row is not None:
                 return self._table_of_row(row), row
-        return _table_for(doc, self.table)
+        return table_of_document(doc, self.table)
 
     def _prepare(self, number: int, line: bytes, doc: dict, user, found) -> _Pending:
-        """As `rounds._prepare`, with the users read once per import."""
+        """As `rounds.round_prepare`, with the users read once per import."""
         table, row = found
         allowed = self.allowed
         if (user.pk, table.pk, table.pit_id, None) not in allowed:
@@ -326,7 +326,7 @@ class _Importer:
         stored = chain.json_safe(doc)
         stakes = stake_rows(stored, outcome)
         reference = stored.get("shoe")
-        shoe_number = _shoe_number(table, reference) if reference else None
+        shoe_number = shoe_number_of(table, reference) if reference else None
         house_rules, house_rules_json = self._house_rules(table)
         key_id, keys = chain.chain_keys()
         return _Pending(line=number, raw=line, user=user, table=table, table_row=row, uid=stored["id"],
@@ -432,23 +432,23 @@ class _Importer:
         db = connections[DEFAULT_DB_ALIAS]
         table = items[0].table
         with db.cursor() as cursor:
-            cursor.execute(_Link.LOCK if db.features.has_select_for_update else _Link.TABLE_BY_ID, [table.pk])
+            cursor.execute(Link.LOCK if db.features.has_select_for_update else Link.TABLE_BY_ID, [table.pk])
             row = cursor.fetchone()
             expected = next((item.table_row for item in items if item.table_row is not None), None)
             if expected is not None and row != expected:
-                _Link._forget(expected)
+                Link.forget(expected)
                 if row is not None:
-                    _Link._remember(row)
+                    Link.remember(row)
                 items = self._again(items, errors)
                 if not items:
                     return []
                 table = items[0].table
-            cursor.execute(_Link.LAST, [table.pk])
+            cursor.execute(Link.LAST, [table.pk])
             last = cursor.fetchone()
         index = 0 if last is None else last[0] + 1
         prev = "" if last is None else last[1]
         # Each new round takes the table's next number (1, 2, …), as round_log gives it.
-        table_round = _Link.next_table_round(table, None if last is None else _Link(*last))
+        table_round = Link.next_table_round(table, None if last is None else Link(*last))
         slots = self._shoe_slots(table, items, errors)
         records = []
         now = timezone.now
@@ -493,7 +493,7 @@ class _Importer:
         for item in items:
             wanted.setdefault(item.shoe_number, []).append(item)
         slots: dict[int, object] = {}
-        shoe_table, columns = Shoe._meta.db_table, _Link._SHOE_COLUMNS
+        shoe_table, columns = Shoe._meta.db_table, Link.SHOE_COLUMNS
         with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
             for number, group in wanted.items():
                 k = len(group)
@@ -511,12 +511,13 @@ class _Importer:
                     if number is None:  # no open shoe: rounds without one, as round_log logs them
                         continue
                     named = Shoe.objects.filter(table=table, number=number).first()
-                    exc = _unknown_shoe(table, group[0].shoe_reference) if named is None else _shoe_ended(named)
+                    exc = (unknown_shoe_error(table, group[0].shoe_reference) if named is None
+                           else shoe_ended_error(named))
                     for item in group:
                         slots[item.line] = False
                         errors.append((item.line, exc))
                     continue
-                shoe = _Link._shoe(table, row)
+                shoe = Link.shoe_from_row(table, row)
                 first = shoe.next_position - k
                 cursor.execute(_DEALT, [shoe.pk])
                 dealt = cursor.fetchone()

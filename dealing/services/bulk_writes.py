@@ -37,7 +37,7 @@ _STAKE_COLUMNS = [Stake._meta.get_field("round").column] + [Stake._meta.get_fiel
 
 
 def stake_values(stake) -> tuple:
-    """A stake row's values in `chain.STAKE_FIELDS` order (a `rounds._StakeRow`, or the tuple a
+    """A stake row's values in `chain.STAKE_FIELDS` order (a `rounds.StakeRow`, or the tuple a
     checking process sent)."""
     return stake if type(stake) is tuple else tuple(getattr(stake, name) for name in chain.STAKE_FIELDS)
 

@@ -1,8 +1,9 @@
-"""The statements that put a round at the end of its table's chain, in plain SQL (`_Link`), and
+"""The statements that put a round at the end of its table's chain, in plain SQL (`Link`), and
 an approval at the end of the approvals' chain (`approval_append`)."""
 
 import json
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.utils import timezone
@@ -12,6 +13,9 @@ from casino.models import Table
 from dealing import chain
 
 from ..models import Approval, Round, Shoe, Stake
+
+if TYPE_CHECKING:
+    from .rounds import StakeRow
 
 # The advisory lock that puts the writers of approvals in line (casino.db.advisory_xact_lock).
 _APPROVALS_LOCK = 0x0DEA1A99
@@ -30,12 +34,12 @@ def approval_append(*, decided_by, decision: str, comment: str, incident=None, r
     return approval
 
 
-class _TableChanged(Exception):
+class TableChanged(Exception):
     """The table's row changed between checking a round and locking it (its limits, rules, pit or
     name): the round is checked again against the table as it is now."""
 
 
-# The PostgreSQL type a stake value read from the JSON parameter is cast to, by its field (`_Link.insert`).
+# The PostgreSQL type a stake value read from the JSON parameter is cast to, by its field (`Link.insert`).
 _SQL_TYPES = {"CharField": "text", "PositiveSmallIntegerField": "smallint", "DecimalField": "numeric"}
 
 
@@ -46,14 +50,14 @@ def _decimal_text(value):
     raise TypeError(f"a stake row holds a {type(value).__name__}")
 
 
-class _Link:
+class Link:
     """The statements of logging a round, in plain SQL (PostgreSQL and SQLite). Most run while the
     table is locked, so they are kept short; all of them run on every round logged, so none is
     built by the ORM anew each time (that costs more CPU than the statement itself)."""
 
     _TABLE, _ROUND, _SHOE = Table._meta.db_table, Round._meta.db_table, Shoe._meta.db_table
-    _TABLE_FIELDS = list(Table._meta.concrete_fields)
-    _TABLE_COLUMNS = ", ".join(f.column for f in _TABLE_FIELDS)
+    TABLE_FIELDS = list(Table._meta.concrete_fields)
+    _TABLE_COLUMNS = ", ".join(f.column for f in TABLE_FIELDS)
     # By name, as Table.objects.get(name=…) reads it (names are unique), without the model's ordering.
     TABLE_NAMED = f"SELECT {_TABLE_COLUMNS} FROM {_TABLE} WHERE name = %s"
     # The table's row as stored now; LOCK also locks it, where the database locks rows (SQLite
@@ -66,19 +70,19 @@ class _Link:
     LAST_TABLE_ROUND = f"SELECT MAX(table_round) FROM {_ROUND} WHERE table_id = %s"
     # Take the next place in the table's open shoe (or the named one); the shoe's row comes back.
     _SHOE_FIELDS = list(Shoe._meta.concrete_fields)
-    _SHOE_COLUMNS = ", ".join(f.column for f in _SHOE_FIELDS)
+    SHOE_COLUMNS = ", ".join(f.column for f in _SHOE_FIELDS)
     TAKE_OPEN = (f"UPDATE {_SHOE} SET next_position = next_position + 1 WHERE ended_at IS NULL AND id = "
                  f"(SELECT id FROM {_SHOE} WHERE table_id = %s AND ended_at IS NULL ORDER BY number DESC LIMIT 1) "
-                 f"RETURNING {_SHOE_COLUMNS}")
+                 f"RETURNING {SHOE_COLUMNS}")
     TAKE_NAMED = (f"UPDATE {_SHOE} SET next_position = next_position + 1 "
-                  f"WHERE table_id = %s AND number = %s AND ended_at IS NULL RETURNING {_SHOE_COLUMNS}")
+                  f"WHERE table_id = %s AND number = %s AND ended_at IS NULL RETURNING {SHOE_COLUMNS}")
 
     def __init__(self, chain_index, sha256, shoe_id, number, supersedes_id, table_round):
         self.chain_index, self.sha256, self.shoe_id = chain_index, sha256, shoe_id
         self.number, self.supersedes_id, self.table_round = number, supersedes_id, table_round
 
     @classmethod
-    def next_table_round(cls, table: Table, last: "_Link | None") -> int:
+    def next_table_round(cls, table: Table, last: "Link | None") -> int:
         """The number of the table's next new round (inside the table's lock): one more than the
         last link's, or, when that link is a correction (which keeps an older number), than the
         highest number stored."""
@@ -96,22 +100,22 @@ class _Link:
     # a row that changed meanwhile (limits, rules, pit, name) replaces the one here and the round
     # is checked again. So the cache saves each round a query, and can never let one through
     # against a table as it no longer is: the check is the lock's own read.
-    _rows: dict[str, tuple] = {}
+    table_rows: dict[str, tuple] = {}
     _ROWS_MAX = 10_000
 
     @classmethod
     def table_named(cls, name: str) -> "tuple[Table, tuple] | None":
-        row = cls._rows.get(name)
+        row = cls.table_rows.get(name)
         if row is None:
             with connection.cursor() as cursor:
                 cursor.execute(cls.TABLE_NAMED, [name])
                 row = cursor.fetchone()
             if row is None:
                 return None
-            cls._remember(row)
-        return model_from_row(Table, cls._TABLE_FIELDS, row), row
+            cls.remember(row)
+        return model_from_row(Table, cls.TABLE_FIELDS, row), row
 
-    _NAME_AT = [f.attname for f in _TABLE_FIELDS].index("name")
+    _NAME_AT = [f.attname for f in TABLE_FIELDS].index("name")
 
     @classmethod
     def forget_if_changed(cls, row: tuple) -> bool:
@@ -122,18 +126,18 @@ class _Link:
             stored = cursor.fetchone()
         if stored == row:
             return False
-        cls._forget(row)
+        cls.forget(row)
         return True
 
     @classmethod
-    def _forget(cls, row: tuple) -> None:
-        cls._rows.pop(row[cls._NAME_AT], None)
+    def forget(cls, row: tuple) -> None:
+        cls.table_rows.pop(row[cls._NAME_AT], None)
 
     @classmethod
-    def _remember(cls, row: tuple) -> None:
-        if len(cls._rows) >= cls._ROWS_MAX:
-            cls._rows.clear()
-        cls._rows[row[cls._NAME_AT]] = row
+    def remember(cls, row: tuple) -> None:
+        if len(cls.table_rows) >= cls._ROWS_MAX:
+            cls.table_rows.clear()
+        cls.table_rows[row[cls._NAME_AT]] = row
 
     # PostgreSQL: once the table's row is locked, its last link and the next place in the shoe in
     # one statement. Its snapshot is taken after the lock is held, so the last link it reads is the
@@ -146,20 +150,20 @@ class _Link:
 
     @classmethod
     def lock_table(cls, table: Table, *, take_slot: bool, shoe_number: int | None = None,
-                   expected_row: tuple | None = None) -> "tuple[_Link | None, Shoe | None]":
+                   expected_row: tuple | None = None) -> "tuple[Link | None, Shoe | None]":
         """Lock the table's row (serialising its writers) and read its last link; with `take_slot`,
         also take the next place in the shoe numbered `shoe_number` (None: the table's open shoe).
         Returns (last link or None, the shoe after taking its place, or None). With `expected_row`
-        (the row the round was checked against), raises _TableChanged unless the locked row is it."""
+        (the row the round was checked against), raises TableChanged unless the locked row is it."""
         db = connections[DEFAULT_DB_ALIAS]
         with db.cursor() as cursor:
             cursor.execute(cls.LOCK if db.features.has_select_for_update else cls.TABLE_BY_ID, [table.pk])
             row = cursor.fetchone()
             if expected_row is not None and row != expected_row:
-                cls._forget(expected_row)
+                cls.forget(expected_row)
                 if row is not None:
-                    cls._remember(row)
-                raise _TableChanged
+                    cls.remember(row)
+                raise TableChanged
             if take_slot and db.vendor == "postgresql":
                 if shoe_number is None:
                     cursor.execute(cls.LAST_AND_TAKE_OPEN, [table.pk, table.pk])
@@ -168,7 +172,7 @@ class _Link:
                 row = cursor.fetchone()
                 last_row, shoe_row = row[:cls._LAST_N], row[cls._LAST_N:]
                 last = None if last_row[0] is None else cls(*last_row)  # chain_index is never NULL
-                return last, None if shoe_row[0] is None else cls._shoe(table, shoe_row)  # nor a shoe's id
+                return last, None if shoe_row[0] is None else cls.shoe_from_row(table, shoe_row)  # nor a shoe's id
             cursor.execute(cls.LAST, [table.pk])
             row = cursor.fetchone()
         last = None if row is None else cls(*row)
@@ -196,7 +200,7 @@ class _Link:
         f"SELECT {Round._meta.pk.column} FROM r")
 
     @classmethod
-    def insert(cls, record: Round, stakes: list["_StakeRow"]) -> None:
+    def insert(cls, record: Round, stakes: list["StakeRow"]) -> None:
         """INSERT the record as `record.save(force_insert=True)` would (each value prepared by its
         field; no signal handlers listen to rounds), then its stake rows; give the record its id.
 
@@ -239,10 +243,10 @@ class _Link:
             else:
                 cursor.execute(cls.TAKE_NAMED, [table.pk, number])
             row = cursor.fetchone()
-        return None if row is None else cls._shoe(table, row)
+        return None if row is None else cls.shoe_from_row(table, row)
 
     @classmethod
-    def _shoe(cls, table: Table, row) -> Shoe:
+    def shoe_from_row(cls, table: Table, row) -> Shoe:
         shoe = model_from_row(Shoe, cls._SHOE_FIELDS, row)
         shoe.table = table
         return shoe

@@ -15,7 +15,7 @@ from ..choices import Decision, RoundStatus
 from ..models import Approval, Round, Supersession, status_q
 from .chain_link import approval_append
 from .decisions import decision_checked
-from .rounds import _append, _prepare, _table_for, read_document
+from .rounds import read_document, round_append, round_prepare, table_of_document
 from .shoes import shoe_for_round, shoe_reference
 
 
@@ -44,12 +44,12 @@ def round_amend(*, round: Round, document, amended_by, reason: str) -> Round:  #
                          path="$.id")
     if not doc.get("dealer"):
         doc["dealer"] = round.dealer.get_username()
-    _table_for(doc, table)  # only checks that the document names this table
+    table_of_document(doc, table)  # only checks that the document names this table
     if doc.get("shoe") and round.shoe_id is not None:
         if shoe_for_round(table=table, reference=doc["shoe"]).pk != round.shoe_id:
             raise refuse(_("A correction stays in the round's shoe %(shoe)s.") % {"shoe": shoe_reference(round.shoe)},
                          "shoe_mismatch", path="$.shoe")
-    prepared = _prepare(doc, table=table, logged_by=amended_by, supersedes=round)
+    prepared = round_prepare(doc, table=table, logged_by=amended_by, supersedes=round)
     with transaction.atomic():
         Table.objects.select_for_update().filter(pk=table.pk).first()
         current = Round.objects.select_related("shoe", "supersedes").get(pk=round.pk)
@@ -62,8 +62,8 @@ def round_amend(*, round: Round, document, amended_by, reason: str) -> Round:  #
         if chain.canonical_json(prepared.document) == chain.canonical_json(current.document):
             raise refuse(_("The correction changes nothing in the round."), "no_change")
         revision = Round.objects.filter(uid=current.uid).aggregate(r=Max("revision"))["r"] + 1
-        record = _append(prepared, logged_by=amended_by, revision=revision, supersedes=current,
-                         status=RoundStatus.PENDING, amendment_reason=reason)
+        record = round_append(prepared, logged_by=amended_by, revision=revision, supersedes=current,
+                               status=RoundStatus.PENDING, amendment_reason=reason)
     record.outcome = prepared.outcome
     return record
 

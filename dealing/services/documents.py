@@ -52,14 +52,14 @@ def _check_storable(doc: dict) -> None:
         if kind is dict:
             for key, item in value.items():
                 if "\x00" in key or not key.isascii():
-                    _check_text(key, _json_path(place))
+                    check_text(key, _json_path(place))
                 push((item, depth + 1, (place, key)))
         elif kind is list:
             for i, item in enumerate(value):
                 push((item, depth + 1, (place, i)))
         elif kind is str:
             if "\x00" in value or not value.isascii():
-                _check_text(value, _json_path(place))
+                check_text(value, _json_path(place))
         elif kind is Decimal and (not value.is_finite() or abs(value.adjusted()) > MAX_EXPONENT):
             path = _json_path(place)
             raise refuse(_("The number at %(path)s is out of range.") % {"path": path}, "bad_number", path=path)
@@ -105,7 +105,7 @@ def _json_path(place) -> str:
     return "$" + "".join(reversed(steps))
 
 
-def _check_text(text: str, path: str) -> None:
+def check_text(text: str, path: str) -> None:
     if "\x00" in text:
         raise refuse(_("The text at %(path)s contains a NUL character.") % {"path": path}, "bad_text", path=path)
     try:

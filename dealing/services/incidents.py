@@ -12,7 +12,7 @@ from ..choices import IncidentKind, IncidentStatus, Resolution
 from ..models import Approval, Incident, Round, Shoe
 from .chain_link import approval_append
 from .decisions import decision_checked
-from .documents import _check_text
+from .documents import check_text
 from .shoes import card_code, shoe_for_round
 
 
@@ -51,7 +51,7 @@ def incident_report(*, table: Table, kind: str, card, exposed: bool, resolution:
                                 (note, "note", None)):
         if not isinstance(value, str):
             raise refuse(_("%(field)s must be text.") % {"field": field}, "bad_text", path=field)
-        _check_text(value, field)
+        check_text(value, field)
         if limit is not None and len(value) > limit:
             raise refuse(_("The evidence reference has at most %(n)d characters.") % {"n": limit}, "too_long",
                          path=field)

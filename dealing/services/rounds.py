@@ -21,9 +21,9 @@ from dealing.errors import engine_error, refuse
 
 from ..choices import RoundStatus
 from ..models import Round, Shoe, Stake
-from .chain_link import _Link, _TableChanged
+from .chain_link import Link, TableChanged
 from .documents import MONEY_LIMIT, complete_document, read_document
-from .shoes import _shoe_ended, _shoe_number, _unknown_shoe
+from .shoes import shoe_ended_error, shoe_number_of, unknown_shoe_error
 
 User = get_user_model()
 
@@ -41,7 +41,7 @@ class _Prepared:
     dealer: object
     document: dict  # JSON-safe, as stored
     outcome: engine.Outcome
-    stakes: list["_StakeRow"]  # without their round yet
+    stakes: list["StakeRow"]  # without their round yet
     # The table's columns as read when the round was checked (a looked-up table; None for one the
     # caller gave): its lock re-reads them, and the round is written only if they are unchanged.
     table_row: tuple | None = None
@@ -64,8 +64,8 @@ def round_log(*, document, logged_by, table: Table | None = None) -> tuple[Round
     while True:
         try:
             with transaction.atomic():
-                record = _append(prepared, logged_by=logged_by)
-        except _TableChanged:
+                record = round_append(prepared, logged_by=logged_by)
+        except TableChanged:
             changes += 1
             if changes == 3:
                 raise refuse(_("Table %(table)s is being changed; log the round again.")
@@ -91,26 +91,26 @@ def round_log(*, document, logged_by, table: Table | None = None) -> tuple[Round
 def _prepare_at(doc: dict, table: Table | None, logged_by) -> _Prepared:
     """The round checked at its table (the one named in it, or `table`), by a user who works there.
 
-    A table looked up by name may come from this process's cache (`_Link.table_named`): a round
+    A table looked up by name may come from this process's cache (`Link.table_named`): a round
     accepted against it is written only if the table's lock reads the same row, and a round
     refused against it (or whose check met a pit that is gone) is checked once more against the
     table as stored now, so a change to the table is never missed either way."""
-    found = _table_for(doc, table)
+    found = table_of_document(doc, table)
     try:
         return _prepare_found(doc, found, logged_by)
     except (ServiceError, ObjectDoesNotExist):  # judged against a table as it no longer is?
-        if found[1] is None or not _Link.forget_if_changed(found[1]):
+        if found[1] is None or not Link.forget_if_changed(found[1]):
             raise
-    return _prepare_found(doc, _table_for(doc, table), logged_by)
+    return _prepare_found(doc, table_of_document(doc, table), logged_by)
 
 
 def _prepare_found(doc: dict, found: tuple[Table, tuple | None], logged_by) -> _Prepared:
     table, row = found
     check_may_log_at(logged_by, table)
-    return _prepare(doc, table=table, logged_by=logged_by, table_row=row)
+    return round_prepare(doc, table=table, logged_by=logged_by, table_row=row)
 
 
-def _table_for(doc: dict, table: Table | None) -> tuple[Table, tuple | None]:
+def table_of_document(doc: dict, table: Table | None) -> tuple[Table, tuple | None]:
     """The table the round is logged at, and the row it was read from (None for a given table)."""
     raw = doc.get("table")
     name = raw.get("name") if isinstance(raw, dict) else None
@@ -122,15 +122,15 @@ def _table_for(doc: dict, table: Table | None) -> tuple[Table, tuple | None]:
     if not isinstance(name, str) or not name:
         raise refuse(_("The round does not name its table: give \"table\": {\"name\": …}."), "table_required",
                      path="$.table.name")
-    found = _Link.table_named(name)
+    found = Link.table_named(name)
     if found is None:
         raise refuse(_("There is no table named \"%(name)s\".") % {"name": name}, "unknown_table",
                      path="$.table.name")
     return found
 
 
-def _prepare(doc: dict, *, table: Table, logged_by, supersedes: Round | None = None,
-             table_row: tuple | None = None) -> _Prepared:
+def round_prepare(doc: dict, *, table: Table, logged_by, supersedes: Round | None = None,
+                  table_row: tuple | None = None) -> _Prepared:
     """Complete, check and replay a document; compute its stake rows. Writes nothing."""
     doc = complete_document(doc, table=table, logged_by=logged_by)
     dealer = _dealer(doc, table, logged_by)
@@ -183,12 +183,12 @@ def _same_round(stored: dict, user) -> Round | None:
     return original
 
 
-def _append(prepared: _Prepared, *, logged_by, revision: int = 1, supersedes: Round | None = None,
-            status: str = RoundStatus.RECORDED, amendment_reason: str = "") -> Round:
+def round_append(prepared: _Prepared, *, logged_by, revision: int = 1, supersedes: Round | None = None,
+                 status: str = RoundStatus.RECORDED, amendment_reason: str = "") -> Round:
     """Write one record at the end of its table's chain (inside the caller's transaction).
 
     From the table's lock to the commit, the writers of one table wait for each other: the work in
-    between is kept to a few short statements (see `_Link`), everything else is done before.
+    between is kept to a few short statements (see `Link`), everything else is done before.
     """
     table = prepared.table
     outcome = prepared.outcome
@@ -204,17 +204,17 @@ def _append(prepared: _Prepared, *, logged_by, revision: int = 1, supersedes: Ro
     # A new round takes the next place in its shoe (the one it names, or the table's open one); an
     # amendment keeps the place of the round it corrects.
     reference = prepared.document.get("shoe") if supersedes is None else None
-    number = _shoe_number(table, reference) if reference else None
-    last, shoe = _Link.lock_table(table, take_slot=supersedes is None, shoe_number=number,
+    number = shoe_number_of(table, reference) if reference else None
+    last, shoe = Link.lock_table(table, take_slot=supersedes is None, shoe_number=number,
                                   expected_row=prepared.table_row)
     record.chain_index = 0 if last is None else last.chain_index + 1
     record.prev_sha256 = "" if last is None else last.sha256
     record.shoe, record.position, record.number = _shoe_slot(table, reference, number, supersedes, last, shoe)
     # The round's number at its table: a correction keeps the number of the round it corrects.
-    record.table_round = supersedes.table_round if supersedes is not None else _Link.next_table_round(table, last)
+    record.table_round = supersedes.table_round if supersedes is not None else Link.next_table_round(table, last)
     record.logged_at = timezone.now()
     chain.seal_round(record, prepared.stakes, supersedes_sha256=None if supersedes is None else supersedes.sha256)
-    _Link.insert(record, prepared.stakes)
+    Link.insert(record, prepared.stakes)
     record.status = status  # derived from the facts beside it; a new record has none yet
     hooks.round_written(record.pk)
     if status == RoundStatus.RECORDED:
@@ -222,7 +222,7 @@ def _append(prepared: _Prepared, *, logged_by, revision: int = 1, supersedes: Ro
     return record
 
 
-def _shoe_slot(table: Table, reference, number: int | None, supersedes: Round | None, last: _Link | None,
+def _shoe_slot(table: Table, reference, number: int | None, supersedes: Round | None, last: Link | None,
                shoe: Shoe | None):
     """The shoe a round belongs to (locked, its place taken: `shoe`) and its place there: an
     amendment keeps the original's place. `reference` is the shoe the round names ("R-1/3", whose
@@ -233,7 +233,7 @@ def _shoe_slot(table: Table, reference, number: int | None, supersedes: Round | 
     if shoe is None:
         if reference:
             named = Shoe.objects.filter(table=table, number=number).first()
-            raise _unknown_shoe(table, reference) if named is None else _shoe_ended(named)
+            raise unknown_shoe_error(table, reference) if named is None else shoe_ended_error(named)
         return None, None, None
     position = shoe.next_position - 1
     if last is not None and last.shoe_id == shoe.pk and last.supersedes_id is None and last.number:
@@ -254,7 +254,7 @@ def logged_float(outcome) -> Decimal:
     return total
 
 
-class _StakeRow:
+class StakeRow:
     """One Stake row to be written: its columns' values by attribute name (`round_id` set when its
     round has an id). Lighter than a `Stake` instance, and every round logged makes several."""
 
@@ -266,7 +266,7 @@ class _StakeRow:
             setattr(self, name, value)
 
 
-def stake_rows(document: dict, outcome) -> list[_StakeRow]:
+def stake_rows(document: dict, outcome) -> list[StakeRow]:
     """The Stake rows of a round (not saved, no round yet); refused when a value would not fit its column."""
     owed: dict[str, Decimal] = {}
     sizes: dict[tuple, Decimal] = {}
@@ -298,7 +298,7 @@ def stake_rows(document: dict, outcome) -> list[_StakeRow]:
         if bet is None and item.get("bet") is not None:
             bet = Decimal(str(item["bet"]))
         # Each amount as its column stores it (chain.money_column), so the link covers what is stored.
-        row = _StakeRow(
+        row = StakeRow(
             stake_id=sid, box=box if type(box) is int and 0 <= box <= BOX_MAX else None, player=player,
             ante=money(ante), bet=money(bet), dealer_bet=money(dealer_bet),
             owed_net=money(owed.get(sid)) if outcome.wagers is not None else None,

@@ -69,7 +69,7 @@ def _open_shoe(shoe: Shoe) -> Shoe:
     """The shoe's row, locked, while it is still open (inside the caller's transaction)."""
     locked = Shoe.objects.select_for_update().get(pk=shoe.pk)
     if locked.ended_at is not None:
-        raise _shoe_ended(shoe)
+        raise shoe_ended_error(shoe)
     return locked
 
 
@@ -140,26 +140,26 @@ def shoe_reference(shoe: Shoe) -> str:
 def shoe_for_round(*, table: Table, reference) -> Shoe | None:
     """The shoe a round names ("R-1/3"), or the table's open shoe when it names none."""
     if reference:
-        shoe = Shoe.objects.filter(table=table, number=_shoe_number(table, reference)).first()
+        shoe = Shoe.objects.filter(table=table, number=shoe_number_of(table, reference)).first()
         if shoe is None:
-            raise _unknown_shoe(table, reference)
+            raise unknown_shoe_error(table, reference)
         return shoe
     return Shoe.objects.filter(table=table, ended_at__isnull=True).order_by("-number").first()
 
 
-def _shoe_number(table: Table, reference) -> int:
+def shoe_number_of(table: Table, reference) -> int:
     name, _sep, number = str(reference).rpartition("/")
     if name != table.name or not (number.isascii() and number.isdigit()) or len(number) > 9:
-        raise _unknown_shoe(table, reference)
+        raise unknown_shoe_error(table, reference)
     return int(number)
 
 
-def _unknown_shoe(table: Table, reference) -> ServiceError:
+def unknown_shoe_error(table: Table, reference) -> ServiceError:
     return refuse(_("Table %(table)s has no shoe \"%(shoe)s\" (shoes are named like %(example)s).")
                   % {"table": table.name, "shoe": reference, "example": f"{table.name}/1"},
                   "unknown_shoe", path="$.shoe")
 
 
-def _shoe_ended(shoe: Shoe) -> ServiceError:
+def shoe_ended_error(shoe: Shoe) -> ServiceError:
     return refuse(_("Shoe %(shoe)s has ended; start a new shoe first.") % {"shoe": shoe_reference(shoe)},
                   "shoe_ended", status=409)

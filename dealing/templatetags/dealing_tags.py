@@ -7,7 +7,7 @@ from django import template
 from django.utils.translation import gettext
 
 from dealing.engine import cards as engine_cards
-from dealing.forms.fields import _SPLIT
+from dealing.forms.fields import SEPARATORS
 
 register = template.Library()
 
@@ -59,7 +59,7 @@ def card_faces(value) -> list[CardFace]:
         return []
     if isinstance(value, (list, tuple)):
         return [_face(v) for v in value if v]
-    return [_face(t) for t in _SPLIT.split(str(value).strip()) if t]
+    return [_face(t) for t in SEPARATORS.split(str(value).strip()) if t]
 
 
 @register.filter

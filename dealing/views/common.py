@@ -10,19 +10,19 @@ from casino.errors import ServiceError
 from casino.roles import has_role
 # Who may do what on these pages: dealing.access, for the pages and the API alike (and the navigation).
 from dealing.access import (  # noqa: F401
-    DECIDERS, LOGGERS, READERS, REPORTERS, SHOE_LOADERS, SHOE_RECORDERS, TERMINAL_USERS, may as _may, table_for,
+    DECIDERS, LOGGERS, READERS, REPORTERS, SHOE_LOADERS, SHOE_RECORDERS, TERMINAL_USERS, may, table_for,
 )
 from dealing.models import Round
 
 
 
-def _is_htmx(request) -> bool:
+def is_htmx(request) -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
-def _redirect(request, url: str):
+def htmx_redirect(request, url: str):
     """A redirect htmx follows as a page load (fetch would otherwise swap the next page into the form)."""
-    if _is_htmx(request):
+    if is_htmx(request):
         response = HttpResponse(status=204)
         response["HX-Redirect"] = url
         return response
@@ -39,21 +39,21 @@ def audit_replay_url(record: Round) -> str | None:
     return None
 
 
-def _call(form, write) -> bool:
+def call_service(form, write) -> bool:
     """Run a service; its refusal goes next to the field it names (or on top of the form)."""
     try:
         write()
     except ServiceError as exc:
-        _service_error_to_form(form, exc)
+        service_error_to_form(form, exc)
         return False
     return True
 
 
-def _require_role(user, roles) -> None:
+def require_role(user, roles) -> None:
     if not has_role(user, *roles):
         raise PermissionDenied(_("Your role does not allow this."))
 
 
-def _service_error_to_form(form, exc: ServiceError) -> None:
+def service_error_to_form(form, exc: ServiceError) -> None:
     name = (exc.extra or {}).get("path")
     form.add_error(name if name in form.fields else None, exc.message)

@@ -14,7 +14,7 @@ from dealing.choices import IncidentStatus
 from dealing.forms import IncidentForm
 from dealing.models import Incident
 
-from .common import READERS, REPORTERS, _may, _service_error_to_form, table_for
+from .common import READERS, REPORTERS, may, service_error_to_form, table_for
 
 # --- incidents -------------------------------------------------------------------------------------------
 
@@ -48,7 +48,7 @@ def incident_list(request):
     filters = {"status": status} if status in IncidentStatus.values else {}
     return render(request, "dealing/incident_list.html", {
         **_incident_page(request, filters),
-        "statuses": IncidentStatus.choices, "table": None, "may_report": _may(request.user, *REPORTERS),
+        "statuses": IncidentStatus.choices, "table": None, "may_report": may(request.user, *REPORTERS),
     })
 
 
@@ -60,7 +60,7 @@ def table_incidents(request, name: str):
     filters = {"table": table.pk, **({"status": status} if status in IncidentStatus.values else {})}
     return render(request, "dealing/incident_list.html", {
         **_incident_page(request, filters),
-        "statuses": IncidentStatus.choices, "table": table, "may_report": _may(request.user, *REPORTERS),
+        "statuses": IncidentStatus.choices, "table": table, "may_report": may(request.user, *REPORTERS),
     })
 
 
@@ -81,7 +81,7 @@ def incident_new(request):
                     resolution=d["resolution"], to_box=d["to_box"], dealer=d["dealer"], reported_by=user,
                     round=d["round"], evidence=d["evidence"], note=d["note"])
             except ServiceError as exc:
-                _service_error_to_form(form, exc)
+                service_error_to_form(form, exc)
             else:
                 messages.success(request, _("Incident reported at %(table)s: it waits for a pit boss's decision.")
                                  % {"table": incident.table.name})

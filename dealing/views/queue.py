@@ -10,7 +10,7 @@ from casino.roles import role_required
 from dealing import selectors, services
 from dealing.forms import DecisionForm
 
-from .common import DECIDERS, _is_htmx
+from .common import DECIDERS, is_htmx
 
 # --- the pit boss's queue ----------------------------------------------------------------------------------
 
@@ -43,7 +43,7 @@ def _decide(request, service, obj, kind: str):
             approval = service(form.cleaned_data["decision"], form.cleaned_data["comment"])
         except ServiceError as exc:
             error = exc.message
-    if _is_htmx(request):
+    if is_htmx(request):
         return render(request, "dealing/_queue_item.html", {
             "item": obj, "kind": kind, "form": form, "error": error, "approval": approval,
         })

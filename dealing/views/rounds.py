@@ -18,7 +18,8 @@ from dealing.choices import RoundStatus
 from dealing.models import Round
 
 from .common import (
-    DECIDERS, LOGGERS, READERS, REPORTERS, _is_htmx, _may, _redirect, _service_error_to_form, audit_replay_url, table_for,
+    DECIDERS, LOGGERS, READERS, REPORTERS, audit_replay_url, htmx_redirect, is_htmx, may, service_error_to_form,
+    table_for,
 )
 
 # --- the dealer's round form -----------------------------------------------------------------------
@@ -95,7 +96,7 @@ def _round_form_page(request, table: Table, form_class, *, amends: Round | None 
     }
     if amends is not None and request.method == "GET":
         context["reordered"] = _reordered(form_class, amends)
-    template = "dealing/round_form_partial.html" if _is_htmx(request) else "dealing/round_new.html"
+    template = "dealing/round_form_partial.html" if is_htmx(request) else "dealing/round_new.html"
     return render(request, template, context)
 
 
@@ -110,7 +111,7 @@ def _save_round(request, form, table: Table, result, amends: Round | None):
                                           reason=form.cleaned_data["reason"])
             created = True
     except ServiceError as exc:
-        _service_error_to_form(form, exc)
+        service_error_to_form(form, exc)
         return None
     if amends is not None:
         message = _("Correction saved as revision %(r)d of round %(n)d: it waits for a pit boss's approval; the round "
@@ -122,7 +123,7 @@ def _save_round(request, form, table: Table, result, amends: Round | None):
         messages.success(request, _("Round saved: %(table)s, round %(n)d.") % {"n": record.table_round, "table": table.name})
     else:
         messages.info(request, _("This round was already saved."))
-    return _redirect(request, reverse("dealing:round_detail", args=[record.pk]))
+    return htmx_redirect(request, reverse("dealing:round_detail", args=[record.pk]))
 
 
 def _correction_blocked(record: Round, form_class) -> str | None:
@@ -168,7 +169,7 @@ def round_correct(request, pk: int):
     blocked = _correction_blocked(record, form_class)
     if blocked:
         messages.error(request, blocked)
-        return _redirect(request, reverse("dealing:round_detail", args=[record.pk]))
+        return htmx_redirect(request, reverse("dealing:round_detail", args=[record.pk]))
     return _round_form_page(request, record.table, form_class, amends=record)
 
 
@@ -190,15 +191,15 @@ def round_detail(request, pk: int):
     return render(request, "dealing/round_detail.html", {
         "round": record, "table": record.table, "outcome": outcome, "error": error,
         **drawing,
-        "pending_correction": pending, "may_decide": _may(user, *DECIDERS),
+        "pending_correction": pending, "may_decide": may(user, *DECIDERS),
         "may_correct": (record.status == RoundStatus.RECORDED and pending is None
                         and games.form_for(record.variant) is not None
                         and has_role(user, *LOGGERS) and may_correct(user, record)),
         "audit_url": audit_replay_url(record), "revisions": selectors.round_revisions(round=record),
         "chain": selectors.round_chain_status(round=record),
         "incidents": selectors.incident_list_of_round(user=request.user, round=record),
-        "may_report": _may(request.user, *REPORTERS),
-        "may_log": _may(request.user, *LOGGERS) and games.form_for(record.table.variant) is not None
+        "may_report": may(request.user, *REPORTERS),
+        "may_log": may(request.user, *LOGGERS) and games.form_for(record.table.variant) is not None
         and record.table.is_active
         and record.status == RoundStatus.RECORDED,
     })

@@ -12,7 +12,9 @@ from dealing.choices import ShoeEventKind
 from dealing.forms import BurnForm, DealerChangeForm, ShoeStartForm, pit_dealers
 from dealing.models import Round, Shoe
 
-from .common import LOGGERS, READERS, SHOE_LOADERS, SHOE_RECORDERS, TERMINAL_USERS, _call, _may, _require_role, table_for
+from .common import (
+    LOGGERS, READERS, SHOE_LOADERS, SHOE_RECORDERS, TERMINAL_USERS, call_service, may, require_role, table_for,
+)
 
 # --- shoes -----------------------------------------------------------------------------------------------
 
@@ -34,27 +36,27 @@ def shoe_page(request, name: str, number: int | None = None):
     if request.method == "POST":
         action = request.POST.get("action")
         if action == "start":
-            _require_role(user, SHOE_LOADERS)
+            require_role(user, SHOE_LOADERS)
             start_form = ShoeStartForm(request.POST, prefix="start")
-            if start_form.is_valid() and _call(start_form, lambda: services.shoe_start(
+            if start_form.is_valid() and call_service(start_form, lambda: services.shoe_start(
                     table=table, shuffled_by=user, decks=start_form.cleaned_data["decks"])):
                 messages.success(request, _("Shoe started: burn 6 cards before the first round."))
                 return redirect("dealing:shoe", name=table.name)
         elif action in ("burn", "dealer_change"):
-            _require_role(user, SHOE_RECORDERS)
+            require_role(user, SHOE_RECORDERS)
             if shoe is None or not shoe.is_open:
                 messages.error(request, _("There is no open shoe at %(table)s: start one first.")
                                % {"table": table.name})
             elif action == "burn":
                 burn_form = BurnForm(request.POST, prefix="burn", table=table)
                 d = burn_form.cleaned_data if burn_form.is_valid() else None
-                if d is not None and _call(burn_form, lambda: services.shoe_burn(
+                if d is not None and call_service(burn_form, lambda: services.shoe_burn(
                         shoe=shoe, card=d["card"], reason=d["reason"], fee=d["fee"], recorded_by=user)):
                     messages.success(request, _("Burn recorded."))
                     return redirect("dealing:shoe", name=table.name)
             else:
                 change_form = DealerChangeForm(request.POST, prefix="change", dealers=dealers)
-                if change_form.is_valid() and _call(change_form, lambda: services.shoe_dealer_change(
+                if change_form.is_valid() and call_service(change_form, lambda: services.shoe_dealer_change(
                         shoe=shoe, dealer=change_form.cleaned_data["dealer"], recorded_by=user)):
                     messages.success(request, _("Dealer change recorded: the new dealer burns one card."))
                     return redirect("dealing:shoe", name=table.name)
@@ -65,10 +67,10 @@ def shoe_page(request, name: str, number: int | None = None):
         except NoReverseMatch:
             pass
     context = {"table": table, "shoe": shoe, "start_form": start_form, "burn_form": burn_form, "audit_url": audit_url,
-               "change_form": change_form, "may_start": _may(user, *SHOE_LOADERS),
-               "may_record": _may(user, *SHOE_RECORDERS) and shoe is not None and shoe.is_open,
-               "may_log": _may(user, *LOGGERS) and games.form_for(table.variant) is not None,
-               "may_terminal": _may(user, *TERMINAL_USERS) and table.is_active,
+               "change_form": change_form, "may_start": may(user, *SHOE_LOADERS),
+               "may_record": may(user, *SHOE_RECORDERS) and shoe is not None and shoe.is_open,
+               "may_log": may(user, *LOGGERS) and games.form_for(table.variant) is not None,
+               "may_terminal": may(user, *TERMINAL_USERS) and table.is_active,
                "other_shoes": selectors.shoe_list_others(shoes=shoes, shoe=shoe)}
     if shoe is not None:
         items = selectors.shoe_items(shoe=shoe)

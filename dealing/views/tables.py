@@ -6,7 +6,7 @@ from django.views.decorators.http import require_http_methods
 from casino.roles import role_required
 from dealing import games, selectors
 
-from .common import LOGGERS, READERS, REPORTERS, TERMINAL_USERS, _may
+from .common import LOGGERS, READERS, REPORTERS, TERMINAL_USERS, may
 
 # --- tables ----------------------------------------------------------------------------------------
 
@@ -29,8 +29,8 @@ def table_list(request):
             "pending": pending.get(table.pk, 0),
         })
     return render(request, "dealing/table_list.html", {
-        "rows": rows, "may_log": _may(user, *LOGGERS), "may_report": _may(user, *REPORTERS),
-        "may_terminal": _may(user, *TERMINAL_USERS),
+        "rows": rows, "may_log": may(user, *LOGGERS), "may_report": may(user, *REPORTERS),
+        "may_terminal": may(user, *TERMINAL_USERS),
     })
 
 

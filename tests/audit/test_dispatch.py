@@ -154,7 +154,7 @@ def test_rounds_logged_reach_the_broker_as_one_audit_message(floor, people, log_
     client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
     before = client.llen("celery")
     d = dispatch.Dispatcher(dispatch.send_round_audits, linger=3600)
-    monkeypatch.setattr(dispatch, "_process_dispatcher", lambda: d)
+    monkeypatch.setattr(dispatch, "process_dispatcher", lambda: d)
     logged = log_rounds(floor.table_a, people.dealer, n=3, seed=5)
     d.close()
     ids = [record.pk for record, _ in logged]

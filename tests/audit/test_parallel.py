@@ -27,8 +27,8 @@ def postgresql():
 def planned_run(postgresql, people, floor, monkeypatch):
     """A run of 300 stored rounds planned into 3 chunks of 100, none audited yet: no task is queued,
     the test plays the workers."""
-    monkeypatch.setattr(services.runs, "_queue_plan", lambda run: None)
-    monkeypatch.setattr(services.runs, "_queue_chunks", lambda run, chunk_ids: None)
+    monkeypatch.setattr(services.runs, "queue_plan", lambda run: None)
+    monkeypatch.setattr(services.runs, "queue_chunks", lambda run, chunk_ids: None)
     for _batch in load_rounds(table=floor.table_a, dealer=people.dealer, n=300, seed=5, mistake_rate=0.3, pool=300):
         pass
     with transaction.atomic():

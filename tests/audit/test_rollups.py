@@ -200,7 +200,7 @@ def test_logging_auditing_reviewing_and_re_auditing_keep_the_rollups_equal_to_th
     assert_pages_read_the_direct_aggregate([people.auditor, people.pit_boss, people.dealer, people.other_dealer])
 
     # A re-audit to other verdicts (a new engine, say): findings gone, rounds clean or unreadable.
-    real = services.rounds._replay
+    real = services.rounds.replay_findings
 
     def other_engine(document, handles=None, pk=None):
         if pk in ids[:4]:
@@ -209,11 +209,11 @@ def test_logging_auditing_reviewing_and_re_auditing_keep_the_rollups_equal_to_th
             return None, "unreadable"
         return real(document, handles, pk)
 
-    monkeypatch.setattr(services.rounds, "_replay", other_engine)
+    monkeypatch.setattr(services.rounds, "replay_findings", other_engine)
     services.rounds_audit(round_ids=ids)
     agree()
     assert Rollup.objects.aggregate(n=Sum("errors"))["n"] == 2
-    monkeypatch.setattr(services.rounds, "_replay", real)
+    monkeypatch.setattr(services.rounds, "replay_findings", real)
     services.rounds_audit(round_ids=ids)
     agree()
     assert_pages_read_the_direct_aggregate([people.auditor, people.pit_boss, people.dealer])
@@ -243,12 +243,14 @@ def test_a_correction_takes_the_superseded_round_out_and_puts_its_revision_in(
     assert_pages_read_the_direct_aggregate([people.auditor, people.pit_boss])
 
 
-def test_a_correction_approved_before_the_original_was_audited(people, floor, log_rounds, monkeypatch):
+def test_a_correction_approved_before_the_original_was_audited(people, floor, log_rounds, request):
     """Nothing audited (no subscriber audits the rounds): the rollups count nothing, and the correction
     moves nothing; audited afterwards, only the revision in force counts."""
+    from audit import subscribers
     from dealing import hooks
 
-    monkeypatch.setattr(hooks, "_subscribers", [])
+    hooks.unsubscribe(subscribers.rounds_committed)
+    request.addfinalizer(lambda: hooks.subscribe(subscribers.rounds_committed))
     rows = log_rounds(floor.table_a, people.dealer, n=3, seed=12)
     original = rows[0][0]
     assert Round.objects.get(pk=original.pk).audit_status == AuditStatus.PENDING
@@ -287,7 +289,7 @@ def test_random_logging_re_audits_reviews_and_corrections(eager, people, floor, 
     rng = random.Random(2026)
     tables = [(floor.table_a, people.dealer), (floor.table_b, people.other_dealer),
               (floor.table_a, people.other_dealer)]
-    real = services.rounds._replay
+    real = services.rounds.replay_findings
     seed = 100
     for step in range(14):
         action = rng.choice(["log", "log", "reaudit", "review", "engine", "correct"])
@@ -314,9 +316,9 @@ def test_random_logging_re_audits_reviews_and_corrections(eager, people, floor, 
                     return ([], None) if pk % 2 else (None, "unreadable")
                 return real(document, handles, pk)
 
-            monkeypatch.setattr(services.rounds, "_replay", other_engine)
+            monkeypatch.setattr(services.rounds, "replay_findings", other_engine)
             services.rounds_audit(round_ids=ids)
-            monkeypatch.setattr(services.rounds, "_replay", real)
+            monkeypatch.setattr(services.rounds, "replay_findings", real)
         elif action == "correct":
             in_pit_a = [pk for pk in ids if Round.objects.filter(pk=pk, table=floor.table_a).exists()]
             if not in_pit_a:

@@ -91,7 +91,7 @@ def test_a_re_audit_is_atomic(eager, people, floor, log_rounds, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("database went away")
 
-    monkeypatch.setattr(services.rounds, "_record_one", broken)
+    monkeypatch.setattr(services.rounds, "record_verdicts_one_by_one", broken)
     with pytest.raises(RuntimeError):
         services.round_audit(round_id=record.pk)
     assert list(Finding.objects.filter(round=record).values_list("code", flat=True)) == ["WRONG_AMOUNT"]
@@ -342,14 +342,14 @@ def test_a_chunk_that_fails_changes_nothing_and_a_later_delivery_counts(people, 
         run = services.audit_run_start(only_unaudited=False, chunk_size=80)
     services.audit_run_plan(run_id=run.pk)
     chunk = run.chunks.get()
-    real = services._record_audit
-    monkeypatch.setattr(services.rounds, "_record_audit", lambda *a: (_ for _ in ()).throw(RuntimeError("killed")))
+    real = services.rounds.record_verdicts
+    monkeypatch.setattr(services.rounds, "record_verdicts", lambda *a: (_ for _ in ()).throw(RuntimeError("killed")))
     with pytest.raises(RuntimeError):
         services.audit_run_chunk_process(chunk_id=chunk.pk)
     assert AuditRunChunk.objects.get(pk=chunk.pk).status == ChunkStatus.PENDING
     assert AuditRun.objects.get(pk=run.pk).rounds_done == 0
     assert not Finding.objects.exists() and not Round.objects.exclude(audit_status=AuditStatus.PENDING).exists()
-    monkeypatch.setattr(services.rounds, "_record_audit", real)
+    monkeypatch.setattr(services.rounds, "record_verdicts", real)
     assert services.audit_run_chunk_process(chunk_id=chunk.pk) is True
     assert AuditRun.objects.get(pk=run.pk).summary()["rounds"] == 80
 

@@ -82,4 +82,4 @@ def test_a_worker_starts_its_sweeper_unless_the_interval_is_0(settings, monkeypa
     sweep.on_worker_ready()  # once per process
     assert len(started) == 1 and started[0]._interval == 30
     sweep.on_worker_shutdown()
-    assert started == [] and sweep._sweeper is None
+    assert started == [] and not sweep.sweeper_running()

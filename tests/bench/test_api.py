@@ -37,15 +37,15 @@ def test_a_server_whose_database_connection_died_between_rounds_still_logs_the_n
     (CONN_MAX_AGE): the next round is logged as usual — no 500 for the dealer."""
     import http.client
 
-    from bench.api import _bodies, _Fixture, _Server
+    from bench.api import Fixture, Server, round_bodies
 
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL")
     monkeypatch.setenv("DATABASE_URL", current_database_url())
-    fixture = _Fixture.create(1)
+    fixture = Fixture.create(1)
     try:
-        bodies = _bodies(fixture, 1, 4, seed=5)[0]
-        with _Server(workers=1, threads=1) as server:
+        bodies = round_bodies(fixture, 1, 4, seed=5)[0]
+        with Server(workers=1, threads=1) as server:
             client = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
 
             def post(body) -> int:

@@ -1,10 +1,10 @@
-"""The API benchmark's load generator (bench.api._RawConnection): a minimal HTTP/1.1 client,
+"""The API benchmark's load generator (bench.api.RawConnection): a minimal HTTP/1.1 client,
 checked against a stub server that answers with a Content-Length, in chunks, or closes."""
 
 import socket
 import threading
 
-from bench.api import _RawConnection
+from bench.api import RawConnection
 
 ANSWERS = [
     b"HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n{\"id\": 12}\n",
@@ -48,7 +48,7 @@ def _stub_server(answers: list[bytes], seen: list[bytes]):
 def test_raw_client_reads_whole_answers_and_reconnects_after_close():
     seen: list[bytes] = []
     port, thread = _stub_server(ANSWERS, seen)
-    conn = _RawConnection(port)
+    conn = RawConnection(port)
     head = b"POST /api/v1/rounds/ HTTP/1.1\r\nHost: x\r\nContent-Length: "
     statuses = [conn.exchange(head + str(len(b)).encode() + b"\r\n\r\n" + b) for b in (b"{1}", b"{22}", b"{3}", b"4")]
     conn.close()

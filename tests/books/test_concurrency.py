@@ -9,11 +9,12 @@ from types import SimpleNamespace
 import pytest
 from django.db import connection  # noqa: F401 - read by the skipif condition
 
-from books import selectors, services, signals_services
-from books import signals as detection
+from books import selectors, services
+from books.integrity import detection
+from books.integrity import services as integrity_services
 from books.models import IntegritySignal, TableShift
 from casino.errors import ServiceError
-from tests.dealing.test_concurrency import _in_threads
+from tests.dealing.test_concurrency import in_threads
 
 from .conftest import OPENING
 
@@ -32,7 +33,7 @@ def test_openings_at_once_give_one_shift(crew):
         except ServiceError as exc:
             refused.append(exc.extra["code"])
 
-    assert _in_threads(6, work) == []
+    assert in_threads(6, work) == []
     assert TableShift.objects.filter(table=crew.table).count() == 1
     assert refused == ["shift_live"] * 5
 
@@ -44,7 +45,7 @@ def test_many_hands_at_once_keep_the_books(crew, open_shift):
         services.cash_record(shift=shift, kind="drop", amount="100", recorded_by=crew.dealer)
         services.transfer_request(shift=shift, kind="fill", counts={"500": 1}, requested_by=crew.dealer)
 
-    assert _in_threads(6, work) == []
+    assert in_threads(6, work) == []
     books = selectors.shift_books(shift)
     assert books.drop == 600 and len(books.pending) == 6
 
@@ -64,6 +65,6 @@ def test_two_scans_of_one_period_at_once_store_each_signal_once(crew, monkeypatc
     monkeypatch.setattr(detection, "scan", scan)
     day = dt.date(2026, 11, 30)
     results = []
-    assert _in_threads(2, lambda k: results.append(signals_services.signals_scan(date_from=day, date_to=day))) == []
+    assert in_threads(2, lambda k: results.append(integrity_services.signals_scan(date_from=day, date_to=day))) == []
     assert IntegritySignal.objects.filter(key=found[0].key).count() == 1
     assert sorted((len(r.created), len(r.updated)) for r in results) == [(0, 1), (1, 0)]

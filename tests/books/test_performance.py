@@ -12,8 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from audit.models import Rollup, RollupFinding
-from books import performance as stats
-from books import performance_selectors as selectors
+from books.performance import selectors, stats
 from audit.selectors import Period
 
 # --- the statistics ------------------------------------------------------------------------------------------
@@ -251,7 +250,7 @@ def test_the_detail_api_gives_the_pace(floor, make_user, client_for):
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="the pace is summed in PostgreSQL only")
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_pace_summed_in_postgresql_equals_the_reference(floor, make_user, seed):
-    """On PostgreSQL a dealer's pace is one statement (books/performance_selectors.py); it must count
+    """On PostgreSQL a dealer's pace is one statement (books/performance/selectors.py); it must count
     what `stats.pace` counts over the same rounds — at two tables at once, across shoes, with gaps of
     exactly the break and exactly the shortest round, two rounds at the same instant, a round before
     the period — for an auditor and for a pit boss who sees one of the tables."""

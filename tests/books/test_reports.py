@@ -140,7 +140,7 @@ def test_the_period_report_of_a_pit_page_csv_and_api(crew, closed_shift):
 
 
 def test_the_period_report_reads_the_rollups_in_one_grouped_query(crew, closed_shift):
-    from books.theory_selectors import parse_filters
+    from books.theory.selectors import parse_filters
 
     f = parse_filters(crew.auditor, {"pit": "Pit A", "start": "2025-01-01"})
     reports.period_report(crew.auditor, {"pit": "Pit A", "start": "2025-01-01"})  # warm the house edges

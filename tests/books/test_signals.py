@@ -1,4 +1,4 @@
-"""The integrity signals' tests on simulated floors (books/signals.py, pure: no database).
+"""The integrity signals' tests on simulated floors (books/integrity/detection.py, pure: no database).
 
 An honest floor — dealers rotating over tables, players on boxes, payment errors at a usual rate
 that go either way and to whoever happens to be on the box, incidents and procedure findings at
@@ -13,7 +13,7 @@ from decimal import Decimal
 
 import pytest
 
-from books import signals as s
+from books.integrity import detection as s
 
 ALPHA = 0.05
 # Small minimums, so that many tests run on each floor: the level must hold however many there are.

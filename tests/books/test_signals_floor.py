@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from books import signals_services
+from books.integrity import services
 from books.models import IntegritySignal, SignalStatus
 from casino.errors import ServiceError
 from dealing import services as dealing_services
@@ -76,7 +76,7 @@ def sweetheart_floor(crew, limits):
 def test_the_scan_names_the_sweetheart_dealer_and_his_player_and_a_rescan_adds_nothing(sweetheart_floor):
     crew = sweetheart_floor
     today = timezone.localdate()
-    result = signals_services.signals_scan(date_from=today, date_to=today)
+    result = services.signals_scan(date_from=today, date_to=today)
     favoured = IntegritySignal.objects.get(kind="favoured_player")
     assert (favoured.dealer, favoured.player) == (crew.dealer2, FRIEND)
     assert favoured.p_adjusted <= 0.01 and favoured.status == SignalStatus.OPEN
@@ -86,12 +86,12 @@ def test_the_scan_names_the_sweetheart_dealer_and_his_player_and_a_rescan_adds_n
     assert not IntegritySignal.objects.filter(dealer=crew.dealer).exists()
     assert len(result.created) == IntegritySignal.objects.count() >= 2
 
-    again = signals_services.signals_scan(date_from=today, date_to=today)
+    again = services.signals_scan(date_from=today, date_to=today)
     assert again.created == [] and len(again.updated) == len(result.created)
     assert IntegritySignal.objects.count() == len(result.created)
 
     # The daily scan's window ends yesterday: tomorrow's covers today, and carries the signal forward.
-    daily = signals_services.signals_scan_daily(today=today + dt.timedelta(days=1), window_days=3)
+    daily = services.signals_scan_daily(today=today + dt.timedelta(days=1), window_days=3)
     assert daily.created == [] and IntegritySignal.objects.count() == len(result.created)
 
 
@@ -122,12 +122,12 @@ def signal_of(crew, **fields) -> IntegritySignal:
 
 
 def test_an_auditor_confirms_or_dismisses_with_a_note(crew):
-    signal = signals_services.signal_review(signal=signal_of(crew), reviewer=crew.auditor, status="confirmed",
+    signal = services.signal_review(signal=signal_of(crew), reviewer=crew.auditor, status="confirmed",
                                             note="Seen on camera.")
     signal.refresh_from_db()
     assert (signal.status, signal.reviewed_by, signal.note) == ("confirmed", crew.auditor, "Seen on camera.")
     with pytest.raises(ServiceError) as exc:
-        signals_services.signal_review(signal=signal, reviewer=crew.auditor, status="dismissed", note="No.")
+        services.signal_review(signal=signal, reviewer=crew.auditor, status="dismissed", note="No.")
     assert exc.value.extra["code"] == "already_reviewed"
     signal.refresh_from_db()
     assert signal.status == "confirmed"
@@ -139,7 +139,7 @@ def test_an_auditor_confirms_or_dismisses_with_a_note(crew):
 def test_bad_review_input_is_refused_with_its_field_and_nothing_is_stored(crew, status, note, field):
     signal = signal_of(crew)
     with pytest.raises(ServiceError) as exc:
-        signals_services.signal_review(signal=signal, reviewer=crew.auditor, status=status, note=note)
+        services.signal_review(signal=signal, reviewer=crew.auditor, status=status, note=note)
     assert field in exc.value.extra["fields"]
     signal.refresh_from_db()
     assert (signal.status, signal.reviewed_by, signal.note) == ("open", None, "")
@@ -149,11 +149,11 @@ def test_only_auditors_review_and_never_a_signal_about_themselves(crew):
     signal = signal_of(crew)
     for who in (crew.pit_boss, crew.dealer, crew.inspector, crew.trainee):
         with pytest.raises(ServiceError) as exc:
-            signals_services.signal_review(signal=signal, reviewer=who, status="confirmed", note="yes")
+            services.signal_review(signal=signal, reviewer=who, status="confirmed", note="yes")
         assert exc.value.status == 403
     own = signal_of(crew, dealer=crew.auditor, key="lean:self")
     with pytest.raises(ServiceError) as exc:
-        signals_services.signal_review(signal=own, reviewer=crew.auditor, status="dismissed", note="not me")
+        services.signal_review(signal=own, reviewer=crew.auditor, status="dismissed", note="not me")
     assert exc.value.extra["code"] == "own_signal"
     assert IntegritySignal.objects.filter(status="open").count() == 2
 
@@ -256,7 +256,7 @@ def test_incidents_and_burn_findings_piling_up_on_one_dealer_are_signalled(crew,
                                code="BURN_COUNT", severity="major", message="5 burns after loading; 6 are due.",
                                engine_version="1", fingerprint=f"{k:040d}")
     today = timezone.localdate()
-    signals_services.signals_scan(date_from=today, date_to=today)
+    services.signals_scan(date_from=today, date_to=today)
     named = {(s.kind, s.dealer_id) for s in IntegritySignal.objects.all()}
     assert ("incidents_dealer", crew.dealer2.pk) in named and ("procedure", crew.dealer2.pk) in named
     assert not any(dealer == crew.dealer.pk for _kind, dealer in named)

@@ -11,7 +11,7 @@ from decimal import Decimal
 
 import pytest
 
-from books import signals as s
+from books.integrity import detection as s
 from dealing import chain, engine
 from dealing.engine.ochko import simulator as ochko
 from dealing.services.rounds import stake_rows

@@ -1,4 +1,4 @@
-"""Theoretical against actual (books/theory.py, books/theory_selectors.py): the band covers an honest
+"""Theoretical against actual (books/theory/arithmetic.py, books/theory/selectors.py): the band covers an honest
 table's win about 95 % of the time; planted mistakes come out as the dealer errors to the cent; the
 rollups' Σ initial wagers² is kept; bad filters are a clear 400."""
 
@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from audit import rollups
 from audit.models import Rollup
-from books import theory_selectors
-from books.theory import Figures, edge_for
+from books.theory import selectors
+from books.theory.arithmetic import Figures, edge_for
 from dealing import engine
 from dealing.engine.simulators import simulate
 from dealing.models import Round
@@ -94,8 +94,8 @@ def test_planted_mistakes_are_the_dealer_errors_to_the_cent(eager, people, floor
                       kinds=["wrong_amount", "wrong_result"])
     planted = sum((sim.player_delta for _r, sim in rows if sim.player_delta is not None), Decimal(0))
     assert planted != 0
-    f = theory_selectors.parse_filters(people.auditor, {"by": "table"})
-    rows_by_table, total = theory_selectors.theory_rows(people.auditor, f)
+    f = selectors.parse_filters(people.auditor, {"by": "table"})
+    rows_by_table, total = selectors.theory_rows(people.auditor, f)
     assert [r.label for r in rows_by_table] == [floor.table_a.name]
     # What the players received beyond what they were owed is what the house's win is short.
     assert total.errors == -planted
@@ -126,24 +126,24 @@ def test_rows_by_dealer_day_game_and_shift_add_up_to_the_same_total(eager, peopl
     log_rounds(floor.table_a, people.other_dealer, n=6, seed=2)
     log_rounds(floor.table_b, people.other_dealer, n=5, seed=3)
     totals = {}
-    for by in theory_selectors.BY:
-        rows, total = theory_selectors.theory_rows(people.auditor, theory_selectors.parse_filters(
+    for by in selectors.BY:
+        rows, total = selectors.theory_rows(people.auditor, selectors.parse_filters(
             people.auditor, {"by": by}))
         assert sum(r.figures.rounds for r in rows) == 19
         totals[by] = (total.actual, total.theoretical, round(total.variance, 6))
     assert len(set(totals.values())) == 1
-    rows, _ = theory_selectors.theory_rows(people.auditor, theory_selectors.parse_filters(
+    rows, _ = selectors.theory_rows(people.auditor, selectors.parse_filters(
         people.auditor, {"by": "dealer"}))
     assert {r.label: r.figures.rounds for r in rows} == {"dealer-a": 8, "dealer-b": 11}
     # The pit boss of pit A sees pit A's table only.
-    rows, total = theory_selectors.theory_rows(people.pit_boss, theory_selectors.parse_filters(people.pit_boss, {}))
+    rows, total = selectors.theory_rows(people.pit_boss, selectors.parse_filters(people.pit_boss, {}))
     assert [r.label for r in rows] == [floor.table_a.name] and total.rounds == 14
     # Filters combine: dealer-b at R-1.
-    _rows, total = theory_selectors.theory_rows(people.auditor, theory_selectors.parse_filters(
+    _rows, total = selectors.theory_rows(people.auditor, selectors.parse_filters(
         people.auditor, {"dealer": "dealer-b", "table": floor.table_a.name}))
     assert total.rounds == 6
     # The funnel ends where the total does.
-    points = theory_selectors.funnel(people.auditor, theory_selectors.parse_filters(people.auditor, {}))
+    points = selectors.funnel(people.auditor, selectors.parse_filters(people.auditor, {}))
     assert points[-1].actual == totals["table"][0] and points[-1].low <= points[-1].theoretical <= points[-1].high
 
 

@@ -16,7 +16,7 @@ import pytest
 from django.urls import reverse
 
 from casino import demo
-from tests.casino.test_csp_browser import USERNAMES, _login, _object_pages
+from tests.casino.test_csp_browser import USERNAMES, browser_login, object_pages
 from tests.casino.test_roles import PAGES
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.timeout(1800)]
@@ -52,7 +52,7 @@ OVERFLOW = """() => {
 def test_every_page_has_no_serious_accessibility_violation_and_fits_the_window(browser_page, live_server, eager):
     demo.demo_floor_load()
     pages = [(reverse(name), allowed) for name, allowed in PAGES if not name.startswith("api:") and name != "schema"]
-    pages += _object_pages(eager)
+    pages += object_pages(eager)
     page = browser_page
     page.set_default_timeout(90_000)  # the odds pages compute on a loaded machine
     shots = os.environ.get("AXE_SHOTS")
@@ -65,7 +65,7 @@ def test_every_page_has_no_serious_accessibility_violation_and_fits_the_window(b
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 900})
         for role, urls in by_role.items():
-            _login(page.context, live_server, USERNAMES[role])
+            browser_login(page.context, live_server, USERNAMES[role])
             for url in urls:
                 response = page.goto(url)
                 page.wait_for_load_state("networkidle")

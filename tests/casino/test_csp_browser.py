@@ -40,7 +40,7 @@ document.addEventListener('securitypolicyviolation', (e) => {
 """
 
 
-def _object_pages(eager) -> list[tuple[str, tuple[str, ...]]]:
+def object_pages(eager) -> list[tuple[str, tuple[str, ...]]]:
     readers = (DEALER, PIT_BOSS, AUDITOR)
     pages = []
     for variant in ("ochko", "blackjack", "veintiuno"):
@@ -81,7 +81,7 @@ def _object_pages(eager) -> list[tuple[str, tuple[str, ...]]]:
     return pages
 
 
-def _login(context, live_server, username: str) -> None:
+def browser_login(context, live_server, username: str) -> None:
     client = Client()
     client.force_login(get_user_model().objects.get(username=username))
     cookie = client.cookies[settings.SESSION_COOKIE_NAME]
@@ -92,7 +92,7 @@ def _login(context, live_server, username: str) -> None:
 def test_no_page_breaks_the_content_security_policy(browser_page, live_server, eager):
     demo.demo_floor_load()
     pages = [(reverse(name), allowed) for name, allowed in PAGES if not name.startswith("api:") and name != "schema"]
-    pages += _object_pages(eager)
+    pages += object_pages(eager)
     page = browser_page
     page.context.add_init_script(WATCH)
     console_errors: list[str] = []
@@ -107,7 +107,7 @@ def test_no_page_breaks_the_content_security_policy(browser_page, live_server, e
 
     seen, problems = 0, []
     for role, urls in by_role.items():
-        _login(page.context, live_server, USERNAMES[role])
+        browser_login(page.context, live_server, USERNAMES[role])
         for url in urls:
             console_errors.clear()
             response = page.goto(url)

@@ -15,7 +15,7 @@ from casino import demo
 from casino.roles import AUDITOR, DEALER, INSPECTOR, PIT_BOSS, TRAINEE
 from dealing.models import Round
 from tests.casino.test_axe_browser import OVERFLOW
-from tests.casino.test_csp_browser import USERNAMES, _login
+from tests.casino.test_csp_browser import USERNAMES, browser_login
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.timeout(900)]
 SHOTS = os.environ.get("LAYOUT_SHOTS")
@@ -44,13 +44,13 @@ def test_the_navigation_fits_one_line_at_1366_for_every_role(browser_page, live_
     page = browser_page
     page.set_viewport_size({"width": 1366, "height": 900})
     for role in (DEALER, INSPECTOR, PIT_BOSS, AUDITOR, TRAINEE, "superuser"):
-        _login(page.context, live_server, USERNAMES[role])
+        browser_login(page.context, live_server, USERNAMES[role])
         page.goto("/drills/" if role == TRAINEE else reverse("dealing:table_list"))
         shape = page.evaluate(ONE_LINE)
         _shot(page, f"nav-1366-{role}")
         assert shape["lines"] == 1 and shape["height"] < 80, (role, shape)
     # The menus open and close by keyboard alone.
-    _login(page.context, live_server, USERNAMES["superuser"])
+    browser_login(page.context, live_server, USERNAMES["superuser"])
     page.goto(reverse("dealing:table_list"))
     summary = page.locator(".navmenu[data-menu=pit] > summary")
     summary.focus()
@@ -65,7 +65,7 @@ def test_the_navigation_fits_one_line_at_1366_for_every_role(browser_page, live_
 def test_the_round_pages_fit_every_width_and_the_check_bar_covers_no_field(browser_page, live_server):
     demo.demo_floor_load()
     page = browser_page
-    _login(page.context, live_server, USERNAMES[DEALER])
+    browser_login(page.context, live_server, USERNAMES[DEALER])
     urls = [reverse("dealing:round_new", args=[name]) for name in ("R-1", "Escribas", "Casa-21")]
     urls.append(reverse("dealing:round_detail", args=[Round.objects.filter(table__name="R-1").first().pk]))
     urls.append(reverse("dealing:shoe", args=["R-1"]))

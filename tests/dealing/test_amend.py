@@ -13,7 +13,7 @@ from tests.factories import StaffFactory, UserFactory
 pytestmark = pytest.mark.django_db
 
 
-def _wrong_payout(table, deal):
+def wrong_payout(table, deal):
     """A round with one wrong payout (the simulator's injected mistake) and its correction."""
     for seed in range(50):
         doc = deal(table, seed=seed, mistake="wrong_amount")
@@ -26,7 +26,7 @@ def _wrong_payout(table, deal):
 
 @pytest.fixture
 def amended(staff, tables, deal):
-    doc, fixed = _wrong_payout(tables.ochko, deal)
+    doc, fixed = wrong_payout(tables.ochko, deal)
     original, _ = services.round_log(document=doc, logged_by=staff.dealer)
     amendment = services.round_amend(round=original, document=fixed, amended_by=staff.dealer,
                                      reason="Box paid 200 instead of 300; the player was paid the difference.")

@@ -17,7 +17,7 @@ pytestmark = [
 ]
 
 
-def _in_threads(n, work):
+def in_threads(n, work):
     errors = []
     start = threading.Barrier(n)
 
@@ -46,7 +46,7 @@ def test_concurrent_rounds_of_one_table_form_one_chain(staff, tables):
         for doc in docs[k::8]:
             services.round_log(document=doc, logged_by=staff.dealer)
 
-    assert _in_threads(8, work) == []
+    assert in_threads(8, work) == []
     rounds = Round.objects.filter(table=tables.ochko).order_by("chain_index").select_related("supersedes")
     assert [r.chain_index for r in rounds] == list(range(40))
     assert services.chain_verify(table=tables.ochko).breaks == []
@@ -62,7 +62,7 @@ def test_the_same_round_sent_at_once_is_stored_once(staff, tables):
         record, made = services.round_log(document=doc, logged_by=staff.dealer)
         created.append(made)
 
-    assert _in_threads(6, work) == []
+    assert in_threads(6, work) == []
     assert sorted(created) == [False] * 5 + [True]
     assert Round.objects.count() == 1
     assert connection.vendor == "postgresql"

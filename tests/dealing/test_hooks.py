@@ -69,7 +69,7 @@ def test_audit_subscribes_and_records_its_verdict_itself(staff, tables, deal, ea
                                                          django_capture_on_commit_callbacks):
     from audit import subscribers
 
-    assert subscribers.rounds_committed in hooks._subscribers
+    assert hooks.is_subscribed(subscribers.rounds_committed)
     with django_capture_on_commit_callbacks(execute=True):
         record, _ = services.round_log(document=deal(tables.ochko, seed=7), logged_by=staff.dealer)
     record.refresh_from_db()

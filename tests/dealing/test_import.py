@@ -261,7 +261,7 @@ def test_the_import_checks_in_one_process_inside_a_transaction(monkeypatch):
 
     monkeypatch.setattr(import_rounds.os, "sched_getaffinity", lambda pid: {0, 1, 2})
     assert connection.in_atomic_block  # this test's transaction: forked processes would not see its rows
-    assert import_rounds._default_jobs() == 1
+    assert import_rounds.default_jobs() == 1
 
 
 @pytest.mark.django_db(transaction=True)
@@ -272,4 +272,4 @@ def test_the_import_checks_in_one_process_per_processor_on_postgresql(monkeypatc
 
     monkeypatch.setattr(import_rounds.os, "sched_getaffinity", lambda pid: {0, 1, 2})
     assert not connection.in_atomic_block
-    assert import_rounds._default_jobs() == (3 if connection.vendor == "postgresql" else 1)
+    assert import_rounds.default_jobs() == (3 if connection.vendor == "postgresql" else 1)

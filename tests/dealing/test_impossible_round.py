@@ -14,7 +14,7 @@ from casino.errors import ServiceError
 from dealing import engine, services
 from dealing.models import Round, Stake
 from tests.dealing.conftest import post_json, to_json
-from tests.dealing.test_amend import _wrong_payout
+from tests.dealing.test_amend import wrong_payout
 from tests.dealing.test_pages import round_data
 
 pytestmark = pytest.mark.django_db
@@ -51,7 +51,7 @@ def test_the_api_refuses_nine_aces_from_an_eight_pack_shoe_and_stores_nothing(ap
 
 
 def test_a_wrong_payment_is_still_stored_with_its_finding(api, staff, tables, deal):
-    doc, _fixed = _wrong_payout(tables.ochko, deal)
+    doc, _fixed = wrong_payout(tables.ochko, deal)
     response = post_json(api(staff.dealer), ROUNDS, doc)
     assert response.status_code == 201
     assert "WRONG_AMOUNT" in {f["code"] for f in response.json()["findings"]}
@@ -59,7 +59,7 @@ def test_a_wrong_payment_is_still_stored_with_its_finding(api, staff, tables, de
 
 
 def test_a_correction_that_cannot_have_happened_is_refused(staff, tables, deal):
-    doc, _fixed = _wrong_payout(tables.ochko, deal)
+    doc, _fixed = wrong_payout(tables.ochko, deal)
     original, _ = services.round_log(document=doc, logged_by=staff.dealer)
     with pytest.raises(ServiceError) as refused:
         services.round_amend(round=original, document=nine_aces(doc), amended_by=staff.dealer, reason="typo")

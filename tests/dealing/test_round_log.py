@@ -130,7 +130,7 @@ def test_a_failure_while_writing_rolls_everything_back(staff, tables, deal, monk
     def broken(*args, **kwargs):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(services._Link, "insert", staticmethod(broken))  # the last write of a round
+    monkeypatch.setattr(services.Link, "insert", staticmethod(broken))  # the last write of a round
     with pytest.raises(RuntimeError):
         services.round_log(document=deal(tables.ochko, seed=10), logged_by=staff.dealer)
     assert _snapshot() == before
@@ -249,7 +249,7 @@ def test_stake_rows_hold_exactly_what_the_round_says(staff, tables, deal):
 
 # --- the table as it is when the round is written ----------------------------------------------------
 # Rounds at a table are checked against its row as this process last read it, and written only if
-# locking the table reads the same row (dealing.services._Link.table_named): a change to the table
+# locking the table reads the same row (dealing.services.Link.table_named): a change to the table
 # between two rounds is never missed, whichever way it goes.
 
 def _table_named(name):

@@ -9,7 +9,7 @@ from django.urls import reverse
 from dealing import services
 from dealing.choices import Decision
 from dealing.models import Round
-from tests.dealing.test_amend import _wrong_payout
+from tests.dealing.test_amend import wrong_payout
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +41,7 @@ def test_rounds_are_numbered_per_table_and_per_shoe(staff, tables, deal):
 
 def test_a_correction_keeps_the_number_and_the_next_round_takes_the_next_one(staff, tables, deal):
     _log(tables.ochko, staff.dealer, deal, 100)
-    doc, fixed = _wrong_payout(tables.ochko, deal)
+    doc, fixed = wrong_payout(tables.ochko, deal)
     original, _ = services.round_log(document=doc, logged_by=staff.dealer)
     amendment = services.round_amend(round=original, document=fixed, amended_by=staff.dealer, reason="Paid short.")
     assert (original.table_round, amendment.table_round) == (2, 2)
@@ -53,7 +53,7 @@ def test_a_correction_keeps_the_number_and_the_next_round_takes_the_next_one(sta
 def test_pages_api_and_queue_show_the_tables_number_not_the_id(staff, tables, deal):
     for seed in range(3):
         _log(tables.ochko_b, staff.dealer, deal, 200 + seed)  # ids 1-3 go to another table
-    doc, fixed = _wrong_payout(tables.ochko, deal)
+    doc, fixed = wrong_payout(tables.ochko, deal)
     record, _ = services.round_log(document=doc, logged_by=staff.dealer)
     assert record.table_round == 1 and record.pk != 1
     page = login(staff.pitboss).get(reverse("dealing:round_detail", args=[record.pk])).content.decode()

@@ -302,7 +302,7 @@ def t_checkpoint_forged_with_another_key(s):
     body["key"] = checkpoint_log.fingerprint(forger.public_key())
     body["sig"] = base64.b64encode(forger.sign(chain.canonical_json(body).encode())).decode()
     (path.parent / checkpoint_log.PUBLIC_KEY_FILE.format(fingerprint=body["key"])).write_bytes(
-        checkpoint_log._public_pem(forger.public_key()))
+        checkpoint_log.public_pem(forger.public_key()))
     path.write_text("\n".join([lines[0], chain.canonical_json(body)]) + "\n")
     return ("checkpoints", chain.CHECKPOINTS, 2)
 

@@ -21,7 +21,7 @@ def _shot(page, name):
         page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=True)
 
 
-def _login(page, username):
+def browser_login(page, username):
     page.goto("/accounts/login/")
     page.fill("#id_username", username)
     page.fill("#id_password", PASSWORD)
@@ -29,7 +29,7 @@ def _login(page, username):
     page.wait_for_load_state()
 
 
-def _row_in_focus(page) -> int:
+def row_in_focus(page) -> int:
     return page.evaluate("(() => { const r = document.activeElement.closest('.sheet-row');"
                          " return r ? +r.dataset.index : -1; })()")
 
@@ -44,8 +44,8 @@ def _settle_with_keys(page, drill, number, spoil=None):
     spoiled = None
     for k, answer in enumerate(answers):
         row = keys.index(payout.key_of(answer))
-        while _row_in_focus(page) != row:
-            page.keyboard.press("ArrowDown" if _row_in_focus(page) < row else "ArrowUp")
+        while row_in_focus(page) != row:
+            page.keyboard.press("ArrowDown" if row_in_focus(page) < row else "ArrowUp")
         result, amount = answer["result"], answer["amount"]
         if k == spoil:
             if result == "pay":
@@ -70,7 +70,7 @@ def test_trainee_drills_and_the_pit_boss_sees_the_results(browser_page, make_use
     page = browser_page
 
     # --- trainee1 lands on the drills, not the floor ---
-    _login(page, "trainee1")
+    browser_login(page, "trainee1")
     page.wait_for_selector("h1:has-text('Drills')")
     assert page.locator(".mainnav a", has_text="Floor").count() == 0
     _shot(page, "home")
@@ -150,7 +150,7 @@ def test_trainee_drills_and_the_pit_boss_sees_the_results(browser_page, make_use
     # --- pitboss1 sees trainee1's results ---
     with page.expect_navigation():
         page.click("text=Log out")
-    _login(page, "pitboss1")
+    browser_login(page, "pitboss1")
     page.goto("/drills/trainees/")
     card = page.locator(".trainee-card", has_text="trainee1")
     assert card.count() == 1
@@ -170,7 +170,7 @@ def test_the_shortcuts_work_with_a_russian_keyboard_layout(browser_page, make_us
     # own letter wins over the key's position (AZERTY's A is "a", though it sits where Q is).
     make_user(TRAINEE, pits=[floor.pit_a], username="trainee1")
     page = browser_page
-    _login(page, "trainee1")
+    browser_login(page, "trainee1")
     page.check("input[name=kind][value=payout]")
     page.select_option("#id_game", "ochko")
     page.fill("#id_rounds", "1")

@@ -8,7 +8,7 @@ from django.urls import reverse
 from casino.roles import TRAINEE
 from drills import payout
 from drills.models import Drill, DrillStep
-from tests.drills.test_browser import _login, _row_in_focus
+from tests.drills.test_browser import browser_login, row_in_focus
 
 pytestmark = pytest.mark.django_db
 
@@ -49,7 +49,7 @@ def test_a_take_with_its_amount_is_recorded_as_a_take(client, make_user, floor):
 def test_pressing_t_then_typing_the_amount_records_a_take(browser_page, make_user, floor):
     make_user(TRAINEE, pits=[floor.pit_a], username="trainee1")
     page = browser_page
-    _login(page, "trainee1")
+    browser_login(page, "trainee1")
     page.check("input[name=kind][value=payout]")
     page.select_option("#id_game", "ochko")
     page.fill("#id_rounds", "1")
@@ -65,8 +65,8 @@ def test_pressing_t_then_typing_the_amount_records_a_take(browser_page, make_use
     takes = []
     for answer in payout.simulated_answers(current.doc):
         row = keys.index(payout.key_of(answer))
-        while _row_in_focus(page) != row:
-            page.keyboard.press("ArrowDown" if _row_in_focus(page) < row else "ArrowUp")
+        while row_in_focus(page) != row:
+            page.keyboard.press("ArrowDown" if row_in_focus(page) < row else "ArrowUp")
         page.keyboard.press({"pay": "p", "take": "t", "leave": "l"}[answer["result"]])
         if answer["result"] == "pay":
             page.keyboard.type(str(answer["amount"]))

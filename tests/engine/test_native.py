@@ -137,10 +137,10 @@ def test_pure_mode_imports_every_module_from_its_source():
 
 def test_a_changed_source_is_never_shadowed_by_its_stale_build(monkeypatch, tmp_path):
     manifest = tmp_path / "_native.json"
-    sources = {module: native._digest(module) for module in native.MODULES}
+    sources = {module: native.source_digest(module) for module in native.MODULES}
     manifest.write_text(json.dumps({"python": sys.implementation.cache_tag, "sources": sources}))
     monkeypatch.setattr(native, "MANIFEST", manifest)
-    monkeypatch.setattr(native, "_extension", lambda module: Path(f"/built/{module}.so"))
+    monkeypatch.setattr(native, "built_extension", lambda module: Path(f"/built/{module}.so"))
     monkeypatch.delenv(native.PURE_ENV, raising=False)
     assert native.check() == (True, "every source unchanged since the build")
 
@@ -155,7 +155,7 @@ def test_a_changed_source_is_never_shadowed_by_its_stale_build(monkeypatch, tmp_
 
 
 def test_source_first_finder_serves_only_the_compiled_modules():
-    finder = native._SourceFirst()
+    finder = native.SourceFirst()
     spec = finder.find_spec("dealing.engine.ochko")
     assert spec is not None and spec.origin.endswith("ochko/__init__.py")
     assert spec.submodule_search_locations  # a game's package: its modules are served from source too

@@ -1,6 +1,6 @@
 """`python manage.py signals_scan [--from DATE --to DATE | --days N] [--json]`
 
-Runs the integrity signals' tests (books/signals.py, docs/signals.md) over the rounds, incidents
+Runs the integrity signals' tests (books/integrity/detection.py, docs/signals.md) over the rounds, incidents
 and procedure findings of a period (both dates included) and stores what they flag. Without
 dates: the SIGNALS_WINDOW_DAYS days up to yesterday, as the daily Celery beat task does. Running it
 twice over the same period stores each signal once.
@@ -13,7 +13,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from books import signals_services
+from books.integrity import services
 from casino.errors import ServiceError
 
 
@@ -39,14 +39,14 @@ class Command(BaseCommand):
         if opts["days"] is not None and opts["days"] < 1:
             raise CommandError("--days is a number of days, 1 or more.")
         if opts["date_from"] is None and opts["date_to"] is None and opts["days"] is None:
-            result = signals_services.signals_scan_daily()
+            result = services.signals_scan_daily()
         else:
             date_to = opts["date_to"] or timezone.localdate() - timedelta(days=1)
             date_from = opts["date_from"]
             if date_from is None:
                 date_from = date_to - timedelta(days=(opts["days"] or settings.SIGNALS_WINDOW_DAYS) - 1)
             try:
-                result = signals_services.signals_scan(date_from=date_from, date_to=date_to)
+                result = services.signals_scan(date_from=date_from, date_to=date_to)
             except ServiceError as exc:
                 raise CommandError(exc.message) from None
         summary = result.summary()

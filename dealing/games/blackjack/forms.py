@@ -19,7 +19,7 @@ from .builder import BlackjackEntry, Built, HandEntry, Result, Source, blackjack
 from .builder import BoxEntry as BjBoxEntry
 from .builder import StakeEntry as BjStakeEntry
 from .hands import (
-    _HAND_NAME, BlackjackBoxView, HandView, hand_key, hand_names, parse_splits, same_value, tokens,
+    HAND_NAME, BlackjackBoxView, HandView, hand_key, hand_names, parse_splits, same_value, tokens,
 )
 
 BLACKJACK_PACK = engine.variant("blackjack").PACK
@@ -103,7 +103,7 @@ class BlackjackRoundForm(RoundForm):
         """`split:<hand>` adds the hand to its box's splits; `unsplit:<hand>` takes it (and the
         splits below it) back. Returns the field to focus: the first half's cards, or the hand's."""
         verb, _sep, name = action.partition(":")
-        if verb not in ("split", "unsplit") or not _HAND_NAME.match(name):
+        if verb not in ("split", "unsplit") or not HAND_NAME.match(name):
             return None
         number = int(name.split(".")[0])
         key = f"b{number}_splits"

@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from django import forms
 
 from dealing.engine import cards as engine_cards
-from dealing.forms.fields import _SPLIT
+from dealing.forms.fields import SEPARATORS
 from dealing.forms.rounds import WagerRow
 
 # Hands one box may be split into on the form (the engine judges against the table's `max_hands`).
 BJ_MOST_HANDS = 8
-_HAND_NAME = re.compile(r"[1-9]\d?(?:\.[12]){0,6}\Z")
+HAND_NAME = re.compile(r"[1-9]\d?(?:\.[12]){0,6}\Z")
 
 
 def hand_key(name: str) -> str:
@@ -23,7 +23,7 @@ def hand_key(name: str) -> str:
 def parse_splits(text, number: int) -> list[str]:
     """The hands of box `number` that were split, from the form's hidden list ("2 2.1"): only hands
     that exist (the box's hand, or a hand made by an earlier split), at most `BJ_MOST_HANDS` hands."""
-    wanted = {t for t in _SPLIT.split(str(text or "").strip()) if _HAND_NAME.match(t)}
+    wanted = {t for t in SEPARATORS.split(str(text or "").strip()) if HAND_NAME.match(t)}
     splits: list[str] = []
     leaves = 1
 
@@ -86,7 +86,7 @@ class HandView:
 def tokens(value) -> list[str]:
     if isinstance(value, (list, tuple)):
         return [str(v) for v in value if v]
-    return [t for t in _SPLIT.split(str(value or "").strip()) if t]
+    return [t for t in SEPARATORS.split(str(value or "").strip()) if t]
 
 
 @dataclass

@@ -37,7 +37,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, file, username=None, table=None, batch=services.IMPORT_BATCH, jobs=None, **options):
         if jobs is None:
-            jobs = _default_jobs()
+            jobs = default_jobs()
         User = get_user_model()
         user = None
         if username is not None:
@@ -78,7 +78,7 @@ class Command(BaseCommand):
             raise CommandError(f"Cannot read {path}: {exc.strerror}.") from None
 
 
-def _default_jobs() -> int:
+def default_jobs() -> int:
     """One checking process per processor this process may use, on PostgreSQL (each opens its own
     connection). Checking a line costs about twice what writing it does (docs/benchmarks.md), so
     the writer keeps up with them."""

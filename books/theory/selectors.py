@@ -22,7 +22,7 @@ from casino.errors import ServiceError
 from casino.models import Pit, Table
 from casino.roles import user_pits
 
-from .theory import Figures, edge_for
+from .arithmetic import Figures, edge_for
 
 BY = ("table", "dealer", "day", "game", "shift")
 DEFAULT_DAYS = 30

@@ -3,8 +3,8 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .models import SignalKind, SignalStatus
-from .signals_services import MAX_NOTE
+from ..models import SignalKind, SignalStatus
+from .services import MAX_NOTE
 
 
 class SignalFilterForm(forms.Form):

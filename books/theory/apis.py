@@ -15,8 +15,9 @@ from rest_framework.views import APIView
 
 from casino.roles import HasRole
 
-from . import reports, theory_selectors
-from .theory_views import READERS
+from .. import reports
+from . import selectors as theory_selectors
+from .views import READERS
 
 FILTERS = [
     OpenApiParameter("start", OpenApiTypes.DATE, description="First day (default: 29 days before `end`)."),

@@ -13,8 +13,9 @@ from casino.errors import ServiceError
 from casino.exports import csv_response
 from casino.roles import AUDITOR, PIT_BOSS, role_required, user_pits
 
-from . import reports, theory_selectors
-from .theory_selectors import BY
+from .. import reports
+from . import selectors as theory_selectors
+from .selectors import BY
 
 READERS = (PIT_BOSS, AUDITOR)
 CHART_W, CHART_H, PAD = 720, 260, 44

@@ -20,8 +20,8 @@ from audit.models import Finding
 from casino.roles import AUDITOR, PIT_BOSS, has_role, user_pits
 from dealing.models import Incident, Round, Stake, in_force_q
 
-from .models import IntegritySignal, SignalKind, SignalStatus
-from .signals import PROCEDURE_CODES, EventRow, StakeRow, Thresholds
+from ..models import IntegritySignal, SignalKind, SignalStatus
+from .detection import PROCEDURE_CODES, EventRow, StakeRow, Thresholds
 
 READ_ROLES = (AUDITOR, PIT_BOSS)
 REVIEW_ROLES = (AUDITOR,)

@@ -13,13 +13,13 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_errors import errors
+from casino.api_inputs import Text
 from casino.roles import HasRole
-from dealing.apis.common import Text, errors
 
-from . import signals_selectors as selectors
-from . import signals_services as services
-from .models import SignalKind, SignalStatus
-from .signals_selectors import READ_ROLES, REVIEW_ROLES
+from ..models import SignalKind, SignalStatus
+from . import selectors, services
+from .selectors import READ_ROLES, REVIEW_ROLES
 
 MAX_LIST = 500
 

@@ -1,7 +1,7 @@
 """Integrity signals: which dealer, player, box or table patterns look like more than chance.
 
-Pure functions over plain records (no Django): `books.signals_selectors` reads the records of a
-period, `scan` runs every test below on them, and `books.signals_services` stores what it flags.
+Pure functions over plain records (no Django): `books.integrity.selectors` reads the records of a
+period, `scan` runs every test below on them, and `books.integrity.services` stores what it flags.
 docs/signals.md describes each kind, its test and its settings.
 
 Every test is one-sided (only the direction that costs the house, or that points at a dealer, is
@@ -33,7 +33,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from .stats import binom_sf, holm, hypergeom_sf, norm_sf
+from ..stats import binom_sf, holm, hypergeom_sf, norm_sf
 
 FAVOURED_PLAYER = "favoured_player"
 FAVOURED_BOX = "favoured_box"

@@ -19,9 +19,9 @@ from casino.db import advisory_xact_lock
 from casino.errors import ServiceError
 from casino.roles import AUDITOR, has_role
 
-from . import signals as detection
-from .models import IntegritySignal, SignalStatus
-from .signals_selectors import scan_data, thresholds
+from ..models import IntegritySignal, SignalStatus
+from . import detection
+from .selectors import scan_data, thresholds
 
 MAX_NOTE = 4000
 
@@ -46,7 +46,7 @@ _SCANS_LOCK = 0x7369676E616C73
 
 
 def signals_scan(*, date_from: dt.date, date_to: dt.date, limits: detection.Thresholds | None = None) -> ScanResult:
-    """Run every test of books/signals.py on the period's records (both dates included); store the
+    """Run every test of books/integrity/detection.py on the period's records (both dates included); store the
     signals it flags after Holm's correction."""
     if date_from > date_to:
         raise ServiceError(_("The period ends before it starts."), extra={"code": "bad_period", "field": "date_to"})

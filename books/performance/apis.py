@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 from audit.selectors import period_from
 from casino.roles import HasRole
 
-from . import performance_selectors as selectors
+from . import selectors
 
 PERIOD_PARAMETERS = [
     OpenApiParameter("days", OpenApiTypes.INT, description="The last N days (default 30, at most 366)."),

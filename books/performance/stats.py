@@ -8,7 +8,7 @@ distributions from scipy's special functions (their cost does not grow with the 
     holm(p_values)                  Holm's step-down adjustment across dealers (books/stats.py)
     pace(rows, break_after)         rounds per hour of dealing from the (table, shoe, time) of rounds
 
-Nothing here touches the database; books/performance_selectors.py feeds it from the rollups and the
+Nothing here touches the database; books/performance/selectors.py feeds it from the rollups and the
 rounds.
 """
 
@@ -18,7 +18,7 @@ import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
 
-from .stats import binom_sf, holm  # noqa: F401 - holm: the performance selectors' adjustment
+from ..stats import binom_sf, holm  # noqa: F401 - holm: the performance selectors' adjustment
 
 ALPHA = 0.05
 

@@ -29,7 +29,7 @@ from audit.selectors import Period
 from casino.roles import AUDITOR, DEALER, PIT_BOSS, has_role, user_pits
 from dealing.models import Round
 
-from . import performance as stats
+from . import stats
 
 ROLES = (DEALER, PIT_BOSS, AUDITOR)
 ZERO = Decimal("0.00")

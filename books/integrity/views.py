@@ -12,14 +12,13 @@ from django.views.decorators.http import require_http_methods
 from casino.errors import ServiceError
 from casino.roles import has_role, role_required
 
-from . import signals_selectors as selectors
-from . import signals_services as services
-from .signals_forms import SignalFilterForm, SignalReviewForm
-from .signals_selectors import READ_ROLES, REVIEW_ROLES
+from . import selectors, services
+from .forms import SignalFilterForm, SignalReviewForm
+from .selectors import READ_ROLES, REVIEW_ROLES
 
 PAGE = 200
 
-# The evidence's figures (books/signals.py) as the page names them; a name not here is shown as stored.
+# The evidence's figures (books/integrity/detection.py) as the page names them; a name not here is shown as stored.
 EVIDENCE_LABELS = {
     "test": gettext_lazy("test"), "errors_in_favour": gettext_lazy("errors in the players' favour"),
     "to_subject": gettext_lazy("of them to this subject"), "expected": gettext_lazy("expected by chance"),
@@ -41,7 +40,7 @@ EVIDENCE_LABELS = {
     "share_of_rounds": gettext_lazy("share of the rounds"), "tests_in_scan": gettext_lazy("tests in the scan"),
     "alpha": gettext_lazy("level of the scan"),
 }
-# The evidence's words (the tests' names, what was counted), stored in English by books/signals.py.
+# The evidence's words (the tests' names, what was counted), stored in English by books/integrity/detection.py.
 VALUE_LABELS = {
     "binomial upper tail": gettext_lazy("binomial upper tail"),
     "binomial upper tail (sign test)": gettext_lazy("binomial upper tail (sign test)"),

@@ -8,7 +8,7 @@ from django.views.decorators.http import require_http_methods
 from audit.selectors import PERIODS, period_from
 from casino.roles import role_required
 
-from . import performance_selectors as selectors
+from . import selectors
 
 
 @require_http_methods(["GET"])
