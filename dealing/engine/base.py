@@ -11,6 +11,7 @@ from typing import Any, Callable, Final
 
 from .errors import RoundError
 from .findings import Finding
+from .sentences import finding, phrase
 from .money import ZERO, fmt, parse_amount
 
 # Final: the compiled engine (native.py) reads these as C constants instead of module lookups.
@@ -108,13 +109,14 @@ class Owed:
     """The settlement one wager was owed.
 
     `size` is the wager itself (what `take` moves); `amount` is what `pay` moves. `kind` tells
-    the variant's timing checks when it had to be settled; `why` is the reason in plain words.
+    the variant's timing checks when it had to be settled; `verdict` is the reason, a phrase's params
+    (sentences.py; None when there is none) and `why` the same in plain English words.
     """
 
-    __slots__ = ("stake", "hand", "wager", "result", "amount", "size", "kind", "why", "event", "order")
+    __slots__ = ("stake", "hand", "wager", "result", "amount", "size", "kind", "verdict", "words", "event", "order")
 
     def __init__(self, stake: str, hand: str | None, wager: str, result: str, amount: Decimal, size: Decimal,
-                 kind: str = "final", why: str = "", event: int | None = None, order: int = 0):
+                 kind: str = "final", why: dict | str | None = None, event: int | None = None, order: int = 0):
         self.stake = stake
         self.hand = hand
         self.wager = wager
@@ -122,9 +124,22 @@ class Owed:
         self.amount = amount
         self.size = size
         self.kind = kind
-        self.why = why
+        # A game of the engine gives the verdict as a phrase; a plain string (a game that has no
+        # sentences declared, e.g. a test's toy game) is kept as its English words.
+        if isinstance(why, str):
+            self.verdict: dict | None = None
+            self.words = why
+        else:
+            self.verdict = why
+            self.words = ""
         self.event = event
         self.order = order
+
+    @property
+    def why(self) -> str:
+        """The verdict in English ("" when there is none)."""
+        verdict = self.verdict
+        return phrase(verdict) if verdict is not None else self.words
 
     @property
     def delta(self) -> Decimal:
@@ -224,13 +239,14 @@ def compare_settlements(
     settled: list[Settled],
     findings: list[Finding],
     *,
-    who: Callable[[str, str | None], str],
-    wager_label: Callable[[str], str],
+    who: Callable[[str, str | None], dict],
+    game: str,
     check_missing: bool = True,
 ) -> dict[tuple, Settled]:
     """Compare each logged settlement with what was owed. Returns the first settlement of each wager.
 
-    Every wager is judged on its own, so a wrong payout never hides the boxes after it.
+    Every wager is judged on its own, so a wrong payout never hides the boxes after it. `who` gives
+    the params naming a stake (or a hand of it) in a finding (sentences.py: who, box, stake, …).
     """
     first: dict[tuple, Settled] = {}
     for s in settled:
@@ -240,64 +256,64 @@ def compare_settlements(
         if o is None or first.setdefault(key, s) is not s:
             size = o.size if o is not None else None
             delta = s.delta(size)
-            what = wager_label(s.wager)
+            params = who(s.stake, s.hand)
+            params["wager"] = s.wager
+            params["game"] = game
             if o is None:
-                msg = f"{who(s.stake, s.hand)}: {what} {RESULT_WORDS[s.result]}, but this stake has no such wager."
+                params["rule"] = RESULT_WORDS[s.result]
             else:
-                msg = f"{who(s.stake, s.hand)}: {what} {RESULT_WORDS[s.result]} a second time (first at event " \
-                      f"{first[key].event})."
-            findings.append(Finding("UNEXPECTED_SETTLEMENT", msg, event=s.event, stake=s.stake, hand=s.hand,
+                params["rule"] = RESULT_WORDS[s.result] + "_again"
+                params["first"] = first[key].event
+            findings.append(finding("UNEXPECTED_SETTLEMENT", params, event=s.event, stake=s.stake, hand=s.hand,
                                     wager=s.wager, expected=None, actual=s.as_dict(size), player_delta=delta))
             continue
         if s.result != o.result:
             delta = s.delta(o.size) - o.delta
-            findings.append(Finding(
-                "WRONG_RESULT",
-                f"{who(s.stake, s.hand)}: {wager_label(s.wager)} {_did(s, o)}; it should have been "
-                f"{_owed_words(o)}.",
+            params = who(s.stake, s.hand)
+            params.update(rule="result", wager=s.wager, game=game)
+            if s.result == PAY and s.amount is not None:
+                params["did"] = "paid"
+                params["paid"] = fmt(s.amount)
+            else:
+                params["did"] = RESULT_WORDS[s.result]
+            _owed_params(o, params)
+            findings.append(finding(
+                "WRONG_RESULT", params,
                 event=s.event, stake=s.stake, hand=s.hand, wager=s.wager,
                 expected=_owed_dict(o), actual=s.as_dict(o.size), player_delta=delta))
         elif s.amount is not None and s.amount != (o.amount if o.result == PAY else o.size):
             delta = s.delta(o.size) - o.delta
             owed_amount = o.amount if o.result == PAY else o.size
-            findings.append(Finding(
-                "WRONG_AMOUNT",
-                f"{who(s.stake, s.hand)}: {wager_label(s.wager)} {RESULT_WORDS[s.result]} {fmt(s.amount)}, "
-                f"owed {fmt(owed_amount)}{_because(o)}.",
+            params = who(s.stake, s.hand)
+            params.update(rule=RESULT_WORDS[s.result], wager=s.wager, game=game, paid=fmt(s.amount),
+                          owed=fmt(owed_amount))
+            if o.verdict is not None:
+                params["why"] = o.verdict
+            findings.append(finding(
+                "WRONG_AMOUNT", params,
                 event=s.event, stake=s.stake, hand=s.hand, wager=s.wager,
                 expected=_owed_dict(o), actual=s.as_dict(o.size), player_delta=delta))
     # `first` only holds owed wagers, so when it holds as many as `owed` none is missing.
     if check_missing and settled and len(first) < len(owed):
         for key, o in owed.items():
             if key not in first:
-                findings.append(Finding(
-                    "MISSING_SETTLEMENT",
-                    f"{who(o.stake, o.hand)}: {wager_label(o.wager)} was never settled; it should have been "
-                    f"{_owed_words(o)}.",
+                params = who(o.stake, o.hand)
+                params.update(rule="never", wager=o.wager, game=game)
+                _owed_params(o, params)
+                findings.append(finding(
+                    "MISSING_SETTLEMENT", params,
                     event=None, stake=o.stake, hand=o.hand, wager=o.wager,
                     expected=_owed_dict(o), actual=None, player_delta=-o.delta))
     return first
 
 
+def _owed_params(o: Owed, params: dict) -> None:
+    """What was owed, as a settlement finding's params: owed_as, owed and the verdict (why)."""
+    params["owed_as"] = RESULT_WORDS[o.result]
+    params["owed"] = fmt(o.amount if o.result == PAY else o.size)
+    if o.verdict is not None:
+        params["why"] = o.verdict
+
+
 def _owed_dict(o: Owed) -> dict:
     return {"result": o.result, "amount": fmt(o.amount if o.result == PAY else o.size)}
-
-
-def _did(s: Settled, o: Owed) -> str:
-    if s.result == PAY and s.amount is not None:
-        return f"paid {fmt(s.amount)}"
-    return RESULT_WORDS[s.result]
-
-
-def _owed_words(o: Owed) -> str:
-    if o.result == PAY:
-        words = f"paid {fmt(o.amount)}"
-    elif o.result == TAKE:
-        words = f"taken ({fmt(o.size)})"
-    else:
-        words = f"left ({fmt(o.size)} returned, not paid)"
-    return words + _because(o)
-
-
-def _because(o: Owed) -> str:
-    return f" — {o.why}" if o.why else ""

@@ -55,7 +55,7 @@ SEVERITY_ORDER: Final = {CRITICAL: 0, MAJOR: 1, MINOR: 2}
 class Finding:
     """One departure from the rules. `player_delta` is what the player received minus what was owed."""
 
-    __slots__ = ("code", "event", "stake", "hand", "wager", "expected", "actual", "player_delta", "message")
+    __slots__ = ("code", "event", "stake", "hand", "wager", "expected", "actual", "player_delta", "message", "params")
 
     def __init__(
         self,
@@ -69,8 +69,10 @@ class Finding:
         expected: dict | None = None,
         actual: dict | None = None,
         player_delta: Decimal | None = None,
+        params: dict | None = None,
     ):
         self.code = code
+        self.params = params if params is not None else {}
         self.message = message
         self.event = event
         self.stake = stake
@@ -95,6 +97,7 @@ class Finding:
             "actual": self.actual,
             "player_delta": None if self.player_delta is None else fmt(self.player_delta),
             "message": self.message,
+            "params": self.params,
         }
         if self.hand is not None:
             out["hand"] = self.hand

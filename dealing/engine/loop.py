@@ -16,6 +16,7 @@ from . import document as doc_
 from .base import Outcome, Settled
 from .errors import RoundError
 from .findings import Finding
+from .sentences import finding
 
 # A card as the variants read it: (code, value, is_ace, is_picture, in_pack). A text that is no
 # card at all keeps its text as its code, counts 0 and is in no pack.
@@ -107,6 +108,10 @@ class Round:
 
     def _flag(self, code: str, message: str, event: int | None, **kw) -> None:
         self.findings.append(Finding(code, message, event=event, **kw))
+
+    def _say(self, code: str, params: dict, event: int | None, **kw) -> None:
+        """A finding whose sentence is its code's template (sentences.py) filled from `params`."""
+        self.findings.append(finding(code, params, event=event, **kw))
 
     def _card(self, i: int, ev: dict) -> tuple:
         """Read an event's card and count it out of the shoe."""

@@ -24,6 +24,7 @@ from . import loop
 from .base import Outcome
 from .errors import RoundError
 from .findings import Finding
+from .sentences import finding, where
 
 BURN_REASONS: Final = ("load", "dealer_change", "paid", "other")
 
@@ -138,16 +139,15 @@ def count_cards(items, decks: int, pack: frozenset, findings: list[Finding], *, 
                 suitless.add(code[0])
             r = ranks[code[0]] = ranks.get(code[0], 0) + 1
             if code[0] in suitless and r == 4 * decks + 1:
-                where = f"round {item.round_id}" if item.round_id else f"item {item.index}"
-                findings.append(Finding("CARD_COUNT", f"Shoe item {item.index} ({where}): {r} cards of rank "
-                                        f"{_cards.label(code[0] + _cards.SUITLESS)} have come out; a {what} of "
-                                        f"{decks} pack(s) holds only {4 * decks}.", event=item.index))
+                findings.append(finding("CARD_COUNT", {"rule": "shoe_rank", "item": item.index, "where": where(item),
+                                                       "n": r, "card": _cards.label(code[0] + _cards.SUITLESS),
+                                                       "what": what, "decks": decks, "most": 4 * decks},
+                                        event=item.index))
             if code not in pack:
                 continue
             n = counts.get(code, 0) + 1
             counts[code] = n
             if n == decks + 1:
-                where = f"round {item.round_id}" if item.round_id else f"item {item.index}"
-                findings.append(Finding("CARD_COUNT", f"Shoe item {item.index} ({where}): {_cards.label(code)} has "
-                                        f"come out {n} times; a {what} of {decks} pack(s) holds only {decks}.",
-                                        event=item.index))
+                findings.append(finding("CARD_COUNT", {"rule": "shoe_card", "item": item.index, "where": where(item),
+                                                       "card": _cards.label(code), "n": n, "what": what,
+                                                       "decks": decks}, event=item.index))

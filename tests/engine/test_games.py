@@ -55,7 +55,8 @@ class _HighCard(loop.Round):
             bet = Decimal(stake["bet"])
             won = self.card_of.get(sid, "")[:1] == "A"
             owed[(sid, None, "bet")] = Owed(sid, None, "bet", PAY if won else TAKE, bet, bet)
-        compare_settlements(owed, self.settled, self.findings, who=lambda s, h: f"Stake {s}", wager_label=str)
+        compare_settlements(owed, self.settled, self.findings, who=lambda s, h: {"who": "stake", "stake": s},
+                            game="high_card")
         return Outcome("high_card", sorted(owed.values(), key=lambda o: o.stake), loop.sort_findings(self.findings),
                        self.shoe_cards, self.rules, settled=self.settled)
 

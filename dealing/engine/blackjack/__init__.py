@@ -16,6 +16,7 @@ event), replay.py (the end of the round and the next moves); here, the checks ac
 
 from .. import loop
 from ..findings import Finding
+from ..sentences import finding
 from .replay import Replay
 from .rules import (CUT, EVERY_ROUND, MAX_TABLE_BOXES, NAME, OPTIONS, PACK, PRESETS, WAGERS, WAGER_LABEL, Hand, Stake,
                     blackjack_pay, house_rules)
@@ -44,20 +45,18 @@ def shoe_findings(shoe) -> list[Finding]:
     for item in shoe.items:
         if item.e == "shuffle":
             if not every_round and used and full - used >= cut:
-                findings.append(Finding("RESHUFFLE_POINT", f"Shoe item {item.index}: a new shoe with {full - used} "
-                                        f"cards still left; the shoe is played down to the cut ({cut} cards).",
-                                        event=item.index))
+                findings.append(finding("RESHUFFLE_POINT", {"rule": "early", "item": item.index, "n": full - used,
+                                                            "cut": cut}, event=item.index))
             used = 0
             continue
         if item.e == "round":
             if every_round:
                 if used:
-                    findings.append(Finding("RESHUFFLE_POINT", f"Shoe item {item.index}: a round dealt without "
-                                            f"shuffling first ({used} card(s) already out); this table shuffles "
-                                            f"before every round.", event=item.index))
+                    findings.append(finding("RESHUFFLE_POINT", {"rule": "no_shuffle", "item": item.index, "n": used},
+                                            event=item.index))
             elif full - used < cut:
-                findings.append(Finding("RESHUFFLE_POINT", f"Shoe item {item.index}: a round dealt with "
-                                        f"{full - used} cards left; a new shoe is due below {cut}.", event=item.index))
+                findings.append(finding("RESHUFFLE_POINT", {"rule": "past_cut", "item": item.index, "n": full - used,
+                                                            "cut": cut}, event=item.index))
         used += len(item.cards)
     count_cards(shoe.items, decks, PACK, findings)
     return loop.sort_findings(findings)

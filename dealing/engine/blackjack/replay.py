@@ -9,7 +9,9 @@ from .. import loop
 from ..base import LEAVE, PAY, TAKE, Outcome, Owed, compare_settlements
 from ..loop import move as _move
 from ..money import fmt
+from ..sentences import say
 from .events import Play
+from .sentences import BLACKJACK, value
 from .rules import CARD, CENT, DEAL, JACKPOT_CARDS, NAME, PLAY, WAGER_LABEL, Hand, Stake, blackjack_pay
 
 
@@ -23,11 +25,9 @@ class Replay(Play):
         self._close_deal(None)
         if self._peek_due() and not self.peeked and not self.peek_flagged:
             self.peek_flagged = True
-            self._flag("ILLEGAL_ACTION", f"The dealer never peeked at his hole card "
-                       f"({_cards.label(self.dealer.cards[0])} up).", None)
+            self._say("ILLEGAL_ACTION", {"rule": "never_peeked", "card": _cards.label(self.dealer.cards[0])}, None)
         if not self.dealer_bj and self._live() and self.dealer.best < 17:
-            self._flag("DEALER_DRAW_RULE", f"The dealer stood on {self.dealer.words()}; he draws to 17.",
-                       self._stop_event())
+            self._say("DEALER_DRAW_RULE", {"rule": "stood_under_17", "value": value(self.dealer)}, self._stop_event())
         owed = self._owed()
         invalid = self.dealer.invalid or any(h.invalid for h in self.hands.values())
         if invalid:
@@ -35,8 +35,7 @@ class Replay(Play):
         else:
             wagers = sorted(owed.values(), key=_wager_key)
             if self.settled:
-                compare_settlements(owed, self.settled, self.findings, who=self._who,
-                                    wager_label=WAGER_LABEL.__getitem__)
+                compare_settlements(owed, self.settled, self.findings, who=self._who_params, game=NAME)
         return Outcome(NAME, wagers, loop.sort_findings(self.findings), self.shoe_cards, self.rules,
                        settled=self.settled)
 
@@ -56,11 +55,11 @@ class Replay(Play):
         d_best = dealer.best
         d_bust = dealer.hard > 21
         if dealer_bj:
-            d_words = "the dealer has blackjack"
+            d_words = say("dealer_has", value=BLACKJACK)
         elif d_bust:
-            d_words = f"the dealer busts with {dealer.hard}"
+            d_words = say("dealer_busts", n=dealer.hard)
         else:
-            d_words = f"the dealer has {d_best}"
+            d_words = say("dealer_has", value=say("total", n=d_best))
         leaves: dict[Stake, list[Hand]] = {}
         for hand in self.play:
             leaves.setdefault(hand.stake, []).append(hand)
@@ -81,50 +80,50 @@ class Replay(Play):
                 ins = stake.insurance
                 if dealer_bj:
                     owed[(sid, root_name, "insurance")] = Owed(sid, root_name, "insurance", PAY, ins * 2, ins,
-                                                               why="the dealer has blackjack: insurance pays 2:1")
+                                                               why=say("insurance_wins"))
                 else:
                     owed[(sid, root_name, "insurance")] = Owed(sid, root_name, "insurance", TAKE, ins, ins,
-                                                               why="the dealer has no blackjack")
+                                                               why=say("dealer_no_blackjack"))
             if stake.jackpot is not None:
                 first_two = frozenset(root.cards[:2])
                 if len(root.cards) >= 2 and first_two == JACKPOT_CARDS:
                     owed[(sid, root_name, "jackpot")] = Owed(sid, root_name, "jackpot", PAY, jackpot_pays,
-                                                             stake.jackpot, why="A♠ J♠: the jackpot is won")
+                                                             stake.jackpot, why=say("jackpot_won"))
                 else:
                     owed[(sid, root_name, "jackpot")] = Owed(sid, root_name, "jackpot", TAKE, stake.jackpot,
-                                                             stake.jackpot, why="the first two cards are not A♠ J♠")
+                                                             stake.jackpot, why=say("jackpot_lost"))
         return owed
 
     @staticmethod
-    def _owe_hand(owed: dict, hand: Hand, dealer_bj: bool, d_bust: bool, d_best: int, d_words: str) -> None:
+    def _owe_hand(owed: dict, hand: Hand, dealer_bj: bool, d_bust: bool, d_best: int, d_words: dict) -> None:
         sid, name = hand.stake.id, hand.name
         bet, double = hand.bet, hand.double
         natural = hand.natural
         if dealer_bj:
             if natural:
-                result, why = LEAVE, "blackjack against the dealer's blackjack: a push"
+                result, why = LEAVE, say("blackjack_push")
             else:
-                result, why = TAKE, f"{d_words}: the round ends, only the initial bet is lost"
+                result, why = TAKE, say("round_ends", dealer=d_words)
             owed[(sid, name, "bet")] = Owed(sid, name, "bet", result, bet, bet, why=why)
             if double is not None:
                 owed[(sid, name, "double")] = Owed(sid, name, "double", LEAVE, double, double,
-                                                   why=f"{d_words}: only the initial bet is lost")
+                                                   why=say("initial_bet_only", dealer=d_words))
             return
         p_best = hand.best
         if hand.hard > 21:
-            result, why = TAKE, f"hand {name} is bust ({hand.hard})"
+            result, why = TAKE, say("hand_bust", hand=name, n=hand.hard)
         elif natural:
             win = blackjack_pay(bet)
-            owed[(sid, name, "bet")] = Owed(sid, name, "bet", PAY, win, bet, why="blackjack pays 3:2")
+            owed[(sid, name, "bet")] = Owed(sid, name, "bet", PAY, win, bet, why=say("blackjack_pays"))
             return
         elif d_bust:
-            result, why = PAY, f"{d_words}"
+            result, why = PAY, d_words
         elif p_best > d_best:
-            result, why = PAY, f"{p_best} beats {d_best}"
+            result, why = PAY, say("beats", value=say("total", n=p_best), dealer_value=say("total", n=d_best))
         elif p_best == d_best:
-            result, why = LEAVE, f"{p_best} against {d_best}: a push"
+            result, why = LEAVE, say("push", value=say("total", n=p_best), dealer_value=say("total", n=d_best))
         else:
-            result, why = TAKE, f"{p_best} loses to {d_best}"
+            result, why = TAKE, say("loses_to", value=say("total", n=p_best), dealer_value=say("total", n=d_best))
         owed[(sid, name, "bet")] = Owed(sid, name, "bet", result, bet, bet, why=why)
         if double is not None:
             owed[(sid, name, "double")] = Owed(sid, name, "double", result, double, double, why=why)

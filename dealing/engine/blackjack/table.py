@@ -10,7 +10,9 @@ from .. import loop
 from ..errors import RoundError
 from ..loop import PLAYING, STOOD, Handlers, Round, first_in, lookup, stake_of
 from ..money import fmt
+from ..sentences import say
 from .rules import CARD, DEAL, SUITED, DONE, EVEN, MAX_TABLE_BOXES, NAME, Hand, Stake, house_rules
+from .sentences import value
 
 
 class Table(Round):
@@ -97,14 +99,13 @@ class Table(Round):
             self.stakes[sid] = stake
             self.by_box[box] = stake
             if box > self.n_boxes:
-                self._flag("BOX_PLAYERS", f"Box {box} does not exist: the table has boxes 1 to {self.n_boxes}.",
-                           None, stake=sid)
+                self._say("BOX_PLAYERS", {"rule": "no_box", "box": box, "boxes": self.n_boxes}, None, stake=sid)
             if bet < self.min or bet > self.max:
-                self._flag("BET_LIMITS", f"Box {box}, stake {sid}: bet {fmt(bet)} is outside the table limits "
-                           f"{fmt(self.min)}–{fmt(self.max)}.", None, stake=sid, wager="bet")
+                self._say("BET_LIMITS", {"rule": "table_limits", "box": box, "stake": sid, "bet": fmt(bet),
+                                         "low": fmt(self.min), "high": fmt(self.max)}, None, stake=sid, wager="bet")
             if jackpot is not None and jackpot != rules["jackpot_bet"]:
-                self._flag("BET_LIMITS", f"Box {box}, stake {sid}: the jackpot bet is {fmt(jackpot)}; it is "
-                           f"{fmt(rules['jackpot_bet'])}.", None, stake=sid, wager="jackpot")
+                self._say("BET_LIMITS", {"rule": "jackpot_bet", "box": box, "stake": sid, "jackpot": fmt(jackpot),
+                                         "due": fmt(rules["jackpot_bet"])}, None, stake=sid, wager="jackpot")
 
     # --- helpers ----------------------------------------------------------------------------
 
@@ -112,6 +113,15 @@ class Table(Round):
         stake = self.stakes.get(stake_id)
         head = f"Box {stake.box}, stake {stake_id}" if stake else f"Stake {stake_id}"
         return f"{head}, hand {hand}" if hand is not None and stake is not None and hand != str(stake.box) else head
+
+    def _who_params(self, stake_id: str, hand=None) -> dict:
+        """A stake (or a hand of it) in a finding's params (sentences.py: who, box, stake, hand)."""
+        stake = self.stakes.get(stake_id)
+        if stake is None:
+            return {"who": "stake", "stake": stake_id}
+        if hand is not None and hand != str(stake.box):
+            return {"who": "box_hand", "box": stake.box, "stake": stake_id, "hand": hand}
+        return {"who": "box", "box": stake.box, "stake": stake_id}
 
     def _stake(self, i: int, ev: dict) -> Stake:
         return stake_of(self.stakes, i, ev)
@@ -138,8 +148,8 @@ class Table(Round):
         return hand
 
     def _too_many(self, i: int, code: str, n: int) -> None:
-        self._flag("CARD_COUNT", f"Event {i}: {_cards.label(code)} appears {n} times; a shoe of {self.copies} "
-                   f"pack(s) holds only {self.copies}.", i)
+        self._say("CARD_COUNT", {"rule": "shoe_of", "event": i, "card": _cards.label(code), "n": n,
+                                 "decks": self.copies}, i)
 
     def _dealer_card(self, info: tuple) -> None:
         dealer = self.dealer
@@ -164,24 +174,24 @@ class Table(Round):
                 return True
         return False
 
-    def _finished_words(self, hand: Hand) -> str | None:
-        """Why a hand can take no more cards, or None."""
+    def _finished_words(self, hand: Hand) -> dict | None:
+        """Why a hand can take no more cards (a phrase), or None."""
         state = hand.state
         if state == PLAYING:
             return None
         if state == EVEN:
-            return "took even money"
+            return say("took_even_money")
         if state == STOOD:
-            return f"stood on {hand.words()}"
+            return say("stood_on", value=value(hand))
         if hand.hard > 21:
-            return f"is bust ({hand.hard})"
+            return say("is_bust", n=hand.hard)
         if hand.natural:
-            return "is a blackjack"
+            return say("is_blackjack")
         if hand.double is not None:
-            return "was doubled (one card only)"
+            return say("was_doubled")
         if hand.split_aces and len(hand.cards) >= 2 and not self.rules["hit_split_aces"]:
-            return "is a split ace, which gets one card only"
-        return f"has {hand.best}"
+            return say("split_ace_one_card")
+        return say("has_total", n=hand.best)
 
     def _after_card(self, hand: Hand) -> None:
         if hand.state != PLAYING:

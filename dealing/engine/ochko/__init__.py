@@ -15,6 +15,7 @@ from typing import Final
 from .. import loop
 from ..findings import Finding
 from ..money import fmt
+from ..sentences import finding
 from .replay import Replay
 from .rules import (BET_MULTIPLE_MAX, DECKS, MAX_BOXES, MAX_STAKES_PER_BOX, NAME, OPTIONS, PACK, WAGER_LABEL, WAGERS,
                     Box, Hand, Stake, house_rules)
@@ -43,18 +44,16 @@ def shoe_findings(shoe) -> list[Finding]:
         elif item.e == "burn":
             if item.reason == "paid":
                 if item.fee != fee_due:
-                    paid = "no fee" if item.fee is None else f"a fee of {fmt(item.fee)}"
-                    findings.append(Finding("BURN_FEE", f"Shoe item {item.index}: a paid burn with {paid}; the fee is "
-                                            f"half the table minimum, {fmt(fee_due)}.", event=item.index))
+                    params = {"rule": "no_fee", "item": item.index, "fee": fmt(fee_due)} if item.fee is None else \
+                        {"rule": "wrong_fee", "item": item.index, "paid": fmt(item.fee), "fee": fmt(fee_due)}
+                    findings.append(finding("BURN_FEE", params, event=item.index))
             elif due is not None:
                 burns += 1
         elif item.e == "round" and due is not None:
             what, wanted, at = due
             if burns != wanted:
-                after = "the shoe was loaded" if what == "load" else "the dealer changed"
-                findings.append(Finding("BURN_COUNT", f"Shoe item {item.index}: after {after} (item {at}) {burns} "
-                                        f"card(s) were burned before the next round; the procedure burns {wanted}.",
-                                        event=item.index))
+                findings.append(finding("BURN_COUNT", {"rule": what, "item": item.index, "at": at, "n": burns,
+                                                       "want": wanted}, event=item.index))
             due = None
     count_cards(shoe.items, DECKS, PACK, findings)
     return loop.sort_findings(findings)

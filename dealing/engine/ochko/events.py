@@ -12,6 +12,8 @@ from ..loop import STOOD, Handlers, deal_target
 from ..money import fmt
 from .rules import BET, BET_MULTIPLE_MAX, CARD, DARK, DEAL, DEALER, DECIDE, DRAWING, DRAWING_BOX, FOLD, MNOGO, OCHKO
 from .rules import OUT, WAGERS, WAITING, Box, Stake
+from ..sentences import say
+from .sentences import value
 from .table import Table
 
 
@@ -31,47 +33,50 @@ class Play(Table):
         to = deal_target(i, ev, "dealer", "a box number or \"dealer\"")
         info = self._card(i, ev)
         if self.phase != DEAL:
-            self._flag("DEAL_ORDER", f"Event {i}: a card dealt to {'the dealer' if to == 'dealer' else f'box {to}'} "
-                       f"after the decisions began.", i)
+            self._say("DEAL_ORDER", {"rule": "late_dealer", "event": i} if to == "dealer" else
+                      {"rule": "late_box", "event": i, "box": to}, i)
         if to == "dealer":
             if self.replace_dealer_card:
                 self.replace_dealer_card = False
                 self.dealer.clear()
             elif self.dealer.cards:
-                self._flag("DEAL_ORDER", f"Event {i}: the dealer dealt himself a second card.", i)
+                self._say("DEAL_ORDER", {"rule": "dealer_twice", "event": i}, i)
             else:
                 for earlier in self.in_order:
                     if not earlier.dealt:
-                        self._flag("DEAL_ORDER", f"Event {i}: the dealer's card was dealt before box "
-                                   f"{earlier.number}'s.", i)
+                        self._say("DEAL_ORDER", {"rule": "dealer_early", "event": i, "box": earlier.number}, i)
                         break
             self.dealer.add(info)
             return
         box = self.boxes.get(to)
         if box is None:
-            self._flag("DEAL_ORDER", f"Event {i}: box {to} has no stakes, so nothing is dealt to it.", i)
+            self._say("DEAL_ORDER", {"rule": "empty_box", "event": i, "box": to}, i)
             return
         if box.dealt:
-            self._flag("DEAL_ORDER", f"Event {i}: box {to} was dealt twice.", i)
+            self._say("DEAL_ORDER", {"rule": "box_twice", "event": i, "box": to}, i)
         elif self.dealer.cards:
-            self._flag("DEAL_ORDER", f"Event {i}: box {to} was dealt after the dealer's own card.", i)
+            self._say("DEAL_ORDER", {"rule": "after_dealer", "event": i, "box": to}, i)
         else:
             for first in self.in_order:
                 if not first.dealt:
                     if first is not box:
-                        self._flag("DEAL_ORDER", f"Event {i}: box {to} was dealt before box {first.number}: the "
-                                   f"deal goes 1 → 6.", i)
+                        self._say("DEAL_ORDER", {"rule": "out_of_turn", "event": i, "box": to, "first": first.number},
+                                  i)
                     break
         box.dealt = True
         box.hand.add(info)
 
     def _decide(self, i: int, stake: Stake, what: str) -> bool:
         if self.opened:
-            self._flag("ILLEGAL_ACTION", f"Event {i}: stake {stake.id} {what} after the dealer opened his card.", i,
-                       stake=stake.id)
+            self._say("ILLEGAL_ACTION", {"rule": what + "_after_open", "event": i, "stake": stake.id}, i,
+                      stake=stake.id)
         if stake.decision is not None:
-            done = "folded" if stake.decision == FOLD else f"placed its Bet of {fmt(cast(Decimal, stake.bet))}"
-            self._flag("ILLEGAL_ACTION", f"Event {i}: stake {stake.id} already {done}.", i, stake=stake.id)
+            if stake.decision == FOLD:
+                self._say("ILLEGAL_ACTION", {"rule": "already_folded", "event": i, "stake": stake.id}, i,
+                          stake=stake.id)
+            else:
+                self._say("ILLEGAL_ACTION", {"rule": "already_bet", "event": i, "stake": stake.id,
+                                             "bet": fmt(cast(Decimal, stake.bet))}, i, stake=stake.id)
             return False
         if not self.deal_checked:  # the first decision: the deal is over
             if self.phase == DEAL:
@@ -84,15 +89,14 @@ class Play(Table):
             stake = self.stakes[ev["stake"]]
         except (KeyError, TypeError):
             stake = self._stake(i, ev)  # raises the precise error
-        if self._decide(i, stake, "folded"):
+        if self._decide(i, stake, "fold"):
             self._do_fold(i, stake)
 
     def _do_fold(self, i: int | None, stake: Stake) -> None:
         stake.decision = FOLD
-        why = "the stake folded: the Ante goes to the float"
-        self._owe(stake, "ante", TAKE, stake.ante, "fold", why, i)
+        self._owe(stake, "ante", TAKE, stake.ante, "fold", _FOLD_ANTE, i)
         if stake.dealer_bet is not None:
-            self._owe(stake, "dealer_bet", TAKE, stake.dealer_bet, "fold", "the stake folded", i)
+            self._owe(stake, "dealer_bet", TAKE, stake.dealer_bet, "fold", _FOLDED, i)
 
     def _bet(self, i: int, ev: dict) -> None:
         try:
@@ -100,7 +104,7 @@ class Play(Table):
         except (KeyError, TypeError):
             stake = self._stake(i, ev)  # raises the precise error
         amount = doc_.event_amount(ev, i)
-        if not self._decide(i, stake, "placed a Bet"):
+        if not self._decide(i, stake, "bet"):
             return
         stake.decision = BET
         stake.bet = amount
@@ -111,13 +115,13 @@ class Play(Table):
                 box.state = DRAWING_BOX
         ante = stake.ante
         if amount < ante or amount > ante * BET_MULTIPLE_MAX:
-            self._flag("BET_RANGE", f"Box {stake.box}, stake {stake.id}: Bet {fmt(amount)} is outside 1–10× its "
-                       f"Ante ({fmt(stake.ante)}–{fmt(stake.ante * BET_MULTIPLE_MAX)}).", i, stake=stake.id,
-                       wager="bet")
+            self._say("BET_RANGE", {"rule": "range", "box": stake.box, "stake": stake.id, "bet": fmt(amount),
+                                    "low": fmt(stake.ante), "high": fmt(stake.ante * BET_MULTIPLE_MAX)}, i,
+                      stake=stake.id, wager="bet")
 
     def _open(self, i: int, ev: dict) -> None:
         if self.opened:
-            self._flag("ILLEGAL_ACTION", f"Event {i}: the dealer opened his card a second time.", i)
+            self._say("ILLEGAL_ACTION", {"rule": "open_twice", "event": i}, i)
             return
         self._do_open(i)
 
@@ -137,13 +141,15 @@ class Play(Table):
         for box in self.in_order:
             for stake in box.stakes:
                 if stake.decision is None:
-                    self._flag("ILLEGAL_ACTION", f"Stake {stake.id} (box {box.number}) neither folded nor placed a "
-                               f"Bet; it counts as folded.", i, stake=stake.id)
+                    self._say("ILLEGAL_ACTION", {"rule": "undecided", "stake": stake.id, "box": box.number}, i,
+                              stake=stake.id)
                     self._do_fold(i, stake)
 
-    def _ensure_open(self, i: int, who: str) -> None:
+    def _ensure_open(self, i: int, box: int | None) -> None:
+        """A box (or, with None, the dealer) drew: the dealer opens his card first."""
         if not self.opened:
-            self._flag("ILLEGAL_ACTION", f"Event {i}: {who} before the dealer opened his card.", i)
+            self._say("ILLEGAL_ACTION", {"rule": "dealer_drew_unopened", "event": i} if box is None else
+                      {"rule": "box_drew_unopened", "event": i, "box": box}, i)
             self._do_open(i)
 
     def _box_event(self, i: int, ev: dict) -> None:
@@ -154,25 +160,27 @@ class Play(Table):
             n = self._box_number(i, ev)
         info = self._card(i, ev) if action != "stand" else None
         if not self.opened:  # checked here so that the message is only built when it is needed
-            self._ensure_open(i, f"box {n} drew")
+            self._ensure_open(i, n)
         self.drawing_actions.append(i)
         box = self.boxes.get(n)
         if box is None or box.state != DRAWING_BOX:
             if box is None or box.state == OUT:
-                self._flag("ILLEGAL_ACTION", f"Event {i}: box {n} is not in play.", i)
+                self._say("ILLEGAL_ACTION", {"rule": "not_in_play", "event": i, "box": n}, i)
             else:
-                self._flag("ILLEGAL_ACTION", f"Event {i}: box {n} {_FINISHED[box.state](box)}; it cannot "
-                           f"{_ACTION_WORDS[action]}.", i, stake=box.stakes[0].id)
+                params = {"rule": "box_finished", "event": i, "box": n, "box_state": _FINISHED[box.state],
+                          "box_action": action}
+                if box.state == STOOD or box.state == MNOGO:
+                    params["total"] = box.hand.total
+                self._say("ILLEGAL_ACTION", params, i, stake=box.stakes[0].id)
             return
         if self.phase >= DEALER:
-            self._flag("DRAW_ORDER", f"Event {i}: box {n} drew after the dealer had started drawing.", i)
+            self._say("DRAW_ORDER", {"rule": "after_dealer", "event": i, "box": n}, i)
         elif n not in self.out_of_turn:
             # The first box still drawing: this box, which is drawing, or one before it.
             first = self._first_drawing_box()
             if first is not None and first is not box:
                 self.out_of_turn.add(n)
-                self._flag("DRAW_ORDER", f"Event {i}: box {n} drew before box {first.number} had finished; boxes "
-                           f"draw 1 → 6.", i)
+                self._say("DRAW_ORDER", {"rule": "box_early", "event": i, "box": n, "first": first.number}, i)
         if action == "stand":
             box.state = STOOD
         elif action == "dark":
@@ -193,25 +201,24 @@ class Play(Table):
         combo = hand.combination
         if combo or hand.total == 21:
             box.state = OCHKO
-            why = f"ochko ({combo or '21'}) while drawing: Bet and Ante are paid 1:1 at once"
+            why = say("instant_ochko", value=value(combo, 21))
             for s in box.playing:
                 self._owe(s, "bet", PAY, cast(Decimal, s.bet), "instant", why, i)  # a playing stake has bet
                 self._owe(s, "ante", PAY, s.ante, "instant", why, i)
                 if s.dealer_bet is not None:
-                    self._owe(s, "dealer_bet", PAY, s.dealer_bet, "instant_db", "the box won: paid 1:1", i)
+                    self._owe(s, "dealer_bet", PAY, s.dealer_bet, "instant_db", _BOX_WON, i)
         elif hand.total > 21:
             box.state = MNOGO
-            why = f"mnogo ({hand.total}): Bet and Ante go to the float at once"
+            why = say("instant_mnogo", n=hand.total)
             ace = self._dealer_first_is_ace()
             for s in box.playing:
                 self._owe(s, "bet", TAKE, cast(Decimal, s.bet), "instant", why, i)
                 self._owe(s, "ante", TAKE, s.ante, "instant", why, i)
                 if s.dealer_bet is not None:
                     if ace:
-                        self._owe(s, "dealer_bet", LEAVE, s.dealer_bet, "instant_db",
-                                  "the dealer's first card is an Ace: the dealer bet stays", i)
+                        self._owe(s, "dealer_bet", LEAVE, s.dealer_bet, "instant_db", _ACE_STAYS, i)
                     else:
-                        self._owe(s, "dealer_bet", TAKE, s.dealer_bet, "instant_db", "the box lost", i)
+                        self._owe(s, "dealer_bet", TAKE, s.dealer_bet, "instant_db", _BOX_LOST, i)
         else:
             return
         box.instant_at = i
@@ -222,13 +229,12 @@ class Play(Table):
     def _draw(self, i: int, ev: dict) -> None:
         info = self._card(i, ev)
         if not self.opened:
-            self._ensure_open(i, "the dealer drew")
+            self._ensure_open(i, None)
         anything_open = False  # a box still waiting for the dealer's result
         for box in self.in_order:
             state = box.state
             if state == DRAWING_BOX:
-                self._flag("DRAW_ORDER", f"Event {i}: the dealer drew before box {box.number} had finished "
-                           f"drawing.", i)
+                self._say("DRAW_ORDER", {"rule": "dealer_early", "event": i, "box": box.number}, i)
                 box.state = STOOD
                 anything_open = True
             elif state == STOOD or state == DARK:
@@ -239,13 +245,11 @@ class Play(Table):
         if not anything_open:
             if not self.nothing_open_flagged:
                 self.nothing_open_flagged = True
-                self._flag("DEALER_DRAW_RULE", f"Event {i}: the dealer drew although every box was already settled; "
-                           f"he should discard his card without drawing.", i)
+                self._say("DEALER_DRAW_RULE", {"rule": "nothing_open", "event": i}, i)
         elif self.dealer.dealer_stops():
             combo = self.dealer.combination
-            self._flag("DEALER_DRAW_RULE", f"Event {i}: the dealer drew on "
-                       f"{combo or self.dealer.total}; he must stop on 17 or more"
-                       f"{'' if not combo else ' and on a ' + combo}.", i)
+            self._say("DEALER_DRAW_RULE", {"rule": "drew_on" if combo is None else "drew_on_combination",
+                                           "event": i, "value": value(combo, self.dealer.total)}, i)
         self.dealer.add(info)
         self.last_draw = i
         self.drawing_actions.append(i)
@@ -254,15 +258,14 @@ class Play(Table):
         n = self._box_number(i, ev)
         box = self.boxes.get(n)
         if box is None or box.dark is None:
-            self._flag("ILLEGAL_ACTION", f"Event {i}: box {n} has no dark card to reveal.", i)
+            self._say("ILLEGAL_ACTION", {"rule": "no_dark_card", "event": i, "box": n}, i)
             return
         if box.revealed:
-            self._flag("ILLEGAL_ACTION", f"Event {i}: box {n}'s dark card was already revealed.", i)
+            self._say("ILLEGAL_ACTION", {"rule": "dark_revealed", "event": i, "box": n}, i)
             return
         box.revealed = True
         if self.phase < DEALER:
-            self._flag("ILLEGAL_ACTION", f"Event {i}: box {n}'s dark card was turned before the dealer finished "
-                       f"drawing; nobody may see it until then.", i, stake=box.stakes[0].id)
+            self._say("ILLEGAL_ACTION", {"rule": "dark_early", "event": i, "box": n}, i, stake=box.stakes[0].id)
 
     def _settle(self, i: int, ev: dict) -> None:
         """pay, take or leave: what the dealer did with one wager, judged when the round is over."""
@@ -310,20 +313,19 @@ class Play(Table):
         reported_by = doc_.text(ev, "reported_by", path, i)
         approved_by = doc_.text(ev, "approved_by", path, i, required=False, nullable=True)
         doc_.text(ev, "note", path, i, required=False, nullable=True)
-        what = "the dealer's exposed card" if kind == "dealer_card_exposed" else "the misdrawn card"
         if approved_by is None:
-            self._flag("INCIDENT_UNAPPROVED", f"Event {i}: {what} ({text}) has no pit boss's approval on record.", i)
+            self._say("INCIDENT_UNAPPROVED", {"rule": "unapproved", "event": i, "incident": kind, "card": text}, i)
         elif approved_by == reported_by:
-            self._flag("INCIDENT_UNAPPROVED", f"Event {i}: {what} was approved by {approved_by}, who reported it; "
-                       f"another person must approve.", i)
+            self._say("INCIDENT_UNAPPROVED", {"rule": "own_report", "event": i, "incident": kind, "by": approved_by},
+                      i)
         elif self.dealer_id is not None and approved_by == self.dealer_id:
-            self._flag("INCIDENT_UNAPPROVED", f"Event {i}: {what} was approved by the round's own dealer "
-                       f"{approved_by}; a dealer never resolves his own incident.", i)
+            self._say("INCIDENT_UNAPPROVED", {"rule": "own_dealer", "event": i, "incident": kind, "by": approved_by},
+                      i)
         code = _cards.normalize(text) or text
         if kind == "dealer_card_exposed":
             if resolution != "burned":
-                self._flag("INCIDENT_RESOLUTION", f"Event {i}: the dealer's exposed card must be burned in the pit "
-                           f"boss's presence and replaced, not {_resolution_words(resolution)}.", i)
+                self._say("INCIDENT_RESOLUTION", _resolution({"rule": "exposed_dealer_card", "event": i}, resolution),
+                          i)
             if self.dealer.cards:
                 # The exposed card is already counted; its burn only confirms it left play.
                 self.pending_burn.append(self.dealer.cards[-1])
@@ -333,41 +335,41 @@ class Play(Table):
         self._count(i, info)
         if not exposed:
             if resolution != "under_shoe":
-                self._flag("INCIDENT_RESOLUTION", f"Event {i}: a misdrawn card that nobody saw goes under the shoe, "
-                           f"not {_resolution_words(resolution)}.", i)
+                self._say("INCIDENT_RESOLUTION", _resolution({"rule": "unseen_card", "event": i}, resolution), i)
             self.pending_burn.append(code)
             return
         if resolution == "under_shoe":
-            self._flag("INCIDENT_RESOLUTION", f"Event {i}: an exposed misdrawn card stays on the table; the pit boss "
-                       f"places it on a box or has it burned.", i)
+            self._say("INCIDENT_RESOLUTION", {"rule": "exposed_card", "event": i}, i)
             self.pending_burn.append(code)
         elif resolution == "burned":
             self.pending_burn.append(code)
         else:
             box = self.boxes.get(cast(int, to_box))  # read above: the resolution is {"to": <box>}
             if box is None or box.state in (OUT, STOOD, DARK, OCHKO, MNOGO):
-                self._flag("INCIDENT_RESOLUTION", f"Event {i}: the pit boss placed the card on box {to_box}, which "
-                           f"is not drawing.", i)
+                self._say("INCIDENT_RESOLUTION", {"rule": "box_not_drawing", "event": i, "box": to_box}, i)
                 return
             box.hand.add(info)
             if box.state == DRAWING_BOX:
                 self._instant(i, box)
 
 
-def _resolution_words(resolution) -> str:
+def _resolution(params: dict, resolution) -> dict:
+    """An incident's resolution in a finding's params: burned, under_shoe or to_box (with to)."""
     if isinstance(resolution, dict):
-        return f"placed on box {resolution.get('to')}"
-    return {"under_shoe": "put under the shoe", "burned": "burned"}.get(resolution, repr(resolution))
+        params["resolution"] = "to_box"
+        params["to"] = resolution.get("to")
+    else:
+        params["resolution"] = resolution  # read above: "burned" or "under_shoe"
+    return params
 
 
-_FINISHED: Final = {
-    STOOD: lambda b: f"already stood on {b.hand.total}",
-    DARK: lambda b: "has taken its dark card, which ends its drawing",
-    OCHKO: lambda b: "already has ochko",
-    MNOGO: lambda b: f"already has mnogo ({b.hand.total})",
-    WAITING: lambda b: "is not drawing",
-}
-_ACTION_WORDS: Final = {"hit": "take another card", "dark": "take a dark card", "stand": "stand again"}
+# A box's state, as the finding that it cannot draw says it (ochko/sentences.py: box_state.*).
+_FINISHED: Final = {STOOD: "stood", DARK: "dark", OCHKO: "ochko", MNOGO: "mnogo", WAITING: "waiting"}
+_FOLD_ANTE: Final = say("fold_ante")
+_FOLDED: Final = say("folded")
+_BOX_WON: Final = say("box_won")
+_BOX_LOST: Final = say("box_lost")
+_ACE_STAYS: Final = say("ace_stays")
 _WAGER_NAMES: Final = {w: w for w in WAGERS}
 _FIELDS: Final = {
     "deal": frozenset({"e", "to", "card"}),

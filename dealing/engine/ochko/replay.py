@@ -12,7 +12,9 @@ from ..base import LEAVE, PAY, TAKE, Outcome, Owed, compare_settlements
 from ..loop import STOOD
 from ..loop import move as _move
 from ..money import fmt
+from ..sentences import say
 from .events import Play
+from .sentences import value
 from .rules import BET, BET_MULTIPLE_MAX, DARK, DEAL, DEALER, DRAWING_BOX, NAME, WAGER_LABEL, Box, Hand, Stake
 
 
@@ -41,8 +43,7 @@ class Replay(Play):
         dealer = self.dealer
         if open_boxes:
             if not dealer.dealer_stops():
-                self._flag("DEALER_DRAW_RULE", f"The dealer stopped on {dealer.total}; he must draw on 16 or less.",
-                           self.dealer_stop_event)
+                self._say("DEALER_DRAW_RULE", {"rule": "stopped", "total": dealer.total}, self.dealer_stop_event)
             self._settle_open_boxes(open_boxes)
             if dealer.invalid:
                 invalid = True
@@ -51,8 +52,7 @@ class Replay(Play):
         else:
             wagers = sorted(self.owed.values(), key=_wager_key)
             if self.settled and not self._settled_as_owed():
-                first = compare_settlements(self.owed, self.settled, self.findings, who=self._who,
-                                            wager_label=WAGER_LABEL.__getitem__)
+                first = compare_settlements(self.owed, self.settled, self.findings, who=self._who_params, game=NAME)
                 self._check_timing(first)
         return Outcome(NAME, wagers, loop.sort_findings(self.findings), self.shoe_cards, self.rules,
                        settled=self.settled)
@@ -62,50 +62,51 @@ class Replay(Play):
         d_score, d_bust, d_combo = dealer.score, dealer.bust, dealer.combination
         ace = self._dealer_first_is_ace()
         rules = self.rules
+        d_value = value(d_combo, d_score)
         if d_bust:
-            d_words = f"the dealer busts with {dealer.total}"
+            d_words = say("dealer_busts", n=dealer.total)
         else:
-            d_words = f"the dealer has {d_combo or d_score}"
+            d_words = say("dealer_has", value=d_value)
         for box in open_boxes:
             hand = box.hand
             dark = box.dark is not None
             combo = hand.combination  # Hand.score and Hand.bust, without working it out three times
             b_score = 21 if combo else hand.total
             b_bust = hand.total > 21 and not combo
-            b_words = combo or str(hand.total)
+            b_words = value(combo, hand.total)
             if b_bust and d_bust and dark:
-                outcome, why = "double_bust", f"dark card busts ({hand.total}) and {d_words}: only the Ante is paid"
+                outcome, why = "double_bust", say("dark_double_bust", n=hand.total, dealer=d_words)
                 bet_result = rules["dark_double_bust_bet"]
             elif not b_bust and (d_bust or b_score > d_score):
                 outcome = "win"
                 if dark:
-                    why = f"dark-card box wins ({b_words}; {d_words}): only the Ante is paid"
+                    why = say("dark_wins", value=b_words, dealer=d_words)
                     bet_result = rules["dark_win_bet"]
                 else:
-                    why = f"box {b_words} wins; {d_words}"
+                    why = say("box_wins", value=b_words, dealer=d_words)
                     bet_result = PAY
             elif not b_bust and b_score == d_score:
-                outcome, why = "tie", f"tie: {b_words} against {d_words.removeprefix('the dealer has ')} — ties lose"
+                outcome, why = "tie", say("tie_loses", value=b_words, dealer_value=d_value)
             else:
                 outcome = "loss"
-                why = (f"dark card busts ({hand.total}); {d_words}" if b_bust else f"box {b_words} loses; {d_words}")
+                why = (say("dark_busts", n=hand.total, dealer=d_words) if b_bust else
+                       say("box_loses", value=b_words, dealer=d_words))
             for s in box.playing:
                 if outcome in ("win", "double_bust"):
                     self._owe(s, "ante", PAY, s.ante, "final", why)
                     self._owe(s, "bet", bet_result, cast(Decimal, s.bet), "final", why)
                     if s.dealer_bet is not None:
-                        self._owe(s, "dealer_bet", PAY, s.dealer_bet, "final", "the box won: paid 1:1")
+                        self._owe(s, "dealer_bet", PAY, s.dealer_bet, "final", say("box_won"))
                 else:
                     self._owe(s, "ante", TAKE, s.ante, "final", why)
                     self._owe(s, "bet", TAKE, cast(Decimal, s.bet), "final", why)
                     if s.dealer_bet is not None:
                         if outcome == "tie":
-                            self._owe(s, "dealer_bet", LEAVE, s.dealer_bet, "final", "tie: the dealer bet stays")
+                            self._owe(s, "dealer_bet", LEAVE, s.dealer_bet, "final", say("tie_stays"))
                         elif ace:
-                            self._owe(s, "dealer_bet", LEAVE, s.dealer_bet, "final",
-                                      "the dealer's first card is an Ace: the dealer bet stays")
+                            self._owe(s, "dealer_bet", LEAVE, s.dealer_bet, "final", say("ace_stays"))
                         else:
-                            self._owe(s, "dealer_bet", TAKE, s.dealer_bet, "final", "the box lost")
+                            self._owe(s, "dealer_bet", TAKE, s.dealer_bet, "final", say("box_lost"))
 
     def _settled_as_owed(self) -> bool:
         """Whether every wager was settled once, as owed and in time: the usual round, told in one pass.
@@ -171,25 +172,28 @@ class Replay(Play):
                 k = bisect_right(actions, cast(int, o.event))  # an instant result has its event
                 if k < len(actions) and actions[k] < at:
                     a = actions[k]
-                    self._flag("LATE_SETTLEMENT", f"Event {at}: {self._who(o.stake)}'s {WAGER_LABEL[o.wager]} "
-                               f"({'ochko' if o.result == PAY else 'mnogo'} at event {o.event}) was settled only "
-                               f"after the next drawing action (event {a}).", at, stake=o.stake, wager=o.wager)
+                    params = self._who_params(o.stake)
+                    params.update(rule="ochko" if o.result == PAY else "mnogo", event=at, wager=o.wager, game=NAME,
+                                  at=o.event, action=a)
+                    self._say("LATE_SETTLEMENT", params, at, stake=o.stake, wager=o.wager)
                 continue
             stake = stakes[s.stake]
             box_no = stake.box
             if s.wager == "dealer_bet" and stake.decision == BET and last_main.get(box_no, -1) > s.event:
-                self._flag("PAYMENT_ORDER", f"Event {s.event}: {self._who(s.stake)}'s dealer bet was settled before "
-                           f"the box's Bet and Ante.", s.event, stake=s.stake, wager=s.wager)
+                params = self._who_params(s.stake)
+                params.update(rule="dealer_bet_first", event=s.event)
+                self._say("PAYMENT_ORDER", params, s.event, stake=s.stake, wager=s.wager)
                 continue
             if o.kind != "final":
                 continue
             if last_draw is not None and s.event < last_draw:
-                self._flag("PAYMENT_ORDER", f"Event {s.event}: {self._who(s.stake)} was settled before the dealer "
-                           f"finished drawing.", s.event, stake=s.stake, wager=s.wager)
+                params = self._who_params(s.stake)
+                params.update(rule="before_dealer", event=s.event)
+                self._say("PAYMENT_ORDER", params, s.event, stake=s.stake, wager=s.wager)
                 continue
             if last_box is not None and box_no > last_box:
-                self._flag("PAYMENT_ORDER", f"Event {s.event}: box {box_no} was settled after box {last_box}; "
-                           f"settlement goes from box 6 down to box 1.", s.event, stake=s.stake, wager=s.wager)
+                self._say("PAYMENT_ORDER", {"rule": "box_order", "event": s.event, "box": box_no, "after": last_box},
+                          s.event, stake=s.stake, wager=s.wager)
             last_box = box_no
 
     # --- what may happen next -------------------------------------------------------------------

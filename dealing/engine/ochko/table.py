@@ -9,7 +9,7 @@ from .. import document as doc_
 from .. import loop
 from ..base import Owed
 from ..errors import RoundError
-from ..findings import Finding
+from ..sentences import finding
 from ..loop import Handlers, Round, stake_of
 from ..money import INT_AMOUNTS as _INT_AMOUNTS
 from ..money import ZERO, fmt
@@ -106,24 +106,24 @@ class Table(Round):
         for number in sorted(self.boxes):
             box = self.boxes[number]
             if not 1 <= number <= self.n_boxes:
-                add(Finding("BOX_PLAYERS", f"Box {number} does not exist: the table has boxes 1 to {self.n_boxes}.",
+                add(finding("BOX_PLAYERS", {"rule": "no_box", "box": number, "boxes": self.n_boxes},
                             stake=box.stakes[0].id))
             if len(box.stakes) > MAX_STAKES_PER_BOX:
-                add(Finding("BOX_PLAYERS", f"Box {number} has {len(box.stakes)} stakes: at most "
-                            f"{MAX_STAKES_PER_BOX} players share a box.", stake=box.stakes[MAX_STAKES_PER_BOX].id))
+                add(finding("BOX_PLAYERS", {"rule": "crowded", "box": number, "n": len(box.stakes),
+                                            "most": MAX_STAKES_PER_BOX}, stake=box.stakes[MAX_STAKES_PER_BOX].id))
             for s in box.stakes:
                 if s.ante < lo or s.ante > hi:
-                    add(Finding("ANTE_LIMITS", f"Box {number}, stake {s.id}: Ante {fmt(s.ante)} is outside the "
-                                f"table limits {fmt(lo)}–{fmt(hi)}.", stake=s.id, wager="ante"))
+                    add(finding("ANTE_LIMITS", {"rule": "ante", "box": number, "stake": s.id, "ante": fmt(s.ante),
+                                                "low": fmt(lo), "high": fmt(hi)}, stake=s.id, wager="ante"))
                 if s.dealer_bet is not None and s.dealer_bet < dealer_bet_min:
-                    add(Finding("DEALER_BET_MIN", f"Box {number}, stake {s.id}: dealer bet {fmt(s.dealer_bet)} is "
-                                f"under the minimum {fmt(dealer_bet_min)}.", stake=s.id,
+                    add(finding("DEALER_BET_MIN", {"rule": "under", "box": number, "stake": s.id,
+                                                   "bet": fmt(s.dealer_bet), "low": fmt(dealer_bet_min)}, stake=s.id,
                                 wager="dealer_bet"))
             if len(box.stakes) > 1:  # one stake's Ante was checked against the maximum just above
                 total = sum((s.ante for s in box.stakes), ZERO)
                 if total > hi:
-                    add(Finding("ANTE_LIMITS", f"Box {number}: the Antes add up to {fmt(total)}, over the table "
-                                f"maximum {fmt(hi)}.", stake=box.stakes[-1].id, wager="ante"))
+                    add(finding("ANTE_LIMITS", {"rule": "box_total", "box": number, "total": fmt(total),
+                                                "high": fmt(hi)}, stake=box.stakes[-1].id, wager="ante"))
 
     # --- helpers ----------------------------------------------------------------------------
 
@@ -141,8 +141,7 @@ class Table(Round):
         return n
 
     def _too_many(self, i: int, code: str, n: int) -> None:
-        self._flag("CARD_COUNT", f"Event {i}: {_cards.label(code)} appears {n} times; the shoe holds only "
-                   f"{DECKS}.", i)
+        self._say("CARD_COUNT", {"rule": "round", "event": i, "card": _cards.label(code), "n": n, "most": DECKS}, i)
 
     def _check_dealt(self, i: int) -> None:
         if self.deal_checked:
@@ -150,15 +149,22 @@ class Table(Round):
         self.deal_checked = True
         for box in self.in_order:
             if not box.dealt:
-                self._flag("DEAL_ORDER", f"Box {box.number} was never dealt its card.", i)
+                self._say("DEAL_ORDER", {"rule": "never_dealt", "box": box.number}, i)
         if not self.dealer.cards:
-            self._flag("DEAL_ORDER", "The dealer never dealt his own card.", i)
+            self._say("DEAL_ORDER", {"rule": "dealer_never"}, i)
 
     def _who(self, stake_id: str, hand=None) -> str:
         stake = self.stakes.get(stake_id)
         return f"Box {stake.box}, stake {stake_id}" if stake else f"Stake {stake_id}"
 
-    def _owe(self, stake: Stake, wager: str, result: str, size: Decimal, kind: str, why: str,
+    def _who_params(self, stake_id: str, hand=None) -> dict:
+        """A stake in a finding's params (sentences.py: who, box, stake)."""
+        stake = self.stakes.get(stake_id)
+        if stake is None:
+            return {"who": "stake", "stake": stake_id}
+        return {"who": "box", "box": stake.box, "stake": stake_id}
+
+    def _owe(self, stake: Stake, wager: str, result: str, size: Decimal, kind: str, why: dict,
              event: int | None = None) -> None:
         # Every ochko wager pays 1:1, so the amount paid is the wager itself.
         self.owed[(stake.id, None, wager)] = Owed(stake.id, None, wager, result, size, size, kind, why, event)

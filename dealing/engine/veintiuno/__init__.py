@@ -42,6 +42,7 @@ event), replay.py (the end of the round and the next moves); here, the checks ac
 from .. import cards as _cards
 from .. import loop
 from ..findings import Finding
+from ..sentences import finding, where
 from .replay import Replay
 from .rules import NAME, OPTIONS, PACK, PACK_SIZE, RANKS, WAGERS, WAGER_LABEL, Hand, Stake, house_rules
 
@@ -81,10 +82,8 @@ def shoe_findings(shoe) -> list[Finding]:
             if n:
                 available[code] = n - 1
             else:
-                where = f"round {item.round_id}" if item.round_id else f"item {item.index}"
-                findings.append(Finding("CARD_COUNT", f"Shoe item {item.index} ({where}): {_cards.label(code)} comes "
-                                        f"out again before the pack has run out ({pack_size - left} of its "
-                                        f"{pack_size} cards dealt). The pack is dealt to the end before it is "
-                                        f"gathered and shuffled.", event=item.index))
+                findings.append(finding("CARD_COUNT", {"rule": "pack_not_run_out", "item": item.index,
+                                                       "where": where(item), "card": _cards.label(code),
+                                                       "n": pack_size - left, "size": pack_size}, event=item.index))
             on_table[code] = on_table.get(code, 0) + 1
     return loop.sort_findings(findings)

@@ -10,10 +10,11 @@ from .. import cards as _cards
 from .. import document as doc_
 from ..base import LEAVE, PAY, TAKE, Settled
 from ..errors import RoundError
-from ..findings import Finding
+from ..sentences import finding
 from ..loop import PLAYING, SPLIT, STOOD, Handlers, Round, deal_target, lookup, stake_of
 from ..money import fmt
-from .rules import BUST, CARD, DECLARED, FINISHED, NAME, NATURAL, RELANCINA, TAPO, WITHDRAWN, Hand, Stake, house_rules
+from .sentences import to, value, who
+from .rules import BUST, CARD, DECLARED, NAME, NATURAL, RELANCINA, TAPO, WITHDRAWN, Hand, Stake, house_rules
 
 
 class Play(Round):
@@ -99,10 +100,19 @@ class Play(Round):
 
     # --- helpers ----------------------------------------------------------------------------
 
-    def _illegal(self, i: int | None, hand: Hand | None, message: str) -> None:
+    def _illegal(self, i: int | None, hand: Hand | None, params: dict) -> None:
+        """An ILLEGAL_ACTION (veintiuno/sentences.py) about `hand` (or the bank, with None)."""
         stake = hand.stake.id if hand is not None and hand.stake is not None else None
-        self.findings.append(Finding("ILLEGAL_ACTION", message, event=i, stake=stake,
+        self.findings.append(finding("ILLEGAL_ACTION", params, event=i, stake=stake,
                                      hand=hand.name if hand is not None and hand.stake is not None else None))
+
+    def _about(self, rule: str, i: int, hand: Hand, **params) -> dict:
+        """A finding's params about a hand: rule, the event's head, who (sentences.who) and `params`."""
+        out = who(hand)
+        out["rule"] = rule
+        out["event"] = i
+        out.update(params)
+        return out
 
     # The game in messages (loop.Round).
     GAME = NAME
@@ -123,8 +133,8 @@ class Play(Round):
             return lookup(self.hands, i, ev, "hand", "a hand name such as \"2\" or \"2.1\"", "in play (hands so far: ")
 
     def _too_many(self, i: int, code: str, n: int) -> None:
-        self._flag("CARD_COUNT", f"Event {i}: {_cards.label(code)} comes out {n} times in one round; "
-                   f"{'the pack holds' if self.copies == 1 else f'{self.copies} packs hold'} only {self.copies}.", i)
+        self._say("CARD_COUNT", {"rule": "one_pack" if self.copies == 1 else "packs", "event": i,
+                                 "card": _cards.label(code), "n": n, "copies": self.copies}, i)
 
     def _who(self, stake_id: str, hand: str | None = None) -> str:
         stake = self.stakes.get(stake_id)
@@ -136,6 +146,13 @@ class Play(Round):
         if hand.stake is None:
             return "The bank"
         return f"hand {hand.name} ({hand.stake.player})"
+
+    def _who_params(self, stake_id: str, hand: str | None = None) -> dict:
+        """A stake's hand in a settlement finding's params (sentences.py: who "hand", hand, name, stake)."""
+        stake = self.stakes.get(stake_id)
+        if stake is None:
+            return {"who": "stake", "stake": stake_id}
+        return {"who": "hand", "hand": hand or stake.seat, "name": stake.player, "stake": stake_id}
 
     def _deal_done(self) -> bool:
         return self.deal_left <= 0
@@ -160,24 +177,20 @@ class Play(Round):
     def _ready(self, i: int, hand: Hand, what: str) -> bool:
         """Checks before a hand acts. False when the action cannot take effect."""
         if self.voided is not None:
-            self._illegal(i, hand, f"Event {i}: {self._hand_who(hand)} cannot {what}: the hand was voided at event "
-                          f"{self.voided} and every bet returned.")
+            self._illegal(i, hand, self._about("after_void", i, hand, act=what, voided=self.voided))
             return False
         if hand.state != PLAYING:
-            self._illegal(i, hand, f"Event {i}: {self._hand_who(hand)} {FINISHED[hand.state]}; it cannot {what}.")
+            self._illegal(i, hand, self._about("finished", i, hand, hand_state=hand.state, act=what))
             return False
         if self.deal_left > 0:
-            self._flag("DEAL_ORDER", f"Event {i}: {self._hand_who(hand)} played before the deal was complete.", i,
-                       stake=hand.stake.id, hand=hand.name)
+            self._say("DEAL_ORDER", self._about("before_deal_done", i, hand), i, stake=hand.stake.id, hand=hand.name)
         elif self.bank_drew:
-            self._flag("DRAW_ORDER", f"Event {i}: {self._hand_who(hand)} played after the bank began drawing.", i,
-                       stake=hand.stake.id, hand=hand.name)
+            self._say("DRAW_ORDER", self._about("after_bank_drew", i, hand), i, stake=hand.stake.id, hand=hand.name)
         else:
             current = self._current()
             if current is not None and current.rank < hand.rank:
-                self._flag("DRAW_ORDER", f"Event {i}: {self._hand_who(hand)} played before {self._hand_who(current)} "
-                           f"had finished; hands play in seat order from the bank's right.", i,
-                           stake=hand.stake.id, hand=hand.name)
+                self._say("DRAW_ORDER", self._about("seat_order", i, hand, current=_hand_phrase(current)), i,
+                          stake=hand.stake.id, hand=hand.name)
         self.last_action = i
         if self.play_started is None:
             self.play_started = i
@@ -193,7 +206,7 @@ class Play(Round):
         else:
             stake = self.by_seat.get(to)
             if stake is None:
-                self._flag("DEAL_ORDER", f"Event {i}: nobody sits at seat {to}, so no card is dealt there.", i)
+                self._say("DEAL_ORDER", {"rule": "empty_seat", "event": i, "seat": to}, i)
                 return
             hand = stake.hand
         n = hand.dealt
@@ -208,28 +221,23 @@ class Play(Round):
             hand.dealt = n + 1
             hand.add(info)
             return
-        who = "the bank" if to == "bank" else f"seat {to}"
+        whom = _to(to)
         if self.voided is not None:
-            self._illegal(i, None, f"Event {i}: a card dealt to {who} after the hand was voided (event "
-                          f"{self.voided}); the new deal is a new round.")
+            self._illegal(i, None, {"rule": "deal_after_void", "event": i, "to": whom, "voided": self.voided})
             return
         n = hand.dealt
         if n >= 2:
-            self._flag("DEAL_ORDER", f"Event {i}: {who} was dealt a third card in the deal; a card after the deal "
-                       f"is a hit (or the bank's draw).", i)
+            self._say("DEAL_ORDER", {"rule": "third_card_hit", "event": i, "to": whom}, i)
         elif self.play_started is not None:
-            self._flag("DEAL_ORDER", f"Event {i}: a card dealt to {who} after play began (event "
-                       f"{self.play_started}).", i)
+            self._say("DEAL_ORDER", {"rule": "after_play", "event": i, "to": whom, "started": self.play_started}, i)
         elif self.plan_at < len(self.plan) and self.plan[self.plan_at] == (n, to):
             self.plan_at += 1
         else:
             self.plan_at = len(self.plan)  # out of order: from now on the slow way
             due = self._next_deal()
             if due != (n, to):
-                due_who = "the bank" if due[1] == "bank" else f"seat {due[1]}"
-                passes = ("first pass, face down", "second pass, face up")
-                self._flag("DEAL_ORDER", f"Event {i}: a card dealt to {who} when the next card was due to {due_who} "
-                           f"({passes[due[0]]}); each pass goes from seat 1 onwards, then the bank.", i)
+                self._say("DEAL_ORDER", {"rule": "pass_order", "event": i, "to": whom, "due": _to(due[1]),
+                                         "pass": _PASSES[due[0]]}, i)
         if n == 1:
             self.second_pass = True
             hand.second_at = i
@@ -245,37 +253,37 @@ class Play(Round):
         amount = doc_.event_amount(ev, i)
         hand = stake.hand
         if stake.bet is not None:
-            self._illegal(i, hand, f"Event {i}: stake {stake.id} ({stake.player}) already bet {fmt(stake.bet)}.")
+            self._illegal(i, hand, {"rule": "stake_already_bet", "event": i, "stake": stake.id, "name": stake.player,
+                                    "bet": fmt(stake.bet)})
             return
         if self.voided is not None:
-            self._illegal(i, hand, f"Event {i}: a bet after the hand was voided (event {self.voided}).")
+            self._illegal(i, hand, {"rule": "bet_after_void", "event": i, "voided": self.voided})
             return
         if self.second_pass:
-            self._illegal(i, hand, f"Event {i}: stake {stake.id} ({stake.player}) bet after the second pass began; "
-                          f"bets are placed on the first card only.")
+            self._illegal(i, hand, {"rule": "bet_after_second_pass", "event": i, "stake": stake.id,
+                                    "name": stake.player})
         stake.bet = amount
         hand.bet = amount
         if amount < self.min or amount > self.max:
-            self._flag("BET_LIMITS", f"Seat {stake.seat}, stake {stake.id} ({stake.player}): a bet of {fmt(amount)} "
-                       f"is outside the bank's limits {fmt(self.min)}–{fmt(self.max)}.", i, stake=stake.id,
-                       hand=hand.name, wager="bet")
+            self._say("BET_LIMITS", {"rule": "bank_limits", "seat": stake.seat, "stake": stake.id, "name": stake.player,
+                                     "bet": fmt(amount), "low": fmt(self.min), "high": fmt(self.max)}, i,
+                      stake=stake.id, hand=hand.name, wager="bet")
 
     def _declare(self, i: int, ev: dict) -> None:
         hand = self._hand(i, ev)
         if self.voided is not None:
-            self._illegal(i, hand, f"Event {i}: {self._hand_who(hand)} declared after the hand was voided.")
+            self._illegal(i, hand, self._about("declare_after_void", i, hand))
             return
         if hand.state != PLAYING:
-            self._illegal(i, hand, f"Event {i}: {self._hand_who(hand)} {FINISHED[hand.state]}; it cannot declare.")
+            self._illegal(i, hand, self._about("finished", i, hand, hand_state=hand.state, act="declare"))
             return
         if hand.kind != NATURAL:
-            self._illegal(i, hand, f"Event {i}: {self._hand_who(hand)} declared a natural holding "
-                          f"{hand.cards_label() or 'no cards'}; only A + J/Q/K in two cards is one.")
+            cards = hand.cards_label()
+            self._illegal(i, hand, self._about("not_a_natural", i, hand, cards=cards) if cards else
+                          self._about("not_a_natural_no_cards", i, hand))
             return
         if self.last_action > hand.second_at:
-            self._illegal(i, hand, f"Event {i}: {self._hand_who(hand)} declared its natural only after another "
-                          f"action (event {self.last_action}); a natural is declared at once, so it plays on as a "
-                          f"plain 21.")
+            self._illegal(i, hand, self._about("late_declaration", i, hand, last=self.last_action))
             return
         hand.state = DECLARED
 
@@ -284,42 +292,42 @@ class Play(Round):
         if not self._ready(i, hand, "withdraw"):
             return
         if not hand.thirteen:
-            self._illegal(i, hand, f"Event {i}: {self._hand_who(hand)} withdrew holding {hand.cards_label()} "
-                          f"({hand.words()}); only a two-card 13 may withdraw. The bet was returned as played.")
+            self._illegal(i, hand, self._about("withdraw_not_13", i, hand, cards=hand.cards_label(),
+                                               value=value(hand)))
         hand.state = WITHDRAWN
 
     def _void(self, i: int, ev: dict) -> None:
         hand = self._hand(i, ev)
-        if not self._ready(i, hand, "void the hand"):
+        if not self._ready(i, hand, "void"):
             return
-        why = []
-        if hand.seat != self.pie:
-            why.append(f"only pie de banco (seat {self.pie}) may void the hand")
-        if not hand.thirteen:
-            why.append(f"it holds {hand.cards_label()} ({hand.words()}), not a two-card 13")
-        if why:
-            self._illegal(i, hand, f"Event {i}: {self._hand_who(hand)} voided the hand, but {' and '.join(why)}. "
-                          f"Every bet was returned as played.")
+        not_pie, not_13 = hand.seat != self.pie, not hand.thirteen
+        if not_pie and not_13:
+            self._illegal(i, hand, self._about("void_neither", i, hand, pie=self.pie, cards=hand.cards_label(),
+                                               value=value(hand)))
+        elif not_pie:
+            self._illegal(i, hand, self._about("void_not_pie", i, hand, pie=self.pie))
+        elif not_13:
+            self._illegal(i, hand, self._about("void_not_13", i, hand, cards=hand.cards_label(), value=value(hand)))
         self.voided = i
 
     def _puje(self, i: int, ev: dict) -> None:
         if self.voided is not None:
-            self._illegal(i, None, f"Event {i}: al puje after the hand was voided (event {self.voided}).")
+            self._illegal(i, None, {"rule": "puje_after_void", "event": i, "voided": self.voided})
             return
         if self.puje is not None:
-            self._illegal(i, None, f"Event {i}: the table is already al puje (event {self.puje}).")
+            self._illegal(i, None, {"rule": "puje_twice", "event": i, "puje": self.puje})
             return
         bank = self.bank
         if len(bank.infos) != 2 or bank.value != 20:
-            held = bank.cards_label() or "no cards"
-            self._illegal(i, None, f"Event {i}: the bank sent the table al puje holding {held}; only a bank with 20 "
-                          f"in two cards may. The hands were fed as played.")
+            held = bank.cards_label()
+            self._illegal(i, None, {"rule": "puje_not_20", "event": i, "cards": held} if held else
+                          {"rule": "puje_no_cards", "event": i})
         self.puje = i
 
     def _hit(self, i: int, ev: dict) -> None:
         hand = self._hand(i, ev)
         info = self._card(i, ev)
-        if not self._ready(i, hand, "take another card"):
+        if not self._ready(i, hand, "hit"):
             return
         hand.add(info)
         if len(hand.infos) == 2:
@@ -332,43 +340,36 @@ class Play(Round):
         if not self._ready(i, hand, "stand"):
             return
         if self.puje is not None and hand.value < 21:
-            self._illegal(i, hand, f"Event {i}: {self._hand_who(hand)} stood on {hand.value} al puje; every hand "
-                          f"under 21 must draw until it has 21 or is over.")
+            self._illegal(i, hand, self._about("stood_al_puje", i, hand, n=hand.value))
         hand.state = STOOD
 
     def _tapo(self, i: int, ev: dict) -> None:
         hand = self._hand(i, ev)
         info = self._card(i, ev)
-        if not self._ready(i, hand, "take a tapo y quedo card"):
+        if not self._ready(i, hand, "tapo"):
             return
         if self.puje is not None and hand.value < 21:
-            self._illegal(i, hand, f"Event {i}: {self._hand_who(hand)} took a tapo y quedo al puje; every hand "
-                          f"under 21 draws face up until it has 21 or is over.")
+            self._illegal(i, hand, self._about("tapo_al_puje", i, hand))
         elif hand.split_child:
-            self._illegal(i, hand, f"Event {i}: {self._hand_who(hand)} took a tapo y quedo on an opened hand; "
-                          f"opened hands are dealt face up.")
+            self._illegal(i, hand, self._about("tapo_opened", i, hand))
         hand.add(info)
         hand.state = TAPO
 
     def _split(self, i: int, ev: dict) -> None:
         hand = self._hand(i, ev)
         amount = doc_.event_amount(ev, i)
-        if not self._ready(i, hand, "open (split)"):
+        if not self._ready(i, hand, "split"):
             return
         if len(hand.infos) != 2:
-            self._illegal(i, hand, f"Event {i}: {self._hand_who(hand)} holds {len(hand.infos)} card(s); only two "
-                          f"equal cards can be opened.")
+            self._illegal(i, hand, self._about("open_not_two", i, hand, n=len(hand.infos)))
             return
         a, b = hand.infos
         if hand.kind == RELANCINA:
-            self._illegal(i, hand, f"Event {i}: {self._hand_who(hand)} opened a relancina "
-                          f"({hand.cards_label()}); a relancina cannot be opened.")
+            self._illegal(i, hand, self._about("open_relancina", i, hand, cards=hand.cards_label()))
         elif a[0][0] != b[0][0]:
-            self._illegal(i, hand, f"Event {i}: {self._hand_who(hand)} opened unequal cards ({hand.cards_label()}); "
-                          f"only two cards of the same rank can be opened.")
+            self._illegal(i, hand, self._about("open_unequal", i, hand, cards=hand.cards_label()))
         if hand.bet is not None and amount != hand.bet * 2:
-            self._illegal(i, hand, f"Event {i}: {self._hand_who(hand)} opened with {fmt(amount)} on the new hand; "
-                          f"opening takes twice the bet, {fmt(hand.bet * 2)}. Settled as placed.")
+            self._illegal(i, hand, self._about("open_amount", i, hand, amount=fmt(amount), due=fmt(hand.bet * 2)))
         first = Hand(hand.name + ".1", hand.seat, hand.stake, hand.bet, True)
         second = Hand(hand.name + ".2", hand.seat, hand.stake, amount if hand.bet is not None else None, True)
         first.add(a)
@@ -384,18 +385,18 @@ class Play(Round):
     def _draw(self, i: int, ev: dict) -> None:
         info = self._card(i, ev)
         if self.voided is not None:
-            self._illegal(i, None, f"Event {i}: the bank drew after the hand was voided (event {self.voided}).")
+            self._illegal(i, None, {"rule": "bank_after_void", "event": i, "voided": self.voided})
             return
         bank = self.bank
         if self.deal_left > 0:
-            self._flag("DEAL_ORDER", f"Event {i}: the bank drew before the deal was complete.", i)
+            self._say("DEAL_ORDER", {"rule": "bank_before_deal_done", "event": i}, i)
         else:
             current = self._current()
             if current is not None:
-                self._flag("DRAW_ORDER", f"Event {i}: the bank drew while {self._hand_who(current)} was still "
-                           f"playing; the bank plays last.", i)
+                self._say("DRAW_ORDER", {"rule": "bank_while_playing", "event": i, "current": _hand_phrase(current)},
+                          i)
         if bank.best > 21:
-            self._illegal(i, None, f"Event {i}: the bank drew although it is already over 21 ({bank.best}).")
+            self._illegal(i, None, {"rule": "bank_over", "event": i, "n": bank.best})
         bank.add(info)
         self.bank_drew = True
         self.last_action = i
@@ -420,10 +421,19 @@ class Play(Round):
     def _bank_to(self, i: int, ev: dict) -> None:
         player = doc_.text(ev, "player", f"$.events[{i}]", i)
         if self.bank_to:
-            self._illegal(i, None, f"Event {i}: the bank was already passed at event {self.bank_to[0][0]}.")
+            self._illegal(i, None, {"rule": "bank_passed_twice", "event": i, "at": self.bank_to[0][0]})
         self.bank_to.append((i, player))
 
 
+def _hand_phrase(hand: Hand) -> dict:
+    """Another hand named inside a finding's sentence: "hand 2 (Ana)" (a who.seat_hand phrase)."""
+    params = who(hand)
+    params["rule"] = "who." + params["who"]
+    return params
+
+
+_to: Final = to
+_PASSES: Final = ("first", "second")
 _STAKE_FIELDS: Final = frozenset({"id", "seat", "player"})
 _FIELDS: Final = {
     "deal": frozenset({"e", "to", "card"}),

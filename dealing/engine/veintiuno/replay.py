@@ -3,15 +3,18 @@ next, the settlements judged — and the events the rules allow next.
 """
 
 from decimal import Decimal
+from typing import Final
 
 from .. import loop
 from ..base import LEAVE, PAY, TAKE, Outcome, Owed, compare_settlements
-from ..findings import Finding
+from ..sentences import finding, say
 from ..loop import PLAYING
 from ..loop import move as _move
 from ..money import fmt
 from .events import Play
-from .rules import BUST, DECLARED, KIND_VALUE, KIND_WORDS, MONONA, NAME, NATURAL, SUITED_TWELVE, TAPO, WAGER_LABEL
+from .sentences import KIND_PHRASE, SPECIAL, to
+from .sentences import value as hand_value
+from .rules import BUST, DECLARED, KIND_VALUE, MONONA, NAME, NATURAL, SUITED_TWELVE, TAPO
 from .rules import WITHDRAWN, Hand, Stake
 
 
@@ -33,7 +36,7 @@ class Replay(Play):
         """What every hand with a bet is owed, if the bank stops where it is now."""
         owed: dict[tuple, Owed] = {}
         if self.voided is not None:
-            why = f"the hand was voided (event {self.voided}): every bet is returned"
+            why = say("voided", at=self.voided)
             for hand in self.order:
                 if hand.bet is not None:
                     owed[(hand.stake.id, hand.name, "bet")] = Owed(hand.stake.id, hand.name, "bet", LEAVE, hand.bet,
@@ -45,10 +48,11 @@ class Replay(Play):
         b_natural = b_kind == NATURAL
         b_value = KIND_VALUE[b_kind] if b_kind is not None else b_best
         b_bust = b_kind is None and b_best > 21
+        b_value_words = KIND_PHRASE[b_kind] if b_kind else say("total", n=b_value)
         if b_bust:
-            b_words = f"the bank is over with {b_best}"
+            b_words = say("bank_over_with", n=b_best)
         else:
-            b_words = f"the bank has {KIND_WORDS[b_kind] if b_kind else b_value}"
+            b_words = say("bank_has", value=b_value_words)
         for hand in self.order:
             bet = hand.bet
             if bet is None:
@@ -58,37 +62,37 @@ class Replay(Play):
             result = TAKE
             multiple: Decimal | int = 1
             if state == WITHDRAWN:
-                result, why = LEAVE, "withdrew: the bet is returned"
+                result, why = LEAVE, _WITHDREW
             elif state == DECLARED:
-                result, multiple, why = PAY, 2, "a declared natural wins 2:1 whatever the bank holds"
+                result, multiple, why = PAY, 2, _DECLARED
             elif state == BUST:
-                why = f"over 21 ({hand.best}): the bet goes to the bank at once"
+                why = say("over_21", n=hand.best)
             elif kind == MONONA or kind == SUITED_TWELVE or hand.trillona:
-                name = "trillona" if kind is None else kind
+                name = "trillona" if kind is None else SPECIAL[kind]
                 if b_natural:
-                    why = f"{name} loses to the bank's natural"
+                    why = say("special_loses", special=name)
                 else:
                     result = PAY
                     multiple = 3 if kind == MONONA else (self.suited_pays if kind == SUITED_TWELVE else 7)
-                    why = f"{name} wins {fmt(Decimal(multiple))}:1; {b_words}"
+                    why = say("special_wins", special=name, times=fmt(Decimal(multiple)), bank=b_words)
             else:
                 value = hand.value
-                words = hand.words()
+                words = hand_value(hand)
                 if state == TAPO and b_bust:
                     if value <= 21:
-                        result, why = PAY, f"tapo y quedo on {words} and {b_words}: paid 1:1"
+                        result, why = PAY, say("tapo_wins", value=words, bank=b_words)
                     else:
-                        result, why = LEAVE, f"tapo y quedo over 21 ({value}) but {b_words}: the bet is returned"
+                        result, why = LEAVE, say("tapo_over_returned", n=value, bank=b_words)
                 elif value > 21:
-                    why = f"tapo y quedo over 21 ({value}); {b_words}"
+                    why = say("tapo_over", n=value, bank=b_words)
                 elif b_bust:
-                    result, why = PAY, f"{words} is still in and {b_words}"
+                    result, why = PAY, say("still_in", value=words, bank=b_words)
                 elif value > b_value:
-                    result, why = PAY, f"{words} beats {b_words.removeprefix('the bank has ')}"
+                    result, why = PAY, say("beats", value=words, dealer_value=b_value_words)
                 elif value == b_value:
-                    why = f"{words} ties {b_words.removeprefix('the bank has ')}: ties go to the bank"
+                    why = say("ties_bank", value=words, dealer_value=b_value_words)
                 else:
-                    why = f"{words} loses; {b_words}"
+                    why = say("loses_bank", value=words, bank=b_words)
             amount = bet * multiple if result == PAY else bet
             owed[(hand.stake.id, hand.name, "bet")] = Owed(hand.stake.id, hand.name, "bet", result, amount, bet,
                                                            "final", why)
@@ -98,19 +102,18 @@ class Replay(Play):
         for seat in self.seats:
             stake = self.by_seat[seat]
             if stake.bet is None:
-                self._illegal(None, stake.hand, f"Stake {stake.id} ({stake.player}, seat {seat}) never placed a bet; "
-                              f"it has no wager this round.")
+                self._illegal(None, stake.hand, {"rule": "never_bet", "stake": stake.id, "name": stake.player,
+                                                 "seat": seat})
         if self.voided is None:
             if not self._deal_done():
                 due = self._next_deal()
-                who = "the bank" if due[1] == "bank" else f"seat {due[1]}"
-                self._flag("DEAL_ORDER", f"The deal was never completed: {who} is missing its "
-                           f"{'first' if due[0] == 0 else 'second'} card.", None)
+                self._say("DEAL_ORDER", {"rule": "never_completed", "to": to(due[1]),
+                                         "nth": "first" if due[0] == 0 else "second"}, None)
             if self.puje is not None:
                 for hand in self.order:
                     if hand.state == PLAYING and hand.bet is not None and hand.value < 21:
-                        self._illegal(None, hand, f"{self._hand_who(hand).capitalize()} stopped on {hand.value} al "
-                                      f"puje; every hand under 21 must draw until it has 21 or is over.")
+                        self._illegal(None, hand, {"rule": "stopped_al_puje", "hand": hand.name,
+                                                   "name": hand.stake.player, "n": hand.value})
         invalid = self.bank.invalid or any(h.invalid for h in self.hands.values() if h.bet is not None)
         extra: dict[str, str | None] = {"bank_next": None}
         if invalid:
@@ -119,18 +122,14 @@ class Replay(Play):
             owed = self.owed()
             wagers = sorted(owed.values(), key=_wager_key)
             if self.settled:
-                compare_settlements(owed, self.settled, self.findings, who=self._who,
-                                    wager_label=WAGER_LABEL.__getitem__)
+                compare_settlements(owed, self.settled, self.findings, who=self._who_params, game=NAME)
             nxt = extra["bank_next"] = self.bank_next()
             for i, player in self.bank_to[:1]:
                 if player != nxt:
-                    if nxt == self.bank_player:
-                        why = "no natural was declared, so the bank stays"
-                    else:
-                        why = "the first declared natural in playing order takes the bank"
-                    self.findings.append(Finding(
-                        "BANK_SUCCESSION", f"Event {i}: the bank was passed to {player}; it should go to {nxt} — "
-                        f"{why}.", event=i, expected={"player": nxt}, actual={"player": player}))
+                    why = say("bank_stays" if nxt == self.bank_player else "natural_takes_bank")
+                    self.findings.append(finding(
+                        "BANK_SUCCESSION", {"rule": "wrong_player", "event": i, "player": player, "due": nxt,
+                                            "why": why}, event=i, expected={"player": nxt}, actual={"player": player}))
         return Outcome(NAME, wagers, loop.sort_findings(self.findings), self.shoe_cards, self.rules, extra=extra,
                        settled=self.settled)
 
@@ -243,6 +242,10 @@ class Replay(Play):
         nxt = self.bank_next()
         say = f"The bank stays with {nxt}." if nxt == self.bank_player else f"The bank passes to {nxt}."
         return _move("bank_to", say, player=nxt)
+
+
+_WITHDREW: Final = say("withdrew")
+_DECLARED: Final = say("declared_natural")
 
 
 def _wager_key(o: Owed):
