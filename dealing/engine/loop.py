@@ -42,7 +42,7 @@ class Round:
     """
 
     GAME: ClassVar[str] = "this"  # the game's name in messages: "an ochko round"
-    PACK_WORDS: ClassVar[str] = "the pack"  # "the 52-card pack", for CARD_INVALID
+    PACK_PHRASE: ClassVar[str] = "pack"  # the phrase naming the pack in CARD_INVALID ("pack_52": "the 52-card pack")
     CARD_EXAMPLE: ClassVar[str] = "AS"  # a card of the pack, for the messages that show one
     SUIT_WORDS: ClassVar[str] = "in this game"  # where suits matter: "a table with the jackpot", for suit_needed
 
@@ -140,7 +140,8 @@ class Round:
         code = info[0]
         self.shoe_cards.append(code)
         if not info[4]:
-            self._flag("CARD_INVALID", f"Event {i}: {code!r} is not a card of {self.PACK_WORDS}.", i)
+            self._say("CARD_INVALID", {"rule": "not_in_pack", "event": i, "card": code,
+                                       "pack": {"rule": self.PACK_PHRASE}}, i)
             return
         n = self.card_counts.get(code, 0) + 1
         self.card_counts[code] = n
@@ -159,8 +160,8 @@ class Round:
         limit = 4 * self.copies
         if total > limit and rank not in self.ranks_over:
             self.ranks_over.add(rank)
-            self._flag("CARD_COUNT", f"Event {i}: {total} cards of rank {_cards.label(code)} have come out; the "
-                       f"shoe holds only {limit}.", i)
+            self._say("CARD_COUNT", {"rule": "rank", "event": i, "n": total, "card": _cards.label(code), "most": limit},
+                      i)
 
     def _suit_needed(self, i: int, text: str) -> NoReturn:
         """A suit-less card where the suit matters: refused, naming the event."""

@@ -150,11 +150,17 @@ declare({
         "taken_again": "{who}: {wager} taken a second time (first at event {first}).",
         "left_again": "{who}: {wager} left a second time (first at event {first}).",
     },
+    # card: the card as logged (the sentence quotes it); pack: the phrase naming the game's pack
+    "CARD_INVALID": {
+        "not_in_pack": "{card!r} is not a card of {pack}.",
+    },
     # The shoe's card counts (shoe.count_cards; item, where: {"rule": "round", "round": id} or
     # {"rule": "item", "item": n}; card: a card's label; n: how many; decks; most; what: "shoe" | …)
     "CARD_COUNT": {
         "shoe_rank": "{n} cards of rank {card} have come out; a {what} of {decks} pack(s) holds only {most}.",
         "shoe_card": "{card} has come out {n} times; a {what} of {decks} pack(s) holds only {decks}.",
+        # a round's suit-less cards (loop.Round._over; event, card: the rank as 9*, n, most)
+        "rank": "{n} cards of rank {card} have come out; the shoe holds only {most}.",
     },
 }, {
     "who.box": "Box {box}, stake {stake}",
@@ -167,6 +173,7 @@ declare({
     "owed_as.paid": "paid {owed}",
     "owed_as.taken": "taken ({owed})",
     "owed_as.left": "left ({owed} returned, not paid)",
+    "pack": "the pack",
     "round": "round {round}",
     "item": "item {item}",
 })

@@ -30,7 +30,7 @@ class _HighCard(loop.Round):
     """A toy game: each stake is dealt one card; an ace wins its bet 1:1, anything else loses it."""
 
     GAME = "high card"
-    PACK_WORDS = "the 52-card pack"
+    PACK_PHRASE = "pack"
 
     def __init__(self, doc):
         super().__init__(_HANDLERS, loop.card_table(lambda rank: 14 if rank == "A" else 0, _PACK))

@@ -111,6 +111,7 @@ declare({
     "offer_not_blackjack": "its hand is {value}, not a blackjack",
     "offer.insurance": "insurance",
     "offer.even_money": "even money",
+    "pack_52": "the 52-card pack",
     # a hand's value
     "total": "{n}",
     "soft": "soft {n}",

@@ -20,7 +20,7 @@ class Table(Round):
     change, with the readers and helpers they share (the events themselves: events.Play)."""
 
     GAME = NAME
-    PACK_WORDS = "the 52-card pack"
+    PACK_PHRASE = "pack_52"
     CARD_EXAMPLE = "TS"
     SUIT_WORDS = "at a blackjack table with the A♠ J♠ jackpot"
 

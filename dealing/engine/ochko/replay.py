@@ -26,7 +26,7 @@ class Replay(Play):
 
     def finish(self) -> Outcome:
         if not self.opened:
-            self._flag("ILLEGAL_ACTION", "The round ends before the dealer opened his card.", None)
+            self._say("ILLEGAL_ACTION", {"rule": "never_opened"}, None)
             self._do_open(self.events_seen)
         if self.phase < DEALER:
             self._undecided(None)

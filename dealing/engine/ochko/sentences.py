@@ -33,6 +33,7 @@ declare({
         "already_folded": "stake {stake} already folded.",
         "already_bet": "stake {stake} already placed its Bet of {bet}.",
         "open_twice": "the dealer opened his card a second time.",
+        "never_opened": "The round ends before the dealer opened his card.",
         "undecided": "Stake {stake} (box {box}) neither folded nor placed a Bet; it counts as folded.",
         "box_drew_unopened": "box {box} drew before the dealer opened his card.",
         "dealer_drew_unopened": "the dealer drew before the dealer opened his card.",
@@ -134,6 +135,7 @@ declare({
     "resolution.burned": "burned",
     "resolution.under_shoe": "put under the shoe",
     "resolution.to_box": "placed on box {to}",
+    "pack_36": "the 36-card pack (6 to Ace)",
     # a hand's value
     "total": "{n}",
     "pair_of_aces": "pair of aces",

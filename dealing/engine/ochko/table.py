@@ -21,7 +21,7 @@ class Table(Round):
     events change, with the readers and helpers they share (the events themselves: events.Play)."""
 
     GAME = NAME
-    PACK_WORDS = "the 36-card pack (6 to Ace)"
+    PACK_PHRASE = "pack_36"
     CARD_EXAMPLE = "TS"
 
     def __init__(self, doc, handlers: Handlers):

@@ -116,7 +116,7 @@ class Play(Round):
 
     # The game in messages (loop.Round).
     GAME = NAME
-    PACK_WORDS = "the 40-card pack (A, 2–7, J, Q, K; no 8, 9 or 10)"
+    PACK_PHRASE = "pack_40"
     SUIT_WORDS = "in veintiuno (the suited 12)"
     CARD_EXAMPLE = "KS"
 

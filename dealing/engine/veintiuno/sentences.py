@@ -121,6 +121,7 @@ declare({
     "hand_state.split": "has been opened into two hands",
     "bank_stays": "no natural was declared, so the bank stays",
     "natural_takes_bank": "the first declared natural in playing order takes the bank",
+    "pack_40": "the 40-card pack (A, 2–7, J, Q, K; no 8, 9 or 10)",
     # a hand's value
     "total": "{n}",
     "natural_hand": "a natural (A + picture)",
