@@ -63,6 +63,10 @@ class Finding(models.Model):
     player_delta = models.DecimalField(_("player delta"), null=True, blank=True, **MONEY,
                                        help_text=_("What the player received minus what was owed."))
     message = models.TextField(_("message"))
+    # The named values of the sentence (round-format.md, third wave): the page renders the finding in
+    # the reader's language from code + params (casino/finding_words.py). {} on a finding stored before
+    # the engine gave params: it is shown by its code's label until a re-audit fills them in.
+    params = models.JSONField(_("params"), default=dict, blank=True, encoder=DjangoJSONEncoder)
     engine_version = models.CharField(_("engine version"), max_length=20)
     fingerprint = models.CharField(_("fingerprint"), max_length=40, editable=False)
     # The latest review, copied here for lists and filters (the history is in Review).

@@ -42,6 +42,7 @@ class WagerRow:
     delta: Decimal | None = None
     codes: list[str] = field(default_factory=list)
     why: str = ""
+    verdict: dict | None = None  # the reason as a phrase (Owed.verdict): the page says it with |verdict
 
     @property
     def flagged(self) -> bool:
@@ -68,6 +69,7 @@ def wager_rows(doc: dict, outcome, findings) -> list[WagerRow]:
         box, player = places.get(w.stake, ("", ""))
         rows.append(WagerRow(w.stake, w.hand or "", w.wager, box, player, owed_result=w.result,
                              owed_amount=fmt(w.amount if w.result == PAY else w.size), why=w.why,
+                             verdict=w.verdict,
                              codes=list(codes.get(key, []))))
     by_key = {(r.stake, r.hand, r.wager): r for r in rows}
     for s in outcome.settled:

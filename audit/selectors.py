@@ -193,7 +193,7 @@ def _live_finding(f) -> Finding:
     """An engine finding as an unsaved Finding, for a round not audited yet."""
     return Finding(code=f.code, severity=f.severity, event=f.event, stake=f.stake or "", hand=f.hand or "",
                    wager=f.wager or "", expected=f.expected, actual=f.actual, player_delta=f.player_delta,
-                   message=f.message)
+                   message=f.message, params=f.params)
 
 
 _EVENT_FIELDS = ("to", "box", "hand", "stake", "wager", "amount", "reason", "player", "kind", "resolution",

@@ -157,7 +157,7 @@ class Graded:
 
 def owed_dict(o) -> dict:
     return {"stake": o.stake, "hand": o.hand, "wager": o.wager, "result": o.result, "amount": fmt(o.amount),
-            "size": fmt(o.size), "why": o.why, "kind": o.kind}
+            "size": fmt(o.size), "why": o.why, "verdict": o.verdict, "kind": o.kind}
 
 
 def grade(doc: dict, answers: list[dict]) -> Graded:

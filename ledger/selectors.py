@@ -343,7 +343,7 @@ def round_view(doc: dict, outcome: engine.Outcome | None = None) -> dict:
         for h in seat_hands:
             w = owed.get((s["id"], h["name"]))
             h["owed"] = None if w is None else {"result": w.result, "amount": w.amount if w.result == "pay" else w.size,
-                                                "why": w.why, "delta": w.delta}
+                                                "why": w.why, "verdict": w.verdict, "delta": w.delta}
             p = paid.get((s["id"], h["name"]))
             h["paid"] = None if p is None else {"result": p.result, "amount": p.amount}
             h["paid_wrong"] = p is not None and w is not None and (

@@ -30,7 +30,7 @@ MAX_ERROR_SAMPLES = 5
 
 
 # Fields of a finding that a re-audit may change without it becoming another finding.
-_MUTABLE = ("severity", "message", "expected", "actual", "player_delta", "engine_version", "table_id",
+_MUTABLE = ("severity", "message", "params", "expected", "actual", "player_delta", "engine_version", "table_id",
             "dealer_id", "played_at", "shoe_id")
 
 
@@ -134,7 +134,7 @@ def finding_row(f, fp: str, version: str, *, round_id, shoe_id, table_id, dealer
         round_id=round_id, shoe_id=shoe_id, table_id=table_id, dealer_id=dealer_id, played_at=played_at,
         code=f.code, severity=f.severity, event=f.event, stake=f.stake or "", hand=f.hand or "",
         wager=f.wager or "", expected=f.expected, actual=f.actual, player_delta=f.player_delta,
-        message=f.message, engine_version=version, fingerprint=fp,
+        message=f.message, params=f.params, engine_version=version, fingerprint=fp,
     )
 
 

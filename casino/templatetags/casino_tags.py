@@ -8,7 +8,9 @@ from django.utils import timezone
 from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
-from casino.finding_text import VALUE_OF_FIELD, finding_text, severity_label, verdict_text
+from casino.finding_labels import severity_label
+from casino.finding_text import VALUE_OF_FIELD
+from casino.finding_words import finding_text, verdict_text
 
 register = template.Library()
 
@@ -110,14 +112,16 @@ def finding_text_filter(finding):
 
 @register.filter
 def finding_message(message, code):
-    """A finding kept as its code and sentence only (a drill step's explanation) in the reader's language."""
+    """A finding kept as its code and sentence only (a drill step's explanation) in the reader's language:
+    its message in English, its code's label in another (casino/finding_words.py)."""
     return finding_text({"code": code, "message": message})
 
 
 @register.filter
-def verdict(why):
-    """An owed wager's reason (the engine's `why`) in the reader's language."""
-    return verdict_text(why)
+def verdict(owed):
+    """An owed wager's reason in the reader's language, from its verdict (an Owed, its dict, or the
+    verdict's params; casino/finding_words.py's verdict_text)."""
+    return verdict_text(owed)
 
 
 @register.filter(name="severity_label")

@@ -46,6 +46,7 @@ class FindingView:
     field: str | None  # the form field it belongs to, or None for the round as a whole
     expected: dict | None = None
     actual: dict | None = None
+    params: dict | None = None  # the sentence's values: the page says it in the reader's language from them
 
 
 @dataclass
@@ -310,7 +311,8 @@ class RoundForm(forms.Form):
             result.outcome = outcome
             for f in outcome.findings:
                 name = self.field_of_finding(f) or self.field_of(built.source_of(f.event))
-                result.findings.append(FindingView(f.code, f.severity, f.message, name, f.expected, f.actual))
+                result.findings.append(FindingView(f.code, f.severity, f.message, name, f.expected, f.actual,
+                                                       f.params))
         result.token = document_token(built.document, may_save=result.may_save)
         self.result = result
         return result

@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino.errors import ServiceError
-from casino.finding_text import finding_text
+from casino.finding_words import finding_text
 from casino.models import Table
 from dealing import chain, engine, hooks, selectors
 from dealing.access import check_may_log_at, check_may_log_for, dealer_of

@@ -20,7 +20,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from casino.errors import ServiceError
-from casino.finding_text import VALUE_OF_FIELD, event_field, event_word, finding_text, severity_label
+from casino.finding_labels import severity_label
+from casino.finding_text import VALUE_OF_FIELD, event_field, event_word
+from casino.finding_words import finding_text
 from casino.models import Table
 from casino.roles import DEALER, PIT_BOSS, has_role, role_required
 from dealing import services

@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from casino.roles import TRAINEE
-from casino.finding_text import finding_text, verdict_text
+from casino.finding_words import finding_text, verdict_text
 from tests.audit.conftest import golden_round, people  # noqa: F401 (fixtures)
 from tests.casino.pofile import parse_po
 from tests.ledger.conftest import casa, night  # noqa: F401 (fixtures)
@@ -186,62 +186,38 @@ GOLDEN_FINDINGS = [
 ]
 
 
-@pytest.mark.parametrize("code, message, expected", GOLDEN_FINDINGS)
-def test_findings_are_rendered_by_code_in_each_language(code, message, expected):
-    for language, text in expected.items():
-        with translation.override(language):
-            assert finding_text({"code": code, "message": message}) == text
-    with translation.override("en"):
-        assert finding_text({"code": code, "message": message}) == message
-
-
-def _known(finding) -> bool:
-    from casino import finding_text as ft
-
-    text = finding.message
-    for pattern, _msgid in ft._HEADS:
-        m = pattern.fullmatch(text)
-        if m:
-            text = m.group("rest")
-            break
-    try:
-        ft._sentence(finding.code, text)
-    except ft._Unknown:
-        return False
-    return True
-
-
-@pytest.mark.parametrize("variant", ["ochko", "blackjack", "veintiuno"])
-def test_every_finding_and_verdict_the_engine_writes_has_its_translation(variant):
-    """Simulated rounds with dealer mistakes, and the golden cases: every sentence is of a known shape
-    (not the code's fallback), every verdict translates. A new wording in the engine fails here:
-    add its shape to casino/finding_shapes.py and translate its msgid."""
+def _golden_finding(message: str) -> dict:
+    """The golden round's finding with this English message (its params included)."""
     import json
 
     from dealing import engine
-    from dealing.engine.simulators import simulate
 
-    docs = [sim.doc for sim in simulate(variant, 400, seed=3, mistake_rate=0.6)]
-    for path in sorted((Path(settings.BASE_DIR) / "tests" / "golden" / variant).glob("*.json")):
-        docs.append(json.loads(path.read_text())["round"])
-    unknown, verdicts = set(), set()
+    for path in sorted((Path(settings.BASE_DIR) / "tests" / "golden").glob("*/*.json")):
+        for f in engine.settle(json.dumps(json.loads(path.read_text())["round"]))["findings"]:
+            if f["message"] == message:
+                return f
+    raise AssertionError(f"no golden finding says {message!r}")
+
+
+@pytest.mark.parametrize("code, message, expected", GOLDEN_FINDINGS)
+def test_findings_are_rendered_by_code_in_each_language(code, message, expected):
+    """From code and params (casino/finding_words.py); every golden finding in every language is
+    tests/casino/test_finding_words.py's."""
+    finding = _golden_finding(message)
+    assert finding["code"] == code
+    for language, text in expected.items():
+        with translation.override(language):
+            assert finding_text(finding) == text
+    with translation.override("en"):
+        assert finding_text(finding) == message
+
+
+def test_a_finding_without_params_falls_back_to_the_codes_meaning():
+    finding = {"code": "ILLEGAL_ACTION", "message": "Event 3: something the engine said before params."}
     with translation.override("es"):
-        for doc in docs:
-            try:
-                outcome = engine.replay(doc)
-            except engine.RoundError:
-                continue
-            unknown |= {f.message for f in outcome.findings if not _known(f)}
-            verdicts |= {w.why for w in outcome.wagers or [] if w.why and not verdict_text(w.why)}
-    assert (unknown, verdicts) == (set(), set())
-
-
-def test_a_sentence_of_an_unknown_shape_falls_back_to_the_codes_meaning():
-    finding = {"code": "ILLEGAL_ACTION", "message": "Event 3: something the engine says in a new way."}
-    with translation.override("es"):
-        assert finding_text(finding) == "Evento 3: Una jugada que las reglas no permiten."
+        assert finding_text(finding) == "Una jugada que las reglas no permiten."
     with translation.override("ru"):
-        assert verdict_text("a verdict in a new shape") == ""
+        assert verdict_text("a verdict kept without its phrase") == ""
 
 
 # --- (c) the pages, as each role, in each language --------------------------------------------

@@ -71,8 +71,7 @@ class Replay(Play):
             root_name = root.name
             if stake.even_money is not None:
                 owed[(sid, root_name, "bet")] = Owed(sid, root_name, "bet", PAY, stake.bet, stake.bet, "even_money",
-                                                     "even money: the blackjack's bet is paid 1:1 at once",
-                                                     stake.even_money)
+                                                     say("even_money_paid"), stake.even_money)
             else:
                 for hand in leaves[stake]:
                     self._owe_hand(owed, hand, dealer_bj, d_bust, d_best, d_words)

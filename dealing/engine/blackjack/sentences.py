@@ -129,6 +129,7 @@ declare({
     "initial_bet_only": "{dealer}: only the initial bet is lost",
     "hand_bust": "hand {hand} is bust ({n})",
     "blackjack_pays": "blackjack pays 3:2",
+    "even_money_paid": "even money: the blackjack's bet is paid 1:1 at once",
     "beats": "{value} beats {dealer_value}",
     "push": "{value} against {dealer_value}: a push",
     "loses_to": "{value} loses to {dealer_value}",

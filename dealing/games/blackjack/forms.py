@@ -400,7 +400,7 @@ class BlackjackRoundForm(RoundForm):
                                     absent="data-needs-double" if wager == "double" and not doubled else "")
                     for wager in ("bet", "double")]
             bet_owed = owed.get((sid, name, "bet"))
-            verdict = bet_owed.why if bet_owed is not None else ""
+            verdict = bet_owed if bet_owed is not None else ""  # an Owed: its verdict, said by |verdict
         whole = inherited + typed
         children = []
         if split:

@@ -67,7 +67,7 @@ class HandView:
     children: list["HandView"]
     rows: list[WagerRow]
     can_split: bool
-    verdict: str = ""
+    verdict: object = ""  # the bet's Owed (its verdict said by the |verdict filter), or ""
     depth: int = 0
 
     @property

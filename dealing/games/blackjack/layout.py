@@ -154,7 +154,7 @@ def round_page(record, outcome) -> dict:
             if hand.double_at is not None or (sid, hand.name, "double") in owed:
                 view.lines.append(line(sid, hand.name, "double", hand.results.get("double")))
             bet = owed.get((sid, hand.name, "bet"))
-            view.verdict = bet.why if bet is not None else ""
+            view.verdict = bet if bet is not None else ""  # an Owed: its verdict, said by the |verdict filter
         return view
 
     boxes = {b.number: b for b in entry.boxes}

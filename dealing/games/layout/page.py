@@ -24,7 +24,7 @@ class HandDrawing:
     doubled: bool = False
     children: list = field(default_factory=list)
     lines: list = field(default_factory=list)  # WagerLine: bet, double
-    verdict: str = ""
+    verdict: object = ""  # the bet's Owed (its verdict said by the |verdict filter), or ""
 
     @property
     def is_root(self) -> bool:

@@ -281,7 +281,7 @@ class OchkoRoundForm(RoundForm):
                 used = any(self[p + k].value() not in (None, "", False) for k in ("player", "ante", "dealer_bet", "bet",
                                                                                    "fold"))
                 stakes.append(StakeView(sid, letter, fields, wagers, used))
-            verdict = next((w.owed.why for s in stakes for w in s.wagers
+            verdict = next((w.owed for s in stakes for w in s.wagers
                             if w.owed is not None and w.wager == "bet"), "")
             views.append(BoxView(n, self[f"b{n}_cards"], self[f"b{n}_dark"], stakes, verdict))
         return views

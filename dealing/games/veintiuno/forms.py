@@ -43,7 +43,7 @@ class SeatView:
     fields: dict
     rows: list[WagerRow]  # one per hand the play line makes
     used: bool
-    verdicts: list[str] = field(default_factory=list)
+    verdicts: list[dict] = field(default_factory=list)  # hand_label, verdict (the |verdict filter says it), why
 
     def __getitem__(self, key):
         return self.fields[key]
@@ -322,7 +322,8 @@ class VeintiunoRoundForm(RoundForm):
                 w = owed.get((sid, hand, "bet"))
                 rows.append(self._wager_row("bet", _("Hand %(hand)s") % {"hand": hand}, f"h{hand_key(hand)}_", w))
                 if w is not None and w.why:
-                    verdicts.append(f"{hand}: {w.why}" if len(self.hands[n]) > 1 else w.why)
+                    verdicts.append({"hand_label": hand if len(self.hands[n]) > 1 else None, "verdict": w.verdict,
+                                     "why": w.why})
             used = any(fields[k].value() not in (None, "", False) for k in ("player", "bet", "cards"))
             views.append(SeatView(n, fields, rows, used, verdicts))
         return views
