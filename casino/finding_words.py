@@ -530,9 +530,12 @@ def render(code: str, params: dict) -> str:
     _games_loaded()
     if _english():
         try:
-            return _engine.english(code, params)
+            text = _engine.english(code, params)
         except (KeyError, IndexError, ValueError) as err:
             raise Unsaid(code) from err
+        # A sentence without its head (a drill's explanation) begins with a capital, as the engine's
+        # sentences without a head do.
+        return text if _engine.head(params) else _capital(text)
     entry = SENTENCES.get(code, {}).get(params.get("rule", ""))
     if entry is None:
         raise Unsaid(code)

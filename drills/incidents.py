@@ -173,8 +173,9 @@ class IncidentSteps:
                 continue
             found = [f for f in self._shoe_findings(cand.shoe) if f.code == cand.code]
             if found:
+                explain, params = plain(found[0])
                 choices.append({"label": cand.label, "correct": False, "code": cand.code,
-                                "explain": plain(found[0].message), "engine": True})
+                                "explain": explain, "params": params, "engine": True})
         self.rng.shuffle(choices)
         for k, choice in enumerate(choices, start=1):
             choice["key"] = str(k)

@@ -133,6 +133,9 @@ class DrillStep(models.Model):
     correct = models.BooleanField(_("correct"))
     codes = models.JSONField(_("finding codes"), default=list)
     messages = models.JSONField(_("findings"), default=list)
+    # The params of each message (the engine's finding it says; {} for one that is not the engine's, and
+    # none kept before findings had params): the page says it in the reader's language from them.
+    params = models.JSONField(_("params"), default=list, blank=True)
     time_ms = models.PositiveIntegerField(_("time (ms)"), null=True, blank=True)
     answered_at = models.DateTimeField(_("answered"), default=timezone.now)
 

@@ -3,25 +3,26 @@ players' decisions as they happen, and a wrong move itself (`Candidate`). What i
 game (box or seat, how the dealer's own cards are said) comes from its drill set-ups.
 """
 
-import re
 from dataclasses import dataclass
 from decimal import Decimal
 
 from django.utils.translation import gettext as _
 
 from casino.templatetags.casino_tags import money
+from dealing.engine import sentences
 
 from . import table as tbl
 from .setups import game
 
 SETTLE = ("pay", "take", "leave")
-_EVENT_PREFIX = re.compile(r"^(Event|Shoe item) \d+: ")
 
 
-def plain(message: str) -> str:
-    """An engine finding without its event number (meaningless to a trainee), capitalised."""
-    text = _EVENT_PREFIX.sub("", message)
-    return text[:1].upper() + text[1:]
+def plain(finding) -> tuple[str, dict]:
+    """An engine finding without its event number (meaningless to a trainee): its sentence in
+    English, capitalised, and the params it is said from in the reader's language (no head)."""
+    params = sentences.headless(finding.params)
+    text = sentences.english(finding.code, params)
+    return text[:1].upper() + text[1:], params
 
 
 @dataclass

@@ -192,8 +192,9 @@ class Builder(IncidentSteps):
             if finding is None:
                 continue
             seen.add(cand.label)
+            explain, params = plain(finding)
             wrong.append({"label": cand.label, "correct": False, "code": finding.code,
-                          "explain": plain(finding.message), "engine": True})
+                          "explain": explain, "params": params, "engine": True})
         if not wrong:
             return None
         self.rng.shuffle(wrong)

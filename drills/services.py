@@ -256,13 +256,14 @@ def payout_answer(*, drill: Drill, user, answers: list[dict], round_number: int 
             wager=answer["wager"], given={"result": answer["result"], "amount": answer["amount"]},
             expected=_expected(answer["right"]), correct=answer["correct"],
             codes=[f["code"] for f in answer["findings"]], messages=[f["message"] for f in answer["findings"]],
-            answered_at=now))
+            params=[f.get("params") or {} for f in answer["findings"]], answered_at=now))
     for k, miss in enumerate(graded.missing, start=len(graded.answers)):
         finding = miss["finding"]
         steps.append(DrillStep(
             drill_round=current, index=k, kind=StepKind.MISSING, stake=miss["stake"], hand=miss["hand"] or "",
             wager=miss["wager"], given={}, expected=_expected(miss["right"]), correct=False,
-            codes=[finding["code"]], messages=[finding["message"]], answered_at=now))
+            codes=[finding["code"]], messages=[finding["message"]], params=[finding.get("params") or {}],
+            answered_at=now))
     DrillStep.objects.bulk_create(steps)
     current.graded = jsonable({"log": graded.log, "findings": graded.findings, "answers": graded.answers,
                                "missing": graded.missing, "owed": graded.owed, "float": graded.float_owed})
@@ -353,6 +354,7 @@ def procedure_answer(*, drill: Drill, user, choice: str, step: int | None = None
         given={"choice": chosen["key"], "label": chosen["label"]},
         expected={"choice": right["key"], "label": right["label"]}, correct=ok,
         codes=[] if ok else [chosen["code"]], messages=[] if ok else [chosen["explain"]],
+        params=[] if ok else [chosen.get("params") or {}],
         time_ms=_ms(current.step_started_at, now), answered_at=now)
     _step_graded(drill, current, ok=ok, now=now, over=index + 1 >= len(steps))
     return made

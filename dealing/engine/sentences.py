@@ -101,6 +101,15 @@ def english(code: str, params: dict) -> str:
     return head(params) + fill(SENTENCES[code][params["rule"]], params)
 
 
+HEAD_KEYS: Final = ("event", "item", "where")
+
+
+def headless(params: dict) -> dict:
+    """A finding's params without its head ("Event 3: ", "Shoe item 7: "): the sentence alone, as a
+    drill says a wrong move (the event number means nothing to a trainee)."""
+    return {key: value for key, value in params.items() if key not in HEAD_KEYS}
+
+
 def finding(code: str, params: dict, **fields) -> Finding:
     """A Finding whose message is its sentence filled from `params`."""
     return Finding(code, english(code, params), params=params, **fields)

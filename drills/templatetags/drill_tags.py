@@ -5,6 +5,8 @@ from decimal import Decimal, InvalidOperation
 from django import template
 from django.utils.translation import gettext as _
 
+from casino.finding_words import finding_text
+
 from ..choices import CODE_LABELS
 
 register = template.Library()
@@ -70,6 +72,17 @@ def seconds(ms):
 @register.filter
 def result_word(result):
     return {"pay": _("Pay"), "take": _("Take"), "leave": _("Leave")}.get(result, result or "–")
+
+
+@register.filter
+def step_findings(step) -> list[str]:
+    """A graded step's explanations in the reader's language: each kept message said from its code and
+    params (casino/finding_words.py); one kept without params is its message in English and its code's
+    label in another language, as before."""
+    codes, params = step.codes or [], step.params or []
+    code = codes[0] if codes else ""
+    return [finding_text({"code": code, "message": message, "params": params[k] if k < len(params) else None})
+            for k, message in enumerate(step.messages or [])]
 
 
 @register.filter

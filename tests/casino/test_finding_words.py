@@ -127,3 +127,26 @@ def test_no_module_reads_a_findings_message_back_with_a_regular_expression():
                 offenders.append(str(path.relative_to(base)))
     assert offenders == []
     assert not (base / "casino" / "finding_shapes.py").exists()
+
+
+def test_a_drills_explanation_is_said_from_its_params_without_the_event():
+    """The procedure drill keeps a wrong move's finding without its "Event n: " head (drills.moves.plain):
+    its English is the sentence capitalised, and the same params say it in another language."""
+    from drills.moves import plain
+    from drills.templatetags.drill_tags import step_findings
+
+    doc = json.loads((GOLDEN / "ochko" / "23-error-payment-order.json").read_text(encoding="utf-8"))["round"]
+    finding = next(f for f in engine.replay(doc).findings if f.params.get("event") is not None)
+    explain, params = plain(finding)
+    assert "event" not in params and not explain.startswith("Event")
+    assert finding.message.endswith(explain[1:])
+
+    class Step:
+        codes, messages = [finding.code], [explain]
+
+    Step.params = [params]
+    with translation.override("en"):
+        assert step_findings(Step) == [explain]
+    with translation.override("ru"):
+        (said,) = step_findings(Step)
+        assert said != explain and "Событие" not in said and said[:1].isupper()
