@@ -19,6 +19,7 @@ from decimal import Decimal
 from django.utils.translation import gettext as _
 
 from dealing import engine
+from dealing.engine import sentences
 from dealing.engine.findings import Finding
 from dealing.engine.money import ZERO, fmt
 
@@ -119,7 +120,7 @@ def pack_findings(docs: list[dict], *, rules: dict | None = None) -> dict[int, l
         number = finding.event  # item k is round k (item 0 is the shuffle)
         if not number:
             continue
-        said = finding.message.split("): ", 1)[-1]  # drop the shoe item's own prefix
+        said = sentences.english(finding.code, sentences.headless(finding.params))  # without the shoe item's head
         out.setdefault(number, []).append(Finding(finding.code, _("Round %(n)d: %(said)s") % {"n": number, "said": said}))
     return out
 
