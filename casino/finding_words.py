@@ -62,9 +62,13 @@ class _Fill(dict):
 # The wagers as each game names them in a sentence (the engine's WAGER_WORDS give the English word).
 # A noun, in context: the same English word is a verb or a badge on other pages ("double").
 WAGER_WORDS = {
-    "Ante": pgettext_lazy("wager", "Ante"), "Bet": pgettext_lazy("wager", "Bet"), "bet": pgettext_lazy("wager", "bet"),
-    "dealer bet": pgettext_lazy("wager", "dealer bet"), "double": pgettext_lazy("wager", "double"),
-    "insurance": pgettext_lazy("wager", "insurance"), "jackpot bet": pgettext_lazy("wager", "jackpot bet"),
+    "Ante": pgettext_lazy("wager", "Ante"),
+    "Bet": pgettext_lazy("wager", "Bet"),
+    "bet": pgettext_lazy("wager", "bet"),
+    "dealer bet": pgettext_lazy("wager", "dealer bet"),
+    "double": pgettext_lazy("wager", "double"),
+    "insurance": pgettext_lazy("wager", "insurance"),
+    "jackpot bet": pgettext_lazy("wager", "jackpot bet"),
 }
 
 HEAD_EVENT = _("Event %(n)s: %(text)s")
@@ -224,12 +228,16 @@ SENTENCES = {
         "left": E(_("%(pwho)s: %(w)s left as %(a)s, owed %(o)s%(p)s."), **_SETTLED),
     },
     "WRONG_RESULT": {
-        "result": E(_("%(who)s: %(wager)s %(did)s; it should have been %(owed)s%(why)s."), owed="owed_as",
-                    why="because"),
+        "result": E(
+            _("%(who)s: %(wager)s %(did)s; it should have been %(owed)s%(why)s."), owed="owed_as", why="because"
+        ),
     },
     "MISSING_SETTLEMENT": {
-        "never": E(_("%(who)s: %(wager)s was never settled; it should have been %(owed)s%(why)s."), owed="owed_as",
-                   why="because"),
+        "never": E(
+            _("%(who)s: %(wager)s was never settled; it should have been %(owed)s%(why)s."),
+            owed="owed_as",
+            why="because",
+        ),
     },
     "UNEXPECTED_SETTLEMENT": {
         "paid": E(_("%(pwho)s: %(w)s paid, but this stake has no such wager."), **_SETTLED),
@@ -240,38 +248,72 @@ SENTENCES = {
         "left_again": E(_("%(pwho)s: %(w)s settled a second time (first at event %(e)s)."), e="first", **_SETTLED),
     },
     "LATE_SETTLEMENT": {
-        "ochko": E(_("%(pwho)s: the %(w)s (ochko at event %(e)s) was settled only after the next drawing action "
-                     "(event %(a)s)."), pwho="who", w="wager", e="at", a="action"),
-        "mnogo": E(_("%(pwho)s: the %(w)s (mnogo at event %(e)s) was settled only after the next drawing action "
-                     "(event %(a)s)."), pwho="who", w="wager", e="at", a="action"),
+        "ochko": E(
+            _(
+                "%(pwho)s: the %(w)s (ochko at event %(e)s) was settled only after the next drawing action "
+                "(event %(a)s)."
+            ),
+            pwho="who",
+            w="wager",
+            e="at",
+            a="action",
+        ),
+        "mnogo": E(
+            _(
+                "%(pwho)s: the %(w)s (mnogo at event %(e)s) was settled only after the next drawing action "
+                "(event %(a)s)."
+            ),
+            pwho="who",
+            w="wager",
+            e="at",
+            a="action",
+        ),
     },
     "PAYMENT_ORDER": {
-        "box_order": E(_("box %(b)s was settled after box %(a)s; settlement goes from box 6 down to box 1."),
-                       b="box", a="after"),
+        "box_order": E(
+            _("box %(b)s was settled after box %(a)s; settlement goes from box 6 down to box 1."), b="box", a="after"
+        ),
         "dealer_bet_first": E(_("%(pwho)s: the dealer bet was settled before the box's Bet and Ante."), pwho="who"),
         "before_dealer": E(_("%(pwho)s was settled before the dealer finished drawing."), pwho="who"),
     },
     "BET_RANGE": {
-        "range": E(_("Box %(box)s, stake %(stake)s: Bet %(a)s is outside 1–10× its Ante (%(lo)s–%(hi)s)."),
-                   a="bet", lo="low", hi="high"),
+        "range": E(
+            _("Box %(box)s, stake %(stake)s: Bet %(a)s is outside 1–10× its Ante (%(lo)s–%(hi)s)."),
+            a="bet",
+            lo="low",
+            hi="high",
+        ),
     },
     "ANTE_LIMITS": {
-        "ante": E(_("Box %(box)s, stake %(stake)s: Ante %(a)s is outside the table limits %(lo)s–%(hi)s."),
-                  a="ante", lo="low", hi="high"),
-        "box_total": E(_("Box %(box)s: the Antes add up to %(a)s, over the table maximum %(hi)s."), a="total",
-                       hi="high"),
+        "ante": E(
+            _("Box %(box)s, stake %(stake)s: Ante %(a)s is outside the table limits %(lo)s–%(hi)s."),
+            a="ante",
+            lo="low",
+            hi="high",
+        ),
+        "box_total": E(
+            _("Box %(box)s: the Antes add up to %(a)s, over the table maximum %(hi)s."), a="total", hi="high"
+        ),
     },
     "BET_LIMITS": {
-        "bank_limits": E(_("Seat %(seat)s, stake %(stake)s (%(name)s): a bet of %(a)s is outside the bank's limits "
-                           "%(lo)s–%(hi)s."), a="bet", lo="low", hi="high"),
-        "table_limits": E(_("Box %(box)s, stake %(stake)s: bet %(a)s is outside the table limits %(lo)s–%(hi)s."),
-                          a="bet", lo="low", hi="high"),
-        "jackpot_bet": E(_("Box %(box)s, stake %(stake)s: the jackpot bet is %(a)s; it is %(o)s."), a="jackpot",
-                         o="due"),
+        "bank_limits": E(
+            _("Seat %(seat)s, stake %(stake)s (%(name)s): a bet of %(a)s is outside the bank's limits %(lo)s–%(hi)s."),
+            a="bet",
+            lo="low",
+            hi="high",
+        ),
+        "table_limits": E(
+            _("Box %(box)s, stake %(stake)s: bet %(a)s is outside the table limits %(lo)s–%(hi)s."),
+            a="bet",
+            lo="low",
+            hi="high",
+        ),
+        "jackpot_bet": E(
+            _("Box %(box)s, stake %(stake)s: the jackpot bet is %(a)s; it is %(o)s."), a="jackpot", o="due"
+        ),
     },
     "DEALER_BET_MIN": {
-        "under": E(_("Box %(box)s, stake %(stake)s: dealer bet %(a)s is under the minimum %(lo)s."), a="bet",
-                   lo="low"),
+        "under": E(_("Box %(box)s, stake %(stake)s: dealer bet %(a)s is under the minimum %(lo)s."), a="bet", lo="low"),
     },
     "BOX_PLAYERS": {
         "no_box": E(_("Box %(box)s does not exist: the table has boxes 1 to %(n)s."), n="boxes"),
@@ -289,8 +331,9 @@ SENTENCES = {
         "shoe_card": E(_("%(card)s appears %(n)s times; the shoe holds only %(d)s."), d="decks"),
         "one_pack": E(_("%(card)s comes out %(n)s times in one round; the pack holds only %(d)s."), d="copies"),
         "packs": E(_("%(card)s appears %(n)s times; the shoe holds only %(d)s."), d="copies"),
-        "pack_not_run_out": E(_("%(card)s comes out again before the pack has run out (%(n)s of its %(d)s cards "
-                                "dealt)."), d="size"),
+        "pack_not_run_out": E(
+            _("%(card)s comes out again before the pack has run out (%(n)s of its %(d)s cards dealt)."), d="size"
+        ),
         "rank": E(_("%(n)s cards of rank %(card)s have come out; the shoe holds only %(most)s.")),
         "shoe_rank": E(_("%(n)s cards of rank %(card)s have come out; the shoe holds only %(most)s.")),
     },
@@ -300,17 +343,31 @@ SENTENCES = {
         "drew_on": E(_("the dealer drew on %(v)s; he must stop on 17 or more."), v="value"),
         "drew_on_combination": E(_("the dealer drew on %(v)s; he must stop on 17 or more."), v="value"),
         "stopped": E(_("The dealer stopped on %(n)s; he must draw on 16 or less."), n="total"),
-        "nothing_open": E(_("the dealer drew although every box was already settled; he should discard his card "
-                            "without drawing.")),
+        "nothing_open": E(
+            _("the dealer drew although every box was already settled; he should discard his card without drawing.")
+        ),
         "after_blackjack": E(_("the dealer drew although his blackjack had ended the round.")),
-        "nothing_live": E(_("the dealer drew although every hand was bust or a blackjack; he only turns his hole "
-                            "card.")),
+        "nothing_live": E(
+            _("the dealer drew although every hand was bust or a blackjack; he only turns his hole card.")
+        ),
     },
     "DEAL_ORDER": {
-        "pass_order": E(_("a card dealt to %(pa)s when the next card was due to %(pb)s; each pass goes from seat 1 "
-                          "onwards, then the bank."), pa="to", pb="due"),
-        "deal_out_of_turn": E(_("%(pa)s was dealt out of turn; the deal goes box 1 → %(n)s, the dealer's up card, "
-                                "the second cards, the hole card."), pa="to", n="last"),
+        "pass_order": E(
+            _(
+                "a card dealt to %(pa)s when the next card was due to %(pb)s; each pass goes from seat 1 "
+                "onwards, then the bank."
+            ),
+            pa="to",
+            pb="due",
+        ),
+        "deal_out_of_turn": E(
+            _(
+                "%(pa)s was dealt out of turn; the deal goes box 1 → %(n)s, the dealer's up card, "
+                "the second cards, the hole card."
+            ),
+            pa="to",
+            n="last",
+        ),
         "never_dealt": E(_("Box %(box)s was never dealt its card.")),
         "dealer_never": E(_("The dealer never dealt his own card.")),
         "box_twice": E(_("box %(box)s was dealt twice.")),
@@ -327,8 +384,9 @@ SENTENCES = {
         "incomplete": E(_("The deal was not complete (missing a card to: %(missing)s).")),
         "before_deal_done": E(_("%(who)s played before the deal was complete.")),
         "empty_seat": E(_("nobody sits at seat %(seat)s, so no card is dealt there.")),
-        "third_card_hit": E(_("%(to)s was dealt a third card in the deal; a card after the deal is a hit (or the "
-                              "bank's draw).")),
+        "third_card_hit": E(
+            _("%(to)s was dealt a third card in the deal; a card after the deal is a hit (or the bank's draw).")
+        ),
         "after_play": E(_("a card dealt to %(to)s after play began (event %(started)s).")),
         "bank_before_deal_done": E(_("the bank drew before the deal was complete.")),
         "never_completed": E(_("The deal was never completed: %(to)s is missing its %(nth)s card.")),
@@ -336,16 +394,27 @@ SENTENCES = {
     "DRAW_ORDER": {
         "after_dealer_drew": E(_("hand %(hand)s played after the dealer started drawing.")),
         "after_bank_drew": E(_("%(who)s played after the bank began drawing.")),
-        "bank_while_playing": E(_("the bank drew while hand %(hand)s (%(name)s) was still playing; the bank plays "
-                                  "last."), hand="current_hand", name="current_name"),
-        "seat_order": E(_("hand %(hand)s (%(name)s) played before %(current)s had finished; hands play in seat "
-                          "order from the bank's right.")),
+        "bank_while_playing": E(
+            _("the bank drew while hand %(hand)s (%(name)s) was still playing; the bank plays last."),
+            hand="current_hand",
+            name="current_name",
+        ),
+        "seat_order": E(
+            _(
+                "hand %(hand)s (%(name)s) played before %(current)s had finished; hands play in seat "
+                "order from the bank's right."
+            )
+        ),
         "after_dealer": E(_("box %(box)s drew after the dealer had started drawing.")),
         "box_early": E(_("box %(box)s drew before box %(b)s had finished; boxes draw 1 → 6."), b="first"),
         "dealer_early": E(_("the dealer drew before box %(box)s had finished drawing.")),
         "dealer_before_hand": E(_("the dealer drew before hand %(hand)s was finished.")),
-        "hand_early": E(_("hand %(hand)s played before hand %(current)s was finished; hands play in box order, a "
-                          "split hand to the end before the next.")),
+        "hand_early": E(
+            _(
+                "hand %(hand)s played before hand %(current)s was finished; hands play in box order, a "
+                "split hand to the end before the next."
+            )
+        ),
     },
     "ILLEGAL_ACTION": {
         # ochko
@@ -362,21 +431,29 @@ SENTENCES = {
         "box_finished": E(_("box %(box)s %(box_state)s; it cannot %(box_action)s.")),
         "no_dark_card": E(_("box %(box)s has no dark card to reveal.")),
         "dark_revealed": E(_("box %(box)s's dark card was already revealed.")),
-        "dark_early": E(_("box %(box)s's dark card was turned before the dealer finished drawing; nobody may see it "
-                          "until then.")),
+        "dark_early": E(
+            _("box %(box)s's dark card was turned before the dealer finished drawing; nobody may see it until then.")
+        ),
         # blackjack
         "void_insurance": E(_("box %(box)s insured %(amount)s, but %(why)s; the insurance is void.")),
         "void_even_money": E(_("box %(box)s took even money, but %(why)s; it is void.")),
-        "peek_up_card": E(_("the dealer peeked with a %(card)s up card; he checks the hole card only with an ace or a "
-                            "ten-value card up.")),
-        "peek_no_card": E(_("the dealer peeked with no up card; he checks the hole card only with an ace or a "
-                            "ten-value card up.")),
+        "peek_up_card": E(
+            _(
+                "the dealer peeked with a %(card)s up card; he checks the hole card only with an ace or a "
+                "ten-value card up."
+            )
+        ),
+        "peek_no_card": E(
+            _("the dealer peeked with no up card; he checks the hole card only with an ace or a ten-value card up.")
+        ),
         "peek_twice": E(_("the dealer peeked a second time.")),
         "peek_late": E(_("the dealer peeked only after play began.")),
-        "before_peek": E(_("hand %(hand)s %(pact)s before the dealer peeked at his hole card (%(card)s up)."),
-                         pact="play"),
-        "after_dealer_blackjack": E(_("hand %(hand)s %(pact)s, but the dealer's blackjack had ended the round."),
-                                    pact="play"),
+        "before_peek": E(
+            _("hand %(hand)s %(pact)s before the dealer peeked at his hole card (%(card)s up)."), pact="play"
+        ),
+        "after_dealer_blackjack": E(
+            _("hand %(hand)s %(pact)s, but the dealer's blackjack had ended the round."), pact="play"
+        ),
         "was_split": E(_("hand %(hand)s was split into %(hand)s.1 and %(hand)s.2; it can no longer play.")),
         "cannot_hit": E(_("hand %(hand)s %(why)s; it cannot take another card.")),
         "stood_one_card": E(_("hand %(hand)s stood on one card; a split hand gets its second card first.")),
@@ -389,71 +466,127 @@ SENTENCES = {
         # veintiuno
         "after_void": E(_("%(who)s cannot %(act)s: the hand was voided at event %(voided)s and every bet returned.")),
         "finished": E(_("%(who)s %(hand_state)s; it cannot %(act)s.")),
-        "deal_after_void": E(_("a card dealt to %(to)s after the hand was voided (event %(voided)s); the new deal is "
-                               "a new round.")),
+        "deal_after_void": E(
+            _("a card dealt to %(to)s after the hand was voided (event %(voided)s); the new deal is a new round.")
+        ),
         "stake_already_bet": E(_("stake %(stake)s (%(name)s) already bet %(bet)s.")),
         "bet_after_void": E(_("a bet after the hand was voided (event %(voided)s).")),
-        "bet_after_second_pass": E(_("stake %(stake)s (%(name)s) bet after the second pass began; bets are placed on "
-                                     "the first card only.")),
+        "bet_after_second_pass": E(
+            _("stake %(stake)s (%(name)s) bet after the second pass began; bets are placed on the first card only.")
+        ),
         "declare_after_void": E(_("%(who)s declared after the hand was voided.")),
         "not_a_natural": E(_("%(who)s declared a natural holding %(cards)s; only A + J/Q/K in two cards is one.")),
-        "not_a_natural_no_cards": E(_("%(who)s declared a natural holding no cards; only A + J/Q/K in two cards is "
-                                      "one.")),
-        "late_declaration": E(_("%(who)s declared its natural only after another action (event %(last)s); a natural "
-                                "is declared at once, so it plays on as a plain 21.")),
-        "withdraw_not_13": E(_("hand %(hand)s (%(name)s) withdrew holding %(cards)s (%(v)s); only a two-card 13 may "
-                               "withdraw. The bet was returned as played."), v="value"),
-        "void_not_pie": E(_("%(who)s voided the hand, but only pie de banco (seat %(pie)s) may void the hand. Every "
-                            "bet was returned as played.")),
-        "void_not_13": E(_("%(who)s voided the hand, but it holds %(cards)s (%(value)s), not a two-card 13. Every bet "
-                           "was returned as played.")),
-        "void_neither": E(_("%(who)s voided the hand, but only pie de banco (seat %(pie)s) may void the hand and it "
-                            "holds %(cards)s (%(value)s), not a two-card 13. Every bet was returned as played.")),
+        "not_a_natural_no_cards": E(
+            _("%(who)s declared a natural holding no cards; only A + J/Q/K in two cards is one.")
+        ),
+        "late_declaration": E(
+            _(
+                "%(who)s declared its natural only after another action (event %(last)s); a natural "
+                "is declared at once, so it plays on as a plain 21."
+            )
+        ),
+        "withdraw_not_13": E(
+            _(
+                "hand %(hand)s (%(name)s) withdrew holding %(cards)s (%(v)s); only a two-card 13 may "
+                "withdraw. The bet was returned as played."
+            ),
+            v="value",
+        ),
+        "void_not_pie": E(
+            _(
+                "%(who)s voided the hand, but only pie de banco (seat %(pie)s) may void the hand. Every "
+                "bet was returned as played."
+            )
+        ),
+        "void_not_13": E(
+            _(
+                "%(who)s voided the hand, but it holds %(cards)s (%(value)s), not a two-card 13. Every bet "
+                "was returned as played."
+            )
+        ),
+        "void_neither": E(
+            _(
+                "%(who)s voided the hand, but only pie de banco (seat %(pie)s) may void the hand and it "
+                "holds %(cards)s (%(value)s), not a two-card 13. Every bet was returned as played."
+            )
+        ),
         "puje_after_void": E(_("al puje after the hand was voided (event %(voided)s).")),
         "puje_twice": E(_("the table is already al puje (event %(puje)s).")),
-        "puje_not_20": E(_("the bank sent the table al puje holding %(cards)s; only a bank with 20 in two cards may. "
-                           "The hands were fed as played.")),
-        "puje_no_cards": E(_("the bank sent the table al puje holding no cards; only a bank with 20 in two cards may. "
-                             "The hands were fed as played.")),
-        "stood_al_puje": E(_("hand %(hand)s (%(name)s) stood on %(n)s al puje; every hand under 21 must draw until it "
-                             "has 21 or is over.")),
-        "stopped_al_puje": E(_("hand %(hand)s (%(name)s) stood on %(n)s al puje; every hand under 21 must draw until "
-                               "it has 21 or is over.")),
-        "tapo_al_puje": E(_("%(who)s took a tapo y quedo al puje; every hand under 21 draws face up until it has 21 or "
-                            "is over.")),
+        "puje_not_20": E(
+            _(
+                "the bank sent the table al puje holding %(cards)s; only a bank with 20 in two cards may. "
+                "The hands were fed as played."
+            )
+        ),
+        "puje_no_cards": E(
+            _(
+                "the bank sent the table al puje holding no cards; only a bank with 20 in two cards may. "
+                "The hands were fed as played."
+            )
+        ),
+        "stood_al_puje": E(
+            _(
+                "hand %(hand)s (%(name)s) stood on %(n)s al puje; every hand under 21 must draw until it "
+                "has 21 or is over."
+            )
+        ),
+        "stopped_al_puje": E(
+            _(
+                "hand %(hand)s (%(name)s) stood on %(n)s al puje; every hand under 21 must draw until "
+                "it has 21 or is over."
+            )
+        ),
+        "tapo_al_puje": E(
+            _("%(who)s took a tapo y quedo al puje; every hand under 21 draws face up until it has 21 or is over.")
+        ),
         "tapo_opened": E(_("%(who)s took a tapo y quedo on an opened hand; opened hands are dealt face up.")),
         "open_not_two": E(_("%(who)s holds %(n)s cards; only two equal cards can be opened.")),
-        "open_relancina": E(_("hand %(hand)s (%(name)s) opened a relancina (%(cards)s); a relancina cannot be "
-                              "opened.")),
-        "open_unequal": E(_("%(who)s opened unequal cards (%(cards)s); only two cards of the same rank can be "
-                            "opened.")),
-        "open_amount": E(_("hand %(hand)s (%(name)s) opened with %(a)s on the new hand; opening takes twice the bet, "
-                           "%(b)s. Settled as placed."), a="amount", b="due"),
+        "open_relancina": E(
+            _("hand %(hand)s (%(name)s) opened a relancina (%(cards)s); a relancina cannot be opened.")
+        ),
+        "open_unequal": E(
+            _("%(who)s opened unequal cards (%(cards)s); only two cards of the same rank can be opened.")
+        ),
+        "open_amount": E(
+            _(
+                "hand %(hand)s (%(name)s) opened with %(a)s on the new hand; opening takes twice the bet, "
+                "%(b)s. Settled as placed."
+            ),
+            a="amount",
+            b="due",
+        ),
         "bank_after_void": E(_("the bank drew after the hand was voided (event %(voided)s).")),
         "bank_over": E(_("the bank drew although it is already over 21 (%(n)s).")),
         "bank_passed_twice": E(_("the bank was already passed at event %(at)s.")),
-        "never_bet": E(_("Stake %(stake)s (%(name)s, seat %(seat)s) never placed a bet; it has no wager this "
-                         "round.")),
+        "never_bet": E(_("Stake %(stake)s (%(name)s, seat %(seat)s) never placed a bet; it has no wager this round.")),
     },
     "INCIDENT_UNAPPROVED": {
         "unapproved": E(_("%(incident)s (%(card)s) has no pit boss's approval on record.")),
         "own_report": E(_("%(incident)s was approved by %(by)s, who reported it; another person must approve.")),
-        "own_dealer": E(_("%(incident)s was approved by the round's own dealer %(by)s; a dealer never resolves his "
-                          "own incident.")),
+        "own_dealer": E(
+            _("%(incident)s was approved by the round's own dealer %(by)s; a dealer never resolves his own incident.")
+        ),
     },
     "INCIDENT_RESOLUTION": {
-        "exposed_dealer_card": E(_("the dealer's exposed card must be burned in the pit boss's presence and "
-                                   "replaced, not %(resolution)s.")),
+        "exposed_dealer_card": E(
+            _("the dealer's exposed card must be burned in the pit boss's presence and replaced, not %(resolution)s.")
+        ),
         "unseen_card": E(_("a misdrawn card that nobody saw goes under the shoe, not %(resolution)s.")),
-        "exposed_card": E(_("an exposed misdrawn card stays on the table; the pit boss places it on a box or has it "
-                            "burned.")),
+        "exposed_card": E(
+            _("an exposed misdrawn card stays on the table; the pit boss places it on a box or has it burned.")
+        ),
         "box_not_drawing": E(_("the pit boss placed the card on box %(box)s, which is not drawing.")),
     },
     "RESHUFFLE_POINT": {
-        "early": E(_("a new shoe with %(n)s cards still left; the shoe is played down to the cut (%(c)s cards)."),
-                   c="cut"),
-        "no_shuffle": E(_("a round dealt without shuffling first (%(n)s card(s) already out); this table shuffles "
-                          "before every round.")),
+        "early": E(
+            _("a new shoe with %(n)s cards still left; the shoe is played down to the cut (%(c)s cards)."), c="cut"
+        ),
+        "no_shuffle": E(
+            _(
+                "a round dealt without shuffling first (%(n)s card(s) already out); this table shuffles "
+                "before every round."
+            )
+        ),
         "past_cut": E(_("a round dealt with %(n)s cards left; a new shoe is due below %(c)s."), c="cut"),
     },
     "BURN_FEE": {
@@ -461,14 +594,23 @@ SENTENCES = {
         "wrong_fee": E(_("a paid burn with a fee of %(a)s; the fee is half the table minimum, %(fee)s."), a="paid"),
     },
     "BURN_COUNT": {
-        "load": E(_("after the shoe was loaded (item %(at)s) %(n)s card(s) were burned before the next round; the "
-                    "procedure burns %(want)s.")),
-        "dealer_change": E(_("after the dealer changed (item %(at)s) %(n)s card(s) were burned before the next "
-                             "round; the procedure burns %(want)s.")),
+        "load": E(
+            _(
+                "after the shoe was loaded (item %(at)s) %(n)s card(s) were burned before the next round; the "
+                "procedure burns %(want)s."
+            )
+        ),
+        "dealer_change": E(
+            _(
+                "after the dealer changed (item %(at)s) %(n)s card(s) were burned before the next "
+                "round; the procedure burns %(want)s."
+            )
+        ),
     },
     "BANK_SUCCESSION": {
-        "wrong_player": E(_("the bank was passed to %(a)s; it should go to %(b)s — %(p)s."), a="player", b="due",
-                          p="why"),
+        "wrong_player": E(
+            _("the bank was passed to %(a)s; it should go to %(b)s — %(p)s."), a="player", b="due", p="why"
+        ),
     },
 }
 
@@ -608,4 +750,3 @@ def _games_loaded() -> None:
         for name in engine.VARIANTS:
             engine.variant(name)
         _LOADED.append(True)
-

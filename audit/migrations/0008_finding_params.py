@@ -5,15 +5,16 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('audit', '0007_finding_text_search'),
+        ("audit", "0007_finding_text_search"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='finding',
-            name='params',
-            field=models.JSONField(blank=True, default=dict, encoder=django.core.serializers.json.DjangoJSONEncoder, verbose_name='params'),
+            model_name="finding",
+            name="params",
+            field=models.JSONField(
+                blank=True, default=dict, encoder=django.core.serializers.json.DjangoJSONEncoder, verbose_name="params"
+            ),
         ),
     ]

@@ -11,8 +11,8 @@ from typing import Any, Callable, Final
 
 from .errors import RoundError
 from .findings import Finding
-from .sentences import finding, phrase
 from .money import ZERO, fmt, parse_amount
+from .sentences import finding, phrase
 
 # Final: the compiled engine (native.py) reads these as C constants instead of module lookups.
 PAY: Final = "pay"

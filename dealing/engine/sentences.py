@@ -37,8 +37,11 @@ PHRASES: Final[dict[str, str]] = {}
 WAGER_WORDS: Final[dict[str, dict[str, str]]] = {}
 
 
-def declare(sentences: dict[str, dict[str, str]], phrases: dict[str, str] | None = None,
-            wagers: dict[str, dict[str, str]] | None = None) -> None:
+def declare(
+    sentences: dict[str, dict[str, str]],
+    phrases: dict[str, str] | None = None,
+    wagers: dict[str, dict[str, str]] | None = None,
+) -> None:
     """Add a game's (or the shared) sentences, phrases and wager words. A (code, rule) or a phrase
     is declared once: declaring it again with other words is a mistake."""
     for code, shapes in sentences.items():
@@ -139,50 +142,53 @@ def say(rule: str, **params) -> dict:
 #   the dealer did; "paid" with paid); owed_as: "paid" | "taken" | "left" (what was owed, with owed);
 #   why: the verdict (a phrase; absent when the engine gives none); first: the event of the first
 #   settlement of the wager.
-declare({
-    "WRONG_AMOUNT": {
-        "paid": "{who}: {wager} paid {paid}, owed {owed}{because}.",
-        "taken": "{who}: {wager} taken {paid}, owed {owed}{because}.",
-        "left": "{who}: {wager} left {paid}, owed {owed}{because}.",
+declare(
+    {
+        "WRONG_AMOUNT": {
+            "paid": "{who}: {wager} paid {paid}, owed {owed}{because}.",
+            "taken": "{who}: {wager} taken {paid}, owed {owed}{because}.",
+            "left": "{who}: {wager} left {paid}, owed {owed}{because}.",
+        },
+        "WRONG_RESULT": {
+            "result": "{who}: {wager} {did}; it should have been {owed_as}{because}.",
+        },
+        "MISSING_SETTLEMENT": {
+            "never": "{who}: {wager} was never settled; it should have been {owed_as}{because}.",
+        },
+        "UNEXPECTED_SETTLEMENT": {
+            "paid": "{who}: {wager} paid, but this stake has no such wager.",
+            "taken": "{who}: {wager} taken, but this stake has no such wager.",
+            "left": "{who}: {wager} left, but this stake has no such wager.",
+            "paid_again": "{who}: {wager} paid a second time (first at event {first}).",
+            "taken_again": "{who}: {wager} taken a second time (first at event {first}).",
+            "left_again": "{who}: {wager} left a second time (first at event {first}).",
+        },
+        # card: the card as logged (the sentence quotes it); pack: the phrase naming the game's pack
+        "CARD_INVALID": {
+            "not_in_pack": "{card!r} is not a card of {pack}.",
+        },
+        # The shoe's card counts (shoe.count_cards; item, where: {"rule": "round", "round": id} or
+        # {"rule": "item", "item": n}; card: a card's label; n: how many; decks; most; what: "shoe" | …)
+        "CARD_COUNT": {
+            "shoe_rank": "{n} cards of rank {card} have come out; a {what} of {decks} pack(s) holds only {most}.",
+            "shoe_card": "{card} has come out {n} times; a {what} of {decks} pack(s) holds only {decks}.",
+            # a round's suit-less cards (loop.Round._over; event, card: the rank as 9*, n, most)
+            "rank": "{n} cards of rank {card} have come out; the shoe holds only {most}.",
+        },
     },
-    "WRONG_RESULT": {
-        "result": "{who}: {wager} {did}; it should have been {owed_as}{because}.",
+    {
+        "who.box": "Box {box}, stake {stake}",
+        "who.box_hand": "Box {box}, stake {stake}, hand {hand}",
+        "who.stake": "Stake {stake}",
+        "who.bank": "The bank",
+        "did.paid": "paid {paid}",
+        "did.taken": "taken",
+        "did.left": "left",
+        "owed_as.paid": "paid {owed}",
+        "owed_as.taken": "taken ({owed})",
+        "owed_as.left": "left ({owed} returned, not paid)",
+        "pack": "the pack",
+        "round": "round {round}",
+        "item": "item {item}",
     },
-    "MISSING_SETTLEMENT": {
-        "never": "{who}: {wager} was never settled; it should have been {owed_as}{because}.",
-    },
-    "UNEXPECTED_SETTLEMENT": {
-        "paid": "{who}: {wager} paid, but this stake has no such wager.",
-        "taken": "{who}: {wager} taken, but this stake has no such wager.",
-        "left": "{who}: {wager} left, but this stake has no such wager.",
-        "paid_again": "{who}: {wager} paid a second time (first at event {first}).",
-        "taken_again": "{who}: {wager} taken a second time (first at event {first}).",
-        "left_again": "{who}: {wager} left a second time (first at event {first}).",
-    },
-    # card: the card as logged (the sentence quotes it); pack: the phrase naming the game's pack
-    "CARD_INVALID": {
-        "not_in_pack": "{card!r} is not a card of {pack}.",
-    },
-    # The shoe's card counts (shoe.count_cards; item, where: {"rule": "round", "round": id} or
-    # {"rule": "item", "item": n}; card: a card's label; n: how many; decks; most; what: "shoe" | …)
-    "CARD_COUNT": {
-        "shoe_rank": "{n} cards of rank {card} have come out; a {what} of {decks} pack(s) holds only {most}.",
-        "shoe_card": "{card} has come out {n} times; a {what} of {decks} pack(s) holds only {decks}.",
-        # a round's suit-less cards (loop.Round._over; event, card: the rank as 9*, n, most)
-        "rank": "{n} cards of rank {card} have come out; the shoe holds only {most}.",
-    },
-}, {
-    "who.box": "Box {box}, stake {stake}",
-    "who.box_hand": "Box {box}, stake {stake}, hand {hand}",
-    "who.stake": "Stake {stake}",
-    "who.bank": "The bank",
-    "did.paid": "paid {paid}",
-    "did.taken": "taken",
-    "did.left": "left",
-    "owed_as.paid": "paid {owed}",
-    "owed_as.taken": "taken ({owed})",
-    "owed_as.left": "left ({owed} returned, not paid)",
-    "pack": "the pack",
-    "round": "round {round}",
-    "item": "item {item}",
-})
+)

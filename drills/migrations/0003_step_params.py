@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('drills', '0002_strategy_trainer'),
+        ("drills", "0002_strategy_trainer"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='drillstep',
-            name='params',
-            field=models.JSONField(blank=True, default=list, verbose_name='params'),
+            model_name="drillstep",
+            name="params",
+            field=models.JSONField(blank=True, default=list, verbose_name="params"),
         ),
     ]

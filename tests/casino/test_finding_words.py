@@ -28,8 +28,9 @@ KEPT = {"ochko", "mnogo", "ante", "bet", "al", "puje", "tapo", "y", "quedo", "pi
 
 
 def _outcomes(variant=None):
-    docs = [json.loads(p.read_text(encoding="utf-8"))["round"] for p in CASES
-            if variant is None or p.parent.name == variant]
+    docs = [
+        json.loads(p.read_text(encoding="utf-8"))["round"] for p in CASES if variant is None or p.parent.name == variant
+    ]
     for doc in docs:
         yield doc, engine.replay(doc)
 
@@ -87,8 +88,12 @@ def test_simulated_mistakes_and_their_verdicts_are_said_in_each_language(variant
 def test_every_declared_sentence_and_phrase_has_its_msgid():
     for name in engine.VARIANTS:
         engine.variant(name)
-    missing = [(code, rule) for code, rules in engine_sentences.SENTENCES.items() for rule in rules
-               if rule not in SENTENCES.get(code, {})]
+    missing = [
+        (code, rule)
+        for code, rules in engine_sentences.SENTENCES.items()
+        for rule in rules
+        if rule not in SENTENCES.get(code, {})
+    ]
     assert missing == []
     assert sorted(set(engine_sentences.PHRASES) - set(PHRASES)) == []
 
@@ -112,8 +117,10 @@ def test_a_rule_this_module_does_not_know_falls_back_to_the_label():
     with translation.override("ru"):
         with pytest.raises(Unsaid):
             render("ILLEGAL_ACTION", {"rule": "something_new", "event": 1})
-        assert finding_text({"code": "ILLEGAL_ACTION", "message": "x", "params": {"rule": "something_new"}}) == \
-            f"{CODE_LABELS['ILLEGAL_ACTION']}."
+        assert (
+            finding_text({"code": "ILLEGAL_ACTION", "message": "x", "params": {"rule": "something_new"}})
+            == f"{CODE_LABELS['ILLEGAL_ACTION']}."
+        )
 
 
 def test_no_module_reads_a_findings_message_back_with_a_regular_expression():

@@ -11,8 +11,8 @@ from .. import loop
 from ..base import LEAVE, PAY, TAKE, Settled
 from ..loop import PLAYING, SPLIT, STOOD, Handlers, deal_target
 from ..money import fmt
-from .rules import CARD, DEAL, DEALER, DONE, EVEN, OFFERS, PLAY, WAGERS, Hand, Stake
 from ..sentences import say
+from .rules import CARD, DEAL, DEALER, DONE, EVEN, OFFERS, PLAY, WAGERS, Hand, Stake
 from .sentences import to, value
 from .table import Table
 

@@ -11,8 +11,8 @@ from ..loop import move as _move
 from ..money import fmt
 from ..sentences import say
 from .events import Play
-from .sentences import BLACKJACK, value
 from .rules import CARD, CENT, DEAL, JACKPOT_CARDS, NAME, PLAY, WAGER_LABEL, Hand, Stake, blackjack_pay
+from .sentences import BLACKJACK, value
 
 
 class Replay(Play):

@@ -14,8 +14,8 @@ from ..loop import move as _move
 from ..money import fmt
 from ..sentences import say
 from .events import Play
-from .sentences import value
 from .rules import BET, BET_MULTIPLE_MAX, DARK, DEAL, DEALER, DRAWING_BOX, NAME, WAGER_LABEL, Box, Hand, Stake
+from .sentences import value
 
 
 class Replay(Play):

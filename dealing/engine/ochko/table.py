@@ -9,10 +9,10 @@ from .. import document as doc_
 from .. import loop
 from ..base import Owed
 from ..errors import RoundError
-from ..sentences import finding
 from ..loop import Handlers, Round, stake_of
 from ..money import INT_AMOUNTS as _INT_AMOUNTS
 from ..money import ZERO, fmt
+from ..sentences import finding
 from .rules import CARD, DEAL, DECKS, DRAWING_BOX, MAX_BOXES, MAX_STAKES_PER_BOX, NAME, Box, Hand, Stake, house_rules
 
 

@@ -10,11 +10,11 @@ from .. import cards as _cards
 from .. import document as doc_
 from ..base import LEAVE, PAY, TAKE, Settled
 from ..errors import RoundError
-from ..sentences import finding
 from ..loop import PLAYING, SPLIT, STOOD, Handlers, Round, deal_target, lookup, stake_of
 from ..money import fmt
-from .sentences import to, value, who
+from ..sentences import finding
 from .rules import BUST, CARD, DECLARED, NAME, NATURAL, RELANCINA, TAPO, WITHDRAWN, Hand, Stake, house_rules
+from .sentences import to, value, who
 
 
 class Play(Round):
