@@ -75,6 +75,9 @@ class FindingSerializer(serializers.Serializer):
     player_delta = serializers.DecimalField(max_digits=14, decimal_places=2, allow_null=True,
                                             help_text="What the player received minus what was owed.")
     message = serializers.CharField()
+    params = serializers.JSONField(help_text="The named values of the message's sentence, with its `rule` "
+                                   "(round-format.md, third wave; docs/findings.md); {} for a finding stored "
+                                   "before findings had params.")
     engine_version = serializers.CharField()
     status = serializers.ChoiceField(choices=FindingStatus.choices)
     classification = serializers.CharField()

@@ -270,6 +270,7 @@ def _audit_findings(records: list[Round]) -> dict[int, list[dict]]:
             "code": f.code, "severity": f.severity, "event": f.event, "stake": f.stake or None,
             "hand": f.hand or None, "wager": f.wager or None, "expected": f.expected, "actual": f.actual,
             "player_delta": None if f.player_delta is None else fmt(f.player_delta), "message": f.message,
+            "params": f.params,
             "review": getattr(f, "status", "") or None,
         })
     return out

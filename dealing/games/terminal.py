@@ -103,7 +103,7 @@ def follow(doc: dict) -> dict:
         if f.event is None and raw_moves:
             continue
         findings.append({"code": f.code, "severity": engine.SEVERITY.get(f.code, "major"), "event": f.event,
-                         "message": f.message,
+                         "message": f.message, "params": f.params,
                          "stake": f.stake, "wager": f.wager})
     last = len(events) - 1
     owed = [{"stake": w.stake, "hand": w.hand, "wager": w.wager, "result": w.result,

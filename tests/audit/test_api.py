@@ -30,8 +30,10 @@ def test_the_list_is_paginated_and_filtered(people, floor, audited):
     row = body["results"][0]
     assert set(row) >= {"id", "round", "round_uid", "shoe", "pit", "table", "dealer", "played_at", "code", "severity",
                         "event", "stake", "hand", "wager", "expected", "actual", "player_delta", "message",
-                        "engine_version", "status", "classification", "reviewed_by", "reviewed_at", "replay_url"}
+                        "engine_version", "status", "classification", "reviewed_by", "reviewed_at", "replay_url",
+                        "params"}
     assert row["player_delta"] is None or isinstance(row["player_delta"], str)
+    assert row["params"].get("rule")  # the sentence's values (docs/findings.md), as the audit stored them
     codes = sorted(set(audited.values_list("code", flat=True)))[:2]
     body = client.get(reverse("api:finding-list") + f"?code={codes[0]}&code={codes[1]}&limit=1000").json()
     assert {r["code"] for r in body["results"]} == set(codes)
