@@ -128,6 +128,24 @@ def where(item) -> dict:
     return {"rule": "round", "round": item.round_id} if item.round_id else {"rule": "item", "item": item.index}
 
 
+# A hand's total as a phrase, made once per total (a verdict names one for every owed wager): the
+# same object is shared by every verdict and finding that names it, and never changed.
+TOTALS: Final = {n: {"rule": "total", "n": n} for n in range(64)}
+SOFT: Final = {n: {"rule": "soft", "n": n} for n in range(64)}
+
+
+def total(n: int) -> dict:
+    """A hand's total as a phrase: {"rule": "total", "n": n}."""
+    phrase = TOTALS.get(n)
+    return phrase if phrase is not None else {"rule": "total", "n": n}
+
+
+def soft(n: int) -> dict:
+    """A soft total as a phrase: {"rule": "soft", "n": n}."""
+    phrase = SOFT.get(n)
+    return phrase if phrase is not None else {"rule": "soft", "n": n}
+
+
 def say(rule: str, **params) -> dict:
     """A phrase's params (a verdict, a hand's value, …): {"rule": rule, **params}."""
     params["rule"] = rule

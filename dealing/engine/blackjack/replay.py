@@ -9,7 +9,7 @@ from .. import loop
 from ..base import LEAVE, PAY, TAKE, Outcome, Owed, compare_settlements
 from ..loop import move as _move
 from ..money import fmt
-from ..sentences import say
+from ..sentences import say, total
 from .events import Play
 from .rules import CARD, CENT, DEAL, JACKPOT_CARDS, NAME, PLAY, WAGER_LABEL, Hand, Stake, blackjack_pay
 from .sentences import BLACKJACK, value
@@ -59,7 +59,7 @@ class Replay(Play):
         elif d_bust:
             d_words = say("dealer_busts", n=dealer.hard)
         else:
-            d_words = say("dealer_has", value=say("total", n=d_best))
+            d_words = say("dealer_has", value=total(d_best))
         leaves: dict[Stake, list[Hand]] = {}
         for hand in self.play:
             leaves.setdefault(hand.stake, []).append(hand)
@@ -118,11 +118,11 @@ class Replay(Play):
         elif d_bust:
             result, why = PAY, d_words
         elif p_best > d_best:
-            result, why = PAY, say("beats", value=say("total", n=p_best), dealer_value=say("total", n=d_best))
+            result, why = PAY, say("beats", value=total(p_best), dealer_value=total(d_best))
         elif p_best == d_best:
-            result, why = LEAVE, say("push", value=say("total", n=p_best), dealer_value=say("total", n=d_best))
+            result, why = LEAVE, say("push", value=total(p_best), dealer_value=total(d_best))
         else:
-            result, why = TAKE, say("loses_to", value=say("total", n=p_best), dealer_value=say("total", n=d_best))
+            result, why = TAKE, say("loses_to", value=total(p_best), dealer_value=total(d_best))
         owed[(sid, name, "bet")] = Owed(sid, name, "bet", result, bet, bet, why=why)
         if double is not None:
             owed[(sid, name, "double")] = Owed(sid, name, "double", result, double, double, why=why)

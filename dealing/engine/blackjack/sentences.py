@@ -7,7 +7,7 @@ soft, blackjack). Each code's rules and their other keys:
 
 from typing import Final
 
-from ..sentences import declare, say
+from ..sentences import declare, say, soft, total
 from .rules import NAME, WAGER_LABEL
 
 declare(
@@ -147,7 +147,7 @@ def value(hand) -> dict:
     if hand.natural:
         return BLACKJACK
     best = hand.best
-    return say("soft", n=best) if hand.soft and best != 21 else say("total", n=best)
+    return soft(best) if hand.soft and best != 21 else total(best)
 
 
 def to(target) -> dict:

@@ -96,17 +96,17 @@ class Replay(Play):
                     self._owe(s, "ante", PAY, s.ante, "final", why)
                     self._owe(s, "bet", bet_result, cast(Decimal, s.bet), "final", why)
                     if s.dealer_bet is not None:
-                        self._owe(s, "dealer_bet", PAY, s.dealer_bet, "final", say("box_won"))
+                        self._owe(s, "dealer_bet", PAY, s.dealer_bet, "final", _BOX_WON)
                 else:
                     self._owe(s, "ante", TAKE, s.ante, "final", why)
                     self._owe(s, "bet", TAKE, cast(Decimal, s.bet), "final", why)
                     if s.dealer_bet is not None:
                         if outcome == "tie":
-                            self._owe(s, "dealer_bet", LEAVE, s.dealer_bet, "final", say("tie_stays"))
+                            self._owe(s, "dealer_bet", LEAVE, s.dealer_bet, "final", _TIE_STAYS)
                         elif ace:
-                            self._owe(s, "dealer_bet", LEAVE, s.dealer_bet, "final", say("ace_stays"))
+                            self._owe(s, "dealer_bet", LEAVE, s.dealer_bet, "final", _ACE_STAYS)
                         else:
-                            self._owe(s, "dealer_bet", TAKE, s.dealer_bet, "final", say("box_lost"))
+                            self._owe(s, "dealer_bet", TAKE, s.dealer_bet, "final", _BOX_LOST)
 
     def _settled_as_owed(self) -> bool:
         """Whether every wager was settled once, as owed and in time: the usual round, told in one pass.
@@ -295,6 +295,12 @@ class _Probe:
             return dict(r.owed)
         finally:
             r.owed = saved
+
+
+_BOX_WON: Final = say("box_won")
+_BOX_LOST: Final = say("box_lost")
+_TIE_STAYS: Final = say("tie_stays")
+_ACE_STAYS: Final = say("ace_stays")
 
 
 def _instant_order(owed: list[Owed]) -> list[Owed]:

@@ -7,6 +7,7 @@ logged or labelled), amounts as decimal strings. Each code's rules and their oth
 from typing import Final
 
 from ..sentences import declare, say
+from ..sentences import total as _total
 from .rules import WAGER_LABEL
 
 NAME: Final = "ochko"
@@ -164,11 +165,11 @@ declare(
     {NAME: WAGER_LABEL},
 )
 
-_COMBINATIONS: Final = {"pair of aces": "pair_of_aces", "five pictures": "five_pictures"}
+_COMBINATIONS: Final = {"pair of aces": say("pair_of_aces"), "five pictures": say("five_pictures")}
 
 
 def value(combination: str | None, total: int) -> dict:
     """A hand's value as a phrase: its combination (pair of aces, five pictures) or its total."""
     if combination is not None:
-        return say(_COMBINATIONS[combination])
-    return say("total", n=total)
+        return _COMBINATIONS[combination]
+    return _total(total)

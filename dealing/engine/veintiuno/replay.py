@@ -7,15 +7,14 @@ from typing import Final
 
 from .. import loop
 from ..base import LEAVE, PAY, TAKE, Outcome, Owed, compare_settlements
-from ..sentences import finding, say
 from ..loop import PLAYING
 from ..loop import move as _move
 from ..money import fmt
+from ..sentences import finding, say, total
 from .events import Play
+from .rules import BUST, DECLARED, KIND_VALUE, MONONA, NAME, NATURAL, SUITED_TWELVE, TAPO, WITHDRAWN, Hand, Stake
 from .sentences import KIND_PHRASE, SPECIAL, to
 from .sentences import value as hand_value
-from .rules import BUST, DECLARED, KIND_VALUE, MONONA, NAME, NATURAL, SUITED_TWELVE, TAPO
-from .rules import WITHDRAWN, Hand, Stake
 
 
 class Replay(Play):
@@ -48,7 +47,7 @@ class Replay(Play):
         b_natural = b_kind == NATURAL
         b_value = KIND_VALUE[b_kind] if b_kind is not None else b_best
         b_bust = b_kind is None and b_best > 21
-        b_value_words = KIND_PHRASE[b_kind] if b_kind else say("total", n=b_value)
+        b_value_words = KIND_PHRASE[b_kind] if b_kind else total(b_value)
         if b_bust:
             b_words = say("bank_over_with", n=b_best)
         else:

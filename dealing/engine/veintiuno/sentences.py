@@ -8,7 +8,7 @@ voided: the event that voided the hand. Each code's rules and their other keys:
 
 from typing import Final
 
-from ..sentences import declare, say
+from ..sentences import declare, say, total
 from .rules import MONONA, NAME, NATURAL, RELANCINA, SUITED_TWELVE, TWELVE, WAGER_LABEL
 
 declare(
@@ -175,7 +175,7 @@ def value(hand) -> dict:
         return KIND_PHRASE[kind]
     if hand.trillona:
         return TRILLONA
-    return say("total", n=hand.best)
+    return total(hand.best)
 
 
 def to(target) -> dict:
