@@ -157,3 +157,18 @@ def test_a_drills_explanation_is_said_from_its_params_without_the_event():
     with translation.override("ru"):
         (said,) = step_findings(Step)
         assert said != explain and "Событие" not in said and said[:1].isupper()
+
+
+def test_docs_list_every_codes_sentences():
+    """docs/findings.md lists each (code, rule) the engine declares, so the params of each code are
+    documented beside its code in the engine and once in the docs."""
+    for name in engine.VARIANTS:
+        engine.variant(name)
+    doc = (Path(settings.BASE_DIR) / "docs" / "findings.md").read_text(encoding="utf-8")
+    missing = [
+        (code, rule)
+        for code, rules in engine_sentences.SENTENCES.items()
+        for rule in rules
+        if f"| `{code}` | `{rule}` |" not in doc
+    ]
+    assert missing == []
