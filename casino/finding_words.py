@@ -72,6 +72,7 @@ WAGER_WORDS = {
 }
 
 HEAD_EVENT = _("Event %(n)s: %(text)s")
+HEAD_NIGHT_ROUND = _("Round %(n)d: %(said)s")  # a game night's finding about one of its rounds (the ledger)
 HEAD_ITEM = _("Shoe item %(n)s: %(text)s")
 
 # --- the phrases ---------------------------------------------------------------------------------
@@ -608,6 +609,8 @@ SENTENCES = {
         ),
     },
     "BANK_SUCCESSION": {
+        # the ledger's own: a night's round dealt by another bank than the one it passed to
+        "night_dealt_by": E(_("Round %(n)d was dealt by %(bank)s, but the bank belonged to %(expected)s.")),
         "wrong_player": E(
             _("the bank was passed to %(a)s; it should go to %(b)s — %(p)s."), a="player", b="due", p="why"
         ),
@@ -670,11 +673,19 @@ def render(code: str, params: dict) -> str:
     """A finding's sentence from its code and params, in the reader's language (Unsaid when this
     module has no words for it)."""
     _games_loaded()
+    night_round = params.get("night_round")
     if _english():
+        entry = SENTENCES.get(code, {}).get(params.get("rule", ""))
         try:
             text = _engine.english(code, params)
-        except (KeyError, IndexError, ValueError) as err:
+        except KeyError as err:  # a sentence of the Django side's own (the ledger's): its msgid, in English
+            if entry is None:
+                raise Unsaid(code) from err
+            text = entry.say(_values(params))
+        except (IndexError, ValueError) as err:
             raise Unsaid(code) from err
+        if night_round is not None:
+            return str(HEAD_NIGHT_ROUND) % {"n": night_round, "said": text}
         # A sentence without its head (a drill's explanation) begins with a capital, as the engine's
         # sentences without a head do.
         return text if _engine.head(params) else _capital(text)
@@ -682,6 +693,8 @@ def render(code: str, params: dict) -> str:
     if entry is None:
         raise Unsaid(code)
     body = _capital(entry.say(_values(params)))
+    if night_round is not None:
+        return str(HEAD_NIGHT_ROUND) % {"n": night_round, "said": body}
     if params.get("event") is not None:
         return str(HEAD_EVENT) % {"n": params["event"], "text": body}
     if params.get("item") is not None:

@@ -97,7 +97,8 @@ def tally(players: list[str], first_bank: str, docs: list[dict],
                 "BANK_SUCCESSION",
                 _("Round %(n)d was dealt by %(bank)s, but the bank belonged to %(expected)s.")
                 % {"n": k + 1, "bank": bank, "expected": expected},
-                expected={"player": expected}, actual={"player": bank}))
+                expected={"player": expected}, actual={"player": bank},
+                params={"rule": "night_dealt_by", "n": k + 1, "bank": bank, "expected": expected}))
         nxt = outcome.extra.get("bank_next") or bank
         lines.append(RoundLine(k + 1, doc, outcome, bank, nxt, gains, dict(balances), findings))
         expected = nxt
@@ -120,8 +121,11 @@ def pack_findings(docs: list[dict], *, rules: dict | None = None) -> dict[int, l
         number = finding.event  # item k is round k (item 0 is the shuffle)
         if not number:
             continue
-        said = sentences.english(finding.code, sentences.headless(finding.params))  # without the shoe item's head
-        out.setdefault(number, []).append(Finding(finding.code, _("Round %(n)d: %(said)s") % {"n": number, "said": said}))
+        params = sentences.headless(finding.params)  # the sentence without the shoe item's head
+        said = sentences.english(finding.code, params)
+        params["night_round"] = number  # said in front: "Round 3: …" (casino/finding_words.py)
+        message = _("Round %(n)d: %(said)s") % {"n": number, "said": said}
+        out.setdefault(number, []).append(Finding(finding.code, message, params=params))
     return out
 
 

@@ -172,3 +172,28 @@ def test_docs_list_every_codes_sentences():
         if f"| `{code}` | `{rule}` |" not in doc
     ]
     assert missing == []
+
+
+def test_a_game_nights_own_findings_are_said_from_their_params():
+    """The ledger's findings about a night (the bank dealt by the wrong player, a card out again before
+    the pack ran out) carry params too: said in each language, in English as their message."""
+    from dealing.engine.findings import Finding
+
+    dealt_by = Finding(
+        "BANK_SUCCESSION",
+        "Round 3 was dealt by Beto, but the bank belonged to Ana.",
+        params={"rule": "night_dealt_by", "n": 3, "bank": "Beto", "expected": "Ana"},
+    )
+    doc = json.loads((GOLDEN / "veintiuno" / "01-bank-stands-ties-go-to-bank.json").read_text())["round"]
+    from ledger.tally import pack_findings
+
+    pack = [f for found in pack_findings([doc, doc]).values() for f in found]
+    assert pack, "the same round twice deals its cards twice from one pack"
+    for finding in [dealt_by, *pack]:
+        with translation.override("en"):
+            assert finding_text(finding) == finding.message
+        for language in LANGUAGES:
+            with translation.override(language):
+                text = finding_text(finding)
+                assert text != finding.message and "%(" not in text
+                assert not _english_left(text, doc), (language, text)
