@@ -77,10 +77,6 @@ ALLOW: set[str] = {
     "tests/drills/test_strategy_browser.py:_bj_chart",
     "tests/drills/test_strategy_play.py:_up_name",
     "tests/drills/test_strategy_play.py:_veintiuno_natural",
-    # casino/finding_text.py, replaced by findings that carry their params (item 2).
-    "tests/casino/test_languages.py:_HEADS",
-    "tests/casino/test_languages.py:_Unknown",
-    "tests/casino/test_languages.py:_sentence",
     # audit/selectors.py's _rollups (the rows a user may see), where the row scoping lands (item 3).
     "tests/audit/test_dashboard_grouped.py:_finding_totals_each",
     "tests/audit/test_dashboard_grouped.py:_rollups",
