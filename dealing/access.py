@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from casino.models import Table
 from casino.roles import AUDITOR, DEALER, INSPECTOR, PIT_BOSS, has_role, user_pits
+from casino.scope import table_named
 from dealing.errors import refuse
 from dealing.models import Round
 
@@ -93,8 +94,9 @@ def check_may_log_for(user, table: Table, dealer, supersedes: Round | None) -> N
 
 def table_for(user, name: str) -> Table:
     """The table named `name` when it stands in one of the user's pits: 404 if none, 403 if elsewhere."""
-    table = get_object_or_404(Table.objects.select_related("pit"), name=name)
-    if not user_pits(user).filter(pk=table.pit_id).exists():
+    table = table_named(user, name)
+    if table is None:
+        table = get_object_or_404(Table.objects, name=name)
         raise PermissionDenied(_("Table %(table)s is not in your pits.") % {"table": table.name})
     return table
 

@@ -16,6 +16,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from casino.roles import AUDITOR, DEALER, PIT_BOSS, has_role, user_pits
+from casino.scope import restrict
 
 from .models import GameSession
 
@@ -25,9 +26,7 @@ RUN_ROLES = (DEALER, PIT_BOSS)
 
 def visible_sessions(user) -> QuerySet:
     """The nights a user may read."""
-    if not has_role(user, *READ_ROLES):
-        return GameSession.objects.none()
-    return GameSession.objects.filter(table__pit__in=user_pits(user))
+    return restrict(GameSession.objects, user)  # READ_ROLES, by GameSession.row_scope
 
 
 def may_start_at(user, table) -> bool:
