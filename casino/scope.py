@@ -14,6 +14,7 @@ Every list, page, API, export and task that limits rows asks the one function:
     restrict(Rollup.objects.all(), user, FLOOR)     # every row of his pits, whatever his role
     scope_q(Round, user)                            # the same as a Q (a filter inside another query)
     table_named(user, "R-1")                        # the table of a URL or a request, if in his pits
+    works_at(user, table)                           # one table: does he work in its pit?
 
 An action's `Who` says which roles reach which rows:
 
@@ -137,6 +138,21 @@ def restrict(queryset: QuerySet, user, action: str = VIEW, *, scope: RowScope | 
         return queryset
     queryset = queryset.filter(where)
     return queryset.distinct() if rule.distinct else queryset
+
+
+# Where `works_at` keeps the ids of the pits the user works in (API token authentication fills it in
+# with the token: casino/authentication.py).
+PITS_CACHE = "_dealing_pits"
+
+
+def works_at(user, table) -> bool:
+    """The user works in the pit of this table (superusers and auditors: every pit): the one question
+    about a single table. The user's pits are read once and kept on the user object (which lives for
+    one request)."""
+    pits = user.__dict__.get(PITS_CACHE)
+    if pits is None:
+        pits = user.__dict__[PITS_CACHE] = frozenset(user_pits(user).values_list("pk", flat=True))
+    return table.pit_id in pits
 
 
 def table_named(user, ref, *, action: str = VIEW, by_pk: bool = False):

@@ -17,8 +17,8 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from casino.models import Table
-from casino.roles import AUDITOR, DEALER, INSPECTOR, PIT_BOSS, has_role, user_pits
-from casino.scope import table_named
+from casino.roles import AUDITOR, DEALER, INSPECTOR, PIT_BOSS, has_role
+from casino.scope import table_named, works_at  # works_at: the user works in the table's pit
 from dealing.errors import refuse
 from dealing.models import Round
 
@@ -31,16 +31,6 @@ SHOE_RECORDERS = (DEALER, INSPECTOR, PIT_BOSS)  # burns and dealer changes
 REPORTERS = (INSPECTOR, PIT_BOSS)  # incidents
 DECIDERS = (PIT_BOSS,)  # the pit boss's word on corrections and incidents
 TERMINAL_USERS = (DEALER, INSPECTOR, PIT_BOSS)  # the table terminal: following a round as it is dealt
-
-
-def works_at(user, table: Table) -> bool:
-    """The user works in the pit of this table (superusers and auditors: every pit). The user's pits
-    are read once and kept on the user object (which lives for one request); API token
-    authentication reads them with the token (casino.authentication.PITS_CACHE)."""
-    pits = user.__dict__.get("_dealing_pits")
-    if pits is None:
-        pits = user.__dict__["_dealing_pits"] = frozenset(user_pits(user).values_list("pk", flat=True))
-    return table.pit_id in pits
 
 
 def staff_of(user, table: Table, *roles: str) -> bool:
@@ -112,6 +102,6 @@ def may_correct(user, record: Round) -> bool:
         return False
     if user.is_superuser:
         return True
-    if has_role(user, PIT_BOSS) and user_pits(user).filter(pk=record.table.pit_id).exists():
+    if has_role(user, PIT_BOSS) and works_at(user, record.table):
         return True
     return has_role(user, DEALER) and record.dealer_id == user.pk
