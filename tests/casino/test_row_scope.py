@@ -28,8 +28,16 @@ NOT_LISTS = {"logout", "schema", "swagger-ui"}
 TABLE_NAMES_ARE_SETUPS = ("drills:", "api:drill")
 # Lists where the auditor must see Pit B: the walk would prove nothing if these showed no row.
 AUDITOR_SEES_PIT_B = {
-    "api:table-list", "api:round-list", "api:finding-list", "api:incident-list", "api:shoe-list",
-    "casino:floor", "audit:finding_list", "audit:finding_csv", "dealing:table_list", "dealing:incident_list",
+    "api:table-list",
+    "api:round-list",
+    "api:finding-list",
+    "api:incident-list",
+    "api:shoe-list",
+    "casino:floor",
+    "audit:finding_list",
+    "audit:finding_csv",
+    "dealing:table_list",
+    "dealing:incident_list",
 }
 
 
@@ -100,9 +108,17 @@ def two_pits(walk_floor, make_user, django_capture_on_commit_callbacks):  # noqa
             round_log(document=doc, logged_by=people[DEALER], table=r1)
     escribas = Table.objects.get(name="Escribas")
     books.shift_open(table=escribas, counted_by=users["dealer1"], counts={str(escribas.chips[0]): 10})
-    IntegritySignal.objects.create(kind="lean", key=f"lean:d{dealer_b.pk}", dealer=dealer_b, table=escribas,
-                                   period_start=dt.date(2026, 1, 1), period_end=dt.date(2026, 1, 31),
-                                   statistic=0.9, p_value=0.0001, p_adjusted=0.001)
+    IntegritySignal.objects.create(
+        kind="lean",
+        key=f"lean:d{dealer_b.pk}",
+        dealer=dealer_b,
+        table=escribas,
+        period_start=dt.date(2026, 1, 1),
+        period_end=dt.date(2026, 1, 31),
+        statistic=0.9,
+        p_value=0.0001,
+        p_adjusted=0.001,
+    )
     rounds_b = Round.objects.filter(table__pit=pit_b)
     assert rounds_b.exists() and Round.objects.filter(table__pit=pit_a).exists()
     pit_b_names = list(Table.objects.filter(pit=pit_b).values_list("name", flat=True))
@@ -124,8 +140,11 @@ def _walk(user, urls, pit_b_ids, pit_b_marks) -> tuple[dict, list]:
             continue
         body = _body(response)
         table_names, every_mark = pit_b_marks
-        marks = sorted(mark for mark in every_mark if mark in body
-                       and not (name.startswith(TABLE_NAMES_ARE_SETUPS) and mark in table_names))
+        marks = sorted(
+            mark
+            for mark in every_mark
+            if mark in body and not (name.startswith(TABLE_NAMES_ARE_SETUPS) and mark in table_names)
+        )
         if url.startswith("/api/") and response.get("Content-Type", "").startswith("application/json"):
             ids = _json_round_ids(json.loads(body), rounds=url.rstrip("/").endswith("/rounds"))
             marks += sorted(f"round {pk}" for pk in ids & pit_b_ids)
@@ -148,8 +167,11 @@ def test_a_user_of_pit_a_sees_no_row_of_pit_b_in_any_list_page_export_or_api_lis
         seen, errors = _walk(user, urls, pit_b_ids, pit_b_marks)
         assert not errors, "\n".join(errors)
         admitted[role] = len(seen)
-        leaks += [f"{role} of Pit A: {urls[name]} ({name}) shows {', '.join(marks[:5])}"
-                  for name, marks in seen.items() if marks]
+        leaks += [
+            f"{role} of Pit A: {urls[name]} ({name}) shows {', '.join(marks[:5])}"
+            for name, marks in seen.items()
+            if marks
+        ]
     assert not leaks, "\n".join(leaks)
     # Each of them was let into pages of his role (the walk did not only collect refusals).
     assert all(n >= 3 for n in admitted.values()), admitted
@@ -165,15 +187,33 @@ def test_pit_a_people_cannot_open_a_row_of_pit_b(two_pits):
 
     users, objects, people, pit_b_ids, pit_b_marks = two_pits
     in_b = {"table__pit__name": "Pit B"}
-    pit_b = dict(objects, round=Round.objects.filter(**in_b).first(), shoe=Shoe.objects.filter(**in_b).first(),
-                 incident=Incident.objects.filter(**in_b).first(), session=GameSession.objects.filter(**in_b).first(),
-                 shift=TableShift.objects.filter(**in_b).first(), signal=IntegritySignal.objects.filter(**in_b).first(),
-                 finding=Finding.objects.filter(**in_b).first())
+    pit_b = dict(
+        objects,
+        round=Round.objects.filter(**in_b).first(),
+        shoe=Shoe.objects.filter(**in_b).first(),
+        incident=Incident.objects.filter(**in_b).first(),
+        session=GameSession.objects.filter(**in_b).first(),
+        shift=TableShift.objects.filter(**in_b).first(),
+        signal=IntegritySignal.objects.filter(**in_b).first(),
+        finding=Finding.objects.filter(**in_b).first(),
+    )
     assert all(pit_b[k] is not None for k in ("round", "shoe", "incident", "session", "shift", "signal", "finding"))
-    names = ["dealing:round_detail", "audit:round_replay", "audit:shoe_detail", "api:round-detail",
-             "api:incident-detail", "api:shoe-detail", "api:finding-detail", "ledger:session_detail",
-             "api:ledger:session-ledger", "books:shift_detail", "api:books:shift-books", "books:report_shift",
-             "books:signal_detail", "api:books:signal-detail"]
+    names = [
+        "dealing:round_detail",
+        "audit:round_replay",
+        "audit:shoe_detail",
+        "api:round-detail",
+        "api:incident-detail",
+        "api:shoe-detail",
+        "api:finding-detail",
+        "ledger:session_detail",
+        "api:ledger:session-ledger",
+        "books:shift_detail",
+        "api:books:shift-books",
+        "books:report_shift",
+        "books:signal_detail",
+        "api:books:signal-detail",
+    ]
     patterns = {p.name: p for p in url_patterns()}
     missing = [n for n in names if n not in patterns]
     assert not missing, missing
