@@ -177,6 +177,17 @@ def test_a_user_of_pit_a_sees_no_row_of_pit_b_in_any_list_page_export_or_api_lis
     assert all(n >= 3 for n in admitted.values()), admitted
 
 
+def test_the_row_walk_takes_every_list_of_the_api_schema():
+    """Every GET of the OpenAPI schema without a path parameter is among the walk's URLs."""
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    lists = {path for path, operations in schema["paths"].items() if "get" in operations and "{" not in path}
+    walked = set(_list_urls({"table": "R-1"}).values())
+    assert len(lists) > 20
+    assert lists <= walked, f"not walked: {sorted(lists - walked)}"
+
+
 def test_pit_a_people_cannot_open_a_row_of_pit_b(two_pits):
     """The details behind the lists: a Pit B round, shoe, incident, night, shift and signal answer
     403 or 404 to Pit A's pit boss (the auditor opens them)."""
