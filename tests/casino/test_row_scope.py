@@ -3,10 +3,11 @@
 On the demo floor (rounds, shoes, findings, incidents at the tables of both pits; a game night at
 Casa-21, Pit B) with a float shift and an integrity signal in each pit, every list page, export and
 API list — every URL pattern of the project that takes no argument, or only a table (given Pit A's
-R-1) — is requested with GET by a pit boss, an inspector, a dealer and a trainee who work in Pit A
-only, and by an auditor. Pit B's identifiers (its tables' names, its rounds' ids and uids, its own
-dealer's username) must never reach the Pit A users, and must reach the auditor on the main lists:
-the walk proves that it looks at rows. The rows themselves are scoped by `casino.scope.restrict`.
+R-1), the game math aside (it holds no floor row) — is requested with GET by a pit boss, an
+inspector, a dealer and a trainee who work in Pit A only, and by an auditor. Pit B's identifiers
+(its tables' names, its rounds' ids and uids, its own dealer's username) must never reach the Pit A
+users, and must reach the auditor on the main lists: the walk proves that it looks at rows. The
+rows themselves are scoped by `casino.scope.restrict`.
 """
 
 import json
@@ -23,6 +24,10 @@ pytestmark = pytest.mark.django_db
 TABLE_ARGS = ("<table:name>", "<str:table>")
 # Pages without rows: logging out (it ends the session), the API's schema and its docs.
 NOT_LISTS = {"logout", "schema", "swagger-ui"}
+# The game math holds no row of the floor (no pit, table, dealer or round: gamemath/access.py), and
+# its first answers solve the games for minutes of CPU: the walk leaves it out.
+NO_FLOOR_ROWS = ("gamemath:", "api:math-")
+MATH_API = "/api/v1/math/"
 # The drills read no row of the floor: their set-ups are named after the demo salon's tables
 # (dealing/games/*/drills.py), so only a round's uid or a dealer's name would be a leak there.
 TABLE_NAMES_ARE_SETUPS = ("drills:", "api:drill")
@@ -48,7 +53,7 @@ def _list_urls(objects) -> dict[str, str]:
         route = pattern.route
         for arg in TABLE_ARGS:
             route = route.replace(arg, "")
-        if "<" in route or pattern.name in NOT_LISTS or pattern.name.startswith("password_"):
+        if "<" in route or pattern.name in NOT_LISTS or pattern.name.startswith(("password_", *NO_FLOOR_ROWS)):
             continue
         urls[pattern.name] = build_url(pattern, objects)
     return urls
@@ -178,13 +183,18 @@ def test_a_user_of_pit_a_sees_no_row_of_pit_b_in_any_list_page_export_or_api_lis
 
 
 def test_the_row_walk_takes_every_list_of_the_api_schema():
-    """Every GET of the OpenAPI schema without a path parameter is among the walk's URLs."""
+    """Every GET of the OpenAPI schema without a path parameter (the game math's aside) is among the
+    walk's URLs."""
     from drf_spectacular.generators import SchemaGenerator
 
     schema = SchemaGenerator().get_schema(request=None, public=True)
-    lists = {path for path, operations in schema["paths"].items() if "get" in operations and "{" not in path}
+    lists = {
+        path
+        for path, operations in schema["paths"].items()
+        if "get" in operations and "{" not in path and not path.startswith(MATH_API)
+    }
     walked = set(_list_urls({"table": "R-1"}).values())
-    assert len(lists) > 20
+    assert len(lists) > 10
     assert lists <= walked, f"not walked: {sorted(lists - walked)}"
 
 
