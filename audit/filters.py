@@ -21,9 +21,9 @@ from casino.choices import Variant
 from casino.filters import IdFilter
 from casino.models import Pit, Table
 from casino.roles import DEALER, user_pits
+from casino.scope import restrict, sees_every_pit
 from dealing import engine
 
-from . import access
 from .choices import Classification, FindingStatus, Severity
 from .models import Finding
 from .services import day_start
@@ -102,11 +102,11 @@ class FindingFilter(django_filters.FilterSet):
     def __init__(self, data=None, queryset=None, *, user=None, **kwargs):
         super().__init__(data, queryset, **kwargs)
         if user is not None:
-            everything = access.sees_everything(user)
-            pits = Pit.objects.all() if everything else user_pits(user)
+            everything = sees_every_pit(user)
+            pits = user_pits(user)  # every pit for an auditor
             self.filters["pit"].queryset = pits
             self.form.fields["pit"].queryset = pits
-            tables = Table.objects.select_related("pit").filter(pit__in=pits)
+            tables = restrict(Table.objects.select_related("pit"), user)
             self.filters["table"].queryset = tables
             self.form.fields["table"].queryset = tables
             dealers = User.objects.filter(Q(groups__name=DEALER) | Q(is_superuser=True)).distinct()

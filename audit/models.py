@@ -27,6 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino.models import MONEY, Table
+from casino.scope import RowScope
 from dealing.models import Round, Shoe
 
 from .choices import (
@@ -43,6 +44,8 @@ USER = settings.AUTH_USER_MODEL
 
 
 class Finding(models.Model):
+
+    row_scope = RowScope(pit="table__pit", owner="dealer")  # as a round's (casino/scope.py)
     round = models.ForeignKey(Round, on_delete=models.CASCADE, null=True, blank=True, related_name="findings",
                               verbose_name=_("round"))
     shoe = models.ForeignKey(Shoe, on_delete=models.CASCADE, null=True, blank=True, related_name="findings",
@@ -256,6 +259,8 @@ class Rollup(models.Model):
     """The audited rounds in force of one (day, shift, table, dealer, game): how many, by verdict, their
     handle and their win. Written only by audit/rollups.py (increments; docs/rollups.md)."""
 
+    row_scope = RowScope(pit="table__pit", owner="dealer_id")  # as a finding's; the dealer is an id
+
     day = models.DateField(_("day"), help_text=_("The calendar day in the casino's time zone."))
     shift_date = models.DateField(_("shift of"), help_text=_("The day the shift began (a night shift runs past midnight)."))
     shift = models.PositiveSmallIntegerField(_("shift"), help_text=_("The shift's place in CASINO_SHIFTS (0, 1, …)."))
@@ -294,6 +299,8 @@ class RollupFinding(models.Model):
     """The findings of one rollup key with one code, severity and review (status, classification), of
     rounds (`of_shoe` false) or of shoes: how many, and the money they moved (player delta > 0: over,
     < 0: under). Written only by audit/rollups.py."""
+
+    row_scope = RowScope(pit="table__pit", owner="dealer_id")  # as a finding's; the dealer is an id
 
     day = models.DateField(_("day"))
     shift_date = models.DateField(_("shift of"))

@@ -20,7 +20,7 @@ from dealing import engine
 from dealing.choices import AuditStatus
 from casino.finding_text import event_field, event_word
 from casino.models import Table
-from casino.roles import DEALER, has_role
+from casino.scope import restrict
 from dealing.models import Round, RoundAudit, Shoe, in_force_q
 
 from . import access, replay
@@ -37,7 +37,7 @@ IN_FORCE = Q(round__isnull=True) | in_force_q("round")
 def finding_queryset(*, user) -> QuerySet:
     """Every finding the user may see, of rounds in force (a superseded round's findings were
     corrected by its amendment) and of shoes."""
-    return (Finding.objects.filter(access.scope(user)).filter(IN_FORCE)
+    return (restrict(Finding.objects, user).filter(IN_FORCE)
             .select_related("table", "table__pit", "dealer", "round", "shoe", "reviewed_by"))
 
 
@@ -102,7 +102,7 @@ def _money(value: Decimal) -> str:
 # --- rounds ---------------------------------------------------------------------------------------
 
 def round_queryset(*, user) -> QuerySet:
-    return Round.objects.filter(access.scope(user)).select_related("table", "table__pit", "dealer", "shoe")
+    return restrict(Round.objects, user).select_related("table", "table__pit", "dealer", "shoe")
 
 
 def round_get(*, user, round_id) -> Round:
@@ -177,7 +177,7 @@ def round_replay(*, user, round_id) -> RoundReplay:
             codes_at.setdefault(f.event, []).append(f.code)
     events = [_event_view(i, ev, codes_at.get(i, [])) for i, ev in enumerate(document.get("events") or [])]
     # This revision, the one it corrects and its corrections, as far as the user may see them.
-    amendments = list(Round.objects.filter(access.scope(user))
+    amendments = list(restrict(Round.objects, user)
                       .filter(Q(pk=record.pk) | Q(pk=record.supersedes_id) | Q(supersedes=record))
                       .order_by("revision", "pk").only("pk", "revision", "supersedes_id"))
     return RoundReplay(record, document, layout, rows, findings, events, error=error, live=live, drift=drift,
@@ -266,18 +266,8 @@ OVER = Sum("player_delta", filter=Q(player_delta__gt=0))
 UNDER = Sum("player_delta", filter=Q(player_delta__lt=0))
 
 
-def rollup_scope(user) -> Q:
-    """`access.scope` for the rollups, whose dealer is a plain id (0 for none)."""
-    visible = access.scope(user, dealer=None)
-    if access.sees_everything(user) or not getattr(user, "is_authenticated", False) or not user.is_active:
-        return visible
-    if has_role(user, DEALER):
-        visible |= Q(dealer_id=user.pk)
-    return visible
-
-
 def _rollups(model, *, user, period: Period) -> QuerySet:
-    return model.objects.filter(rollup_scope(user), day__gte=period.date_from, day__lte=period.date_to).order_by()
+    return restrict(model.objects.filter(day__gte=period.date_from, day__lte=period.date_to), user).order_by()
 
 
 def _names(dealer_ids) -> dict[int, tuple[str, str]]:
@@ -293,8 +283,8 @@ def pending_count(*, user, period: Period) -> int:
     are stored) — what the sweep audits (audit.services.rounds) — instead of an anti-join of every
     round of the period against its audit row. Every writer appends a round's pending row in the
     round's transaction (dealing.hooks.round_written)."""
-    return (RoundAudit.objects.filter(status=AuditStatus.PENDING)
-            .filter(access.scope(user, pit="round__table__pit", dealer="round__dealer"), in_force_q("round"),
+    return (restrict(RoundAudit.objects.filter(status=AuditStatus.PENDING), user)
+            .filter(in_force_q("round"),
                     round__logged_at__gte=period.start, round__logged_at__lt=period.end).count())
 
 
@@ -312,7 +302,7 @@ def dashboard(*, user, period: Period) -> dict:
     clean, with_findings, errors = (totals["clean"] or 0, totals["with_findings"] or 0, totals["errors"] or 0)
     audited = clean + with_findings + errors
     zero = Decimal(0)
-    recent = (Finding.objects.filter(access.scope(user)).filter(IN_FORCE)
+    recent = (restrict(Finding.objects, user).filter(IN_FORCE)
               .filter(played_at__gte=period.start, played_at__lt=period.end))
     return {
         "period": period,
@@ -494,7 +484,7 @@ class ShoeItemView:
 def shoe_view(*, user, shoe_id) -> dict:
     from .shoes import shoe_items
 
-    shoe = (Shoe.objects.filter(access.scope(user, dealer=None)).select_related("table", "table__pit", "shuffled_by")
+    shoe = (restrict(Shoe.objects, user).select_related("table", "table__pit", "shuffled_by")
             .filter(pk=shoe_id).first())
     if shoe is None:
         raise Http404(_("No such shoe."))

@@ -15,7 +15,8 @@ the API ask the same functions for what they offer.
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
-from casino.roles import AUDITOR, DEALER, INSPECTOR, PIT_BOSS, has_role, user_pits
+from casino.roles import AUDITOR, DEALER, INSPECTOR, PIT_BOSS
+from casino.scope import restrict
 from dealing.access import staff_of
 
 from .models import TableShift
@@ -28,9 +29,7 @@ WRITE_ROLES = (DEALER, PIT_BOSS)
 
 
 def visible_shifts(user) -> QuerySet:
-    if not has_role(user, *READ_ROLES):
-        return TableShift.objects.none()
-    return TableShift.objects.filter(table__pit__in=user_pits(user))
+    return restrict(TableShift.objects, user)  # READ_ROLES, by TableShift.row_scope
 
 
 def shift_for(user, pk) -> TableShift:

@@ -27,7 +27,8 @@ from rest_framework.views import APIView
 from casino.api_errors import errors
 from casino.errors import ServiceError
 from casino.models import Table
-from casino.roles import HasRole, user_pits
+from casino.roles import HasRole
+from casino.scope import table_named
 
 from . import selectors, services
 from .access import COUNTERS, READ_ROLES, SIGNERS, WRITE_ROLES, shift_for
@@ -66,7 +67,7 @@ class ShiftListApi(APIView):
                                                           % {"value": wanted, "choices": ", ".join(ShiftStatus.values)}]})
         table = None
         if request.query_params.get("table"):
-            table = Table.objects.filter(name=request.query_params["table"]).first()
+            table = table_named(request.user, request.query_params["table"])
             if table is None:
                 return Response([])
         shifts = selectors.shift_list(user=request.user, table=table, status=request.query_params.get("status"))
@@ -74,10 +75,7 @@ class ShiftListApi(APIView):
 
 
 def _table(user, ref: str) -> Table:
-    tables = Table.objects.filter(pit__in=user_pits(user)).select_related("pit")
-    table = tables.filter(name=ref).first()
-    if table is None and str(ref).isdigit():
-        table = tables.filter(pk=int(ref)).first()
+    table = table_named(user, ref, by_pk=True)
     if table is None:
         raise ServiceError(_("There is no table “%(table)s” in your pits.") % {"table": ref},
                            extra={"code": "unknown_table", "field": "table"})

@@ -18,6 +18,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino.models import MONEY, Table
+from casino.roles import DEALER, INSPECTOR, PIT_BOSS
+from casino.scope import RowScope, Who
 
 from .choices import EventKind, ShiftStatus, TransferStatus
 
@@ -26,6 +28,9 @@ USER = settings.AUTH_USER_MODEL
 
 class TableShift(models.Model):
     """One shift of a table's float, from the opening count to the close."""
+
+    # The dealers, inspectors and pit bosses of the table's pit read its shifts (casino/scope.py).
+    row_scope = RowScope(pit="table__pit", owner="dealer", view=Who(pits=(DEALER, INSPECTOR, PIT_BOSS), own=()))
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="shifts", verbose_name=_("table"))
     status = models.CharField(_("status"), max_length=10, choices=ShiftStatus.choices, default=ShiftStatus.OPENING)
@@ -132,6 +137,10 @@ class IntegritySignal(models.Model):
     """A pattern a scan of a period found beyond chance (books/integrity/detection.py, docs/signals.md), with its
     test's figures and evidence, and an auditor's review. `key` names the subject the same way in
     every scan: a re-scan updates the open signal of the same key and period instead of adding one."""
+
+    # A pit boss sees the signals of his pits' tables and of his pits' dealers (casino/scope.py).
+    row_scope = RowScope(pit=("table__pit", "dealer__staff__pits"), owner="dealer",
+                         view=Who(pits=(PIT_BOSS,), own=()), distinct=True)
 
     kind = models.CharField(_("kind"), max_length=20, choices=SignalKind.choices)
     key = models.CharField(_("subject key"), max_length=200, editable=False)

@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from casino.errors import ServiceError
 from casino.models import Pit, Table
 from casino.roles import user_pits
+from casino.scope import restrict
 from dealing.choices import RoundStatus
 from dealing.models import Round
 
@@ -38,7 +39,7 @@ ZERO = Decimal("0.00")
 
 def report_shifts(user):
     """The shifts whose report the user may read: those of his pits (every pit for an auditor)."""
-    return TableShift.objects.filter(table__pit__in=user_pits(user))
+    return restrict(TableShift.objects, user)
 
 
 def shift_for_report(user, pk) -> TableShift:

@@ -19,7 +19,7 @@ from django.utils import timezone
 from audit.choices import FindingStatus
 from audit.models import Finding
 from casino.models import Table
-from casino.roles import user_pits
+from casino.scope import restrict
 from dealing.choices import RoundStatus
 from dealing.models import Round
 
@@ -279,7 +279,7 @@ def shift_list(*, user, table: Table | None = None, status: str | None = None) -
 
 def tables_with_live_shift(*, user) -> list[tuple[Table, TableShift | None]]:
     """The tables of the user's pits, each with its shift not yet closed (or None)."""
-    tables = list(Table.objects.filter(pit__in=user_pits(user)).select_related("pit").order_by("pit__name", "name"))
+    tables = list(restrict(Table.objects.select_related("pit"), user).order_by("pit__name", "name"))
     live = {s.table_id: s for s in TableShift.objects.filter(table__in=tables).exclude(status=ShiftStatus.CLOSED)}
     return [(t, live.get(t.pk)) for t in tables]
 

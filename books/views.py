@@ -4,13 +4,14 @@ a refusal shows its sentence next to the field it is about and nothing is stored
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from casino.errors import ServiceError
-from casino.models import Table
-from casino.roles import role_required, user_pits
+from casino.roles import role_required
+from casino.scope import table_named
 
 from . import selectors, services
 from .access import COUNTERS, READ_ROLES, may_count_opening, may_handle, may_sign, shift_for
@@ -39,7 +40,9 @@ def _error(form, exc: ServiceError) -> None:
 @require_http_methods(["GET", "POST"])
 @role_required(*COUNTERS)
 def shift_open(request, table: str):
-    table = get_object_or_404(Table.objects.filter(pit__in=user_pits(request.user)).select_related("pit"), name=table)
+    table = table_named(request.user, table)
+    if table is None:
+        raise Http404
     if not may_count_opening(request.user, table):
         raise PermissionDenied(_("Only a dealer of pit %(pit)s counts the opening float of table %(table)s.")
                                % {"pit": table.pit.name, "table": table.name})

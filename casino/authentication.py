@@ -32,9 +32,7 @@ from rest_framework import exceptions
 from casino import roles
 from casino.db import model_from_row
 from casino.models import Staff
-
-# Where `dealing.access.works_at` keeps the ids of the pits the user works in.
-PITS_CACHE = "_dealing_pits"
+from casino.scope import PITS_CACHE  # where `casino.scope.works_at` keeps the ids of the user's pits
 
 
 class TokenAuthentication(auth.TokenAuthentication):

@@ -15,6 +15,7 @@ from dealing.engine.money import fmt, parse_amount
 
 from . import house_rules
 from .choices import MAX_BOXES, Variant
+from .scope import ANYONE, RowScope, Who
 from .validators import NAME_MAX, FloorNameValidator
 
 MONEY = {"max_digits": 14, "decimal_places": 2}
@@ -37,6 +38,9 @@ class Pit(models.Model):
 
 class Table(models.Model):
     """A gaming table: its game, its Ante/bet limits, its boxes, chips and house rules."""
+
+    # Everyone sees the tables of the pits he works in (auditors: every pit).
+    row_scope = RowScope(pit="pit", view=Who(pits=ANYONE, own=()))
 
     name = models.CharField(_("name"), max_length=NAME_MAX, unique=True, validators=[FloorNameValidator()])
     pit = models.ForeignKey(Pit, on_delete=models.PROTECT, related_name="tables", verbose_name=_("pit"))

@@ -13,13 +13,14 @@ from dealing import engine
 from . import house_rules
 from .models import Pit, SecurityEvent, Table
 from .roles import PIT_BOSS, has_role, user_pits
+from .scope import restrict
 
 
 def table_list(*, user, filters: dict | None = None) -> QuerySet:
     """Tables in the pits the user may see, optionally narrowed by `TableFilter` fields."""
     from .filters import TableFilter
 
-    tables = Table.objects.filter(pit__in=user_pits(user)).select_related("pit")
+    tables = restrict(Table.objects.select_related("pit"), user)
     filterset = TableFilter(filters or {}, tables)
     if not filterset.is_valid():
         raise ValidationError({name: errors.as_data() for name, errors in filterset.errors.items()})

@@ -17,7 +17,8 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from casino.models import Table
-from casino.roles import AUDITOR, DEALER, INSPECTOR, PIT_BOSS, has_role, user_pits
+from casino.roles import AUDITOR, DEALER, INSPECTOR, PIT_BOSS, has_role
+from casino.scope import table_named, works_at  # works_at: the user works in the table's pit
 from dealing.errors import refuse
 from dealing.models import Round
 
@@ -30,16 +31,6 @@ SHOE_RECORDERS = (DEALER, INSPECTOR, PIT_BOSS)  # burns and dealer changes
 REPORTERS = (INSPECTOR, PIT_BOSS)  # incidents
 DECIDERS = (PIT_BOSS,)  # the pit boss's word on corrections and incidents
 TERMINAL_USERS = (DEALER, INSPECTOR, PIT_BOSS)  # the table terminal: following a round as it is dealt
-
-
-def works_at(user, table: Table) -> bool:
-    """The user works in the pit of this table (superusers and auditors: every pit). The user's pits
-    are read once and kept on the user object (which lives for one request); API token
-    authentication reads them with the token (casino.authentication.PITS_CACHE)."""
-    pits = user.__dict__.get("_dealing_pits")
-    if pits is None:
-        pits = user.__dict__["_dealing_pits"] = frozenset(user_pits(user).values_list("pk", flat=True))
-    return table.pit_id in pits
 
 
 def staff_of(user, table: Table, *roles: str) -> bool:
@@ -93,8 +84,9 @@ def check_may_log_for(user, table: Table, dealer, supersedes: Round | None) -> N
 
 def table_for(user, name: str) -> Table:
     """The table named `name` when it stands in one of the user's pits: 404 if none, 403 if elsewhere."""
-    table = get_object_or_404(Table.objects.select_related("pit"), name=name)
-    if not user_pits(user).filter(pk=table.pit_id).exists():
+    table = table_named(user, name)
+    if table is None:
+        table = get_object_or_404(Table.objects, name=name)
         raise PermissionDenied(_("Table %(table)s is not in your pits.") % {"table": table.name})
     return table
 
@@ -110,6 +102,6 @@ def may_correct(user, record: Round) -> bool:
         return False
     if user.is_superuser:
         return True
-    if has_role(user, PIT_BOSS) and user_pits(user).filter(pk=record.table.pit_id).exists():
+    if has_role(user, PIT_BOSS) and works_at(user, record.table):
         return True
     return has_role(user, DEALER) and record.dealer_id == user.pk

@@ -26,6 +26,8 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.choices import Variant
 from casino.models import MONEY, Table
+from casino.roles import DEALER, INSPECTOR, PIT_BOSS
+from casino.scope import RowScope, Who
 
 from .choices import (
     AuditStatus,
@@ -43,6 +45,9 @@ USER = settings.AUTH_USER_MODEL
 
 class Shoe(models.Model):
     """One loading of a table's shoe, from the shuffle to the cut (or its end)."""
+
+    # Dealers, inspectors and pit bosses see their pits' shoes (casino/scope.py).
+    row_scope = RowScope(pit="table__pit", view=Who(pits=(PIT_BOSS, INSPECTOR, DEALER), own=()))
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="shoes", verbose_name=_("table"))
     number = models.PositiveIntegerField(_("number"), help_text=_("1, 2, … on this table."))
@@ -215,6 +220,9 @@ def _compute_audit(index: int):
 class Round(models.Model):
     """One round as logged: the `round/1` document and what is queried about it."""
 
+    # Pit bosses and inspectors see their pits' rounds, a dealer those he dealt (casino/scope.py).
+    row_scope = RowScope(pit="table__pit", owner="dealer")
+
     objects = RoundManager()
 
     uid = models.UUIDField(_("round id"), default=uuid.uuid4,
@@ -317,6 +325,8 @@ class Round(models.Model):
 class Stake(models.Model):
     """One stake of a round, for querying: who played which box for how much, owed and paid."""
 
+    row_scope = RowScope(pit="round__table__pit", owner="round__dealer")  # as its round's
+
     # Indexed by the unique (round, stake_id) constraint, which starts with it.
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="stakes", verbose_name=_("round"),
                               db_index=False)
@@ -346,6 +356,8 @@ class RoundAudit(models.Model):
     row in the transaction that logs the round, the verdict as an upsert when it is audited. No row
     (a round loaded behind the services' back) reads as pending too. Not covered by the chain: it is
     the audit's opinion of the record, recomputable from it at any time, not part of the record."""
+
+    row_scope = RowScope(pit="round__table__pit", owner="round__dealer")  # as its round's
 
     round = models.OneToOneField(Round, on_delete=models.CASCADE, primary_key=True, related_name="audit",
                                  verbose_name=_("round"))
@@ -390,6 +402,8 @@ class Supersession(models.Model):
 
 class Incident(models.Model):
     """An exposed dealer card or a card drawn by mistake, reported by an inspector or pit boss."""
+
+    row_scope = RowScope(pit="table__pit", owner="dealer")  # as a round's (casino/scope.py)
 
     kind = models.CharField(_("kind"), max_length=30, choices=IncidentKind.choices)
     card = models.CharField(_("card"), max_length=3)

@@ -6,7 +6,8 @@ Who sees what:
     dealer                  the rounds he dealt (and their stakes), the incidents where he was the
                             dealer, the shoes of his pits' tables
     trainee                 nothing here (drills only)
-A user with several roles sees the union.
+A user with several roles sees the union. The rows are scoped by the one mechanism: `casino.scope.restrict`
+with each model's `row_scope` (dealing/models.py).
 """
 
 import heapq
@@ -16,12 +17,13 @@ from datetime import timezone as dt_timezone
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.http import Http404
 from django.utils.translation import gettext as _
 
 from casino import selectors as floor_selectors
-from casino.roles import AUDITOR, DEALER, INSPECTOR, PIT_BOSS, has_role, user_pits
+from casino.roles import DEALER, has_role, user_pits
+from casino.scope import CHANGE, restrict
 from dealing import engine
 from dealing.engine import games as engine_games
 
@@ -29,26 +31,6 @@ from . import chain, checkpoint_log
 from .choices import IncidentStatus, RoundStatus, ShoeEventKind
 from .filters import IncidentFilter, RoundFilter, ShoeFilter, StakeFilter
 from .models import Approval, ChainCheck, Incident, Round, Shoe, Stake, in_force_q, status_q
-
-
-def _visible(model, user, *, table: str, dealer: str | None) -> QuerySet:
-    """`model`'s rows the user may see: `table` is the path to the row's table, `dealer` to its dealer."""
-    objects = model.objects.all()
-    if not getattr(user, "is_authenticated", False) or not user.is_active:
-        return objects.none()
-    if user.is_superuser or has_role(user, AUDITOR):
-        return objects
-    allowed = []
-    if has_role(user, INSPECTOR, PIT_BOSS) or (dealer is None and has_role(user, DEALER)):
-        allowed.append(Q(**{f"{table}__pit__in": user_pits(user)}))
-    if dealer is not None and has_role(user, DEALER):
-        allowed.append(Q(**{dealer: user}))
-    if not allowed:
-        return objects.none()
-    where = allowed[0]
-    for q in allowed[1:]:
-        where |= q
-    return objects.filter(where)
 
 
 def _filtered(filterset_class, queryset: QuerySet, filters) -> QuerySet:
@@ -68,7 +50,7 @@ def _get(queryset: QuerySet, pk):
 # --- rounds --------------------------------------------------------------------------------------------
 
 def rounds_visible(user) -> QuerySet:
-    return _visible(Round, user, table="table", dealer="dealer")
+    return restrict(Round.objects, user)
 
 
 def round_list(*, user, filters=None) -> QuerySet:
@@ -105,7 +87,7 @@ def round_revisions(*, round: Round) -> QuerySet:  # noqa: A002
 def stake_list(*, user, filters=None) -> QuerySet:
     """Stakes of the rounds the user may see, narrowed by `StakeFilter`; without a `round` or
     `round_status` filter, only the rounds in force."""
-    stakes = Stake.objects.filter(round__in=rounds_visible(user)).select_related("round__table")
+    stakes = restrict(Stake.objects, user).select_related("round__table")
     filters = filters or {}
     if not filters.get("round") and not filters.get("round_status"):
         stakes = stakes.filter(in_force_q("round"))
@@ -115,7 +97,7 @@ def stake_list(*, user, filters=None) -> QuerySet:
 # --- incidents -----------------------------------------------------------------------------------------
 
 def incidents_visible(user) -> QuerySet:
-    return _visible(Incident, user, table="table", dealer="dealer")
+    return restrict(Incident.objects, user)
 
 
 def incident_list(*, user, filters=None) -> QuerySet:
@@ -132,18 +114,14 @@ def incident_get(*, user, pk) -> Incident:
 
 def pending_incidents(*, user) -> QuerySet:
     """Reported incidents this pit boss may decide: his pits, not his report, not his dealing."""
-    if not has_role(user, PIT_BOSS):
-        return Incident.objects.none()
-    return (Incident.objects.filter(status=IncidentStatus.REPORTED, table__pit__in=user_pits(user))
+    return (restrict(Incident.objects.filter(status=IncidentStatus.REPORTED), user, CHANGE)
             .exclude(reported_by=user).exclude(dealer=user).exclude(round__dealer=user)
             .select_related("table", "dealer", "reported_by", "round").order_by("reported_at", "id"))
 
 
 def pending_amendments(*, user) -> QuerySet:
     """Corrections of rounds awaiting this pit boss: his pits, not made by him, not of his dealing."""
-    if not has_role(user, PIT_BOSS):
-        return Round.objects.none()
-    return (Round.objects.filter(status_q(RoundStatus.PENDING), table__pit__in=user_pits(user))
+    return (restrict(Round.objects.filter(status_q(RoundStatus.PENDING)), user, CHANGE)
             .exclude(logged_by=user).exclude(dealer=user).exclude(supersedes__dealer=user)
             .select_related("table", "dealer", "logged_by", "supersedes").order_by("logged_at", "id"))
 
@@ -151,7 +129,7 @@ def pending_amendments(*, user) -> QuerySet:
 # --- shoes ---------------------------------------------------------------------------------------------
 
 def shoes_visible(user) -> QuerySet:
-    return _visible(Shoe, user, table="table", dealer=None)
+    return restrict(Shoe.objects, user)
 
 
 def shoe_list(*, user, filters=None) -> QuerySet:
@@ -294,14 +272,14 @@ def round_has_pending_correction(*, round: Round) -> bool:  # noqa: A002
 def round_list_pending_in_pits(*, user) -> QuerySet:
     """Every correction awaiting a pit boss in the user's pits (his own too: the queue shows them
     as waiting for another pit boss)."""
-    return (Round.objects.filter(status_q(RoundStatus.PENDING), table__pit__in=user_pits(user))
+    return (restrict(Round.objects.filter(status_q(RoundStatus.PENDING)), user, CHANGE)
             .select_related("table", "dealer", "logged_by", "supersedes"))
 
 
 def round_get_in_pits(*, user, pk) -> Round:
     """A round of the user's pits (Http404 otherwise), for the pit boss's decision on it."""
-    return _get(Round.objects.select_related("table__pit", "dealer", "logged_by", "supersedes")
-                .filter(table__pit__in=user_pits(user)), pk)
+    return _get(restrict(Round.objects.select_related("table__pit", "dealer", "logged_by", "supersedes"), user, CHANGE),
+                pk)
 
 
 def incident_pending_count_by_table(*, user, tables) -> dict:
@@ -319,14 +297,14 @@ def incident_list_of_round(*, user, round: Round) -> QuerySet:  # noqa: A002
 
 def incident_list_reported_in_pits(*, user) -> QuerySet:
     """Every reported incident of the user's pits awaiting a decision (his own reports too)."""
-    return (Incident.objects.filter(status=IncidentStatus.REPORTED, table__pit__in=user_pits(user))
+    return (restrict(Incident.objects.filter(status=IncidentStatus.REPORTED), user, CHANGE)
             .select_related("table", "dealer", "reported_by", "round"))
 
 
 def incident_get_in_pits(*, user, pk) -> Incident:
     """An incident of the user's pits (Http404 otherwise), for the pit boss's decision on it."""
-    return _get(Incident.objects.select_related("table__pit", "dealer", "reported_by", "round")
-                .filter(table__pit__in=user_pits(user)), pk)
+    return _get(restrict(Incident.objects.select_related("table__pit", "dealer", "reported_by", "round"), user,
+                         CHANGE), pk)
 
 
 def dealer_list_of_pits(*, user) -> list:

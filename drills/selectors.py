@@ -14,7 +14,8 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, Max, QuerySet, Sum
 from django.http import Http404
 
-from casino.roles import AUDITOR, PIT_BOSS, TRAINEE, has_role, user_pits
+from casino.roles import PIT_BOSS, TRAINEE
+from casino.scope import RowScope, Who, restrict
 
 from . import scoring
 from .choices import CODE_LABELS, Status, StepKind
@@ -23,22 +24,14 @@ from .models import Certificate, CertificationStandard, Drill, DrillRound, Drill
 
 # --- who sees whom ----------------------------------------------------------------------------------
 
+# Trainees are users (who cannot declare a row scope on their model): a pit boss reads the trainees of
+# his pits, a trainee himself, an auditor every trainee (casino/scope.py).
+TRAINEES = RowScope(pit="staff__pits", owner="pk", view=Who(pits=(PIT_BOSS,), own=(TRAINEE,)), distinct=True)
+
+
 def trainees_visible(*, user) -> QuerySet:
     """The trainees whose drills `user` may read."""
-    User = get_user_model()
-    if not getattr(user, "is_authenticated", False) or not user.is_active:
-        return User.objects.none()
-    trainees = User.objects.filter(groups__name=TRAINEE)
-    if user.is_superuser or has_role(user, AUDITOR):
-        return trainees.distinct()
-    if has_role(user, PIT_BOSS):
-        mine = trainees.filter(staff__pits__in=user_pits(user))
-        if has_role(user, TRAINEE):
-            mine = mine | User.objects.filter(pk=user.pk)
-        return mine.distinct()
-    if has_role(user, TRAINEE):
-        return User.objects.filter(pk=user.pk)
-    return User.objects.none()
+    return restrict(get_user_model().objects.filter(groups__name=TRAINEE), user, scope=TRAINEES)
 
 
 def drills_visible(*, user) -> QuerySet:

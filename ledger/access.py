@@ -15,7 +15,8 @@ from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from casino.roles import AUDITOR, DEALER, PIT_BOSS, has_role, user_pits
+from casino.roles import AUDITOR, DEALER, PIT_BOSS, has_role
+from casino.scope import restrict, works_at
 
 from .models import GameSession
 
@@ -25,21 +26,19 @@ RUN_ROLES = (DEALER, PIT_BOSS)
 
 def visible_sessions(user) -> QuerySet:
     """The nights a user may read."""
-    if not has_role(user, *READ_ROLES):
-        return GameSession.objects.none()
-    return GameSession.objects.filter(table__pit__in=user_pits(user))
+    return restrict(GameSession.objects, user)  # READ_ROLES, by GameSession.row_scope
 
 
 def may_start_at(user, table) -> bool:
     """A dealer or pit boss of the table's pit may start a night there."""
-    return has_role(user, *RUN_ROLES) and user_pits(user).filter(pk=table.pit_id).exists()
+    return has_role(user, *RUN_ROLES) and works_at(user, table)
 
 
 def may_run(user, session: GameSession) -> bool:
     """A pit boss of the pit, or the night's own dealer (in the pit)."""
     if user.is_superuser:
         return True
-    if not user_pits(user).filter(pk=session.table.pit_id).exists():
+    if not works_at(user, session.table):
         return False
     if has_role(user, PIT_BOSS):
         return True

@@ -21,7 +21,8 @@ from casino.api_errors import errors
 from casino.api_inputs import JsonInput
 from casino.errors import ServiceError
 from casino.models import Table
-from casino.roles import HasRole, user_pits
+from casino.roles import HasRole
+from casino.scope import table_named
 from dealing import engine
 from dealing.engine.money import fmt, parse_amount
 
@@ -108,10 +109,7 @@ class SessionCreateApi(APIView):
 
 
 def _table(user, ref: str) -> Table:
-    tables = Table.objects.filter(pit__in=user_pits(user)).select_related("pit")
-    table = tables.filter(name=ref).first()
-    if table is None and ref.isdigit():
-        table = tables.filter(pk=int(ref)).first()
+    table = table_named(user, ref, by_pk=True)
     if table is None:
         raise ServiceError(_("There is no table “%(table)s” in your pits.") % {"table": ref},
                            extra={"code": "unknown_table", "field": "table"})

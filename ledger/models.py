@@ -13,6 +13,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino.models import MONEY, Table
+from casino.roles import DEALER, PIT_BOSS
+from casino.scope import RowScope, Who
 from dealing.models import Round
 
 from .choices import EndReason, SessionStatus
@@ -23,6 +25,9 @@ NAME_LENGTH = 40
 
 class GameSession(models.Model):
     """One game night (sesión) at a veintiuno table."""
+
+    # The dealers and pit bosses of the table's pit read its nights (casino/scope.py).
+    row_scope = RowScope(pit="table__pit", owner="dealer", view=Who(pits=(DEALER, PIT_BOSS), own=()))
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="game_sessions", verbose_name=_("table"))
     name = models.CharField(_("name"), max_length=80, blank=True, help_text=_("e.g. “Friday at Ana's”."))

@@ -14,7 +14,8 @@ from django.db.models import Count, Prefetch, QuerySet
 
 from casino.choices import Variant
 from casino.models import Table
-from casino.roles import has_role, user_pits
+from casino.roles import has_role
+from casino.scope import restrict
 from dealing import engine
 from dealing.choices import AuditStatus, RoundStatus
 from dealing.engine.money import ZERO, fmt
@@ -39,8 +40,7 @@ def startable_tables(*, user) -> QuerySet:
     """The open veintiuno tables where the user may start a night (a dealer or pit boss of the pit)."""
     if not has_role(user, *RUN_ROLES):
         return Table.objects.none()
-    return Table.objects.filter(variant=Variant.VEINTIUNO, is_active=True,
-                                pit__in=user_pits(user)).select_related("pit")
+    return restrict(Table.objects.filter(variant=Variant.VEINTIUNO, is_active=True), user).select_related("pit")
 
 
 def player_names(session: GameSession) -> list[str]:

@@ -30,7 +30,8 @@ from django.utils.translation import gettext as _
 from casino.choices import Variant
 from casino.errors import ServiceError
 from casino.models import Table
-from casino.roles import DEALER, PIT_BOSS, has_role, user_pits
+from casino.roles import DEALER, PIT_BOSS, has_role
+from casino.scope import works_at
 from dealing import engine
 from dealing.engine.money import fmt, parse_amount
 from dealing.services import complete_document, engine_error, round_log
@@ -158,7 +159,7 @@ def _session_dealer(table: Table, created_by, dealer):
 
 
 def _is_pit_dealer(user, table: Table) -> bool:
-    return user.is_active and has_role(user, DEALER) and user_pits(user).filter(pk=table.pit_id).exists()
+    return user.is_active and has_role(user, DEALER) and works_at(user, table)
 
 
 # --- the draw for the first bank ---------------------------------------------------------------------

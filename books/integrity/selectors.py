@@ -12,12 +12,13 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.conf import settings
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from audit.models import Finding
-from casino.roles import AUDITOR, PIT_BOSS, has_role, user_pits
+from casino.roles import AUDITOR, PIT_BOSS
+from casino.scope import restrict
 from dealing.models import Incident, Round, Stake, in_force_q
 
 from ..models import IntegritySignal, SignalKind, SignalStatus
@@ -77,13 +78,8 @@ def scan_data(*, date_from: dt.date, date_to: dt.date) -> ScanData:
 
 
 def visible_signals(user) -> QuerySet:
-    if not has_role(user, *READ_ROLES):
-        return IntegritySignal.objects.none()
-    signals = IntegritySignal.objects.select_related("dealer", "table__pit", "reviewed_by")
-    if has_role(user, AUDITOR):
-        return signals
-    pits = user_pits(user)
-    return signals.filter(Q(table__pit__in=pits) | Q(dealer__staff__pits__in=pits)).distinct()
+    """The signals a user may see: READ_ROLES, by IntegritySignal.row_scope (an auditor every one)."""
+    return restrict(IntegritySignal.objects.select_related("dealer", "table__pit", "reviewed_by"), user)
 
 
 def signal_list(*, user, kind: str = "", status: str = "", dealer: str = "", player: str = "") -> QuerySet:

@@ -22,11 +22,11 @@ from django.db.models import Q, Sum
 from django.db.models.functions import TruncWeek
 from django.utils.translation import gettext as _
 
-from audit.access import sees_everything
 from audit.choices import FindingStatus
 from audit.models import Rollup, RollupFinding
 from audit.selectors import Period
-from casino.roles import AUDITOR, DEALER, PIT_BOSS, has_role, user_pits
+from casino.roles import AUDITOR, DEALER, PIT_BOSS, has_role
+from casino.scope import FLOOR, restrict, scope_q, sees_every_pit
 from dealing.models import Round
 
 from . import stats
@@ -54,14 +54,12 @@ def shortest_round() -> dt.timedelta:
 
 def _floor_q(user) -> Q:
     """The rollup rows of the viewer's floor: every pit for an auditor, his pits otherwise."""
-    if sees_everything(user):
-        return Q()
-    return Q(table__pit__in=user_pits(user))
+    return scope_q(Rollup, user, FLOOR)
 
 
 def own_row_only(user) -> bool:
     """A dealer (without a pit boss's or an auditor's role) sees only his own row."""
-    return not sees_everything(user) and not has_role(user, PIT_BOSS, AUDITOR)
+    return not sees_every_pit(user) and not has_role(user, PIT_BOSS, AUDITOR)
 
 
 @dataclass
@@ -195,8 +193,7 @@ def dealer_pace(*, user, dealer_id: int, period: Period) -> stats.Pace:
     on the (dealer, logged_at, id) index — bounded by one dealer and one period."""
     rounds = Round.objects.filter(dealer_id=dealer_id, logged_at__gte=period.start, logged_at__lt=period.end,
                                   supersedes__isnull=True).order_by()
-    if not sees_everything(user):
-        rounds = rounds.filter(table__pit__in=user_pits(user))
+    rounds = restrict(rounds, user, FLOOR)
     if connection.vendor == "postgresql":
         # The window orders the rounds itself (by table, then time): no ORDER BY inside.
         return _pace_in_database(rounds.values_list("id", "table_id", "shoe_id", "logged_at"))

@@ -21,6 +21,7 @@ from casino.choices import Variant
 from casino.errors import ServiceError
 from casino.models import Pit, Table
 from casino.roles import user_pits
+from casino.scope import restrict, table_named
 
 from .arithmetic import Figures, edge_for
 
@@ -84,8 +85,7 @@ def parse_filters(user, params, *, default_by: str = "table") -> TheoryFilters:
         f.pit = pit
     raw = (params.get("table") or "").strip()
     if raw:
-        tables = Table.objects.filter(pit__in=pits)
-        table = tables.filter(name=raw).first() or (tables.filter(pk=int(raw)).first() if raw.isdigit() else None)
+        table = table_named(user, raw, by_pk=True)
         if table is None:
             raise _bad("table", _("There is no table “%(value)s” in your pits.") % {"value": raw})
         f.table = table
@@ -127,7 +127,7 @@ def _price(value) -> str:
 def _prices(user, f: TheoryFilters) -> list[tuple]:
     """(table id, game, edge, σ²) of every table in scope and every game (a round of another game than
     its table's now is priced at that game's defaults): the rows the grouped query joins to."""
-    tables = Table.objects.filter(pit__in=user_pits(user))
+    tables = restrict(Table.objects, user)
     if f.pit is not None:
         tables = tables.filter(pit=f.pit)
     if f.table is not None:

@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from audit import access
+from casino.scope import scope_q
 from dealing.choices import AuditStatus
 from dealing.models import Round, audit_status_q, in_force_q
 from tests.factories import audit_pending, superseded
@@ -26,7 +26,7 @@ def _dashboard_pending(user) -> int:
 def _direct(user) -> int:
     """The rounds of the last 30 days a user sees that are in force and whose audit status is pending."""
     since = timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0) - timedelta(days=29)
-    return Round.objects.filter(access.scope(user), audit_status_q(AuditStatus.PENDING), in_force_q(),
+    return Round.objects.filter(scope_q(Round, user), audit_status_q(AuditStatus.PENDING), in_force_q(),
                                 logged_at__gte=since).count()
 
 

@@ -17,10 +17,11 @@ from django.db.models.functions import TruncDate
 from django.test import override_settings
 from django.utils import timezone
 
-from audit import access, rollups, selectors, services
+from audit import rollups, selectors, services
 from audit.models import Finding, Rollup, RollupFinding
 from audit.selectors import IN_FORCE, OVER, UNDER, Period
 from bench.audit import load_rounds
+from casino.scope import scope_q
 from dealing import services as dealing_services
 from dealing.choices import AuditStatus, Decision, RoundStatus
 from dealing.engine.simulators import simulate
@@ -42,10 +43,10 @@ def period() -> Period:
 # --- the direct aggregate: the dashboard and error rates as they were computed from every round --------
 
 def direct_dashboard(user, p: Period) -> dict:
-    rounds = Round.objects.filter(access.scope(user), status=RoundStatus.RECORDED, logged_at__gte=p.start,
+    rounds = Round.objects.filter(scope_q(Round, user), status=RoundStatus.RECORDED, logged_at__gte=p.start,
                                   logged_at__lt=p.end)
     by_status = {row["audit_status"]: row["n"] for row in rounds.values("audit_status").annotate(n=Count("pk"))}
-    findings = (Finding.objects.filter(access.scope(user)).filter(IN_FORCE)
+    findings = (Finding.objects.filter(scope_q(Finding, user)).filter(IN_FORCE)
                 .filter(played_at__gte=p.start, played_at__lt=p.end))
     money = findings.exclude(status="dismissed")
     totals = money.aggregate(over=OVER, under=UNDER)
@@ -72,12 +73,12 @@ def direct_dashboard(user, p: Period) -> dict:
 
 
 def direct_rates(user, p: Period) -> list[dict]:
-    rounds = (Round.objects.filter(access.scope(user), status=RoundStatus.RECORDED, logged_at__gte=p.start,
+    rounds = (Round.objects.filter(scope_q(Round, user), status=RoundStatus.RECORDED, logged_at__gte=p.start,
                                    logged_at__lt=p.end).exclude(audit_status=AuditStatus.PENDING)
               .values("dealer__username")
               .annotate(rounds=Count("pk"), with_findings=Count("pk", filter=Q(audit_status=AuditStatus.FINDINGS))))
     findings = {row["dealer__username"]: row for row in (
-        Finding.objects.filter(access.scope(user)).filter(IN_FORCE, round__isnull=False)
+        Finding.objects.filter(scope_q(Finding, user)).filter(IN_FORCE, round__isnull=False)
         .filter(played_at__gte=p.start, played_at__lt=p.end).exclude(status="dismissed")
         .values("dealer__username")
         .annotate(findings=Count("pk"),
