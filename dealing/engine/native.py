@@ -25,10 +25,11 @@ HERE = Path(__file__).resolve().parent
 # The modules that replay, settle and audit rounds, by their names below the engine (a game's
 # package and each of its modules); the CLI, the game registry and each game's simulator, odds and
 # math (its wing's simulator/, odds.py, math/) stay Python.
-MODULES = ("errors", "paths", "money", "cards", "findings", "document", "base", "loop",
-           "ochko", "ochko.rules", "ochko.table", "ochko.events", "ochko.replay",
-           "blackjack", "blackjack.rules", "blackjack.table", "blackjack.events", "blackjack.replay",
-           "veintiuno", "veintiuno.rules", "veintiuno.events", "veintiuno.replay", "shoe")
+MODULES = ("errors", "paths", "money", "cards", "findings", "sentences", "document", "base", "loop",
+           "ochko", "ochko.rules", "ochko.table", "ochko.sentences", "ochko.events", "ochko.replay",
+           "blackjack", "blackjack.rules", "blackjack.table", "blackjack.sentences", "blackjack.events",
+           "blackjack.replay",
+           "veintiuno", "veintiuno.rules", "veintiuno.sentences", "veintiuno.events", "veintiuno.replay", "shoe")
 GROUP = f"{PACKAGE}._native"  # mypyc's shared library: dealing/engine/_native__mypyc.*.so
 MANIFEST = HERE / "_native.json"
 PURE_ENV = "ENGINE_PURE"
