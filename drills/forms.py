@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from casino.templatetags.casino_tags import money
 from dealing.games.drills import games_of
 
-from . import setups
+from . import setups, strategy
 from .choices import Kind
 
 # The games a drill is played at ("blackjack:salon": a game and its preset), from each game's drill
@@ -89,9 +89,9 @@ class DrillStartForm(forms.Form):
         if setups.weaves_incidents(variant, data["kind"]):
             options["incidents"] = data["incidents"]
             options["incident_kinds"] = data["incident_kinds"] or list(setups.INCIDENT_KINDS)
-        if variant == "ochko" and data["kind"] == Kind.STRATEGY:
-            options["house_rules"] = {name: data.get(name) or "leave"
-                                      for name in ("dark_win_bet", "dark_double_bust_bet")}
+        house_rules = strategy.house_rules_of(variant)
+        if house_rules and data["kind"] == Kind.STRATEGY:
+            options["house_rules"] = {name: data.get(name) or "leave" for name in house_rules}
         return {"variant": variant, "preset": preset, "kind": data["kind"], "table": data["table"],
                 "rounds": data.get("rounds"), "seed": data.get("seed"), "options": options}
 

@@ -25,8 +25,6 @@ from .choices import Kind, Status, StepKind
 from .models import Certificate, CertificationStandard, Drill, DrillRound, DrillStep
 
 DEFAULT_ROUNDS = {Kind.PAYOUT: 10, Kind.PROCEDURE: 3, Kind.STRATEGY: 10}
-# The games the strategy trainer deals (each has exact option values in the engine).
-STRATEGY_GAMES = ("blackjack", "ochko", "veintiuno")
 MAX_SEED = 2**63 - 1
 
 
@@ -82,7 +80,7 @@ def drill_start(*, trainee, variant: str, kind: str, preset: str = "", table: st
         _refuse(_("This game has no presets."), field="preset")
     if kind not in Kind.values:
         _refuse(_("Choose a payout drill, a procedure drill or the strategy trainer."), field="kind")
-    if kind == Kind.STRATEGY and variant not in STRATEGY_GAMES:
+    if kind == Kind.STRATEGY and variant not in strategy.strategy_games():
         _refuse(_("The strategy trainer deals blackjack, ochko or veintiuno."), field="variant")
     try:
         setup = setups.table_setup(variant, preset, table)
@@ -387,7 +385,7 @@ def strategy_answer(*, drill: Drill, user, choice: str, step: int | None = None,
     cost = strategy.cost(decision, chosen, wager)  # insurance: its options are already in initial wagers
     # An option worth exactly the best one is as good as the best: nothing is lost.
     ok = Decimal(decision.options[chosen]) == Decimal(decision.options[decision.best])
-    code = "STRATEGY_BET" if decision.dealer is None and drill.variant == "ochko" else "STRATEGY_PLAY"
+    code = "STRATEGY_BET" if decision.phase == strategy.PHASE_BET else "STRATEGY_PLAY"
     now = timezone.now()
     expected = {"choice": decision.best, "key": decision.keys[decision.best], "situation": decision.situation,
                 "options": decision.options, "keys": decision.keys, "chart": decision.chart, "cost": fmt(cost),

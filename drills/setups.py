@@ -18,7 +18,7 @@ from dealing.engine.simulators import module as simulator
 from dealing.games.drills import GameDrills
 
 from .choices import Kind
-from .strategy import clean_house_rules
+from . import strategy
 
 MAX_ROUNDS = 100
 
@@ -125,9 +125,9 @@ def clean_options(variant: str, preset: str, kind: str, raw: dict | None) -> dic
     if raw.get("boxes") is not None:
         boxes = int(raw["boxes"])
         options["boxes"] = max(1, min(boxes, max_boxes(variant, preset)))
-    if kind == Kind.STRATEGY and variant == "ochko" and raw.get("house_rules"):
+    if kind == Kind.STRATEGY and strategy.house_rules_of(variant) and raw.get("house_rules"):
         # the table's house rules pick the box's EVs and the charts (ValueError: not a rule of the game)
-        options["house_rules"] = clean_house_rules(raw["house_rules"])
+        options["house_rules"] = strategy.clean_house_rules(variant, raw["house_rules"])
     if weaves_incidents(variant, kind):
         if raw.get("incidents") is not None:
             options["incidents"] = raw["incidents"] if raw["incidents"] in INCIDENT_RATES else "some"

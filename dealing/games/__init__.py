@@ -3,8 +3,9 @@ CLI find what is particular to a game.
 
 A game is its engine module (with its simulator and odds, pure Python, `dealing.engine`) plus one
 package here, `dealing/games/<variant>/`, which declares a `GAME`: where its round form (and the
-builder behind it) lives, the table layout that draws a stored round, its drill set-ups and the
-dealer of its demo rounds.
+builder behind it) lives, the table layout that draws a stored round, its drill set-ups, the
+dealer of its demo rounds, its part of the strategy trainer, its house edge for the books, what
+the table terminal asks of it and its game math pages and API.
 Slots hold dotted paths and are imported on first use, so declaring a game costs nothing at start
 and a slot a game does not fill is simply `None` ("this game has no round form yet").
 
@@ -27,6 +28,10 @@ class Game:
     layout: str = ""  # the function drawing a stored round as a table (round page, audit replay, drills)
     drills: str = ""  # its drill set-ups (dealing.games.drills.GameDrills)
     demo: str = ""  # the function dealing a demo table's rounds (dealing.games.demo, `manage.py demo_floor`)
+    strategy: str = ""  # its part of the strategy trainer (dealing.games.strategy.GameStrategy)
+    theory: str = ""  # its house edge and sd for the books' theoretical win (dealing.games.theory)
+    terminal: str = ""  # what the table terminal asks of a stake (dealing.games.terminal.TerminalGame)
+    math: str = ""  # its game math pages and API (dealing.games.math.GameMath)
 
     def slot(self, name: str):
         """What a slot names, imported; None when the game leaves it empty."""
@@ -81,3 +86,13 @@ def form_for(variant: str):
 def layout_for(variant: str):
     """The table layout of a game, or None."""
     return _slot_of(variant, "layout")
+
+
+def slot_of(variant: str, name: str):
+    """What a game's slot `name` holds, imported; None for an unknown game or an empty slot."""
+    return _slot_of(variant, name)
+
+
+def filled(name: str) -> list[tuple[Game, object]]:
+    """(game, what its slot `name` holds) of every game that fills it, in the registry's order."""
+    return [(g, s) for g, s in ((g, g.slot(name)) for g in all_games()) if s is not None]

@@ -12,6 +12,8 @@ from casino.errors import ServiceError
 from casino.roles import TRAINEE
 from dealing.engine.blackjack import math as bj_math
 from dealing.engine.ochko import math as ochko_math
+from dealing.games.blackjack import strategy as bj_strategy
+from dealing.games.veintiuno import strategy as v_strategy
 from drills import services, strategy
 from drills.choices import Kind
 from drills.models import Drill
@@ -153,8 +155,8 @@ def test_a_blackjack_against_a_ten_is_never_dealt():
     import random
     for n in range(30):
         hand = strategy.deal("blackjack", "salon", random.Random(f"bj/{n}"))
-        assert not (strategy.bj_cards.natural(hand["cards"]) and strategy._up_name(hand["dealer"]) != "A")
-        assert len(hand["draws"]) == strategy.DRAWS + strategy.EXTRA_DRAWS
+        assert not (bj_strategy.STRATEGY.no_decision(hand))
+        assert len(hand["draws"]) == strategy.DRAWS + bj_strategy.EXTRA_DRAWS
 
 
 # --- ochko house rules ----------------------------------------------------------------------------
@@ -303,14 +305,14 @@ def _veintiuno_play(hand, up, option, rng):
     from dealing.engine.veintiuno import rules as veintiuno_rules
 
     def count(cards):
-        return strategy.veintiuno_total(cards)[0]
+        return v_strategy.total(cards)[0]
 
     pack = [c for c in veintiuno_rules.PACK if c not in hand and c != up]
     rng.shuffle(pack)
     hole = pack.pop()
     cards = list(hand) + ([pack.pop()] if option == "tapo" else [])
     bank = [hole, up]
-    if strategy._veintiuno_natural(bank):
+    if v_strategy.natural(bank):
         return -1
 
     def twelve(two):

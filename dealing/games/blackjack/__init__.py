@@ -8,4 +8,5 @@ GAME = Game(
     layout="dealing.games.blackjack.layout.LAYOUT",
     drills="dealing.games.blackjack.drills.DRILLS",
     demo="dealing.games.blackjack.demo.deal",
+    strategy="dealing.games.blackjack.strategy.STRATEGY",
 )

@@ -8,4 +8,5 @@ GAME = Game(
     layout="dealing.games.ochko.layout.LAYOUT",
     drills="dealing.games.ochko.drills.DRILLS",
     demo="dealing.games.ochko.demo.deal",
+    strategy="dealing.games.ochko.strategy.STRATEGY",
 )

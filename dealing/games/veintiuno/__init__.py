@@ -8,4 +8,5 @@ GAME = Game(
     layout="dealing.games.veintiuno.layout.LAYOUT",
     drills="dealing.games.veintiuno.drills.DRILLS",
     demo="dealing.games.veintiuno.demo.deal",
+    strategy="dealing.games.veintiuno.strategy.STRATEGY",
 )
