@@ -344,7 +344,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # Choice sets that share a field name across apps get names of their own.
-    "ENUM_NAME_OVERRIDES": {"DrillKindEnum": "drills.choices.Kind", "DarkCardBetEnum": "gamemath.apis.RULE_CHOICES",
+    "ENUM_NAME_OVERRIDES": {"DrillKindEnum": "drills.choices.Kind",
+                            "DarkCardBetEnum": "dealing.games.ochko.math.apis.RULE_CHOICES",
                             "SignalStatusEnum": "books.models.SignalStatus"},
     # 415 (JSON only) and 503 (database or broker down) on the operations that may answer them.
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "casino.schema.add_common_responses"],

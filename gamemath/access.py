@@ -1,6 +1,6 @@
-"""Who may read the game math: every role. The pages and answers hold no floor data (no pit,
-table, dealer or round), only the engine's figures, so trainees read them too."""
+"""Who may read the game math: every role (dealing.games.math.READERS). The pages and answers hold
+no floor data (no pit, table, dealer or round), only the engine's figures, so trainees read them too."""
 
-from casino.roles import ROLES
+from dealing.games.math import READERS
 
-READERS = ROLES
+__all__ = ["READERS"]

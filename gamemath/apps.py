@@ -10,11 +10,15 @@ class GameMathConfig(AppConfig):
 
     def ready(self):
         from casino.navigation import NavItem, register
+        from dealing import games
 
         from .access import READERS
 
-        # The same roles as the views: the pages show no floor data, so every role reads them.
-        register(NavItem(_("Game math"), "gamemath:ochko", roles=READERS, order=70, group="training"))
+        # The same roles as the views: the pages show no floor data, so every role reads them. The
+        # entry opens the first page of the first game that has math pages.
+        first = next((math for _game, math in games.filled("math")), None)
+        if first is not None:
+            register(NavItem(_("Game math"), f"gamemath:{first.home}", roles=READERS, order=70, group="training"))
 
         # GAMEMATH_WARM=1 with gunicorn --preload: the figures every page and endpoint starts from
         # are solved once in the master, before the workers fork, instead of on a user's first

@@ -1,16 +1,8 @@
-"""The Game math pages, under /math/ (namespace "gamemath")."""
+"""The Game math pages, under /math/ (namespace "gamemath"): each game's (the `math` slot of its GAME,
+dealing/games/<variant>/math/urls.py `pages`), in the registry's order."""
 
-from django.urls import path
-
-from . import views
+from dealing import games
 
 app_name = "gamemath"
 
-urlpatterns = [
-    path("ochko/", views.ochko, name="ochko"),
-    path("ochko/ask/", views.ochko_ask, name="ochko_ask"),
-    path("blackjack/", views.blackjack, name="blackjack"),
-    path("blackjack/edge/", views.blackjack_edge, name="blackjack_edge"),
-    path("blackjack/ask/", views.blackjack_ask, name="blackjack_ask"),
-    path("veintiuno/", views.veintiuno, name="veintiuno"),
-]
+urlpatterns = [pattern for _game, math in games.filled("math") for pattern in math.load().pages]

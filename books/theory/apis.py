@@ -13,6 +13,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.choices import Variant
 from casino.roles import HasRole
 
 from .. import reports
@@ -25,7 +26,7 @@ FILTERS = [
     OpenApiParameter("pit", OpenApiTypes.STR, description="A pit's name or id."),
     OpenApiParameter("table", OpenApiTypes.STR, description="A table's name or id."),
     OpenApiParameter("dealer", OpenApiTypes.STR, description="A dealer's username or id."),
-    OpenApiParameter("variant", OpenApiTypes.STR, enum=["ochko", "blackjack", "veintiuno"]),
+    OpenApiParameter("variant", OpenApiTypes.STR, enum=list(Variant.values)),
     OpenApiParameter("shift", OpenApiTypes.INT, description="The shift's place in CASINO_SHIFTS (0, 1, …)."),
 ]
 

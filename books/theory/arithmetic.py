@@ -5,7 +5,8 @@ For a set of audited rounds in force (from the rollups: audit.models.Rollup)
     handle               Σ initial wagers (and Σ total wagered, shown beside it)
     actual win           Σ win_logged       (take − pay as the dealer logged it)
     theoretical win      Σ initial wagers × e   (e: the game's house edge per unit of initial wager
-                                               under the table's house rules, gamemath)
+                                               under the table's house rules, the game's
+                                               `theory`: dealing/games/<variant>/theory.py)
     variance of the win  σ² × Σ (each round's initial wagers)²  (σ: the standard deviation of one
                                                round's result per unit of initial wager)
     95 % band            theoretical ± 1.96 × √variance
@@ -26,6 +27,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
+from dealing import games
+from dealing.games.theory import Edge
+
 ZERO = Decimal("0.00")
 CENT = Decimal("0.01")
 # The band's two-sided level: 95 %, i.e. ±1.959964 standard deviations under the normal law.
@@ -37,46 +41,22 @@ def money(value) -> Decimal:
     return (Decimal(value) if value is not None else ZERO).quantize(CENT)
 
 
-@dataclass(frozen=True)
-class Edge:
-    """The house's expected win per unit of initial wager (`edge`) and the standard deviation of one
-    round's result per unit of initial wager (`sd`), with where they come from."""
-
-    edge: Decimal
-    sd: float
-    source: str
-
-
 def _json_rules(rules) -> tuple:
     return tuple(sorted((str(k), v) for k, v in (rules or {}).items() if not isinstance(v, (dict, list))))
 
 
 @lru_cache(maxsize=64)
 def _edge(variant: str, rules: tuple) -> Edge:
-    rules = dict(rules)
-    if variant == "ochko":
-        from gamemath import selectors as ochko
+    """The game's own figures (the `theory` slot of its GAME, dealing/games/<variant>/theory.py)."""
+    edge = games.slot_of(variant, "theory")
+    if edge is None:
+        raise ValueError(f"no house edge known for the game {variant!r}")
+    return edge(dict(rules))
 
-        known = {k: v for k, v in rules.items() if k in ochko.RULE_NAMES}
-        doc = ochko.edge(rules=known or None)
-        # An ochko stake is written with its Ante (and dealer bet); the Bet comes later, as an event,
-        # so the rollups' initial wagers are the Antes: the edge and sd per Ante.
-        return Edge(Decimal(doc["house_edge"]), float(Decimal(doc["sd"])),
-                    "ochko optimal play " + ", ".join(f"{k}={v}" for k, v in sorted(known.items())))
-    if variant == "blackjack":
-        from gamemath import blackjack_selectors as blackjack
 
-        preset = rules.pop("preset", None) or "salon"
-        # Basic strategy, not optimal play: what a casino's theoretical assumes of its players.
-        doc = blackjack.edge(preset=preset, strategy="basic", rules=rules or None)
-        return Edge(Decimal(doc["house_edge"]), float(Decimal(doc["sd"])), f"blackjack {preset} basic strategy")
-    if variant == "veintiuno":
-        from gamemath import veintiuno_selectors as veintiuno
-
-        pays = int(rules.get("suited_twelve_pays", 2))
-        doc = veintiuno.edge(suited_twelve_pays=pays)
-        return Edge(Decimal(doc["house_edge"]), float(Decimal(str(doc["sd"]))), "veintiuno documented play")
-    raise ValueError(f"no house edge known for the game {variant!r}")
+def priced() -> list[str]:
+    """The games whose house edge is known (those filling the `theory` slot), in the registry's order."""
+    return [game.variant for game, _edge in games.filled("theory")]
 
 
 def edge_for(variant: str, rules: dict | None) -> Edge:

@@ -23,7 +23,7 @@ from casino.models import Pit, Table
 from casino.roles import user_pits
 from casino.scope import restrict, table_named
 
-from .arithmetic import Figures, edge_for
+from .arithmetic import Figures, edge_for, priced
 
 BY = ("table", "dealer", "day", "game", "shift")
 DEFAULT_DAYS = 30
@@ -98,9 +98,9 @@ def parse_filters(user, params, *, default_by: str = "table") -> TheoryFilters:
         f.dealer = dealer
     raw = (params.get("variant") or params.get("game") or "").strip()
     if raw:
-        if raw not in Variant.values:
+        if raw not in priced():
             raise _bad("variant", _("“%(value)s” is not one of %(choices)s.")
-                       % {"value": raw, "choices": ", ".join(Variant.values)})
+                       % {"value": raw, "choices": ", ".join(priced())})
         f.variant = raw
     raw = (params.get("shift") or "").strip()
     if raw:
@@ -134,7 +134,7 @@ def _prices(user, f: TheoryFilters) -> list[tuple]:
         tables = tables.filter(pk=f.table.pk)
     out = []
     for table in tables.only("pk", "variant", "rules"):
-        for variant in ([f.variant] if f.variant else Variant.values):
+        for variant in ([f.variant] if f.variant else priced()):
             edge = edge_for(variant, table.rules if variant == table.variant else None)
             out.append((table.pk, variant, _price(edge.edge), _price(repr(edge.sd ** 2))))
     return out

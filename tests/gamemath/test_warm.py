@@ -1,6 +1,8 @@
 """GAMEMATH_WARM: the figures the pages and endpoints start from are in the caches afterwards."""
 
-from gamemath import blackjack_selectors, veintiuno_selectors, warm
+from dealing.games.blackjack.math import selectors as blackjack_selectors
+from dealing.games.veintiuno.math import selectors as veintiuno_selectors
+from gamemath import warm
 
 
 def test_warming_fills_the_caches_the_slow_endpoints_read():

@@ -9,4 +9,6 @@ GAME = Game(
     drills="dealing.games.blackjack.drills.DRILLS",
     demo="dealing.games.blackjack.demo.deal",
     strategy="dealing.games.blackjack.strategy.STRATEGY",
+    math="dealing.games.blackjack.math.MATH",
+    theory="dealing.games.blackjack.theory.edge",
 )

@@ -9,4 +9,6 @@ GAME = Game(
     drills="dealing.games.ochko.drills.DRILLS",
     demo="dealing.games.ochko.demo.deal",
     strategy="dealing.games.ochko.strategy.STRATEGY",
+    math="dealing.games.ochko.math.MATH",
+    theory="dealing.games.ochko.theory.edge",
 )

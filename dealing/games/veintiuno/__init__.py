@@ -9,4 +9,6 @@ GAME = Game(
     drills="dealing.games.veintiuno.drills.DRILLS",
     demo="dealing.games.veintiuno.demo.deal",
     strategy="dealing.games.veintiuno.strategy.STRATEGY",
+    math="dealing.games.veintiuno.math.MATH",
+    theory="dealing.games.veintiuno.theory.edge",
 )

@@ -1,4 +1,4 @@
-"""The pages' forms: the house rules a chart is for, and a question for the engine (`ev/1`)."""
+"""Ochko's math pages' forms: the house rules a chart is for, and a question for the engine (`ev/1`)."""
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -43,46 +43,3 @@ class QuestionForm(RulesForm):
         data = self.cleaned_data
         return {"cards": data["cards"].split(), "dealer": data["dealer"].strip() or None, "bet": data["bet"],
                 "removed": data["removed"].split(), "rules": self.rules()}
-
-
-BLACKJACK_PRESETS = [("salon", _("Salon (6 decks, seed 002)")), ("online", _("Online (8 decks, seed 001)"))]
-
-
-class PresetForm(forms.Form):
-    """Which blackjack preset a page is for (rules/blackjack.md)."""
-
-    preset = forms.ChoiceField(label=_("Rules"), choices=BLACKJACK_PRESETS, initial="salon", required=False)
-
-    def preset_name(self) -> str:
-        data = self.cleaned_data if self.is_valid() else {}
-        return data.get("preset") or "salon"
-
-
-class BlackjackQuestionForm(PresetForm):
-    """A blackjack question: the hand, the dealer's up card, cards gone; the engine judges them."""
-
-    cards = forms.CharField(label=_("The hand's cards"), max_length=120,
-                            help_text=_("Card codes separated by spaces, e.g. 10S 6H."))
-    dealer = forms.CharField(label=_("The dealer's up card"), max_length=4, help_text=_("e.g. 10C"))
-    removed = forms.CharField(label=_("Cards already gone from the shoe"), max_length=800, required=False,
-                              help_text=_("Optional: card codes separated by spaces."))
-
-    field_order = ["cards", "dealer", "removed", "preset"]
-    ENGINE_FIELDS = {"cards": "cards", "dealer": "dealer", "removed": "removed", "preset": "preset", "rules": None}
-
-    def question(self) -> dict:
-        data = self.cleaned_data
-        return {"cards": data["cards"].split(), "dealer": data["dealer"].strip(), "removed": data["removed"].split(),
-                "preset": self.preset_name()}
-
-
-class VeintiunoRulesForm(forms.Form):
-    """The one veintiuno house rule the math page varies: what a suited two-card 12 pays."""
-
-    suited_twelve_pays = forms.IntegerField(label=_("A suited two-card 12 pays"), min_value=1, max_value=10,
-                                            initial=2, required=False)
-
-    def pays(self) -> int:
-        """The chosen payout (the default, 2, for anything left out or out of range)."""
-        data = self.cleaned_data if self.is_valid() else {}
-        return data.get("suited_twelve_pays") or 2

@@ -7,12 +7,11 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_errors import errors
 from casino.roles import HasRole
-from dealing.apis.common import errors
+from dealing.games.math import READERS, asked, query
 
-from . import blackjack_selectors as selectors
-from .access import READERS
-from .apis import _asked, _query
+from . import selectors
 
 DECIMAL_HELP = "An exact decimal string (15 significant digits), in units of the bet."
 RULES_HELP = ("House rules over the preset's: the engine's (decks, max_hands, resplit_aces, hit_split_aces, "
@@ -142,8 +141,8 @@ class BlackjackEdgeApi(_Reader):
     @extend_schema(operation_id="math_blackjack_edge", parameters=[BlackjackEdgeIn],
                    responses={200: BlackjackEdgeOut, **errors(400, 401, 403)})
     def get(self, request):
-        data = _query(BlackjackEdgeIn, request)
-        return Response(BlackjackEdgeOut(_asked(lambda: selectors.edge(preset=data["preset"],
+        data = query(BlackjackEdgeIn, request)
+        return Response(BlackjackEdgeOut(asked(lambda: selectors.edge(preset=data["preset"],
                                                                strategy=data["strategy"]))).data)
 
 
@@ -153,8 +152,8 @@ class BlackjackStrategyApi(_Reader):
     @extend_schema(operation_id="math_blackjack_strategy", parameters=[BlackjackPresetIn],
                    responses={200: BlackjackStrategyOut, **errors(400, 401, 403)})
     def get(self, request):
-        data = _query(BlackjackPresetIn, request)
-        return Response(BlackjackStrategyOut(_asked(lambda: selectors.strategy(preset=data["preset"]))).data)
+        data = query(BlackjackPresetIn, request)
+        return Response(BlackjackStrategyOut(asked(lambda: selectors.strategy(preset=data["preset"]))).data)
 
 
 class BlackjackRuleEffectsApi(_Reader):
@@ -163,8 +162,8 @@ class BlackjackRuleEffectsApi(_Reader):
     @extend_schema(operation_id="math_blackjack_rule_effects", parameters=[BlackjackPresetIn],
                    responses={200: BlackjackEffectsOut, **errors(400, 401, 403)})
     def get(self, request):
-        data = _query(BlackjackPresetIn, request)
-        return Response(BlackjackEffectsOut(_asked(lambda: selectors.rule_effects(preset=data["preset"]))).data)
+        data = query(BlackjackPresetIn, request)
+        return Response(BlackjackEffectsOut(asked(lambda: selectors.rule_effects(preset=data["preset"]))).data)
 
 
 class BlackjackJackpotApi(_Reader):
@@ -173,8 +172,8 @@ class BlackjackJackpotApi(_Reader):
     @extend_schema(operation_id="math_blackjack_jackpot", parameters=[BlackjackJackpotIn],
                    responses={200: BlackjackJackpotOut, **errors(400, 401, 403)})
     def get(self, request):
-        data = _query(BlackjackJackpotIn, request)
-        return Response(BlackjackJackpotOut(_asked(lambda: selectors.jackpot(preset=data["preset"]))).data)
+        data = query(BlackjackJackpotIn, request)
+        return Response(BlackjackJackpotOut(asked(lambda: selectors.jackpot(preset=data["preset"]))).data)
 
 
 class BlackjackEvApi(_Reader):
@@ -189,6 +188,6 @@ class BlackjackEvApi(_Reader):
         serializer = BlackjackEvIn(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        answer = _asked(lambda: selectors.ev(cards=data["cards"], dealer=data["dealer"], removed=data["removed"],
+        answer = asked(lambda: selectors.ev(cards=data["cards"], dealer=data["dealer"], removed=data["removed"],
                                              preset=data["preset"], rules=data["rules"] or None))
         return Response(BlackjackEvOut(answer).data)

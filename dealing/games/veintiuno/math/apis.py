@@ -6,12 +6,11 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_errors import errors
 from casino.roles import HasRole
-from dealing.apis.common import errors
+from dealing.games.math import READERS, query
 
-from . import veintiuno_selectors as vs
-from .access import READERS
-from .apis import _query
+from . import selectors as vs
 
 DECIMAL_HELP = "An exact decimal string (16 decimal places), per unit bet."
 
@@ -56,7 +55,7 @@ class VeintiunoEdgeApi(APIView):
     @extend_schema(operation_id="math_veintiuno_edge", parameters=[VeintiunoRulesIn],
                    responses={200: VeintiunoEdgeOut, **errors(400, 401, 403)})
     def get(self, request):
-        pays = _query(VeintiunoRulesIn, request)["suited_twelve_pays"]
+        pays = query(VeintiunoRulesIn, request)["suited_twelve_pays"]
         return Response(VeintiunoEdgeOut(vs.edge(suited_twelve_pays=pays)).data)
 
 

@@ -11,11 +11,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api_inputs import JsonInput
+from casino.api_errors import errors
 from casino.roles import HasRole
-from dealing.apis.common import errors
+from dealing.games.math import READERS, asked, query
 
 from . import selectors
-from .access import READERS
 
 RULE_CHOICES = list(selectors.RULE_VALUES)
 DECIMAL_HELP = "An exact decimal string (18 significant digits), in Antes."
@@ -120,20 +120,6 @@ class EvOut(serializers.Serializer):
     best = serializers.CharField()
 
 
-def _asked(question):
-    """The selector's answer; the engine's QuestionError becomes a 400 naming the field."""
-    try:
-        return question()
-    except selectors.QuestionError as error:
-        raise serializers.ValidationError({error.field: [str(error)]}) from None
-
-
-def _query(serializer_class, request) -> dict:
-    serializer = serializer_class(data=request.query_params)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
-
-
 def _rules(data: dict) -> dict:
     return {name: data[name] for name in selectors.RULE_NAMES}
 
@@ -146,8 +132,8 @@ class OchkoEdgeApi(APIView):
     @extend_schema(operation_id="math_ochko_edge", parameters=[RulesIn], responses={200: EdgeOut,
                                                                                   **errors(400, 401, 403)})
     def get(self, request):
-        rules = _rules(_query(RulesIn, request))
-        return Response(EdgeOut(_asked(lambda: selectors.edge(rules=rules))).data)
+        rules = _rules(query(RulesIn, request))
+        return Response(EdgeOut(asked(lambda: selectors.edge(rules=rules))).data)
 
 
 class OchkoStrategyApi(APIView):
@@ -158,8 +144,8 @@ class OchkoStrategyApi(APIView):
     @extend_schema(operation_id="math_ochko_strategy", parameters=[StrategyIn],
                    responses={200: StrategyOut, **errors(400, 401, 403)})
     def get(self, request):
-        data = _query(StrategyIn, request)
-        return Response(StrategyOut(_asked(lambda: selectors.strategy(bet=data["bet"], rules=_rules(data)))).data)
+        data = query(StrategyIn, request)
+        return Response(StrategyOut(asked(lambda: selectors.strategy(bet=data["bet"], rules=_rules(data)))).data)
 
 
 class OchkoEvApi(APIView):
@@ -178,6 +164,6 @@ class OchkoEvApi(APIView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         rules = dict(data.get("rules") or {"dark_win_bet": "leave", "dark_double_bust_bet": "leave"})
-        answer = _asked(lambda: selectors.ev(cards=data["cards"], dealer=data["dealer"], bet=data["bet"],
+        answer = asked(lambda: selectors.ev(cards=data["cards"], dealer=data["dealer"], bet=data["bet"],
                                              removed=data["removed"], rules=rules))
         return Response(EvOut(answer).data)

@@ -1,0 +1,22 @@
+"""Veintiuno's game math (dealing.games.math): its page under /math/ (namespace "gamemath"), its
+endpoints under /api/v1/math/ (namespace "api"), and what warming solves of it."""
+
+from django.urls import path
+
+from . import apis, selectors, views
+
+pages = [
+    path("veintiuno/", views.veintiuno, name="veintiuno"),
+]
+
+api = [
+    path("veintiuno/edge/", apis.VeintiunoEdgeApi.as_view(), name="math-veintiuno-edge"),
+    path("veintiuno/specials/", apis.VeintiunoSpecialsApi.as_view(), name="math-veintiuno-specials"),
+]
+
+
+def warm() -> None:
+    """The special hands' chances, the edge and the thresholds, under the default rule."""
+    selectors.specials()
+    selectors.edge()
+    selectors.thresholds()
