@@ -6,14 +6,15 @@ The terminal (dealing/views/terminal.py, dealing/static/dealing/terminal.js) wri
 event by event, as it is dealt; each time it asks `follow(document)`. What it finally stores goes
 through the same service as the round form and the API (`services.round_log`).
 
-`GAMES` says what the terminal asks of a stake for each game it follows (the main wager, the
-dealer bet, stakes a box); a game not listed there is entered on its form.
+What the terminal asks of a stake for each game it follows (the main wager, the dealer bet,
+stakes a box, a side bet) is the game's `TerminalGame`, the `terminal` slot of its GAME
+(dealing/games/<variant>/terminal.py); a game without one is entered on its form.
 """
 
 from dataclasses import dataclass
 from decimal import Decimal
 
-from dealing import engine
+from dealing import engine, games
 from dealing.engine.money import fmt
 
 
@@ -23,39 +24,39 @@ class TerminalGame:
     per_box: int  # stakes a box may hold
     extra: tuple[str, ...] = ()  # optional amounts of a stake ("dealer_bet")
     letters: bool = True  # stake ids "1a", "1b" (ochko's form) or the box number (blackjack's form)
+    # A side bet a table offers when its house rule of that name is on (blackjack's "jackpot"): the
+    # stake may carry it, and the terminal asks every card's suit.
+    side_bet: str = ""
 
     def stake_id(self, box: int, k: int) -> str:
         return f"{box}{'abc'[k]}" if self.letters else str(box)
 
-
-GAMES = {
-    "ochko": TerminalGame("ante", 3, ("dealer_bet",)),
-    "blackjack": TerminalGame("bet", 1, letters=False),
-}
 
 # Fields of a move that only inform (the limits of a bet, of an insurance), never logged.
 _INFO = ("min", "max")
 
 
 def game_of(variant: str) -> TerminalGame | None:
-    return GAMES.get(variant)
+    """What the terminal asks of a game's stakes, or None: the game is entered on its form."""
+    return games.slot_of(variant, "terminal")
 
 
 def extras(variant: str, rules: dict) -> tuple[str, ...]:
     """The optional amounts a stake of this table may carry: the dealer bet (ochko), the jackpot
     side bet (a blackjack table that offers it)."""
-    game = GAMES.get(variant)
+    game = game_of(variant)
     if game is None:
         return ()
-    return game.extra + (("jackpot",) if suited(variant, rules) else ())
+    return game.extra + ((game.side_bet,) if suited(variant, rules) else ())
 
 
 def suited(variant: str, rules: dict) -> bool:
     """Does this table need every card's suit (the online jackpot)? Else the terminal types ranks."""
-    if variant != "blackjack":
+    game = game_of(variant)
+    if game is None or not game.side_bet:
         return False
     try:
-        return bool(engine.house_rules(variant, rules)["jackpot"])
+        return bool(engine.house_rules(variant, rules)[game.side_bet])
     except engine.RoundError:
         return True
 
@@ -144,7 +145,7 @@ def _settlement_order(moves: list[dict]) -> list[dict]:
 def carried_stakes(variant: str, previous: dict | None, *, boxes: int, extra: tuple[str, ...] = ()) -> list[dict]:
     """The stakes of the table's previous round, for the next one (the players mostly stay):
     id, box, player (when named), the main wager and the dealer bet, each with the Bet it played."""
-    game = GAMES.get(variant)
+    game = game_of(variant)
     if game is None or not previous or previous.get("variant") != variant:
         return []
     bets: dict[str, object] = {}

@@ -11,4 +11,5 @@ GAME = Game(
     strategy="dealing.games.blackjack.strategy.STRATEGY",
     math="dealing.games.blackjack.math.MATH",
     theory="dealing.games.blackjack.theory.edge",
+    terminal="dealing.games.blackjack.terminal.TERMINAL",
 )

@@ -11,4 +11,5 @@ GAME = Game(
     strategy="dealing.games.ochko.strategy.STRATEGY",
     math="dealing.games.ochko.math.MATH",
     theory="dealing.games.ochko.theory.edge",
+    terminal="dealing.games.ochko.terminal.TERMINAL",
 )
