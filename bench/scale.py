@@ -19,6 +19,7 @@ runs the child against it and drops it (`--keep` keeps it, for EXPLAIN ANALYZE a
 """
 
 import datetime as dt
+import inspect
 import json
 import os
 import random
@@ -44,9 +45,13 @@ from dealing.models import Round, Shoe, ShoeEvent
 ROOT = Path(settings.BASE_DIR)
 User = get_user_model()
 
-TABLES = [("S-%02d" % k, "ochko", {}, 6) for k in range(1, 25)] + \
-         [("B-%02d" % k, "blackjack", {"preset": "salon"}, 5) for k in range(1, 5)] + \
-         [("V-%02d" % k, "veintiuno", {}, 6) for k in range(1, 3)]
+# The floor's tables, as data: (name, game, house rules, boxes, limits, chips, decks a shoe).
+_HIGH, _LOW = (Decimal(100), Decimal(5000)), (Decimal(5), Decimal(100))
+_CHIPS, _SMALL_CHIPS = ["100", "500", "1000", "5000"], ["5", "10", "25", "100"]
+TABLES = [("S-%02d" % k, "ochko", {}, 6, _HIGH, _CHIPS, 1) for k in range(1, 25)] + \
+         [("B-%02d" % k, "blackjack", {"preset": "salon"}, 5, _HIGH, _CHIPS, 6) for k in range(1, 5)] + \
+         [("V-%02d" % k, "veintiuno", {}, 6, _LOW, _SMALL_CHIPS, 1) for k in range(1, 3)]
+DECKS = {name: decks for name, _v, _r, _b, _l, _c, decks in TABLES}
 # Three dealers to a table, in turns of 20 rounds, each at one table at a time: at 10 million rounds a
 # dealer has dealt about 110,000 (a real dealer's year: 50 an hour, 2,000 hours). Ten dealers shared
 # by all 30 tables once gave each a million, ten years of dealing, at 30 tables at once.
@@ -67,11 +72,9 @@ def floor():
 
     pit, _ = Pit.objects.get_or_create(name="Scale")
     tables = []
-    for name, variant, rules, boxes in TABLES:
-        limits = (Decimal(5), Decimal(100)) if variant == "veintiuno" else (Decimal(100), Decimal(5000))
+    for name, variant, rules, boxes, limits, chips, _decks in TABLES:
         table, _ = Table.objects.get_or_create(name=name, defaults=dict(
-            pit=pit, variant=variant, rules=rules, boxes=boxes, min_bet=limits[0], max_bet=limits[1],
-            chips=["100", "500", "1000", "5000"] if variant != "veintiuno" else ["5", "10", "25", "100"]))
+            pit=pit, variant=variant, rules=rules, boxes=boxes, min_bet=limits[0], max_bet=limits[1], chips=chips))
         tables.append(table)
     people = {}
     for username, role in [*[(d, DEALER) for d in DEALERS], ("scale-boss", PIT_BOSS), ("scale-auditor", AUDITOR)]:
@@ -90,12 +93,14 @@ def _templates(table: Table, seed: int, mistake_rate: float, crew: list[str]) ->
     sim = simulator(table.variant)
     out = []
     mistakes = list(sim.MISTAKES)
+    # What the game's simulator takes of the table: its preset, the dealer and table names to write.
+    takes = inspect.signature(sim.simulate_round).parameters
     for k in range(POOL):
         dealer = crew[(k // 20) % len(crew)]
         kwargs = dict(table_min=table.min_bet, table_max=table.max_bet)
-        if table.variant == "blackjack":
-            kwargs.update(preset=(table.rules or {}).get("preset", "salon"))
-        if table.variant != "veintiuno":
+        if "preset" in takes and "preset" in (table.rules or {}):
+            kwargs.update(preset=table.rules["preset"])
+        if "dealer" in takes:
             kwargs.update(dealer=dealer, table_name=table.name)
         mistake = rng.choice(mistakes) if rng.random() < mistake_rate else None
         try:
@@ -136,7 +141,7 @@ def open_shoes(tables: list[Table], people: dict, *, start: int, stop: int) -> N
     with transaction.atomic():
         for table in tables:
             have = set(Shoe.objects.filter(table=table).values_list("number", flat=True))
-            shoes = [Shoe(table=table, number=k, decks=1 if table.variant != "blackjack" else 6, loaded_at=now,
+            shoes = [Shoe(table=table, number=k, decks=DECKS.get(table.name, 1), loaded_at=now,
                           shuffled_by=boss, next_position=2) for k in range(first, last + 1) if k not in have]
             Shoe.objects.bulk_create(shoes)
             saved = Shoe.objects.filter(table=table, number__in=[s.number for s in shoes])
