@@ -55,7 +55,7 @@ class DrillStartApi(APIView):
 
     @extend_schema_serializer(component_name="DrillStartInput")
     class InputSerializer(JsonInput):
-        variant = serializers.ChoiceField(choices=list(setups.FEATURES))
+        variant = serializers.ChoiceField(choices=list(setups.features()))
         preset = serializers.ChoiceField(choices=Preset.values, required=False, default="", allow_blank=True)
         kind = serializers.ChoiceField(choices=Kind.choices)
         table = serializers.CharField(required=False, default="", allow_blank=True,
@@ -245,7 +245,7 @@ class StandardSetApi(APIView):
 
     @extend_schema_serializer(component_name="StandardSetInput")
     class InputSerializer(JsonInput):
-        variant = serializers.ChoiceField(choices=list(setups.FEATURES))
+        variant = serializers.ChoiceField(choices=list(setups.features()))
         preset = serializers.ChoiceField(choices=Preset.values, required=False, default="", allow_blank=True)
         kind = serializers.ChoiceField(choices=Kind.choices, required=False, default=Kind.PAYOUT)
         rounds_in_row = serializers.IntegerField(min_value=1, max_value=1000)

@@ -11,9 +11,13 @@ from dealing.games.drills import games_of
 from . import setups, strategy
 from .choices import Kind
 
-# The games a drill is played at ("blackjack:salon": a game and its preset), from each game's drill
-# set-ups (dealing/games/<variant>/drills.py), in the registry's order.
-GAMES = [choice for drills in setups.drilled() for choice in games_of(drills)]
+
+def game_choices() -> list[tuple[str, object]]:
+    """The games a drill is played at ("blackjack:salon": a game and its preset), from each game's drill
+    set-ups (dealing/games/<variant>/drills.py), in the registry's order."""
+    return [choice for drills in setups.drilled() for choice in games_of(drills)]
+
+
 INCIDENT_LEVELS = [("none", _("none")), ("some", _("in some rounds")), ("every", _("in every round"))]
 BET_RESULTS = [("leave", _("returned (leave)")), ("take", _("taken"))]
 
@@ -25,30 +29,30 @@ def split_game(game: str) -> tuple[str, str]:
 
 def table_choices() -> list[tuple[str, str]]:
     out = []
-    for game, _label in GAMES:
+    for game, _label in game_choices():
         for setup in setups.tables_for(*split_game(game)):
             out.append((setup.key, f"{setup.name} · {money(setup.min)}–{money(setup.max)}"))
     return out
 
 
 def tables_by_game() -> dict[str, list[str]]:
-    return {game: [s.key for s in setups.tables_for(*split_game(game))] for game, _label in GAMES}
+    return {game: [s.key for s in setups.tables_for(*split_game(game))] for game, _label in game_choices()}
 
 
 def feature_fields() -> list[tuple[str, str, str]]:
     """(form field, game, label) of every difficulty situation."""
     out = []
-    for variant, features in setups.FEATURES.items():
+    for variant, features in setups.features().items():
         for name, label in features:
             out.append((f"f_{variant}_{name}", variant, label))
     return out
 
 
 class DrillStartForm(forms.Form):
-    game = forms.ChoiceField(label=_("Game"), choices=GAMES, initial=GAMES[0][0])
+    game = forms.ChoiceField(label=_("Game"), choices=game_choices, initial=game_choices()[0][0])
     kind = forms.ChoiceField(label=_("Drill"), choices=Kind.choices, initial=Kind.PAYOUT, widget=forms.RadioSelect)
     table = forms.ChoiceField(label=_("Practice table"), choices=table_choices,
-                              initial=setups.tables_for(*split_game(GAMES[0][0]))[0].key)
+                              initial=setups.tables_for(*split_game(game_choices()[0][0]))[0].key)
     rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=setups.MAX_ROUNDS, required=False,
                                 help_text=_("Payout drills: 10 by default; procedure drills: 3."))
     boxes = forms.IntegerField(label=_("Most boxes in play"), min_value=1, max_value=6, required=False,
@@ -97,7 +101,7 @@ class DrillStartForm(forms.Form):
 
 
 class StandardForm(forms.Form):
-    game = forms.ChoiceField(label=_("Game"), choices=GAMES)
+    game = forms.ChoiceField(label=_("Game"), choices=game_choices)
     kind = forms.ChoiceField(label=_("Drill"), choices=Kind.choices, initial=Kind.PAYOUT)
     rounds_in_row = forms.IntegerField(label=_("Rounds in a row"), min_value=1, max_value=1000, initial=50)
     min_accuracy = forms.DecimalField(label=_("Minimum accuracy (%)"), min_value=Decimal(0), max_value=Decimal(100),

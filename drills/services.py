@@ -70,10 +70,10 @@ def drill_start(*, trainee, variant: str, kind: str, preset: str = "", table: st
     """
     if not has_role(trainee, TRAINEE):
         _refuse(_("Drills are for trainees."), status=403)
-    if variant not in setups.FEATURES:
+    if variant not in setups.features():
         _refuse(_("Choose a game: ochko, blackjack or veintiuno."), field="variant")
     preset = preset or ""
-    presets = setups.PRESETS.get(variant, ())
+    presets = setups.presets().get(variant, ())
     if presets and preset not in presets:
         _refuse(_("Choose the blackjack preset: salon or online."), field="preset")
     if not presets and preset:
@@ -431,9 +431,9 @@ def standard_set(*, user, variant: str, kind: str, rounds_in_row: int, min_accur
     """A pit boss sets the certification standard of a game: it replaces the one in force."""
     if not has_role(user, PIT_BOSS):
         _refuse(_("Only a pit boss sets certification standards."), status=403)
-    if variant not in setups.FEATURES:
+    if variant not in setups.features():
         _refuse(_("Choose a game: ochko, blackjack or veintiuno."), field="variant")
-    presets = setups.PRESETS.get(variant, ())
+    presets = setups.presets().get(variant, ())
     preset = preset or ""
     if (presets and preset not in presets) or (not presets and preset):
         _refuse(_("Blackjack needs its preset (salon or online); the other games have none."), field="preset")

@@ -55,13 +55,22 @@ def _setup(key, name, low, high, chips) -> Setup:
 
 # The chips of a game's tables include the small denominations a payout needs (dealer bets of 1
 # unit, Bets of 1.5 Antes, 3:2 on odd bets), so every amount owed can be built from the tray.
-TABLES: dict[tuple[str, str], list[Setup]] = {
-    (d.variant, preset): [_setup(*table) for table in tables] for d in drilled() for preset, tables in d.tables.items()}
-PRESETS = {d.variant: d.presets for d in drilled() if d.presets}
+# Read from the registry when asked: a game registered at run time (the tests' toy) is drilled too.
+def tables() -> dict[tuple[str, str], list[Setup]]:
+    """(game, preset) -> its practice tables, of every game that has drills."""
+    return {(d.variant, preset): [_setup(*table) for table in found]
+            for d in drilled() for preset, found in d.tables.items()}
+
+
+def presets() -> dict[str, tuple[str, ...]]:
+    """game -> its presets, of the games that have any."""
+    return {d.variant: d.presets for d in drilled() if d.presets}
 
 
 def tables_for(variant: str, preset: str = "") -> list[Setup]:
-    return TABLES.get((variant, preset or ""), [])
+    drills = game(variant)
+    found = drills.tables.get(preset or "") if drills is not None else None
+    return [_setup(*table) for table in found or []]
 
 
 def table_setup(variant: str, preset: str, key: str | None) -> Setup:
@@ -85,7 +94,14 @@ def max_boxes(variant: str, preset: str = "") -> int:
 
 # --- difficulty: situations a round may include ---------------------------------------------------
 
-FEATURES: dict[str, list[tuple[str, object]]] = {d.variant: d.features for d in drilled()}
+def features() -> dict[str, list[tuple[str, object]]]:
+    """game -> its difficulty options, of every game that has drills, in the registry's order."""
+    return {d.variant: d.features for d in drilled()}
+
+
+def _features_of(variant: str) -> list[tuple[str, object]]:
+    drills = game(variant)
+    return drills.features if drills is not None else []
 
 # Incidents a procedure drill can weave in (ochko: rules/ochko.md, Incidents and The shoe).
 INCIDENTS = [
@@ -107,7 +123,7 @@ def weaves_incidents(variant: str, kind: str = "procedure") -> bool:
 
 
 def default_options(variant: str, preset: str = "", kind: str = "payout") -> dict:
-    options = {name: True for name, _label in FEATURES.get(variant, [])}
+    options = {name: True for name, _label in _features_of(variant)}
     options["boxes"] = max_boxes(variant, preset)
     if weaves_incidents(variant, kind):
         options["incidents"] = "some"
@@ -119,7 +135,7 @@ def clean_options(variant: str, preset: str, kind: str, raw: dict | None) -> dic
     """The difficulty options in force: known keys only, each of the right type, within limits."""
     options = default_options(variant, preset, kind)
     raw = raw or {}
-    for name, _label in FEATURES.get(variant, []):
+    for name, _label in _features_of(variant):
         if name in raw:
             options[name] = bool(raw[name])
     if raw.get("boxes") is not None:

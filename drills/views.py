@@ -18,7 +18,7 @@ from dealing.games.drills import game_of
 
 from . import presenters, selectors, services, setups
 from .choices import CODE_LABELS, Kind, StepKind
-from .forms import GAMES, DrillStartForm, StandardForm, feature_fields, tables_by_game
+from .forms import DrillStartForm, StandardForm, feature_fields, game_choices, tables_by_game
 from .table import wager_label
 
 READERS = (TRAINEE, PIT_BOSS, AUDITOR)
@@ -37,7 +37,7 @@ def home(request):
 
 def _home(request, form, status=200):
     trainee = request.user
-    games = {game: label for game, label in GAMES}
+    games = {game: label for game, label in game_choices()}
     standards = [{"standard": s, "game": games.get(game_of(s.variant, s.preset), s.variant),
                   "progress": selectors.standard_progress(trainee=trainee, standard=s)}
                  for s in selectors.standards_in_force()]
@@ -48,7 +48,7 @@ def _home(request, form, status=200):
         "results": selectors.trainee_results(trainee=trainee),
         "certificates": selectors.certificates_of(trainee=trainee),
         "standards": standards,
-        "feature_groups": [(variant, form.features_of(variant)) for variant in setups.FEATURES],
+        "feature_groups": [(variant, form.features_of(variant)) for variant in setups.features()],
         "tables_by_game": json.dumps(tables_by_game()),
         "feature_names": json.dumps({name: variant for name, variant, _label in feature_fields()}),
     }
@@ -264,7 +264,7 @@ def progress(request, pk):
     """A trainee's history: accuracy and pace over the drills, mistakes by code, certificates."""
     trainee = selectors.trainee_get(user=request.user, pk=pk)
     per_game = []
-    for game, label in GAMES:
+    for game, label in game_choices():
         variant, preset = game.split(":")[0], (game.split(":") + [""])[1]
         for kind, kind_label in Kind.choices:
             res = selectors.trainee_results(trainee=trainee, variant=variant, kind=kind)
@@ -312,7 +312,7 @@ def standards(request):
                 messages.success(request, _("Standard set: %(standard)s.") % {"standard": standard})
                 return redirect(reverse("drills:standards"))
         status = 400
-    games = {game: label for game, label in GAMES}
+    games = {game: label for game, label in game_choices()}
     rows = [{"standard": s, "game": games.get(game_of(s.variant, s.preset), s.variant)}
             for s in selectors.standards_history()[:100]]
     return render(request, "drills/standards.html", {"form": form, "rows": rows, "can_set": can_set},
