@@ -29,10 +29,16 @@ from decimal import Decimal
 from dealing import engine
 from dealing.engine.money import fmt
 
-from .setups import drilled, game
+from .setups import game
 
 SETTLE = ("pay", "take", "leave")
-WAGERS = {d.variant: d.wagers for d in drilled()}  # what a settlement of each game may name
+
+
+def wagers_of(variant: str) -> tuple[str, ...]:
+    """What a settlement of a game may name (its drill set-ups' `wagers`)."""
+    return game(variant).wagers
+
+
 # The order a wager's settlement is written in the sheet (within a stake).
 _WAGER_ORDER = {"bet": 0, "ante": 1, "double": 2, "dealer_bet": 3, "insurance": 4, "jackpot": 5}
 END = "end"

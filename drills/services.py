@@ -190,7 +190,7 @@ def _clean_answers(doc: dict, sheet: list[dict], answers) -> list[dict]:
     if not isinstance(answers, list) or not answers:
         _refuse(_("Settle at least one wager."), field="answers")
     stakes = {s["id"] for s in doc["stakes"]}
-    wagers = payout.WAGERS[doc["variant"]]
+    wagers = payout.wagers_of(doc["variant"])
     hands = {(line["stake"], line["hand"]) for line in sheet}
     cleaned = []
     for k, answer in enumerate(answers):

@@ -188,6 +188,11 @@ class CardsWalk(Walk):
 class CardsLayout(Layout):
     walker = CardsWalk
 
+    def total(self, codes: list[str]) -> int | None:
+        """No count: how the cards count is the game's, and this layout knows no game."""
+        return None
 
-# The table of a round whose game has no layout (the audit's replay page draws every round).
+
+# The table of a round whose game has no layout (the audit's replay page draws every round, the
+# drills table every drill's).
 CARDS = CardsLayout()
