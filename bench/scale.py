@@ -48,9 +48,9 @@ User = get_user_model()
 # The floor's tables, as data: (name, game, house rules, boxes, limits, chips, decks a shoe).
 _HIGH, _LOW = (Decimal(100), Decimal(5000)), (Decimal(5), Decimal(100))
 _CHIPS, _SMALL_CHIPS = ["100", "500", "1000", "5000"], ["5", "10", "25", "100"]
-TABLES = [("S-%02d" % k, "ochko", {}, 6, _HIGH, _CHIPS, 1) for k in range(1, 25)] + \
-         [("B-%02d" % k, "blackjack", {"preset": "salon"}, 5, _HIGH, _CHIPS, 6) for k in range(1, 5)] + \
-         [("V-%02d" % k, "veintiuno", {}, 6, _LOW, _SMALL_CHIPS, 1) for k in range(1, 3)]
+TABLES = [(f"S-{k:02d}", "ochko", {}, 6, _HIGH, _CHIPS, 1) for k in range(1, 25)] + \
+         [(f"B-{k:02d}", "blackjack", {"preset": "salon"}, 5, _HIGH, _CHIPS, 6) for k in range(1, 5)] + \
+         [(f"V-{k:02d}", "veintiuno", {}, 6, _LOW, _SMALL_CHIPS, 1) for k in range(1, 3)]
 DECKS = {name: decks for name, _v, _r, _b, _l, _c, decks in TABLES}
 # Three dealers to a table, in turns of 20 rounds, each at one table at a time: at 10 million rounds a
 # dealer has dealt about 110,000 (a real dealer's year: 50 an hour, 2,000 hours). Ten dealers shared

@@ -11,8 +11,9 @@ from rest_framework import serializers
 
 class ErrorSerializer(serializers.Serializer):
     message = serializers.CharField()
-    extra = serializers.DictField(help_text="Details for programs: `code`; for a round, `path` and `event`; "
-                                            "for invalid fields, `fields`.")
+    extra = serializers.DictField(
+        help_text="Details for programs: `code`; for a round, `path` and `event`; for invalid fields, `fields`."
+    )
 
 
 def errors(*codes: int) -> dict:

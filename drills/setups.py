@@ -17,8 +17,8 @@ from dealing.engine.money import fmt
 from dealing.engine.simulators import module as simulator
 from dealing.games.drills import GameDrills
 
-from .choices import Kind
 from . import strategy
+from .choices import Kind
 
 MAX_ROUNDS = 100
 

@@ -19,8 +19,20 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from dealing import games
 from dealing.engine.math.questions import QuestionError
-from dealing.games.strategy import (CENT, DRAWS, GAP_SCALE, NO_DECISION, PHASE_BET, PHASE_DONE, PHASE_INSURANCE,
-                                    PHASE_PLAY, GameStrategy, hands_of, seen_elsewhere, weight)
+from dealing.games.strategy import (
+    CENT,
+    DRAWS,
+    GAP_SCALE,
+    NO_DECISION,
+    PHASE_BET,
+    PHASE_DONE,
+    PHASE_INSURANCE,
+    PHASE_PLAY,
+    GameStrategy,
+    hands_of,
+    seen_elsewhere,
+    weight,
+)
 
 CANDIDATES = 6
 
@@ -171,7 +183,7 @@ def clean_house_rules(variant: str, raw) -> dict:
 def warm() -> None:
     """Solve the charts the trainer compares with (every game's, e.g. both blackjack presets and
     ochko's ten Bets)."""
-    for _game_, strategy in games.filled("strategy"):
+    for _found, strategy in games.filled("strategy"):
         strategy.warm()
 
 

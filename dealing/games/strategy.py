@@ -74,8 +74,17 @@ class GameStrategy:
         """The options' key letters in a phase of the hand."""
         return self.keys
 
-    def ask(self, preset: str, cards: list[str], dealer: str | None, bet: int | None, *, hands: int = 1,
-            removed: tuple = (), rules: dict | None = None) -> dict:
+    def ask(
+        self,
+        preset: str,
+        cards: list[str],
+        dealer: str | None,
+        bet: int | None,
+        *,
+        hands: int = 1,
+        removed: tuple = (),
+        rules: dict | None = None,
+    ) -> dict:
         """The engine's `ev/1` for the hand: {"options", "best", "engine_best"} (`asked`)."""
         raise NotImplementedError
 
@@ -83,8 +92,9 @@ class GameStrategy:
         """The insurance decision, in initial wagers; None when the game offers none."""
         return None
 
-    def chart_action(self, preset: str, cards: list[str], dealer: str | None, bet: int | None, offered: dict,
-                     rules: dict | None) -> str | None:
+    def chart_action(
+        self, preset: str, cards: list[str], dealer: str | None, bet: int | None, offered: dict, rules: dict | None
+    ) -> str | None:
         """What the total-dependent chart (`strategy/1`) plays here; None where it has no cell."""
         return None
 

@@ -55,14 +55,17 @@ def switches(source: str, names: set[str], members: set[str]) -> list[tuple[int,
     """(line, code) of every switch on a game's name in a module's source."""
     found = []
     for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Compare) and any(_is_game(x, names, members)
-                                                 for x in [node.left, *node.comparators]):
+        if isinstance(node, ast.Compare) and any(_is_game(x, names, members) for x in [node.left, *node.comparators]):
             found.append((node.lineno, ast.unparse(node)))
         elif isinstance(node, ast.match_case) and any(
-                isinstance(p, ast.MatchValue) and _is_game(p.value, names, members) for p in ast.walk(node.pattern)):
+            isinstance(p, ast.MatchValue) and _is_game(p.value, names, members) for p in ast.walk(node.pattern)
+        ):
             found.append((node.pattern.lineno, ast.unparse(node.pattern)))
-        elif isinstance(node, ast.Dict) and len(node.keys) >= 2 and all(
-                k is not None and _is_game(k, names, members) for k in node.keys):
+        elif (
+            isinstance(node, ast.Dict)
+            and len(node.keys) >= 2
+            and all(k is not None and _is_game(k, names, members) for k in node.keys)
+        ):
             found.append((node.lineno, ast.unparse(node)[:80]))
     return found
 
@@ -94,32 +97,40 @@ def test_no_module_outside_the_wings_switches_on_a_game():
         if hits:
             found[rel] = hits
     assert not found, "switches on a game's name outside its wing (ask the registry instead):\n" + "\n".join(
-        f"  {rel}:{line}: {code}" for rel, hits in found.items() for line, code in hits)
+        f"  {rel}:{line}: {code}" for rel, hits in found.items() for line, code in hits
+    )
 
 
 @pytest.mark.parametrize("rel", sorted(PENDING))
 def test_each_pending_module_still_switches(rel):
     """An entry of PENDING whose switch has gone is taken out of it, so the list only shrinks."""
     assert switches((ROOT / rel).read_text(encoding="utf-8"), game_names(), _members()), (
-        f"{rel} no longer switches on a game: take it out of PENDING")
+        f"{rel} no longer switches on a game: take it out of PENDING"
+    )
 
 
-@pytest.mark.parametrize("source", [
-    'if variant == "ochko":\n    pass\n',
-    'x = table.variant != Variant.BLACKJACK\n',
-    'ok = doc["variant"] in ("blackjack", "veintiuno")\n',
-    'KEYS = {"blackjack": 1, "veintiuno": 2}\n',
-    'match variant:\n    case "veintiuno":\n        pass\n',
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        'if variant == "ochko":\n    pass\n',
+        "x = table.variant != Variant.BLACKJACK\n",
+        'ok = doc["variant"] in ("blackjack", "veintiuno")\n',
+        'KEYS = {"blackjack": 1, "veintiuno": 2}\n',
+        'match variant:\n    case "veintiuno":\n        pass\n',
+    ],
+)
 def test_the_scan_finds_a_switch(source):
     assert switches(source, game_names(), _members())
 
 
-@pytest.mark.parametrize("source", [
-    'TABLE = ("R-1", "ochko", 6)\n',  # data, not a switch
-    'if found.tag == "blackjack_hand":\n    pass\n',
-    'WORDS = {"blackjack": "a natural", "pair of aces": "two aces"}\n',  # a hand's words, not games
-    'if strategy.house_rules_of(variant):\n    pass\n',
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        'TABLE = ("R-1", "ochko", 6)\n',  # data, not a switch
+        'if found.tag == "blackjack_hand":\n    pass\n',
+        'WORDS = {"blackjack": "a natural", "pair of aces": "two aces"}\n',  # a hand's words, not games
+        "if strategy.house_rules_of(variant):\n    pass\n",
+    ],
+)
 def test_the_scan_leaves_data_and_registry_questions_alone(source):
     assert not switches(source, game_names(), _members())

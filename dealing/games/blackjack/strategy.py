@@ -87,7 +87,7 @@ class BlackjackStrategy(GameStrategy):
         return cell["action"] if cell["action"] in offered and cell["action"] != "split" else cell["fallback"]
 
     def situation(self, cards, dealer, bet, phase=PHASE_PLAY, split=False) -> str:
-        """"soft 18 vs 9", "pair of 8s vs 10", "hard 11 vs 6 (split)", "insurance (hard 16)",
+        """ "soft 18 vs 9", "pair of 8s vs 10", "hard 11 vs 6 (split)", "insurance (hard 16)",
         "blackjack vs A: even money"."""
         up = up_name(dealer)
         if bj_cards.natural(cards) and not split:
@@ -137,8 +137,9 @@ class BlackjackStrategy(GameStrategy):
 
     def _ask_state(self, preset: str, doc: dict, state: dict) -> dict:
         hands = len(hands_of(state))
-        return self.ask(preset, state["cards"], doc["dealer"], None, hands=hands,
-                        removed=seen_elsewhere(state) if hands > 1 else ())
+        return self.ask(
+            preset, state["cards"], doc["dealer"], None, hands=hands, removed=seen_elsewhere(state) if hands > 1 else ()
+        )
 
     def _play_on(self, preset: str, doc: dict, state: dict) -> dict:
         """From the hand in play on: a split hand takes its second card when its turn comes (rules/
@@ -172,8 +173,12 @@ class BlackjackStrategy(GameStrategy):
             # the dealer peeks: the model's play values are those of no dealer blackjack, so the hand goes on
             return {**state, "phase": PHASE_PLAY, "insured": chosen == "insurance"}
         # a round dealt before splits were played on keeps its one hand in `cards` alone
-        state = {"hand": 0, "insured": None, **state,
-                 "hands": [{"cards": list(h["cards"]), "end": h["end"]} for h in hands_of(state)]}
+        state = {
+            "hand": 0,
+            "insured": None,
+            **state,
+            "hands": [{"cards": list(h["cards"]), "end": h["end"]} for h in hands_of(state)],
+        }
         current = state["hands"][state["hand"]]
         if chosen == "split":
             first, second = current["cards"]

@@ -45,11 +45,14 @@ class OchkoStrategy(GameStrategy):
         return cell["action"] if cell else None
 
     def situation(self, cards, dealer, bet, phase=PHASE_PLAY, split=False) -> str:
-        """"15 vs 9 (Bet 3)", "first card 8: fold/bet"."""
+        """ "15 vs 9 (Bet 3)", "first card 8: fold/bet"."""
         if dealer is None:
             return _("first card %(rank)s: fold/bet") % {"rank": RANK_NAMES.get(cards[0][0], cards[0][0])}
         return _("%(total)s vs %(up)s (Bet %(bet)s)") % {
-            "total": ochko_cards.total(cards), "up": RANK_NAMES.get(dealer[0], dealer[0]), "bet": bet}
+            "total": ochko_cards.total(cards),
+            "up": RANK_NAMES.get(dealer[0], dealer[0]),
+            "bet": bet,
+        }
 
     def pack(self, preset: str) -> list[str]:
         return [r + s for r in ochko_cards.RANKS for s in "SHDC"] * ochko_cards.DECKS

@@ -13,5 +13,8 @@ def edge(rules: dict) -> Edge:
     the edge and sd per Ante."""
     known = {k: v for k, v in rules.items() if k in selectors.RULE_NAMES}
     doc = selectors.edge(rules=known or None)
-    return Edge(Decimal(doc["house_edge"]), float(Decimal(doc["sd"])),
-                "ochko optimal play " + ", ".join(f"{k}={v}" for k, v in sorted(known.items())))
+    return Edge(
+        Decimal(doc["house_edge"]),
+        float(Decimal(doc["sd"])),
+        "ochko optimal play " + ", ".join(f"{k}={v}" for k, v in sorted(known.items())),
+    )

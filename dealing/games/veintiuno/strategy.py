@@ -32,7 +32,7 @@ class VeintiunoStrategy(GameStrategy):
         return asked(dict(doc["options"]), doc)
 
     def situation(self, cards, dealer, bet, phase=PHASE_PLAY, split=False) -> str:
-        """"13 in two cards vs 7", "soft 17 vs K"."""
+        """ "13 in two cards vs 7", "soft 17 vs K"."""
         best, soft = total(cards)
         if len(cards) == 2 and best == 13:
             return _("13 in two cards vs %(up)s") % {"up": RANK_NAMES.get(dealer[0], dealer[0])}
@@ -68,8 +68,11 @@ class VeintiunoStrategy(GameStrategy):
             return {**state, "phase": PHASE_DONE, "end": "bust"}
         options = self.ask("", state["cards"], doc["dealer"], None, rules=doc.get("rules"))["options"]
         if len(options) == 1:
-            return {**state, "phase": PHASE_DONE,
-                    "end": "trillona" if len(state["cards"]) == 7 and count == 21 else "21"}
+            return {
+                **state,
+                "phase": PHASE_DONE,
+                "end": "trillona" if len(state["cards"]) == 7 and count == 21 else "21",
+            }
         return state
 
 

@@ -11,8 +11,9 @@ from . import rules
 MISTAKES: dict[str, str] = {}
 
 
-def simulate_round(rng, *, mistake=None, number: int = 1, table_min=Decimal(10), table_max=Decimal(100),
-                   boxes=(1, 2), **_options) -> SimpleNamespace:
+def simulate_round(
+    rng, *, mistake=None, number: int = 1, table_min=Decimal(10), table_max=Decimal(100), boxes=(1, 2), **_options
+) -> SimpleNamespace:
     if mistake is not None:
         raise ValueError("the toy simulator makes no mistakes")
     low, high = Decimal(table_min), Decimal(table_max)
@@ -26,6 +27,12 @@ def simulate_round(rng, *, mistake=None, number: int = 1, table_min=Decimal(10),
         win = rules.RANKS.index(cards[box - 1][0]) > rules.RANKS.index(cards[-1][0])
         settle.append({"e": PAY if win else TAKE, "stake": str(box), "wager": "bet", "amount": bet})
     events.append({"e": "deal", "to": "dealer", "card": cards[-1]})
-    doc = {"format": "round/1", "variant": rules.NAME, "id": f"toy-{number}",
-           "table": {"name": "Toy-1", "min": low, "max": high}, "stakes": stakes, "events": events + settle}
+    doc = {
+        "format": "round/1",
+        "variant": rules.NAME,
+        "id": f"toy-{number}",
+        "table": {"name": "Toy-1", "min": low, "max": high},
+        "stakes": stakes,
+        "events": events + settle,
+    }
     return SimpleNamespace(doc=doc)

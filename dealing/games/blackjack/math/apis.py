@@ -179,7 +179,8 @@ class BlackjackJackpotApi(_Reader):
 class BlackjackEvApi(_Reader):
     """The exact EV of every option of a blackjack hand against an up card (`ev/1`); nothing is stored."""
 
-    @extend_schema(operation_id="math_blackjack_ev", request=BlackjackEvIn, responses={200: BlackjackEvOut, **errors(400, 401, 403)},
+    @extend_schema(operation_id="math_blackjack_ev", request=BlackjackEvIn,
+                   responses={200: BlackjackEvOut, **errors(400, 401, 403)},
                    examples=[OpenApiExample("Sixteen against a ten", value={"cards": ["TS", "6H"], "dealer": "TC"},
                                             request_only=True),
                              OpenApiExample("Eights against a six, online", request_only=True,

@@ -19,16 +19,25 @@ class PresetForm(forms.Form):
 class BlackjackQuestionForm(PresetForm):
     """A blackjack question: the hand, the dealer's up card, cards gone; the engine judges them."""
 
-    cards = forms.CharField(label=_("The hand's cards"), max_length=120,
-                            help_text=_("Card codes separated by spaces, e.g. 10S 6H."))
+    cards = forms.CharField(
+        label=_("The hand's cards"), max_length=120, help_text=_("Card codes separated by spaces, e.g. 10S 6H.")
+    )
     dealer = forms.CharField(label=_("The dealer's up card"), max_length=4, help_text=_("e.g. 10C"))
-    removed = forms.CharField(label=_("Cards already gone from the shoe"), max_length=800, required=False,
-                              help_text=_("Optional: card codes separated by spaces."))
+    removed = forms.CharField(
+        label=_("Cards already gone from the shoe"),
+        max_length=800,
+        required=False,
+        help_text=_("Optional: card codes separated by spaces."),
+    )
 
     field_order = ["cards", "dealer", "removed", "preset"]
     ENGINE_FIELDS = {"cards": "cards", "dealer": "dealer", "removed": "removed", "preset": "preset", "rules": None}
 
     def question(self) -> dict:
         data = self.cleaned_data
-        return {"cards": data["cards"].split(), "dealer": data["dealer"].strip(), "removed": data["removed"].split(),
-                "preset": self.preset_name()}
+        return {
+            "cards": data["cards"].split(),
+            "dealer": data["dealer"].strip(),
+            "removed": data["removed"].split(),
+            "preset": self.preset_name(),
+        }

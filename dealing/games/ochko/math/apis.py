@@ -10,8 +10,8 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.api_inputs import JsonInput
 from casino.api_errors import errors
+from casino.api_inputs import JsonInput
 from casino.roles import HasRole
 from dealing.games.math import READERS, asked, query
 

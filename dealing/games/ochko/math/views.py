@@ -17,16 +17,20 @@ def ochko(request):
     charts = [presenters.chart(selectors.strategy(bet=k, rules=rules)) for k in selectors.CHART_BETS]
     first = selectors.strategy(bet=selectors.CHART_BETS[0], rules=rules)
     effects = selectors.rule_effects()
-    return render(request, "gamemath/ochko.html", {
-        "form": form if form.is_bound else RulesForm(),
-        "rules": first["rules"],
-        "charts": charts,
-        "bet_decision": presenters.bet_decision(first, rules),
-        "dark_value": first["dark_value"],
-        "edge": selectors.edge(rules=rules),
-        "effects": effects,
-        "edge_chart": presenters.edge_chart_data(effects),
-    })
+    return render(
+        request,
+        "gamemath/ochko.html",
+        {
+            "form": form if form.is_bound else RulesForm(),
+            "rules": first["rules"],
+            "charts": charts,
+            "bet_decision": presenters.bet_decision(first, rules),
+            "dark_value": first["dark_value"],
+            "edge": selectors.edge(rules=rules),
+            "effects": effects,
+            "edge_chart": presenters.edge_chart_data(effects),
+        },
+    )
 
 
 @role_required(*READERS)
@@ -39,7 +43,13 @@ def ochko_ask(request):
             answer = selectors.ev(**form.question())
         except selectors.QuestionError as error:
             form.add_error(form.ENGINE_FIELDS.get(error.field), str(error))
-    return render(request, "gamemath/ochko_ask.html", {
-        "form": form, "answer": answer, "options": presenters.options(answer) if answer else None,
-        "best_label": presenters.option_label(answer["best"]) if answer else None,
-    })
+    return render(
+        request,
+        "gamemath/ochko_ask.html",
+        {
+            "form": form,
+            "answer": answer,
+            "options": presenters.options(answer) if answer else None,
+            "best_label": presenters.option_label(answer["best"]) if answer else None,
+        },
+    )

@@ -3,11 +3,13 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+
 class VeintiunoRulesForm(forms.Form):
     """The one veintiuno house rule the math page varies: what a suited two-card 12 pays."""
 
-    suited_twelve_pays = forms.IntegerField(label=_("A suited two-card 12 pays"), min_value=1, max_value=10,
-                                            initial=2, required=False)
+    suited_twelve_pays = forms.IntegerField(
+        label=_("A suited two-card 12 pays"), min_value=1, max_value=10, initial=2, required=False
+    )
 
     def pays(self) -> int:
         """The chosen payout (the default, 2, for anything left out or out of range)."""

@@ -27,11 +27,17 @@ def veintiuno(request):
     pays = form.pays() if form.is_bound else 2
     chances = vs.specials()["chances"]
     edge = vs.edge(suited_twelve_pays=pays)
-    return render(request, "gamemath/veintiuno.html", {
-        "form": form if form.is_bound else VeintiunoRulesForm(),
-        "pays": pays,
-        "edge": edge,
-        "specials": [{"name": name, "label": label, "chance": chances[name]} for name, label in SPECIAL_HANDS],
-        "thresholds": [{**row, "documented": row["threshold"] == edge["player"]["threshold"]}
-                       for row in vs.thresholds(suited_twelve_pays=pays)],
-    })
+    return render(
+        request,
+        "gamemath/veintiuno.html",
+        {
+            "form": form if form.is_bound else VeintiunoRulesForm(),
+            "pays": pays,
+            "edge": edge,
+            "specials": [{"name": name, "label": label, "chance": chances[name]} for name, label in SPECIAL_HANDS],
+            "thresholds": [
+                {**row, "documented": row["threshold"] == edge["player"]["threshold"]}
+                for row in vs.thresholds(suited_twelve_pays=pays)
+            ],
+        },
+    )
