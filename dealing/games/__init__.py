@@ -10,7 +10,8 @@ Slots hold dotted paths and are imported on first use, so declaring a game costs
 and a slot a game does not fill is simply `None` ("this game has no round form yet").
 
 Code outside this package asks `games.get(variant)` / `games.form_for(variant)` /
-`games.layout_for(variant)`; it never branches on a variant's name. Tests register a toy game
+`games.layout_for(variant)` / `games.slot_of(variant, slot)`, or `games.filled(slot)` for every game
+that fills a slot; it never branches on a variant's name (tests/games/test_no_game_switch.py). Tests register a toy game
 with `register()` and take it away with `unregister()`.
 """
 
