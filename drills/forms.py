@@ -19,7 +19,6 @@ def game_choices() -> list[tuple[str, object]]:
 
 
 INCIDENT_LEVELS = [("none", _("none")), ("some", _("in some rounds")), ("every", _("in every round"))]
-BET_RESULTS = [("leave", _("returned (leave)")), ("take", _("taken"))]
 
 
 def split_game(game: str) -> tuple[str, str]:
@@ -61,10 +60,6 @@ class DrillStartForm(forms.Form):
     incident_kinds = forms.MultipleChoiceField(label=_("Which incidents"), choices=setups.INCIDENTS, required=False,
                                                initial=list(setups.INCIDENT_KINDS),
                                                widget=forms.CheckboxSelectMultiple)
-    dark_win_bet = forms.ChoiceField(label=_("The Bet of a dark card that wins"), choices=BET_RESULTS,
-                                     initial="leave", required=False)
-    dark_double_bust_bet = forms.ChoiceField(label=_("The Bet of a dark card that busts with the dealer"),
-                                             choices=BET_RESULTS, initial="leave", required=False)
     seed = forms.IntegerField(label=_("Seed"), min_value=0, max_value=2**63 - 1, required=False,
                               help_text=_("Optional. The same seed, game, table and difficulty deal the same rounds."))
 
@@ -72,6 +67,10 @@ class DrillStartForm(forms.Form):
         super().__init__(*args, **kwargs)
         for name, variant, label in feature_fields():
             self.fields[name] = forms.BooleanField(label=label, required=False, initial=True)
+        # The house rules of the strategy trainer's table (ochko's dark-card rules), from each game's part.
+        for name, label, choices in strategy.house_rule_fields():
+            self.fields[name] = forms.ChoiceField(label=label, choices=list(choices), initial=choices[0][0],
+                                                  required=False)
 
     def features_of(self, variant: str):
         return [self[name] for name, v, _label in feature_fields() if v == variant]
@@ -95,7 +94,7 @@ class DrillStartForm(forms.Form):
             options["incident_kinds"] = data["incident_kinds"] or list(setups.INCIDENT_KINDS)
         house_rules = strategy.house_rules_of(variant)
         if house_rules and data["kind"] == Kind.STRATEGY:
-            options["house_rules"] = {name: data.get(name) or "leave" for name in house_rules}
+            options["house_rules"] = {name: data.get(name) or self.fields[name].initial for name in house_rules}
         return {"variant": variant, "preset": preset, "kind": data["kind"], "table": data["table"],
                 "rounds": data.get("rounds"), "seed": data.get("seed"), "options": options}
 

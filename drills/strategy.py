@@ -175,6 +175,11 @@ def house_rules_of(variant: str) -> tuple[str, ...]:
     return found.house_rules if found is not None else ()
 
 
+def house_rule_fields() -> list[tuple[str, object, tuple]]:
+    """(name, label, choices) of every house rule a trainee may choose, of every game (the default first)."""
+    return [field for _found, strategy in games.filled("strategy") for field in strategy.house_rule_fields]
+
+
 def clean_house_rules(variant: str, raw) -> dict:
     """A game's house rules for the trainer, the defaults left out; ValueError for anything else."""
     return _game(variant).clean_house_rules(raw)

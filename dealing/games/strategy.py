@@ -69,6 +69,8 @@ class GameStrategy:
 
     keys: dict[str, str] = {}  # option -> its key letter, at the play
     house_rules: tuple[str, ...] = ()  # the house rules a trainee may choose for the trainer's table
+    # How the drill start page asks for each of them: (name, label, choices), the default first.
+    house_rule_fields: tuple[tuple[str, object, tuple], ...] = ()
 
     def keys_of(self, phase: str) -> dict[str, str]:
         """The options' key letters in a phase of the hand."""

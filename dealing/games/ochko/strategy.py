@@ -5,6 +5,7 @@ table's two dark-card house rules change the box's EVs and the charts."""
 from functools import lru_cache
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from dealing.engine.cards import RANK_NAMES
 from dealing.engine.ochko import math as ochko_math
@@ -16,6 +17,11 @@ from dealing.games.strategy import DRAWS, PHASE_BET, PHASE_DONE, PHASE_PLAY, Gam
 KEYS = {"stand": "S", "hit": "H", "dark": "D"}
 BET_KEYS = {"fold": "F", **{f"bet:{k}": str(k % 10) for k in range(1, 11)}}
 RULES = ("dark_win_bet", "dark_double_bust_bet")  # the house rules that change the box's EVs
+BET_RESULTS = (("leave", gettext_lazy("returned (leave)")), ("take", gettext_lazy("taken")))
+RULE_FIELDS = (
+    ("dark_win_bet", gettext_lazy("The Bet of a dark card that wins"), BET_RESULTS),
+    ("dark_double_bust_bet", gettext_lazy("The Bet of a dark card that busts with the dealer"), BET_RESULTS),
+)
 
 
 @lru_cache(maxsize=64)
@@ -26,6 +32,7 @@ def chart(bet: int, rules: tuple = ()) -> dict:
 class OchkoStrategy(GameStrategy):
     keys = KEYS
     house_rules = RULES
+    house_rule_fields = RULE_FIELDS
 
     def keys_of(self, phase: str) -> dict[str, str]:
         return BET_KEYS if phase == PHASE_BET else KEYS
