@@ -53,10 +53,6 @@ ALLOW: set[str] = {
     "dealing/engine/veintiuno/math/ev.py:_twelve",
     "dealing/engine/veintiuno/math/ev.py:_two_card_kind",
     "dealing/engine/veintiuno/math/ev.py:_two_card_value",
-    # gamemath/, being moved into dealing/games/<game>/ (item 1): gamemath/apis.py's _query, _asked.
-    "gamemath/blackjack_apis.py:_asked",
-    "gamemath/blackjack_apis.py:_query",
-    "gamemath/veintiuno_apis.py:_query",
     # Their tests: the engine's math and odds (item 1).
     "tests/engine/test_blackjack_math.py:_Refused",
     "tests/engine/test_blackjack_math.py:_outcomes",
@@ -73,10 +69,6 @@ ALLOW: set[str] = {
     "tests/gamemath/test_warm.py:_edge",
     "tests/gamemath/test_warm.py:_rule_effects",
     "tests/gamemath/test_warm.py:_thresholds",
-    # drills/strategy.py, being split into the game wings (item 1).
-    "tests/drills/test_strategy_browser.py:_bj_chart",
-    "tests/drills/test_strategy_play.py:_up_name",
-    "tests/drills/test_strategy_play.py:_veintiuno_natural",
     # audit/selectors.py's _rollups (the rows a user may see), where the row scoping lands (item 3).
     "tests/audit/test_dashboard_grouped.py:_finding_totals_each",
     "tests/audit/test_dashboard_grouped.py:_rollups",
