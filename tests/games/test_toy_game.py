@@ -177,7 +177,7 @@ def test_the_strategy_trainer_deals_and_grades_the_toy(game):
 
 
 def test_the_theory_report_prices_a_toy_table_with_the_toys_edge(floor, eager, django_capture_on_commit_callbacks):
-    from books.theory import edge_for
+    from books.theory.arithmetic import edge_for
 
     from .toy.theory import EDGE
 
