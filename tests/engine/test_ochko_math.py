@@ -211,15 +211,15 @@ def test_the_one_card_question_folds_at_minus_one_and_averages_the_bet_over_the_
 
 
 def test_ties_go_to_the_first_option_in_the_contracts_order():
-    assert om._best({"stand": Fraction(1), "hit": Fraction(1), "dark": Fraction(1)}) == "stand"
-    assert om._best({"fold": Fraction(-1), "bet:1": Fraction(-1), "bet:2": Fraction(-1)}) == "fold"
-    assert om._best({"fold": Fraction(-1), "bet:1": Fraction(0), "bet:2": Fraction(0)}) == "bet:1"
+    assert om.best_option({"stand": Fraction(1), "hit": Fraction(1), "dark": Fraction(1)}) == "stand"
+    assert om.best_option({"fold": Fraction(-1), "bet:1": Fraction(-1), "bet:2": Fraction(-1)}) == "fold"
+    assert om.best_option({"fold": Fraction(-1), "bet:1": Fraction(0), "bet:2": Fraction(0)}) == "bet:1"
 
 
 def test_options_the_model_forbids_are_absent():
     # Without the dark-card option (the chart's "value the dark card adds"), only stand and hit.
     solver = om.solve(dark=False)
-    node = solver.node(om._hand(["TS", "6H"]), RANKS.index("9"))
+    node = solver.node(om.hand_counts(["TS", "6H"]), RANKS.index("9"))
     assert set(node.options) == {om.STAND, om.HIT}
     # Before the dealer opens there is no stand, hit or dark card; after, no fold or Bet.
     assert "stand" not in om.ev(["TS"])["options"]
@@ -360,7 +360,7 @@ def _policy(rules: dict):
     solver = om.solve(rules)
     bets = {}
     for k, rank in enumerate(RANKS):
-        name = om._best(solver.first_values(k))
+        name = om.best_option(solver.first_values(k))
         bets[rank] = None if name == "fold" else int(name.split(":")[1])
     return solver, bets
 
@@ -484,6 +484,7 @@ def test_only_a_few_depleted_shoes_are_kept_and_the_full_one_always():
     om.ev(["TS", "6H"], dealer="9C")
     for n in range(om.DEPLETED_SHOES_KEPT + 3):
         om.ev(["TS", "6H"], dealer="9C", removed=["7S"] * (n % 8 + 1) + ["8S"] * (n // 8))
-    assert om.FULL_COUNTS in om._SHOES
-    assert len(om._SHOES) == om.DEPLETED_SHOES_KEPT + 1
-    assert {key[0] for key in om._SOLVERS} <= set(om._SHOES)
+    shoes, solvers = om.cached()
+    assert om.FULL_COUNTS in shoes
+    assert len(shoes) == om.DEPLETED_SHOES_KEPT + 1
+    assert {key[0] for key in solvers} <= set(shoes)

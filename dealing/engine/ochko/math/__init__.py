@@ -43,16 +43,16 @@ from .question import (
     PER_RANK,
     RANK_INDEX,
     QuestionError,
-    _best,
-    _check_copies,
-    _check_not_settled,
-    _decimal,
-    _decimal_sqrt,
-    _hand,
-    _read_cards,
-    _rules,
-    _rules_jsonable,
-    _shoe_counts,
+    best_option,
+    check_copies,
+    check_not_settled,
+    decimal,
+    decimal_sqrt,
+    hand_counts,
+    read_cards,
+    read_rules,
+    rules_jsonable,
+    shoe_counts,
 )
 
 __all__ = ["QuestionError", "ev", "edge", "edge_table", "strategy", "solve", "RULE_COMBINATIONS"]
@@ -357,7 +357,7 @@ class Solver:
         """The optimal choice after a first card of rank `card`: 0 to fold, else the Bet k (memoised)."""
         got = self._bet.get(card)
         if got is None:
-            name = _best(self.first_values(card))
+            name = best_option(self.first_values(card))
             got = self._bet[card] = 0 if name == "fold" else int(name.split(":")[1])
         return got
 
@@ -371,7 +371,7 @@ class Solver:
             if not s:
                 continue
             values = self.first_values(card)
-            name = _best(values)
+            name = best_option(values)
             p = Fraction(s, size)
             mean += p * values[name]
             if name == "fold":
@@ -402,8 +402,8 @@ FULL_COUNTS = tuple([PER_RANK] * N_RANKS)
 
 def solve(rules: dict | None = None, removed: tuple = (), dark: bool = True) -> Solver:
     """The memoised solver for a rule set and a shoe (`removed`: rank counts or card codes gone)."""
-    rules = _rules(rules)
-    counts = removed if _is_counts(removed) else _shoe_counts(_read_cards(removed, "removed"))
+    rules = read_rules(rules)
+    counts = removed if _is_counts(removed) else shoe_counts(read_cards(removed, "removed"))
     shoe = _SHOES.pop(counts, None)
     if shoe is None:
         shoe = Shoe(counts)
@@ -426,6 +426,12 @@ def clear_cache() -> None:
     _SOLVERS.clear()
 
 
+def cached() -> tuple[list[tuple], list[tuple]]:
+    """What is memoised now, least recently asked first: the shoes (their rank counts) and the
+    solvers (their keys: the shoe's counts, dark_win_bet, dark_double_bust_bet, dark)."""
+    return list(_SHOES), list(_SOLVERS)
+
+
 def _is_counts(value) -> bool:
     return type(value) is tuple and len(value) == N_RANKS and all(type(c) is int for c in value)
 
@@ -439,18 +445,18 @@ def ev(cards, dealer=None, bet=None, removed=(), rules=None) -> dict:
     (each averaged over his up card). With the dealer's up card: `stand`, `hit` and `dark` for the
     Bet k (`bet`, default 1), each followed by the optimal play.
     """
-    rules = _rules(rules)
-    hand_codes = _read_cards(cards, "cards")
+    rules = read_rules(rules)
+    hand_codes = read_cards(cards, "cards")
     if not hand_codes:
         raise QuestionError("cards", "Name the box's cards: at least one.")
-    removed_codes = _read_cards(removed, "removed")
+    removed_codes = read_cards(removed, "removed")
     dealer_code = None
     if dealer is not None:
-        got = _read_cards([dealer], "dealer")
+        got = read_cards([dealer], "dealer")
         dealer_code = got[0]
-    _check_copies([("cards", c) for c in hand_codes] + ([("dealer", dealer_code)] if dealer_code else [])
+    check_copies([("cards", c) for c in hand_codes] + ([("dealer", dealer_code)] if dealer_code else [])
                   + [("removed", c) for c in removed_codes])
-    _check_not_settled(hand_codes)
+    check_not_settled(hand_codes)
     if dealer_code is None and len(hand_codes) > 1:
         raise QuestionError("dealer", "A box with two or more cards draws after the dealer opened his card: name "
                                       "his up card.")
@@ -461,13 +467,13 @@ def ev(cards, dealer=None, bet=None, removed=(), rules=None) -> dict:
         bet = 1 if dealer_code is not None else None
     elif type(bet) is not int or not 1 <= bet <= BET_MULTIPLE_MAX:
         raise QuestionError("bet", f"The Bet is 1 to {BET_MULTIPLE_MAX} Antes, not {bet!r}.")
-    counts = _shoe_counts(removed_codes)
+    counts = shoe_counts(removed_codes)
     named = len(hand_codes) + (dealer_code is not None)
     if sum(counts) - named < SHOE_MIN:
         raise QuestionError("removed", f"The shoe would keep {sum(counts) - named} cards after those named; the "
                                        f"model needs at least {SHOE_MIN}.")
     solver = solve(rules, counts)
-    hand = _hand(hand_codes)
+    hand = hand_counts(hand_codes)
     if dealer_code is None:
         values = solver.first_values(RANK_INDEX[hand_codes[0][0]])
     else:
@@ -477,21 +483,21 @@ def ev(cards, dealer=None, bet=None, removed=(), rules=None) -> dict:
     return {
         "format": "ev/1", "variant": "ochko", "preset": None, "cards": hand_codes, "dealer": dealer_code,
         "bet": bet, "removed": removed_codes,
-        "options": {name: _decimal(v) for name, v in values.items()},
-        "best": _best(values),
+        "options": {name: decimal(v) for name, v in values.items()},
+        "best": best_option(values),
     }
 
 
 def edge(rules=None, *, dark: bool = True) -> dict:
     """The `edge/1` document: the optimal play's house edge per Ante, per unit wagered, and the sd."""
-    rules = _rules(rules)
+    rules = read_rules(rules)
     figures = _round(rules, dark)
     return {
         "format": "edge/1", "variant": "ochko", "preset": None, "strategy": "optimal",
-        "house_edge": _decimal(-figures["mean"]), "expected_return": _decimal(figures["mean"]),
-        "wagered": _decimal(figures["wagered"]), "edge_per_wagered": _decimal(-figures["mean"] / figures["wagered"]),
-        "sd": _decimal_sqrt(figures["square"] - figures["mean"] ** 2),
-        "rules": _rules_jsonable(rules),
+        "house_edge": decimal(-figures["mean"]), "expected_return": decimal(figures["mean"]),
+        "wagered": decimal(figures["wagered"]), "edge_per_wagered": decimal(-figures["mean"] / figures["wagered"]),
+        "sd": decimal_sqrt(figures["square"] - figures["mean"] ** 2),
+        "rules": rules_jsonable(rules),
     }
 
 
@@ -517,7 +523,7 @@ def strategy(bet=1, rules=None) -> dict:
     choice after the first card (fold or the best Bet) and `dark_value` the house edge with and
     without the dark-card option.
     """
-    rules = _rules(rules)
+    rules = read_rules(rules)
     if type(bet) is not int or not 1 <= bet <= BET_MULTIPLE_MAX:
         raise QuestionError("bet", f"The Bet is 1 to {BET_MULTIPLE_MAX} Antes, not {bet!r}.")
     solver = solve(rules)
@@ -550,24 +556,24 @@ def strategy(bet=1, rules=None) -> dict:
             by_action = found["by_action"]
             a = max(sorted(by_action), key=lambda b: by_action[b][0])  # the first in tie order wins ties
             line_cells[RANKS[up]] = {
-                "action": ACTIONS[a], "margin": _decimal(by_action[a][1] / found["weight"]),
-                "agree": _decimal(by_action[a][0] / found["weight"]),
+                "action": ACTIONS[a], "margin": decimal(by_action[a][1] / found["weight"]),
+                "agree": decimal(by_action[a][0] / found["weight"]),
             }
         rows.append({"hand": str(row[1]), "kind": "one_card" if row[0] == "card" else "total", "cells": line_cells})
     bet_decision = {}
     for card in range(N_RANKS):
         values = solver.first_values(card)
-        name = _best(values)
+        name = best_option(values)
         others = [v for n_, v in values.items() if n_ != name]
-        bet_decision[RANKS[card]] = {"action": name, "ev": _decimal(values[name]),
-                                     "margin": _decimal(values[name] - max(others))}
+        bet_decision[RANKS[card]] = {"action": name, "ev": decimal(values[name]),
+                                     "margin": decimal(values[name] - max(others))}
     with_dark = _round(rules, True)["mean"]
     without = _round(rules, False)["mean"]
     return {
         "format": "strategy/1", "variant": "ochko", "preset": None, "strategy": "optimal", "bet": bet,
-        "rules": _rules_jsonable(rules), "up_cards": list(RANKS), "rows": rows, "bet_decision": bet_decision,
-        "dark_value": {"house_edge": _decimal(-with_dark), "house_edge_without_dark": _decimal(-without),
-                       "value": _decimal(with_dark - without)},
+        "rules": rules_jsonable(rules), "up_cards": list(RANKS), "rows": rows, "bet_decision": bet_decision,
+        "dark_value": {"house_edge": decimal(-with_dark), "house_edge_without_dark": decimal(-without),
+                       "value": decimal(with_dark - without)},
     }
 
 

@@ -7,7 +7,8 @@ from fractions import Fraction
 
 from ...cards import label
 from ...errors import RoundError
-from ...math.questions import QuestionError, read_cards
+from ...math.questions import QuestionError
+from ...math.questions import read_cards as _read_cards
 from .. import DECKS, PACK, house_rules
 from ..odds import RANKS, VALUE
 
@@ -21,22 +22,22 @@ DIGITS = 18  # significant digits of the decimal strings (the contract asks for 
 
 # --- reading the question -------------------------------------------------------------------------
 
-def _rules(rules) -> dict:
+def read_rules(rules) -> dict:
     try:
         return house_rules(rules)
     except RoundError as error:
         raise QuestionError("rules", str(error)) from None
 
 
-def _rules_jsonable(rules: dict) -> dict:
+def rules_jsonable(rules: dict) -> dict:
     return {k: (format(v, "f") if isinstance(v, Decimal) else v) for k, v in rules.items()}
 
 
-def _read_cards(texts, field: str) -> list[str]:
-    return read_cards(texts, field, PACK, "the 36-card ochko pack (6 to A in four suits: 6S, TS, AH …)")
+def read_cards(texts, field: str) -> list[str]:
+    return _read_cards(texts, field, PACK, "the 36-card ochko pack (6 to A in four suits: 6S, TS, AH …)")
 
 
-def _check_copies(named: list[tuple[str, str]]) -> None:
+def check_copies(named: list[tuple[str, str]]) -> None:
     """No card may be named more often than the shoe holds it (8 times: once per pack)."""
     seen: dict[str, int] = {}
     for field, code in named:
@@ -45,7 +46,7 @@ def _check_copies(named: list[tuple[str, str]]) -> None:
             raise QuestionError(field, f"{label(code)} is named {seen[code]} times; the shoe holds only {DECKS}.")
 
 
-def _check_not_settled(codes: list[str]) -> None:
+def check_not_settled(codes: list[str]) -> None:
     """A hand that a face-up card already settled (ochko or mnogo) has no decision left."""
     total = 0
     for n, code in enumerate(codes, start=1):
@@ -60,14 +61,14 @@ def _check_not_settled(codes: list[str]) -> None:
             raise QuestionError("cards", f"{total} is mnogo: the hand is already settled.")
 
 
-def _shoe_counts(removed_codes: list[str]) -> tuple:
+def shoe_counts(removed_codes: list[str]) -> tuple:
     counts = [PER_RANK] * N_RANKS
     for code in removed_codes:
         counts[RANK_INDEX[code[0]]] -= 1
     return tuple(counts)
 
 
-def _hand(codes: list[str]) -> tuple:
+def hand_counts(codes: list[str]) -> tuple:
     hand = [0] * N_RANKS
     for code in codes:
         hand[RANK_INDEX[code[0]]] += 1
@@ -76,7 +77,7 @@ def _hand(codes: list[str]) -> tuple:
 
 # --- the answers ----------------------------------------------------------------------------------
 
-def _best(values: dict) -> str:
+def best_option(values: dict) -> str:
     """The option with the highest EV; ties go to the first in the contract's order (dicts keep it)."""
     best_name, best_value = "", None
     for name, value in values.items():
@@ -85,13 +86,13 @@ def _best(values: dict) -> str:
     return best_name
 
 
-def _decimal(value: Fraction) -> str:
+def decimal(value: Fraction) -> str:
     with localcontext() as ctx:
         ctx.prec = DIGITS
         return format(Decimal(value.numerator) / Decimal(value.denominator), "f")
 
 
-def _decimal_sqrt(value: Fraction) -> str:
+def decimal_sqrt(value: Fraction) -> str:
     with localcontext() as ctx:
         ctx.prec = DIGITS + 10
         root = (Decimal(value.numerator) / Decimal(value.denominator)).sqrt()
