@@ -34,23 +34,12 @@ ALLOW: set[str] = {
     # dealing/engine/ochko/math/question.py and veintiuno/math/__init__.py share with their
     # neighbours, and blackjack's simulator round.
     "dealing/engine/blackjack/simulator/__init__.py:_Round",
-    "dealing/engine/veintiuno/math/ev.py:_best",
-    "dealing/engine/veintiuno/math/ev.py:_class_of",
-    "dealing/engine/veintiuno/math/ev.py:_decimal",
-    "dealing/engine/veintiuno/math/ev.py:_factorial",
-    "dealing/engine/veintiuno/math/ev.py:_rules",
-    "dealing/engine/veintiuno/math/ev.py:_take",
-    "dealing/engine/veintiuno/math/ev.py:_twelve",
-    "dealing/engine/veintiuno/math/ev.py:_two_card_kind",
-    "dealing/engine/veintiuno/math/ev.py:_two_card_value",
     # Their tests: the engine's math and odds (item 1).
     "tests/engine/test_blackjack_math.py:_Refused",
     "tests/engine/test_blackjack_math.py:_outcomes",
     "tests/engine/test_blackjack_shoes.py:_outcomes",
     "tests/engine/test_ochko_math.py:_Refused",
     "tests/engine/test_ochko_math.py:_outcomes",
-    "tests/engine/test_veintiuno_math.py:_round",
-    "tests/engine/test_veintiuno_math.py:_trillona_played",
     # The game-math pages' warm-up (item 1).
     "tests/gamemath/test_warm.py:_edge",
     "tests/gamemath/test_warm.py:_rule_effects",

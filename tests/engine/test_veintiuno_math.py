@@ -88,7 +88,7 @@ def test_the_distribution_is_a_whole_and_the_edge_document_is_consistent():
 
 
 def test_withdrawn_rounds_are_exactly_the_two_card_thirteens():
-    solved = vm._round(vm.THRESHOLD, vm.BANK_STANDS, 2, 1)
+    solved = vm.round_distribution(vm.THRESHOLD, vm.BANK_STANDS, 2, 1)
     assert solved["withdrawn"] == vm.specials()["thirteen"]
     assert sum(solved["results"].values()) == 1
 
@@ -240,4 +240,4 @@ def test_the_cli_refuses_a_question_it_cannot_answer_in_one_line(args, words):
 
 def test_the_specials_trillona_without_the_bank_equals_the_rounds_tally():
     # The specials table counts the player's draws alone (the bank's cards are exchangeable).
-    assert vm._trillona_played(16) == vm._round(16, vm.BANK_STANDS, 2, 1)["trillona"] > 0
+    assert vm.trillona_played(16) == vm.round_distribution(16, vm.BANK_STANDS, 2, 1)["trillona"] > 0

@@ -49,14 +49,14 @@ BANK_STANDS = 18
 WIN, LOSE, PUSH = Fraction(1), Fraction(-1), Fraction(0)
 
 
-def _rules(rules) -> dict:
+def read_rules(rules) -> dict:
     try:
         return R.house_rules(rules or {})
     except RoundError as error:
         raise QuestionError("rules", str(error)) from None
 
 
-def _best(hard: int, aces: int) -> int:
+def best_total(hard: int, aces: int) -> int:
     return hard + 10 if aces and hard <= 11 else hard
 
 
@@ -92,7 +92,7 @@ def specials(packs: int = 1, threshold: int = THRESHOLD) -> dict:
         "relancina": Fraction(kinds[R.RELANCINA], pairs),
         "thirteen": Fraction(kinds["thirteen"], pairs),
     }
-    chance["trillona"] = _trillona_played(threshold, packs)
+    chance["trillona"] = trillona_played(threshold, packs)
     chance["trillona_chasing"] = _trillona_chasing(packs)
     return chance
 
@@ -103,17 +103,17 @@ def _trillona_chasing(packs: int = 1) -> Fraction:
     full = tuple(n * packs for n in FULL)
     copies: Counter = Counter()
     for code in R.PACK:
-        copies[(_class_of(code), code[1])] += packs
+        copies[(class_of(code), code[1])] += packs
     total = 0
     for (a, b, suited), orderings in _pairs(copies).items():
-        if _two_card_value(a, b, suited) == 21:
+        if two_card_value(a, b, suited) == 21:
             continue
-        rem = _take(_take(full, a), b)
+        rem = take(take(full, a), b)
         total += orderings * _chase(rem, CLASS_VALUE[a] + CLASS_VALUE[b], (a == ACE) + (b == ACE), 2)
     return Fraction(total, _factorial(sum(full)))
 
 
-def _trillona_played(threshold: int, packs: int = 1) -> Fraction:
+def trillona_played(threshold: int, packs: int = 1) -> Fraction:
     """The chance that a player of the documented strategy (drawing while under `threshold`) ends
     on a trillona. Only the player's own cards matter: the bank's two face-down cards dealt between
     are exchangeable with the rest of the pack, so the player draws as if from the pack less his
@@ -121,14 +121,14 @@ def _trillona_played(threshold: int, packs: int = 1) -> Fraction:
     full = tuple(n * packs for n in FULL)
     copies: Counter = Counter()
     for code in R.PACK:
-        copies[(_class_of(code), code[1])] += packs
+        copies[(class_of(code), code[1])] += packs
     total = 0
     for (a, b, suited), orderings in _pairs(copies).items():
         hard, aces = CLASS_VALUE[a] + CLASS_VALUE[b], (a == ACE) + (b == ACE)
-        if (_two_card_kind(a, b, suited) is not None or _best(hard, aces) == 13
-                or _two_card_value(a, b, suited) >= threshold):
+        if (two_card_kind(a, b, suited) is not None or best_total(hard, aces) == 13
+                or two_card_value(a, b, suited) >= threshold):
             continue  # a two-card special, a withdrawn 13 or a standing hand: two cards, no trillona
-        for (count, n, left), w in _player(_take(_take(full, a), b), hard, aces, 2, threshold):
+        for (count, n, left), w in _player(take(take(full, a), b), hard, aces, 2, threshold):
             if count == 21 and n == R.TRILLONA_CARDS:
                 total += orderings * w * _factorial(sum(left))
     return Fraction(total, _factorial(sum(full)))
@@ -137,10 +137,10 @@ def _trillona_played(threshold: int, packs: int = 1) -> Fraction:
 @lru_cache(maxsize=None)
 def _chase(rem: tuple, hard: int, aces: int, n: int) -> int:
     """The orderings of `rem` in which the chasing hand ends on 21 with its seventh card."""
-    best = _best(hard, aces)
+    best = best_total(hard, aces)
     if best >= 21 or n >= R.TRILLONA_CARDS:
         return _factorial(sum(rem)) if best == 21 and n == R.TRILLONA_CARDS else 0
-    return sum(k * _chase(_take(rem, c), hard + CLASS_VALUE[c], aces + (c == ACE), n + 1)
+    return sum(k * _chase(take(rem, c), hard + CLASS_VALUE[c], aces + (c == ACE), n + 1)
                for c, k in enumerate(rem) if k)
 
 
@@ -151,37 +151,37 @@ def _chase(rem: tuple, hard: int, aces: int, n: int) -> int:
 # its end (the orderings of the rest complete it), so the paths of any length share the one
 # denominator (n)! of the whole pack, and no fraction is reduced on the way.
 
-def _take(rem: tuple, c: int) -> tuple:
+def take(rem: tuple, c: int) -> tuple:
     return rem[:c] + (rem[c] - 1,) + rem[c + 1:]
 
 
-def _class_of(code: str) -> int:
+def class_of(code: str) -> int:
     return "A234567".find(code[0]) if code[0] in "A234567" else PICTURE
 
 
-def _twelve(a: int, b: int) -> bool:
+def is_twelve(a: int, b: int) -> bool:
     """A two-card 12 of the rules (the suit decides whether it counts 20 or 21)."""
     return ACE not in (a, b) and not (a == PICTURE and b == PICTURE) and CLASS_VALUE[a] + CLASS_VALUE[b] == 12
 
 
-def _two_card_value(a: int, b: int, suited: bool) -> int:
+def two_card_value(a: int, b: int, suited: bool) -> int:
     if a == ACE and b == ACE:
         return 21  # moñona
     if {a, b} == {ACE, PICTURE}:
         return 21  # natural
     if a == PICTURE and b == PICTURE:
         return 20  # relancina, or two of one picture
-    if _twelve(a, b):
+    if is_twelve(a, b):
         return 21 if suited else 20
-    return _best(CLASS_VALUE[a] + CLASS_VALUE[b], (a == ACE) + (b == ACE))
+    return best_total(CLASS_VALUE[a] + CLASS_VALUE[b], (a == ACE) + (b == ACE))
 
 
-def _two_card_kind(a: int, b: int, suited: bool) -> str | None:
+def two_card_kind(a: int, b: int, suited: bool) -> str | None:
     if a == ACE and b == ACE:
         return "monona"
     if {a, b} == {ACE, PICTURE}:
         return "natural"
-    if suited and _twelve(a, b):
+    if suited and is_twelve(a, b):
         return "suited_twelve"
     return None
 
@@ -193,7 +193,7 @@ def _pairs(copies: dict) -> dict:
         for (b, sb), nb in copies.items():
             n = na * (nb - 1) if (a, sa) == (b, sb) else na * nb
             if n:
-                out[(a, b, sa == sb and _twelve(a, b))] += n
+                out[(a, b, sa == sb and is_twelve(a, b))] += n
     return out
 
 
@@ -203,7 +203,7 @@ def _deals(packs: int) -> tuple:
     ((player a, b, suited), (bank c, d, suited), orderings), summing to n·(n−1)·(n−2)·(n−3)."""
     copies: Counter = Counter()
     for code in R.PACK:
-        copies[(_class_of(code), code[1])] += packs
+        copies[(class_of(code), code[1])] += packs
     deals: Counter = Counter()
     for (a, sa), na in list(copies.items()):
         for (b, sb), nb in list(copies.items()):
@@ -212,7 +212,7 @@ def _deals(packs: int) -> tuple:
                 continue
             copies[(a, sa)] -= 1
             copies[(b, sb)] -= 1
-            suited = sa == sb and _twelve(a, b)
+            suited = sa == sb and is_twelve(a, b)
             for bank, m in _pairs(copies).items():
                 deals[((a, b, suited), bank)] += n * m
             copies[(a, sa)] += 1
@@ -237,8 +237,8 @@ def _bank(rem: tuple, hard: int, aces: int, value: int, stands: int) -> tuple:
         if not k:
             continue
         h, x = hard + CLASS_VALUE[c], aces + (c == ACE)
-        best = _best(h, x)
-        for count, w in _bank(_take(rem, c), h, x, BUST if best > 21 else best, stands):
+        best = best_total(h, x)
+        for count, w in _bank(take(rem, c), h, x, BUST if best > 21 else best, stands):
             final[count] = final.get(count, 0) + k * w
     return tuple(final.items())
 
@@ -247,7 +247,7 @@ def _bank(rem: tuple, hard: int, aces: int, value: int, stands: int) -> tuple:
 def _player(rem: tuple, hard: int, aces: int, n: int, threshold: int) -> tuple:
     """The player's drawn hand as ((count, cards, what is left), weight) pairs, weight the product
     of the copies drawn: it draws while under `threshold`; 22 is over 21."""
-    best = _best(hard, aces)
+    best = best_total(hard, aces)
     if best > 21:
         return (((BUST, n, rem), 1),)
     if best >= threshold:
@@ -256,32 +256,32 @@ def _player(rem: tuple, hard: int, aces: int, n: int, threshold: int) -> tuple:
     for c, k in enumerate(rem):
         if not k:
             continue
-        for end, w in _player(_take(rem, c), hard + CLASS_VALUE[c], aces + (c == ACE), n + 1, threshold):
+        for end, w in _player(take(rem, c), hard + CLASS_VALUE[c], aces + (c == ACE), n + 1, threshold):
             out[end] = out.get(end, 0) + k * w
     return tuple(out.items())
 
 
 @lru_cache(maxsize=None)
-def _round(threshold: int, bank_stands: int, suited_pays: int, packs: int = 1) -> dict:
+def round_distribution(threshold: int, bank_stands: int, suited_pays: int, packs: int = 1) -> dict:
     """The distribution of one round's net result (per unit bet) and two tallies, as Fractions."""
     full = tuple(n * packs for n in FULL)
     results: Counter = Counter()
     tally: Counter = Counter()
     rest_factorial = _factorial(sum(full) - 4)
     for ((a, b, p_suited), (c, d, b_suited)), orderings in _deals(packs):
-        rest = _take(_take(_take(_take(full, a), b), c), d)
-        player_kind = _two_card_kind(a, b, p_suited)
-        player_value = _two_card_value(a, b, p_suited)
+        rest = take(take(take(take(full, a), b), c), d)
+        player_kind = two_card_kind(a, b, p_suited)
+        player_value = two_card_value(a, b, p_suited)
         player_hard, player_aces = CLASS_VALUE[a] + CLASS_VALUE[b], (a == ACE) + (b == ACE)
         if player_kind == "natural":
             results[2] += orderings * rest_factorial
             continue
-        if _best(player_hard, player_aces) == 13:
+        if best_total(player_hard, player_aces) == 13:
             tally["withdrawn"] += orderings * rest_factorial
             results[0] += orderings * rest_factorial
             continue
-        bank_kind = _two_card_kind(c, d, b_suited)
-        bank_value = _two_card_value(c, d, b_suited)
+        bank_kind = two_card_kind(c, d, b_suited)
+        bank_value = two_card_value(c, d, b_suited)
         bank_hard, bank_aces = CLASS_VALUE[c] + CLASS_VALUE[d], (c == ACE) + (d == ACE)
         if player_kind is not None or player_value >= threshold:
             ends = (((player_value, 2, rest), 1),)
@@ -308,7 +308,7 @@ def _round(threshold: int, bank_stands: int, suited_pays: int, packs: int = 1) -
             "trillona": Fraction(tally["trillona"], total), "withdrawn": Fraction(tally["withdrawn"], total)}
 
 
-def _decimal(x: Fraction, digits: int = 16) -> str:
+def decimal(x: Fraction, digits: int = 16) -> str:
     sign = "-" if x < 0 else ""
     x = abs(x)
     whole, rest = divmod(x.numerator, x.denominator)
@@ -322,12 +322,12 @@ def _decimal(x: Fraction, digits: int = 16) -> str:
 
 def edge(rules=None, *, threshold: int = THRESHOLD, bank_stands: int = BANK_STANDS) -> dict:
     """The bank's edge over one player heads up (an `edge/1` document, strategy "documented")."""
-    rules = _rules(rules)
+    rules = read_rules(rules)
     if not 4 <= threshold <= 21:
         raise QuestionError("threshold", "the player's drawing threshold is a count from 4 to 21")
     if not 4 <= bank_stands <= 21:
         raise QuestionError("bank_stands", "the bank's standing count is from 4 to 21")
-    solved = _round(threshold, bank_stands, rules["suited_twelve_pays"], rules["packs"])
+    solved = round_distribution(threshold, bank_stands, rules["suited_twelve_pays"], rules["packs"])
     results = solved["results"]
     mean = sum(net * p for net, p in results.items())
     square = sum(net * net * p for net, p in results.items())
@@ -335,31 +335,31 @@ def edge(rules=None, *, threshold: int = THRESHOLD, bank_stands: int = BANK_STAN
     sd = _sqrt(variance)
     return {
         "format": "edge/1", "variant": "veintiuno", "preset": None, "strategy": "documented",
-        "house_edge": _decimal(-mean), "expected_return": _decimal(mean),
-        "wagered": "1", "edge_per_wagered": _decimal(-mean), "sd": sd,
+        "house_edge": decimal(-mean), "expected_return": decimal(mean),
+        "wagered": "1", "edge_per_wagered": decimal(-mean), "sd": sd,
         "rules": rules,
         "player": {"threshold": threshold, "declares_naturals": True, "withdraws_thirteen": True,
                    "opens_pairs": False, "tapo_y_quedo": False, "voids": False},
         "bank": {"stands_on": bank_stands, "puje": False},
-        "probabilities": {"total": _decimal(sum(results.values())),
-                          "withdrawn": _decimal(solved["withdrawn"]),
-                          "trillona": _decimal(solved["trillona"])},
+        "probabilities": {"total": decimal(sum(results.values())),
+                          "withdrawn": decimal(solved["withdrawn"]),
+                          "trillona": decimal(solved["trillona"])},
     }
 
 
 def grid(rules=None, thresholds=range(12, 21), banks=range(15, 21)) -> list[dict]:
     """The bank's edge for each pair of fixed counts: the player's drawing threshold and the
     count the bank stands on (about a second a pair, cached)."""
-    rules = _rules(rules)
+    rules = read_rules(rules)
     return [{"threshold": t, "bank_stands": b,
-             "house_edge": _decimal(-expected_return(t, b, rules["suited_twelve_pays"], rules["packs"]))}
+             "house_edge": decimal(-expected_return(t, b, rules["suited_twelve_pays"], rules["packs"]))}
             for b in banks for t in thresholds]
 
 
 def expected_return(threshold: int = THRESHOLD, bank_stands: int = BANK_STANDS, suited_pays: int = 2,
                     packs: int = 1) -> Fraction:
     """The player's exact expected net per unit bet (tests compare a simulation with it)."""
-    results = _round(threshold, bank_stands, suited_pays, packs)["results"]
+    results = round_distribution(threshold, bank_stands, suited_pays, packs)["results"]
     return sum(net * p for net, p in results.items())
 
 
@@ -376,7 +376,7 @@ def specials_document(packs: int = 1, threshold: int = THRESHOLD) -> dict:
     """The chances of the special hands as a JSON-able document (decimal strings)."""
     return {"format": "specials/1", "variant": "veintiuno", "packs": packs,
             "player_threshold": threshold,
-            "chances": {name: _decimal(p) for name, p in specials(packs, threshold).items()}}
+            "chances": {name: decimal(p) for name, p in specials(packs, threshold).items()}}
 
 
 # --- the command line (math/cli.py) ----------------------------------------------------------------

@@ -33,8 +33,8 @@ from functools import lru_cache
 from ...math.questions import QuestionError, read_cards
 from .. import rules as R
 from . import (
-    ACE, BANK_STANDS, BUST, CLASS_VALUE, FULL, _best, _class_of, _decimal, _factorial, _rules,
-    _take, _twelve, _two_card_kind, _two_card_value,
+    ACE, BANK_STANDS, BUST, CLASS_VALUE, FULL, best_total, class_of, decimal, is_twelve, read_rules, take,
+    two_card_kind, two_card_value,
 )
 
 __all__ = ["ev", "OPTION_ORDER"]
@@ -49,7 +49,7 @@ OPTION_ORDER = ("stand", "hit", "tapo", "withdraw")  # also the order that break
 def _partner_class(up: int) -> int | None:
     """The value class that makes a two-card 12 with the up card (None: no such class)."""
     for c in range(len(CLASS_VALUE)):
-        if _twelve(up, c):
+        if is_twelve(up, c):
             return c
     return None
 
@@ -110,9 +110,9 @@ class _Hand:
             if not k:
                 continue
             h, x = hard + CLASS_VALUE[c], aces + (c == ACE)
-            best = _best(h, x)
+            best = best_total(h, x)
             p = k / n
-            for count, q in self.bank(_take(rem, c), h, x, BUST if best > 21 else best).items():
+            for count, q in self.bank(take(rem, c), h, x, BUST if best > 21 else best).items():
                 final[count] = final.get(count, 0.0) + p * q
         self._bank[key] = final
         return final
@@ -127,11 +127,11 @@ class _Hand:
         up, n = self.up, sum(rem)
         out: dict[int, float] = {}
         for hole, suited, ways in _hole_cards(rem, partners, self.partner):
-            left = _take(rem, hole)
-            if _two_card_kind(hole, up, suited) == "natural":
+            left = take(rem, hole)
+            if two_card_kind(hole, up, suited) == "natural":
                 out[23] = out.get(23, 0.0) + ways / n
                 continue
-            value = _two_card_value(hole, up, suited)
+            value = two_card_value(hole, up, suited)
             hard, aces = CLASS_VALUE[hole] + CLASS_VALUE[up], (hole == ACE) + (up == ACE)
             for count, q in self.bank(left, hard, aces, value).items():
                 out[count] = out.get(count, 0.0) + ways / n * q
@@ -139,7 +139,7 @@ class _Hand:
         return got
 
     def stand(self, rem, partners, hard, aces, n, special=None, value=None) -> float:
-        count = _best(hard, aces) if value is None else value
+        count = best_total(hard, aces) if value is None else value
         if count > 21:
             return _F(-1)
         finals = self.finals(rem, partners)
@@ -156,7 +156,7 @@ class _Hand:
         for c, k in enumerate(rem):
             if not k:
                 continue
-            after = _take(rem, c)
+            after = take(rem, c)
             if c == self.partner and partners:
                 yield c, _F(partners, n), after, partners - 1
                 if k - partners:
@@ -172,7 +172,7 @@ class _Hand:
         total = _F(0)
         for c, p, after, left in self.draws(rem, partners):
             h, a = hard + CLASS_VALUE[c], aces + (c == ACE)
-            count = _best(h, a)
+            count = best_total(h, a)
             finals = self.finals(after, left)
             bust = dict(finals).get(BUST, _F(0))
             if count > 21:
@@ -185,13 +185,13 @@ class _Hand:
 
     def options(self, rem, partners, hard, aces, n) -> dict:
         out = {"stand": self.stand(rem, partners, hard, aces, n)}
-        if _best(hard, aces) < 21 and n < R.TRILLONA_CARDS:
+        if best_total(hard, aces) < 21 and n < R.TRILLONA_CARDS:
             out["hit"] = self.hit(rem, partners, hard, aces, n)
             out["tapo"] = self.tapo(rem, partners, hard, aces, n)
         return out
 
     def best(self, rem, partners, hard, aces, n) -> float:
-        if _best(hard, aces) > 21:
+        if best_total(hard, aces) > 21:
             return _F(-1)
         key = (rem, partners, hard, aces, n)
         got = self.memo.get(key)
@@ -208,7 +208,7 @@ def _solver(up: int, stands: int, suited_pays: int) -> _Hand:
 
 def ev(cards, bank=None, removed=(), rules=None, *, bank_stands: int = BANK_STANDS) -> dict:
     """Every option of the player's hand against the bank's up card (see the module)."""
-    in_force = _rules(rules)
+    in_force = read_rules(rules)
     pack_text = "the 40-card pack (A, 2–7, J, Q, K in four suits: AS, 7H, KC …)"
     hand = read_cards(cards, "cards", R.PACK, pack_text)
     if len(hand) < 2:
@@ -225,25 +225,25 @@ def ev(cards, bank=None, removed=(), rules=None, *, bank_stands: int = BANK_STAN
             raise QuestionError(field, f"{code} is named {seen[code]} times; the pack holds {in_force['packs']}.")
     if not 4 <= bank_stands <= 21:
         raise QuestionError("bank_stands", "the bank's standing count is from 4 to 21")
-    classes = [_class_of(c) for c in hand]
+    classes = [class_of(c) for c in hand]
     hard, aces = sum(CLASS_VALUE[c] for c in classes), classes.count(ACE)
-    if _best(hard, aces) > 21:
-        raise QuestionError("cards", f"{_best(hard, aces)} is over 21: the hand is already settled.")
+    if best_total(hard, aces) > 21:
+        raise QuestionError("cards", f"{best_total(hard, aces)} is over 21: the hand is already settled.")
     two = len(hand) == 2
-    suited = two and hand[0][1] == hand[1][1] and _twelve(classes[0], classes[1])
-    kind = _two_card_kind(classes[0], classes[1], suited) if two else None
+    suited = two and hand[0][1] == hand[1][1] and is_twelve(classes[0], classes[1])
+    kind = two_card_kind(classes[0], classes[1], suited) if two else None
     if kind == "natural":
         raise QuestionError("cards", "A natural is declared and paid 2:1 at once: there is no decision.")
-    up = _class_of(ups[0])
+    up = class_of(ups[0])
     rem = tuple(n * in_force["packs"] for n in FULL)
     for code in [*hand, ups[0], *gone]:
-        rem = _take(rem, _class_of(code))
+        rem = take(rem, class_of(code))
     if sum(rem) < 10:
         raise QuestionError("removed", "The pack left is too small for the model (fewer than 10 cards).")
     partner = _partner_class(up)
     partners = 0
     if partner is not None:
-        unseen = [c for c in R.PACK if _class_of(c) == partner and c[1] == ups[0][1]] * in_force["packs"]
+        unseen = [c for c in R.PACK if class_of(c) == partner and c[1] == ups[0][1]] * in_force["packs"]
         for code in [*hand, ups[0], *gone]:
             if code in unseen:
                 unseen.remove(code)
@@ -254,12 +254,12 @@ def ev(cards, bank=None, removed=(), rules=None, *, bank_stands: int = BANK_STAN
     options = solver.options(rem, partners, hard, aces, n)
     if two:
         special = {"monona": 3, "suited_twelve": in_force["suited_twelve_pays"]}.get(kind)
-        value = _two_card_value(classes[0], classes[1], suited)
+        value = two_card_value(classes[0], classes[1], suited)
         options["stand"] = solver.stand(rem, partners, hard, aces, n, special=special, value=value)
-        if _best(hard, aces) == 13:
+        if best_total(hard, aces) == 13:
             options["withdraw"] = _F(0)
     best = max(OPTION_ORDER, key=lambda k: (k in options, options.get(k, _F(-10))))
     best = next(k for k in OPTION_ORDER if k in options and options[k] == options[best])
     return {"format": "ev/1", "variant": "veintiuno", "preset": None, "cards": hand, "dealer": ups[0],
-            "bet": None, "removed": gone, "options": {k: _decimal(Fraction(options[k])) for k in OPTION_ORDER if k in options},
+            "bet": None, "removed": gone, "options": {k: decimal(Fraction(options[k])) for k in OPTION_ORDER if k in options},
             "best": best, "rules": in_force, "bank": {"stands_on": bank_stands, "puje": False}}
