@@ -16,7 +16,7 @@ from decimal import Decimal
 from ...simulators import Simulated
 from ...simulators.injection import until_written
 from .cards import CENT, PLAYERS, RANKS, VALUE, basic_strategy, natural, new_shoe, three_to_two, total
-from .round import _Round
+from .round import Round
 from .rules import DEALT_MISTAKES, MISTAKES, PRESETS, RULE_NAMES
 
 __all__ = ["MISTAKES", "PRESETS", "RANKS", "VALUE", "PLAYERS", "CENT", "new_shoe", "total", "natural", "three_to_two",
@@ -49,9 +49,9 @@ def simulate_round(rng, *, mistake: str | None = None, number: int = 0, preset: 
                    table_name=table_name, boxes=boxes or (1, in_force["boxes"]), insurance=insurance,
                    even_money=even_money, errors=errors, jackpot=jackpot)
 
-    def deal(source: list[str], wanted: str | None) -> _Round:
+    def deal(source: list[str], wanted: str | None) -> Round:
         # Rigged for a dealt mistake only from a fresh shoe: a given shoe is dealt as it lies.
-        return _Round(rng, source, wanted if wanted in DEALT_MISTAKES else None,
+        return Round(rng, source, wanted if wanted in DEALT_MISTAKES else None,
                       rig=shoe is None and wanted is not None, wanted=wanted, **options)
 
     return until_written(mistake, attempts, shoe, lambda: new_shoe(rng, in_force["decks"]), deal)

@@ -34,7 +34,7 @@ _RIGS = {
 }
 
 
-class _Round(Log):
+class Round(Log):
     halve_rounding = ROUND_DOWN
 
     def __init__(self, rng, shoe, dealt_mistake, *, rig, wanted, preset, overrides, rules, table_min, table_max,
