@@ -32,10 +32,7 @@ PACKAGES = ("casino", "dealing", "audit", "drills", "ledger", "gamemath", "books
 ALLOW: set[str] = {
     # Their tests: the engine's math and odds (item 1).
     "tests/engine/test_blackjack_math.py:_Refused",
-    "tests/engine/test_blackjack_math.py:_outcomes",
-    "tests/engine/test_blackjack_shoes.py:_outcomes",
     "tests/engine/test_ochko_math.py:_Refused",
-    "tests/engine/test_ochko_math.py:_outcomes",
     # The game-math pages' warm-up (item 1).
     "tests/gamemath/test_warm.py:_edge",
     "tests/gamemath/test_warm.py:_rule_effects",

@@ -72,7 +72,7 @@ def _left(hand_codes, up_code, decks=6):
 
 def _dealer(shoe, up):
     # blackjack.odds's path walk over an arbitrary shoe: the independent reference
-    return odds._outcomes(tuple(shoe), up + 1, up == 0, 1)
+    return odds.outcomes(tuple(shoe), up + 1, up == 0, 1)
 
 
 def _stand_u(total, shoe, up) -> Fraction:

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from dealing import engine
 from dealing.engine import RoundError
-from dealing.engine.blackjack.odds import RESULTS, _outcomes, exact, without_blackjack
+from dealing.engine.blackjack.odds import RESULTS, exact, outcomes, without_blackjack
 from dealing.engine.simulators import simulate
 from dealing.engine.blackjack.simulator import MISTAKES, simulate_round, simulate_shoe
 
@@ -219,7 +219,7 @@ def test_the_recursion_against_every_ordering_of_a_tiny_shoe():
         rest.remove(up)
         expected = naive(rest, up, up == 1, 1)
         shoe = tuple(c - (k + 1 == up) for k, c in enumerate(left))
-        got = dict(zip(RESULTS, _outcomes(shoe, up, up == 1, 1)))
+        got = dict(zip(RESULTS, outcomes(shoe, up, up == 1, 1)))
         assert {r: p for r, p in got.items() if p} == expected
 
 

@@ -37,7 +37,7 @@ SUIT = "S"
 def dealer_results(left: tuple, up: str) -> dict:
     """The dealer's results from the shoe `left` (rank counts) with `up` as his first card."""
     k = RANKS.index(up)
-    p = odds._outcomes(left, odds.VALUE[k], 1, odds.PICTURE[k])
+    p = odds.outcomes(left, odds.VALUE[k], 1, odds.PICTURE[k])
     table = dict(zip(odds.RESULTS, p))
     return {"scores": {s: table[str(s)] for s in range(17, 21)} | {21: table["21"] + table["pair_of_aces"]
                                                                    + table["five_pictures"]},

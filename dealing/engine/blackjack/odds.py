@@ -29,7 +29,7 @@ def _shoe(decks: int) -> tuple:
 
 
 @lru_cache(maxsize=None)
-def _outcomes(left: tuple, hard: int, ace: bool, n: int) -> tuple:
+def outcomes(left: tuple, hard: int, ace: bool, n: int) -> tuple:
     """Probabilities of each final result (RESULTS order) from this dealer hand and shoe."""
     best = hard + 10 if ace and hard <= 11 else hard
     if n == 2 and best == 21:
@@ -43,7 +43,7 @@ def _outcomes(left: tuple, hard: int, ace: bool, n: int) -> tuple:
     for k, count in enumerate(left):
         if not count:
             continue
-        sub = _outcomes(left[:k] + (count - 1,) + left[k + 1:], hard + k + 1, ace or k == 0, n + 1)
+        sub = outcomes(left[:k] + (count - 1,) + left[k + 1:], hard + k + 1, ace or k == 0, n + 1)
         weight = Fraction(count, remaining)
         for j, p in enumerate(sub):
             if p:
@@ -67,7 +67,7 @@ def exact(preset: str = "salon") -> dict[str, dict[str, Fraction]]:
     for card in UP_CARDS:
         v = _value(card)
         left = full[:v - 1] + (full[v - 1] - 1,) + full[v:]
-        table[card] = dict(zip(RESULTS, _outcomes(left, v, v == 1, 1)))
+        table[card] = dict(zip(RESULTS, outcomes(left, v, v == 1, 1)))
     return table
 
 

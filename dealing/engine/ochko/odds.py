@@ -32,7 +32,7 @@ def _final(total: int, n: int, pictures_only: bool) -> str | None:
 
 
 @lru_cache(maxsize=None)
-def _outcomes(left: tuple, total: int, n: int, pictures_only: bool) -> tuple:
+def outcomes(left: tuple, total: int, n: int, pictures_only: bool) -> tuple:
     """Probabilities of each result (in RESULTS order) from this state, as Fractions."""
     result = _final(total, n, pictures_only)
     if result is not None:
@@ -43,7 +43,7 @@ def _outcomes(left: tuple, total: int, n: int, pictures_only: bool) -> tuple:
         if not count:
             continue
         after = left[:k] + (count - 1,) + left[k + 1:]
-        sub = _outcomes(after, total + VALUE[k], n + 1, pictures_only and PICTURE[k])
+        sub = outcomes(after, total + VALUE[k], n + 1, pictures_only and PICTURE[k])
         weight = Fraction(count, remaining)
         for j, p in enumerate(sub):
             if p:
@@ -56,7 +56,7 @@ def exact() -> dict[str, dict[str, Fraction]]:
     table = {}
     for k, rank in enumerate(RANKS):
         left = tuple(PER_RANK - (j == k) for j in range(len(RANKS)))
-        probs = _outcomes(left, VALUE[k], 1, PICTURE[k])
+        probs = outcomes(left, VALUE[k], 1, PICTURE[k])
         table["T" if rank == "T" else rank] = dict(zip(RESULTS, probs))
     return table
 
