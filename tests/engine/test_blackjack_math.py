@@ -365,7 +365,7 @@ def test_a_question_that_cannot_be_asked_exits_2_with_one_line(argv, field, caps
     assert cli.main(argv) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and len(err) > 10
-    with pytest.raises((bj.QuestionError, cli._Refused)) as info:
+    with pytest.raises((bj.QuestionError, cli.Refused)) as info:
         cli.run(argv)
     if isinstance(info.value, bj.QuestionError):
         assert info.value.field == field

@@ -294,7 +294,7 @@ def test_a_question_that_cannot_be_asked_exits_2_with_one_line(argv, field, caps
     assert cli.main(argv) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.endswith("\n") and err.count("\n") == 1 and len(err) > 10
-    with pytest.raises((om.QuestionError, cli._Refused)) as caught:
+    with pytest.raises((om.QuestionError, cli.Refused)) as caught:
         cli.run(argv)
     assert getattr(caught.value, "field", field) == field
 

@@ -23,8 +23,6 @@ import sys
 from .. import games
 from .questions import QuestionError, Refused
 
-_Refused = Refused  # its name here before the games' math answered their own command lines
-
 
 class _Parser(argparse.ArgumentParser):
     """argparse, but a bad command line is one line on standard error and exit 2."""
