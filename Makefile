@@ -58,8 +58,7 @@ run: install
 # `make test-compiled` runs the engine's tests on the compiled build. pytest's exit code 5 ("no
 # tests collected") is not a failure.
 JOBS ?= auto
-test: $(STAMP)
-	$(BIN)/lint-imports --no-logo
+test: $(STAMP) lint
 	ENGINE_PURE=1 $(BIN)/python -m pytest -n $(JOBS) $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 # The edit loop: everything but the browser, the real worker and the slow tests, on SQLite,

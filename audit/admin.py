@@ -42,8 +42,17 @@ class ChunkInline(ReadOnlyInline):
 
 @admin.register(AuditRun)
 class AuditRunAdmin(ReadOnlyAdmin):
-    list_display = ["run_number", "created_at", "trigger", "started_by", "status", "rounds_done", "rounds_total",
-                    "findings_total", "finished_at"]
+    list_display = [
+        "run_number",
+        "created_at",
+        "trigger",
+        "started_by",
+        "status",
+        "rounds_done",
+        "rounds_total",
+        "findings_total",
+        "finished_at",
+    ]
     list_filter = ["status", "trigger"]
     inlines = [ChunkInline]
 

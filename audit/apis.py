@@ -52,12 +52,18 @@ def paginated(request, view, queryset, serializer_class, pagination=Pagination) 
 
 # --- findings -------------------------------------------------------------------------------------
 
+
 class FindingSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    round = serializers.IntegerField(source="round_id", allow_null=True,
-                                     help_text="The round record's id; empty for a shoe finding.")
-    table_round = serializers.IntegerField(source="round.table_round", allow_null=True, default=None,
-                                           help_text="The round's number at its table (1, 2, …), as pages show it.")
+    round = serializers.IntegerField(
+        source="round_id", allow_null=True, help_text="The round record's id; empty for a shoe finding."
+    )
+    table_round = serializers.IntegerField(
+        source="round.table_round",
+        allow_null=True,
+        default=None,
+        help_text="The round's number at its table (1, 2, …), as pages show it.",
+    )
     round_uid = serializers.UUIDField(source="round.uid", allow_null=True, default=None)
     shoe = serializers.IntegerField(source="shoe_id", allow_null=True)
     pit = serializers.CharField(source="table.pit.name")
@@ -72,12 +78,15 @@ class FindingSerializer(serializers.Serializer):
     wager = serializers.CharField()
     expected = serializers.JSONField(allow_null=True, help_text="What was owed: {result, amount}.")
     actual = serializers.JSONField(allow_null=True, help_text="What was logged: {result, amount}.")
-    player_delta = serializers.DecimalField(max_digits=14, decimal_places=2, allow_null=True,
-                                            help_text="What the player received minus what was owed.")
+    player_delta = serializers.DecimalField(
+        max_digits=14, decimal_places=2, allow_null=True, help_text="What the player received minus what was owed."
+    )
     message = serializers.CharField()
-    params = serializers.JSONField(help_text="The named values of the message's sentence, with its `rule` "
-                                   "(round-format.md, third wave; docs/findings.md); {} for a finding stored "
-                                   "before findings had params.")
+    params = serializers.JSONField(
+        help_text="The named values of the message's sentence, with its `rule` "
+        "(round-format.md, third wave; docs/findings.md); {} for a finding stored "
+        "before findings had params."
+    )
     engine_version = serializers.CharField()
     status = serializers.ChoiceField(choices=FindingStatus.choices)
     classification = serializers.CharField()
@@ -105,8 +114,9 @@ class FindingDetailSerializer(FindingSerializer):
 
 class ReviewInputSerializer(JsonInput):
     status = serializers.ChoiceField(choices=FindingStatus.choices)
-    classification = serializers.ChoiceField(choices=Classification.choices, required=False, allow_blank=True,
-                                             default="")
+    classification = serializers.ChoiceField(
+        choices=Classification.choices, required=False, allow_blank=True, default=""
+    )
     comment = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
 
 
@@ -124,8 +134,12 @@ FILTER_PARAMETERS = [
     OpenApiParameter("round", OpenApiTypes.INT),
     OpenApiParameter("shoe", OpenApiTypes.INT),
     OpenApiParameter("kind", OpenApiTypes.STR, enum=["round", "shoe"]),
-    OpenApiParameter("impact", OpenApiTypes.STR, enum=["under", "over", "any"],
-                     description="Findings that short-changed the player, overpaid him, or either."),
+    OpenApiParameter(
+        "impact",
+        OpenApiTypes.STR,
+        enum=["under", "over", "any"],
+        description="Findings that short-changed the player, overpaid him, or either.",
+    ),
     OpenApiParameter("q", OpenApiTypes.STR, description="Text in the message, the code or the stake id."),
 ]
 
@@ -166,15 +180,19 @@ class FindingBulkReviewApi(APIView):
     permission_classes = [HasRole(*access.REVIEW_ROLES)]
 
     class BulkReviewInputSerializer(ReviewInputSerializer):
-        ids = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=1,
-                                    max_length=services.MAX_BULK_REVIEW)
+        ids = serializers.ListField(
+            child=serializers.IntegerField(min_value=1), min_length=1, max_length=services.MAX_BULK_REVIEW
+        )
 
     class BulkReviewOutputSerializer(serializers.Serializer):
         reviewed = serializers.IntegerField()
         findings = FindingSerializer(many=True)
 
-    @extend_schema(operation_id="findings_bulk_review", request=BulkReviewInputSerializer,
-                   responses={200: BulkReviewOutputSerializer, **errors(404)})  # 404: an id that is no finding
+    @extend_schema(
+        operation_id="findings_bulk_review",
+        request=BulkReviewInputSerializer,
+        responses={200: BulkReviewOutputSerializer, **errors(404)},
+    )  # 404: an id that is no finding
     def post(self, request):
         data = self.BulkReviewInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -185,6 +203,7 @@ class FindingBulkReviewApi(APIView):
 
 
 # --- audit runs -----------------------------------------------------------------------------------
+
 
 class AuditRunSerializer(serializers.Serializer):
     id = serializers.IntegerField()
@@ -220,10 +239,20 @@ class AuditRunSerializer(serializers.Serializer):
 
 
 class AuditRunStartSerializer(JsonInput):
-    tables = serializers.SlugRelatedField(slug_field="name", many=True, required=False,
-                                          queryset=Table.objects.all(), help_text="Table names; none: every table.")
-    dealers = serializers.SlugRelatedField(slug_field="username", many=True, required=False,
-                                           queryset=User.objects.all(), help_text="Dealer usernames; none: all.")
+    tables = serializers.SlugRelatedField(
+        slug_field="name",
+        many=True,
+        required=False,
+        queryset=Table.objects.all(),
+        help_text="Table names; none: every table.",
+    )
+    dealers = serializers.SlugRelatedField(
+        slug_field="username",
+        many=True,
+        required=False,
+        queryset=User.objects.all(),
+        help_text="Dealer usernames; none: all.",
+    )
     date_from = serializers.DateField(required=False, allow_null=True)
     date_to = serializers.DateField(required=False, allow_null=True)
     only_unaudited = serializers.BooleanField(required=False, default=True)

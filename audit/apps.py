@@ -9,10 +9,10 @@ class AuditConfig(AppConfig):
     verbose_name = _("Audit")
 
     def ready(self):
+        from celery.signals import worker_ready, worker_shutdown
+
         from casino.navigation import NavItem, register
         from dealing import hooks
-
-        from celery.signals import worker_ready, worker_shutdown
 
         from . import access, rollups, subscribers, sweep
 

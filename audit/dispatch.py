@@ -44,8 +44,15 @@ class Dispatcher:
     first of a batch arrived, or when `batch_max` are waiting. A failed `send` is tried again after
     a pause that doubles up to `retry_max` seconds. One thread, started with the first id."""
 
-    def __init__(self, send: Callable[[list[int]], None], *, linger: float, batch_max: int = BATCH_MAX,
-                 max_pending: int = MAX_PENDING, retry_max: float = RETRY_MAX_SECONDS):
+    def __init__(
+        self,
+        send: Callable[[list[int]], None],
+        *,
+        linger: float,
+        batch_max: int = BATCH_MAX,
+        max_pending: int = MAX_PENDING,
+        retry_max: float = RETRY_MAX_SECONDS,
+    ):
         self._send, self._linger, self._batch_max = send, linger, batch_max
         self._max_pending, self._retry_max = max_pending, retry_max
         self._pending: list[int] = []
@@ -97,7 +104,7 @@ class Dispatcher:
                     self._wake.wait(left)
                 if self._closing:
                     break
-                batch = self._pending[:self._batch_max]
+                batch = self._pending[: self._batch_max]
                 trimmed = self._trimmed
             try:
                 self._send(batch)
@@ -110,7 +117,7 @@ class Dispatcher:
             pause = 0.0
             with self._wake:
                 # Meanwhile ids were only appended, or dropped from the front when it filled.
-                del self._pending[:max(0, len(batch) - (self._trimmed - trimmed))]
+                del self._pending[: max(0, len(batch) - (self._trimmed - trimmed))]
                 if self._pending:
                     self._first_at = time.monotonic()
         self._send_all()
@@ -118,15 +125,17 @@ class Dispatcher:
     def _send_all(self) -> None:
         while True:
             with self._wake:
-                batch = self._pending[:self._batch_max]
-                del self._pending[:len(batch)]
+                batch = self._pending[: self._batch_max]
+                del self._pending[: len(batch)]
             if not batch:
                 return
             try:
                 self._send(batch)
             except Exception:
-                log.exception("on exit, the audits of %d rounds could not be queued: the nightly audit "
-                              "takes them", len(batch) + len(self._pending))
+                log.exception(
+                    "on exit, the audits of %d rounds could not be queued: the nightly audit takes them",
+                    len(batch) + len(self._pending),
+                )
                 return
 
 
@@ -135,11 +144,12 @@ def send_round_audits(round_ids: list[int]) -> None:
     from .tasks import audit_rounds
 
     for start in range(0, len(round_ids), BATCH_MAX):
-        ids = round_ids[start:start + BATCH_MAX]
+        ids = round_ids[start : start + BATCH_MAX]
         # Nobody reads the task's result: the verdicts are stored on the rounds. `ignore_result`
         # keeps the worker from writing one and this process from subscribing to its channel.
-        audit_rounds.apply_async((ids,), ignore_result=True, kwargsrepr="{}",
-                                 argsrepr=f"([{len(ids)} rounds: {ids[0]}…{ids[-1]}],)")
+        audit_rounds.apply_async(
+            (ids,), ignore_result=True, kwargsrepr="{}", argsrepr=f"([{len(ids)} rounds: {ids[0]}…{ids[-1]}],)"
+        )
 
 
 _lock = threading.Lock()

@@ -68,31 +68,43 @@ CODE_CHOICES = [(code, code) for code in sorted(engine.CODES)]
 
 class FindingFilter(django_filters.FilterSet):
     code = django_filters.MultipleChoiceFilter(distinct=False, label=_("Code"), choices=CODE_CHOICES, widget=ManyOrOne)
-    severity = django_filters.MultipleChoiceFilter(distinct=False, label=_("Severity"), choices=Severity.choices,
-                                                   widget=forms.CheckboxSelectMultiple)
-    status = django_filters.MultipleChoiceFilter(distinct=False, label=_("Status"), choices=FindingStatus.choices,
-                                                 widget=forms.CheckboxSelectMultiple)
-    classification = django_filters.MultipleChoiceFilter(distinct=False, label=_("Classification"),
-                                                         choices=Classification.choices,
-                                                         widget=ManyOrOne)
-    pit = django_filters.ModelMultipleChoiceFilter(distinct=False, label=_("Pit"), field_name="table__pit",
-                                                   queryset=Pit.objects.all(), widget=ManyOrOne)
-    table = django_filters.ModelMultipleChoiceFilter(distinct=False, label=_("Table"), queryset=Table.objects.all(),
-                                                     widget=ManyOrOne)
-    variant = django_filters.MultipleChoiceFilter(distinct=False, label=_("Game"), field_name="table__variant",
-                                                  choices=Variant.choices, widget=ManyOrOne)
-    dealer = django_filters.ModelMultipleChoiceFilter(distinct=False, label=_("Dealer"), queryset=User.objects.none(),
-                                                      widget=ManyOrOne)
-    date_from = django_filters.DateFilter(label=_("From"), method="filter_from",
-                                          widget=forms.DateInput(attrs={"type": "date"}))
-    date_to = django_filters.DateFilter(label=_("To"), method="filter_to",
-                                        widget=forms.DateInput(attrs={"type": "date"}))
+    severity = django_filters.MultipleChoiceFilter(
+        distinct=False, label=_("Severity"), choices=Severity.choices, widget=forms.CheckboxSelectMultiple
+    )
+    status = django_filters.MultipleChoiceFilter(
+        distinct=False, label=_("Status"), choices=FindingStatus.choices, widget=forms.CheckboxSelectMultiple
+    )
+    classification = django_filters.MultipleChoiceFilter(
+        distinct=False, label=_("Classification"), choices=Classification.choices, widget=ManyOrOne
+    )
+    pit = django_filters.ModelMultipleChoiceFilter(
+        distinct=False, label=_("Pit"), field_name="table__pit", queryset=Pit.objects.all(), widget=ManyOrOne
+    )
+    table = django_filters.ModelMultipleChoiceFilter(
+        distinct=False, label=_("Table"), queryset=Table.objects.all(), widget=ManyOrOne
+    )
+    variant = django_filters.MultipleChoiceFilter(
+        distinct=False, label=_("Game"), field_name="table__variant", choices=Variant.choices, widget=ManyOrOne
+    )
+    dealer = django_filters.ModelMultipleChoiceFilter(
+        distinct=False, label=_("Dealer"), queryset=User.objects.none(), widget=ManyOrOne
+    )
+    date_from = django_filters.DateFilter(
+        label=_("From"), method="filter_from", widget=forms.DateInput(attrs={"type": "date"})
+    )
+    date_to = django_filters.DateFilter(
+        label=_("To"), method="filter_to", widget=forms.DateInput(attrs={"type": "date"})
+    )
     round = IdFilter(label=_("Round"), field_name="round_id")
     shoe = IdFilter(label=_("Shoe"), field_name="shoe_id")
-    kind = django_filters.ChoiceFilter(label=_("Of"), method="filter_kind",
-                                       choices=[("round", _("rounds")), ("shoe", _("shoes"))])
-    impact = django_filters.ChoiceFilter(label=_("Money"), method="filter_impact", choices=[
-        ("under", _("player under-paid")), ("over", _("player over-paid")), ("any", _("any money impact"))])
+    kind = django_filters.ChoiceFilter(
+        label=_("Of"), method="filter_kind", choices=[("round", _("rounds")), ("shoe", _("shoes"))]
+    )
+    impact = django_filters.ChoiceFilter(
+        label=_("Money"),
+        method="filter_impact",
+        choices=[("under", _("player under-paid")), ("over", _("player over-paid")), ("any", _("any money impact"))],
+    )
     q = django_filters.CharFilter(label=_("Text"), method="filter_text")
 
     class Meta:
@@ -143,4 +155,3 @@ class FindingFilter(django_filters.FilterSet):
         if not value:
             return queryset
         return queryset.alias(text=SearchText()).filter(text__icontains=value)
-

@@ -44,27 +44,36 @@ USER = settings.AUTH_USER_MODEL
 
 
 class Finding(models.Model):
-
     row_scope = RowScope(pit="table__pit", owner="dealer")  # as a round's (casino/scope.py)
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, null=True, blank=True, related_name="findings",
-                              verbose_name=_("round"))
-    shoe = models.ForeignKey(Shoe, on_delete=models.CASCADE, null=True, blank=True, related_name="findings",
-                             verbose_name=_("shoe"))
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, null=True, blank=True, related_name="findings", verbose_name=_("round")
+    )
+    shoe = models.ForeignKey(
+        Shoe, on_delete=models.CASCADE, null=True, blank=True, related_name="findings", verbose_name=_("shoe")
+    )
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="findings", verbose_name=_("table"))
-    dealer = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="findings",
-                               verbose_name=_("dealer"))
-    played_at = models.DateTimeField(_("played at"), help_text=_("When the round was logged (for a shoe: its loading)."))
+    dealer = models.ForeignKey(
+        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="findings", verbose_name=_("dealer")
+    )
+    played_at = models.DateTimeField(
+        _("played at"), help_text=_("When the round was logged (for a shoe: its loading).")
+    )
     code = models.CharField(_("code"), max_length=32)
     severity = models.CharField(_("severity"), max_length=10, choices=Severity.choices)
-    event = models.IntegerField(_("event"), null=True, blank=True,
-                                help_text=_("0-based index in the round's events (for a shoe: in its items)."))
+    event = models.IntegerField(
+        _("event"),
+        null=True,
+        blank=True,
+        help_text=_("0-based index in the round's events (for a shoe: in its items)."),
+    )
     stake = models.CharField(_("stake"), max_length=40, blank=True)
     hand = models.CharField(_("hand"), max_length=20, blank=True)
     wager = models.CharField(_("wager"), max_length=20, blank=True)
     expected = models.JSONField(_("owed"), null=True, blank=True, encoder=DjangoJSONEncoder)
     actual = models.JSONField(_("logged"), null=True, blank=True, encoder=DjangoJSONEncoder)
-    player_delta = models.DecimalField(_("player delta"), null=True, blank=True, **MONEY,
-                                       help_text=_("What the player received minus what was owed."))
+    player_delta = models.DecimalField(
+        _("player delta"), null=True, blank=True, **MONEY, help_text=_("What the player received minus what was owed.")
+    )
     message = models.TextField(_("message"))
     # The named values of the sentence (round-format.md, third wave): the page renders the finding in
     # the reader's language from code + params (casino/finding_words.py). {} on a finding stored before
@@ -74,10 +83,10 @@ class Finding(models.Model):
     fingerprint = models.CharField(_("fingerprint"), max_length=40, editable=False)
     # The latest review, copied here for lists and filters (the history is in Review).
     status = models.CharField(_("status"), max_length=12, choices=FindingStatus.choices, default=FindingStatus.OPEN)
-    classification = models.CharField(_("classification"), max_length=20, choices=Classification.choices,
-                                      blank=True)
-    reviewed_by = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                                    verbose_name=_("reviewed by"))
+    classification = models.CharField(_("classification"), max_length=20, choices=Classification.choices, blank=True)
+    reviewed_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("reviewed by")
+    )
     reviewed_at = models.DateTimeField(_("reviewed at"), null=True, blank=True)
     created = models.DateTimeField(_("found at"), default=timezone.now)
 
@@ -86,12 +95,15 @@ class Finding(models.Model):
         verbose_name = _("finding")
         verbose_name_plural = _("findings")
         constraints = [
-            models.CheckConstraint(condition=Q(round__isnull=False) | Q(shoe__isnull=False),
-                                   name="finding_of_a_round_or_shoe"),
-            models.UniqueConstraint(fields=["round", "fingerprint"], condition=Q(round__isnull=False),
-                                    name="finding_once_per_round"),
-            models.UniqueConstraint(fields=["shoe", "fingerprint"], condition=Q(round__isnull=True),
-                                    name="finding_once_per_shoe"),
+            models.CheckConstraint(
+                condition=Q(round__isnull=False) | Q(shoe__isnull=False), name="finding_of_a_round_or_shoe"
+            ),
+            models.UniqueConstraint(
+                fields=["round", "fingerprint"], condition=Q(round__isnull=False), name="finding_once_per_round"
+            ),
+            models.UniqueConstraint(
+                fields=["shoe", "fingerprint"], condition=Q(round__isnull=True), name="finding_once_per_shoe"
+            ),
         ]
         indexes = [
             # The list pages read newest first by (played_at, id) from a key (casino/keyset.py): each
@@ -112,18 +124,20 @@ class Finding(models.Model):
 
 
 class Review(models.Model):
-    finding = models.ForeignKey(Finding, on_delete=models.SET_NULL, null=True, blank=True, related_name="reviews",
-                                verbose_name=_("finding"))
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                              verbose_name=_("round"))
-    shoe = models.ForeignKey(Shoe, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                             verbose_name=_("shoe"))
+    finding = models.ForeignKey(
+        Finding, on_delete=models.SET_NULL, null=True, blank=True, related_name="reviews", verbose_name=_("finding")
+    )
+    round = models.ForeignKey(
+        Round, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("round")
+    )
+    shoe = models.ForeignKey(
+        Shoe, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("shoe")
+    )
     fingerprint = models.CharField(_("fingerprint"), max_length=40)
     code = models.CharField(_("code"), max_length=32)
     auditor = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="reviews", verbose_name=_("auditor"))
     status = models.CharField(_("decision"), max_length=12, choices=FindingStatus.choices)
-    classification = models.CharField(_("classification"), max_length=20, choices=Classification.choices,
-                                      blank=True)
+    classification = models.CharField(_("classification"), max_length=20, choices=Classification.choices, blank=True)
     comment = models.TextField(_("comment"), blank=True)
     at = models.DateTimeField(_("at"), default=timezone.now)
 
@@ -138,10 +152,10 @@ class Review(models.Model):
 
 
 class AuditRun(models.Model):
-    started_by = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="audit_runs",
-                                   verbose_name=_("started by"))
-    trigger = models.CharField(_("started from"), max_length=12, choices=RunTrigger.choices,
-                               default=RunTrigger.PAGE)
+    started_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="audit_runs", verbose_name=_("started by")
+    )
+    trigger = models.CharField(_("started from"), max_length=12, choices=RunTrigger.choices, default=RunTrigger.PAGE)
     # The selection.
     tables = models.ManyToManyField(Table, blank=True, related_name="+", verbose_name=_("tables"))
     dealers = models.ManyToManyField(USER, blank=True, related_name="+", verbose_name=_("dealers"))
@@ -150,17 +164,27 @@ class AuditRun(models.Model):
     only_unaudited = models.BooleanField(_("only rounds not audited yet"), default=True)
     # How it runs.
     chunk_size = models.PositiveIntegerField(_("rounds per chunk"), default=500)
-    queue = models.CharField(_("queue"), max_length=80, blank=True,
-                             help_text=_("The Celery queue of the run's tasks (empty: the default queue)."))
-    max_round_id = models.BigIntegerField(_("last round included"), null=True, blank=True,
-                                          help_text=_("Rounds logged after the run started are not part of it."))
+    queue = models.CharField(
+        _("queue"),
+        max_length=80,
+        blank=True,
+        help_text=_("The Celery queue of the run's tasks (empty: the default queue)."),
+    )
+    max_round_id = models.BigIntegerField(
+        _("last round included"),
+        null=True,
+        blank=True,
+        help_text=_("Rounds logged after the run started are not part of it."),
+    )
     plan_cursor = models.BigIntegerField(default=0, editable=False)
     planned = models.BooleanField(_("planned"), default=False)
     # Progress and totals.
     status = models.CharField(_("status"), max_length=10, choices=RunStatus.choices, default=RunStatus.QUEUED)
-    rounds_expected = models.PositiveIntegerField(_("rounds expected"), default=0,
-                                                  help_text=_("The selection counted at the start, for progress "
-                                                              "while the run is still being planned."))
+    rounds_expected = models.PositiveIntegerField(
+        _("rounds expected"),
+        default=0,
+        help_text=_("The selection counted at the start, for progress while the run is still being planned."),
+    )
     rounds_total = models.PositiveIntegerField(_("rounds"), default=0)
     rounds_done = models.PositiveIntegerField(_("rounds done"), default=0)
     clean = models.PositiveIntegerField(_("clean"), default=0)
@@ -207,8 +231,13 @@ class AuditRun(models.Model):
 
     def summary(self) -> dict:
         """The figures `audit_rounds --json` prints: rounds, clean, with findings, errors, findings by code."""
-        return {"rounds": self.rounds_done, "clean": self.clean, "with_findings": self.with_findings,
-                "errors": self.errors, "findings": dict(sorted(self.findings_by_code.items()))}
+        return {
+            "rounds": self.rounds_done,
+            "clean": self.clean,
+            "with_findings": self.with_findings,
+            "errors": self.errors,
+            "findings": dict(sorted(self.findings_by_code.items())),
+        }
 
 
 class AuditRunChunk(models.Model):
@@ -221,8 +250,12 @@ class AuditRunChunk(models.Model):
     with_findings = models.PositiveIntegerField(_("with findings"), default=0)
     errors = models.PositiveIntegerField(_("errors"), default=0)
     findings_by_code = models.JSONField(_("findings by code"), default=dict, blank=True)
-    error_samples = models.JSONField(_("errors"), default=list, blank=True,
-                                     help_text=_("The first rounds the engine could not read, with its message."))
+    error_samples = models.JSONField(
+        _("errors"),
+        default=list,
+        blank=True,
+        help_text=_("The first rounds the engine could not read, with its message."),
+    )
     done_at = models.DateTimeField(_("done at"), null=True, blank=True)
 
     class Meta:
@@ -262,10 +295,13 @@ class Rollup(models.Model):
     row_scope = RowScope(pit="table__pit", owner="dealer_id")  # as a finding's; the dealer is an id
 
     day = models.DateField(_("day"), help_text=_("The calendar day in the casino's time zone."))
-    shift_date = models.DateField(_("shift of"), help_text=_("The day the shift began (a night shift runs past midnight)."))
+    shift_date = models.DateField(
+        _("shift of"), help_text=_("The day the shift began (a night shift runs past midnight).")
+    )
     shift = models.PositiveSmallIntegerField(_("shift"), help_text=_("The shift's place in CASINO_SHIFTS (0, 1, …)."))
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+", verbose_name=_("table"),
-                              db_index=False)
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="+", verbose_name=_("table"), db_index=False
+    )
     # A plain id, 0 for none (a shoe's finding may have no dealer): a key column may not be NULL, or
     # ON CONFLICT would never match it.
     dealer_id = models.BigIntegerField(_("dealer"), default=0)
@@ -276,20 +312,36 @@ class Rollup(models.Model):
     errors = models.BigIntegerField(_("errors"), default=0)
     initial_wagers = models.DecimalField(_("handle (initial wagers)"), max_digits=18, decimal_places=2, default=0)
     total_wagered = models.DecimalField(_("handle (total wagered)"), max_digits=18, decimal_places=2, default=0)
-    win_logged = models.DecimalField(_("win as logged"), max_digits=18, decimal_places=2, default=0,
-                                     help_text=_("Σ take − Σ pay as the dealer logged it."))
-    win_owed = models.DecimalField(_("win as owed"), max_digits=18, decimal_places=2, default=0,
-                                   help_text=_("Σ take − Σ pay as the rules owed."))
-    initial_wagers_sq = models.DecimalField(_("Σ initial wagers squared"), max_digits=30, decimal_places=4, default=0,
-                                            help_text=_("Σ over the rounds of each round's initial wagers, squared."))
+    win_logged = models.DecimalField(
+        _("win as logged"),
+        max_digits=18,
+        decimal_places=2,
+        default=0,
+        help_text=_("Σ take − Σ pay as the dealer logged it."),
+    )
+    win_owed = models.DecimalField(
+        _("win as owed"), max_digits=18, decimal_places=2, default=0, help_text=_("Σ take − Σ pay as the rules owed.")
+    )
+    initial_wagers_sq = models.DecimalField(
+        _("Σ initial wagers squared"),
+        max_digits=30,
+        decimal_places=4,
+        default=0,
+        help_text=_("Σ over the rounds of each round's initial wagers, squared."),
+    )
 
     class Meta:
         verbose_name = _("rollup")
         verbose_name_plural = _("rollups")
-        constraints = [models.UniqueConstraint(fields=["day", "shift_date", "shift", "table", "dealer_id", "variant"],
-                                               name="rollup_key")]
-        indexes = [models.Index(fields=["table", "day"], name="rollup_table_day"),
-                   models.Index(fields=["dealer_id", "day"], name="rollup_dealer_day")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["day", "shift_date", "shift", "table", "dealer_id", "variant"], name="rollup_key"
+            )
+        ]
+        indexes = [
+            models.Index(fields=["table", "day"], name="rollup_table_day"),
+            models.Index(fields=["dealer_id", "day"], name="rollup_dealer_day"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.day} #{self.shift} {self.table_id}/{self.dealer_id}/{self.variant}"
@@ -305,8 +357,9 @@ class RollupFinding(models.Model):
     day = models.DateField(_("day"))
     shift_date = models.DateField(_("shift of"))
     shift = models.PositiveSmallIntegerField(_("shift"))
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+", verbose_name=_("table"),
-                              db_index=False)
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="+", verbose_name=_("table"), db_index=False
+    )
     dealer_id = models.BigIntegerField(_("dealer"), default=0)
     variant = models.CharField(_("variant"), max_length=20)
     of_shoe = models.BooleanField(_("of a shoe"), default=False)
@@ -321,11 +374,28 @@ class RollupFinding(models.Model):
     class Meta:
         verbose_name = _("findings rollup")
         verbose_name_plural = _("findings rollups")
-        constraints = [models.UniqueConstraint(
-            fields=["day", "shift_date", "shift", "table", "dealer_id", "variant", "of_shoe", "code", "severity",
-                    "status", "classification"], name="rollup_finding_key")]
-        indexes = [models.Index(fields=["table", "day"], name="rollup_finding_table_day"),
-                   models.Index(fields=["dealer_id", "day"], name="rollup_finding_dealer_day")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=[
+                    "day",
+                    "shift_date",
+                    "shift",
+                    "table",
+                    "dealer_id",
+                    "variant",
+                    "of_shoe",
+                    "code",
+                    "severity",
+                    "status",
+                    "classification",
+                ],
+                name="rollup_finding_key",
+            )
+        ]
+        indexes = [
+            models.Index(fields=["table", "day"], name="rollup_finding_table_day"),
+            models.Index(fields=["dealer_id", "day"], name="rollup_finding_dealer_day"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.day} #{self.shift} {self.table_id}/{self.dealer_id} {self.code}×{self.n}"

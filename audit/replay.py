@@ -18,6 +18,7 @@ from dealing.games.layout import CARDS, CardView, TableLayout, card, int_or_none
 
 __all__ = ["CardView", "TableLayout", "WagerRow", "card", "table_layout", "wager_rows"]
 
+
 def table_layout(doc: dict, *, flagged_events=(), flagged_stakes=(), boxes: int | None = None) -> TableLayout:
     """The table drawn from a round document. `flagged_events` / `flagged_stakes`: what findings name."""
     # A round of a game without a layout of its own: each card where its event put it.
@@ -26,6 +27,7 @@ def table_layout(doc: dict, *, flagged_events=(), flagged_stakes=(), boxes: int 
 
 
 # --- owed versus logged ----------------------------------------------------------------------------
+
 
 @dataclass
 class WagerRow:
@@ -67,10 +69,20 @@ def wager_rows(doc: dict, outcome, findings) -> list[WagerRow]:
         key = (w.stake, w.hand or "", w.wager)
         owed_keys.add(key)
         box, player = places.get(w.stake, ("", ""))
-        rows.append(WagerRow(w.stake, w.hand or "", w.wager, box, player, owed_result=w.result,
-                             owed_amount=fmt(w.amount if w.result == PAY else w.size), why=w.why,
-                             verdict=w.verdict,
-                             codes=list(codes.get(key, []))))
+        rows.append(
+            WagerRow(
+                w.stake,
+                w.hand or "",
+                w.wager,
+                box,
+                player,
+                owed_result=w.result,
+                owed_amount=fmt(w.amount if w.result == PAY else w.size),
+                why=w.why,
+                verdict=w.verdict,
+                codes=list(codes.get(key, [])),
+            )
+        )
     by_key = {(r.stake, r.hand, r.wager): r for r in rows}
     for s in outcome.settled:
         key = (s.stake, s.hand or "", s.wager)
@@ -80,9 +92,17 @@ def wager_rows(doc: dict, outcome, findings) -> list[WagerRow]:
             amount = Decimal(row.owed_amount)
         if row is None or key in seen:
             box, player = places.get(s.stake, ("", ""))
-            extra = WagerRow(s.stake, s.hand or "", s.wager, box, player, logged_result=s.result,
-                             logged_amount="" if amount is None else fmt(amount), logged_event=s.event,
-                             codes=[c for c in codes.get(key, []) if c == "UNEXPECTED_SETTLEMENT"])
+            extra = WagerRow(
+                s.stake,
+                s.hand or "",
+                s.wager,
+                box,
+                player,
+                logged_result=s.result,
+                logged_amount="" if amount is None else fmt(amount),
+                logged_event=s.event,
+                codes=[c for c in codes.get(key, []) if c == "UNEXPECTED_SETTLEMENT"],
+            )
             rows.append(extra)
             continue
         seen.add(key)

@@ -48,13 +48,23 @@ DISMISSED = "dismissed"
 VERDICTS = {"clean": 1, "findings": 2, "error": 3}  # the place of each audit status among the counters
 
 KEY = ("day", "shift_date", "shift", "table_id", "dealer_id", "variant")
-ROUND_COUNTERS = ("rounds", "clean", "with_findings", "errors", "initial_wagers", "total_wagered", "win_logged",
-                  "win_owed", "initial_wagers_sq")
+ROUND_COUNTERS = (
+    "rounds",
+    "clean",
+    "with_findings",
+    "errors",
+    "initial_wagers",
+    "total_wagered",
+    "win_logged",
+    "win_owed",
+    "initial_wagers_sq",
+)
 FINDING_KEY = KEY + ("of_shoe", "code", "severity", "status", "classification")
 FINDING_COUNTERS = ("n", "over", "under")
 
 
 # --- the shifts -------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Shift:
@@ -102,6 +112,7 @@ def time_key(at: dt.datetime) -> tuple[dt.date, dt.date, int]:
 
 
 # --- what rounds and findings contribute ------------------------------------------------------------
+
 
 def handle(document, outcome) -> tuple[Decimal, Decimal]:
     """A round's handle: (initial wagers, total wagered). The initial wagers are the amounts each stake
@@ -200,8 +211,19 @@ def _round_rows(m: Models, round_ids, *, lock: bool):
         # audit status) would still see the snapshot from before that writer committed, and the
         # round's change would be counted twice.
         list(qs.select_for_update(of=("self",)).values_list("pk", flat=True))
-    return list(qs.values_list("pk", "logged_at", "table_id", "dealer_id", "variant", "status", "audit_status",
-                               "float_logged", "float_owed"))
+    return list(
+        qs.values_list(
+            "pk",
+            "logged_at",
+            "table_id",
+            "dealer_id",
+            "variant",
+            "status",
+            "audit_status",
+            "float_logged",
+            "float_owed",
+        )
+    )
 
 
 def _snapshot(m: Models, round_ids, shoe_ids, *, lock: bool = False) -> tuple[_Snapshot, dict]:
@@ -211,7 +233,8 @@ def _snapshot(m: Models, round_ids, shoe_ids, *, lock: bool = False) -> tuple[_S
     rows = {}
     if round_ids:
         for pk, logged_at, table_id, dealer_id, variant, status, audit_status, logged, owed in _round_rows(
-                m, round_ids, lock=lock):
+            m, round_ids, lock=lock
+        ):
             key = (*time_key(logged_at), table_id, dealer_id or 0, variant)
             rows[pk] = (status, audit_status, variant, key)
             if status != RECORDED or audit_status == PENDING:
@@ -221,20 +244,60 @@ def _snapshot(m: Models, round_ids, shoe_ids, *, lock: bool = False) -> tuple[_S
         in_force = {pk: row[2] for pk, row in rows.items() if row[0] == RECORDED}
         if in_force:
             for played_at, table_id, dealer_id, round_id, code, severity, status, classification, delta in (
-                    m.Finding.objects.filter(round_id__in=one_of(list(in_force))).order_by()
-                    .values_list("played_at", "table_id", "dealer_id", "round_id", "code", "severity", "status",
-                                 "classification", "player_delta")):
-                key = (*time_key(played_at), table_id, dealer_id or 0, in_force[round_id], False, code, severity,
-                       status, classification or "")
+                m.Finding.objects.filter(round_id__in=one_of(list(in_force)))
+                .order_by()
+                .values_list(
+                    "played_at",
+                    "table_id",
+                    "dealer_id",
+                    "round_id",
+                    "code",
+                    "severity",
+                    "status",
+                    "classification",
+                    "player_delta",
+                )
+            ):
+                key = (
+                    *time_key(played_at),
+                    table_id,
+                    dealer_id or 0,
+                    in_force[round_id],
+                    False,
+                    code,
+                    severity,
+                    status,
+                    classification or "",
+                )
                 _add(snap.findings, key, _finding_values(delta), 1)
     if shoe_ids:
         variants = dict(m.Shoe.objects.filter(pk__in=list(shoe_ids)).values_list("pk", "table__variant"))
         for played_at, table_id, dealer_id, shoe_id, code, severity, status, classification, delta in (
-                m.Finding.objects.filter(shoe_id__in=list(shoe_ids), round__isnull=True).order_by()
-                .values_list("played_at", "table_id", "dealer_id", "shoe_id", "code", "severity", "status",
-                             "classification", "player_delta")):
-            key = (*time_key(played_at), table_id, dealer_id or 0, variants.get(shoe_id, ""), True, code, severity,
-                   status, classification or "")
+            m.Finding.objects.filter(shoe_id__in=list(shoe_ids), round__isnull=True)
+            .order_by()
+            .values_list(
+                "played_at",
+                "table_id",
+                "dealer_id",
+                "shoe_id",
+                "code",
+                "severity",
+                "status",
+                "classification",
+                "player_delta",
+            )
+        ):
+            key = (
+                *time_key(played_at),
+                table_id,
+                dealer_id or 0,
+                variants.get(shoe_id, ""),
+                True,
+                code,
+                severity,
+                status,
+                classification or "",
+            )
             _add(snap.findings, key, _finding_values(delta), 1)
     return snap, rows
 
@@ -244,6 +307,7 @@ def _counted(row) -> bool:
 
 
 # --- keeping them current ---------------------------------------------------------------------------
+
 
 @contextmanager
 def changes(*, round_ids=(), shoe_ids=(), handles: dict | None = None, models: Models | None = None):
@@ -263,8 +327,12 @@ def changes(*, round_ids=(), shoe_ids=(), handles: dict | None = None, models: M
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("rollups.changes() runs inside the transaction of the write")
     if shoe_ids and connection.vendor == "postgresql":
-        list(m.Shoe.objects.select_for_update(of=("self",)).filter(pk__in=shoe_ids).order_by("pk")
-             .values_list("pk", flat=True))
+        list(
+            m.Shoe.objects.select_for_update(of=("self",))
+            .filter(pk__in=shoe_ids)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
     # Before: the rows (locked), then what they count without the handle — only the rounds whose
     # membership changes need their handle, and they are known after the write.
     handles = dict(handles or {})
@@ -314,24 +382,27 @@ def _upsert(model, key_names, counter_names, rows) -> None:
     table = qn(model._meta.db_table)
     columns = [model._meta.get_field(name).column for name in (*key_names, *counter_names)]
     ops = connection.ops
-    key_cols = [qn(c) for c in columns[:len(key_names)]]
-    count_cols = [qn(c) for c in columns[len(key_names):]]
+    key_cols = [qn(c) for c in columns[: len(key_names)]]
+    count_cols = [qn(c) for c in columns[len(key_names) :]]
     placeholder = "(" + ", ".join(["%s"] * len(columns)) + ")"
     for start in range(0, len(rows), 500):
-        part = rows[start:start + 500]
+        part = rows[start : start + 500]
         params = []
         for key, values in part:
             for name, value in zip(key_names, key):
                 params.append(ops.adapt_datefield_value(value) if name in ("day", "shift_date") else value)
             params.extend(str(v) if isinstance(v, Decimal) and connection.vendor == "sqlite" else v for v in values)
         sets = ", ".join(f"{c} = {table}.{c} + EXCLUDED.{c}" for c in count_cols)
-        sql = (f"INSERT INTO {table} ({', '.join(key_cols + count_cols)}) VALUES "
-               f"{', '.join([placeholder] * len(part))} ON CONFLICT ({', '.join(key_cols)}) DO UPDATE SET {sets}")
+        sql = (
+            f"INSERT INTO {table} ({', '.join(key_cols + count_cols)}) VALUES "
+            f"{', '.join([placeholder] * len(part))} ON CONFLICT ({', '.join(key_cols)}) DO UPDATE SET {sets}"
+        )
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
 
 
 # --- audit's subscription to dealing's changes ------------------------------------------------------
+
 
 def rounds_changing(round_ids):
     """dealing.hooks.rounds_changing subscriber: a correction approved (the superseded round leaves,
@@ -340,6 +411,7 @@ def rounds_changing(round_ids):
 
 
 # --- recomputing from the rounds --------------------------------------------------------------------
+
 
 def direct(*, models: Models | None = None, batch: int = 2000, progress=None) -> tuple[dict, dict]:
     """The rollups computed afresh from every round and finding, read in id order a batch at a time
@@ -353,9 +425,19 @@ def direct(*, models: Models | None = None, batch: int = 2000, progress=None) ->
     done = 0
     base = m.Round.objects.filter(status=RECORDED).order_by("pk")
     while True:
-        part = list(base.filter(pk__gt=last).values_list(
-            "pk", "logged_at", "table_id", "dealer_id", "variant", "audit_status", "float_logged", "float_owed",
-            "document")[:batch])
+        part = list(
+            base.filter(pk__gt=last).values_list(
+                "pk",
+                "logged_at",
+                "table_id",
+                "dealer_id",
+                "variant",
+                "audit_status",
+                "float_logged",
+                "float_owed",
+                "document",
+            )[:batch]
+        )
         if not part:
             break
         last = part[-1][0]
@@ -372,22 +454,55 @@ def direct(*, models: Models | None = None, batch: int = 2000, progress=None) ->
             key = (*time_key(logged_at), table_id, dealer_id or 0, variant)
             _add(rounds, key, _round_values(audit_status, initial, total, logged, owed), 1)
         for played_at, table_id, dealer_id, round_id, code, severity, status, classification, delta in (
-                m.Finding.objects.filter(round_id__in=one_of(list(variants))).order_by()
-                .values_list("played_at", "table_id", "dealer_id", "round_id", "code", "severity", "status",
-                             "classification", "player_delta")):
-            key = (*time_key(played_at), table_id, dealer_id or 0, variants[round_id], False, code, severity,
-                   status, classification or "")
+            m.Finding.objects.filter(round_id__in=one_of(list(variants)))
+            .order_by()
+            .values_list(
+                "played_at",
+                "table_id",
+                "dealer_id",
+                "round_id",
+                "code",
+                "severity",
+                "status",
+                "classification",
+                "player_delta",
+            )
+        ):
+            key = (
+                *time_key(played_at),
+                table_id,
+                dealer_id or 0,
+                variants[round_id],
+                False,
+                code,
+                severity,
+                status,
+                classification or "",
+            )
             _add(findings, key, _finding_values(delta), 1)
         done += len(part)
         if progress:
             progress(done)
     table_variant = dict(m.Table.objects.values_list("pk", "variant"))
     for played_at, table_id, dealer_id, code, severity, status, classification, delta in (
-            m.Finding.objects.filter(round__isnull=True).order_by()
-            .values_list("played_at", "table_id", "dealer_id", "code", "severity", "status", "classification",
-                         "player_delta").iterator(chunk_size=batch)):
-        key = (*time_key(played_at), table_id, dealer_id or 0, table_variant.get(table_id, ""), True, code, severity,
-               status, classification or "")
+        m.Finding.objects.filter(round__isnull=True)
+        .order_by()
+        .values_list(
+            "played_at", "table_id", "dealer_id", "code", "severity", "status", "classification", "player_delta"
+        )
+        .iterator(chunk_size=batch)
+    ):
+        key = (
+            *time_key(played_at),
+            table_id,
+            dealer_id or 0,
+            table_variant.get(table_id, ""),
+            True,
+            code,
+            severity,
+            status,
+            classification or "",
+        )
         _add(findings, key, _finding_values(delta), 1)
     return rounds, findings
 
@@ -397,12 +512,12 @@ def stored(*, models: Models | None = None) -> tuple[dict, dict]:
     m = models or Models.live()
     rounds = {}
     for row in m.Rollup.objects.values_list(*KEY, *ROUND_COUNTERS):
-        key, values = tuple(row[:len(KEY)]), list(row[len(KEY):])
+        key, values = tuple(row[: len(KEY)]), list(row[len(KEY) :])
         if _nonzero(values):
             rounds[key] = values
     findings = {}
     for row in m.RollupFinding.objects.values_list(*FINDING_KEY, *FINDING_COUNTERS):
-        key, values = tuple(row[:len(FINDING_KEY)]), list(row[len(FINDING_KEY):])
+        key, values = tuple(row[: len(FINDING_KEY)]), list(row[len(FINDING_KEY) :])
         if _nonzero(values):
             findings[key] = values
     return rounds, findings
@@ -419,8 +534,9 @@ def rebuild(*, models: Models | None = None, batch: int = 2000, progress=None) -
         if connection.vendor == "postgresql":
             qn = connection.ops.quote_name
             with connection.cursor() as cursor:
-                cursor.execute(f"LOCK TABLE {qn(m.Rollup._meta.db_table)}, {qn(m.RollupFinding._meta.db_table)} "
-                               "IN EXCLUSIVE MODE")
+                cursor.execute(
+                    f"LOCK TABLE {qn(m.Rollup._meta.db_table)}, {qn(m.RollupFinding._meta.db_table)} IN EXCLUSIVE MODE"
+                )
         rounds, findings = direct(models=m, batch=batch, progress=progress)
         m.Rollup.objects.all().delete()
         m.RollupFinding.objects.all().delete()

@@ -9,18 +9,16 @@ from decimal import Decimal
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import connection
-from django.db.models import Count, F, Prefetch, Q, QuerySet, Sum, Value
-from django.db.models.functions import Coalesce
-from django.db.models.functions import TruncDate
+from django.db.models import Prefetch, Q, QuerySet, Sum
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from dealing import engine
-from dealing.choices import AuditStatus
 from casino.finding_text import event_field, event_word
 from casino.models import Table
 from casino.scope import restrict
+from dealing import engine
+from dealing.choices import AuditStatus
 from dealing.models import Round, RoundAudit, Shoe, in_force_q
 
 from . import access, replay
@@ -34,11 +32,15 @@ IN_FORCE = Q(round__isnull=True) | in_force_q("round")
 
 # --- findings -------------------------------------------------------------------------------------
 
+
 def finding_queryset(*, user) -> QuerySet:
     """Every finding the user may see, of rounds in force (a superseded round's findings were
     corrected by its amendment) and of shoes."""
-    return (restrict(Finding.objects, user).filter(IN_FORCE)
-            .select_related("table", "table__pit", "dealer", "round", "shoe", "reviewed_by"))
+    return (
+        restrict(Finding.objects, user)
+        .filter(IN_FORCE)
+        .select_related("table", "table__pit", "dealer", "round", "shoe", "reviewed_by")
+    )
 
 
 # What a list row shows of its round: its link number, not the round log nor the house rules.
@@ -64,9 +66,12 @@ def finding_list(*, user, filters=None) -> QuerySet:
 
 
 def finding_get(*, user, finding_id) -> Finding:
-    finding = (finding_queryset(user=user)
-               .prefetch_related(Prefetch("reviews", Review.objects.select_related("auditor").order_by("-at", "-id")))
-               .filter(pk=finding_id).first())
+    finding = (
+        finding_queryset(user=user)
+        .prefetch_related(Prefetch("reviews", Review.objects.select_related("auditor").order_by("-at", "-id")))
+        .filter(pk=finding_id)
+        .first()
+    )
     if finding is None:
         raise Http404(_("No such finding."))
     return finding
@@ -74,25 +79,113 @@ def finding_get(*, user, finding_id) -> Finding:
 
 def finding_csv_rows(queryset: QuerySet):
     """The findings CSV: a header, then one row per finding, read in slices (memory stays flat)."""
-    yield [_("id"), _("played at"), _("pit"), _("table"), _("dealer"), _("round"), _("round id"), _("shoe"),
-           _("event"), _("code"), _("severity"), _("stake"), _("hand"), _("wager"), _("owed result"),
-           _("owed amount"), _("logged result"), _("logged amount"), _("player delta"), _("message"),
-           _("status"), _("classification"), _("reviewed by"), _("reviewed at"), _("engine version")]
-    fields = ("pk", "played_at", "table__pit__name", "table__name", "dealer__username", "round__table_round", "round__uid",
-              "shoe_id", "event", "code", "severity", "stake", "hand", "wager", "expected", "actual",
-              "player_delta", "message", "status", "classification", "reviewed_by__username", "reviewed_at",
-              "engine_version")
+    yield [
+        _("id"),
+        _("played at"),
+        _("pit"),
+        _("table"),
+        _("dealer"),
+        _("round"),
+        _("round id"),
+        _("shoe"),
+        _("event"),
+        _("code"),
+        _("severity"),
+        _("stake"),
+        _("hand"),
+        _("wager"),
+        _("owed result"),
+        _("owed amount"),
+        _("logged result"),
+        _("logged amount"),
+        _("player delta"),
+        _("message"),
+        _("status"),
+        _("classification"),
+        _("reviewed by"),
+        _("reviewed at"),
+        _("engine version"),
+    ]
+    fields = (
+        "pk",
+        "played_at",
+        "table__pit__name",
+        "table__name",
+        "dealer__username",
+        "round__table_round",
+        "round__uid",
+        "shoe_id",
+        "event",
+        "code",
+        "severity",
+        "stake",
+        "hand",
+        "wager",
+        "expected",
+        "actual",
+        "player_delta",
+        "message",
+        "status",
+        "classification",
+        "reviewed_by__username",
+        "reviewed_at",
+        "engine_version",
+    )
     for row in queryset.values_list(*fields).iterator(chunk_size=2000):
-        (pk, played_at, pit, table, dealer, table_round, uid, shoe_id, event, code, severity, stake, hand, wager,
-         expected, actual, delta, message, status, classification, reviewer, reviewed_at, version) = row
+        (
+            pk,
+            played_at,
+            pit,
+            table,
+            dealer,
+            table_round,
+            uid,
+            shoe_id,
+            event,
+            code,
+            severity,
+            stake,
+            hand,
+            wager,
+            expected,
+            actual,
+            delta,
+            message,
+            status,
+            classification,
+            reviewer,
+            reviewed_at,
+            version,
+        ) = row
         expected = expected or {}
         actual = actual or {}
-        yield [pk, timezone.localtime(played_at).isoformat(timespec="seconds"), pit, table, dealer or "",
-               table_round or "", uid or "", shoe_id or "", "" if event is None else event, code, severity, stake,
-               hand, wager, expected.get("result", ""), expected.get("amount", "") or "",
-               actual.get("result", ""), actual.get("amount", "") or "", "" if delta is None else _money(delta),
-               message, status, classification, reviewer or "",
-               timezone.localtime(reviewed_at).isoformat(timespec="seconds") if reviewed_at else "", version]
+        yield [
+            pk,
+            timezone.localtime(played_at).isoformat(timespec="seconds"),
+            pit,
+            table,
+            dealer or "",
+            table_round or "",
+            uid or "",
+            shoe_id or "",
+            "" if event is None else event,
+            code,
+            severity,
+            stake,
+            hand,
+            wager,
+            expected.get("result", ""),
+            expected.get("amount", "") or "",
+            actual.get("result", ""),
+            actual.get("amount", "") or "",
+            "" if delta is None else _money(delta),
+            message,
+            status,
+            classification,
+            reviewer or "",
+            timezone.localtime(reviewed_at).isoformat(timespec="seconds") if reviewed_at else "",
+            version,
+        ]
 
 
 def _money(value: Decimal) -> str:
@@ -100,6 +193,7 @@ def _money(value: Decimal) -> str:
 
 
 # --- rounds ---------------------------------------------------------------------------------------
+
 
 def round_queryset(*, user) -> QuerySet:
     return restrict(Round.objects, user).select_related("table", "table__pit", "dealer", "shoe")
@@ -154,8 +248,11 @@ def round_replay(*, user, round_id) -> RoundReplay:
         error = ""
     except engine.RoundError as exc:
         outcome, error = None, exc.message
-    stored = list(record.findings.select_related("reviewed_by").prefetch_related(
-        Prefetch("reviews", Review.objects.select_related("auditor").order_by("-at", "-id"))).order_by("event", "pk"))
+    stored = list(
+        record.findings.select_related("reviewed_by")
+        .prefetch_related(Prefetch("reviews", Review.objects.select_related("auditor").order_by("-at", "-id")))
+        .order_by("event", "pk")
+    )
     live = record.audit_status == AuditStatus.PENDING
     findings = stored
     drift = False
@@ -164,12 +261,14 @@ def round_replay(*, user, round_id) -> RoundReplay:
         if live:
             findings = fresh
         else:
-            drift = (record.audit_status != AuditStatus.ERROR
-                     and sorted(fingerprints_of(fresh)) != sorted(f.fingerprint for f in stored))
+            drift = record.audit_status != AuditStatus.ERROR and sorted(fingerprints_of(fresh)) != sorted(
+                f.fingerprint for f in stored
+            )
     flagged_events = {f.event for f in findings if f.event is not None}
     flagged_stakes = {f.stake for f in findings if f.stake}
-    layout = replay.table_layout(document, flagged_events=flagged_events, flagged_stakes=flagged_stakes,
-                                 boxes=record.table.boxes)
+    layout = replay.table_layout(
+        document, flagged_events=flagged_events, flagged_stakes=flagged_stakes, boxes=record.table.boxes
+    )
     rows = replay.wager_rows(document, outcome, findings) if outcome is not None else []
     codes_at: dict[int, list[str]] = {}
     for f in findings:
@@ -177,12 +276,26 @@ def round_replay(*, user, round_id) -> RoundReplay:
             codes_at.setdefault(f.event, []).append(f.code)
     events = [_event_view(i, ev, codes_at.get(i, [])) for i, ev in enumerate(document.get("events") or [])]
     # This revision, the one it corrects and its corrections, as far as the user may see them.
-    amendments = list(restrict(Round.objects, user)
-                      .filter(Q(pk=record.pk) | Q(pk=record.supersedes_id) | Q(supersedes=record))
-                      .order_by("revision", "pk").only("pk", "revision", "supersedes_id"))
-    return RoundReplay(record, document, layout, rows, findings, events, error=error, live=live, drift=drift,
-                       float_owed=outcome.float if outcome is not None else None,
-                       float_logged=record.float_logged, amendments=amendments)
+    amendments = list(
+        restrict(Round.objects, user)
+        .filter(Q(pk=record.pk) | Q(pk=record.supersedes_id) | Q(supersedes=record))
+        .order_by("revision", "pk")
+        .only("pk", "revision", "supersedes_id")
+    )
+    return RoundReplay(
+        record,
+        document,
+        layout,
+        rows,
+        findings,
+        events,
+        error=error,
+        live=live,
+        drift=drift,
+        float_owed=outcome.float if outcome is not None else None,
+        float_logged=record.float_logged,
+        amendments=amendments,
+    )
 
 
 def fingerprints_of(findings) -> list[str]:
@@ -191,13 +304,35 @@ def fingerprints_of(findings) -> list[str]:
 
 def _live_finding(f) -> Finding:
     """An engine finding as an unsaved Finding, for a round not audited yet."""
-    return Finding(code=f.code, severity=f.severity, event=f.event, stake=f.stake or "", hand=f.hand or "",
-                   wager=f.wager or "", expected=f.expected, actual=f.actual, player_delta=f.player_delta,
-                   message=f.message, params=f.params)
+    return Finding(
+        code=f.code,
+        severity=f.severity,
+        event=f.event,
+        stake=f.stake or "",
+        hand=f.hand or "",
+        wager=f.wager or "",
+        expected=f.expected,
+        actual=f.actual,
+        player_delta=f.player_delta,
+        message=f.message,
+        params=f.params,
+    )
 
 
-_EVENT_FIELDS = ("to", "box", "hand", "stake", "wager", "amount", "reason", "player", "kind", "resolution",
-                 "reported_by", "approved_by")
+_EVENT_FIELDS = (
+    "to",
+    "box",
+    "hand",
+    "stake",
+    "wager",
+    "amount",
+    "reason",
+    "player",
+    "kind",
+    "resolution",
+    "reported_by",
+    "approved_by",
+)
 
 
 def _event_view(i: int, ev, codes: list[str]) -> EventView:
@@ -210,6 +345,7 @@ def _event_view(i: int, ev, codes: list[str]) -> EventView:
 
 
 # --- the dashboard -------------------------------------------------------------------------------
+
 
 @dataclass
 class Period:
@@ -272,9 +408,12 @@ def _rollups(model, *, user, period: Period) -> QuerySet:
 
 def _names(dealer_ids) -> dict[int, tuple[str, str]]:
     """username and full name of each dealer id."""
-    return {pk: (username, f"{first} {last}".strip())
-            for pk, username, first, last in get_user_model().objects.filter(pk__in=[d for d in dealer_ids if d])
-            .values_list("pk", "username", "first_name", "last_name")}
+    return {
+        pk: (username, f"{first} {last}".strip())
+        for pk, username, first, last in get_user_model()
+        .objects.filter(pk__in=[d for d in dealer_ids if d])
+        .values_list("pk", "username", "first_name", "last_name")
+    }
 
 
 def pending_count(*, user, period: Period) -> int:
@@ -283,16 +422,19 @@ def pending_count(*, user, period: Period) -> int:
     are stored) — what the sweep audits (audit.services.rounds) — instead of an anti-join of every
     round of the period against its audit row. Every writer appends a round's pending row in the
     round's transaction (dealing.hooks.round_written)."""
-    return (restrict(RoundAudit.objects.filter(status=AuditStatus.PENDING), user)
-            .filter(in_force_q("round"),
-                    round__logged_at__gte=period.start, round__logged_at__lt=period.end).count())
+    return (
+        restrict(RoundAudit.objects.filter(status=AuditStatus.PENDING), user)
+        .filter(in_force_q("round"), round__logged_at__gte=period.start, round__logged_at__lt=period.end)
+        .count()
+    )
 
 
 def dashboard(*, user, period: Period) -> dict:
     """The audit dashboard's figures over a period, from the rollups (audit/rollups.py) — no read of
     the period's rounds or findings but the few rounds not audited yet and the latest open findings."""
     totals = _rollups(Rollup, user=user, period=period).aggregate(
-        clean=Sum("clean"), with_findings=Sum("with_findings"), errors=Sum("errors"))
+        clean=Sum("clean"), with_findings=Sum("with_findings"), errors=Sum("errors")
+    )
     pending = pending_count(user=user, period=period)
     counted = finding_totals(_rollups(RollupFinding, user=user, period=period))
     by_code, by_severity, by_review = counted["by_code"], counted["by_severity"], counted["by_review"]
@@ -302,8 +444,9 @@ def dashboard(*, user, period: Period) -> dict:
     clean, with_findings, errors = (totals["clean"] or 0, totals["with_findings"] or 0, totals["errors"] or 0)
     audited = clean + with_findings + errors
     zero = Decimal(0)
-    recent = (restrict(Finding.objects, user).filter(IN_FORCE)
-              .filter(played_at__gte=period.start, played_at__lt=period.end))
+    recent = (
+        restrict(Finding.objects, user).filter(IN_FORCE).filter(played_at__gte=period.start, played_at__lt=period.end)
+    )
     return {
         "period": period,
         "rounds": audited + pending,
@@ -320,14 +463,25 @@ def dashboard(*, user, period: Period) -> dict:
         "under": counted["under"] or zero,
         "by_code": by_code,
         "by_severity": [(s, by_severity.get(s, 0) or 0) for s in ("critical", "major", "minor")],
-        "by_table": [{"label": r["table__name"], "over": r["over"] or zero, "under": r["under"] or zero, "n": r["n"]}
-                     for r in counted["by_table"]],
+        "by_table": [
+            {"label": r["table__name"], "over": r["over"] or zero, "under": r["under"] or zero, "n": r["n"]}
+            for r in counted["by_table"]
+        ],
         "by_dealer": _top_dealers(by_dealer),
-        "by_day": [{"label": day.isoformat(), "over": (by_day_rows.get(day) or {}).get("over") or zero,
-                    "under": (by_day_rows.get(day) or {}).get("under") or zero,
-                    "n": (by_day_rows.get(day) or {}).get("n", 0) or 0} for day in period.days],
-        "recent": list(finding_rows(recent.filter(status=FindingStatus.OPEN).select_related("table", "dealer", "round"))
-                       .order_by("-played_at", "-id")[:8]),
+        "by_day": [
+            {
+                "label": day.isoformat(),
+                "over": (by_day_rows.get(day) or {}).get("over") or zero,
+                "under": (by_day_rows.get(day) or {}).get("under") or zero,
+                "n": (by_day_rows.get(day) or {}).get("n", 0) or 0,
+            }
+            for day in period.days
+        ],
+        "recent": list(
+            finding_rows(recent.filter(status=FindingStatus.OPEN).select_related("table", "dealer", "round")).order_by(
+                "-played_at", "-id"
+            )[:8]
+        ),
     }
 
 
@@ -348,9 +502,11 @@ def finding_totals(findings: QuerySet) -> dict:
     q = connection.ops.quote_name
     by, kept = ", ".join(q(name) for name in _BY), f"FILTER (WHERE {q('status')} <> %s)"
     # SUM of a bigint is a numeric: counted back to bigint, as the ORM's Sum gives them.
-    sql = (f"SELECT GROUPING({by}), {by}, SUM({q('n')})::bigint, (SUM({q('n')}) {kept})::bigint, "
-           f"SUM({q('over')}) {kept}, SUM({q('under')}) {kept} FROM ({select}) AS rollup "
-           f"GROUP BY GROUPING SETS ((), {', '.join(f'({q(name)})' for name in _BY)})")
+    sql = (
+        f"SELECT GROUPING({by}), {by}, SUM({q('n')})::bigint, (SUM({q('n')}) {kept})::bigint, "
+        f"SUM({q('over')}) {kept}, SUM({q('under')}) {kept} FROM ({select}) AS rollup "
+        f"GROUP BY GROUPING SETS ((), {', '.join(f'({q(name)})' for name in _BY)})"
+    )
     dismissed = FindingStatus.DISMISSED.value
     with connection.cursor() as cursor:
         cursor.execute(sql, (dismissed, dismissed, dismissed, *params))  # the FILTERs come before the FROM
@@ -368,12 +524,15 @@ def finding_totals(findings: QuerySet) -> dict:
             rows[_BY[i]].append((keys[i], n, {"over": over, "under": under, "n": kept_n or 0}))
     tables = dict(Table.objects.filter(pk__in=[key for key, *_ in rows["table_id"]]).values_list("pk", "name"))
     out.update(
-        by_code=sorted(({"code": key, "n": n} for key, n, _ in rows["code"] if n > 0),
-                       key=lambda row: (-row["n"], row["code"])),
+        by_code=sorted(
+            ({"code": key, "n": n} for key, n, _ in rows["code"] if n > 0), key=lambda row: (-row["n"], row["code"])
+        ),
         by_severity={key: n for key, n, _ in rows["severity"]},
         by_review={key: n for key, n, _ in rows["status"]},
-        by_table=sorted(({"table__name": tables[key], **money} for key, _, money in rows["table_id"] if money["n"] > 0),
-                        key=lambda row: row["table__name"]),
+        by_table=sorted(
+            ({"table__name": tables[key], **money} for key, _, money in rows["table_id"] if money["n"] > 0),
+            key=lambda row: row["table__name"],
+        ),
         by_dealer=[{"dealer_id": key, **money} for key, _, money in rows["dealer_id"] if key and money["n"] > 0],
         by_day={key: money for key, _, money in rows["day"] if money["n"]},
     )
@@ -388,10 +547,15 @@ def _finding_totals_each(findings: QuerySet) -> dict:
         "by_code": list(findings.values("code").annotate(n=Sum("n")).filter(n__gt=0).order_by("-n", "code")),
         "by_severity": {row["severity"]: row["n"] for row in findings.values("severity").annotate(n=Sum("n"))},
         "by_review": {row["status"]: row["n"] for row in findings.values("status").annotate(n=Sum("n"))},
-        "by_table": list(money.values("table__name").annotate(over=over, under=under, n=Sum("n")).filter(n__gt=0)
-                         .order_by("table__name")),
-        "by_dealer": list(money.exclude(dealer_id=0).values("dealer_id").annotate(over=over, under=under, n=Sum("n"))
-                          .filter(n__gt=0)),
+        "by_table": list(
+            money.values("table__name")
+            .annotate(over=over, under=under, n=Sum("n"))
+            .filter(n__gt=0)
+            .order_by("table__name")
+        ),
+        "by_dealer": list(
+            money.exclude(dealer_id=0).values("dealer_id").annotate(over=over, under=under, n=Sum("n")).filter(n__gt=0)
+        ),
         "by_day": {row["day"]: row for row in money.values("day").annotate(over=over, under=under, n=Sum("n"))},
     }
 
@@ -402,8 +566,10 @@ TOP_DEALERS = 20
 def _top_dealers(rows) -> list[dict]:
     """The dealers whose findings moved the most money (at most TOP_DEALERS), by name."""
     zero = Decimal(0)
-    dealers = [{"label": r["dealer__username"], "over": r["over"] or zero, "under": r["under"] or zero, "n": r["n"]}
-               for r in rows]
+    dealers = [
+        {"label": r["dealer__username"], "over": r["over"] or zero, "under": r["under"] or zero, "n": r["n"]}
+        for r in rows
+    ]
     dealers.sort(key=lambda d: (-(d["over"] - d["under"]), -d["n"], d["label"]))
     return sorted(dealers[:TOP_DEALERS], key=lambda d: d["label"])
 
@@ -411,15 +577,28 @@ def _top_dealers(rows) -> list[dict]:
 def dealer_error_rates(*, user, period: Period) -> list[dict]:
     """Per dealer over a period: rounds audited, findings (not dismissed), errors per 100 rounds,
     confirmed dealer errors, and the money the findings moved — from the rollups."""
-    rounds = (_rollups(Rollup, user=user, period=period).exclude(dealer_id=0).values("dealer_id")
-              .annotate(rounds=Sum("rounds"), with_findings=Sum("with_findings")).filter(rounds__gt=0))
-    findings = {row["dealer_id"]: row for row in (
-        _rollups(RollupFinding, user=user, period=period).filter(of_shoe=False)
-        .exclude(status=FindingStatus.DISMISSED)
+    rounds = (
+        _rollups(Rollup, user=user, period=period)
+        .exclude(dealer_id=0)
         .values("dealer_id")
-        .annotate(findings=Sum("n"),
-                  confirmed=Sum("n", filter=Q(status=FindingStatus.CONFIRMED, classification="dealer_error")),
-                  over=Sum("over"), under=Sum("under")))}
+        .annotate(rounds=Sum("rounds"), with_findings=Sum("with_findings"))
+        .filter(rounds__gt=0)
+    )
+    findings = {
+        row["dealer_id"]: row
+        for row in (
+            _rollups(RollupFinding, user=user, period=period)
+            .filter(of_shoe=False)
+            .exclude(status=FindingStatus.DISMISSED)
+            .values("dealer_id")
+            .annotate(
+                findings=Sum("n"),
+                confirmed=Sum("n", filter=Q(status=FindingStatus.CONFIRMED, classification="dealer_error")),
+                over=Sum("over"),
+                under=Sum("under"),
+            )
+        )
+    }
     rounds = list(rounds)
     names = _names(row["dealer_id"] for row in rounds)
     out = []
@@ -430,18 +609,20 @@ def dealer_error_rates(*, user, period: Period) -> list[dict]:
         errors = f.get("findings", 0) or 0
         confirmed = f.get("confirmed", 0) or 0
         username, name = names.get(row["dealer_id"], ("?", ""))
-        out.append({
-            "dealer": username,
-            "name": name,
-            "rounds": n,
-            "with_findings": row["with_findings"],
-            "findings": errors,
-            "per_100": (Decimal(errors) * 100 / n).quantize(Decimal("0.01")) if n else zero,
-            "confirmed": confirmed,
-            "confirmed_per_100": (Decimal(confirmed) * 100 / n).quantize(Decimal("0.01")) if n else zero,
-            "over": f.get("over") or zero,
-            "under": f.get("under") or zero,
-        })
+        out.append(
+            {
+                "dealer": username,
+                "name": name,
+                "rounds": n,
+                "with_findings": row["with_findings"],
+                "findings": errors,
+                "per_100": (Decimal(errors) * 100 / n).quantize(Decimal("0.01")) if n else zero,
+                "confirmed": confirmed,
+                "confirmed_per_100": (Decimal(confirmed) * 100 / n).quantize(Decimal("0.01")) if n else zero,
+                "over": f.get("over") or zero,
+                "under": f.get("under") or zero,
+            }
+        )
     out.sort(key=lambda r: (-r["per_100"], r["dealer"]))
     return out
 
@@ -450,13 +631,23 @@ def handle_and_win(*, user, period: Period, by: tuple[str, ...] = ("table__name"
     """Rounds audited, handle (initial wagers, total wagered) and win (as logged, as owed) over a
     period, grouped by `by` (fields of Rollup: table__name, dealer_id, day, shift_date, shift,
     variant) — what the pit's books stand on."""
-    return list(_rollups(Rollup, user=user, period=period).values(*by)
-                .annotate(rounds=Sum("rounds"), initial_wagers=Sum("initial_wagers"),
-                          total_wagered=Sum("total_wagered"), win_logged=Sum("win_logged"),
-                          win_owed=Sum("win_owed")).filter(rounds__gt=0).order_by(*by))
+    return list(
+        _rollups(Rollup, user=user, period=period)
+        .values(*by)
+        .annotate(
+            rounds=Sum("rounds"),
+            initial_wagers=Sum("initial_wagers"),
+            total_wagered=Sum("total_wagered"),
+            win_logged=Sum("win_logged"),
+            win_owed=Sum("win_owed"),
+        )
+        .filter(rounds__gt=0)
+        .order_by(*by)
+    )
 
 
 # --- runs and shoes -------------------------------------------------------------------------------
+
 
 def audit_run_list(*, user) -> QuerySet:
     if not access.may_run(user):
@@ -484,19 +675,23 @@ class ShoeItemView:
 def shoe_view(*, user, shoe_id) -> dict:
     from .shoes import shoe_items
 
-    shoe = (restrict(Shoe.objects, user).select_related("table", "table__pit", "shuffled_by")
-            .filter(pk=shoe_id).first())
+    shoe = restrict(Shoe.objects, user).select_related("table", "table__pit", "shuffled_by").filter(pk=shoe_id).first()
     if shoe is None:
         raise Http404(_("No such shoe."))
     document, items = shoe_items(shoe)
-    findings = list(Finding.objects.filter(shoe=shoe, round__isnull=True).select_related("dealer")
-                    .order_by("event", "pk"))
+    findings = list(
+        Finding.objects.filter(shoe=shoe, round__isnull=True).select_related("dealer").order_by("event", "pk")
+    )
     codes_at: dict[int, Counter] = {}
     for f in findings:
         if f.event is not None:
             codes_at.setdefault(f.event, Counter())[f.code] += 1
-    rounds = {r.pk: r for r in Round.objects.filter(pk__in=[i.round_id for i in items if i.round_id])
-              .only("pk", "chain_index", "number", "table_round", "dealer_id", "table_id")}
+    rounds = {
+        r.pk: r
+        for r in Round.objects.filter(pk__in=[i.round_id for i in items if i.round_id]).only(
+            "pk", "chain_index", "number", "table_round", "dealer_id", "table_id"
+        )
+    }
     views = []
     for k, (item, raw) in enumerate(zip(items, document["items"])):
         shown = replay.card(raw.get("card"), k, set(codes_at)) if raw.get("card") else None
@@ -510,8 +705,16 @@ def shoe_view(*, user, shoe_id) -> dict:
             what = _("Dealer change: %(dealer)s") % {"dealer": raw.get("dealer") or "—"}
         else:
             what = _("Shuffle by %(who)s") % {"who": raw.get("by") or "—"}
-        views.append(ShoeItemView(k, item.kind, what, rounds.get(item.round_id), shown,
-                                  sorted(codes_at.get(k, Counter()).items())))
+        views.append(
+            ShoeItemView(
+                k, item.kind, what, rounds.get(item.round_id), shown, sorted(codes_at.get(k, Counter()).items())
+            )
+        )
     round_cards = sum(1 for _i in items if _i.round_id)
-    return {"shoe": shoe, "items": views, "findings": findings, "rounds": round_cards,
-            "audit": getattr(shoe, "audit", None)}
+    return {
+        "shoe": shoe,
+        "items": views,
+        "findings": findings,
+        "rounds": round_cards,
+        "audit": getattr(shoe, "audit", None),
+    }

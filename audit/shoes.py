@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from dealing import selectors as dealing_selectors
-from dealing.models import Round, Shoe
 from dealing.choices import ShoeEventKind
+from dealing.models import Round, Shoe
 
 
 @dataclass

@@ -41,11 +41,15 @@ def rounds_record_audit(*, by_status: dict[str, list[int]], engine_version: str)
                 "SELECT r, s, %s, %s FROM unnest(%s::bigint[], %s::text[]) AS v(r, s) "
                 "ON CONFLICT (round_id) DO UPDATE SET status = EXCLUDED.status, "
                 "audited_at = EXCLUDED.audited_at, engine_version = EXCLUDED.engine_version",
-                [now, engine_version, [pk for pk, _ in pairs], [status for _, status in pairs]])
+                [now, engine_version, [pk for pk, _ in pairs], [status for _, status in pairs]],
+            )
         return
     RoundAudit.objects.bulk_create(
         [RoundAudit(round_id=pk, status=status, audited_at=now, engine_version=engine_version) for pk, status in pairs],
-        update_conflicts=True, unique_fields=["round"], update_fields=["status", "audited_at", "engine_version"])
+        update_conflicts=True,
+        unique_fields=["round"],
+        update_fields=["status", "audited_at", "engine_version"],
+    )
 
 
 def rounds_record_pending(*, round_ids) -> None:
@@ -55,8 +59,10 @@ def rounds_record_pending(*, round_ids) -> None:
         return
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute(f"INSERT INTO {_TABLE} (round_id, status, audited_at, engine_version) "
-                           "SELECT r, %s, NULL, '' FROM unnest(%s::bigint[]) AS v(r) ON CONFLICT (round_id) DO NOTHING",
-                           [AuditStatus.PENDING.value, ids])
+            cursor.execute(
+                f"INSERT INTO {_TABLE} (round_id, status, audited_at, engine_version) "
+                "SELECT r, %s, NULL, '' FROM unnest(%s::bigint[]) AS v(r) ON CONFLICT (round_id) DO NOTHING",
+                [AuditStatus.PENDING.value, ids],
+            )
         return
     RoundAudit.objects.bulk_create([RoundAudit(round_id=pk) for pk in ids], ignore_conflicts=True)

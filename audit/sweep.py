@@ -54,8 +54,7 @@ class Sweeper:
 def sweep_once() -> int:
     from .services import rounds_overdue_audit
 
-    return rounds_overdue_audit(grace=timedelta(seconds=settings.AUDIT_SWEEP_GRACE_S),
-                                limit=settings.AUDIT_SWEEP_LIMIT)
+    return rounds_overdue_audit(grace=timedelta(seconds=settings.AUDIT_SWEEP_GRACE_S), limit=settings.AUDIT_SWEEP_LIMIT)
 
 
 _sweeper: Sweeper | None = None

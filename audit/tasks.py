@@ -27,8 +27,13 @@ from . import services
 log = logging.getLogger(__name__)
 
 TRANSIENT = (OperationalError, InterfaceError)
-RETRY = {"autoretry_for": TRANSIENT, "retry_backoff": 2, "retry_backoff_max": 120, "retry_jitter": True,
-         "max_retries": 8}
+RETRY = {
+    "autoretry_for": TRANSIENT,
+    "retry_backoff": 2,
+    "retry_backoff_max": 120,
+    "retry_jitter": True,
+    "max_retries": 8,
+}
 
 
 @shared_task(name="audit.tasks.audit_round", acks_late=True, reject_on_worker_lost=True, **RETRY)
@@ -64,23 +69,22 @@ def audit_run_plan(self, run_id: int) -> bool:
     try:
         return services.audit_run_plan(run_id=run_id)
     except TRANSIENT as exc:
-        raise self.retry(exc=exc, countdown=min(120, 2 ** self.request.retries))
+        raise self.retry(exc=exc, countdown=min(120, 2**self.request.retries)) from exc
     except DatabaseError as exc:
         services.audit_run_fail(run_id=run_id, error=f"planning failed: {exc}")
         raise
 
 
-@shared_task(bind=True, name="audit.tasks.audit_run_chunk", acks_late=True, reject_on_worker_lost=True,
-             max_retries=8)
+@shared_task(bind=True, name="audit.tasks.audit_run_chunk", acks_late=True, reject_on_worker_lost=True, max_retries=8)
 def audit_run_chunk(self, chunk_id: int) -> bool:
     try:
         return services.audit_run_chunk_process(chunk_id=chunk_id)
     except services.ChunkBusy as exc:
         # A second delivery while a worker has the chunk in hand: look again once that worker is done
         # with it — or dead, its transaction rolled back and the chunk free to audit.
-        raise self.retry(exc=exc, countdown=min(60, 5 * 2 ** min(self.request.retries, 4)), max_retries=50)
+        raise self.retry(exc=exc, countdown=min(60, 5 * 2 ** min(self.request.retries, 4)), max_retries=50) from exc
     except TRANSIENT as exc:
-        raise self.retry(exc=exc, countdown=min(120, 2 ** self.request.retries))
+        raise self.retry(exc=exc, countdown=min(120, 2**self.request.retries)) from exc
     except Exception as exc:
         from .models import AuditRunChunk
 

@@ -20,8 +20,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from casino import keyset
-from casino.exports import csv_response
 from casino.errors import ServiceError
+from casino.exports import csv_response
 from casino.roles import role_required
 from dealing import selectors as dealing_selectors
 
@@ -37,15 +37,18 @@ def _tabs(request) -> dict:
     """Which audit tabs the user may follow (the same roles as the pages)."""
     from casino.roles import has_role
 
-    return {"show_dashboard": has_role(request.user, *access.DASHBOARD_ROLES),
-            "show_runs": has_role(request.user, *access.RUN_ROLES),
-            "show_shoes": has_role(request.user, *access.SHOE_ROLES)}
+    return {
+        "show_dashboard": has_role(request.user, *access.DASHBOARD_ROLES),
+        "show_runs": has_role(request.user, *access.RUN_ROLES),
+        "show_shoes": has_role(request.user, *access.SHOE_ROLES),
+    }
 
 
 def _back(request, fallback: str) -> str:
     target = request.POST.get("next") or request.GET.get("next")
-    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
-                                                   require_https=request.is_secure()):
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
         return target
     return fallback
 
@@ -59,6 +62,7 @@ def _service_error(request, exc: ServiceError) -> None:
 
 # --- the dashboard -------------------------------------------------------------------------------
 
+
 @require_GET
 @role_required(*access.DASHBOARD_ROLES)
 def dashboard(request):
@@ -67,28 +71,47 @@ def dashboard(request):
     rates = selectors.dealer_error_rates(user=request.user, period=period)
     charts = {
         "byCode": {"labels": [r["code"] for r in data["by_code"]], "values": [r["n"] for r in data["by_code"]]},
-        "bySeverity": {"labels": [str(_(s)) for s, _n in data["by_severity"]],
-                       "keys": [s for s, _n in data["by_severity"]],
-                       "values": [n for _s, n in data["by_severity"]]},
+        "bySeverity": {
+            "labels": [str(_(s)) for s, _n in data["by_severity"]],
+            "keys": [s for s, _n in data["by_severity"]],
+            "values": [n for _s, n in data["by_severity"]],
+        },
         "byDay": _money_series(data["by_day"]),
         "byTable": _money_series(data["by_table"]),
         "byDealer": _money_series(data["by_dealer"]),
-        "words": {"over": _("over-paid (player gained)"), "under": _("under-paid (player short)"),
-                  "findings": _("findings")},
+        "words": {
+            "over": _("over-paid (player gained)"),
+            "under": _("under-paid (player short)"),
+            "findings": _("findings"),
+        },
     }
-    return render(request, "audit/dashboard.html", {
-        **_tabs(request), "d": data, "period": period, "periods": selectors.PERIODS, "rates": rates[:10],
-        "days": request.GET.get("days", "" if request.GET.get("from") or request.GET.get("to") else "30"),
-        "charts": charts, "chain": dealing_selectors.chain_health(),
-    })
+    return render(
+        request,
+        "audit/dashboard.html",
+        {
+            **_tabs(request),
+            "d": data,
+            "period": period,
+            "periods": selectors.PERIODS,
+            "rates": rates[:10],
+            "days": request.GET.get("days", "" if request.GET.get("from") or request.GET.get("to") else "30"),
+            "charts": charts,
+            "chain": dealing_selectors.chain_health(),
+        },
+    )
 
 
 def _money_series(rows) -> dict:
-    return {"labels": [r["label"] for r in rows], "over": [r["over"] for r in rows],
-            "under": [r["under"] for r in rows], "n": [r["n"] for r in rows]}
+    return {
+        "labels": [r["label"] for r in rows],
+        "over": [r["over"] for r in rows],
+        "under": [r["under"] for r in rows],
+        "n": [r["n"] for r in rows],
+    }
 
 
 # --- findings -------------------------------------------------------------------------------------
+
 
 @require_http_methods(["GET", "POST"])
 @role_required(*access.FINDING_ROLES, methods={"POST": access.REVIEW_ROLES})  # reviews: auditors
@@ -99,13 +122,16 @@ def finding_list(request):
         form = ReviewForm(request.POST)
         if form.is_valid():
             try:
-                done = services.finding_review(finding_ids=request.POST.getlist("ids"), auditor=request.user,
-                                               **form.cleaned_data)
+                done = services.finding_review(
+                    finding_ids=request.POST.getlist("ids"), auditor=request.user, **form.cleaned_data
+                )
             except ServiceError as exc:
                 _service_error(request, exc)
             else:
-                messages.success(request, _("%(n)d finding(s) marked %(status)s.")
-                                 % {"n": len(done), "status": done[0].get_status_display()})
+                messages.success(
+                    request,
+                    _("%(n)d finding(s) marked %(status)s.") % {"n": len(done), "status": done[0].get_status_display()},
+                )
         else:
             messages.error(request, _("The review was not recorded: choose a decision."))
         return redirect(_back(request, reverse("audit:finding_list")))
@@ -114,20 +140,35 @@ def finding_list(request):
     page = None
     if filterset.is_valid():
         try:
-            page = keyset.page_from(selectors.finding_rows(filterset.qs), request.GET, field="played_at",
-                                    size=PAGE_SIZE, day_start=services.day_start)
+            page = keyset.page_from(
+                selectors.finding_rows(filterset.qs),
+                request.GET,
+                field="played_at",
+                size=PAGE_SIZE,
+                day_start=services.day_start,
+            )
         except keyset.BadKey:
             messages.error(request, _("That page or date cannot be read; here are the newest findings."))
             page = keyset.keyset_page(selectors.finding_rows(filterset.qs), field="played_at", size=PAGE_SIZE)
     query = request.GET.copy()
     for name in (*keyset.PARAMS, "page"):
         query.pop(name, None)
-    return render(request, "audit/finding_list.html", {
-        **_tabs(request), "filter": filterset, "form": filterset.form, "page": page, "query": query.urlencode(),
-        "at": request.GET.get("at", ""), "query_pairs": _pairs(query),
-        "paged": any(request.GET.get(name) for name in keyset.PARAMS),
-        "may_review": access.may_review(request.user), "review_form": ReviewForm(),
-    })
+    return render(
+        request,
+        "audit/finding_list.html",
+        {
+            **_tabs(request),
+            "filter": filterset,
+            "form": filterset.form,
+            "page": page,
+            "query": query.urlencode(),
+            "at": request.GET.get("at", ""),
+            "query_pairs": _pairs(query),
+            "paged": any(request.GET.get(name) for name in keyset.PARAMS),
+            "may_review": access.may_review(request.user),
+            "review_form": ReviewForm(),
+        },
+    )
 
 
 def _pairs(query) -> list[tuple[str, str]]:
@@ -140,11 +181,12 @@ def _pairs(query) -> list[tuple[str, str]]:
 def finding_csv(request):
     filterset = selectors.finding_filterset(user=request.user, data=request.GET)
     if not filterset.is_valid():
-        return HttpResponseBadRequest(_("Invalid filters: %(errors)s") % {"errors": filterset.errors.as_text()},
-                                      content_type="text/plain; charset=utf-8")
+        return HttpResponseBadRequest(
+            _("Invalid filters: %(errors)s") % {"errors": filterset.errors.as_text()},
+            content_type="text/plain; charset=utf-8",
+        )
     stamp = timezone.localtime().strftime("%Y%m%d-%H%M")
-    return csv_response(selectors.finding_csv_rows(filterset.qs.order_by("-played_at", "-id")),
-                         f"findings-{stamp}.csv")
+    return csv_response(selectors.finding_csv_rows(filterset.qs.order_by("-played_at", "-id")), f"findings-{stamp}.csv")
 
 
 @require_GET
@@ -152,12 +194,37 @@ def finding_csv(request):
 def dealer_rates_csv(request):
     period = selectors.period_from(request.GET)
     rates = selectors.dealer_error_rates(user=request.user, period=period)
-    header = [_("dealer"), _("name"), _("rounds audited"), _("rounds with findings"), _("findings"),
-              _("errors per 100 rounds"), _("confirmed dealer errors"), _("confirmed dealer errors per 100 rounds"),
-              _("over-paid"), _("under-paid"), _("from"), _("to")]
-    rows = [header] + [[r["dealer"], r["name"], r["rounds"], r["with_findings"], r["findings"], r["per_100"],
-                        r["confirmed"], r["confirmed_per_100"], r["over"], r["under"],
-                        period.date_from.isoformat(), period.date_to.isoformat()] for r in rates]
+    header = [
+        _("dealer"),
+        _("name"),
+        _("rounds audited"),
+        _("rounds with findings"),
+        _("findings"),
+        _("errors per 100 rounds"),
+        _("confirmed dealer errors"),
+        _("confirmed dealer errors per 100 rounds"),
+        _("over-paid"),
+        _("under-paid"),
+        _("from"),
+        _("to"),
+    ]
+    rows = [header] + [
+        [
+            r["dealer"],
+            r["name"],
+            r["rounds"],
+            r["with_findings"],
+            r["findings"],
+            r["per_100"],
+            r["confirmed"],
+            r["confirmed_per_100"],
+            r["over"],
+            r["under"],
+            period.date_from.isoformat(),
+            period.date_to.isoformat(),
+        ]
+        for r in rates
+    ]
     return csv_response(rows, f"dealer-error-rates-{period.date_from}-{period.date_to}.csv")
 
 
@@ -165,8 +232,11 @@ def dealer_rates_csv(request):
 @role_required(*access.REVIEW_ROLES)
 def finding_review(request, pk: int):
     finding = selectors.finding_get(user=request.user, finding_id=pk)
-    fallback = (reverse("audit:round_replay", args=[finding.round_id]) if finding.round_id
-                else reverse("audit:shoe_detail", args=[finding.shoe_id]))
+    fallback = (
+        reverse("audit:round_replay", args=[finding.round_id])
+        if finding.round_id
+        else reverse("audit:shoe_detail", args=[finding.shoe_id])
+    )
     form = ReviewForm(request.POST)
     if form.is_valid():
         try:
@@ -182,28 +252,44 @@ def finding_review(request, pk: int):
 
 # --- the round replay -----------------------------------------------------------------------------
 
+
 @require_GET
 @role_required(*access.ROUND_ROLES)
 def round_replay(request, pk: int):
     view = selectors.round_replay(user=request.user, round_id=pk)
-    return render(request, "audit/round_replay.html", {
-        **_tabs(request), "r": view, "round": view.round, "layout": view.layout,
-        "may_review": access.may_review(request.user),
-        "review_form": ReviewForm(),
-        "document_json": json.dumps(view.document, indent=1, ensure_ascii=False, cls=DjangoJSONEncoder),
-        "chain": dealing_selectors.round_chain_status(round=view.round),
-    })
+    return render(
+        request,
+        "audit/round_replay.html",
+        {
+            **_tabs(request),
+            "r": view,
+            "round": view.round,
+            "layout": view.layout,
+            "may_review": access.may_review(request.user),
+            "review_form": ReviewForm(),
+            "document_json": json.dumps(view.document, indent=1, ensure_ascii=False, cls=DjangoJSONEncoder),
+            "chain": dealing_selectors.round_chain_status(round=view.round),
+        },
+    )
 
 
 # --- shoes ----------------------------------------------------------------------------------------
+
 
 @require_GET
 @role_required(*access.SHOE_ROLES)
 def shoe_detail(request, pk: int):
     data = selectors.shoe_view(user=request.user, shoe_id=pk)
-    return render(request, "audit/shoe_detail.html", {
-        **data, "may_review": access.may_review(request.user), "may_run": access.may_run(request.user),
-        "review_form": ReviewForm()})
+    return render(
+        request,
+        "audit/shoe_detail.html",
+        {
+            **data,
+            "may_review": access.may_review(request.user),
+            "may_run": access.may_run(request.user),
+            "review_form": ReviewForm(),
+        },
+    )
 
 
 @require_POST
@@ -217,6 +303,7 @@ def shoe_audit(request, pk: int):
 
 # --- audit runs -----------------------------------------------------------------------------------
 
+
 @require_http_methods(["GET", "POST"])
 @role_required(*access.RUN_ROLES)
 def run_list(request):
@@ -226,29 +313,41 @@ def run_list(request):
         try:
             with transaction.atomic():
                 run = services.audit_run_start(
-                    started_by=request.user, tables=data["tables"], dealers=data["dealers"],
-                    date_from=data["date_from"], date_to=data["date_to"],
-                    only_unaudited=data["scope"] == "unaudited", trigger=RunTrigger.PAGE)
+                    started_by=request.user,
+                    tables=data["tables"],
+                    dealers=data["dealers"],
+                    date_from=data["date_from"],
+                    date_to=data["date_to"],
+                    only_unaudited=data["scope"] == "unaudited",
+                    trigger=RunTrigger.PAGE,
+                )
         except ServiceError as exc:
             _service_error(request, exc)
         else:
             messages.success(request, _("Audit run #%(id)d started.") % {"id": run.pk})
             return redirect("audit:run_detail", pk=run.pk)
     try:
-        runs = keyset.page_from(selectors.audit_run_list(user=request.user), request.GET, field="created_at",
-                                size=RUN_PAGE_SIZE, day_start=services.day_start)
+        runs = keyset.page_from(
+            selectors.audit_run_list(user=request.user),
+            request.GET,
+            field="created_at",
+            size=RUN_PAGE_SIZE,
+            day_start=services.day_start,
+        )
     except keyset.BadKey:
         runs = keyset.keyset_page(selectors.audit_run_list(user=request.user), field="created_at", size=RUN_PAGE_SIZE)
-    return render(request, "audit/run_list.html", {**_tabs(request), "form": form, "runs": runs,
-                                                   "at": request.GET.get("at", "")})
+    return render(
+        request, "audit/run_list.html", {**_tabs(request), "form": form, "runs": runs, "at": request.GET.get("at", "")}
+    )
 
 
 @require_GET
 @role_required(*access.RUN_ROLES)
 def run_detail(request, pk: int):
     run = selectors.audit_run_get(user=request.user, run_id=pk)
-    return render(request, "audit/run_detail.html", {**_tabs(request), "run": run,
-                                                      "codes": sorted(run.findings_by_code.items())})
+    return render(
+        request, "audit/run_detail.html", {**_tabs(request), "run": run, "codes": sorted(run.findings_by_code.items())}
+    )
 
 
 @require_GET
@@ -281,4 +380,3 @@ def run_resume(request, pk: int):
     queued = services.audit_run_resume(run_id=run.pk)
     messages.success(request, _("%(n)d task(s) queued again.") % {"n": queued})
     return redirect("audit:run_detail", pk=pk)
-

@@ -59,8 +59,15 @@ from django.db import connection, transaction
 WARMUP_PER_CLIENT = 10
 
 
-def api_ingestion(*, clients: int = 8, rounds: int = 3000, tables: int | None = None, workers: int | None = None,
-                  threads: int = 3, seed: int = 2026) -> dict:
+def api_ingestion(
+    *,
+    clients: int = 8,
+    rounds: int = 3000,
+    tables: int | None = None,
+    workers: int | None = None,
+    threads: int = 3,
+    seed: int = 2026,
+) -> dict:
     """`tables`: how many tables the clients log at — by default one each (a client is a table's
     terminal: its dealer logs one round after another); `tables=1` puts every client on one table,
     whose writers queue for its chain's lock one commit at a time.
@@ -101,21 +108,30 @@ def api_ingestion(*, clients: int = 8, rounds: int = 3000, tables: int | None = 
         "p50_ms": round(statistics.median(ms), 1),
         "p99_ms": round(ms[min(len(ms) - 1, int(len(ms) * 0.99))], 1),
         "max_ms": round(ms[-1], 1),
-        "server_cpu_ms_per_round": (round((cpu_after - cpu_before) * 1000 / len(latencies), 1)
-                                    if None not in (cpu_before, cpu_after) else None),
-        "database_cpu_ms_per_round": (round((db_after - db_before) * 1000 / len(latencies), 1)
-                                      if None not in (db_before, db_after) else None),
+        "server_cpu_ms_per_round": (
+            round((cpu_after - cpu_before) * 1000 / len(latencies), 1) if None not in (cpu_before, cpu_after) else None
+        ),
+        "database_cpu_ms_per_round": (
+            round((db_after - db_before) * 1000 / len(latencies), 1) if None not in (db_before, db_after) else None
+        ),
         "client_cpu_ms_per_round": round(client_cpu * 1000 / len(latencies), 2),
         "statuses": {str(k): v for k, v in sorted(statuses.items())},
         "stored": stored,
         "chain": "intact" if chain_ok else "BROKEN",
-        "server": (f"gunicorn, {workers} gthread workers × {threads} threads, keep-alive, CONN_MAX_AGE=60"
-                   + (", prepared statements" if settings.DATABASES["default"].get("OPTIONS", {}).get(
-                       "prepare_threshold") is not None else "")),
-        "audit": ("run in the web process on commit, before the response (no broker)"
-                  if settings.CELERY_TASK_ALWAYS_EAGER else
-                  "queued to the broker on commit, the rounds of each 100 ms in one message (audit/dispatch.py); "
-                  "no worker runs them during the measurement"),
+        "server": (
+            f"gunicorn, {workers} gthread workers × {threads} threads, keep-alive, CONN_MAX_AGE=60"
+            + (
+                ", prepared statements"
+                if settings.DATABASES["default"].get("OPTIONS", {}).get("prepare_threshold") is not None
+                else ""
+            )
+        ),
+        "audit": (
+            "run in the web process on commit, before the response (no broker)"
+            if settings.CELERY_TASK_ALWAYS_EAGER
+            else "queued to the broker on commit, the rounds of each 100 ms in one message (audit/dispatch.py); "
+            "no worker runs them during the measurement"
+        ),
         "audits_queued": audits,
         "cleanup": cleanup,
     }
@@ -157,11 +173,15 @@ class _AuditQueue:
                 messages += 1
                 self.client.lrem(self.queue, 1, raw)
         twice = len(queued) - len(set(queued))
-        return (f"{len(set(queued))} of {len(round_ids)} rounds in {messages} messages"
-                + (f", {twice} ids twice" if twice else "") + " (taken off the queue afterwards)")
+        return (
+            f"{len(set(queued))} of {len(round_ids)} rounds in {messages} messages"
+            + (f", {twice} ids twice" if twice else "")
+            + " (taken off the queue afterwards)"
+        )
 
 
 # --- the throwaway floor ----------------------------------------------------------------------------
+
 
 class Fixture:
     def __init__(self, pit, tables, user, token):
@@ -180,9 +200,18 @@ class Fixture:
         tag = uuid.uuid4().hex[:8]
         with transaction.atomic():
             pit = Pit.objects.create(name=f"bench-{tag}")
-            made = [Table.objects.create(name=f"B-{tag}-{k + 1}", pit=pit, variant="ochko", min_bet=Decimal(100),
-                                         max_bet=Decimal(5000), boxes=6, chips=["100", "500", "1000", "5000"])
-                    for k in range(tables)]
+            made = [
+                Table.objects.create(
+                    name=f"B-{tag}-{k + 1}",
+                    pit=pit,
+                    variant="ochko",
+                    min_bet=Decimal(100),
+                    max_bet=Decimal(5000),
+                    boxes=6,
+                    chips=["100", "500", "1000", "5000"],
+                )
+                for k in range(tables)
+            ]
             user = get_user_model().objects.create_user(username=f"bench-dealer-{tag}", password=uuid.uuid4().hex)
             user.groups.add(Group.objects.get(name=DEALER))
             Staff.objects.create(user=user).pits.add(pit)
@@ -244,6 +273,7 @@ def round_bodies(fixture: "Fixture", clients: int, per_client: int, seed: int) -
 
 # --- the server and the clients ------------------------------------------------------------------------
 
+
 class Server:
     def __init__(self, *, workers: int, threads: int):
         self.workers, self.threads = workers, threads
@@ -251,18 +281,47 @@ class Server:
         self.process = None
 
     def __enter__(self):
-        env = dict(os.environ, DEBUG="0", ALLOWED_HOSTS="127.0.0.1", SECURE_SSL_REDIRECT="0", CONN_MAX_AGE="60",
-                   LOG_LEVEL="WARNING", DJANGO_SETTINGS_MODULE="casino.settings",
-                   DATABASE_URL=os.environ.get("DATABASE_URL", ""))
+        env = dict(
+            os.environ,
+            DEBUG="0",
+            ALLOWED_HOSTS="127.0.0.1",
+            SECURE_SSL_REDIRECT="0",
+            CONN_MAX_AGE="60",
+            LOG_LEVEL="WARNING",
+            DJANGO_SETTINGS_MODULE="casino.settings",
+            DATABASE_URL=os.environ.get("DATABASE_URL", ""),
+        )
         env.setdefault("SECRET_KEY", "bench-only-" + uuid.uuid4().hex)
         # The server links the rounds under the key this process verifies them with.
-        env.update(CHAIN_KEY=settings.CHAIN_KEY, CHAIN_KEY_ID=settings.CHAIN_KEY_ID,
-                   CHECKPOINT_DIR=str(settings.CHECKPOINT_DIR))
+        env.update(
+            CHAIN_KEY=settings.CHAIN_KEY,
+            CHAIN_KEY_ID=settings.CHAIN_KEY_ID,
+            CHECKPOINT_DIR=str(settings.CHECKPOINT_DIR),
+        )
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "casino.wsgi", "--bind", f"127.0.0.1:{self.port}",
-             "--workers", str(self.workers), "--worker-class", "gthread", "--threads", str(self.threads),
-             "--keep-alive", "60", "--log-level", "warning"],
-            cwd=settings.BASE_DIR, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "casino.wsgi",
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--workers",
+                str(self.workers),
+                "--worker-class",
+                "gthread",
+                "--threads",
+                str(self.threads),
+                "--keep-alive",
+                "60",
+                "--log-level",
+                "warning",
+            ],
+            cwd=settings.BASE_DIR,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -305,8 +364,10 @@ class _Backends:
 
     def __init__(self):
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
-                           "AND pid <> pg_backend_pid() AND backend_type = 'client backend'")
+            cursor.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                "AND pid <> pg_backend_pid() AND backend_type = 'client backend'"
+            )
             self.pids = [pid for (pid,) in cursor.fetchall()]
 
     def cpu_seconds(self) -> float | None:
@@ -354,8 +415,10 @@ def _post_all(port: int, token: str, shares: list[list[bytes]]) -> tuple[list[fl
     statuses: dict[int, int] = {}
     lock = threading.Lock()
     start = threading.Barrier(len(shares))
-    head = (f"POST /api/v1/rounds/ HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Token {token}\r\n"
-            "Content-Type: application/json\r\nConnection: keep-alive\r\nContent-Length: ").encode()
+    head = (
+        f"POST /api/v1/rounds/ HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Token {token}\r\n"
+        "Content-Type: application/json\r\nConnection: keep-alive\r\nContent-Length: "
+    ).encode()
     requests = [[head + str(len(body)).encode() + b"\r\n\r\n" + body for body in share] for share in shares]
 
     def client(share: list[bytes]):
@@ -424,7 +487,7 @@ class RawConnection:
         at = headers.find(b"\r\ncontent-length:")
         if at >= 0:
             stop = headers.find(b"\r\n", at + 2)
-            length = int(headers[at + 17:stop if stop >= 0 else None])
+            length = int(headers[at + 17 : stop if stop >= 0 else None])
             have = len(buf) - body_start
             while have < length:
                 have += len(self._more())

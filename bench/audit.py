@@ -50,8 +50,18 @@ ROOT = Path(settings.BASE_DIR)
 User = get_user_model()
 
 
-def load_rounds(*, table: Table, dealer, n: int, seed: int = 2026, mistake_rate: float = 0.1, pool: int = 500,
-                batch: int = 1000, options: dict | None = None, with_stakes: bool = False):
+def load_rounds(
+    *,
+    table: Table,
+    dealer,
+    n: int,
+    seed: int = 2026,
+    mistake_rate: float = 0.1,
+    pool: int = 500,
+    batch: int = 1000,
+    options: dict | None = None,
+    with_stakes: bool = False,
+):
     """Append `n` simulated rounds to `table`'s chain, logged by `dealer`. Yields (round id, the
     finding code the simulator injected or None) batch by batch, so a caller may check them.
 
@@ -78,23 +88,43 @@ def load_rounds(*, table: Table, dealer, n: int, seed: int = 2026, mistake_rate:
                 one = dealt[(done + k) % len(dealt)]
                 document = dict(one.document, id=str(uuid.uuid4()))
                 record = Round(
-                    uid=document["id"], table=table, dealer=dealer, variant=table.variant, house_rules=house_rules,
-                    table_min=table.min_bet, table_max=table.max_bet, document=document, chain_index=index,
-                    table_round=number + k, prev_sha256=prev, logged_by=dealer, logged_at=now, float_owed=one.float_owed,
-                    float_logged=one.float_logged)
+                    uid=document["id"],
+                    table=table,
+                    dealer=dealer,
+                    variant=table.variant,
+                    house_rules=house_rules,
+                    table_min=table.min_bet,
+                    table_max=table.max_bet,
+                    document=document,
+                    chain_index=index,
+                    table_round=number + k,
+                    prev_sha256=prev,
+                    logged_by=dealer,
+                    logged_at=now,
+                    float_owed=one.float_owed,
+                    float_logged=one.float_logged,
+                )
                 chain.seal_round(record, one.stakes)
                 prev, index = record.sha256, index + 1
                 rows.append(record)
                 picked.append(one)
             first = rows[0].chain_index
             _insert(rows)
-            ids = list(Round.objects.filter(table=table, chain_index__gte=first).order_by("chain_index")
-                       .values_list("pk", flat=True))
+            ids = list(
+                Round.objects.filter(table=table, chain_index__gte=first)
+                .order_by("chain_index")
+                .values_list("pk", flat=True)
+            )
             hooks.rounds_written(ids)  # their pending audit rows, as round_log writes them (audit/state.py)
             if with_stakes:
                 Stake.objects.bulk_create(
-                    [Stake(round_id=pk, **{name: getattr(s, name) for name in chain.STAKE_FIELDS})
-                     for pk, one in zip(ids, picked) for s in one.stakes], batch_size=5000)
+                    [
+                        Stake(round_id=pk, **{name: getattr(s, name) for name in chain.STAKE_FIELDS})
+                        for pk, one in zip(ids, picked)
+                        for s in one.stakes
+                    ],
+                    batch_size=5000,
+                )
         yield [(pk, one.code) for pk, one in zip(ids, picked)]
         done += size
 
@@ -119,8 +149,13 @@ def _dealt(sim, *, table: Table, dealer, with_stakes: bool) -> _Dealt:
     from dealing.services.rounds import logged_float, round_prepare
 
     prepared = round_prepare(doc, table=table, logged_by=dealer)
-    return _Dealt(prepared.document, sim.code, prepared.stakes, chain.money_column(prepared.outcome.float),
-                  chain.money_column(logged_float(prepared.outcome)))
+    return _Dealt(
+        prepared.document,
+        sim.code,
+        prepared.stakes,
+        chain.money_column(prepared.outcome.float),
+        chain.money_column(logged_float(prepared.outcome)),
+    )
 
 
 def _insert(rows: list[Round]) -> None:
@@ -148,12 +183,20 @@ def _copy_value(field, row):
 
 def bench_floor(tag: str):
     """A pit, an ochko table and a dealer of their own, so a benchmark touches nothing else."""
-    from casino.roles import DEALER
     from django.contrib.auth.models import Group
 
+    from casino.roles import DEALER
+
     pit = Pit.objects.create(name=f"bench-{tag}")
-    table = Table.objects.create(name=f"bench-{tag}", pit=pit, variant="ochko", min_bet=Decimal(100),
-                                 max_bet=Decimal(5000), boxes=6, chips=["100", "500", "1000", "5000"])
+    table = Table.objects.create(
+        name=f"bench-{tag}",
+        pit=pit,
+        variant="ochko",
+        min_bet=Decimal(100),
+        max_bet=Decimal(5000),
+        boxes=6,
+        chips=["100", "500", "1000", "5000"],
+    )
     dealer = User.objects.create(username=f"bench-{tag}")
     dealer.groups.add(Group.objects.get_or_create(name=DEALER)[0])
     Staff.objects.create(user=dealer).pits.add(pit)
@@ -172,7 +215,7 @@ def bench_floor_remove(pit, table, dealer) -> None:
         # more parameters than PostgreSQL takes (65,535).
         ids = list(Round.objects.filter(table=table).order_by("pk").values_list("pk", flat=True))
         for start in range(0, len(ids), 10_000):
-            Round.objects.filter(pk__in=ids[start:start + 10_000]).delete()
+            Round.objects.filter(pk__in=ids[start : start + 10_000]).delete()
         Staff.objects.filter(user=dealer).delete()
         table.delete()
         pit.delete()
@@ -189,11 +232,32 @@ def workers_running(count: int, queue: str, *, env: dict | None = None, pool: st
     env = {**os.environ, **(env or {})}
     names = [f"{queue}-{k}@{os.uname().nodename}" for k in range(count)]
     logs = [tempfile.TemporaryFile(mode="w+") for _name in names]
-    procs = [subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "casino", "worker", f"--pool={pool}", "--loglevel=warning",
-         "--without-gossip", "--without-mingle", "-Q", queue, "-n", name],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
-        for name, log in zip(names, logs)]
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "casino",
+                "worker",
+                f"--pool={pool}",
+                "--loglevel=warning",
+                "--without-gossip",
+                "--without-mingle",
+                "-Q",
+                queue,
+                "-n",
+                name,
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        for name, log in zip(names, logs)
+    ]
     for proc, log in zip(procs, logs):
         proc.log = log
     try:
@@ -258,8 +322,10 @@ def database_cpu_seconds() -> float | None:
     """CPU time of PostgreSQL's server processes for the other connections to this database — the
     workers', kept from chunk to chunk — or None when the server is not on this machine."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
-                       "AND pid <> pg_backend_pid() AND backend_type = 'client backend'")
+        cursor.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+            "AND pid <> pg_backend_pid() AND backend_type = 'client backend'"
+        )
         pids = [pid for (pid,) in cursor.fetchall()]
     if not pids or not all(os.path.exists(f"/proc/{pid}/stat") for pid in pids):
         return None
@@ -275,8 +341,9 @@ def wait_for_run(run_id: int, *, timeout: float):
         if run.is_finished:
             return run
         if time.monotonic() > deadline:
-            raise RuntimeError(f"audit run #{run_id} did not finish within {timeout:g} s "
-                               f"({run.rounds_done}/{run.rounds_total} rounds)")
+            raise RuntimeError(
+                f"audit run #{run_id} did not finish within {timeout:g} s ({run.rounds_done}/{run.rounds_total} rounds)"
+            )
         time.sleep(0.05)
 
 
@@ -295,8 +362,7 @@ def measure(*, rounds: int, workers: int, chunk_size: int, mistake_rate: float, 
         with workers_running(workers, queue, env={"CONN_MAX_AGE": "600", "AUDIT_SWEEP_INTERVAL_S": "0"}) as procs:
             started_cpu = sum(cpu_seconds(proc.pid) for proc in procs)  # their start-up is not the audit's
             with transaction.atomic():
-                run = services.audit_run_start(tables=[table], only_unaudited=True, chunk_size=chunk_size,
-                                               queue=queue)
+                run = services.audit_run_start(tables=[table], only_unaudited=True, chunk_size=chunk_size, queue=queue)
             t0 = time.perf_counter()
             run = wait_for_run(run.pk, timeout=max(120, rounds / 200))
             wall = time.perf_counter() - t0
@@ -305,10 +371,17 @@ def measure(*, rounds: int, workers: int, chunk_size: int, mistake_rate: float, 
             database_cpu = database_cpu_seconds()
         took = (run.finished_at - run.created_at).total_seconds()
         assert run.status == "done" and run.rounds_done == rounds, (run.status, run.rounds_done, run.error)
-        figures = {"rounds": rounds, "load_s": round(load_s, 2), "audit_s": round(took, 2), "wall_s": round(wall, 2),
-                   "rounds_per_s": round(rounds / took), "findings": run.findings_total,
-                   "with_findings": run.with_findings, "worker_peak_rss_mb": rss,
-                   "worker_cpu_us_per_round": round(worker_cpu / rounds * 1e6)}
+        figures = {
+            "rounds": rounds,
+            "load_s": round(load_s, 2),
+            "audit_s": round(took, 2),
+            "wall_s": round(wall, 2),
+            "rounds_per_s": round(rounds / took),
+            "findings": run.findings_total,
+            "with_findings": run.with_findings,
+            "worker_peak_rss_mb": rss,
+            "worker_cpu_us_per_round": round(worker_cpu / rounds * 1e6),
+        }
         if database_cpu is not None:
             figures["database_cpu_us_per_round"] = round(database_cpu / rounds * 1e6)
         return figures
@@ -316,8 +389,14 @@ def measure(*, rounds: int, workers: int, chunk_size: int, mistake_rate: float, 
         bench_floor_remove(pit, table, dealer)
 
 
-def audit_throughput(*, rounds: int = 20_000, workers: int = 2, chunk_size: int = 500, mistake_rate: float = 0.1,
-                     compare_rounds: int | None = None) -> dict:
+def audit_throughput(
+    *,
+    rounds: int = 20_000,
+    workers: int = 2,
+    chunk_size: int = 500,
+    mistake_rate: float = 0.1,
+    compare_rounds: int | None = None,
+) -> dict:
     """Rounds per second of an audit run with `workers` worker processes over `rounds` stored
     rounds, and the workers' peak RSS at this size and at `compare_rounds` (default rounds / 5)."""
     if connection.vendor != "postgresql":
@@ -326,8 +405,9 @@ def audit_throughput(*, rounds: int = 20_000, workers: int = 2, chunk_size: int 
         return {"note": "not measured: needs a broker (CELERY_BROKER_URL) for real worker processes"}
     tag = uuid.uuid4().hex[:8]
     compare_rounds = compare_rounds or max(1000, rounds // 5)
-    small = measure(rounds=compare_rounds, workers=workers, chunk_size=chunk_size, mistake_rate=mistake_rate,
-                    tag=f"{tag}s")
+    small = measure(
+        rounds=compare_rounds, workers=workers, chunk_size=chunk_size, mistake_rate=mistake_rate, tag=f"{tag}s"
+    )
     big = measure(rounds=rounds, workers=workers, chunk_size=chunk_size, mistake_rate=mistake_rate, tag=tag)
     # The scale-out figure: the same run with one worker (issue 17's target: 2 workers ≥ 1.8× one).
     one = measure(rounds=rounds, workers=1, chunk_size=chunk_size, mistake_rate=mistake_rate, tag=f"{tag}1")
@@ -337,7 +417,9 @@ def audit_throughput(*, rounds: int = 20_000, workers: int = 2, chunk_size: int 
         "chunk_size": chunk_size,
         "rounds_per_s": big["rounds_per_s"],
         "rounds_per_s_one_worker": one["rounds_per_s"],
-        f"{workers}_workers_over_one": round(big["rounds_per_s"] / one["rounds_per_s"], 2) if one["rounds_per_s"] else None,
+        f"{workers}_workers_over_one": round(big["rounds_per_s"] / one["rounds_per_s"], 2)
+        if one["rounds_per_s"]
+        else None,
         "audit_seconds": big["audit_s"],
         "load_seconds": big["load_s"],
         "load_rounds_per_s": round(rounds / big["load_s"]) if big["load_s"] else None,
@@ -347,7 +429,9 @@ def audit_throughput(*, rounds: int = 20_000, workers: int = 2, chunk_size: int 
         f"rounds_per_s_at_{compare_rounds}_rounds": small["rounds_per_s"],
         "worker_cpu_us_per_round": big["worker_cpu_us_per_round"],
         "database_cpu_us_per_round": big.get("database_cpu_us_per_round"),
-        "memory": (f"each chunk holds at most {chunk_size} rounds and the planner reads ids a slice at a time "
-                   f"(keyset pagination), so a worker's peak RSS does not grow with the number of rounds: "
-                   f"1,000,000 rounds are {-(-1_000_000 // chunk_size):,} chunks of the same size"),
+        "memory": (
+            f"each chunk holds at most {chunk_size} rounds and the planner reads ids a slice at a time "
+            f"(keyset pagination), so a worker's peak RSS does not grow with the number of rounds: "
+            f"1,000,000 rounds are {-(-1_000_000 // chunk_size):,} chunks of the same size"
+        ),
     }

@@ -34,8 +34,12 @@ ROOT = Path(settings.BASE_DIR)
 
 def load_chain(*, table: Table, dealer, rounds: int, pool: int = 50, batch: int = 2000, seed: int = 2026) -> int:
     """Append `rounds` valid links (with stake rows) to `table`'s chain; returns how many were written."""
-    return sum(len(written) for written in load_rounds(table=table, dealer=dealer, n=rounds, seed=seed, pool=pool,
-                                                      batch=batch, with_stakes=True))
+    return sum(
+        len(written)
+        for written in load_rounds(
+            table=table, dealer=dealer, n=rounds, seed=seed, pool=pool, batch=batch, with_stakes=True
+        )
+    )
 
 
 def chain_verify_speed(*, rounds: int = 100_000) -> dict:
@@ -48,15 +52,22 @@ def chain_verify_speed(*, rounds: int = 100_000) -> dict:
         stakes = Stake.objects.filter(round__table=table).count()
         before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         started = time.perf_counter()
-        done = subprocess.run([sys.executable, str(ROOT / "manage.py"), "verify_chain", "--table", table.name],
-                              env=dict(os.environ), capture_output=True, text=True)
+        done = subprocess.run(
+            [sys.executable, str(ROOT / "manage.py"), "verify_chain", "--table", table.name],
+            env=dict(os.environ),
+            capture_output=True,
+            text=True,
+        )
         took = time.perf_counter() - started
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         return {
-            "rounds": rounds, "stakes": stakes, "load_s": round(loaded, 1), "verify_s": round(took, 1),
-            "rounds_per_s": round(rounds / took), "peak_rss_mb": round(max(peak, before) / 1024, 1),
+            "rounds": rounds,
+            "stakes": stakes,
+            "load_s": round(loaded, 1),
+            "verify_s": round(took, 1),
+            "rounds_per_s": round(rounds / took),
+            "peak_rss_mb": round(max(peak, before) / 1024, 1),
             "verdict": done.stdout.strip() or done.stderr.strip()[-300:],
         }
     finally:
         bench_floor_remove(pit, table, dealer)
-

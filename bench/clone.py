@@ -36,8 +36,7 @@ from django.db import connection
 LARGE = ["dealing_round", "dealing_stake", "dealing_roundaudit", "audit_finding"]
 # Rows that refer to rounds or shoes and that the bench does not create: cloning them is not done,
 # so they must be empty.
-UNCLONED = ["audit_review", "dealing_approval", "dealing_incident", "dealing_supersession",
-            "ledger_sessionround"]
+UNCLONED = ["audit_review", "dealing_approval", "dealing_incident", "dealing_supersession", "ledger_sessionround"]
 
 
 def _columns_of(table: str) -> list[str]:
@@ -46,8 +45,11 @@ def _columns_of(table: str) -> list[str]:
 
 
 def _columns(cursor, table: str) -> list[str]:
-    cursor.execute("SELECT column_name FROM information_schema.columns WHERE table_schema = 'public' "
-                   "AND table_name = %s ORDER BY ordinal_position", [table])
+    cursor.execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_schema = 'public' "
+        "AND table_name = %s ORDER BY ordinal_position",
+        [table],
+    )
     return [name for (name,) in cursor.fetchall()]
 
 
@@ -83,9 +85,11 @@ def _renamed_hex(col: str, digits: int) -> str:
     # The first `digits` hex digits plus k (modulo): copy k of a row never equals its base row nor
     # another copy of it. Writing k itself there made a base hash that happens to start with k's
     # digits ("0002…") equal to its own copy k (1 chance in 7,000 a round at 9 copies).
-    mod = 16 ** digits
-    return (f"lpad(to_hex(mod((('x' || substr({col}, 1, {digits}))::bit({4 * digits})::bigint + k), {mod})::int), "
-            f"{digits}, '0') || substr({col}, {digits + 1})")
+    mod = 16**digits
+    return (
+        f"lpad(to_hex(mod((('x' || substr({col}, 1, {digits}))::bit({4 * digits})::bigint + k), {mod})::int), "
+        f"{digits}, '0') || substr({col}, {digits + 1})"
+    )
 
 
 NEW_UID = "(lpad(to_hex(k), 8, '0') || substr(uid::text, 9))::uuid"
@@ -100,38 +104,84 @@ OVERRIDES = {
         "sha256": _renamed_hex("sha256", 4),
         "prev_sha256": f"CASE WHEN prev_sha256 = '' THEN '' ELSE {_renamed_hex('prev_sha256', 4)} END",
         "logged_at": _moved("logged_at"),
-        "document": (f"document || jsonb_build_object('id', {NEW_UID}::text) || CASE WHEN document ? 'shoe' "
-                     "AND document->>'shoe' LIKE '%%/%%' THEN jsonb_build_object('shoe', "
-                     "split_part(document->>'shoe', '/', 1) || '/' || "
-                     "(split_part(document->>'shoe', '/', 2)::int + k * %(SN)s::bigint)) ELSE '{}'::jsonb END"),
+        "document": (
+            f"document || jsonb_build_object('id', {NEW_UID}::text) || CASE WHEN document ? 'shoe' "
+            "AND document->>'shoe' LIKE '%%/%%' THEN jsonb_build_object('shoe', "
+            "split_part(document->>'shoe', '/', 1) || '/' || "
+            "(split_part(document->>'shoe', '/', 2)::int + k * %(SN)s::bigint)) ELSE '{}'::jsonb END"
+        ),
     },
     "dealing_stake": {"id": "id + k * %(ST)s::bigint", "round_id": "round_id + k * %(R)s::bigint"},
     "dealing_roundaudit": {"round_id": "round_id + k * %(R)s::bigint", "audited_at": _moved("audited_at")},
     "dealing_shoe": {
-        "id": "id + k * %(S)s::bigint", "number": "number + k * %(SN)s::bigint", "loaded_at": _moved("loaded_at"),
+        "id": "id + k * %(S)s::bigint",
+        "number": "number + k * %(SN)s::bigint",
+        "loaded_at": _moved("loaded_at"),
         "ended_at": f"CASE WHEN k = %(last)s::int THEN {_moved('ended_at')} ELSE {_moved('coalesce(ended_at, loaded_at)')} END",
     },
-    "dealing_shoeevent": {"id": "id + k * %(E)s::bigint", "shoe_id": "shoe_id + k * %(S)s::bigint",
-                          "recorded_at": _moved("recorded_at")},
-    "audit_shoeaudit": {"id": "id + k * %(SA)s::bigint", "shoe_id": "shoe_id + k * %(S)s::bigint", "audited_at": _moved("audited_at")},
-    "audit_finding": {
-        "id": "id + k * %(F)s::bigint", "round_id": "round_id + k * %(R)s::bigint", "shoe_id": "shoe_id + k * %(S)s::bigint",
-        "played_at": _moved("played_at"), "created": _moved("created"), "reviewed_at": _moved("reviewed_at"),
+    "dealing_shoeevent": {
+        "id": "id + k * %(E)s::bigint",
+        "shoe_id": "shoe_id + k * %(S)s::bigint",
+        "recorded_at": _moved("recorded_at"),
     },
-    "audit_rollup": {"id": "id + k * %(RU)s::bigint", "day": "day + %(step)s::int * k",
-                     "shift_date": "shift_date + %(step)s::int * k"},
-    "audit_rollupfinding": {"id": "id + k * %(RF)s::bigint", "day": "day + %(step)s::int * k",
-                            "shift_date": "shift_date + %(step)s::int * k"},
+    "audit_shoeaudit": {
+        "id": "id + k * %(SA)s::bigint",
+        "shoe_id": "shoe_id + k * %(S)s::bigint",
+        "audited_at": _moved("audited_at"),
+    },
+    "audit_finding": {
+        "id": "id + k * %(F)s::bigint",
+        "round_id": "round_id + k * %(R)s::bigint",
+        "shoe_id": "shoe_id + k * %(S)s::bigint",
+        "played_at": _moved("played_at"),
+        "created": _moved("created"),
+        "reviewed_at": _moved("reviewed_at"),
+    },
+    "audit_rollup": {
+        "id": "id + k * %(RU)s::bigint",
+        "day": "day + %(step)s::int * k",
+        "shift_date": "shift_date + %(step)s::int * k",
+    },
+    "audit_rollupfinding": {
+        "id": "id + k * %(RF)s::bigint",
+        "day": "day + %(step)s::int * k",
+        "shift_date": "shift_date + %(step)s::int * k",
+    },
 }
 # In the order the rows refer to each other (not checked while copying, but readable).
-ORDER = ["dealing_shoe", "dealing_shoeevent", "audit_shoeaudit", "dealing_round", "dealing_stake",
-         "dealing_roundaudit", "audit_finding", "audit_rollup", "audit_rollupfinding"]
-BASE_FILTER = {"dealing_round": "id", "dealing_stake": "id", "dealing_shoe": "id", "dealing_shoeevent": "id",
-               "audit_shoeaudit": "id", "audit_finding": "id", "audit_rollup": "id", "audit_rollupfinding": "id",
-               "dealing_roundaudit": "round_id"}
-BASE_LIMIT = {"dealing_round": "R", "dealing_stake": "ST", "dealing_shoe": "S", "dealing_shoeevent": "E",
-              "audit_shoeaudit": "SA", "audit_finding": "F", "audit_rollup": "RU", "audit_rollupfinding": "RF",
-              "dealing_roundaudit": "R"}
+ORDER = [
+    "dealing_shoe",
+    "dealing_shoeevent",
+    "audit_shoeaudit",
+    "dealing_round",
+    "dealing_stake",
+    "dealing_roundaudit",
+    "audit_finding",
+    "audit_rollup",
+    "audit_rollupfinding",
+]
+BASE_FILTER = {
+    "dealing_round": "id",
+    "dealing_stake": "id",
+    "dealing_shoe": "id",
+    "dealing_shoeevent": "id",
+    "audit_shoeaudit": "id",
+    "audit_finding": "id",
+    "audit_rollup": "id",
+    "audit_rollupfinding": "id",
+    "dealing_roundaudit": "round_id",
+}
+BASE_LIMIT = {
+    "dealing_round": "R",
+    "dealing_stake": "ST",
+    "dealing_shoe": "S",
+    "dealing_shoeevent": "E",
+    "audit_shoeaudit": "SA",
+    "audit_finding": "F",
+    "audit_rollup": "RU",
+    "audit_rollupfinding": "RF",
+    "dealing_roundaudit": "R",
+}
 
 
 def _insert_sql(cursor, table: str) -> str:
@@ -139,8 +189,10 @@ def _insert_sql(cursor, table: str) -> str:
     over = OVERRIDES[table]
     select = ", ".join(over.get(c, c) for c in columns)
     where = f"{BASE_FILTER[table]} <= %({BASE_LIMIT[table]})s"
-    return (f"INSERT INTO {table} ({', '.join(columns)}) SELECT {select} FROM {table} "
-            f"CROSS JOIN generate_series(%(first)s::int, %(stop)s::int) AS k WHERE {where}")
+    return (
+        f"INSERT INTO {table} ({', '.join(columns)}) SELECT {select} FROM {table} "
+        f"CROSS JOIN generate_series(%(first)s::int, %(stop)s::int) AS k WHERE {where}"
+    )
 
 
 TIMES = ("logged_at", "audited_at", "loaded_at", "recorded_at", "played_at", "created", "reviewed_at")
@@ -158,11 +210,14 @@ def _move_base_sql(table: str) -> str | None:
 
 def _secondary(cursor, table: str) -> tuple[list[str], list[str]]:
     """(drop statements, create statements) of a table's indexes and unique constraints but its key."""
-    cursor.execute("""
+    cursor.execute(
+        """
         SELECT i.relname, pg_get_indexdef(i.oid), c.conname, pg_get_constraintdef(c.oid)
         FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
         LEFT JOIN pg_constraint c ON c.conindid = i.oid AND c.contype IN ('u', 'p')
-        WHERE t.relname = %s AND NOT x.indisprimary""", [table])
+        WHERE t.relname = %s AND NOT x.indisprimary""",
+        [table],
+    )
     drops, creates = [], []
     for index, indexdef, constraint, condef in cursor.fetchall():
         if constraint:
@@ -224,12 +279,15 @@ def clone(copies: int, *, step_days: int = 3, batch: int = 4, min_free_gb: float
             for table in ORDER:
                 cursor.execute(statements[table], {**params, "first": first, "stop": stop})
             made = stop + 1
-            log(f"clone: {made}/{copies} copies ({made * base['dealing_round']:,} rounds) in "
-                f"{time.perf_counter() - t1:.1f} s, {free_gb:.1f} GB free before")
+            log(
+                f"clone: {made}/{copies} copies ({made * base['dealing_round']:,} rounds) in "
+                f"{time.perf_counter() - t1:.1f} s, {free_gb:.1f} GB free before"
+            )
             first = stop + 1
         if made > 1:
-            cursor.execute("UPDATE dealing_shoe SET ended_at = loaded_at WHERE ended_at IS NULL AND id <= %(S)s::bigint",
-                           params)
+            cursor.execute(
+                "UPDATE dealing_shoe SET ended_at = loaded_at WHERE ended_at IS NULL AND id <= %(S)s::bigint", params
+            )
         timings["copy"] = time.perf_counter() - t0 - timings["drop indexes, move base"]
         cursor.execute("SET session_replication_role = DEFAULT")
         t2 = time.perf_counter()
@@ -248,8 +306,14 @@ def clone(copies: int, *, step_days: int = 3, batch: int = 4, min_free_gb: float
             cursor.execute(f"VACUUM (ANALYZE) {table}")
         timings["vacuum analyze"] = time.perf_counter() - t4
     checked = check(made, base)
-    return {"copies": made, "base": base, "timings_s": {k: round(v, 1) for k, v in timings.items()},
-            "seconds": round(time.perf_counter() - started, 1), "check": checked, "last": copies - 1}
+    return {
+        "copies": made,
+        "base": base,
+        "timings_s": {k: round(v, 1) for k, v in timings.items()},
+        "seconds": round(time.perf_counter() - started, 1),
+        "check": checked,
+        "last": copies - 1,
+    }
 
 
 def check(copies: int, base: dict) -> dict:
@@ -259,17 +323,28 @@ def check(copies: int, base: dict) -> dict:
         cursor.execute("SELECT coalesce(sum(rounds), 0) FROM audit_rollup")
         rollup_rounds = cursor.fetchone()[0]
         # Audited rounds in force: not superseded (no supersessions in the bench), audit done.
-        cursor.execute("SELECT count(*) FROM dealing_round r JOIN dealing_roundaudit a ON a.round_id = r.id "
-                       "WHERE a.status <> 'pending' AND r.supersedes_id IS NULL")
+        cursor.execute(
+            "SELECT count(*) FROM dealing_round r JOIN dealing_roundaudit a ON a.round_id = r.id "
+            "WHERE a.status <> 'pending' AND r.supersedes_id IS NULL"
+        )
         audited = cursor.fetchone()[0]
-        cursor.execute("SELECT coalesce(sum(n) FILTER (WHERE NOT of_shoe), 0), coalesce(sum(n) FILTER (WHERE of_shoe), 0) "
-                       "FROM audit_rollupfinding")
+        cursor.execute(
+            "SELECT coalesce(sum(n) FILTER (WHERE NOT of_shoe), 0), coalesce(sum(n) FILTER (WHERE of_shoe), 0) "
+            "FROM audit_rollupfinding"
+        )
         rollup_round_findings, rollup_shoe_findings = cursor.fetchone()
-        cursor.execute("SELECT count(*) FILTER (WHERE round_id IS NOT NULL), count(*) FILTER (WHERE round_id IS NULL) "
-                       "FROM audit_finding")
+        cursor.execute(
+            "SELECT count(*) FILTER (WHERE round_id IS NOT NULL), count(*) FILTER (WHERE round_id IS NULL) "
+            "FROM audit_finding"
+        )
         round_findings, shoe_findings = cursor.fetchone()
-    out = {"counts": counts, "rollup_rounds": rollup_rounds, "audited_rounds_in_force": audited,
-           "rollup_findings": [rollup_round_findings, rollup_shoe_findings], "findings": [round_findings, shoe_findings]}
+    out = {
+        "counts": counts,
+        "rollup_rounds": rollup_rounds,
+        "audited_rounds_in_force": audited,
+        "rollup_findings": [rollup_round_findings, rollup_shoe_findings],
+        "findings": [round_findings, shoe_findings],
+    }
     wrong = {t: (n, copies * base[t]) for t, n in counts.items() if n != copies * base[t]}
     if wrong:
         raise AssertionError(f"cloned counts are not {copies} × the base's: {wrong}")

@@ -27,10 +27,10 @@ def explain(sql: str) -> str:
 
 
 def main(urls: list[str], *, user: str = "scale-auditor", top: int = 2, out=print) -> None:
+    from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.test import Client
     from django.test.utils import override_settings
-    from django.conf import settings
 
     client = Client()
     client.force_login(get_user_model().objects.get(username=user))
@@ -41,8 +41,10 @@ def main(urls: list[str], *, user: str = "scale-auditor", top: int = 2, out=prin
             started = time.perf_counter()
             queries = page_queries(client, url)
             total = (time.perf_counter() - started) * 1000
-            out(f"=== {url}: {total:.0f} ms, {len(queries)} queries, "
-                f"{sum(ms for ms, _ in queries):.0f} ms in the database")
+            out(
+                f"=== {url}: {total:.0f} ms, {len(queries)} queries, "
+                f"{sum(ms for ms, _ in queries):.0f} ms in the database"
+            )
             for ms, sql in queries[:top]:
                 out(f"--- {ms:.0f} ms: {sql[:3000]}")
                 if sql.lstrip().upper().startswith("SELECT"):

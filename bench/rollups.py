@@ -59,26 +59,42 @@ def load(rounds: int, *, tables: int = 10, dealers: int = 30, days: int = 30, ch
     first_id = (Round.objects.order_by("-pk").values_list("pk", flat=True).first() or 0) + 1
     for t in range(tables):
         table, _ = Table.objects.get_or_create(
-            name=f"bench-rollups-{t}", defaults={"pit": pit, "variant": "ochko", "min_bet": Decimal(100),
-                                                 "max_bet": Decimal(5000), "boxes": 6,
-                                                 "chips": ["100", "500", "1000", "5000"]})
+            name=f"bench-rollups-{t}",
+            defaults={
+                "pit": pit,
+                "variant": "ochko",
+                "min_bet": Decimal(100),
+                "max_bet": Decimal(5000),
+                "boxes": 6,
+                "chips": ["100", "500", "1000", "5000"],
+            },
+        )
         # Three dealers a table, taking turns by the thousand rounds.
         for part in range(0, per_table, 1000):
             dealer = people[(t * 3 + part // 1000) % dealers]
-            for _batch in load_rounds(table=table, dealer=dealer, n=min(1000, per_table - part), seed=t * 1000 + part,
-                                      mistake_rate=0.1, pool=200):
+            for _batch in load_rounds(
+                table=table,
+                dealer=dealer,
+                n=min(1000, per_table - part),
+                seed=t * 1000 + part,
+                mistake_rate=0.1,
+                pool=200,
+            ):
                 pass
     print(f"loaded {per_table * tables} rounds in {time.monotonic() - started:.1f} s", flush=True)
     with connection.cursor() as cursor:
         # The loader logs every round now; spread them over the last `days` days, in id order.
-        cursor.execute("UPDATE dealing_round SET logged_at = now() - (interval '1 second' * "
-                       "((SELECT max(id) FROM dealing_round) - id) * (%s * 86400.0 / %s)) WHERE id >= %s",
-                       [days, rounds, first_id])
-    ids = list(Round.objects.filter(pk__gte=first_id, audit_status="pending").order_by("pk")
-               .values_list("pk", flat=True))
+        cursor.execute(
+            "UPDATE dealing_round SET logged_at = now() - (interval '1 second' * "
+            "((SELECT max(id) FROM dealing_round) - id) * (%s * 86400.0 / %s)) WHERE id >= %s",
+            [days, rounds, first_id],
+        )
+    ids = list(
+        Round.objects.filter(pk__gte=first_id, audit_status="pending").order_by("pk").values_list("pk", flat=True)
+    )
     started = time.monotonic()
     for k in range(0, len(ids), chunk):
-        services.rounds_audit(round_ids=ids[k:k + chunk])
+        services.rounds_audit(round_ids=ids[k : k + chunk])
     spent = time.monotonic() - started
     print(f"audited {len(ids)} rounds in {spent:.1f} s: {len(ids) / spent:.0f} rounds/s (one process)", flush=True)
     with connection.cursor() as cursor:

@@ -48,9 +48,11 @@ User = get_user_model()
 # The floor's tables, as data: (name, game, house rules, boxes, limits, chips, decks a shoe).
 _HIGH, _LOW = (Decimal(100), Decimal(5000)), (Decimal(5), Decimal(100))
 _CHIPS, _SMALL_CHIPS = ["100", "500", "1000", "5000"], ["5", "10", "25", "100"]
-TABLES = [(f"S-{k:02d}", "ochko", {}, 6, _HIGH, _CHIPS, 1) for k in range(1, 25)] + \
-         [(f"B-{k:02d}", "blackjack", {"preset": "salon"}, 5, _HIGH, _CHIPS, 6) for k in range(1, 5)] + \
-         [(f"V-{k:02d}", "veintiuno", {}, 6, _LOW, _SMALL_CHIPS, 1) for k in range(1, 3)]
+TABLES = (
+    [(f"S-{k:02d}", "ochko", {}, 6, _HIGH, _CHIPS, 1) for k in range(1, 25)]
+    + [(f"B-{k:02d}", "blackjack", {"preset": "salon"}, 5, _HIGH, _CHIPS, 6) for k in range(1, 5)]
+    + [(f"V-{k:02d}", "veintiuno", {}, 6, _LOW, _SMALL_CHIPS, 1) for k in range(1, 3)]
+)
 DECKS = {name: decks for name, _v, _r, _b, _l, _c, decks in TABLES}
 # Three dealers to a table, in turns of 20 rounds, each at one table at a time: at 10 million rounds a
 # dealer has dealt about 110,000 (a real dealer's year: 50 an hour, 2,000 hours). Ten dealers shared
@@ -64,6 +66,7 @@ _ID, _SHOE = "00000000-0000-4000-8000-0000000000ff", "@@SHOE@@"
 
 # --- the floor and the rounds -------------------------------------------------------------------
 
+
 def floor():
     """The scale floor (created once): a pit, its 30 tables, 90 dealers, a pit boss, an auditor."""
     from django.contrib.auth.models import Group
@@ -73,8 +76,12 @@ def floor():
     pit, _ = Pit.objects.get_or_create(name="Scale")
     tables = []
     for name, variant, rules, boxes, limits, chips, _decks in TABLES:
-        table, _ = Table.objects.get_or_create(name=name, defaults=dict(
-            pit=pit, variant=variant, rules=rules, boxes=boxes, min_bet=limits[0], max_bet=limits[1], chips=chips))
+        table, _ = Table.objects.get_or_create(
+            name=name,
+            defaults=dict(
+                pit=pit, variant=variant, rules=rules, boxes=boxes, min_bet=limits[0], max_bet=limits[1], chips=chips
+            ),
+        )
         tables.append(table)
     people = {}
     for username, role in [*[(d, DEALER) for d in DEALERS], ("scale-boss", PIT_BOSS), ("scale-auditor", AUDITOR)]:
@@ -115,12 +122,15 @@ def _templates(table: Table, seed: int, mistake_rate: float, crew: list[str]) ->
     return out
 
 
-def generate(path: Path, tables: list[Table], *, start: int, stop: int, seed: int = 2026,
-             mistake_rate: float = 0.05) -> None:
+def generate(
+    path: Path, tables: list[Table], *, start: int, stop: int, seed: int = 2026, mistake_rate: float = 0.05
+) -> None:
     """Rounds start…stop-1 of the floor into `path`: round i at table i % 30, in shoe
     (i // 30) // SHOE_ROUNDS + 1 of that table."""
-    pools = [_templates(table, seed, mistake_rate, [DEALERS[(t + i * len(tables)) % len(DEALERS)] for i in range(CREW)])
-             for t, table in enumerate(tables)]
+    pools = [
+        _templates(table, seed, mistake_rate, [DEALERS[(t + i * len(tables)) % len(DEALERS)] for i in range(CREW)])
+        for t, table in enumerate(tables)
+    ]
     rng = random.Random(seed + start)
     n = len(tables)
     with open(path, "w", encoding="utf-8", buffering=1 << 20) as out:
@@ -141,12 +151,23 @@ def open_shoes(tables: list[Table], people: dict, *, start: int, stop: int) -> N
     with transaction.atomic():
         for table in tables:
             have = set(Shoe.objects.filter(table=table).values_list("number", flat=True))
-            shoes = [Shoe(table=table, number=k, decks=DECKS.get(table.name, 1), loaded_at=now,
-                          shuffled_by=boss, next_position=2) for k in range(first, last + 1) if k not in have]
+            shoes = [
+                Shoe(
+                    table=table,
+                    number=k,
+                    decks=DECKS.get(table.name, 1),
+                    loaded_at=now,
+                    shuffled_by=boss,
+                    next_position=2,
+                )
+                for k in range(first, last + 1)
+                if k not in have
+            ]
             Shoe.objects.bulk_create(shoes)
             saved = Shoe.objects.filter(table=table, number__in=[s.number for s in shoes])
-            ShoeEvent.objects.bulk_create([ShoeEvent(shoe=s, position=1, kind="shuffle", recorded_by=boss,
-                                                     recorded_at=now) for s in saved])
+            ShoeEvent.objects.bulk_create(
+                [ShoeEvent(shoe=s, position=1, kind="shuffle", recorded_by=boss, recorded_at=now) for s in saved]
+            )
 
 
 def end_full_shoes(tables: list[Table]) -> None:
@@ -158,19 +179,31 @@ def end_full_shoes(tables: list[Table]) -> None:
 
 # --- importing and auditing ---------------------------------------------------------------------
 
+
 def run_import(path: Path, env: dict) -> dict:
     """`manage.py import_rounds path` in a process of its own: seconds, rounds/s, its peak RSS."""
     started = time.perf_counter()
     err = tempfile.TemporaryFile(mode="w+")
-    proc = subprocess.Popen([sys.executable, "manage.py", "import_rounds", str(path)], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=err, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "manage.py", "import_rounds", str(path)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=err,
+        text=True,
+    )
     out = proc.stdout.read()
     _pid, status, usage = os.wait4(proc.pid, 0)
     seconds = time.perf_counter() - started
     err.seek(0)
     errors = err.read()
-    return {"summary": out.strip(), "exit": os.waitstatus_to_exitcode(status), "seconds": round(seconds, 1),
-            "peak_rss_mb": round(usage.ru_maxrss / 1024, 1), "errors": errors[-2000:]}
+    return {
+        "summary": out.strip(),
+        "exit": os.waitstatus_to_exitcode(status),
+        "seconds": round(seconds, 1),
+        "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),
+        "errors": errors[-2000:],
+    }
 
 
 def pending_audits() -> int | None:
@@ -190,8 +223,9 @@ def run_audit(*, workers: int, env: dict, queue: str = "celery", timeout: float 
         return {"note": "no broker: the import audited each batch in its own process"}
     started = time.perf_counter()
     before = pending_audits()
-    with workers_running(workers, queue, env={**env, "CONN_MAX_AGE": "600", "AUDIT_SWEEP_INTERVAL_S": "0"},
-                         ready=False):
+    with workers_running(
+        workers, queue, env={**env, "CONN_MAX_AGE": "600", "AUDIT_SWEEP_INTERVAL_S": "0"}, ready=False
+    ):
         deadline = time.monotonic() + timeout
         while True:
             left = pending_audits()
@@ -201,8 +235,11 @@ def run_audit(*, workers: int, env: dict, queue: str = "celery", timeout: float 
                 raise RuntimeError(f"audits not done within {timeout:g} s ({left} pending)")
             time.sleep(0.5)
     seconds = time.perf_counter() - started
-    return {"audited": before, "seconds": round(seconds, 1),
-            "rounds_per_s": round(before / seconds) if before else None}
+    return {
+        "audited": before,
+        "seconds": round(seconds, 1),
+        "rounds_per_s": round(before / seconds) if before else None,
+    }
 
 
 def _queue_length(queue: str) -> int:
@@ -213,6 +250,7 @@ def _queue_length(queue: str) -> int:
 
 
 # --- the pages ----------------------------------------------------------------------------------
+
 
 def _client(user):
     from django.test import Client
@@ -244,8 +282,12 @@ def _time(client, url: str, repeat: int, budget: float = 20.0) -> dict:
             times.append(elapsed)
             if first is not None:
                 firsts.append(first)
-    out = {"p50_ms": round(statistics.median(times), 1), "p95_ms": round(_p95(times), 1), "n": len(times),
-           "status": status}
+    out = {
+        "p50_ms": round(statistics.median(times), 1),
+        "p95_ms": round(_p95(times), 1),
+        "n": len(times),
+        "status": status,
+    }
     if firsts:
         out.update(first_rows_p50_ms=round(statistics.median(firsts), 1), first_rows_p95_ms=round(_p95(firsts), 1))
     return out
@@ -325,11 +367,12 @@ def bench_shift(table: Table, people: dict, rounds: int = 400) -> int:
 
     shift = TableShift.objects.filter(table=table).order_by("-pk").first()
     if shift is None:
-        shift = books.shift_open(table=table, counted_by=people[DEALERS[0]],
-                                 counts={"5000": 20, "1000": 50, "500": 40, "100": 100})
+        shift = books.shift_open(
+            table=table, counted_by=people[DEALERS[0]], counts={"5000": 20, "1000": 50, "500": 40, "100": 100}
+        )
         shift = books.shift_open_sign(shift=shift, signed_by=people["scale-boss"])
         # The services stamp the opening now; the rounds it covers lie before now.
-        first = Round.objects.filter(table=table).order_by("-logged_at", "-id")[rounds - 1:rounds].first()
+        first = Round.objects.filter(table=table).order_by("-logged_at", "-id")[rounds - 1 : rounds].first()
         began = first.logged_at if first else timezone.now()
         TableShift.objects.filter(pk=shift.pk).update(opened_at=began, opening_signed_at=began)
     return shift.pk
@@ -364,18 +407,35 @@ def database_bytes() -> dict:
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_database_size(current_database())")
         total = cursor.fetchone()[0]
-        cursor.execute("SELECT relname, pg_total_relation_size(c.oid) FROM pg_class c JOIN pg_namespace n "
-                       "ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') "
-                       "ORDER BY 2 DESC LIMIT 6")
+        cursor.execute(
+            "SELECT relname, pg_total_relation_size(c.oid) FROM pg_class c JOIN pg_namespace n "
+            "ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') "
+            "ORDER BY 2 DESC LIMIT 6"
+        )
         biggest = {name: size for name, size in cursor.fetchall()}
-    return {"rounds": rounds, "database_bytes": total, "bytes_per_round": round(total / rounds) if rounds else None,
-            "largest_tables_mb": {k: round(v / 2**20, 1) for k, v in biggest.items()}}
+    return {
+        "rounds": rounds,
+        "database_bytes": total,
+        "bytes_per_round": round(total / rounds) if rounds else None,
+        "largest_tables_mb": {k: round(v / 2**20, 1) for k, v in biggest.items()},
+    }
 
 
 # --- the whole run ------------------------------------------------------------------------------
 
-def scale_run(*, rounds: int, compare: int = 100_000, repeat: int = 20, workers: int = 2, workdir: Path | None = None,
-              clone: bool = False, worker_memory: bool = False, previous: dict | None = None, log=print) -> dict:
+
+def scale_run(
+    *,
+    rounds: int,
+    compare: int = 100_000,
+    repeat: int = 20,
+    workers: int = 2,
+    workdir: Path | None = None,
+    clone: bool = False,
+    worker_memory: bool = False,
+    previous: dict | None = None,
+    log=print,
+) -> dict:
     """Fill the configured database to `compare` then `rounds` rounds; time the pages at each size.
 
     With `clone`, the rounds above `compare` are not imported: the imported and audited `compare`
@@ -427,9 +487,14 @@ def scale_run(*, rounds: int, compare: int = 100_000, repeat: int = 20, workers:
         else:
             load = os.getloadavg()[0]
             timed = pages(tables=tables, people=people, repeat=repeat)
-            results[size] = {"import": imported, "audit": audited, "clone": cloned, "pages": timed,
-                             "load_average": [round(load, 1), round(os.getloadavg()[0], 1)],
-                             "storage": database_bytes()}
+            results[size] = {
+                "import": imported,
+                "audit": audited,
+                "clone": cloned,
+                "pages": timed,
+                "load_average": [round(load, 1), round(os.getloadavg()[0], 1)],
+                "storage": database_bytes(),
+            }
             log(f"[{size:,}] storage: {json.dumps(results[size]['storage'])}")
         if worker_memory:
             from bench.workermem import worker_memory as measure_workers
@@ -440,47 +505,63 @@ def scale_run(*, rounds: int, compare: int = 100_000, repeat: int = 20, workers:
 
 
 def workers_line(mem: dict) -> str:
-    return (f"{len(mem['worker_peak_rss_mb'])} workers re-auditing the newest day of {len(mem['tables'])} tables "
-            f"({mem['rounds_audited']:,} rounds, "
-            f"{mem['rounds_per_s']} rounds/s): peak RSS {mem['worker_peak_rss_mb']} MB "
-            f"(ready: {mem['worker_peak_rss_mb_ready']} MB)")
+    return (
+        f"{len(mem['worker_peak_rss_mb'])} workers re-auditing the newest day of {len(mem['tables'])} tables "
+        f"({mem['rounds_audited']:,} rounds, "
+        f"{mem['rounds_per_s']} rounds/s): peak RSS {mem['worker_peak_rss_mb']} MB "
+        f"(ready: {mem['worker_peak_rss_mb_ready']} MB)"
+    )
 
 
 def report(results: dict) -> str:
     """The table printed (and put in docs/benchmarks.md by hand): p50/p95 per page at each size."""
     sizes = sorted(results)
     small, big = sizes[0], sizes[-1]
-    lines = [f"| page / API list | p50 / p95 at {small:,} (ms) | p50 / p95 at {big:,} (ms) | p95 growth |",
-             "|---|---:|---:|---:|"]
+    lines = [
+        f"| page / API list | p50 / p95 at {small:,} (ms) | p50 / p95 at {big:,} (ms) | p95 growth |",
+        "|---|---:|---:|---:|",
+    ]
     for name, row in results[big]["pages"].items():
         first = results[small]["pages"][name]
         growth = row["p95_ms"] / first["p95_ms"] if first["p95_ms"] else 0
         status = "" if row["status"] == 200 else f" (HTTP {row['status']})"
-        lines.append(f"| {name}{status} | {first['p50_ms']:.0f} / {first['p95_ms']:.0f} | "
-                     f"{row['p50_ms']:.0f} / {row['p95_ms']:.0f} | ×{growth:.2f} |")
+        lines.append(
+            f"| {name}{status} | {first['p50_ms']:.0f} / {first['p95_ms']:.0f} | "
+            f"{row['p50_ms']:.0f} / {row['p95_ms']:.0f} | ×{growth:.2f} |"
+        )
         if "first_rows_p95_ms" in row and "first_rows_p95_ms" in first:
-            lines.append(f"| {name}: its first rows | {first['first_rows_p50_ms']:.0f} / "
-                         f"{first['first_rows_p95_ms']:.0f} | {row['first_rows_p50_ms']:.0f} / "
-                         f"{row['first_rows_p95_ms']:.0f} | ×{row['first_rows_p95_ms'] / first['first_rows_p95_ms']:.2f} |")
+            lines.append(
+                f"| {name}: its first rows | {first['first_rows_p50_ms']:.0f} / "
+                f"{first['first_rows_p95_ms']:.0f} | {row['first_rows_p50_ms']:.0f} / "
+                f"{row['first_rows_p95_ms']:.0f} | ×{row['first_rows_p95_ms'] / first['first_rows_p95_ms']:.2f} |"
+            )
     lines.append("")
     for size in sizes:
         imp, aud, sto = results[size]["import"], results[size]["audit"], results[size]["storage"]
         if imp:
-            lines.append(f"- up to {size:,} rounds: import {imp.get('rounds_per_s')} rounds/s "
-                         f"({imp.get('seconds')} s, peak RSS {imp.get('peak_rss_mb')} MB, \"{imp.get('summary')}\"); "
-                         f"audit with workers {aud.get('rounds_per_s', aud.get('note'))} rounds/s "
-                         f"({aud.get('seconds', '-')} s)")
+            lines.append(
+                f"- up to {size:,} rounds: import {imp.get('rounds_per_s')} rounds/s "
+                f'({imp.get("seconds")} s, peak RSS {imp.get("peak_rss_mb")} MB, "{imp.get("summary")}"); '
+                f"audit with workers {aud.get('rounds_per_s', aud.get('note'))} rounds/s "
+                f"({aud.get('seconds', '-')} s)"
+            )
         cl = results[size].get("clone")
         if cl:
-            lines.append(f"- up to {size:,} rounds: cloned in SQL, {cl['copies']} copies of the base in {cl['seconds']} s "
-                         f"({cl['timings_s']}); Σ rollup rounds {cl['check']['rollup_rounds']:,} = audited rounds "
-                         f"in force {cl['check']['audited_rounds_in_force']:,}")
+            lines.append(
+                f"- up to {size:,} rounds: cloned in SQL, {cl['copies']} copies of the base in {cl['seconds']} s "
+                f"({cl['timings_s']}); Σ rollup rounds {cl['check']['rollup_rounds']:,} = audited rounds "
+                f"in force {cl['check']['audited_rounds_in_force']:,}"
+            )
         mem = results[size].get("worker_memory")
         if mem and "note" not in mem:
             lines.append(f"- at {size:,} rounds: {workers_line(mem)}")
         if results[size].get("load_average"):
-            lines.append(f"- at {size:,} rounds: load average (1 min) {results[size]['load_average'][0]} when the "
-                         f"pages' timing began, {results[size]['load_average'][1]} when it ended")
-        lines.append(f"- at {size:,} rounds: {sto['database_bytes'] / 2**20:,.0f} MB of database, "
-                     f"{sto['bytes_per_round']:,} bytes per round; largest: {sto['largest_tables_mb']}")
+            lines.append(
+                f"- at {size:,} rounds: load average (1 min) {results[size]['load_average'][0]} when the "
+                f"pages' timing began, {results[size]['load_average'][1]} when it ended"
+            )
+        lines.append(
+            f"- at {size:,} rounds: {sto['database_bytes'] / 2**20:,.0f} MB of database, "
+            f"{sto['bytes_per_round']:,} bytes per round; largest: {sto['largest_tables_mb']}"
+        )
     return "\n".join(lines)

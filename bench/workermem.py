@@ -29,17 +29,24 @@ def worker_memory(*, workers: int = 2, env: dict | None = None, day=None, tables
         newest = Round.objects.order_by("-logged_at").values_list("logged_at", flat=True).first()
         day = timezone.localdate(newest)
     queue = f"scale-mem-{uuid.uuid4().hex[:8]}"
-    with workers_running(workers, queue, env={**(env or {}), "CONN_MAX_AGE": "600",
-                                              "AUDIT_SWEEP_INTERVAL_S": "0"}) as procs:
+    with workers_running(
+        workers, queue, env={**(env or {}), "CONN_MAX_AGE": "600", "AUDIT_SWEEP_INTERVAL_S": "0"}
+    ) as procs:
         baseline = [peak_rss_mb(proc.pid) for proc in procs]
         started = time.perf_counter()
         with transaction.atomic():
-            run = services.audit_run_start(date_from=day, date_to=day, tables=tables, only_unaudited=False,
-                                           queue=queue)
+            run = services.audit_run_start(date_from=day, date_to=day, tables=tables, only_unaudited=False, queue=queue)
         run = wait_for_run(run.pk, timeout=timeout)
         seconds = time.perf_counter() - started
         rss = [peak_rss_mb(proc.pid) for proc in procs]
-    return {"day": str(day), "tables": [t.name for t in tables], "rounds_in_database": Round.objects.count(), "rounds_audited": run.rounds_done,
-            "status": run.status, "seconds": round(seconds, 1),
-            "rounds_per_s": round(run.rounds_done / seconds) if seconds else None,
-            "worker_peak_rss_mb_ready": baseline, "worker_peak_rss_mb": rss}
+    return {
+        "day": str(day),
+        "tables": [t.name for t in tables],
+        "rounds_in_database": Round.objects.count(),
+        "rounds_audited": run.rounds_done,
+        "status": run.status,
+        "seconds": round(seconds, 1),
+        "rounds_per_s": round(run.rounds_done / seconds) if seconds else None,
+        "worker_peak_rss_mb_ready": baseline,
+        "worker_peak_rss_mb": rss,
+    }

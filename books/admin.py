@@ -21,8 +21,18 @@ class FloatEventInline(admin.TabularInline):
     model = FloatEvent
     extra = 0
     can_delete = False
-    fields = ("kind", "status", "chips", "amount", "requested_by", "requested_at", "approved_by", "approved_at",
-              "received_by", "received_at")
+    fields = (
+        "kind",
+        "status",
+        "chips",
+        "amount",
+        "requested_by",
+        "requested_at",
+        "approved_by",
+        "approved_at",
+        "received_by",
+        "received_at",
+    )
     readonly_fields = fields
 
     def has_add_permission(self, request, obj=None):
@@ -39,8 +49,18 @@ class TableShiftAdmin(_ReadOnly):
 
 @admin.register(IntegritySignal)
 class IntegritySignalAdmin(_ReadOnly):
-    list_display = ("kind", "status", "dealer", "player", "box", "table", "period_start", "period_end",
-                    "p_value_adjusted", "reviewed_by")
+    list_display = (
+        "kind",
+        "status",
+        "dealer",
+        "player",
+        "box",
+        "table",
+        "period_start",
+        "period_end",
+        "p_value_adjusted",
+        "reviewed_by",
+    )
     list_filter = ("kind", "status", "table__pit")
     search_fields = ("dealer__username", "player", "table__name", "key")
     date_hierarchy = "period_end"

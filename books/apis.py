@@ -35,7 +35,7 @@ from .access import COUNTERS, READ_ROLES, SIGNERS, WRITE_ROLES, shift_for
 from .choices import CASH_KINDS, CHIP_KINDS, EventKind, ShiftStatus
 from .models import FloatEvent
 
-COUNTS_HELP = "Chips by denomination, e.g. {\"100\": 20, \"500\": 4}; denominations the table does not use are refused."
+COUNTS_HELP = 'Chips by denomination, e.g. {"100": 20, "500": 4}; denominations the table does not use are refused.'
 TOTAL_HELP = "Optional: what the chips add up to; a count that does not add up to it is refused."
 
 
@@ -57,14 +57,24 @@ class ShiftListApi(APIView):
         closing_total = serializers.DecimalField(max_digits=14, decimal_places=2, allow_null=True)
         closed_at = serializers.DateTimeField(allow_null=True)
 
-    @extend_schema(parameters=[OpenApiParameter("table", OpenApiTypes.STR, description="A table's name."),
-                               OpenApiParameter("status", OpenApiTypes.STR, enum=ShiftStatus.values)],
-                   responses=OutputSerializer(many=True))
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("table", OpenApiTypes.STR, description="A table's name."),
+            OpenApiParameter("status", OpenApiTypes.STR, enum=ShiftStatus.values),
+        ],
+        responses=OutputSerializer(many=True),
+    )
     def get(self, request):
         wanted = request.query_params.get("status")
         if wanted and wanted not in ShiftStatus.values:
-            raise serializers.ValidationError({"status": [_("\"%(value)s\" is not one of %(choices)s.")
-                                                          % {"value": wanted, "choices": ", ".join(ShiftStatus.values)}]})
+            raise serializers.ValidationError(
+                {
+                    "status": [
+                        _('"%(value)s" is not one of %(choices)s.')
+                        % {"value": wanted, "choices": ", ".join(ShiftStatus.values)}
+                    ]
+                }
+            )
         table = None
         if request.query_params.get("table"):
             table = table_named(request.user, request.query_params["table"])
@@ -77,8 +87,10 @@ class ShiftListApi(APIView):
 def _table(user, ref: str) -> Table:
     table = table_named(user, ref, by_pk=True)
     if table is None:
-        raise ServiceError(_("There is no table “%(table)s” in your pits.") % {"table": ref},
-                           extra={"code": "unknown_table", "field": "table"})
+        raise ServiceError(
+            _("There is no table “%(table)s” in your pits.") % {"table": ref},
+            extra={"code": "unknown_table", "field": "table"},
+        )
     return table
 
 
@@ -96,8 +108,9 @@ class ShiftOpenApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        shift = services.shift_open(table=_table(request.user, v["table"]), counted_by=request.user,
-                                    counts=v["counts"], total=v.get("total"))
+        shift = services.shift_open(
+            table=_table(request.user, v["table"]), counted_by=request.user, counts=v["counts"], total=v.get("total")
+        )
         return _books(shift, status.HTTP_201_CREATED)
 
 
@@ -115,6 +128,7 @@ class _ShiftWrite(APIView):
 
 class ShiftSignApi(_ShiftWrite):
     permission_classes = [HasRole(*SIGNERS)]  # signatures, approvals, explanations, the close
+
     @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT, **errors(400)})
     def post(self, request, pk: int):
         shift = services.shift_open_sign(shift=shift_for(request.user, pk), signed_by=request.user)
@@ -134,19 +148,25 @@ class TransferRequestApi(_ShiftWrite):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        services.transfer_request(shift=shift, kind=v["kind"], counts=v["counts"], total=v.get("total"),
-                                  requested_by=request.user)
+        services.transfer_request(
+            shift=shift, kind=v["kind"], counts=v["counts"], total=v.get("total"), requested_by=request.user
+        )
         return _books(shift, status.HTTP_201_CREATED)
 
 
 def _event(user, pk: int, event: int) -> FloatEvent:
     shift = shift_for(user, pk)
-    return get_object_or_404(FloatEvent.objects.select_related("shift__table__pit"), shift=shift, pk=event,
-                             kind__in=[EventKind.FILL, EventKind.CREDIT])
+    return get_object_or_404(
+        FloatEvent.objects.select_related("shift__table__pit"),
+        shift=shift,
+        pk=event,
+        kind__in=[EventKind.FILL, EventKind.CREDIT],
+    )
 
 
 class TransferApproveApi(_ShiftWrite):
     permission_classes = [HasRole(*SIGNERS)]  # signatures, approvals, explanations, the close
+
     @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT, **errors(400)})
     def post(self, request, pk: int, event: int):
         done = services.transfer_approve(event=_event(request.user, pk, event), approved_by=request.user)
@@ -171,15 +191,19 @@ class CashApi(_ShiftWrite):
     @extend_schema_serializer(component_name="BooksCashInput")
     class InputSerializer(serializers.Serializer):
         kind = serializers.ChoiceField(choices=[(k.value, k.label) for k in CASH_KINDS])
-        amount = serializers.CharField(help_text="A positive amount with at most 2 decimals, e.g. \"2500\".")
+        amount = serializers.CharField(help_text='A positive amount with at most 2 decimals, e.g. "2500".')
 
     @extend_schema(request=InputSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk: int):
         shift = shift_for(request.user, pk)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        services.cash_record(shift=shift, kind=data.validated_data["kind"], amount=data.validated_data["amount"],
-                             recorded_by=request.user)
+        services.cash_record(
+            shift=shift,
+            kind=data.validated_data["kind"],
+            amount=data.validated_data["amount"],
+            recorded_by=request.user,
+        )
         return _books(shift, status.HTTP_201_CREATED)
 
 
@@ -194,14 +218,18 @@ class ClosingCountApi(_ShiftWrite):
         shift = shift_for(request.user, pk)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        shift = services.shift_count_closing(shift=shift, counted_by=request.user,
-                                             counts=data.validated_data["counts"],
-                                             total=data.validated_data.get("total"))
+        shift = services.shift_count_closing(
+            shift=shift,
+            counted_by=request.user,
+            counts=data.validated_data["counts"],
+            total=data.validated_data.get("total"),
+        )
         return _books(shift)
 
 
 class ExplainApi(_ShiftWrite):
     permission_classes = [HasRole(*SIGNERS)]  # signatures, approvals, explanations, the close
+
     @extend_schema_serializer(component_name="BooksExplainInput")
     class InputSerializer(serializers.Serializer):
         text = serializers.CharField(max_length=4000)
@@ -211,12 +239,12 @@ class ExplainApi(_ShiftWrite):
         shift = shift_for(request.user, pk)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        return _books(services.shift_explain(shift=shift, explained_by=request.user,
-                                             text=data.validated_data["text"]))
+        return _books(services.shift_explain(shift=shift, explained_by=request.user, text=data.validated_data["text"]))
 
 
 class CloseApi(_ShiftWrite):
     permission_classes = [HasRole(*SIGNERS)]  # signatures, approvals, explanations, the close
+
     @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT, **errors(400)})
     def post(self, request, pk: int):
         return _books(services.shift_close(shift=shift_for(request.user, pk), closed_by=request.user))

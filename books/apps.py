@@ -25,8 +25,9 @@ class BooksConfig(AppConfig):
         demo.register_loader("books", books_demo_load, order=30)
 
         register(NavItem(_("Float"), "books:shift_list", roles=READ_ROLES, order=37))
-        register(NavItem(_("Dealer performance"), "books:performance_list", roles=PERFORMANCE_ROLES, order=38,
-                         group="pit"))
+        register(
+            NavItem(_("Dealer performance"), "books:performance_list", roles=PERFORMANCE_ROLES, order=38, group="pit")
+        )
         register(NavItem(_("Theory against actual"), "books:theory", roles=THEORY_READERS, order=43, group="audit"))
         register(NavItem(_("Period report"), "books:report_period", roles=THEORY_READERS, order=44, group="audit"))
         register(NavItem(_("Integrity signals"), "books:signal_list", roles=SIGNAL_READERS, order=45, group="audit"))

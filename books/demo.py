@@ -66,8 +66,14 @@ SHORT_TABLE = "R-4"
 SHIFT_STARTS = (dt.time(8, 0), dt.time(16, 0))  # sessions in the day and swing shifts
 SHOE_ROUNDS = 40
 POOL = 1200
-MISTAKES = ("wrong_amount", "wrong_result", "missing_settlement", "payment_order", "late_settlement",
-            "dealer_draw_rule")
+MISTAKES = (
+    "wrong_amount",
+    "wrong_result",
+    "missing_settlement",
+    "payment_order",
+    "late_settlement",
+    "dealer_draw_rule",
+)
 OPENING = {"5000": 20, "1000": 50, "500": 40, "100": 100, "25": 40, "5": 40, "1": 50}  # 181,250.00
 
 
@@ -110,10 +116,13 @@ def books_demo_load() -> list[str]:
                     begin = dt.datetime.combine(day, start, tzinfo=zone) + dt.timedelta(minutes=rng.uniform(0, 30))
                     plan.append((table, dealers[who[0]], who[4], begin))
         for table, dealer, seconds, begin in plan:
-            ids += _session(table, dealer, seconds, begin, per_session, pools[table.name], sweet[table.name], rng,
-                            mistakes=True)
-        created.append(f"{len(ids)} rounds of {n_days} days at {', '.join(TABLES)} by {len(DEALERS)} dealers "
-                       f"({SWEETHEART} favouring {SWEETHEART_PLAYER} on box {SWEETHEART_BOX})")
+            ids += _session(
+                table, dealer, seconds, begin, per_session, pools[table.name], sweet[table.name], rng, mistakes=True
+            )
+        created.append(
+            f"{len(ids)} rounds of {n_days} days at {', '.join(TABLES)} by {len(DEALERS)} dealers "
+            f"({SWEETHEART} favouring {SWEETHEART_PLAYER} on box {SWEETHEART_BOX})"
+        )
     _audit(ids)
     created.append(_short_float(tables[0], dealers["dealer2"], boss, pools[tables[0].name], rng))
     # The scan the beat runs each morning, so the demo's signals page shows the sweetheart dealer at once.
@@ -124,6 +133,7 @@ def books_demo_load() -> list[str]:
 
 # --- the floor ---------------------------------------------------------------------------------------------
 
+
 def _dealers() -> dict:
     User = get_user_model()
     pits = list(Pit.objects.all())
@@ -131,8 +141,13 @@ def _dealers() -> dict:
     for username, first, last, badge, _seconds in DEALERS:
         user = User.objects.filter(username=username).first()
         if user is None:
-            user = casino_services.user_create(username=username, password=DEMO_PASSWORD, first_name=first,
-                                               last_name=last, email=f"{username}@casino.example")
+            user = casino_services.user_create(
+                username=username,
+                password=DEMO_PASSWORD,
+                first_name=first,
+                last_name=last,
+                email=f"{username}@casino.example",
+            )
             casino_services.staff_enrol(user=user, roles=(DEALER,), pits=pits, badge=badge)
         out[username] = user
     return out
@@ -142,12 +157,14 @@ def _tables(pit) -> list[Table]:
     out = []
     for name in TABLES:
         table = Table.objects.filter(name=name).first() or casino_services.table_create(
-            pit=pit, name=name, variant="ochko", min_bet=Decimal(100), max_bet=Decimal(5000), boxes=6, chips=CHIPS)
+            pit=pit, name=name, variant="ochko", min_bet=Decimal(100), max_bet=Decimal(5000), boxes=6, chips=CHIPS
+        )
         out.append(table)
     return out
 
 
 # --- the rounds ----------------------------------------------------------------------------------------------
+
 
 class _Dealt:
     __slots__ = ("document", "stakes", "owed", "logged")
@@ -164,8 +181,14 @@ def _simulate(table, rng, mistake=None):
     rules, no dealer bets), so that the house's win per Ante on an honest table is the optimal edge the
     theory page compares it with, and a dealer's mistakes are what moves it away."""
     sim = simulator("ochko")
-    options = dict(table_min=table.min_bet, table_max=table.max_bet, table_name=table.name, incidents=0,
-                   rules=dict(table.rules or {}), play="optimal")
+    options = dict(
+        table_min=table.min_bet,
+        table_max=table.max_bet,
+        table_name=table.name,
+        incidents=0,
+        rules=dict(table.rules or {}),
+        play="optimal",
+    )
     if mistake is None:
         return sim.simulate_round(rng, **options).doc
     try:
@@ -181,8 +204,12 @@ def _pool(table, dealer, rng) -> list[tuple[_Dealt, _Dealt]]:
     for _ in range(POOL):
         honest = _simulate(table, rng)
         mistaken = _simulate(table, rng, rng.choice(MISTAKES))
-        out.append(tuple(_Dealt(round_prepare(dict(doc, dealer=dealer.username), table=table, logged_by=dealer))
-                         for doc in (honest, mistaken)))
+        out.append(
+            tuple(
+                _Dealt(round_prepare(dict(doc, dealer=dealer.username), table=table, logged_by=dealer))
+                for doc in (honest, mistaken)
+            )
+        )
     return out
 
 
@@ -192,8 +219,11 @@ def _sweet_pool(table, dealer, rng) -> list[_Dealt]:
     while len(out) < POOL // 3:
         doc = _simulate(table, rng)
         stakes = {s["id"]: s for s in doc["stakes"]}
-        pays = [k for k, ev in enumerate(doc["events"])
-                if ev.get("e") == "pay" and stakes.get(ev.get("stake"), {}).get("box") == SWEETHEART_BOX]
+        pays = [
+            k
+            for k, ev in enumerate(doc["events"])
+            if ev.get("e") == "pay" and stakes.get(ev.get("stake"), {}).get("box") == SWEETHEART_BOX
+        ]
         if not pays:
             continue
         k = pays[0]
@@ -234,28 +264,52 @@ def _write(table, dealer, plan) -> list[int]:
     last = Round.objects.filter(table=table).order_by("-chain_index").only("chain_index", "sha256").first()
     index = 0 if last is None else last.chain_index + 1
     prev = "" if last is None else last.sha256
-    number = (Round.objects.filter(table=table).order_by("-table_round").values_list("table_round", flat=True)
-              .first() or 0) + 1
+    number = (
+        Round.objects.filter(table=table).order_by("-table_round").values_list("table_round", flat=True).first() or 0
+    ) + 1
     house_rules = chain.json_safe(rules_jsonable(engine.house_rules(table.variant, table.rules)))
     shoe_number = Shoe.objects.filter(table=table).order_by("-number").values_list("number", flat=True).first() or 0
     rows, stakes = [], []
-    shoe = None
+    shoe, in_shoe = None, 0
     for k, (at, dealt) in enumerate(plan):
         if k % SHOE_ROUNDS == 0:
             if shoe is not None:
                 Shoe.objects.filter(pk=shoe.pk).update(ended_at=rows[-1].logged_at, next_position=in_shoe + 2)
             shoe_number += 1
-            shoe = Shoe.objects.create(table=table, number=shoe_number, decks=8, loaded_at=at - dt.timedelta(minutes=2),
-                                       shuffled_by=dealer, next_position=2)
-            ShoeEvent.objects.create(shoe=shoe, position=1, kind="shuffle", recorded_by=dealer,
-                                     recorded_at=shoe.loaded_at)
+            shoe = Shoe.objects.create(
+                table=table,
+                number=shoe_number,
+                decks=8,
+                loaded_at=at - dt.timedelta(minutes=2),
+                shuffled_by=dealer,
+                next_position=2,
+            )
+            ShoeEvent.objects.create(
+                shoe=shoe, position=1, kind="shuffle", recorded_by=dealer, recorded_at=shoe.loaded_at
+            )
             in_shoe = 0
         in_shoe += 1
         document = dict(dealt.document, id=str(uuid.uuid4()), dealer=dealer.username)
-        record = Round(uid=document["id"], table=table, dealer=dealer, variant=table.variant, house_rules=house_rules,
-                       table_min=table.min_bet, table_max=table.max_bet, document=document, chain_index=index,
-                       table_round=number, prev_sha256=prev, logged_by=dealer, logged_at=at, float_owed=dealt.owed,
-                       float_logged=dealt.logged, shoe=shoe, position=in_shoe + 1, number=in_shoe)
+        record = Round(
+            uid=document["id"],
+            table=table,
+            dealer=dealer,
+            variant=table.variant,
+            house_rules=house_rules,
+            table_min=table.min_bet,
+            table_max=table.max_bet,
+            document=document,
+            chain_index=index,
+            table_round=number,
+            prev_sha256=prev,
+            logged_by=dealer,
+            logged_at=at,
+            float_owed=dealt.owed,
+            float_logged=dealt.logged,
+            shoe=shoe,
+            position=in_shoe + 1,
+            number=in_shoe,
+        )
         chain.seal_round(record, dealt.stakes)
         prev, index, number = record.sha256, index + 1, number + 1
         rows.append(record)
@@ -264,11 +318,14 @@ def _write(table, dealer, plan) -> list[int]:
         Shoe.objects.filter(pk=shoe.pk).update(ended_at=rows[-1].logged_at, next_position=in_shoe + 2)
     first = rows[0].chain_index
     Round.objects.bulk_create(rows, batch_size=500)
-    ids = list(Round.objects.filter(table=table, chain_index__gte=first).order_by("chain_index")
-               .values_list("pk", flat=True))
+    ids = list(
+        Round.objects.filter(table=table, chain_index__gte=first).order_by("chain_index").values_list("pk", flat=True)
+    )
     hooks.rounds_written(ids)
-    Stake.objects.bulk_create([Stake(round_id=pk, **dict(zip(chain.STAKE_FIELDS, s)))
-                               for pk, these in zip(ids, stakes) for s in these], batch_size=2000)
+    Stake.objects.bulk_create(
+        [Stake(round_id=pk, **dict(zip(chain.STAKE_FIELDS, s))) for pk, these in zip(ids, stakes) for s in these],
+        batch_size=2000,
+    )
     return ids
 
 
@@ -276,10 +333,11 @@ def _audit(ids: list[int]) -> None:
     from audit.services import rounds_audit
 
     for k in range(0, len(ids), 500):
-        rounds_audit(round_ids=ids[k:k + 500])
+        rounds_audit(round_ids=ids[k : k + 500])
 
 
 # --- the short float -------------------------------------------------------------------------------------------
+
 
 def _chips(amount: Decimal) -> dict[str, int]:
     """An amount in the table's chips, largest first (the small chips make any whole amount)."""
@@ -313,7 +371,9 @@ def _short_float(table, dealer, boss, pool, rng) -> str:
     counts = _chips(expected - SHORT)
     shift = services.shift_count_closing(shift=shift, counted_by=dealer, counts=counts)
     shift = services.shift_explain(
-        shift=shift, explained_by=boss,
-        text=f"Closing count {SHORT:,.2f} short of the rounds' float; tray sealed, surveillance review requested.")
+        shift=shift,
+        explained_by=boss,
+        text=f"Closing count {SHORT:,.2f} short of the rounds' float; tray sealed, surveillance review requested.",
+    )
     shift = services.shift_close(shift=shift, closed_by=boss)
     return f"a closed shift of {table.name} {SHORT:,.2f} short (explained by {boss.username})"

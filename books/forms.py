@@ -18,8 +18,14 @@ def _key(denom: str) -> str:
 class CountForm(forms.Form):
     """{denomination: chips} for the table, plus the total the counter makes it (optional)."""
 
-    total = forms.DecimalField(label=_("Total counted"), required=False, min_value=0, max_digits=14,
-                               decimal_places=2, help_text=_("Optional: the count must add up to it."))
+    total = forms.DecimalField(
+        label=_("Total counted"),
+        required=False,
+        min_value=0,
+        max_digits=14,
+        decimal_places=2,
+        help_text=_("Optional: the count must add up to it."),
+    )
 
     def __init__(self, *args, table, with_total: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
@@ -28,8 +34,12 @@ class CountForm(forms.Form):
         fields = {}
         for denom in self.denoms:
             fields[_key(denom)] = forms.IntegerField(
-                label=denom, required=False, min_value=0, max_value=1_000_000,
-                widget=forms.NumberInput(attrs={"class": "chip-count", "inputmode": "numeric", "min": "0"}))
+                label=denom,
+                required=False,
+                min_value=0,
+                max_value=1_000_000,
+                widget=forms.NumberInput(attrs={"class": "chip-count", "inputmode": "numeric", "min": "0"}),
+            )
         total = self.fields.pop("total")
         self.fields.update(fields)
         if with_total:
@@ -60,5 +70,9 @@ class CashForm(forms.Form):
 
 
 class ExplainForm(forms.Form):
-    text = forms.CharField(label=_("Explanation"), max_length=4000, widget=forms.Textarea(attrs={"rows": 3}),
-                           help_text=_("What explains the variance; signed with your name."))
+    text = forms.CharField(
+        label=_("Explanation"),
+        max_length=4000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("What explains the variance; signed with your name."),
+    )

@@ -34,29 +34,41 @@ class TableShift(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="shifts", verbose_name=_("table"))
     status = models.CharField(_("status"), max_length=10, choices=ShiftStatus.choices, default=ShiftStatus.OPENING)
-    dealer = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="float_shifts",
-                               verbose_name=_("dealer"), help_text=_("The dealer who counted the opening float."))
-    opening = models.JSONField(_("opening count"), help_text=_("Chips by denomination, e.g. {\"100\": 20}."))
+    dealer = models.ForeignKey(
+        USER,
+        on_delete=models.PROTECT,
+        related_name="float_shifts",
+        verbose_name=_("dealer"),
+        help_text=_("The dealer who counted the opening float."),
+    )
+    opening = models.JSONField(_("opening count"), help_text=_('Chips by denomination, e.g. {"100": 20}.'))
     opening_total = models.DecimalField(_("opening float"), **MONEY)
     opened_at = models.DateTimeField(_("opened at"), default=timezone.now)
-    opening_signed_by = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                                          verbose_name=_("opening signed by"))
+    opening_signed_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("opening signed by")
+    )
     opening_signed_at = models.DateTimeField(_("opening signed at"), null=True, blank=True)
-    tolerance = models.DecimalField(_("variance tolerance"), default=Decimal("0"), **MONEY,
-                                    help_text=_("A variance up to this amount (either way) closes without an "
-                                                "explanation."))
+    tolerance = models.DecimalField(
+        _("variance tolerance"),
+        default=Decimal("0"),
+        **MONEY,
+        help_text=_("A variance up to this amount (either way) closes without an explanation."),
+    )
     closing = models.JSONField(_("closing count"), null=True, blank=True)
     closing_total = models.DecimalField(_("closing float"), null=True, blank=True, **MONEY)
-    closing_counted_by = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                                           verbose_name=_("closing counted by"))
+    closing_counted_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("closing counted by")
+    )
     closing_counted_at = models.DateTimeField(_("closing counted at"), null=True, blank=True)
     explanation = models.TextField(_("explanation of the variance"), blank=True)
     explained_variance = models.DecimalField(_("variance explained"), null=True, blank=True, **MONEY)
-    explained_by = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                                     verbose_name=_("explained by"))
+    explained_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("explained by")
+    )
     explained_at = models.DateTimeField(_("explained at"), null=True, blank=True)
-    closed_by = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                                  verbose_name=_("closed by"))
+    closed_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("closed by")
+    )
     closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
 
     class Meta:
@@ -90,14 +102,17 @@ class FloatEvent(models.Model):
     chips = models.JSONField(_("chips"), default=dict, blank=True)
     amount = models.DecimalField(_("amount"), **MONEY)
     status = models.CharField(_("status"), max_length=10, choices=TransferStatus.choices, blank=True)
-    requested_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+",
-                                     verbose_name=_("requested or recorded by"))
+    requested_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("requested or recorded by")
+    )
     requested_at = models.DateTimeField(_("requested or recorded at"), default=timezone.now)
-    approved_by = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                                    verbose_name=_("approved by"))
+    approved_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("approved by")
+    )
     approved_at = models.DateTimeField(_("approved at"), null=True, blank=True)
-    received_by = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                                    verbose_name=_("received by"))
+    received_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("received by")
+    )
     received_at = models.DateTimeField(_("received at"), null=True, blank=True)
 
     class Meta:
@@ -139,17 +154,20 @@ class IntegritySignal(models.Model):
     every scan: a re-scan updates the open signal of the same key and period instead of adding one."""
 
     # A pit boss sees the signals of his pits' tables and of his pits' dealers (casino/scope.py).
-    row_scope = RowScope(pit=("table__pit", "dealer__staff__pits"), owner="dealer",
-                         view=Who(pits=(PIT_BOSS,), own=()), distinct=True)
+    row_scope = RowScope(
+        pit=("table__pit", "dealer__staff__pits"), owner="dealer", view=Who(pits=(PIT_BOSS,), own=()), distinct=True
+    )
 
     kind = models.CharField(_("kind"), max_length=20, choices=SignalKind.choices)
     key = models.CharField(_("subject key"), max_length=200, editable=False)
-    dealer = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="signals",
-                               verbose_name=_("dealer"))
+    dealer = models.ForeignKey(
+        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="signals", verbose_name=_("dealer")
+    )
     player = models.CharField(_("player"), max_length=80, blank=True)
     box = models.PositiveSmallIntegerField(_("box or seat"), null=True, blank=True)
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, null=True, blank=True, related_name="signals",
-                              verbose_name=_("table"))
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, null=True, blank=True, related_name="signals", verbose_name=_("table")
+    )
     period_start = models.DateField(_("from"))
     period_end = models.DateField(_("to"))
     statistic = models.FloatField(_("statistic"))
@@ -158,8 +176,9 @@ class IntegritySignal(models.Model):
     evidence = models.JSONField(_("evidence"), default=dict, encoder=DjangoJSONEncoder)
     round_ids = models.JSONField(_("rounds"), default=list, blank=True)
     status = models.CharField(_("status"), max_length=10, choices=SignalStatus.choices, default=SignalStatus.OPEN)
-    reviewed_by = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                                    verbose_name=_("reviewed by"))
+    reviewed_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("reviewed by")
+    )
     reviewed_at = models.DateTimeField(_("reviewed at"), null=True, blank=True)
     note = models.TextField(_("note"), blank=True)
     created_at = models.DateTimeField(_("found at"), default=timezone.now)

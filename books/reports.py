@@ -43,11 +43,16 @@ def report_shifts(user):
 
 
 def shift_for_report(user, pk) -> TableShift:
-    return get_object_or_404(report_shifts(user).select_related(
-        "table__pit", "dealer", "opening_signed_by", "closing_counted_by", "explained_by", "closed_by"), pk=pk)
+    return get_object_or_404(
+        report_shifts(user).select_related(
+            "table__pit", "dealer", "opening_signed_by", "closing_counted_by", "explained_by", "closed_by"
+        ),
+        pk=pk,
+    )
 
 
 # --- the shift report ----------------------------------------------------------------------------
+
 
 def shift_theory(shift: TableShift) -> Figures:
     """Theoretical against actual for the rounds of the shift (read off their logs: the initial
@@ -58,8 +63,15 @@ def shift_theory(shift: TableShift) -> Figures:
     figures = Figures()
     for document, logged, owed in shift_rounds(shift).values_list("document", "float_logged", "float_owed"):
         initial, _total = handle(document or {}, None)
-        figures.add(rounds=1, initial_wagers=initial, initial_wagers_sq=initial * initial, total_wagered=initial,
-                    win_logged=logged or ZERO, win_owed=owed or ZERO, edge=edge)
+        figures.add(
+            rounds=1,
+            initial_wagers=initial,
+            initial_wagers_sq=initial * initial,
+            total_wagered=initial,
+            win_logged=logged or ZERO,
+            win_owed=owed or ZERO,
+            edge=edge,
+        )
     return figures
 
 
@@ -71,7 +83,10 @@ class ShiftReport:
 
     def signatures(self) -> list[tuple[str, str | None, object]]:
         s = self.shift
-        name = (lambda u: None if u is None else u.get_username())
+
+        def name(user):
+            return None if user is None else user.get_username()
+
         return [
             (_("opening counted by"), name(s.dealer), s.opened_at),
             (_("opening signed by"), name(s.opening_signed_by), s.opening_signed_at),
@@ -84,30 +99,52 @@ class ShiftReport:
         """The report's figures in order, for the page and the CSV."""
         b, t = self.books, self.theory
         return [
-            (_("opening float"), b.opening), (_("fills"), b.fills), (_("credits"), b.credits),
-            (_("chips sold for cash"), b.chips_sold), (_("drop"), b.drop),
-            (_("expected closing float"), b.expected), (_("closing float"), b.closing),
-            (_("variance"), b.variance), (_("table win"), b.win),
-            (_("win as logged by the rounds"), t.actual), (_("theoretical win"), t.theoretical),
-            (_("band low (95 %)"), t.band_low), (_("band high (95 %)"), t.band_high),
-            (_("dealer errors (logged − owed)"), t.errors), (_("chance (owed − theoretical)"), t.chance),
+            (_("opening float"), b.opening),
+            (_("fills"), b.fills),
+            (_("credits"), b.credits),
+            (_("chips sold for cash"), b.chips_sold),
+            (_("drop"), b.drop),
+            (_("expected closing float"), b.expected),
+            (_("closing float"), b.closing),
+            (_("variance"), b.variance),
+            (_("table win"), b.win),
+            (_("win as logged by the rounds"), t.actual),
+            (_("theoretical win"), t.theoretical),
+            (_("band low (95 %)"), t.band_low),
+            (_("band high (95 %)"), t.band_high),
+            (_("dealer errors (logged − owed)"), t.errors),
+            (_("chance (owed − theoretical)"), t.chance),
             (_("payment findings' effect on the tray"), b.findings_effect),
         ]
 
     def as_dict(self) -> dict:
         s = self.shift
-        fmt = (lambda v: None if v is None else f"{money(v):f}")
+
+        def fmt(value):
+            return None if value is None else f"{money(value):f}"
+
         return {
-            "shift": s.pk, "table": s.table.name, "pit": s.table.pit.name, "status": s.status,
-            "opened_at": s.opened_at, "closed_at": s.closed_at,
-            "opening": fmt(self.books.opening), "fills": fmt(self.books.fills), "credits": fmt(self.books.credits),
-            "chips_sold": fmt(self.books.chips_sold), "drop": fmt(self.books.drop),
-            "expected": fmt(self.books.expected), "closing": fmt(self.books.closing),
-            "variance": fmt(self.books.variance), "win": fmt(self.books.win),
+            "shift": s.pk,
+            "table": s.table.name,
+            "pit": s.table.pit.name,
+            "status": s.status,
+            "opened_at": s.opened_at,
+            "closed_at": s.closed_at,
+            "opening": fmt(self.books.opening),
+            "fills": fmt(self.books.fills),
+            "credits": fmt(self.books.credits),
+            "chips_sold": fmt(self.books.chips_sold),
+            "drop": fmt(self.books.drop),
+            "expected": fmt(self.books.expected),
+            "closing": fmt(self.books.closing),
+            "variance": fmt(self.books.variance),
+            "win": fmt(self.books.win),
             "explanation": s.explanation,
             "theory": self.theory.as_dict(),
-            "findings": [{"round": f.round_id, "link": f.chain_index, "codes": f.codes,
-                          "player_delta": fmt(f.player_delta)} for f in self.books.findings],
+            "findings": [
+                {"round": f.round_id, "link": f.chain_index, "codes": f.codes, "player_delta": fmt(f.player_delta)}
+                for f in self.books.findings
+            ],
             "signatures": [{"step": step, "by": by, "at": at} for step, by, at in self.signatures()],
         }
 
@@ -117,6 +154,7 @@ def shift_report(shift: TableShift) -> ShiftReport:
 
 
 # --- the period report ---------------------------------------------------------------------------
+
 
 @dataclass
 class FloatVariances:
@@ -143,20 +181,34 @@ class PeriodReport:
 
     def as_dict(self) -> dict:
         def floats(v: FloatVariances) -> dict:
-            return {"shifts": v.shifts, "net": f"{money(v.net):f}", "absolute": f"{money(v.absolute):f}",
-                    "over_tolerance": v.over_tolerance}
+            return {
+                "shifts": v.shifts,
+                "net": f"{money(v.net):f}",
+                "absolute": f"{money(v.absolute):f}",
+                "over_tolerance": v.over_tolerance,
+            }
 
         return {
-            "pit": self.pit.name, "start": self.filters.start, "end": self.filters.end,
-            "rows": [{"table": r.table.name, "variant": r.table.variant, **r.figures.as_dict(),
-                      "float_variances": floats(r.floats)} for r in self.rows],
+            "pit": self.pit.name,
+            "start": self.filters.start,
+            "end": self.filters.end,
+            "rows": [
+                {
+                    "table": r.table.name,
+                    "variant": r.table.variant,
+                    **r.figures.as_dict(),
+                    "float_variances": floats(r.floats),
+                }
+                for r in self.rows
+            ],
             "total": {**self.total.as_dict(), "float_variances": floats(self.floats)},
         }
 
 
 def _sum(qs, column="amount"):
-    return Coalesce(Subquery(qs.values(column)[:1]), Value(ZERO), output_field=DecimalField(max_digits=18,
-                                                                                              decimal_places=2))
+    return Coalesce(
+        Subquery(qs.values(column)[:1]), Value(ZERO), output_field=DecimalField(max_digits=18, decimal_places=2)
+    )
 
 
 def float_variances(pit: Pit, start: dt.date, end: dt.date) -> dict[int, FloatVariances]:
@@ -173,15 +225,29 @@ def float_variances(pit: Pit, start: dt.date, end: dt.date) -> dict[int, FloatVa
             q &= Q(status=TransferStatus.RECEIVED)
         return _sum(FloatEvent.objects.filter(q).order_by().values("shift").annotate(s=Sum("amount")), "s")
 
-    rounds = (Round.objects.filter(table_id=OuterRef("table_id"), status=RoundStatus.RECORDED,
-                                   logged_at__gte=OuterRef("opened_at"), logged_at__lte=OuterRef("closing_counted_at"))
-              .order_by().values("table_id").annotate(s=Sum("float_logged")))
-    shifts = (TableShift.objects.filter(table__pit=pit, status=ShiftStatus.CLOSED, closing_counted_at__gte=lo,
-                                        closing_counted_at__lt=hi)
-              .annotate(logged=_sum(rounds, "s"), fills=events(EventKind.FILL, received=True),
-                        credits=events(EventKind.CREDIT, received=True), sold=events(EventKind.CHIPS_SOLD))
-              .values_list("table_id", "opening_total", "closing_total", "tolerance", "logged", "fills", "credits",
-                           "sold"))
+    rounds = (
+        Round.objects.filter(
+            table_id=OuterRef("table_id"),
+            status=RoundStatus.RECORDED,
+            logged_at__gte=OuterRef("opened_at"),
+            logged_at__lte=OuterRef("closing_counted_at"),
+        )
+        .order_by()
+        .values("table_id")
+        .annotate(s=Sum("float_logged"))
+    )
+    shifts = (
+        TableShift.objects.filter(
+            table__pit=pit, status=ShiftStatus.CLOSED, closing_counted_at__gte=lo, closing_counted_at__lt=hi
+        )
+        .annotate(
+            logged=_sum(rounds, "s"),
+            fills=events(EventKind.FILL, received=True),
+            credits=events(EventKind.CREDIT, received=True),
+            sold=events(EventKind.CHIPS_SOLD),
+        )
+        .values_list("table_id", "opening_total", "closing_total", "tolerance", "logged", "fills", "credits", "sold")
+    )
     out: dict[int, FloatVariances] = {}
     for table_id, opening, closing, tolerance, logged, fills, credits, sold in shifts:
         variance = money(closing - (opening + logged - sold + fills - credits))

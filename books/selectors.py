@@ -45,6 +45,7 @@ def count_value(counts: dict | None) -> Decimal:
 
 # --- the rounds of a shift ---------------------------------------------------------------------------
 
+
 def shift_window(shift: TableShift):
     """From the opening count to the closing count; an open shift runs to now."""
     return shift.opened_at, shift.closing_counted_at or timezone.now()
@@ -53,8 +54,9 @@ def shift_window(shift: TableShift):
 def shift_rounds(shift: TableShift) -> QuerySet:
     """The table's rounds in force logged during the shift (dealing's records, read only)."""
     start, end = shift_window(shift)
-    return Round.objects.filter(table_id=shift.table_id, status=RoundStatus.RECORDED,
-                                logged_at__gte=start, logged_at__lte=end)
+    return Round.objects.filter(
+        table_id=shift.table_id, status=RoundStatus.RECORDED, logged_at__gte=start, logged_at__lte=end
+    )
 
 
 @dataclass(frozen=True)
@@ -66,8 +68,12 @@ class RoundsFloat:
 
 
 def rounds_float(shift: TableShift) -> RoundsFloat:
-    agg = shift_rounds(shift).aggregate(n=Count("id"), logged=Sum("float_logged"), owed=Sum("float_owed"),
-                                        missing=Count("id", filter=Q(float_logged__isnull=True)))
+    agg = shift_rounds(shift).aggregate(
+        n=Count("id"),
+        logged=Sum("float_logged"),
+        owed=Sum("float_owed"),
+        missing=Count("id", filter=Q(float_logged__isnull=True)),
+    )
     return RoundsFloat(agg["n"], money(agg["logged"]), money(agg["owed"]), agg["missing"])
 
 
@@ -91,24 +97,34 @@ class FindingRound:
 def payment_findings(shift: TableShift) -> list[FindingRound]:
     """The shift's rounds whose payment findings (those with a money impact, not dismissed) explain
     part of the difference between the logged and the owed float (audit's findings, read only)."""
-    rows = (Finding.objects.filter(round__in=shift_rounds(shift), player_delta__isnull=False)
-            .exclude(status=FindingStatus.DISMISSED)
-            .values("round_id", "round__chain_index", "round__logged_at", "round__dealer__username", "code",
-                    "player_delta")
-            .order_by("round__logged_at", "round_id", "id"))
+    rows = (
+        Finding.objects.filter(round__in=shift_rounds(shift), player_delta__isnull=False)
+        .exclude(status=FindingStatus.DISMISSED)
+        .values("round_id", "round__chain_index", "round__logged_at", "round__dealer__username", "code", "player_delta")
+        .order_by("round__logged_at", "round_id", "id")
+    )
     out: dict[int, dict] = {}
     for row in rows:
-        one = out.setdefault(row["round_id"], {"chain_index": row["round__chain_index"],
-                                               "logged_at": row["round__logged_at"],
-                                               "dealer": row["round__dealer__username"], "codes": [],
-                                               "delta": ZERO})
+        one = out.setdefault(
+            row["round_id"],
+            {
+                "chain_index": row["round__chain_index"],
+                "logged_at": row["round__logged_at"],
+                "dealer": row["round__dealer__username"],
+                "codes": [],
+                "delta": ZERO,
+            },
+        )
         one["codes"].append(row["code"])
         one["delta"] += money(row["player_delta"])
-    return [FindingRound(pk, o["chain_index"], o["logged_at"], o["dealer"], o["codes"], money(o["delta"]))
-            for pk, o in out.items()]
+    return [
+        FindingRound(pk, o["chain_index"], o["logged_at"], o["dealer"], o["codes"], money(o["delta"]))
+        for pk, o in out.items()
+    ]
 
 
 # --- the figures of a shift --------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class DenominationLine:
@@ -178,8 +194,11 @@ class Books:
 
     @property
     def pending(self) -> list[FloatEvent]:
-        return [e for e in self.events if e.kind in (EventKind.FILL, EventKind.CREDIT)
-                and e.status != TransferStatus.RECEIVED]
+        return [
+            e
+            for e in self.events
+            if e.kind in (EventKind.FILL, EventKind.CREDIT) and e.status != TransferStatus.RECEIVED
+        ]
 
     @property
     def over_tolerance(self) -> bool:
@@ -198,38 +217,82 @@ class Books:
         s = self.shift
         fmt = _fmt
         return {
-            "id": s.pk, "table": s.table.name, "status": s.status, "dealer": s.dealer.get_username(),
-            "opened_at": s.opened_at, "opening_signed_by": _name(s.opening_signed_by),
-            "opening_signed_at": s.opening_signed_at, "opening_count": s.opening,
-            "closing_count": s.closing, "closing_counted_by": _name(s.closing_counted_by),
-            "closing_counted_at": s.closing_counted_at, "closed_by": _name(s.closed_by), "closed_at": s.closed_at,
+            "id": s.pk,
+            "table": s.table.name,
+            "status": s.status,
+            "dealer": s.dealer.get_username(),
+            "opened_at": s.opened_at,
+            "opening_signed_by": _name(s.opening_signed_by),
+            "opening_signed_at": s.opening_signed_at,
+            "opening_count": s.opening,
+            "closing_count": s.closing,
+            "closing_counted_by": _name(s.closing_counted_by),
+            "closing_counted_at": s.closing_counted_at,
+            "closed_by": _name(s.closed_by),
+            "closed_at": s.closed_at,
             "tolerance": fmt(s.tolerance),
-            "explanation": s.explanation, "explained_by": _name(s.explained_by), "explained_at": s.explained_at,
+            "explanation": s.explanation,
+            "explained_by": _name(s.explained_by),
+            "explained_at": s.explained_at,
             "explained_variance": fmt(s.explained_variance),
             "figures": {
-                "opening": fmt(self.opening), "fills": fmt(self.fills), "credits": fmt(self.credits),
-                "chips_sold": fmt(self.chips_sold), "drop": fmt(self.drop),
-                "rounds": self.rounds.rounds, "rounds_float_logged": fmt(self.rounds.logged),
-                "rounds_float_owed": fmt(self.rounds.owed), "expected": fmt(self.expected),
-                "expected_owed": fmt(self.expected_owed), "closing": fmt(self.closing),
-                "variance": fmt(self.variance), "variance_owed": fmt(self.variance_owed),
-                "findings_effect": fmt(self.findings_effect), "win": fmt(self.win),
+                "opening": fmt(self.opening),
+                "fills": fmt(self.fills),
+                "credits": fmt(self.credits),
+                "chips_sold": fmt(self.chips_sold),
+                "drop": fmt(self.drop),
+                "rounds": self.rounds.rounds,
+                "rounds_float_logged": fmt(self.rounds.logged),
+                "rounds_float_owed": fmt(self.rounds.owed),
+                "expected": fmt(self.expected),
+                "expected_owed": fmt(self.expected_owed),
+                "closing": fmt(self.closing),
+                "variance": fmt(self.variance),
+                "variance_owed": fmt(self.variance_owed),
+                "findings_effect": fmt(self.findings_effect),
+                "win": fmt(self.win),
                 "needs_explanation": self.needs_explanation,
             },
-            "denominations": [{
-                "denomination": fmt(d.denomination), "opening": d.opening, "fills": d.fills, "credits": d.credits,
-                "closing": d.closing, "change": d.change, "change_value": fmt(d.change_value),
-            } for d in self.denominations],
-            "events": [{
-                "id": e.pk, "kind": e.kind, "status": e.status, "chips": e.chips, "amount": fmt(e.amount),
-                "requested_by": _name(e.requested_by), "requested_at": e.requested_at,
-                "approved_by": _name(e.approved_by), "approved_at": e.approved_at,
-                "received_by": _name(e.received_by), "received_at": e.received_at,
-            } for e in self.events],
-            "finding_rounds": [{
-                "round": f.round_id, "link": f.chain_index, "logged_at": f.logged_at, "dealer": f.dealer,
-                "codes": f.codes, "player_delta": fmt(f.player_delta), "float_effect": fmt(f.float_effect),
-            } for f in self.findings],
+            "denominations": [
+                {
+                    "denomination": fmt(d.denomination),
+                    "opening": d.opening,
+                    "fills": d.fills,
+                    "credits": d.credits,
+                    "closing": d.closing,
+                    "change": d.change,
+                    "change_value": fmt(d.change_value),
+                }
+                for d in self.denominations
+            ],
+            "events": [
+                {
+                    "id": e.pk,
+                    "kind": e.kind,
+                    "status": e.status,
+                    "chips": e.chips,
+                    "amount": fmt(e.amount),
+                    "requested_by": _name(e.requested_by),
+                    "requested_at": e.requested_at,
+                    "approved_by": _name(e.approved_by),
+                    "approved_at": e.approved_at,
+                    "received_by": _name(e.received_by),
+                    "received_at": e.received_at,
+                }
+                for e in self.events
+            ],
+            "finding_rounds": [
+                {
+                    "round": f.round_id,
+                    "link": f.chain_index,
+                    "logged_at": f.logged_at,
+                    "dealer": f.dealer,
+                    "codes": f.codes,
+                    "player_delta": fmt(f.player_delta),
+                    "float_effect": fmt(f.float_effect),
+                }
+                for f in self.findings
+            ],
         }
 
 
@@ -251,22 +314,35 @@ def shift_books(shift: TableShift) -> Books:
     def chips(kind, denom) -> int:
         return sum(int(e.chips.get(denom, 0)) for e in in_float if e.kind == kind)
 
-    denoms = list(dict.fromkeys([*denominations(shift.table), *shift.opening.keys(),
-                                 *(shift.closing or {}).keys()]))
+    denoms = list(dict.fromkeys([*denominations(shift.table), *shift.opening.keys(), *(shift.closing or {}).keys()]))
     denoms.sort(key=Decimal)
-    lines = [DenominationLine(Decimal(d), int(shift.opening.get(d, 0)), chips(EventKind.FILL, d),
-                              chips(EventKind.CREDIT, d),
-                              None if shift.closing is None else int(shift.closing.get(d, 0)))
-             for d in denoms]
+    lines = [
+        DenominationLine(
+            Decimal(d),
+            int(shift.opening.get(d, 0)),
+            chips(EventKind.FILL, d),
+            chips(EventKind.CREDIT, d),
+            None if shift.closing is None else int(shift.closing.get(d, 0)),
+        )
+        for d in denoms
+    ]
     return Books(
-        shift=shift, opening=money(shift.opening_total), fills=total(EventKind.FILL),
-        credits=total(EventKind.CREDIT), chips_sold=total(EventKind.CHIPS_SOLD), drop=total(EventKind.DROP),
-        rounds=rounds_float(shift), closing=None if shift.closing_total is None else money(shift.closing_total),
-        denominations=lines, events=events, findings=payment_findings(shift),
+        shift=shift,
+        opening=money(shift.opening_total),
+        fills=total(EventKind.FILL),
+        credits=total(EventKind.CREDIT),
+        chips_sold=total(EventKind.CHIPS_SOLD),
+        drop=total(EventKind.DROP),
+        rounds=rounds_float(shift),
+        closing=None if shift.closing_total is None else money(shift.closing_total),
+        denominations=lines,
+        events=events,
+        findings=payment_findings(shift),
     )
 
 
 # --- lists ---------------------------------------------------------------------------------------------
+
 
 def shift_list(*, user, table: Table | None = None, status: str | None = None) -> QuerySet:
     shifts = visible_shifts(user).select_related("table", "dealer", "opening_signed_by", "closed_by")

@@ -50,17 +50,23 @@ def tolerance_default() -> Decimal:
 
 # --- counts ------------------------------------------------------------------------------------------
 
+
 def read_count(table: Table, counts, total=None, *, field: str = "counts", allow_empty: bool = True) -> dict[str, int]:
     """A count by denomination, {denomination: number of chips}, checked against the table's chips;
     `total`, when given, must be what the chips add up to. Returns the canonical count (every
     denomination of the table, zeros included)."""
     denoms = selectors.denominations(table)
     if not denoms:
-        raise _refuse(_("Table %(table)s has no chips set up: an administrator sets its denominations first.")
-                      % {"table": table.name}, "no_chips", field=field)
+        raise _refuse(
+            _("Table %(table)s has no chips set up: an administrator sets its denominations first.")
+            % {"table": table.name},
+            "no_chips",
+            field=field,
+        )
     if not isinstance(counts, dict):
-        raise _refuse(_("A count gives the number of chips of each denomination, e.g. {\"100\": 20}."),
-                      "count_shape", field=field)
+        raise _refuse(
+            _('A count gives the number of chips of each denomination, e.g. {"100": 20}.'), "count_shape", field=field
+        )
     by_value = {Decimal(d): d for d in denoms}
     out = {d: 0 for d in denoms}
     for key, n in counts.items():
@@ -69,21 +75,30 @@ def read_count(table: Table, counts, total=None, *, field: str = "counts", allow
         except InvalidOperation:
             denom = None
         if denom is None:
-            raise _refuse(_("%(chip)s is not a chip of table %(table)s (its chips: %(chips)s).")
-                          % {"chip": key, "table": table.name, "chips": ", ".join(denoms)}, "unknown_chip", field=field)
+            raise _refuse(
+                _("%(chip)s is not a chip of table %(table)s (its chips: %(chips)s).")
+                % {"chip": key, "table": table.name, "chips": ", ".join(denoms)},
+                "unknown_chip",
+                field=field,
+            )
         if n in (None, ""):
             n = 0
         if isinstance(n, bool) or not isinstance(n, int | str):
-            raise _refuse(_("The number of %(chip)s chips must be a whole number.") % {"chip": denom},
-                          "chip_count", field=field)
+            raise _refuse(
+                _("The number of %(chip)s chips must be a whole number.") % {"chip": denom}, "chip_count", field=field
+            )
         try:
             n = int(n)
         except ValueError:
-            raise _refuse(_("The number of %(chip)s chips must be a whole number.") % {"chip": denom},
-                          "chip_count", field=field) from None
+            raise _refuse(
+                _("The number of %(chip)s chips must be a whole number.") % {"chip": denom}, "chip_count", field=field
+            ) from None
         if n < 0 or n > MAX_CHIPS:
-            raise _refuse(_("The number of %(chip)s chips must be between 0 and %(max)d.")
-                          % {"chip": denom, "max": MAX_CHIPS}, "chip_count", field=field)
+            raise _refuse(
+                _("The number of %(chip)s chips must be between 0 and %(max)d.") % {"chip": denom, "max": MAX_CHIPS},
+                "chip_count",
+                field=field,
+            )
         out[denom] += n
     value = selectors.count_value(out)
     if total not in (None, ""):
@@ -92,9 +107,12 @@ def read_count(table: Table, counts, total=None, *, field: str = "counts", allow
         except RoundError:
             raise _refuse(_("The total must be an amount with at most 2 decimals."), "total", field="total") from None
         if selectors.money(declared) != value:
-            raise _refuse(_("The count does not add up: the chips make %(value)s, not %(total)s.")
-                          % {"value": f"{value:f}", "total": f"{selectors.money(declared):f}"}, "count_total",
-                          field="total")
+            raise _refuse(
+                _("The count does not add up: the chips make %(value)s, not %(total)s.")
+                % {"value": f"{value:f}", "total": f"{selectors.money(declared):f}"},
+                "count_total",
+                field="total",
+            )
     if not allow_empty and value == 0:
         raise _refuse(_("Count at least one chip."), "empty_count", field=field)
     return out
@@ -104,8 +122,9 @@ def _amount(value, field: str = "amount") -> Decimal:
     try:
         return selectors.money(parse_amount(value, field))
     except RoundError:
-        raise _refuse(_("An amount is a positive number with at most 2 decimals, such as 500 or \"12.50\"."),
-                      "amount", field=field) from None
+        raise _refuse(
+            _('An amount is a positive number with at most 2 decimals, such as 500 or "12.50".'), "amount", field=field
+        ) from None
 
 
 def _locked(shift: TableShift) -> TableShift:
@@ -114,19 +133,26 @@ def _locked(shift: TableShift) -> TableShift:
 
 def _require_open(shift: TableShift, what: str) -> None:
     if shift.status == ShiftStatus.CLOSED:
-        raise _refuse(_("The shift of table %(table)s is closed: no %(what)s any more.")
-                      % {"table": shift.table.name, "what": what}, "shift_closed")
+        raise _refuse(
+            _("The shift of table %(table)s is closed: no %(what)s any more.")
+            % {"table": shift.table.name, "what": what},
+            "shift_closed",
+        )
     if shift.status != ShiftStatus.OPEN:
-        raise _refuse(_("The opening float of table %(table)s is not signed by a pit boss yet.")
-                      % {"table": shift.table.name}, "shift_not_signed")
+        raise _refuse(
+            _("The opening float of table %(table)s is not signed by a pit boss yet.") % {"table": shift.table.name},
+            "shift_not_signed",
+        )
 
 
 # --- opening -----------------------------------------------------------------------------------------
 
+
 def shift_open(*, table: Table, counted_by, counts, total=None, tolerance=None) -> TableShift:
     """The dealer counts the opening float; the shift waits for a pit boss's signature."""
-    _require(counted_by, table, COUNTERS,
-             _("Only a dealer of pit %(pit)s counts the opening float of table %(table)s."))
+    _require(
+        counted_by, table, COUNTERS, _("Only a dealer of pit %(pit)s counts the opening float of table %(table)s.")
+    )
     count = read_count(table, counts, total, field="counts", allow_empty=False)
     tol = tolerance_default() if tolerance in (None, "") else selectors.money(tolerance)
     if tol < 0:
@@ -135,29 +161,48 @@ def shift_open(*, table: Table, counted_by, counts, total=None, tolerance=None) 
         Table.objects.select_for_update().filter(pk=table.pk).first()
         live = selectors.live_shift(table)
         if live is not None:
-            raise _refuse(_("Table %(table)s already has a shift (opened %(when)s by %(dealer)s): close it first.")
-                          % {"table": table.name, "when": f"{timezone.localtime(live.opened_at):%Y-%m-%d %H:%M}",
-                             "dealer": live.dealer.get_username()}, "shift_live")
+            raise _refuse(
+                _("Table %(table)s already has a shift (opened %(when)s by %(dealer)s): close it first.")
+                % {
+                    "table": table.name,
+                    "when": f"{timezone.localtime(live.opened_at):%Y-%m-%d %H:%M}",
+                    "dealer": live.dealer.get_username(),
+                },
+                "shift_live",
+            )
         try:
             with transaction.atomic():
-                return TableShift.objects.create(table=table, dealer=counted_by, opening=count,
-                                                 opening_total=selectors.count_value(count), tolerance=tol)
+                return TableShift.objects.create(
+                    table=table,
+                    dealer=counted_by,
+                    opening=count,
+                    opening_total=selectors.count_value(count),
+                    tolerance=tol,
+                )
         except IntegrityError:  # a concurrent opening won
-            raise _refuse(_("Table %(table)s already has a shift: close it first.") % {"table": table.name},
-                          "shift_live") from None
+            raise _refuse(
+                _("Table %(table)s already has a shift: close it first.") % {"table": table.name}, "shift_live"
+            ) from None
 
 
 def shift_open_sign(*, shift: TableShift, signed_by) -> TableShift:
     """A pit boss of the pit, not the dealer who counted, signs the opening count: the shift opens."""
     with transaction.atomic():
         shift = _locked(shift)
-        _require(signed_by, shift.table, SIGNERS,
-                 _("Only a pit boss of pit %(pit)s signs the opening float of table %(table)s."))
+        _require(
+            signed_by,
+            shift.table,
+            SIGNERS,
+            _("Only a pit boss of pit %(pit)s signs the opening float of table %(table)s."),
+        )
         if shift.status != ShiftStatus.OPENING:
             raise _refuse(_("This opening count is already signed."), "already_signed")
         if signed_by.pk == shift.dealer_id:
-            raise _refuse(_("Four eyes: the opening float is signed by a pit boss other than the dealer who "
-                            "counted it."), "four_eyes", status=403)
+            raise _refuse(
+                _("Four eyes: the opening float is signed by a pit boss other than the dealer who counted it."),
+                "four_eyes",
+                status=403,
+            )
         shift.status = ShiftStatus.OPEN
         shift.opening_signed_by = signed_by
         shift.opening_signed_at = timezone.now()
@@ -167,18 +212,29 @@ def shift_open_sign(*, shift: TableShift, signed_by) -> TableShift:
 
 # --- fills and credits -------------------------------------------------------------------------------
 
+
 def transfer_request(*, shift: TableShift, kind: str, counts, requested_by, total=None) -> FloatEvent:
     if kind not in CHIP_KINDS:
         raise _refuse(_("Choose a fill or a credit."), "kind", field="kind")
     with transaction.atomic():
         shift = _locked(shift)
-        _require(requested_by, shift.table, HANDLERS,
-                 _("Only a dealer or pit boss of pit %(pit)s requests fills and credits for table %(table)s."))
+        _require(
+            requested_by,
+            shift.table,
+            HANDLERS,
+            _("Only a dealer or pit boss of pit %(pit)s requests fills and credits for table %(table)s."),
+        )
         _require_open(shift, _("fills or credits"))
         count = read_count(shift.table, counts, total, field="counts", allow_empty=False)
         chips = {d: n for d, n in count.items() if n}
-        return FloatEvent.objects.create(shift=shift, kind=kind, chips=chips, amount=selectors.count_value(chips),
-                                         status=TransferStatus.REQUESTED, requested_by=requested_by)
+        return FloatEvent.objects.create(
+            shift=shift,
+            kind=kind,
+            chips=chips,
+            amount=selectors.count_value(chips),
+            status=TransferStatus.REQUESTED,
+            requested_by=requested_by,
+        )
 
 
 def _locked_event(event: FloatEvent) -> tuple[FloatEvent, TableShift]:
@@ -189,14 +245,21 @@ def _locked_event(event: FloatEvent) -> tuple[FloatEvent, TableShift]:
 def transfer_approve(*, event: FloatEvent, approved_by) -> FloatEvent:
     with transaction.atomic():
         event, shift = _locked_event(event)
-        _require(approved_by, shift.table, SIGNERS,
-                 _("Only a pit boss of pit %(pit)s approves fills and credits for table %(table)s."))
+        _require(
+            approved_by,
+            shift.table,
+            SIGNERS,
+            _("Only a pit boss of pit %(pit)s approves fills and credits for table %(table)s."),
+        )
         _require_open(shift, _("fills or credits"))
         if event.kind not in CHIP_KINDS or event.status != TransferStatus.REQUESTED:
             raise _refuse(_("Only a requested fill or credit can be approved."), "not_requested")
         if approved_by.pk == event.requested_by_id:
-            raise _refuse(_("Four eyes: a fill or credit is approved by a pit boss other than the one who "
-                            "requested it."), "four_eyes", status=403)
+            raise _refuse(
+                _("Four eyes: a fill or credit is approved by a pit boss other than the one who requested it."),
+                "four_eyes",
+                status=403,
+            )
         event.status = TransferStatus.APPROVED
         event.approved_by = approved_by
         event.approved_at = timezone.now()
@@ -209,20 +272,35 @@ def transfer_receive(*, event: FloatEvent, received_by, counts) -> FloatEvent:
     was approved; only then does the transfer move the float."""
     with transaction.atomic():
         event, shift = _locked_event(event)
-        _require(received_by, shift.table, HANDLERS,
-                 _("Only a dealer or pit boss of pit %(pit)s receives fills and credits at table %(table)s."))
+        _require(
+            received_by,
+            shift.table,
+            HANDLERS,
+            _("Only a dealer or pit boss of pit %(pit)s receives fills and credits at table %(table)s."),
+        )
         _require_open(shift, _("fills or credits"))
         if event.status != TransferStatus.APPROVED:
             raise _refuse(_("Only an approved fill or credit can be received."), "not_approved")
         if received_by.pk == event.approved_by_id:
-            raise _refuse(_("Four eyes: the chips are counted in at the table by someone other than the pit boss "
-                            "who approved them."), "four_eyes", status=403)
+            raise _refuse(
+                _(
+                    "Four eyes: the chips are counted in at the table by someone other than the pit boss "
+                    "who approved them."
+                ),
+                "four_eyes",
+                status=403,
+            )
         count = read_count(shift.table, counts, field="counts", allow_empty=False)
         if {d: n for d, n in count.items() if n} != event.chips:
-            raise _refuse(_("The chips counted (%(counted)s) are not those approved (%(approved)s): count again "
-                            "or have the difference requested on its own.")
-                          % {"counted": f"{selectors.count_value(count):f}", "approved": f"{event.amount:f}"},
-                          "count_mismatch", field="counts")
+            raise _refuse(
+                _(
+                    "The chips counted (%(counted)s) are not those approved (%(approved)s): count again "
+                    "or have the difference requested on its own."
+                )
+                % {"counted": f"{selectors.count_value(count):f}", "approved": f"{event.amount:f}"},
+                "count_mismatch",
+                field="counts",
+            )
         event.status = TransferStatus.RECEIVED
         event.received_by = received_by
         event.received_at = timezone.now()
@@ -232,6 +310,7 @@ def transfer_receive(*, event: FloatEvent, received_by, counts) -> FloatEvent:
 
 # --- cash ----------------------------------------------------------------------------------------------
 
+
 def cash_record(*, shift: TableShift, kind: str, amount, recorded_by) -> FloatEvent:
     """Chips sold for cash at the table (chips leave the tray), or cash taken to the drop box."""
     if kind not in CASH_KINDS:
@@ -239,21 +318,30 @@ def cash_record(*, shift: TableShift, kind: str, amount, recorded_by) -> FloatEv
     value = _amount(amount)
     with transaction.atomic():
         shift = _locked(shift)
-        _require(recorded_by, shift.table, HANDLERS,
-                 _("Only a dealer or pit boss of pit %(pit)s records sales and drops at table %(table)s."))
+        _require(
+            recorded_by,
+            shift.table,
+            HANDLERS,
+            _("Only a dealer or pit boss of pit %(pit)s records sales and drops at table %(table)s."),
+        )
         _require_open(shift, _("sales or drops") if kind == EventKind.CHIPS_SOLD else _("drops"))
         return FloatEvent.objects.create(shift=shift, kind=kind, amount=value, requested_by=recorded_by)
 
 
 # --- closing -------------------------------------------------------------------------------------------
 
+
 def shift_count_closing(*, shift: TableShift, counted_by, counts, total=None) -> TableShift:
     """The closing count (again, if it was counted before: a recount voids an explanation given
     for another variance)."""
     with transaction.atomic():
         shift = _locked(shift)
-        _require(counted_by, shift.table, HANDLERS,
-                 _("Only a dealer or pit boss of pit %(pit)s counts the float of table %(table)s."))
+        _require(
+            counted_by,
+            shift.table,
+            HANDLERS,
+            _("Only a dealer or pit boss of pit %(pit)s counts the float of table %(table)s."),
+        )
         _require_open(shift, _("counts"))
         count = read_count(shift.table, counts, total, field="counts")
         shift.closing = count
@@ -273,8 +361,12 @@ def shift_explain(*, shift: TableShift, explained_by, text: str) -> TableShift:
     text = (text or "").strip()
     with transaction.atomic():
         shift = _locked(shift)
-        _require(explained_by, shift.table, SIGNERS,
-                 _("Only a pit boss of pit %(pit)s explains a variance at table %(table)s."))
+        _require(
+            explained_by,
+            shift.table,
+            SIGNERS,
+            _("Only a pit boss of pit %(pit)s explains a variance at table %(table)s."),
+        )
         _require_open(shift, _("explanations"))
         _require_counted(shift)
         if not text:
@@ -282,8 +374,11 @@ def shift_explain(*, shift: TableShift, explained_by, text: str) -> TableShift:
         if len(text) > 4000:
             raise _refuse(_("Keep the explanation under 4,000 characters."), "explanation", field="text")
         if explained_by.pk in (shift.closing_counted_by_id, shift.dealer_id):
-            raise _refuse(_("Four eyes: a variance is explained by a pit boss other than the one who counted the "
-                            "float."), "four_eyes", status=403)
+            raise _refuse(
+                _("Four eyes: a variance is explained by a pit boss other than the one who counted the float."),
+                "four_eyes",
+                status=403,
+            )
         books = selectors.shift_books(shift)
         shift.explanation = text
         shift.explained_variance = books.variance
@@ -300,14 +395,21 @@ def shift_close(*, shift: TableShift, closed_by) -> TableShift:
         _require_open(shift, _("closing"))
         _require_counted(shift)
         if closed_by.pk == shift.closing_counted_by_id:
-            raise _refuse(_("Four eyes: the shift is closed by a pit boss other than the one who counted the "
-                            "closing float."), "four_eyes", status=403)
+            raise _refuse(
+                _("Four eyes: the shift is closed by a pit boss other than the one who counted the closing float."),
+                "four_eyes",
+                status=403,
+            )
         books = selectors.shift_books(shift)
         if books.needs_explanation:
-            raise _refuse(_("The variance of %(variance)s is beyond the tolerance of %(tolerance)s: a pit boss "
-                            "explains it (and signs) before the shift is closed.")
-                          % {"variance": f"{books.variance:f}", "tolerance": f"{shift.tolerance:f}"},
-                          "unexplained_variance")
+            raise _refuse(
+                _(
+                    "The variance of %(variance)s is beyond the tolerance of %(tolerance)s: a pit boss "
+                    "explains it (and signs) before the shift is closed."
+                )
+                % {"variance": f"{books.variance:f}", "tolerance": f"{shift.tolerance:f}"},
+                "unexplained_variance",
+            )
         shift.status = ShiftStatus.CLOSED
         shift.closed_by = closed_by
         shift.closed_at = timezone.now()

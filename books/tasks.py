@@ -11,8 +11,15 @@ from django.db import InterfaceError, OperationalError
 from .integrity import services
 
 
-@shared_task(name="books.tasks.signals_scan_daily", acks_late=True, reject_on_worker_lost=True,
-             autoretry_for=(OperationalError, InterfaceError), retry_backoff=2, retry_backoff_max=120,
-             retry_jitter=True, max_retries=8)
+@shared_task(
+    name="books.tasks.signals_scan_daily",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=2,
+    retry_backoff_max=120,
+    retry_jitter=True,
+    max_retries=8,
+)
 def signals_scan_daily() -> dict:
     return services.signals_scan_daily().summary()

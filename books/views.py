@@ -23,11 +23,14 @@ from .models import FloatEvent
 @require_http_methods(["GET"])
 @role_required(*READ_ROLES)
 def shift_list(request):
-    tables = [{"table": t, "live": live, "can_open": live is None and may_count_opening(request.user, t)}
-              for t, live in selectors.tables_with_live_shift(user=request.user)]
+    tables = [
+        {"table": t, "live": live, "can_open": live is None and may_count_opening(request.user, t)}
+        for t, live in selectors.tables_with_live_shift(user=request.user)
+    ]
     shifts = list(selectors.shift_list(user=request.user, status=request.GET.get("status"))[:100])
-    return render(request, "books/shift_list.html", {"tables": tables, "shifts": shifts,
-                                                     "status": request.GET.get("status", "")})
+    return render(
+        request, "books/shift_list.html", {"tables": tables, "shifts": shifts, "status": request.GET.get("status", "")}
+    )
 
 
 def _error(form, exc: ServiceError) -> None:
@@ -44,12 +47,16 @@ def shift_open(request, table: str):
     if table is None:
         raise Http404
     if not may_count_opening(request.user, table):
-        raise PermissionDenied(_("Only a dealer of pit %(pit)s counts the opening float of table %(table)s.")
-                               % {"pit": table.pit.name, "table": table.name})
+        raise PermissionDenied(
+            _("Only a dealer of pit %(pit)s counts the opening float of table %(table)s.")
+            % {"pit": table.pit.name, "table": table.name}
+        )
     form = CountForm(request.POST or None, table=table)
     if request.method == "POST" and form.is_valid():
         try:
-            shift = services.shift_open(table=table, counted_by=request.user, counts=form.counts(), total=form.total_value())
+            shift = services.shift_open(
+                table=table, counted_by=request.user, counts=form.counts(), total=form.total_value()
+            )
         except ServiceError as exc:
             _error(form, exc)
         else:
@@ -97,14 +104,22 @@ def shift_detail(request, pk: int):
     books = selectors.shift_books(shift)
     for event in books.events:  # each approved transfer its own receipt form (the posted one bound)
         posted = receive_event is not None and event.pk == receive_event.pk
-        event.receive_form = receive_form if posted else CountForm(None, table=table, with_total=False,
-                                                                    prefix=f"receive-{event.pk}")
-    return render(request, "books/shift_detail.html", {
-        "shift": shift, "books": books, "forms": forms, "general_error": general_error,
-        "can_handle": may_handle(user, table) and shift.is_open,
-        "can_sign": may_sign(user, table) and not shift.is_closed,
-        "chips": selectors.denominations(table),
-    })
+        event.receive_form = (
+            receive_form if posted else CountForm(None, table=table, with_total=False, prefix=f"receive-{event.pk}")
+        )
+    return render(
+        request,
+        "books/shift_detail.html",
+        {
+            "shift": shift,
+            "books": books,
+            "forms": forms,
+            "general_error": general_error,
+            "can_handle": may_handle(user, table) and shift.is_open,
+            "can_sign": may_sign(user, table) and not shift.is_closed,
+            "chips": selectors.denominations(table),
+        },
+    )
 
 
 def _event(shift, pk) -> FloatEvent:
@@ -141,14 +156,17 @@ def _act(request, shift, action, forms, receive_event, receive_form):
                 return None
             d = form.cleaned_data
             if action == "request":
-                services.transfer_request(shift=shift, kind=d["kind"], counts=form.counts(), total=form.total_value(),
-                                          requested_by=user)
+                services.transfer_request(
+                    shift=shift, kind=d["kind"], counts=form.counts(), total=form.total_value(), requested_by=user
+                )
                 messages.success(request, _("Requested: a pit boss approves it."))
             elif action == "cash":
                 services.cash_record(shift=shift, kind=d["kind"], amount=f"{d['amount']:f}", recorded_by=user)
                 messages.success(request, _("Recorded."))
             elif action == "closing":
-                services.shift_count_closing(shift=shift, counted_by=user, counts=form.counts(), total=form.total_value())
+                services.shift_count_closing(
+                    shift=shift, counted_by=user, counts=form.counts(), total=form.total_value()
+                )
                 messages.success(request, _("Closing float counted."))
             elif action == "explain":
                 services.shift_explain(shift=shift, explained_by=user, text=d["text"])
@@ -166,5 +184,3 @@ def _act(request, shift, action, forms, receive_event, receive_form):
             return None
         return exc.message
     return True
-
-

@@ -133,8 +133,9 @@ class DeviceTokenAdmin(admin.ModelAdmin):
 
         device, key = services.device_token_issue(name=obj.name, user=obj.user, issued_by=request.user)
         obj.pk = device.pk
-        messages.warning(request, _("The token of %(name)s, shown only now: %(key)s") % {"name": device.name,
-                                                                                        "key": key})
+        messages.warning(
+            request, _("The token of %(name)s, shown only now: %(key)s") % {"name": device.name, "key": key}
+        )
 
     def delete_model(self, request, obj):
         self._revoke(request, [obj])

@@ -31,8 +31,17 @@ def _expected(field) -> tuple[type, ...] | None:
         return (str,) if as_string else (int, float, Decimal)
     if isinstance(field, serializers.FloatField):
         return (int, float, Decimal)
-    if isinstance(field, (serializers.CharField, serializers.ChoiceField, serializers.DateField,
-                          serializers.DateTimeField, serializers.TimeField, serializers.SlugRelatedField)):
+    if isinstance(
+        field,
+        (
+            serializers.CharField,
+            serializers.ChoiceField,
+            serializers.DateField,
+            serializers.DateTimeField,
+            serializers.TimeField,
+            serializers.SlugRelatedField,
+        ),
+    ):
         return (str,)
     if isinstance(field, serializers.PrimaryKeyRelatedField):
         return (int,)
@@ -57,8 +66,13 @@ def _type_error(field, value):
     if expected is None:
         return None
     if not isinstance(value, expected) or (bool not in expected and isinstance(value, bool)):
-        names = {bool: "true or false", int: _("a whole number"), str: _("a string"), list: _("a list"),
-                 dict: _("an object")}
+        names = {
+            bool: "true or false",
+            int: _("a whole number"),
+            str: _("a string"),
+            list: _("a list"),
+            dict: _("an object"),
+        }
         return [_("Expected %(kind)s.") % {"kind": names.get(expected[0], _("a number"))}]
     child = getattr(field, "child", None) or getattr(field, "child_relation", None)
     if isinstance(value, list) and child is not None:

@@ -51,8 +51,9 @@ class TokenAuthentication(auth.TokenAuthentication):
             group_model, user_groups = groups.related_model, groups.remote_field.through
             pits = Staff._meta.get_field("pits")
             q = connection.ops.quote_name
-            columns = ", ".join([f"t.{q(f.column)}" for f in cls._token_fields]
-                                + [f"u.{q(f.column)}" for f in cls._user_fields])
+            columns = ", ".join(
+                [f"t.{q(f.column)}" for f in cls._token_fields] + [f"u.{q(f.column)}" for f in cls._user_fields]
+            )
             token_user = token_model._meta.get_field("user").column
             cls._sql = (
                 f"SELECT {columns}, "
@@ -107,11 +108,11 @@ class TokenAuthentication(auth.TokenAuthentication):
         if token.expiry is not None and token.expiry < timezone.now():
             token.delete()
             raise exceptions.AuthenticationFailed(_("Invalid token."))
-        user = model_from_row(get_user_model(), self._user_fields, row[n_token:n_token + n_user])
+        user = model_from_row(get_user_model(), self._user_fields, row[n_token : n_token + n_user])
         token.user = user
         if not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
-        group_names, pit_ids = row[n_token + n_user:]
+        group_names, pit_ids = row[n_token + n_user :]
         names = frozenset(name for name in group_names if name in roles.ROLES)
         setattr(user, roles.CACHE_ATTR, names)  # what user_roles reads first
         # Superusers and auditors work in every pit: `user_pits` answers for them as before.
@@ -128,5 +129,6 @@ class TokenScheme(OpenApiAuthenticationExtension):
     name = "tokenAuth"
 
     def get_security_definition(self, auto_schema):
-        return build_bearer_security_scheme_object(header_name="Authorization",
-                                                   token_prefix=self.target.authenticate_header(None))
+        return build_bearer_security_scheme_object(
+            header_name="Authorization", token_prefix=self.target.authenticate_header(None)
+        )

@@ -21,7 +21,7 @@ def secret_key_from(value: str | None, *, debug: bool) -> str:
     raise ImproperlyConfigured(
         "SECRET_KEY is not set. With DEBUG off the application refuses to start without one: "
         "set SECRET_KEY to a long random string (for example the output of "
-        "`python -c \"import secrets; print(secrets.token_urlsafe(50))\"`), "
+        '`python -c "import secrets; print(secrets.token_urlsafe(50))"`), '
         "or set DEBUG=1 on a development machine."
     )
 
@@ -39,22 +39,24 @@ def chain_key_from(value: str | None, *, debug: bool) -> str:
         if len(value) < CHAIN_KEY_MIN_LENGTH and not debug:
             raise ImproperlyConfigured(
                 f"CHAIN_KEY is too short: give at least {CHAIN_KEY_MIN_LENGTH} characters (for example the output "
-                "of `python -c \"import secrets; print(secrets.token_urlsafe(32))\"`).")
+                'of `python -c "import secrets; print(secrets.token_urlsafe(32))"`).'
+            )
         return value
     if debug:
         return DEVELOPMENT_CHAIN_KEY
     raise ImproperlyConfigured(
         "CHAIN_KEY is not set. With DEBUG off the application refuses to start without the key of the "
         "round chain: set CHAIN_KEY to a long random string kept outside the database (for example the "
-        "output of `python -c \"import secrets; print(secrets.token_urlsafe(32))\"`), and CHAIN_KEY_ID to "
-        "its id; or set DEBUG=1 on a development machine. See README, \"Configuration\"."
+        'output of `python -c "import secrets; print(secrets.token_urlsafe(32))"`), and CHAIN_KEY_ID to '
+        'its id; or set DEBUG=1 on a development machine. See README, "Configuration".'
     )
 
 
 def chain_key_id_from(value: str) -> str:
     if not value or len(value) > CHAIN_KEY_ID_MAX or any(c in value for c in "=, "):
         raise ImproperlyConfigured(
-            f"CHAIN_KEY_ID must be 1 to {CHAIN_KEY_ID_MAX} characters without '=', ',' or spaces (got {value!r}).")
+            f"CHAIN_KEY_ID must be 1 to {CHAIN_KEY_ID_MAX} characters without '=', ',' or spaces (got {value!r})."
+        )
     return value
 
 

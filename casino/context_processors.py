@@ -16,5 +16,8 @@ def navigation(request):
         labels = [ROLE_LABELS[role] for role in ROLES if role in held]
     items = nav.items_for(user)
     match = getattr(request, "resolver_match", None)
-    return {"nav_items": items, "nav_menu": nav.menu_for(items, match.view_name if match else None),
-            "user_role_labels": labels}
+    return {
+        "nav_items": items,
+        "nav_menu": nav.menu_for(items, match.view_name if match else None),
+        "user_role_labels": labels,
+    }

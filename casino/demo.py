@@ -34,8 +34,7 @@ TABLES = [
     # The salon's three tiers (rules/blackjack.md, seed 002) and the online game (seed 001).
     ("Pit B", "Escribas", Variant.BLACKJACK, "100", "5000", 5, [100, 500, 1000, 5000], {"preset": "salon"}),
     ("Pit B", "Sacerdotes", Variant.BLACKJACK, "1000", "50000", 5, [1000, 5000, 10000, 50000], {"preset": "salon"}),
-    ("Pit B", "Faraón", Variant.BLACKJACK, "10000", "500000", 5, [10000, 50000, 100000, 500000],
-     {"preset": "salon"}),
+    ("Pit B", "Faraón", Variant.BLACKJACK, "10000", "500000", 5, [10000, 50000, 100000, 500000], {"preset": "salon"}),
     ("Pit B", "Online-1", Variant.BLACKJACK, "1", "1000", 1, [1, 5, 25, 100, 500], {"preset": "online"}),
     ("Pit B", "Casa-21", Variant.VEINTIUNO, "5", "100", 6, [5, 10, 25, 50], {}),
 ]
@@ -82,17 +81,31 @@ def demo_floor_load() -> DemoResult:
     for pit_name, name, variant, low, high, boxes, chips, rules in TABLES:
         if Table.objects.filter(name=name).exists():
             continue
-        _table_create(result, pit=pits[pit_name], name=name, variant=variant, min_bet=Decimal(low),
-                      max_bet=Decimal(high), boxes=boxes, chips=chips, rules=rules)
+        _table_create(
+            result,
+            pit=pits[pit_name],
+            name=name,
+            variant=variant,
+            min_bet=Decimal(low),
+            max_bet=Decimal(high),
+            boxes=boxes,
+            chips=chips,
+            rules=rules,
+        )
         result.created.append(f"table {name}")
 
     User = get_user_model()
     for username, first, last, role, badge in USERS:
         user = User.objects.filter(username=username).first()
         if user is None:
-            user = services.user_create(username=username, password=DEMO_PASSWORD, first_name=first,
-                                        last_name=last, email=f"{username}@casino.example",
-                                        is_superuser=role is None)
+            user = services.user_create(
+                username=username,
+                password=DEMO_PASSWORD,
+                first_name=first,
+                last_name=last,
+                email=f"{username}@casino.example",
+                is_superuser=role is None,
+            )
             result.created.append(f"user {username}")
         services.staff_enrol(user=user, roles=(role,) if role else (), pits=list(pits.values()), badge=badge)
 

@@ -41,9 +41,12 @@ def unavailable_response(request):
     retry_after = str(settings.RETRY_AFTER_SECONDS)
     if request.path_info.startswith(API_PREFIX):
         response = JsonResponse(
-            {"message": _("The service is unavailable for a moment; try again shortly."),
-             "extra": {"code": "unavailable", "retry_after": settings.RETRY_AFTER_SECONDS}},
-            status=503)
+            {
+                "message": _("The service is unavailable for a moment; try again shortly."),
+                "extra": {"code": "unavailable", "retry_after": settings.RETRY_AFTER_SECONDS},
+            },
+            status=503,
+        )
     else:
         # No request: no context processors (navigation, the user's roles) reaching for the database.
         response = HttpResponse(loader.get_template("503.html").render(), status=503)

@@ -5,7 +5,8 @@ A finding's sentence is casino/finding_words.py's (from its code and params); th
 severities' labels are casino/finding_labels.py's (re-exported here for the pages that import them).
 """
 
-from django.utils.translation import gettext_lazy as _, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from .finding_labels import SEVERITY_LABELS, severity_label  # noqa: F401 (re-exported)
 from .finding_words import finding_text, verdict_text  # noqa: F401 (re-exported)
@@ -14,34 +15,59 @@ from .finding_words import finding_text, verdict_text  # noqa: F401 (re-exported
 # round/1's event names and fields (../shared/round-format.md) stay the format's own; the replay
 # shows them in the reader's words.
 EVENT_WORDS = {
-    "deal": pgettext_lazy("event", "deal"), "dark": pgettext_lazy("event", "dark card"),
-    "hit": pgettext_lazy("event", "hit"), "draw": pgettext_lazy("event", "draw"),
-    "stand": pgettext_lazy("event", "stand"), "bet": pgettext_lazy("event", "bet"),
-    "fold": pgettext_lazy("event", "fold"), "open": pgettext_lazy("event", "open"),
-    "reveal": pgettext_lazy("event", "reveal"), "pay": pgettext_lazy("event", "pay"),
-    "take": pgettext_lazy("event", "take"), "leave": pgettext_lazy("event", "leave"),
-    "split": pgettext_lazy("event", "split"), "double": pgettext_lazy("event", "double"),
-    "peek": pgettext_lazy("event", "peek"), "insurance": pgettext_lazy("event", "insurance"),
-    "even_money": pgettext_lazy("event", "even money"), "burn": pgettext_lazy("event", "burn"),
-    "incident": pgettext_lazy("event", "incident"), "bank_to": pgettext_lazy("event", "bank to"),
-    "declare": pgettext_lazy("event", "declare"), "withdraw": pgettext_lazy("event", "withdraw"),
-    "void": pgettext_lazy("event", "void"), "tapo": pgettext_lazy("event", "tapo"),
-    "al_puje": pgettext_lazy("event", "al puje"), "shuffle": pgettext_lazy("event", "shuffle"),
-    "dealer_change": pgettext_lazy("event", "dealer change"), "round": pgettext_lazy("event", "round"),
+    "deal": pgettext_lazy("event", "deal"),
+    "dark": pgettext_lazy("event", "dark card"),
+    "hit": pgettext_lazy("event", "hit"),
+    "draw": pgettext_lazy("event", "draw"),
+    "stand": pgettext_lazy("event", "stand"),
+    "bet": pgettext_lazy("event", "bet"),
+    "fold": pgettext_lazy("event", "fold"),
+    "open": pgettext_lazy("event", "open"),
+    "reveal": pgettext_lazy("event", "reveal"),
+    "pay": pgettext_lazy("event", "pay"),
+    "take": pgettext_lazy("event", "take"),
+    "leave": pgettext_lazy("event", "leave"),
+    "split": pgettext_lazy("event", "split"),
+    "double": pgettext_lazy("event", "double"),
+    "peek": pgettext_lazy("event", "peek"),
+    "insurance": pgettext_lazy("event", "insurance"),
+    "even_money": pgettext_lazy("event", "even money"),
+    "burn": pgettext_lazy("event", "burn"),
+    "incident": pgettext_lazy("event", "incident"),
+    "bank_to": pgettext_lazy("event", "bank to"),
+    "declare": pgettext_lazy("event", "declare"),
+    "withdraw": pgettext_lazy("event", "withdraw"),
+    "void": pgettext_lazy("event", "void"),
+    "tapo": pgettext_lazy("event", "tapo"),
+    "al_puje": pgettext_lazy("event", "al puje"),
+    "shuffle": pgettext_lazy("event", "shuffle"),
+    "dealer_change": pgettext_lazy("event", "dealer change"),
+    "round": pgettext_lazy("event", "round"),
 }
 FIELD_WORDS = {
-    "to": pgettext_lazy("event field", "to"), "box": pgettext_lazy("event field", "box"),
-    "hand": pgettext_lazy("event field", "hand"), "stake": pgettext_lazy("event field", "stake"),
-    "wager": pgettext_lazy("event field", "wager"), "amount": pgettext_lazy("event field", "amount"),
-    "reason": pgettext_lazy("event field", "reason"), "player": pgettext_lazy("event field", "player"),
-    "kind": pgettext_lazy("event field", "kind"), "resolution": pgettext_lazy("event field", "resolution"),
-    "reported_by": pgettext_lazy("event field", "reported by"), "approved_by": pgettext_lazy("event field", "approved by"),
+    "to": pgettext_lazy("event field", "to"),
+    "box": pgettext_lazy("event field", "box"),
+    "hand": pgettext_lazy("event field", "hand"),
+    "stake": pgettext_lazy("event field", "stake"),
+    "wager": pgettext_lazy("event field", "wager"),
+    "amount": pgettext_lazy("event field", "amount"),
+    "reason": pgettext_lazy("event field", "reason"),
+    "player": pgettext_lazy("event field", "player"),
+    "kind": pgettext_lazy("event field", "kind"),
+    "resolution": pgettext_lazy("event field", "resolution"),
+    "reported_by": pgettext_lazy("event field", "reported by"),
+    "approved_by": pgettext_lazy("event field", "approved by"),
 }
 # Field values that are words of the format rather than names or amounts.
 VALUE_OF_FIELD = {
-    "wager": {"ante": pgettext_lazy("wager", "Ante"), "bet": pgettext_lazy("wager", "bet"),
-              "dealer_bet": pgettext_lazy("wager", "dealer bet"), "double": pgettext_lazy("wager", "double"),
-              "insurance": pgettext_lazy("wager", "insurance"), "jackpot": pgettext_lazy("wager", "jackpot bet")},
+    "wager": {
+        "ante": pgettext_lazy("wager", "Ante"),
+        "bet": pgettext_lazy("wager", "bet"),
+        "dealer_bet": pgettext_lazy("wager", "dealer bet"),
+        "double": pgettext_lazy("wager", "double"),
+        "insurance": pgettext_lazy("wager", "insurance"),
+        "jackpot": pgettext_lazy("wager", "jackpot bet"),
+    },
     "to": {"dealer": pgettext_lazy("event field", "dealer"), "bank": pgettext_lazy("event field", "bank")},
     "resolution": {"burned": _("burned"), "under_shoe": _("put under the shoe")},
     "kind": {"dealer_card_exposed": _("dealer's card exposed"), "misdrawn_card": _("card drawn by mistake")},

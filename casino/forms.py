@@ -19,15 +19,17 @@ def rules_help() -> str:
             parts.append(format_html("<b>{}</b>: {}", variant.label, _("not in the rules engine yet")))
             continue
         items = format_html_join(
-            "", "<li><code>{}</code> ({}, default <code>{}</code>) — {}</li>",
-            ((o["name"], ", ".join(map(str, o.get("choices", []))) or o["kind"], o["default"], o["help"])
-             for o in opts),
+            "",
+            "<li><code>{}</code> ({}, default <code>{}</code>) — {}</li>",
+            (
+                (o["name"], ", ".join(map(str, o.get("choices", []))) or o["kind"], o["default"], o["help"])
+                for o in opts
+            ),
         )
-        parts.append(format_html("<b>{}</b><ul style=\"margin:.2rem 0 .5rem 1rem\">{}</ul>", variant.label, items))
+        parts.append(format_html('<b>{}</b><ul style="margin:.2rem 0 .5rem 1rem">{}</ul>', variant.label, items))
     return format_html(
         "{}<br>{}",
-        _("Only the rules that differ from the defaults, as a JSON object, e.g. {\"dark_win_bet\": \"take\"}. "
-          "Options:"),
+        _('Only the rules that differ from the defaults, as a JSON object, e.g. {"dark_win_bet": "take"}. Options:'),
         format_html_join("", "{}", ((p,) for p in parts)),
     )
 

@@ -56,7 +56,7 @@ def validate(variant: str, rules) -> dict:
         raise ValidationError(exc.message, code=exc.code) from exc
     except VariantUnavailable:
         raise ValidationError(
-            _("The house rules of %(variant)s cannot be checked yet: the rules engine has no "
-              "%(variant)s module.") % {"variant": variant},
+            _("The house rules of %(variant)s cannot be checked yet: the rules engine has no %(variant)s module.")
+            % {"variant": variant},
             code="variant_unavailable",
         ) from None

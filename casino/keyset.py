@@ -55,7 +55,7 @@ def parse_key(value: str) -> tuple[dt.datetime, int]:
     if when is None:
         raise BadKey(value)
     if timezone.is_naive(when):
-        when = timezone.make_aware(when, dt.timezone.utc)
+        when = timezone.make_aware(when, dt.UTC)
     return when, number
 
 
@@ -84,8 +84,15 @@ def _newer_than(field: str, when, pk) -> Q:
     return Q(**{f"{field}__gte": when}) & (Q(**{f"{field}__gt": when}) | Q(pk__gt=pk))
 
 
-def keyset_page(queryset: QuerySet, *, field: str, size: int, older: str | None = None,
-                newer: str | None = None, at: dt.datetime | None = None) -> KeysetPage:
+def keyset_page(
+    queryset: QuerySet,
+    *,
+    field: str,
+    size: int,
+    older: str | None = None,
+    newer: str | None = None,
+    at: dt.datetime | None = None,
+) -> KeysetPage:
     """One page of `queryset` newest first by (`field`, id): after the key `older`, before the key
     `newer`, from `at` back (a moment), or the newest rows. Reads size + 1 rows and, for the link
     the other way, one row more. BadKey if a key cannot be read."""
@@ -93,23 +100,28 @@ def keyset_page(queryset: QuerySet, *, field: str, size: int, older: str | None 
     asc = queryset.order_by(field, "pk")
     if newer:
         when, pk = parse_key(newer)
-        rows = list(asc.filter(_newer_than(field, when, pk))[:size + 1])
+        rows = list(asc.filter(_newer_than(field, when, pk))[: size + 1])
         more_newer = len(rows) > size
         rows = rows[:size][::-1]
         more_older = bool(rows) and desc.filter(_older_than(field, *_key(rows[-1], field))).exists()
     else:
         if older:
-            rows = list(desc.filter(_older_than(field, *parse_key(older)))[:size + 1])
+            rows = list(desc.filter(_older_than(field, *parse_key(older)))[: size + 1])
         elif at is not None:
-            rows = list(desc.filter(**{f"{field}__lt": at})[:size + 1])
+            rows = list(desc.filter(**{f"{field}__lt": at})[: size + 1])
         else:
-            rows = list(desc[:size + 1])
+            rows = list(desc[: size + 1])
         more_older = len(rows) > size
         rows = rows[:size]
-        more_newer = bool(rows) and (older or at is not None) and asc.filter(
-            _newer_than(field, *_key(rows[0], field))).exists()
-    return KeysetPage(rows, newer=key_of(rows[0], field) if rows and more_newer else None,
-                      older=key_of(rows[-1], field) if rows and more_older else None, size=size)
+        more_newer = (
+            bool(rows) and (older or at is not None) and asc.filter(_newer_than(field, *_key(rows[0], field))).exists()
+        )
+    return KeysetPage(
+        rows,
+        newer=key_of(rows[0], field) if rows and more_newer else None,
+        older=key_of(rows[-1], field) if rows and more_older else None,
+        size=size,
+    )
 
 
 def _key(row, field: str) -> tuple:
@@ -122,5 +134,6 @@ def page_from(queryset: QuerySet, params, *, field: str, size: int, day_start=da
     at = None
     if params.get("at"):
         at = day_start(parse_day(params["at"]) + dt.timedelta(days=1))
-    return keyset_page(queryset, field=field, size=size, older=params.get("older") or None,
-                       newer=params.get("newer") or None, at=at)
+    return keyset_page(
+        queryset, field=field, size=size, older=params.get("older") or None, newer=params.get("newer") or None, at=at
+    )

@@ -30,8 +30,10 @@ class OneLineRefusal(logging.Filter):
         exc = record.exc_info[1] if record.exc_info else None
         why = (str(exc) if exc is not None else "") or getattr(request, REASON, "") or record.getMessage()
         record.msg = "Forbidden: %s %s by %s from %s: %s"
-        record.args = tuple(_escaped(part) for part in (
-            request.method, request.path, _who(request), request.META.get("REMOTE_ADDR", "?"), why))
+        record.args = tuple(
+            _escaped(part)
+            for part in (request.method, request.path, _who(request), request.META.get("REMOTE_ADDR", "?"), why)
+        )
         record.exc_info = None
         record.exc_text = None
         record.stack_info = None

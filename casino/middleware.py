@@ -27,7 +27,7 @@ def is_token_api_call(request) -> bool:
     if not request.path_info.startswith(API_PREFIX):
         return False
     header = request.META.get("HTTP_AUTHORIZATION", "")
-    return header[:len(TOKEN_KEYWORD) + 1].lower() == TOKEN_KEYWORD + " "
+    return header[: len(TOKEN_KEYWORD) + 1].lower() == TOKEN_KEYWORD + " "
 
 
 class SessionMiddleware(sessions_middleware.SessionMiddleware):
@@ -82,8 +82,12 @@ def _record_refusal(request, response) -> None:
     except Exception:  # noqa: BLE001 - a session that cannot be read: refused anonymously
         user = None
     why = getattr(request, REASON, "") or "Forbidden"
-    security_event_record(kind=SecurityEvent.Kind.REFUSAL, user=user, address=client_address(request),
-                          detail=f"{request.method} {request.path[:300]}: {why}")
+    security_event_record(
+        kind=SecurityEvent.Kind.REFUSAL,
+        user=user,
+        address=client_address(request),
+        detail=f"{request.method} {request.path[:300]}: {why}",
+    )
 
 
 class ApiNotFoundMiddleware:
@@ -97,8 +101,11 @@ class ApiNotFoundMiddleware:
 
     def __call__(self, request):
         response = self.get_response(request)
-        if response.status_code == 404 and request.path_info.startswith(API_PREFIX) and \
-                not response.get("Content-Type", "").startswith("application/json"):
+        if (
+            response.status_code == 404
+            and request.path_info.startswith(API_PREFIX)
+            and not response.get("Content-Type", "").startswith("application/json")
+        ):
             from django.http import JsonResponse
             from django.utils.translation import gettext as _
 

@@ -46,14 +46,18 @@ class Table(models.Model):
     pit = models.ForeignKey(Pit, on_delete=models.PROTECT, related_name="tables", verbose_name=_("pit"))
     variant = models.CharField(_("variant"), max_length=20, choices=Variant.choices)
     rules = models.JSONField(
-        _("house rules"), default=dict, blank=True,
+        _("house rules"),
+        default=dict,
+        blank=True,
         help_text=_("Only the rules that differ from the variant's defaults (or preset), as a JSON object."),
     )
     min_bet = models.DecimalField(_("minimum Ante"), validators=[MinValueValidator(Decimal("0.01"))], **MONEY)
     max_bet = models.DecimalField(_("maximum Ante"), validators=[MinValueValidator(Decimal("0.01"))], **MONEY)
     boxes = models.PositiveSmallIntegerField(_("boxes"), validators=[MinValueValidator(1)])
     chips = models.JSONField(
-        _("chips"), default=list, blank=True,
+        _("chips"),
+        default=list,
+        blank=True,
         help_text=_("Chip denominations, smallest first, e.g. [100, 500, 1000, 5000]."),
     )
     is_active = models.BooleanField(_("open"), default=True)
@@ -78,13 +82,13 @@ class Table(models.Model):
     def clean(self):
         errors: dict[str, list] = {}
         if self.min_bet is not None and self.max_bet is not None and self.max_bet < self.min_bet:
-            errors.setdefault("max_bet", []).append(
-                gettext("The maximum Ante must not be below the minimum Ante."))
+            errors.setdefault("max_bet", []).append(gettext("The maximum Ante must not be below the minimum Ante."))
         limit = MAX_BOXES.get(self.variant)
         if limit is not None and self.boxes is not None and self.boxes > limit:
             errors.setdefault("boxes", []).append(
                 gettext("A %(variant)s table has at most %(limit)d boxes.")
-                % {"variant": self.get_variant_display(), "limit": limit})
+                % {"variant": self.get_variant_display(), "limit": limit}
+            )
         if self.variant in Variant.values:
             try:
                 in_force = house_rules.validate(self.variant, self.rules)
@@ -94,9 +98,14 @@ class Table(models.Model):
                 # A preset may fix the number of boxes (blackjack online: one player position).
                 seats = in_force.get("boxes")
                 if type(seats) is int and self.boxes is not None and self.boxes > seats and "boxes" not in errors:
-                    errors["boxes"] = [ngettext("The house rules of this table allow %(seats)d box.",
-                                                "The house rules of this table allow at most %(seats)d boxes.",
-                                                seats) % {"seats": seats}]
+                    errors["boxes"] = [
+                        ngettext(
+                            "The house rules of this table allow %(seats)d box.",
+                            "The house rules of this table allow at most %(seats)d boxes.",
+                            seats,
+                        )
+                        % {"seats": seats}
+                    ]
         try:
             self.chips = _clean_chips(self.chips)
         except ValidationError as exc:
@@ -118,7 +127,9 @@ def _clean_chips(chips) -> list[str]:
         except RoundError:
             raise ValidationError(
                 gettext("%(chip)r is not a chip: a chip is a positive amount with at most 2 decimals.")
-                % {"chip": chip}, code="chips") from None
+                % {"chip": chip},
+                code="chips",
+            ) from None
     if any(b <= a for a, b in zip(amounts, amounts[1:])):
         raise ValidationError(gettext("List the chips once each, smallest first."), code="chips")
     return [fmt(amount) for amount in amounts]
@@ -127,11 +138,13 @@ def _clean_chips(chips) -> list[str]:
 class Staff(models.Model):
     """A person on the floor: a user, the pits they work in, their badge. Roles are groups."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="staff",
-                                verbose_name=_("user"))
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="staff", verbose_name=_("user")
+    )
     pits = models.ManyToManyField(Pit, blank=True, related_name="staff_members", verbose_name=_("pits"))
-    badge = models.CharField(_("badge"), max_length=16, blank=True,
-                             help_text=_("Short code on the staff member's badge."))
+    badge = models.CharField(
+        _("badge"), max_length=16, blank=True, help_text=_("Short code on the staff member's badge.")
+    )
 
     class Meta:
         ordering = ["user__username"]
@@ -157,8 +170,14 @@ class SecurityEvent(models.Model):
         REFUSAL = "refusal", _("permission refused")
 
     at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                             related_name="+", verbose_name=_("user"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("user"),
+    )
     # The name given (a failed login's may belong to no one), kept when the user is deleted.
     username = models.CharField(_("username"), max_length=150, blank=True, db_index=True)
     kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices, db_index=True)
@@ -180,12 +199,25 @@ class DeviceToken(models.Model):
     account the machine logs rounds as. People's tokens have no DeviceToken."""
 
     name = models.CharField(_("name"), max_length=100, unique=True)
-    token = models.OneToOneField(settings.KNOX_TOKEN_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                                 related_name="device", verbose_name=_("token"))
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="device_tokens",
-                             verbose_name=_("acts as"))
-    issued_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                                  related_name="+", verbose_name=_("issued by"))
+    token = models.OneToOneField(
+        settings.KNOX_TOKEN_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="device",
+        verbose_name=_("token"),
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="device_tokens", verbose_name=_("acts as")
+    )
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("issued by"),
+    )
     issued_at = models.DateTimeField(_("issued"), auto_now_add=True)
     revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
 

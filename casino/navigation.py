@@ -73,8 +73,9 @@ def menu_for(items: list[dict], current: str | None = None) -> list[dict]:
         menu["active"] = menu["active"] or entry["active"]
     # The plain entries first, then the menus in GROUPS' order.
     order = list(GROUPS)
-    bar.sort(key=lambda m: (1, order.index(m["key"]) if m["key"] in order else len(order)) if "entries" in m
-             else (0, 0))
+    bar.sort(
+        key=lambda m: (1, order.index(m["key"]) if m["key"] in order else len(order)) if "entries" in m else (0, 0)
+    )
     return [m["entries"][0] if "entries" in m and len(m["entries"]) == 1 else m for m in bar]
 
 

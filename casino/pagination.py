@@ -63,23 +63,35 @@ class KeysetPagination(StrictLimitOffsetPagination):
         self.request = request
         params = request.query_params
         self.keyset = any(name in params for name in keyset.PARAMS) or (
-            self.offset_query_param not in params and self.limit_query_param not in params)
+            self.offset_query_param not in params and self.limit_query_param not in params
+        )
         if not self.keyset:
             return super().paginate_queryset(queryset, request, view)
         self.limit = self.get_limit(request)
         try:
-            self.page = keyset.page_from(queryset, request.query_params, field=self.keyset_field, size=self.limit,
-                                         day_start=keyset.day_start)
+            self.page = keyset.page_from(
+                queryset, request.query_params, field=self.keyset_field, size=self.limit, day_start=keyset.day_start
+            )
         except keyset.BadKey as exc:
-            raise ValidationError({name: [_("\"%(value)s\" is not a page key of this list.") % {"value": exc}]
-                                   for name in keyset.PARAMS if request.query_params.get(name)}) from None
+            raise ValidationError(
+                {
+                    name: [_('"%(value)s" is not a page key of this list.') % {"value": exc}]
+                    for name in keyset.PARAMS
+                    if request.query_params.get(name)
+                }
+            ) from None
         return self.page.object_list
 
     def get_paginated_response(self, data):
         if not self.keyset:
             return super().get_paginated_response(data)
-        return Response({"next": self._link("older", self.page.older),
-                         "previous": self._link("newer", self.page.newer), "results": data})
+        return Response(
+            {
+                "next": self._link("older", self.page.older),
+                "previous": self._link("newer", self.page.newer),
+                "results": data,
+            }
+        )
 
     def _link(self, name: str, key: str | None) -> str | None:
         if key is None:
@@ -103,11 +115,26 @@ class KeysetPagination(StrictLimitOffsetPagination):
 
     def get_schema_operation_parameters(self, view):
         return super().get_schema_operation_parameters(view) + [
-            {"name": "older", "required": False, "in": "query", "schema": {"type": "string"},
-             "description": "Keyset page: the rows older than this key (from a `next` link; empty: the newest "
-                            "rows). No `count` then, and no OFFSET: every page costs what the first costs."},
-            {"name": "newer", "required": False, "in": "query", "schema": {"type": "string"},
-             "description": "Keyset page: the rows newer than this key (from a `previous` link)."},
-            {"name": "at", "required": False, "in": "query", "schema": {"type": "string", "format": "date"},
-             "description": "Keyset page: the rows of this day and before, newest first."},
+            {
+                "name": "older",
+                "required": False,
+                "in": "query",
+                "schema": {"type": "string"},
+                "description": "Keyset page: the rows older than this key (from a `next` link; empty: the newest "
+                "rows). No `count` then, and no OFFSET: every page costs what the first costs.",
+            },
+            {
+                "name": "newer",
+                "required": False,
+                "in": "query",
+                "schema": {"type": "string"},
+                "description": "Keyset page: the rows newer than this key (from a `previous` link).",
+            },
+            {
+                "name": "at",
+                "required": False,
+                "in": "query",
+                "schema": {"type": "string", "format": "date"},
+                "description": "Keyset page: the rows of this day and before, newest first.",
+            },
         ]

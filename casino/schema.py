@@ -45,8 +45,13 @@ def add_common_responses(result, generator, request, public):
             if (method, path_name) in RAW_BODY and "requestBody" in operation:
                 operation["requestBody"]["required"] = True
             if "requestBody" in operation or any(p.get("in") == "query" for p in parameters):
-                responses.setdefault("400", _error("The request is not valid: `extra.fields` says which field and "
-                                                   "why, or `extra.code` what is wrong."))
+                responses.setdefault(
+                    "400",
+                    _error(
+                        "The request is not valid: `extra.fields` says which field and "
+                        "why, or `extra.code` what is wrong."
+                    ),
+                )
             if operation.get("security") != [] and operation.get("security") != [{}]:
                 responses.setdefault("401", _error("No credentials, or a token that is unknown, expired or revoked."))
                 if not _is_token_path(path_name):
@@ -55,11 +60,19 @@ def add_common_responses(result, generator, request, public):
                 responses.setdefault("404", _error("There is no such object, or none the caller may see."))
             if "requestBody" in operation:
                 responses.setdefault("415", _error("The body is not JSON (`extra.code` = `unsupported_media_type`)."))
-            responses.setdefault("503", _error(
-                "The database or the task queue cannot be reached for a moment (`extra.code` = `unavailable`); "
-                "try again after `Retry-After` seconds.",
-                headers={"Retry-After": {"schema": {"type": "integer"},
-                                         "description": "Seconds to wait before trying again."}}))
+            responses.setdefault(
+                "503",
+                _error(
+                    "The database or the task queue cannot be reached for a moment (`extra.code` = `unavailable`); "
+                    "try again after `Retry-After` seconds.",
+                    headers={
+                        "Retry-After": {
+                            "schema": {"type": "integer"},
+                            "description": "Seconds to wait before trying again.",
+                        }
+                    },
+                ),
+            )
     return result
 
 

@@ -48,10 +48,12 @@ def lockout_response(request, original_response=None, credentials=None):
     message = ngettext(
         "Too many failed logins. Try again in %(minutes)d minute, or ask a pit boss to unlock the account.",
         "Too many failed logins. Try again in %(minutes)d minutes, or ask a pit boss to unlock the account.",
-        minutes) % {"minutes": minutes}
+        minutes,
+    ) % {"minutes": minutes}
     if request.path_info.startswith(API_PREFIX):
-        response = JsonResponse({"message": message, "extra": {"code": "locked_out", "retry_after": minutes * 60}},
-                                status=429)
+        response = JsonResponse(
+            {"message": message, "extra": {"code": "locked_out", "retry_after": minutes * 60}}, status=429
+        )
     else:
         response = render(request, "registration/locked_out.html", {"message": message}, status=429)
     if minutes:
@@ -60,6 +62,7 @@ def lockout_response(request, original_response=None, credentials=None):
 
 
 # --- receivers, connected in CasinoConfig.ready ----------------------------------------------
+
 
 def on_logged_in(sender, request, user, **kwargs):
     from .models import SecurityEvent
@@ -81,8 +84,12 @@ def on_login_failed(sender, credentials, request=None, **kwargs):
     from .services import security_event_record
 
     locked = bool(getattr(getattr(request, "_request", request), "axes_locked_out", False))
-    security_event_record(kind=SecurityEvent.Kind.LOGIN_FAILED, username=str(credentials.get("username") or ""),
-                          address=client_address(request), detail=_("refused: locked out") if locked else "")
+    security_event_record(
+        kind=SecurityEvent.Kind.LOGIN_FAILED,
+        username=str(credentials.get("username") or ""),
+        address=client_address(request),
+        detail=_("refused: locked out") if locked else "",
+    )
 
 
 def on_locked_out(sender, request, username, ip_address, **kwargs):
@@ -90,8 +97,12 @@ def on_locked_out(sender, request, username, ip_address, **kwargs):
     from .services import security_event_record
 
     log.warning("Locked out: username %r from %s after too many failed logins", username, ip_address)
-    security_event_record(kind=SecurityEvent.Kind.LOCKOUT, username=str(username or ""), address=ip_address,
-                          detail=f"locked out for {_minutes(request)} min")
+    security_event_record(
+        kind=SecurityEvent.Kind.LOCKOUT,
+        username=str(username or ""),
+        address=ip_address,
+        detail=f"locked out for {_minutes(request)} min",
+    )
 
 
 def remember_credentials(sender, instance, raw=False, update_fields=None, **kwargs):

@@ -113,6 +113,7 @@ def _broker_health() -> dict:
 
 # --- lockouts and the security log (issue 18) ------------------------------------------------
 
+
 def locked_out_usernames(*, user) -> list[str]:
     """The usernames locked out now (axes) that `user` may unlock: an admin any; a pit boss those
     of the staff of his pits; anyone else none."""

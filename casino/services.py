@@ -37,8 +37,17 @@ def table_create(
     is_active: bool = True,
 ) -> Table:
     """A new table; raises ValidationError (nothing stored) when a field or house rule is wrong."""
-    table = Table(pit=pit, name=name, variant=variant, min_bet=min_bet, max_bet=max_bet, boxes=boxes,
-                  chips=chips or [], rules=rules or {}, is_active=is_active)
+    table = Table(
+        pit=pit,
+        name=name,
+        variant=variant,
+        min_bet=min_bet,
+        max_bet=max_bet,
+        boxes=boxes,
+        chips=chips or [],
+        rules=rules or {},
+        is_active=is_active,
+    )
     table.full_clean()
     table.save()
     return table
@@ -60,12 +69,25 @@ def staff_enrol(*, user, roles: tuple[str, ...] = (), pits=(), badge: str = "") 
     return staff
 
 
-def user_create(*, username: str, password: str, email: str = "", first_name: str = "", last_name: str = "",
-                is_superuser: bool = False):
+def user_create(
+    *,
+    username: str,
+    password: str,
+    email: str = "",
+    first_name: str = "",
+    last_name: str = "",
+    is_superuser: bool = False,
+):
     """A new login. Superusers are also `is_staff`, so they reach the admin site."""
     User = get_user_model()
-    user = User(username=username, email=email, first_name=first_name, last_name=last_name,
-                is_superuser=is_superuser, is_staff=is_superuser)
+    user = User(
+        username=username,
+        email=email,
+        first_name=first_name,
+        last_name=last_name,
+        is_superuser=is_superuser,
+        is_staff=is_superuser,
+    )
     user.set_password(password)
     user.full_clean()
     user.save()
@@ -74,8 +96,10 @@ def user_create(*, username: str, password: str, email: str = "", first_name: st
 
 # --- the security log, tokens and lockouts (issue 18) ----------------------------------------
 
-def security_event_record(*, kind: str, user=None, username: str = "", address: str | None = None,
-                          detail: str = "") -> SecurityEvent:
+
+def security_event_record(
+    *, kind: str, user=None, username: str = "", address: str | None = None, detail: str = ""
+) -> SecurityEvent:
     """Appends one line to the security log. `username` defaults to the user's; an address that is
     not an IP address (a test client's "testserver", a proxy's garbage) is left out."""
     if user is not None and not getattr(user, "is_authenticated", False):
@@ -86,8 +110,9 @@ def security_event_record(*, kind: str, user=None, username: str = "", address: 
         address = str(ipaddress.ip_address(address)) if address else None
     except ValueError:
         address = None
-    return SecurityEvent.objects.create(kind=kind, user=user, username=username[:150], address=address,
-                                        detail=detail[:500])
+    return SecurityEvent.objects.create(
+        kind=kind, user=user, username=username[:150], address=address, detail=detail[:500]
+    )
 
 
 def token_issue(*, user, address: str | None = None) -> tuple[AuthToken, str]:
@@ -105,8 +130,9 @@ def token_revoke(*, token, address: str | None = None, detail: str = "logout") -
     security_event_record(kind=SecurityEvent.Kind.TOKEN_REVOKED, user=user, address=address, detail=detail)
 
 
-def tokens_revoke_all(*, user, address: str | None = None, reason: str = "logout of all tokens",
-                      devices: bool = False) -> int:
+def tokens_revoke_all(
+    *, user, address: str | None = None, reason: str = "logout of all tokens", devices: bool = False
+) -> int:
     """Revokes every person's token of the user (with `devices`, his device tokens too); how many."""
     tokens = AuthToken.objects.filter(user=user)
     if not devices:
@@ -116,8 +142,9 @@ def tokens_revoke_all(*, user, address: str | None = None, reason: str = "logout
     _total, by_model = tokens.delete()
     count = by_model.get(AuthToken._meta.label, 0)
     if count:
-        security_event_record(kind=SecurityEvent.Kind.TOKEN_REVOKED, user=user, address=address,
-                              detail=f"{reason}: {count} token(s)")
+        security_event_record(
+            kind=SecurityEvent.Kind.TOKEN_REVOKED, user=user, address=address, detail=f"{reason}: {count} token(s)"
+        )
     return count
 
 
@@ -128,8 +155,11 @@ def device_token_issue(*, name: str, user, issued_by=None) -> tuple[DeviceToken,
     with transaction.atomic():
         token, key = AuthToken.objects.create(user=user, expiry=timedelta(days=days) if days else None)
         device = DeviceToken.objects.create(name=name, token=token, user=user, issued_by=issued_by)
-        security_event_record(kind=SecurityEvent.Kind.TOKEN_ISSUED, user=issued_by, detail=f"device {name!r} "
-                              f"acting as {user.get_username()}")
+        security_event_record(
+            kind=SecurityEvent.Kind.TOKEN_ISSUED,
+            user=issued_by,
+            detail=f"device {name!r} acting as {user.get_username()}",
+        )
     return device, key
 
 
@@ -151,8 +181,11 @@ def lockout_unlock(*, by, username: str, address: str | None = None) -> None:
     from .selectors import locked_out_usernames
 
     if username not in locked_out_usernames(user=by):
-        raise ServiceError(_("%(username)s is not locked out, or not on your staff.") % {"username": username},
-                           extra={"code": "not_locked_out"}, status=404)
+        raise ServiceError(
+            _("%(username)s is not locked out, or not on your staff.") % {"username": username},
+            extra={"code": "not_locked_out"},
+            status=404,
+        )
     reset(username=username)
     security_event_record(kind=SecurityEvent.Kind.UNLOCK, user=by, address=address, detail=f"unlocked {username}")
 

@@ -17,7 +17,11 @@ from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 from casino.config import (
-    celery_settings_from, chain_key_from, chain_key_id_from, old_chain_keys_from, secret_key_from,
+    celery_settings_from,
+    chain_key_from,
+    chain_key_id_from,
+    old_chain_keys_from,
+    secret_key_from,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -147,8 +151,9 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # each of them anew — most of its CPU per round. Needs server-side parameter binding. Turn it off
 # (DB_PREPARED_STATEMENTS=0) behind a pooler in transaction mode (PgBouncer before 1.21), which
 # cannot keep a connection's prepared statements.
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.bool("DB_PREPARED_STATEMENTS",
-                                                                                    default=True):
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.bool(
+    "DB_PREPARED_STATEMENTS", default=True
+):
     DATABASES["default"].setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=2)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -193,13 +198,19 @@ CELERY_BEAT_SCHEDULE = {
     # Rounds whose audit message never arrived (a web process killed before sending it).
     "audit-overdue-rounds": {"task": "audit.tasks.audit_overdue_rounds", "schedule": 5 * 60},
     # A signed checkpoint of every chain's head, and a full verification of the chains every night.
-    "chain-checkpoint": {"task": "dealing.tasks.chain_checkpoint",
-                         "schedule": env.int("CHECKPOINT_INTERVAL_S", default=5 * 60)},
-    "chain-verify": {"task": "dealing.tasks.chain_verify",
-                     "schedule": crontab(hour=env.int("CHAIN_VERIFY_HOUR", default=3), minute=30)},
+    "chain-checkpoint": {
+        "task": "dealing.tasks.chain_checkpoint",
+        "schedule": env.int("CHECKPOINT_INTERVAL_S", default=5 * 60),
+    },
+    "chain-verify": {
+        "task": "dealing.tasks.chain_verify",
+        "schedule": crontab(hour=env.int("CHAIN_VERIFY_HOUR", default=3), minute=30),
+    },
     # The integrity signals of the last SIGNALS_WINDOW_DAYS days, once the nightly audit is done.
-    "signals-scan": {"task": "books.tasks.signals_scan_daily",
-                     "schedule": crontab(hour=env.int("SIGNALS_SCAN_HOUR", default=5), minute=0)},
+    "signals-scan": {
+        "task": "books.tasks.signals_scan_daily",
+        "schedule": crontab(hour=env.int("SIGNALS_SCAN_HOUR", default=5), minute=0),
+    },
     # API tokens whose time is up (they are refused anyway; this keeps the table small).
     "tokens-purge-expired": {"task": "casino.tokens_purge_expired", "schedule": 60 * 60},
 }
@@ -344,9 +355,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # Choice sets that share a field name across apps get names of their own.
-    "ENUM_NAME_OVERRIDES": {"DrillKindEnum": "drills.choices.Kind",
-                            "DarkCardBetEnum": "dealing.games.ochko.math.apis.RULE_CHOICES",
-                            "SignalStatusEnum": "books.models.SignalStatus"},
+    "ENUM_NAME_OVERRIDES": {
+        "DrillKindEnum": "drills.choices.Kind",
+        "DarkCardBetEnum": "dealing.games.ochko.math.apis.RULE_CHOICES",
+        "SignalStatusEnum": "books.models.SignalStatus",
+    },
     # 415 (JSON only) and 503 (database or broker down) on the operations that may answer them.
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "casino.schema.add_common_responses"],
 }

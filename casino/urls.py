@@ -10,12 +10,15 @@ from . import apis, views
 
 # The floor app's pages, under the "casino" namespace; later apps mount theirs the same way
 # (`path("dealing/", include("dealing.urls"))` with app_name = "dealing").
-floor_patterns = ([
-    path("", views.floor, name="floor"),
-    path("start/", views.home, name="home"),
-    path("security/lockouts/", views.lockouts, name="lockouts"),
-    path("security/log/", views.security_log, name="security_log"),
-], "casino")
+floor_patterns = (
+    [
+        path("", views.floor, name="floor"),
+        path("start/", views.home, name="home"),
+        path("security/lockouts/", views.lockouts, name="lockouts"),
+        path("security/log/", views.security_log, name="security_log"),
+    ],
+    "casino",
+)
 
 # Every app's endpoints, under the "api" namespace. Django tries the patterns in order and an
 # include mounted at "" tries each of its own, so the busiest endpoints (dealing's: rounds logged
@@ -48,8 +51,11 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves Swagger UI's set-up script from its own URL (?script) instead of inline,
     # and our template drops the inline <style>: the page runs under the Content-Security-Policy.
-    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema", template_name="casino/swagger_ui.html"),
-         name="swagger-ui"),
+    path(
+        "api/docs/",
+        SpectacularSwaggerSplitView.as_view(url_name="schema", template_name="casino/swagger_ui.html"),
+        name="swagger-ui",
+    ),
     path("healthz", views.healthz, name="healthz"),
 ]
 

@@ -60,7 +60,9 @@ def floor_name_problem(name: str, *, max_length: int = NAME_MAX) -> str | None:
         if category[0] in "LM" or category == "Nd" or char == " " or char in NAME_PUNCTUATION:
             continue
         return _("%(char)s cannot be part of a name: use letters, digits, spaces and %(punctuation)s") % {
-            "char": describe(char), "punctuation": " ".join(NAME_PUNCTUATION)}
+            "char": describe(char),
+            "punctuation": " ".join(NAME_PUNCTUATION),
+        }
     if not any(unicodedata.category(char)[0] == "L" or unicodedata.category(char) == "Nd" for char in name):
         return _("A name has at least one letter or digit.")
     return None
@@ -74,7 +76,8 @@ def player_name_problem(name: str, *, max_length: int | None = None) -> str | No
     char = invisible_character(name)
     if char is not None:
         return _("A player's name cannot contain %(char)s: only characters that can be seen, and spaces.") % {
-            "char": describe(char)}
+            "char": describe(char)
+        }
     return None
 
 

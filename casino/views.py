@@ -7,14 +7,14 @@ from django.core.exceptions import PermissionDenied
 from django.db import DatabaseError
 from django.http import JsonResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
 from . import navigation, selectors, services
-from .exports import csv_response
 from .errors import ServiceError
+from .exports import csv_response
 from .models import SecurityEvent
 from .roles import AUDITOR, FLOOR_ROLES, PIT_BOSS, role_required
 from .security import client_address
@@ -59,6 +59,7 @@ def _is_staff(request) -> bool:
 
 # --- lockouts and the security log (issue 18) ------------------------------------------------
 
+
 @require_http_methods(["GET", "POST"])
 @role_required(PIT_BOSS)
 def lockouts(request):
@@ -77,8 +78,9 @@ def lockouts(request):
 
 
 class SecurityLogFilter(forms.Form):
-    kind = forms.ChoiceField(label=_("kind"), required=False,
-                             choices=[("", _("every kind")), *SecurityEvent.Kind.choices])
+    kind = forms.ChoiceField(
+        label=_("kind"), required=False, choices=[("", _("every kind")), *SecurityEvent.Kind.choices]
+    )
     user = forms.CharField(label=_("user"), required=False, max_length=150)
     since = forms.DateField(label=_("from"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     until = forms.DateField(label=_("to"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
@@ -97,10 +99,16 @@ def security_log(request):
     events = selectors.security_event_list(filters=filters)
     if request.GET.get("export") == "csv":
         return _security_csv(events)
-    return render(request, "casino/security_log.html", {
-        "form": form, "events": events[:SECURITY_LOG_PAGE], "limit": SECURITY_LOG_PAGE,
-        "csv_query": _with_export(request),
-    })
+    return render(
+        request,
+        "casino/security_log.html",
+        {
+            "form": form,
+            "events": events[:SECURITY_LOG_PAGE],
+            "limit": SECURITY_LOG_PAGE,
+            "csv_query": _with_export(request),
+        },
+    )
 
 
 def _with_export(request) -> str:
@@ -120,9 +128,15 @@ def _security_csv(events) -> StreamingHttpResponse:
     def rows():
         yield [_("when"), _("kind"), _("user"), _("address"), _("detail")]
         for at, kind, username, address, detail in events.values_list(
-                "at", "kind", "username", "address", "detail").iterator(chunk_size=2000):
-            yield [timezone.localtime(at).isoformat(timespec="seconds"), kind, _cell(username), address or "",
-                   _cell(detail)]
+            "at", "kind", "username", "address", "detail"
+        ).iterator(chunk_size=2000):
+            yield [
+                timezone.localtime(at).isoformat(timespec="seconds"),
+                kind,
+                _cell(username),
+                address or "",
+                _cell(detail),
+            ]
 
     stamp = timezone.localtime().strftime("%Y%m%d-%H%M")
     return csv_response(rows(), f"security-log-{stamp}.csv")

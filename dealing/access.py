@@ -49,21 +49,28 @@ def dealer_of(table: Table, user) -> bool:
 
 
 def require_pit_boss(user, table: Table) -> None:
-    require(user, table, (PIT_BOSS,),
-            _("Only a pit boss of pit %(pit)s decides on what happens at table %(table)s."))
+    require(user, table, (PIT_BOSS,), _("Only a pit boss of pit %(pit)s decides on what happens at table %(table)s."))
 
 
 def check_may_use_terminal(user, table: Table) -> None:
     """The table terminal is for the dealers, inspectors and pit bosses of the table's pit (storing
     the round it followed is then `check_may_log_at`'s: dealers and pit bosses)."""
-    require(user, table, TERMINAL_USERS,
-            _("The terminal of table %(table)s is for the dealers, inspectors and pit bosses of pit %(pit)s."))
+    require(
+        user,
+        table,
+        TERMINAL_USERS,
+        _("The terminal of table %(table)s is for the dealers, inspectors and pit bosses of pit %(pit)s."),
+    )
 
 
 def check_may_log_at(user, table: Table) -> None:
     """Only the dealers and pit bosses of the table's pit log its rounds (before anything is read)."""
-    require(user, table, (DEALER, PIT_BOSS),
-            _("You may not log rounds at table %(table)s: only its pit's dealers and pit bosses do."))
+    require(
+        user,
+        table,
+        (DEALER, PIT_BOSS),
+        _("You may not log rounds at table %(table)s: only its pit's dealers and pit bosses do."),
+    )
 
 
 def check_may_log_for(user, table: Table, dealer, supersedes: Round | None) -> None:
@@ -76,11 +83,14 @@ def check_may_log_for(user, table: Table, dealer, supersedes: Round | None) -> N
         message = _("You may only correct rounds you dealt yourself.")
     else:
         message = _("You may not log rounds of %(dealer)s at table %(table)s.") % {
-            "dealer": dealer.get_username(), "table": table.name}
+            "dealer": dealer.get_username(),
+            "table": table.name,
+        }
     raise refuse(message, "forbidden", status=403)
 
 
 # --- the pages ---------------------------------------------------------------------------------------
+
 
 def table_for(user, name: str) -> Table:
     """The table named `name` when it stands in one of the user's pits: 404 if none, 403 if elsewhere."""

@@ -13,7 +13,18 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from .choices import AuditStatus, RoundStatus
-from .models import Approval, ChainCheck, Incident, Round, Shoe, ShoeEvent, Stake, Supersession, audit_status_q, status_q
+from .models import (
+    Approval,
+    ChainCheck,
+    Incident,
+    Round,
+    Shoe,
+    ShoeEvent,
+    Stake,
+    Supersession,
+    audit_status_q,
+    status_q,
+)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

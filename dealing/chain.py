@@ -19,7 +19,7 @@ import hashlib
 import hmac
 import json
 from dataclasses import dataclass
-from datetime import timezone
+from datetime import UTC
 from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
 
@@ -128,6 +128,7 @@ def _money(value) -> str | None:
 
 # --- the key ---------------------------------------------------------------------------------
 
+
 class UnknownKey(Exception):
     """A link names a key id that is not configured (CHAIN_KEY_ID / CHAIN_KEYS_OLD)."""
 
@@ -136,8 +137,9 @@ def chain_keys() -> tuple[str, dict[str, bytes]]:
     """(the current key id, every configured key by id) from the settings (casino/settings.py)."""
     from django.conf import settings
 
-    return _keys(settings.CHAIN_KEY_ID, settings.CHAIN_KEY,
-                 tuple(sorted(getattr(settings, "CHAIN_KEYS_OLD", {}).items())))
+    return _keys(
+        settings.CHAIN_KEY_ID, settings.CHAIN_KEY, tuple(sorted(getattr(settings, "CHAIN_KEYS_OLD", {}).items()))
+    )
 
 
 @lru_cache(maxsize=8)
@@ -175,8 +177,7 @@ def stake_payload(values) -> list:
     if not isinstance(values, tuple):
         values = tuple(getattr(values, name) for name in STAKE_FIELDS)
     stake_id, box, player, ante, bet, dealer_bet, owed_net, paid_net = values
-    return [stake_id, box, player, _money(ante), _money(bet), _money(dealer_bet), _money(owed_net),
-            _money(paid_net)]
+    return [stake_id, box, player, _money(ante), _money(bet), _money(dealer_bet), _money(owed_net), _money(paid_net)]
 
 
 def stakes_digest(stakes, key: bytes) -> str:
@@ -185,11 +186,31 @@ def stakes_digest(stakes, key: bytes) -> str:
     return link_digest({"v": CHAIN_VERSION, "stakes": rows}, key)
 
 
-def record_payload(*, key_id: str, table_id: int, chain_index: int, uid, revision: int,
-                   supersedes_sha256: str | None, amendment_reason: str, shoe_id: int | None,
-                   position: int | None, number: int | None, dealer_id: int, logged_by_id: int, logged_at,
-                   variant: str, house_rules: dict, table_min, table_max, float_owed, float_logged,
-                   document: dict, stakes_hmac: str, prev_sha256: str) -> dict:
+def record_payload(
+    *,
+    key_id: str,
+    table_id: int,
+    chain_index: int,
+    uid,
+    revision: int,
+    supersedes_sha256: str | None,
+    amendment_reason: str,
+    shoe_id: int | None,
+    position: int | None,
+    number: int | None,
+    dealer_id: int,
+    logged_by_id: int,
+    logged_at,
+    variant: str,
+    house_rules: dict,
+    table_min,
+    table_max,
+    float_owed,
+    float_logged,
+    document: dict,
+    stakes_hmac: str,
+    prev_sha256: str,
+) -> dict:
     return {
         "v": CHAIN_VERSION,
         "key": key_id,
@@ -204,7 +225,7 @@ def record_payload(*, key_id: str, table_id: int, chain_index: int, uid, revisio
         "number": number,
         "dealer": dealer_id,
         "logged_by": logged_by_id,
-        "logged_at": logged_at.astimezone(timezone.utc).isoformat(timespec="microseconds"),
+        "logged_at": logged_at.astimezone(UTC).isoformat(timespec="microseconds"),
         "variant": variant,
         "house_rules": house_rules,
         "table_min": _money(table_min),
@@ -217,28 +238,53 @@ def record_payload(*, key_id: str, table_id: int, chain_index: int, uid, revisio
     }
 
 
-def round_hash(record, *, supersedes_sha256: str | None = None, key: bytes | None = None,
-               encoded: dict[str, str] | None = None) -> str:
+def round_hash(
+    record, *, supersedes_sha256: str | None = None, key: bytes | None = None, encoded: dict[str, str] | None = None
+) -> str:
     """The link a stored `Round` should carry, recomputed from its fields (its `stakes_hmac` as
     stored; `stakes_digest` checks that one against the stake rows). The superseded record's link
     is `supersedes_sha256` when given, else read from `record.supersedes`. `encoded`: the canonical
     JSON of some of its payload's values ("document", "house_rules"), when the caller has it."""
     if supersedes_sha256 is None and record.supersedes_id:
         supersedes_sha256 = record.supersedes.sha256
-    return link_digest(record_payload(
-        key_id=record.chain_key, table_id=record.table_id, chain_index=record.chain_index, uid=record.uid,
-        revision=record.revision, supersedes_sha256=supersedes_sha256 if record.supersedes_id else None,
-        amendment_reason=record.amendment_reason, shoe_id=record.shoe_id, position=record.position,
-        number=record.number, dealer_id=record.dealer_id, logged_by_id=record.logged_by_id,
-        logged_at=record.logged_at, variant=record.variant, house_rules=record.house_rules,
-        table_min=record.table_min, table_max=record.table_max, float_owed=record.float_owed,
-        float_logged=record.float_logged, document=record.document, stakes_hmac=record.stakes_hmac,
-        prev_sha256=record.prev_sha256,
-    ), key_for(record.chain_key) if key is None else key, encoded)
+    return link_digest(
+        record_payload(
+            key_id=record.chain_key,
+            table_id=record.table_id,
+            chain_index=record.chain_index,
+            uid=record.uid,
+            revision=record.revision,
+            supersedes_sha256=supersedes_sha256 if record.supersedes_id else None,
+            amendment_reason=record.amendment_reason,
+            shoe_id=record.shoe_id,
+            position=record.position,
+            number=record.number,
+            dealer_id=record.dealer_id,
+            logged_by_id=record.logged_by_id,
+            logged_at=record.logged_at,
+            variant=record.variant,
+            house_rules=record.house_rules,
+            table_min=record.table_min,
+            table_max=record.table_max,
+            float_owed=record.float_owed,
+            float_logged=record.float_logged,
+            document=record.document,
+            stakes_hmac=record.stakes_hmac,
+            prev_sha256=record.prev_sha256,
+        ),
+        key_for(record.chain_key) if key is None else key,
+        encoded,
+    )
 
 
-def seal_round(record, stakes, *, supersedes_sha256: str | None = None, encoded: dict[str, str] | None = None,
-               stakes_hmac: str | None = None) -> str:
+def seal_round(
+    record,
+    stakes,
+    *,
+    supersedes_sha256: str | None = None,
+    encoded: dict[str, str] | None = None,
+    stakes_hmac: str | None = None,
+) -> str:
     """Give a record about to be written (its `chain_index` and `prev_sha256` set) its key id,
     its stakes' HMAC and its link, under the current key; returns the link. Every writer of rounds
     calls this (round_log, corrections, bulk imports, the benchmarks, the migrations).
@@ -266,12 +312,32 @@ def round_mismatch(row, stakes, key: bytes) -> str | None:
 
 # --- approvals -------------------------------------------------------------------------------
 
-APPROVAL_FIELDS = ("link", "incident", "round", "decided_by", "decision", "comment", "decided_at", "chain_key",
-                   "prev_hmac", "hmac")
+APPROVAL_FIELDS = (
+    "link",
+    "incident",
+    "round",
+    "decided_by",
+    "decision",
+    "comment",
+    "decided_at",
+    "chain_key",
+    "prev_hmac",
+    "hmac",
+)
 
 
-def approval_payload(*, key_id: str, link: int, incident_id: int | None, round_sha256: str | None,
-                     decided_by_id: int, decision: str, comment: str, decided_at, prev_hmac: str) -> dict:
+def approval_payload(
+    *,
+    key_id: str,
+    link: int,
+    incident_id: int | None,
+    round_sha256: str | None,
+    decided_by_id: int,
+    decision: str,
+    comment: str,
+    decided_at,
+    prev_hmac: str,
+) -> dict:
     return {
         "v": CHAIN_VERSION,
         "key": key_id,
@@ -281,19 +347,27 @@ def approval_payload(*, key_id: str, link: int, incident_id: int | None, round_s
         "decided_by": decided_by_id,
         "decision": decision,
         "comment": comment,
-        "decided_at": decided_at.astimezone(timezone.utc).isoformat(timespec="microseconds"),
+        "decided_at": decided_at.astimezone(UTC).isoformat(timespec="microseconds"),
         "prev": prev_hmac,
     }
 
 
 def approval_hash(approval, *, round_sha256: str | None, key: bytes | None = None) -> str:
     """The HMAC an `Approval` should carry; `round_sha256` is the link of the round it decides."""
-    return link_digest(approval_payload(
-        key_id=approval.chain_key, link=approval.link, incident_id=approval.incident_id,
-        round_sha256=round_sha256 if approval.round_id else None, decided_by_id=approval.decided_by_id,
-        decision=approval.decision, comment=approval.comment, decided_at=approval.decided_at,
-        prev_hmac=approval.prev_hmac,
-    ), key_for(approval.chain_key) if key is None else key)
+    return link_digest(
+        approval_payload(
+            key_id=approval.chain_key,
+            link=approval.link,
+            incident_id=approval.incident_id,
+            round_sha256=round_sha256 if approval.round_id else None,
+            decided_by_id=approval.decided_by_id,
+            decision=approval.decision,
+            comment=approval.comment,
+            decided_at=approval.decided_at,
+            prev_hmac=approval.prev_hmac,
+        ),
+        key_for(approval.chain_key) if key is None else key,
+    )
 
 
 def approval_mismatch(row, key: bytes) -> str | None:
@@ -315,8 +389,11 @@ def supersession_mismatch(row) -> str | None:
         return SUPERSESSIONS if wanted else None
     if not wanted:
         return SUPERSESSIONS
-    if (row.supersession_superseding_id != row.round_id or row.supersession_superseded_id != row.round_supersedes_id
-            or row.supersession_at != row.decided_at):
+    if (
+        row.supersession_superseding_id != row.round_id
+        or row.supersession_superseded_id != row.round_supersedes_id
+        or row.supersession_at != row.decided_at
+    ):
         return SUPERSESSIONS
     return None
 
@@ -337,12 +414,16 @@ DECISION_APPROVED = "approved"  # dealing.choices.Decision.APPROVED (this module
 APPROVALS_CHAIN = "approvals"  # the name the approvals' chain goes by in reports and checkpoints
 
 
-_CONTENTS_CHANGED = ("its contents do not match its link (the record was changed after it was written, or the "
-                     "chain was recomputed without the key)")
+_CONTENTS_CHANGED = (
+    "its contents do not match its link (the record was changed after it was written, or the "
+    "chain was recomputed without the key)"
+)
 # A part of a record checked apart from it (a round's stake rows, through `stakes_hmac`).
-_MISMATCH = {STAKES: "its stake rows do not match the link (a stake was changed, added or removed)",
-             SUPERSESSIONS: "its supersession does not match the approval (a supersession was changed, removed or "
-                            "added: which revision of the round is in force was altered)"}
+_MISMATCH = {
+    STAKES: "its stake rows do not match the link (a stake was changed, added or removed)",
+    SUPERSESSIONS: "its supersession does not match the approval (a supersession was changed, removed or "
+    "added: which revision of the round is in force was altered)",
+}
 
 
 @dataclass
@@ -396,18 +477,27 @@ class Walk:
                 self.fail(self.relation, link, row_id, f"link {link} appears twice")
             else:
                 missing = self.expected if link == self.expected + 1 else f"{self.expected}–{link - 1}"
-                self.fail(self.relation, self.expected, None,
-                          f"link {missing} is missing (the next record is link {link})")
+                self.fail(
+                    self.relation, self.expected, None, f"link {missing} is missing (the next record is link {link})"
+                )
             return False
         if prev != self.prev:
-            self.fail(self.relation, link, row_id, "its previous-hash does not match the record before it "
-                      "(a record was removed, inserted or moved)")
+            self.fail(
+                self.relation,
+                link,
+                row_id,
+                "its previous-hash does not match the record before it (a record was removed, inserted or moved)",
+            )
             return False
         try:
             key = key_for(key_id)
         except UnknownKey:
-            self.fail(self.relation, link, row_id, f"its key id {key_id!r} is not a configured chain key "
-                      "(CHAIN_KEY_ID, CHAIN_KEYS_OLD)")
+            self.fail(
+                self.relation,
+                link,
+                row_id,
+                f"its key id {key_id!r} is not a configured chain key (CHAIN_KEY_ID, CHAIN_KEYS_OLD)",
+            )
             return False
         wrong = mismatch(key)
         if wrong is not None:
@@ -415,8 +505,12 @@ class Walk:
             return False
         checkpoint = self.checkpoint
         if checkpoint is not None and link == checkpoint.count - 1 and stored != checkpoint.head:
-            self.fail(self.relation, link, row_id, f"it is not the head the checkpoint of {checkpoint.at} signed "
-                      "(the chain was rebuilt)")
+            self.fail(
+                self.relation,
+                link,
+                row_id,
+                f"it is not the head the checkpoint of {checkpoint.at} signed (the chain was rebuilt)",
+            )
             return False
         self.prev = stored
         self.expected += 1
@@ -426,7 +520,11 @@ class Walk:
         """The first break, after the last record: a chain shorter than its latest checkpoint was cut."""
         checkpoint = self.checkpoint
         if self.broken is None and checkpoint is not None and self.expected < checkpoint.count:
-            self.fail(self.relation, self.expected, None,
-                      f"the chain ends at {self.expected} links but the checkpoint of {checkpoint.at} signed "
-                      f"{checkpoint.count} (the newest records were deleted)")
+            self.fail(
+                self.relation,
+                self.expected,
+                None,
+                f"the chain ends at {self.expected} links but the checkpoint of {checkpoint.at} signed "
+                f"{checkpoint.count} (the newest records were deleted)",
+            )
         return self.broken

@@ -75,8 +75,10 @@ def signing_key(*, create: bool = True) -> Ed25519PrivateKey | None:
             else:
                 key = Ed25519PrivateKey.from_private_bytes(base64.b64decode(value, validate=True))
         except (OSError, ValueError, TypeError) as exc:
-            raise CheckpointError(f"CHECKPOINT_SIGNING_KEY is neither a readable Ed25519 PEM file nor the base64 "
-                                  f"of a raw 32-byte Ed25519 key ({exc}).") from None
+            raise CheckpointError(
+                f"CHECKPOINT_SIGNING_KEY is neither a readable Ed25519 PEM file nor the base64 "
+                f"of a raw 32-byte Ed25519 key ({exc})."
+            ) from None
         if not isinstance(key, Ed25519PrivateKey):
             raise CheckpointError("CHECKPOINT_SIGNING_KEY is not an Ed25519 private key.")
         return key
@@ -88,8 +90,7 @@ def signing_key(*, create: bool = True) -> Ed25519PrivateKey | None:
     if not create:
         return None
     key = Ed25519PrivateKey.generate()
-    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                            serialization.NoEncryption())
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -183,12 +184,19 @@ def append(heads: dict[str, dict], *, at) -> tuple[int, str, Path]:
                     try:
                         seq = int(_parse(raw)["seq"]) + 1
                     except ValueError:
-                        raise CheckpointError(f"The last line of {path} is not a checkpoint: "
-                                              "the log must be repaired before it is appended to.") from None
+                        raise CheckpointError(
+                            f"The last line of {path} is not a checkpoint: "
+                            "the log must be repaired before it is appended to."
+                        ) from None
                     prev = line_digest(raw)
                     break
-            body = {"seq": seq, "prev": prev, "at": at.isoformat(timespec="microseconds"),
-                    "key": fingerprint(public), "heads": heads}
+            body = {
+                "seq": seq,
+                "prev": prev,
+                "at": at.isoformat(timespec="microseconds"),
+                "key": fingerprint(public),
+                "heads": heads,
+            }
             body["sig"] = base64.b64encode(key.sign(canonical_json(body).encode("utf-8"))).decode("ascii")
             raw = canonical_json(body).encode("utf-8")
             path = where / f"checkpoints-{at.strftime('%Y-%m-%d')}.jsonl"
@@ -277,8 +285,11 @@ def read(*, want: int | None = None) -> LogState:
                 fail(seq, f"checkpoint {seq} ({path.name}, line {number}) comes after checkpoint {prev_seq}")
             else:
                 gap = prev_seq + 1 if seq == prev_seq + 2 else f"{prev_seq + 1}–{seq - 1}"
-                fail(prev_seq + 1, f"checkpoint {gap} is missing before {path.name}, line {number} "
-                     "(a line was removed or a file deleted)")
+                fail(
+                    prev_seq + 1,
+                    f"checkpoint {gap} is missing before {path.name}, line {number} "
+                    "(a line was removed or a file deleted)",
+                )
         elif body.get("prev") != prev_digest:
             fail(seq, f"checkpoint {seq} ({path.name}, line {number}) does not follow the line before it")
         digest = line_digest(raw)

@@ -24,8 +24,13 @@ SEED = 2026
 # Rounds per demo table; each game's demo dealer (the `demo` slot of its dealing.games entry) deals
 # them, with the mistakes its dealer may make (the simulators inject them).
 PLAN = {
-    "R-1": 90, "R-2": 60, "R-3": 50,  # ochko
-    "Escribas": 50, "Sacerdotes": 30, "Faraón": 20, "Online-1": 20,  # blackjack salon (three tiers) / online
+    "R-1": 90,
+    "R-2": 60,
+    "R-3": 50,  # ochko
+    "Escribas": 50,
+    "Sacerdotes": 30,
+    "Faraón": 20,
+    "Online-1": 20,  # blackjack salon (three tiers) / online
     "Casa-21": 40,  # veintiuno: one game night
 }
 
@@ -40,8 +45,11 @@ def dealing_demo_load() -> list[str]:
     with transaction.atomic(), hooks.rounds_batched():
         for name, rounds in PLAN.items():
             table = Table.objects.select_related("pit").filter(name=name).first()
-            if not _playable(table) or Shoe.objects.filter(table=table).exists() or \
-                    Round.objects.filter(table=table).exists():
+            if (
+                not _playable(table)
+                or Shoe.objects.filter(table=table).exists()
+                or Round.objects.filter(table=table).exists()
+            ):
                 continue
             rng = random.Random(f"{SEED}-{name}")
             dealt = games.get(table.variant).slot("demo")(table, people["dealer1"], rng, rounds)
@@ -70,22 +78,60 @@ def _incidents(people) -> list[str]:
     dealer, inspector, boss = people["dealer1"], people["inspector1"], people["pitboss1"]
     made = []
     for name, kind, card, exposed, resolution, to_box, evidence, note, decision, comment in [
-        ("R-1", "dealer_card_exposed", "KH", True, "burned", None, "CAM-R1 21:14:05",
-         "The dealer's card flipped on the deal; burned in the pit boss's presence and replaced.",
-         Decision.APPROVED, "Seen on camera; burned correctly."),
-        ("Escribas", "misdrawn_card", "7S", False, "under_shoe", None, "CAM-E 22:40:12",
-         "A second card came out stuck to the first; nobody saw it.", Decision.REJECTED,
-         "The clip shows the card face up: it was exposed, so it cannot go under the shoe."),
-        ("R-2", "misdrawn_card", "AD", True, "to_box", 3, "CAM-R2 23:05:48",
-         "Card drawn for box 2 by mistake while box 3 was drawing.", None, ""),
+        (
+            "R-1",
+            "dealer_card_exposed",
+            "KH",
+            True,
+            "burned",
+            None,
+            "CAM-R1 21:14:05",
+            "The dealer's card flipped on the deal; burned in the pit boss's presence and replaced.",
+            Decision.APPROVED,
+            "Seen on camera; burned correctly.",
+        ),
+        (
+            "Escribas",
+            "misdrawn_card",
+            "7S",
+            False,
+            "under_shoe",
+            None,
+            "CAM-E 22:40:12",
+            "A second card came out stuck to the first; nobody saw it.",
+            Decision.REJECTED,
+            "The clip shows the card face up: it was exposed, so it cannot go under the shoe.",
+        ),
+        (
+            "R-2",
+            "misdrawn_card",
+            "AD",
+            True,
+            "to_box",
+            3,
+            "CAM-R2 23:05:48",
+            "Card drawn for box 2 by mistake while box 3 was drawing.",
+            None,
+            "",
+        ),
     ]:
         table = Table.objects.select_related("pit").filter(name=name).first()
         if not _playable(table):
             continue
         record = Round.objects.filter(in_force_q(), table=table).order_by("-chain_index").first()
-        incident = services.incident_report(table=table, kind=kind, card=card, exposed=exposed,
-                                            resolution=resolution, to_box=to_box, dealer=dealer,
-                                            reported_by=inspector, round=record, evidence=evidence, note=note)
+        incident = services.incident_report(
+            table=table,
+            kind=kind,
+            card=card,
+            exposed=exposed,
+            resolution=resolution,
+            to_box=to_box,
+            dealer=dealer,
+            reported_by=inspector,
+            round=record,
+            evidence=evidence,
+            note=note,
+        )
         if decision:
             services.incident_decide(incident=incident, decided_by=boss, decision=decision, comment=comment)
         made.append(f"incident at {name} ({decision or 'awaiting pitboss1'})")

@@ -10,6 +10,7 @@ def engine_error(exc: engine.RoundError) -> ServiceError:
     return ServiceError(exc.message, extra={"code": exc.code, "path": exc.path, "event": exc.event})
 
 
-def refuse(message: str, code: str, *, status: int = 400, path: str | None = None, event: int | None = None,
-           **extra) -> ServiceError:
+def refuse(
+    message: str, code: str, *, status: int = 400, path: str | None = None, event: int | None = None, **extra
+) -> ServiceError:
     return ServiceError(message, extra={"code": code, "path": path, "event": event, **extra}, status=status)

@@ -15,13 +15,14 @@ from .choices import AuditStatus, IncidentKind, IncidentStatus, RoundStatus
 from .models import Incident, Round, Shoe, Stake, audit_status_q, status_q
 
 
-
 def _add_date_range(filterset, field_name: str) -> None:
     """`from` and `to` (Python keywords, so they cannot be declared in the class body)."""
     filterset.base_filters["from"] = django_filters.DateFilter(
-        field_name=field_name, lookup_expr="date__gte", label=_("from (date, included)"))
+        field_name=field_name, lookup_expr="date__gte", label=_("from (date, included)")
+    )
     filterset.base_filters["to"] = django_filters.DateFilter(
-        field_name=field_name, lookup_expr="date__lte", label=_("to (date, included)"))
+        field_name=field_name, lookup_expr="date__lte", label=_("to (date, included)")
+    )
 
 
 class RoundFilter(StrictFilterSet):
@@ -30,10 +31,12 @@ class RoundFilter(StrictFilterSet):
     dealer = django_filters.CharFilter(field_name="dealer__username", label=_("dealer (username)"))
     variant = django_filters.ChoiceFilter(choices=Variant.choices, label=_("variant"))
     # Derived from the facts beside the round (its audit row, approvals, supersessions), not columns.
-    audit_status = django_filters.ChoiceFilter(choices=AuditStatus.choices, label=_("audit"),
-                                               method=lambda qs, name, value: qs.filter(audit_status_q(value)))
-    status = django_filters.ChoiceFilter(choices=RoundStatus.choices, label=_("status"),
-                                         method=lambda qs, name, value: qs.filter(status_q(value)))
+    audit_status = django_filters.ChoiceFilter(
+        choices=AuditStatus.choices, label=_("audit"), method=lambda qs, name, value: qs.filter(audit_status_q(value))
+    )
+    status = django_filters.ChoiceFilter(
+        choices=RoundStatus.choices, label=_("status"), method=lambda qs, name, value: qs.filter(status_q(value))
+    )
     uid = django_filters.UUIDFilter(label=_("round id (the document's id)"))
 
     class Meta:
@@ -77,8 +80,11 @@ class StakeFilter(StrictFilterSet):
     table = IdFilter(field_name="round__table", label=_("table (id)"))
     player = django_filters.CharFilter(label=_("player"))
     box = IdFilter(label=_("box or seat"))
-    round_status = django_filters.ChoiceFilter(choices=RoundStatus.choices, label=_("status of the round"),
-                                               method=lambda qs, name, value: qs.filter(status_q(value, "round")))
+    round_status = django_filters.ChoiceFilter(
+        choices=RoundStatus.choices,
+        label=_("status of the round"),
+        method=lambda qs, name, value: qs.filter(status_q(value, "round")),
+    )
 
     class Meta:
         model = Stake

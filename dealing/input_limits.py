@@ -28,8 +28,12 @@ def check_round_input(doc: dict) -> None:
         for i, event in enumerate(events):
             card = event.get("card") if type(event) is dict else None
             if type(card) is str and len(card) > CARD_MAX:
-                raise _refuse(_("A card is written in at most %(n)d characters, like TS, AH or 10d.") % {"n": CARD_MAX},
-                              "too_long", path=f"$.events[{i}].card", event=i)
+                raise _refuse(
+                    _("A card is written in at most %(n)d characters, like TS, AH or 10d.") % {"n": CARD_MAX},
+                    "too_long",
+                    path=f"$.events[{i}].card",
+                    event=i,
+                )
     stakes = doc.get("stakes")
     if type(stakes) is list:
         for i, stake in enumerate(stakes):
@@ -40,9 +44,15 @@ def check_round_input(doc: dict) -> None:
                 continue
             char = invisible_character(player)
             if char is not None:
-                raise _refuse(_("A player's name cannot contain %(char)s (stake %(stake)s): only characters that "
-                                "can be seen, and spaces.") % {"char": describe(char), "stake": stake.get("id", i + 1)},
-                              "bad_text", path=f"$.stakes[{i}].player")
+                raise _refuse(
+                    _(
+                        "A player's name cannot contain %(char)s (stake %(stake)s): only characters that "
+                        "can be seen, and spaces."
+                    )
+                    % {"char": describe(char), "stake": stake.get("id", i + 1)},
+                    "bad_text",
+                    path=f"$.stakes[{i}].player",
+                )
 
 
 def _refuse(message: str, code: str, *, path: str, event: int | None = None) -> ServiceError:

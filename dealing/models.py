@@ -53,8 +53,9 @@ class Shoe(models.Model):
     number = models.PositiveIntegerField(_("number"), help_text=_("1, 2, … on this table."))
     decks = models.PositiveSmallIntegerField(_("packs"))
     loaded_at = models.DateTimeField(_("loaded at"), default=timezone.now)
-    shuffled_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="shuffled_shoes",
-                                    verbose_name=_("shuffled by"))
+    shuffled_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, related_name="shuffled_shoes", verbose_name=_("shuffled by")
+    )
     ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)
     # Rounds and shoe events share one sequence per shoe, so their order is never ambiguous.
     next_position = models.PositiveIntegerField(default=1, editable=False)
@@ -82,10 +83,10 @@ class ShoeEvent(models.Model):
     card = models.CharField(_("card"), max_length=3, blank=True)
     reason = models.CharField(_("reason"), max_length=20, choices=BurnReason.choices, blank=True)
     fee = models.DecimalField(_("fee"), null=True, blank=True, **MONEY)
-    dealer = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                               verbose_name=_("new dealer"))
-    recorded_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+",
-                                    verbose_name=_("recorded by"))
+    dealer = models.ForeignKey(
+        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("new dealer")
+    )
+    recorded_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("recorded by"))
     recorded_at = models.DateTimeField(_("recorded at"), default=timezone.now)
 
     class Meta:
@@ -132,8 +133,7 @@ def status_q(status: str, via: str = "") -> Q:
         return in_force_q(via)
     if status == RoundStatus.SUPERSEDED:
         return Q(_superseded(via))
-    awaiting = (Q(**{f"{_prefix(via)}supersedes__isnull": False}) & ~Q(_superseded(via))
-                & ~Q(_superseding(via)))
+    awaiting = Q(**{f"{_prefix(via)}supersedes__isnull": False}) & ~Q(_superseded(via)) & ~Q(_superseding(via))
     if status == RoundStatus.REJECTED:
         return awaiting & Q(_rejected(via))
     if status == RoundStatus.PENDING:
@@ -157,7 +157,9 @@ def status_expression(via: str = ""):
         When(Q(**{f"{_prefix(via)}supersedes__isnull": True}), then=Value(RoundStatus.RECORDED.value)),
         When(_superseding(via), then=Value(RoundStatus.RECORDED.value)),
         When(_rejected(via), then=Value(RoundStatus.REJECTED.value)),
-        default=Value(RoundStatus.PENDING.value), output_field=CharField())
+        default=Value(RoundStatus.PENDING.value),
+        output_field=CharField(),
+    )
 
 
 class RoundQuerySet(models.QuerySet):
@@ -171,11 +173,15 @@ class RoundQuerySet(models.QuerySet):
 class RoundManager(models.Manager.from_queryset(RoundQuerySet)):
     def get_queryset(self):
         audit = RoundAudit.objects.filter(round=OuterRef("pk"))
-        return super().get_queryset().annotate(
-            status=status_expression(),
-            audit_status=Coalesce(Subquery(audit.values("status")[:1]), Value(AuditStatus.PENDING.value)),
-            audited_at=Subquery(audit.values("audited_at")[:1]),
-            engine_version=Coalesce(Subquery(audit.values("engine_version")[:1]), Value("")),
+        return (
+            super()
+            .get_queryset()
+            .annotate(
+                status=status_expression(),
+                audit_status=Coalesce(Subquery(audit.values("status")[:1]), Value(AuditStatus.PENDING.value)),
+                audited_at=Subquery(audit.values("audited_at")[:1]),
+                engine_version=Coalesce(Subquery(audit.values("engine_version")[:1]), Value("")),
+            )
         )
 
 
@@ -207,13 +213,22 @@ _AUDIT_DEFAULTS = (AuditStatus.PENDING.value, None, "")
 def _compute_audit(index: int):
     """One of a round's audit values read from its RoundAudit row (one query for the three: the
     others are kept unless already set)."""
+
     def compute(record):
-        row = None if record.pk is None else (RoundAudit.objects.filter(round_id=record.pk)
-                                              .values_list("status", "audited_at", "engine_version").first())
+        row = (
+            None
+            if record.pk is None
+            else (
+                RoundAudit.objects.filter(round_id=record.pk)
+                .values_list("status", "audited_at", "engine_version")
+                .first()
+            )
+        )
         row = row or _AUDIT_DEFAULTS
         for k, name in enumerate(("_audit_status", "_audited_at", "_engine_version")):
             record.__dict__.setdefault(name, row[k])
         return row[index]
+
     return compute
 
 
@@ -225,22 +240,35 @@ class Round(models.Model):
 
     objects = RoundManager()
 
-    uid = models.UUIDField(_("round id"), default=uuid.uuid4,
-                           help_text=_("The document's id: sending the same round twice stores it once."))
+    uid = models.UUIDField(
+        _("round id"),
+        default=uuid.uuid4,
+        help_text=_("The document's id: sending the same round twice stores it once."),
+    )
     # No single-column indexes on table, shoe and dealer: the composite indexes below start with
     # them and serve the same lookups, and every index is one more write for each logged round.
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds", verbose_name=_("table"),
-                              db_index=False)
-    shoe = models.ForeignKey(Shoe, on_delete=models.PROTECT, null=True, blank=True, related_name="rounds",
-                             verbose_name=_("shoe"), db_index=False)
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, related_name="rounds", verbose_name=_("table"), db_index=False
+    )
+    shoe = models.ForeignKey(
+        Shoe,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="rounds",
+        verbose_name=_("shoe"),
+        db_index=False,
+    )
     position = models.PositiveIntegerField(_("position in the shoe"), null=True, blank=True)
     number = models.PositiveIntegerField(_("round of the shoe"), null=True, blank=True)
     # The round's number at its table: 1, 2, 3, … in the order its rounds were first logged (a
     # correction keeps the number of the round it corrects). The one number a round is shown by.
-    table_round = models.PositiveIntegerField(_("round"), null=True, blank=True,
-                                              help_text=_("1, 2, … on this table; a correction keeps it."))
-    dealer = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="dealt_rounds",
-                               verbose_name=_("dealer"), db_index=False)
+    table_round = models.PositiveIntegerField(
+        _("round"), null=True, blank=True, help_text=_("1, 2, … on this table; a correction keeps it.")
+    )
+    dealer = models.ForeignKey(
+        USER, on_delete=models.PROTECT, related_name="dealt_rounds", verbose_name=_("dealer"), db_index=False
+    )
     variant = models.CharField(_("variant"), max_length=20, choices=Variant.choices)
     house_rules = models.JSONField(_("house rules in force"), default=dict)
     table_min = models.DecimalField(_("table minimum"), **MONEY)
@@ -259,17 +287,27 @@ class Round(models.Model):
     revision = models.PositiveSmallIntegerField(_("revision"), default=1)
     # Indexed only where set (`round_amendments`): few rounds are corrections, and a full index
     # would take one more write for every round logged.
-    supersedes = models.ForeignKey("self", on_delete=models.PROTECT, null=True, blank=True,
-                                   related_name="amendments", verbose_name=_("corrects"), db_index=False)
+    supersedes = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="amendments",
+        verbose_name=_("corrects"),
+        db_index=False,
+    )
     amendment_reason = models.TextField(_("reason for the correction"), blank=True)
-    logged_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="logged_rounds",
-                                  verbose_name=_("logged by"))
+    logged_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, related_name="logged_rounds", verbose_name=_("logged by")
+    )
     logged_at = models.DateTimeField(_("logged at"), default=timezone.now)
     # The engine's figures when the round was logged (the audit recomputes them).
-    float_owed = models.DecimalField(_("float owed"), null=True, blank=True, **MONEY,
-                                     help_text=_("Σ take − Σ pay as the rules owed."))
-    float_logged = models.DecimalField(_("float logged"), null=True, blank=True, **MONEY,
-                                       help_text=_("Σ take − Σ pay as the dealer logged it."))
+    float_owed = models.DecimalField(
+        _("float owed"), null=True, blank=True, **MONEY, help_text=_("Σ take − Σ pay as the rules owed.")
+    )
+    float_logged = models.DecimalField(
+        _("float logged"), null=True, blank=True, **MONEY, help_text=_("Σ take − Σ pay as the dealer logged it.")
+    )
 
     class Meta:
         ordering = ["-logged_at", "-id"]
@@ -292,8 +330,11 @@ class Round(models.Model):
             # time, with the shoe — what the pace's window reads, in its order, from the index alone.
             # The shoe is a key column, not INCLUDEd: SQLite has no INCLUDE (and after the unique id it
             # changes no order).
-            models.Index(fields=["dealer", "table", "logged_at", "id", "shoe"], name="round_dealer_pace",
-                         condition=Q(supersedes__isnull=True)),
+            models.Index(
+                fields=["dealer", "table", "logged_at", "id", "shoe"],
+                name="round_dealer_pace",
+                condition=Q(supersedes__isnull=True),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -328,18 +369,25 @@ class Stake(models.Model):
     row_scope = RowScope(pit="round__table__pit", owner="round__dealer")  # as its round's
 
     # Indexed by the unique (round, stake_id) constraint, which starts with it.
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="stakes", verbose_name=_("round"),
-                              db_index=False)
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="stakes", verbose_name=_("round"), db_index=False
+    )
     stake_id = models.CharField(_("stake"), max_length=40)
     box = models.PositiveSmallIntegerField(_("box or seat"), null=True)
     player = models.CharField(_("player"), max_length=80)
     ante = models.DecimalField(_("Ante"), null=True, blank=True, **MONEY)
     bet = models.DecimalField(_("Bet"), null=True, blank=True, **MONEY)
     dealer_bet = models.DecimalField(_("dealer bet"), null=True, blank=True, **MONEY)
-    owed_net = models.DecimalField(_("owed to the player"), null=True, blank=True, **MONEY,
-                                   help_text=_("Σ pay − Σ take as the rules owed (the player's side)."))
-    paid_net = models.DecimalField(_("paid to the player"), null=True, blank=True, **MONEY,
-                                   help_text=_("Σ pay − Σ take as the dealer logged it."))
+    owed_net = models.DecimalField(
+        _("owed to the player"),
+        null=True,
+        blank=True,
+        **MONEY,
+        help_text=_("Σ pay − Σ take as the rules owed (the player's side)."),
+    )
+    paid_net = models.DecimalField(
+        _("paid to the player"), null=True, blank=True, **MONEY, help_text=_("Σ pay − Σ take as the dealer logged it.")
+    )
 
     class Meta:
         ordering = ["round", "box", "stake_id"]
@@ -359,8 +407,9 @@ class RoundAudit(models.Model):
 
     row_scope = RowScope(pit="round__table__pit", owner="round__dealer")  # as its round's
 
-    round = models.OneToOneField(Round, on_delete=models.CASCADE, primary_key=True, related_name="audit",
-                                 verbose_name=_("round"))
+    round = models.OneToOneField(
+        Round, on_delete=models.CASCADE, primary_key=True, related_name="audit", verbose_name=_("round")
+    )
     status = models.CharField(_("audit"), max_length=20, choices=AuditStatus.choices, default=AuditStatus.PENDING)
     audited_at = models.DateTimeField(_("audited at"), null=True, blank=True)
     engine_version = models.CharField(_("engine version"), max_length=20, blank=True)
@@ -383,12 +432,15 @@ class Supersession(models.Model):
     with the approval, never changed; `verify_chain` checks each one against its approval and the
     rounds' links (dealing/chain.py `supersession_mismatch`)."""
 
-    superseded = models.OneToOneField(Round, on_delete=models.PROTECT, related_name="superseded_by",
-                                      verbose_name=_("superseded round"))
-    superseding = models.OneToOneField(Round, on_delete=models.PROTECT, related_name="supersession",
-                                       verbose_name=_("correction in force"))
-    approval = models.OneToOneField("Approval", on_delete=models.PROTECT, related_name="supersession",
-                                    verbose_name=_("approval"))
+    superseded = models.OneToOneField(
+        Round, on_delete=models.PROTECT, related_name="superseded_by", verbose_name=_("superseded round")
+    )
+    superseding = models.OneToOneField(
+        Round, on_delete=models.PROTECT, related_name="supersession", verbose_name=_("correction in force")
+    )
+    approval = models.OneToOneField(
+        "Approval", on_delete=models.PROTECT, related_name="supersession", verbose_name=_("approval")
+    )
     at = models.DateTimeField(_("at"))
 
     class Meta:
@@ -409,21 +461,25 @@ class Incident(models.Model):
     card = models.CharField(_("card"), max_length=3)
     exposed = models.BooleanField(_("exposed"), default=True)
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="incidents", verbose_name=_("table"))
-    shoe = models.ForeignKey(Shoe, on_delete=models.PROTECT, null=True, blank=True, related_name="incidents",
-                             verbose_name=_("shoe"))
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, null=True, blank=True, related_name="incidents",
-                              verbose_name=_("round"))
-    dealer = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="incidents_dealt",
-                               verbose_name=_("dealer"))
-    reported_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="incidents_reported",
-                                    verbose_name=_("reported by"))
+    shoe = models.ForeignKey(
+        Shoe, on_delete=models.PROTECT, null=True, blank=True, related_name="incidents", verbose_name=_("shoe")
+    )
+    round = models.ForeignKey(
+        Round, on_delete=models.PROTECT, null=True, blank=True, related_name="incidents", verbose_name=_("round")
+    )
+    dealer = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="incidents_dealt", verbose_name=_("dealer"))
+    reported_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, related_name="incidents_reported", verbose_name=_("reported by")
+    )
     reported_at = models.DateTimeField(_("reported at"), default=timezone.now)
-    status = models.CharField(_("status"), max_length=20, choices=IncidentStatus.choices,
-                              default=IncidentStatus.REPORTED)
+    status = models.CharField(
+        _("status"), max_length=20, choices=IncidentStatus.choices, default=IncidentStatus.REPORTED
+    )
     resolution = models.CharField(_("resolution"), max_length=20, choices=Resolution.choices)
     to_box = models.PositiveSmallIntegerField(_("placed on box"), null=True, blank=True)
-    evidence = models.CharField(_("evidence"), max_length=120, blank=True,
-                                help_text=_("A reference such as a surveillance clip id."))
+    evidence = models.CharField(
+        _("evidence"), max_length=120, blank=True, help_text=_("A reference such as a surveillance clip id.")
+    )
     note = models.TextField(_("note"), blank=True)
 
     class Meta:
@@ -431,9 +487,11 @@ class Incident(models.Model):
         verbose_name = _("incident")
         verbose_name_plural = _("incidents")
         constraints = [
-            models.CheckConstraint(condition=Q(resolution="to_box", to_box__isnull=False)
-                                   | (~Q(resolution="to_box") & Q(to_box__isnull=True)),
-                                   name="incident_box_only_when_placed"),
+            models.CheckConstraint(
+                condition=Q(resolution="to_box", to_box__isnull=False)
+                | (~Q(resolution="to_box") & Q(to_box__isnull=True)),
+                name="incident_box_only_when_placed",
+            ),
         ]
         indexes = [models.Index(fields=["status", "reported_at"], name="incident_status_time")]
 
@@ -444,12 +502,20 @@ class Incident(models.Model):
 class Approval(models.Model):
     """A pit boss's decision on an incident or on a round's amendment, with his comment."""
 
-    incident = models.ForeignKey(Incident, on_delete=models.PROTECT, null=True, blank=True,
-                                 related_name="approvals", verbose_name=_("incident"))
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, null=True, blank=True, related_name="approvals",
-                              verbose_name=_("amended round"))
-    decided_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="approvals",
-                                   verbose_name=_("decided by"))
+    incident = models.ForeignKey(
+        Incident, on_delete=models.PROTECT, null=True, blank=True, related_name="approvals", verbose_name=_("incident")
+    )
+    round = models.ForeignKey(
+        Round,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="approvals",
+        verbose_name=_("amended round"),
+    )
+    decided_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, related_name="approvals", verbose_name=_("decided by")
+    )
     decision = models.CharField(_("decision"), max_length=20, choices=Decision.choices)
     comment = models.TextField(_("comment"), blank=True)
     decided_at = models.DateTimeField(_("decided at"), default=timezone.now)
@@ -464,9 +530,10 @@ class Approval(models.Model):
         verbose_name = _("approval")
         verbose_name_plural = _("approvals")
         constraints = [
-            models.CheckConstraint(condition=Q(incident__isnull=False, round__isnull=True)
-                                   | Q(incident__isnull=True, round__isnull=False),
-                                   name="approval_of_one_thing"),
+            models.CheckConstraint(
+                condition=Q(incident__isnull=False, round__isnull=True) | Q(incident__isnull=True, round__isnull=False),
+                name="approval_of_one_thing",
+            ),
             models.UniqueConstraint(fields=["link"], name="approval_chain_link"),
         ]
 

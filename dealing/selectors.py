@@ -12,8 +12,7 @@ with each model's `row_scope` (dealing/models.py).
 
 import heapq
 from dataclasses import dataclass
-from datetime import datetime
-from datetime import timezone as dt_timezone
+from datetime import UTC, datetime
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -49,6 +48,7 @@ def _get(queryset: QuerySet, pk):
 
 # --- rounds --------------------------------------------------------------------------------------------
 
+
 def rounds_visible(user) -> QuerySet:
     return restrict(Round.objects, user)
 
@@ -56,15 +56,19 @@ def rounds_visible(user) -> QuerySet:
 def round_list(*, user, filters=None) -> QuerySet:
     """Round records the user may see, newest first, narrowed by `RoundFilter` (table, shoe, dealer,
     from/to, audit_status, status, …). The documents are left out (`round_get` has them)."""
-    rounds = (rounds_visible(user).select_related("table", "shoe__table", "dealer", "logged_by")
-              .defer("document", "house_rules"))
+    rounds = (
+        rounds_visible(user)
+        .select_related("table", "shoe__table", "dealer", "logged_by")
+        .defer("document", "house_rules")
+    )
     return _filtered(RoundFilter, rounds, filters)
 
 
 def round_get(*, user, pk) -> Round:
     """One round record the user may see (Http404 otherwise), with its document."""
-    return _get(rounds_visible(user).select_related("table__pit", "shoe__table", "dealer", "logged_by",
-                                                    "supersedes"), pk)
+    return _get(
+        rounds_visible(user).select_related("table__pit", "shoe__table", "dealer", "logged_by", "supersedes"), pk
+    )
 
 
 def round_settlement(*, round: Round) -> dict:  # noqa: A002 - the domain's word
@@ -72,17 +76,28 @@ def round_settlement(*, round: Round) -> dict:  # noqa: A002 - the domain's word
     try:
         return engine.settle(round.document)
     except engine.RoundError as exc:  # a round the engine of today cannot read any more
-        return {"format": "settlement/1", "variant": round.variant, "wagers": None, "float": None,
-                "findings": [], "error": exc.to_dict()}
+        return {
+            "format": "settlement/1",
+            "variant": round.variant,
+            "wagers": None,
+            "float": None,
+            "findings": [],
+            "error": exc.to_dict(),
+        }
 
 
 def round_revisions(*, round: Round) -> QuerySet:  # noqa: A002
     """Every record of the same round (the same document id): the original and its corrections."""
-    return (Round.objects.filter(uid=round.uid).select_related("logged_by", "dealer")
-            .defer("document", "house_rules").order_by("revision"))
+    return (
+        Round.objects.filter(uid=round.uid)
+        .select_related("logged_by", "dealer")
+        .defer("document", "house_rules")
+        .order_by("revision")
+    )
 
 
 # --- stakes --------------------------------------------------------------------------------------------
+
 
 def stake_list(*, user, filters=None) -> QuerySet:
     """Stakes of the rounds the user may see, narrowed by `StakeFilter`; without a `round` or
@@ -96,6 +111,7 @@ def stake_list(*, user, filters=None) -> QuerySet:
 
 # --- incidents -----------------------------------------------------------------------------------------
 
+
 def incidents_visible(user) -> QuerySet:
     return restrict(Incident.objects, user)
 
@@ -106,27 +122,40 @@ def incident_list(*, user, filters=None) -> QuerySet:
 
 
 def incident_get(*, user, pk) -> Incident:
-    return _get(incidents_visible(user).select_related("table__pit", "shoe__table", "dealer", "reported_by",
-                                                       "round"), pk)
+    return _get(
+        incidents_visible(user).select_related("table__pit", "shoe__table", "dealer", "reported_by", "round"), pk
+    )
 
 
 # --- the pit boss's queue --------------------------------------------------------------------------------
 
+
 def pending_incidents(*, user) -> QuerySet:
     """Reported incidents this pit boss may decide: his pits, not his report, not his dealing."""
-    return (restrict(Incident.objects.filter(status=IncidentStatus.REPORTED), user, CHANGE)
-            .exclude(reported_by=user).exclude(dealer=user).exclude(round__dealer=user)
-            .select_related("table", "dealer", "reported_by", "round").order_by("reported_at", "id"))
+    return (
+        restrict(Incident.objects.filter(status=IncidentStatus.REPORTED), user, CHANGE)
+        .exclude(reported_by=user)
+        .exclude(dealer=user)
+        .exclude(round__dealer=user)
+        .select_related("table", "dealer", "reported_by", "round")
+        .order_by("reported_at", "id")
+    )
 
 
 def pending_amendments(*, user) -> QuerySet:
     """Corrections of rounds awaiting this pit boss: his pits, not made by him, not of his dealing."""
-    return (restrict(Round.objects.filter(status_q(RoundStatus.PENDING)), user, CHANGE)
-            .exclude(logged_by=user).exclude(dealer=user).exclude(supersedes__dealer=user)
-            .select_related("table", "dealer", "logged_by", "supersedes").order_by("logged_at", "id"))
+    return (
+        restrict(Round.objects.filter(status_q(RoundStatus.PENDING)), user, CHANGE)
+        .exclude(logged_by=user)
+        .exclude(dealer=user)
+        .exclude(supersedes__dealer=user)
+        .select_related("table", "dealer", "logged_by", "supersedes")
+        .order_by("logged_at", "id")
+    )
 
 
 # --- shoes ---------------------------------------------------------------------------------------------
+
 
 def shoes_visible(user) -> QuerySet:
     return restrict(Shoe.objects, user)
@@ -144,8 +173,7 @@ def shoe_get(*, user, pk) -> Shoe:
 def shoe_items(*, shoe: Shoe) -> list:
     """What happened at a shoe, in order: its events (ShoeEvent) and its rounds in force (Round)."""
     events = shoe.events.select_related("dealer", "recorded_by").order_by("position")
-    rounds = (shoe.rounds.filter(in_force_q()).select_related("dealer")
-              .order_by("position"))
+    rounds = shoe.rounds.filter(in_force_q()).select_related("dealer").order_by("position")
     return list(heapq.merge(events, rounds, key=lambda item: item.position))
 
 
@@ -163,7 +191,7 @@ def shoe_document(*, shoe: Shoe, items: list | None = None) -> dict:
             rules = item.document.get("rules", {}) if rules is None else rules
             items.append({"e": "round", "round": item.document})
             continue
-        at = item.recorded_at.astimezone(dt_timezone.utc).isoformat().replace("+00:00", "Z")
+        at = item.recorded_at.astimezone(UTC).isoformat().replace("+00:00", "Z")
         if item.kind == ShoeEventKind.SHUFFLE:
             items.append({"e": "shuffle", "by": item.recorded_by.get_username(), "at": at})
         elif item.kind == ShoeEventKind.BURN:
@@ -172,8 +200,9 @@ def shoe_document(*, shoe: Shoe, items: list | None = None) -> dict:
                 burn["fee"] = chain.json_safe(item.fee)
             items.append(burn)
         else:
-            items.append({"e": "dealer_change", "dealer": item.dealer.get_username() if item.dealer_id else None,
-                          "at": at})
+            items.append(
+                {"e": "dealer_change", "dealer": item.dealer.get_username() if item.dealer_id else None, "at": at}
+            )
     return {
         "format": "shoe/1",
         "variant": str(table.variant),
@@ -207,6 +236,7 @@ def shoe_cards_left(*, shoe: Shoe, items: list | None = None) -> int | None:
 
 # --- what the pages of dealing read (dealing/views) ------------------------------------------------------
 
+
 def table_list_by_pit(*, user) -> QuerySet:
     """The tables of the user's pits: by pit, open ones first, by game, by stakes (the salon's tiers
     in order), then by name."""
@@ -220,8 +250,10 @@ def table_list_open(*, user, order: tuple[str, ...] = ("name",)) -> QuerySet:
 
 def shoe_open_by_table(*, user, tables) -> dict:
     """{table id: its open shoe} among `tables`, of the shoes the user may see."""
-    return {s.table_id: s for s in shoes_visible(user).filter(ended_at__isnull=True, table__in=tables)
-            .order_by("table_id", "number")}
+    return {
+        s.table_id: s
+        for s in shoes_visible(user).filter(ended_at__isnull=True, table__in=tables).order_by("table_id", "number")
+    }
 
 
 def shoe_rounds_count(*, shoe: Shoe) -> int:
@@ -272,14 +304,16 @@ def round_has_pending_correction(*, round: Round) -> bool:  # noqa: A002
 def round_list_pending_in_pits(*, user) -> QuerySet:
     """Every correction awaiting a pit boss in the user's pits (his own too: the queue shows them
     as waiting for another pit boss)."""
-    return (restrict(Round.objects.filter(status_q(RoundStatus.PENDING)), user, CHANGE)
-            .select_related("table", "dealer", "logged_by", "supersedes"))
+    return restrict(Round.objects.filter(status_q(RoundStatus.PENDING)), user, CHANGE).select_related(
+        "table", "dealer", "logged_by", "supersedes"
+    )
 
 
 def round_get_in_pits(*, user, pk) -> Round:
     """A round of the user's pits (Http404 otherwise), for the pit boss's decision on it."""
-    return _get(restrict(Round.objects.select_related("table__pit", "dealer", "logged_by", "supersedes"), user, CHANGE),
-                pk)
+    return _get(
+        restrict(Round.objects.select_related("table__pit", "dealer", "logged_by", "supersedes"), user, CHANGE), pk
+    )
 
 
 def incident_pending_count_by_table(*, user, tables) -> dict:
@@ -297,24 +331,28 @@ def incident_list_of_round(*, user, round: Round) -> QuerySet:  # noqa: A002
 
 def incident_list_reported_in_pits(*, user) -> QuerySet:
     """Every reported incident of the user's pits awaiting a decision (his own reports too)."""
-    return (restrict(Incident.objects.filter(status=IncidentStatus.REPORTED), user, CHANGE)
-            .select_related("table", "dealer", "reported_by", "round"))
+    return restrict(Incident.objects.filter(status=IncidentStatus.REPORTED), user, CHANGE).select_related(
+        "table", "dealer", "reported_by", "round"
+    )
 
 
 def incident_get_in_pits(*, user, pk) -> Incident:
     """An incident of the user's pits (Http404 otherwise), for the pit boss's decision on it."""
-    return _get(restrict(Incident.objects.select_related("table__pit", "dealer", "reported_by", "round"), user,
-                         CHANGE), pk)
+    return _get(
+        restrict(Incident.objects.select_related("table__pit", "dealer", "reported_by", "round"), user, CHANGE), pk
+    )
 
 
 def dealer_list_of_pits(*, user) -> list:
     """The active dealers of the user's pits, by username."""
-    users = (get_user_model().objects.filter(is_active=True, staff__pits__in=user_pits(user))
-             .distinct().order_by("username"))
+    users = (
+        get_user_model().objects.filter(is_active=True, staff__pits__in=user_pits(user)).distinct().order_by("username")
+    )
     return [u for u in users if has_role(u, DEALER)]
 
 
 # --- the chain: the rows a verification streams, and what the pages say about it -------------
+
 
 class _Row:
     """A stored row as the chain reads it: its values by attribute name, as on the model."""
@@ -327,15 +365,39 @@ class _Row:
 
 
 class _ChainRow(_Row):
-    __slots__ = ("pk", "table_id", "chain_index", "uid", "revision", "supersedes_id", "supersedes_sha256",
-                 "amendment_reason", "shoe_id", "position", "number", "dealer_id", "logged_by_id", "logged_at",
-                 "variant", "house_rules", "table_min", "table_max", "float_owed", "float_logged", "document",
-                 "chain_key", "stakes_hmac", "prev_sha256", "sha256")
+    __slots__ = (
+        "pk",
+        "table_id",
+        "chain_index",
+        "uid",
+        "revision",
+        "supersedes_id",
+        "supersedes_sha256",
+        "amendment_reason",
+        "shoe_id",
+        "position",
+        "number",
+        "dealer_id",
+        "logged_by_id",
+        "logged_at",
+        "variant",
+        "house_rules",
+        "table_min",
+        "table_max",
+        "float_owed",
+        "float_logged",
+        "document",
+        "chain_key",
+        "stakes_hmac",
+        "prev_sha256",
+        "sha256",
+    )
 
 
 # The query's names for `_ChainRow`'s slots: the superseded record's link comes through the relation.
-_CHAIN_ROUND_VALUES = tuple("supersedes__sha256" if name == "supersedes_sha256" else name
-                            for name in _ChainRow.__slots__)
+_CHAIN_ROUND_VALUES = tuple(
+    "supersedes__sha256" if name == "supersedes_sha256" else name for name in _ChainRow.__slots__
+)
 
 
 def chain_round_rows(*, table_id: int, chunk: int = 2000, start: int = 0, stop: int | None = None):
@@ -352,23 +414,48 @@ def chain_stake_rows(*, table_id: int, chunk: int = 8000, start: int = 0, stop: 
     rows = Stake.objects.filter(round__table_id=table_id, round__chain_index__gte=start)
     if stop is not None:
         rows = rows.filter(round__chain_index__lt=stop)
-    return (rows.order_by("round__chain_index")
-            .values_list("round__chain_index", *chain.STAKE_FIELDS).iterator(chunk_size=chunk))
+    return (
+        rows.order_by("round__chain_index")
+        .values_list("round__chain_index", *chain.STAKE_FIELDS)
+        .iterator(chunk_size=chunk)
+    )
 
 
 class _ApprovalRow(_Row):
-    __slots__ = ("pk", "link", "incident_id", "round_id", "round_sha256", "decided_by_id", "decision", "comment",
-                 "decided_at", "chain_key", "prev_hmac", "hmac", "round_supersedes_id", "supersession_id",
-                 "supersession_superseded_id", "supersession_superseding_id", "supersession_at")
+    __slots__ = (
+        "pk",
+        "link",
+        "incident_id",
+        "round_id",
+        "round_sha256",
+        "decided_by_id",
+        "decision",
+        "comment",
+        "decided_at",
+        "chain_key",
+        "prev_hmac",
+        "hmac",
+        "round_supersedes_id",
+        "supersession_id",
+        "supersession_superseded_id",
+        "supersession_superseding_id",
+        "supersession_at",
+    )
 
 
 # The query's names for `_ApprovalRow`'s slots: the decided round's link and what it corrects, and the
 # approval's Supersession (if any), come through the relations.
-_APPROVAL_VALUES = tuple({"round_sha256": "round__sha256", "round_supersedes_id": "round__supersedes_id",
-                          "supersession_id": "supersession__id",
-                          "supersession_superseded_id": "supersession__superseded_id",
-                          "supersession_superseding_id": "supersession__superseding_id",
-                          "supersession_at": "supersession__at"}.get(name, name) for name in _ApprovalRow.__slots__)
+_APPROVAL_VALUES = tuple(
+    {
+        "round_sha256": "round__sha256",
+        "round_supersedes_id": "round__supersedes_id",
+        "supersession_id": "supersession__id",
+        "supersession_superseded_id": "supersession__superseded_id",
+        "supersession_superseding_id": "supersession__superseding_id",
+        "supersession_at": "supersession__at",
+    }.get(name, name)
+    for name in _ApprovalRow.__slots__
+)
 
 
 def chain_approval_rows(*, chunk: int = 2000):
@@ -400,8 +487,7 @@ def round_chain_status(*, round: Round) -> RoundChainStatus:  # noqa: A002
     status = RoundChainStatus(link_ok=True)
     if row is None or row.pk != round.pk:
         return RoundChainStatus(link_ok=False, link_problem=str(_("The round is no longer at its link.")))
-    stakes = [s[1:] for s in chain_stake_rows(table_id=round.table_id, start=row.chain_index,
-                                               stop=row.chain_index + 1)]
+    stakes = [s[1:] for s in chain_stake_rows(table_id=round.table_id, start=row.chain_index, stop=row.chain_index + 1)]
     try:
         latest, problem = checkpoint_log.latest()
     except checkpoint_log.CheckpointError as exc:
@@ -409,10 +495,13 @@ def round_chain_status(*, round: Round) -> RoundChainStatus:  # noqa: A002
     head = None if problem else (latest or {}).get("heads", {}).get(str(round.table_id))
     head_index = None if head is None else int(head["count"]) - 1
     # The neighbours' links and the link the checkpoint signed as the table's head, in one query.
-    links = {index: (sha256, prev) for index, sha256, prev in Round.objects.filter(
-        table_id=round.table_id,
-        chain_index__in=[i for i in (row.chain_index - 1, row.chain_index + 1, head_index) if i is not None])
-        .values_list("chain_index", "sha256", "prev_sha256")}
+    links = {
+        index: (sha256, prev)
+        for index, sha256, prev in Round.objects.filter(
+            table_id=round.table_id,
+            chain_index__in=[i for i in (row.chain_index - 1, row.chain_index + 1, head_index) if i is not None],
+        ).values_list("chain_index", "sha256", "prev_sha256")
+    }
     before = links.get(row.chain_index - 1, ("", ""))[0]
     next_prev = links.get(row.chain_index + 1, (None, None))[1]
     try:
@@ -439,8 +528,9 @@ def round_chain_status(*, round: Round) -> RoundChainStatus:  # noqa: A002
     status.covered = row.chain_index <= head_index
     status.checkpoint_ok = links.get(head_index, (None, None))[0] == head["head"]
     if not status.checkpoint_ok:
-        status.checkpoint_problem = str(_("The table's stored link %(link)d is not the head the checkpoint signed.")
-                                        % {"link": head_index})
+        status.checkpoint_problem = str(
+            _("The table's stored link %(link)d is not the head the checkpoint signed.") % {"link": head_index}
+        )
     return status
 
 
@@ -449,13 +539,21 @@ def chain_health() -> dict:
     (a failed verification, a checkpoint that could not be written): the audit dashboard's panel."""
     verification = ChainCheck.objects.filter(kind=ChainCheck.Kind.VERIFICATION).order_by("-at", "-id").first()
     checkpoint = ChainCheck.objects.filter(kind=ChainCheck.Kind.CHECKPOINT).order_by("-at", "-id").first()
-    last_written = (checkpoint if checkpoint is None or checkpoint.ok else
-                    ChainCheck.objects.filter(kind=ChainCheck.Kind.CHECKPOINT, ok=True).order_by("-at", "-id").first())
+    last_written = (
+        checkpoint
+        if checkpoint is None or checkpoint.ok
+        else ChainCheck.objects.filter(kind=ChainCheck.Kind.CHECKPOINT, ok=True).order_by("-at", "-id").first()
+    )
     critical = []
     if verification is not None and not verification.ok:
-        critical.append({"what": "verification", "at": verification.at, "message": verification.message,
-                         "breaks": verification.breaks})
+        critical.append(
+            {
+                "what": "verification",
+                "at": verification.at,
+                "message": verification.message,
+                "breaks": verification.breaks,
+            }
+        )
     if checkpoint is not None and not checkpoint.ok:
         critical.append({"what": "checkpoint", "at": checkpoint.at, "message": checkpoint.message, "breaks": []})
-    return {"verification": verification, "checkpoint": checkpoint, "last_written": last_written,
-            "critical": critical}
+    return {"verification": verification, "checkpoint": checkpoint, "last_written": last_written, "critical": critical}

@@ -58,54 +58,76 @@ class DrillStartApi(APIView):
         variant = serializers.ChoiceField(choices=list(setups.features()))
         preset = serializers.ChoiceField(choices=Preset.values, required=False, default="", allow_blank=True)
         kind = serializers.ChoiceField(choices=Kind.choices)
-        table = serializers.CharField(required=False, default="", allow_blank=True,
-                                      help_text="A practice table of the game (e.g. r100, escribas); the first "
-                                                "one when empty.")
+        table = serializers.CharField(
+            required=False,
+            default="",
+            allow_blank=True,
+            help_text="A practice table of the game (e.g. r100, escribas); the first one when empty.",
+        )
         rounds = serializers.IntegerField(required=False, min_value=1, max_value=setups.MAX_ROUNDS)
-        seed = serializers.IntegerField(required=False, min_value=0, max_value=services.MAX_SEED,
-                                        help_text="The same seed deals the same rounds.")
-        options = serializers.DictField(required=False, default=dict,
-                                        help_text="Difficulty: boxes (most boxes in play), the game's situations "
-                                                  "(true/false), for ochko procedure drills incidents "
-                                                  "(none|some|every) and incident_kinds, for the ochko strategy "
-                                                  "trainer house_rules {dark_win_bet, dark_double_bust_bet: "
-                                                  "leave|take}.")
+        seed = serializers.IntegerField(
+            required=False, min_value=0, max_value=services.MAX_SEED, help_text="The same seed deals the same rounds."
+        )
+        options = serializers.DictField(
+            required=False,
+            default=dict,
+            help_text="Difficulty: boxes (most boxes in play), the game's situations "
+            "(true/false), for ochko procedure drills incidents "
+            "(none|some|every) and incident_kinds, for the ochko strategy "
+            "trainer house_rules {dark_win_bet, dark_double_bust_bet: "
+            "leave|take}.",
+        )
 
     @extend_schema(request=InputSerializer, responses={201: DrillOutputSerializer}, summary="Start a drill")
     def post(self, request):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        drill = services.drill_start(trainee=request.user, variant=data["variant"], preset=data["preset"],
-                                     kind=data["kind"], table=data["table"], options=data["options"],
-                                     rounds=data.get("rounds"), seed=data.get("seed"))
+        drill = services.drill_start(
+            trainee=request.user,
+            variant=data["variant"],
+            preset=data["preset"],
+            kind=data["kind"],
+            table=data["table"],
+            options=data["options"],
+            rounds=data.get("rounds"),
+            seed=data.get("seed"),
+        )
         return Response(DrillOutputSerializer(drill).data, status=status.HTTP_201_CREATED)
 
 
-NextOutput = inline_serializer("DrillNext", fields={
-    "drill": serializers.IntegerField(),
-    "finished": serializers.BooleanField(),
-    "round": serializers.IntegerField(allow_null=True),
-    "rounds_planned": serializers.IntegerField(),
-    "kind": serializers.CharField(),
-    "table": serializers.JSONField(help_text="The table to draw: spots (boxes or seats) with hands, cards and "
-                                             "stakes, the dealer's (or bank's) cards."),
-    "sheet": serializers.JSONField(required=False,
-                                   help_text="Payout: every wager to settle (stake, hand, wager, size)."),
-    "chips": serializers.ListField(child=serializers.CharField(), required=False),
-    "step": serializers.IntegerField(required=False, help_text="Procedure: the step in play."),
-    "steps": serializers.IntegerField(required=False),
-    "narration": serializers.ListField(child=serializers.CharField(), required=False),
-    "prompt": serializers.CharField(required=False),
-    "choices": serializers.JSONField(required=False, help_text="Procedure: [{key, label}], keys 1–9."),
-    "hand": serializers.JSONField(required=False,
-                                  help_text="Strategy: the box's cards, the dealer's up card (face down while an "
-                                            "ochko box chooses its Bet), the Bet, the situation and the options "
-                                            "[{option, key, label}] (blackjack H S D P E, insurance I N; ochko F, "
-                                            "1–9, 0 = Bet 10, then S H D; veintiuno S H T W); phase (bet, "
-                                            "insurance, play, done); after a split hands [{number, cards, total, "
-                                            "end, current}] and hand_number, the hand in play."),
-})
+NextOutput = inline_serializer(
+    "DrillNext",
+    fields={
+        "drill": serializers.IntegerField(),
+        "finished": serializers.BooleanField(),
+        "round": serializers.IntegerField(allow_null=True),
+        "rounds_planned": serializers.IntegerField(),
+        "kind": serializers.CharField(),
+        "table": serializers.JSONField(
+            help_text="The table to draw: spots (boxes or seats) with hands, cards and "
+            "stakes, the dealer's (or bank's) cards."
+        ),
+        "sheet": serializers.JSONField(
+            required=False, help_text="Payout: every wager to settle (stake, hand, wager, size)."
+        ),
+        "chips": serializers.ListField(child=serializers.CharField(), required=False),
+        "step": serializers.IntegerField(required=False, help_text="Procedure: the step in play."),
+        "steps": serializers.IntegerField(required=False),
+        "narration": serializers.ListField(child=serializers.CharField(), required=False),
+        "prompt": serializers.CharField(required=False),
+        "choices": serializers.JSONField(required=False, help_text="Procedure: [{key, label}], keys 1–9."),
+        "hand": serializers.JSONField(
+            required=False,
+            help_text="Strategy: the box's cards, the dealer's up card (face down while an "
+            "ochko box chooses its Bet), the Bet, the situation and the options "
+            "[{option, key, label}] (blackjack H S D P E, insurance I N; ochko F, "
+            "1–9, 0 = Bet 10, then S H D; veintiuno S H T W); phase (bet, "
+            "insurance, play, done); after a split hands [{number, cards, total, "
+            "end, current}] and hand_number, the hand in play.",
+        ),
+    },
+)
 
 
 class DrillNextApi(APIView):
@@ -128,31 +150,50 @@ class DrillAnswerApi(APIView):
         hand = serializers.CharField(required=False, allow_null=True, allow_blank=True, default=None)
         wager = serializers.CharField()
         result = serializers.ChoiceField(choices=["pay", "take", "leave"])
-        amount = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, allow_null=True,
-                                          min_value=0, help_text="Required to pay; the wager itself otherwise.")
+        amount = serializers.DecimalField(
+            max_digits=14,
+            decimal_places=2,
+            required=False,
+            allow_null=True,
+            min_value=0,
+            help_text="Required to pay; the wager itself otherwise.",
+        )
 
     @extend_schema_serializer(component_name="DrillAnswerInput")
     class InputSerializer(JsonInput):
         round = serializers.IntegerField(required=False, help_text="The round in play (checked when given).")
-        answers = serializers.ListField(required=False,
-                                        help_text="Payout: the settlement in the order it was made: "
-                                                  "[{stake, hand, wager, result, amount}].")
+        answers = serializers.ListField(
+            required=False,
+            help_text="Payout: the settlement in the order it was made: [{stake, hand, wager, result, amount}].",
+        )
         step = serializers.IntegerField(required=False, help_text="Procedure and strategy: the step in play.")
-        choice = serializers.CharField(required=False, help_text="Procedure: the key of the chosen move. Strategy: "
-                                                                 "the option's key (H, S, D, P, F, 0–9) or name "
-                                                                 "(hit, bet:3 …).")
+        choice = serializers.CharField(
+            required=False,
+            help_text="Procedure: the key of the chosen move. Strategy: "
+            "the option's key (H, S, D, P, F, 0–9) or name "
+            "(hit, bet:3 …).",
+        )
 
-    @extend_schema(request=InputSerializer, responses=inline_serializer("DrillAnswer", fields={
-        "correct": serializers.BooleanField(),
-        "accuracy": serializers.DecimalField(max_digits=6, decimal_places=1, allow_null=True),
-        "round_done": serializers.BooleanField(),
-        "finished": serializers.BooleanField(),
-        "graded": serializers.JSONField(help_text="Payout: each answer with the engine's findings and the right "
-                                                  "settlement. Procedure: the move, the right move, the "
-                                                  "explanation. Strategy: the situation, the option chosen, the "
-                                                  "best one, the chart's, every option's EV (in initial "
-                                                  "wagers) and the cost of the choice at the stakes."),
-    }), summary="Answer the round (payout) or the step (procedure) in play")
+    @extend_schema(
+        request=InputSerializer,
+        responses=inline_serializer(
+            "DrillAnswer",
+            fields={
+                "correct": serializers.BooleanField(),
+                "accuracy": serializers.DecimalField(max_digits=6, decimal_places=1, allow_null=True),
+                "round_done": serializers.BooleanField(),
+                "finished": serializers.BooleanField(),
+                "graded": serializers.JSONField(
+                    help_text="Payout: each answer with the engine's findings and the right "
+                    "settlement. Procedure: the move, the right move, the "
+                    "explanation. Strategy: the situation, the option chosen, the "
+                    "best one, the chart's, every option's EV (in initial "
+                    "wagers) and the cost of the choice at the stakes."
+                ),
+            },
+        ),
+        summary="Answer the round (payout) or the step (procedure) in play",
+    )
     def post(self, request, pk):
         drill = _own_drill(request, pk)
         serializer = self.InputSerializer(data=request.data)
@@ -160,19 +201,26 @@ class DrillAnswerApi(APIView):
         data = serializer.validated_data
         if drill.kind == Kind.PAYOUT:
             answers = self._answers(data)
-            done = services.payout_answer(drill=drill, user=request.user, answers=answers,
-                                          round_number=data.get("round"))
+            done = services.payout_answer(
+                drill=drill, user=request.user, answers=answers, round_number=data.get("round")
+            )
             drill.refresh_from_db()
             return Response(presenters.payout_answer_json(drill, done))
         if not data.get("choice"):
             raise serializers.ValidationError({"choice": ["Choose a move."]})
         if drill.kind == Kind.STRATEGY:
-            made = services.strategy_answer(drill=drill, user=request.user, choice=data["choice"],
-                                            step=data.get("step"), round_number=data.get("round"))
+            made = services.strategy_answer(
+                drill=drill,
+                user=request.user,
+                choice=data["choice"],
+                step=data.get("step"),
+                round_number=data.get("round"),
+            )
             drill.refresh_from_db()
             return Response(presenters.strategy_answer_json(drill, made))
-        step = services.procedure_answer(drill=drill, user=request.user, choice=data["choice"], step=data.get("step"),
-                                         round_number=data.get("round"))
+        step = services.procedure_answer(
+            drill=drill, user=request.user, choice=data["choice"], step=data.get("step"), round_number=data.get("round")
+        )
         drill.refresh_from_db()
         return Response(presenters.procedure_answer_json(drill, step))
 
@@ -196,27 +244,40 @@ class DrillAnswerApi(APIView):
 class DrillResultsApi(APIView):
     permission_classes = [HasRole(TRAINEE, PIT_BOSS, AUDITOR)]
 
-    @extend_schema(responses=inline_serializer("DrillResults", fields={
-        "drill": DrillOutputSerializer(),
-        "rounds": serializers.IntegerField(),
-        "decisions": serializers.IntegerField(),
-        "correct": serializers.IntegerField(),
-        "accuracy": serializers.DecimalField(max_digits=6, decimal_places=1, allow_null=True),
-        "band": serializers.CharField(allow_null=True),
-        "streak_current": serializers.IntegerField(),
-        "streak_best": serializers.IntegerField(),
-        "per_decision_ms": serializers.IntegerField(allow_null=True),
-        "pace_rounds_per_hour": serializers.DecimalField(max_digits=8, decimal_places=1, allow_null=True),
-        "mistakes": serializers.JSONField(help_text="[{code, label, count}], most frequent first."),
-        "situations": serializers.JSONField(help_text="Strategy: the misplayed situations [{situation, count, "
-                                                      "cost, best}], most frequent first."),
-        "per_round": serializers.JSONField(),
-    }), summary="Grading and progress of a drill")
+    @extend_schema(
+        responses=inline_serializer(
+            "DrillResults",
+            fields={
+                "drill": DrillOutputSerializer(),
+                "rounds": serializers.IntegerField(),
+                "decisions": serializers.IntegerField(),
+                "correct": serializers.IntegerField(),
+                "accuracy": serializers.DecimalField(max_digits=6, decimal_places=1, allow_null=True),
+                "band": serializers.CharField(allow_null=True),
+                "streak_current": serializers.IntegerField(),
+                "streak_best": serializers.IntegerField(),
+                "per_decision_ms": serializers.IntegerField(allow_null=True),
+                "pace_rounds_per_hour": serializers.DecimalField(max_digits=8, decimal_places=1, allow_null=True),
+                "mistakes": serializers.JSONField(help_text="[{code, label, count}], most frequent first."),
+                "situations": serializers.JSONField(
+                    help_text="Strategy: the misplayed situations [{situation, count, "
+                    "cost, best}], most frequent first."
+                ),
+                "per_round": serializers.JSONField(),
+            },
+        ),
+        summary="Grading and progress of a drill",
+    )
     def get(self, request, pk):
         drill = selectors.drill_get(user=request.user, pk=pk)
         results = selectors.drill_results(drill=drill)
-        return Response({"drill": DrillOutputSerializer(drill).data, **presenters.results_json(results),
-                         "per_round": presenters.rounds_json(drill)})
+        return Response(
+            {
+                "drill": DrillOutputSerializer(drill).data,
+                **presenters.results_json(results),
+                "per_round": presenters.rounds_json(drill),
+            }
+        )
 
 
 class StandardOutputSerializer(serializers.Serializer):
@@ -252,8 +313,11 @@ class StandardSetApi(APIView):
         min_accuracy = serializers.DecimalField(max_digits=5, decimal_places=2, min_value=0, max_value=100)
         time_limit_s = serializers.IntegerField(required=False, allow_null=True, min_value=1)
 
-    @extend_schema(request=InputSerializer, responses={201: StandardOutputSerializer},
-                   summary="Set the certification standard of a game (replaces the one in force)")
+    @extend_schema(
+        request=InputSerializer,
+        responses={201: StandardOutputSerializer},
+        summary="Set the certification standard of a game (replaces the one in force)",
+    )
     def post(self, request):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)

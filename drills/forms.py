@@ -50,27 +50,50 @@ def feature_fields() -> list[tuple[str, str, str]]:
 class DrillStartForm(forms.Form):
     game = forms.ChoiceField(label=_("Game"), choices=game_choices, initial=game_choices()[0][0])
     kind = forms.ChoiceField(label=_("Drill"), choices=Kind.choices, initial=Kind.PAYOUT, widget=forms.RadioSelect)
-    table = forms.ChoiceField(label=_("Practice table"), choices=table_choices,
-                              initial=setups.tables_for(*split_game(game_choices()[0][0]))[0].key)
-    rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=setups.MAX_ROUNDS, required=False,
-                                help_text=_("Payout drills: 10 by default; procedure drills: 3."))
-    boxes = forms.IntegerField(label=_("Most boxes in play"), min_value=1, max_value=6, required=False,
-                               help_text=_("Fewer boxes make shorter rounds."))
+    table = forms.ChoiceField(
+        label=_("Practice table"),
+        choices=table_choices,
+        initial=setups.tables_for(*split_game(game_choices()[0][0]))[0].key,
+    )
+    rounds = forms.IntegerField(
+        label=_("Rounds"),
+        min_value=1,
+        max_value=setups.MAX_ROUNDS,
+        required=False,
+        help_text=_("Payout drills: 10 by default; procedure drills: 3."),
+    )
+    boxes = forms.IntegerField(
+        label=_("Most boxes in play"),
+        min_value=1,
+        max_value=6,
+        required=False,
+        help_text=_("Fewer boxes make shorter rounds."),
+    )
     incidents = forms.ChoiceField(label=_("Incidents (ochko procedure)"), choices=INCIDENT_LEVELS, initial="some")
-    incident_kinds = forms.MultipleChoiceField(label=_("Which incidents"), choices=setups.INCIDENTS, required=False,
-                                               initial=list(setups.INCIDENT_KINDS),
-                                               widget=forms.CheckboxSelectMultiple)
-    seed = forms.IntegerField(label=_("Seed"), min_value=0, max_value=2**63 - 1, required=False,
-                              help_text=_("Optional. The same seed, game, table and difficulty deal the same rounds."))
+    incident_kinds = forms.MultipleChoiceField(
+        label=_("Which incidents"),
+        choices=setups.INCIDENTS,
+        required=False,
+        initial=list(setups.INCIDENT_KINDS),
+        widget=forms.CheckboxSelectMultiple,
+    )
+    seed = forms.IntegerField(
+        label=_("Seed"),
+        min_value=0,
+        max_value=2**63 - 1,
+        required=False,
+        help_text=_("Optional. The same seed, game, table and difficulty deal the same rounds."),
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        for name, variant, label in feature_fields():
+        for name, _variant, label in feature_fields():
             self.fields[name] = forms.BooleanField(label=label, required=False, initial=True)
         # The house rules of the strategy trainer's table (ochko's dark-card rules), from each game's part.
         for name, label, choices in strategy.house_rule_fields():
-            self.fields[name] = forms.ChoiceField(label=label, choices=list(choices), initial=choices[0][0],
-                                                  required=False)
+            self.fields[name] = forms.ChoiceField(
+                label=label, choices=list(choices), initial=choices[0][0], required=False
+            )
 
     def features_of(self, variant: str):
         return [self[name] for name, v, _label in feature_fields() if v == variant]
@@ -85,8 +108,9 @@ class DrillStartForm(forms.Form):
     def start_kwargs(self) -> dict:
         data = self.cleaned_data
         variant, preset = split_game(data["game"])
-        options = {name.removeprefix(f"f_{variant}_"): data[name] for name, v, _label in feature_fields()
-                   if v == variant}
+        options = {
+            name.removeprefix(f"f_{variant}_"): data[name] for name, v, _label in feature_fields() if v == variant
+        }
         if data.get("boxes"):
             options["boxes"] = data["boxes"]
         if setups.weaves_incidents(variant, data["kind"]):
@@ -95,21 +119,44 @@ class DrillStartForm(forms.Form):
         house_rules = strategy.house_rules_of(variant)
         if house_rules and data["kind"] == Kind.STRATEGY:
             options["house_rules"] = {name: data.get(name) or self.fields[name].initial for name in house_rules}
-        return {"variant": variant, "preset": preset, "kind": data["kind"], "table": data["table"],
-                "rounds": data.get("rounds"), "seed": data.get("seed"), "options": options}
+        return {
+            "variant": variant,
+            "preset": preset,
+            "kind": data["kind"],
+            "table": data["table"],
+            "rounds": data.get("rounds"),
+            "seed": data.get("seed"),
+            "options": options,
+        }
 
 
 class StandardForm(forms.Form):
     game = forms.ChoiceField(label=_("Game"), choices=game_choices)
     kind = forms.ChoiceField(label=_("Drill"), choices=Kind.choices, initial=Kind.PAYOUT)
     rounds_in_row = forms.IntegerField(label=_("Rounds in a row"), min_value=1, max_value=1000, initial=50)
-    min_accuracy = forms.DecimalField(label=_("Minimum accuracy (%)"), min_value=Decimal(0), max_value=Decimal(100),
-                                      decimal_places=2, initial=Decimal(98))
-    time_limit_s = forms.IntegerField(label=_("Time limit per round (seconds)"), min_value=1, required=False,
-                                      initial=60, help_text=_("Empty: no time limit."))
+    min_accuracy = forms.DecimalField(
+        label=_("Minimum accuracy (%)"),
+        min_value=Decimal(0),
+        max_value=Decimal(100),
+        decimal_places=2,
+        initial=Decimal(98),
+    )
+    time_limit_s = forms.IntegerField(
+        label=_("Time limit per round (seconds)"),
+        min_value=1,
+        required=False,
+        initial=60,
+        help_text=_("Empty: no time limit."),
+    )
 
     def set_kwargs(self) -> dict:
         data = self.cleaned_data
         variant, preset = split_game(data["game"])
-        return {"variant": variant, "preset": preset, "kind": data["kind"], "rounds_in_row": data["rounds_in_row"],
-                "min_accuracy": data["min_accuracy"], "time_limit_s": data.get("time_limit_s")}
+        return {
+            "variant": variant,
+            "preset": preset,
+            "kind": data["kind"],
+            "rounds_in_row": data["rounds_in_row"],
+            "min_accuracy": data["min_accuracy"],
+            "time_limit_s": data.get("time_limit_s"),
+        }

@@ -25,8 +25,9 @@ MONEY = {"max_digits": 14, "decimal_places": 2}
 class Drill(models.Model):
     """One drill session: its game, kind, difficulty and seed, and the totals of its answers."""
 
-    trainee = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="drills",
-                                verbose_name=_("trainee"))
+    trainee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="drills", verbose_name=_("trainee")
+    )
     variant = models.CharField(_("game"), max_length=20, choices=Variant.choices)
     preset = models.CharField(_("preset"), max_length=10, choices=Preset.choices, blank=True, default="")
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
@@ -38,7 +39,8 @@ class Drill(models.Model):
     table_max = models.DecimalField(_("table maximum"), **MONEY)
     chips = models.JSONField(_("chips"), default=list, encoder=DjangoJSONEncoder)
     rounds_planned = models.PositiveSmallIntegerField(
-        _("rounds"), validators=[MinValueValidator(1), MaxValueValidator(100)])
+        _("rounds"), validators=[MinValueValidator(1), MaxValueValidator(100)]
+    )
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE)
     started_at = models.DateTimeField(_("started"), default=timezone.now)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
@@ -54,10 +56,12 @@ class Drill(models.Model):
         verbose_name_plural = _("drills")
         indexes = [models.Index(fields=["trainee", "variant", "kind"])]
         constraints = [
-            models.CheckConstraint(condition=Q(table_max__gte=models.F("table_min")),
-                                   name="drill_table_max_not_below_min"),
-            models.CheckConstraint(condition=Q(correct__lte=models.F("decisions")),
-                                   name="drill_correct_not_above_decisions"),
+            models.CheckConstraint(
+                condition=Q(table_max__gte=models.F("table_min")), name="drill_table_max_not_below_min"
+            ),
+            models.CheckConstraint(
+                condition=Q(correct__lte=models.F("decisions")), name="drill_correct_not_above_decisions"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -86,12 +90,24 @@ class DrillRound(models.Model):
 
     drill = models.ForeignKey(Drill, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("drill"))
     number = models.PositiveSmallIntegerField(_("number"))
-    doc = models.JSONField(_("simulated round"), encoder=DjangoJSONEncoder,
-                           help_text=_("The round/1 log the simulator dealt, with the correct settlement."))
-    script = models.JSONField(_("script"), default=dict, encoder=DjangoJSONEncoder,
-                              help_text=_("Payout: the answer sheet. Procedure: the steps and their choices."))
-    graded = models.JSONField(_("graded log"), null=True, blank=True, encoder=DjangoJSONEncoder,
-                              help_text=_("Payout: the log with the trainee's settlement, as the engine audited it."))
+    doc = models.JSONField(
+        _("simulated round"),
+        encoder=DjangoJSONEncoder,
+        help_text=_("The round/1 log the simulator dealt, with the correct settlement."),
+    )
+    script = models.JSONField(
+        _("script"),
+        default=dict,
+        encoder=DjangoJSONEncoder,
+        help_text=_("Payout: the answer sheet. Procedure: the steps and their choices."),
+    )
+    graded = models.JSONField(
+        _("graded log"),
+        null=True,
+        blank=True,
+        encoder=DjangoJSONEncoder,
+        help_text=_("Payout: the log with the trainee's settlement, as the engine audited it."),
+    )
     step = models.PositiveSmallIntegerField(_("current step"), default=0)
     presented_at = models.DateTimeField(_("shown"), null=True, blank=True)
     step_started_at = models.DateTimeField(_("step shown"), null=True, blank=True)
@@ -121,8 +137,7 @@ class DrillRound(models.Model):
 class DrillStep(models.Model):
     """One graded decision: a wager settled (payout) or a move chosen (procedure)."""
 
-    drill_round = models.ForeignKey(DrillRound, on_delete=models.CASCADE, related_name="steps",
-                                    verbose_name=_("round"))
+    drill_round = models.ForeignKey(DrillRound, on_delete=models.CASCADE, related_name="steps", verbose_name=_("round"))
     index = models.PositiveSmallIntegerField(_("order"))
     kind = models.CharField(_("kind"), max_length=10, choices=StepKind.choices)
     stake = models.CharField(_("stake"), max_length=20, blank=True)
@@ -161,15 +176,21 @@ class CertificationStandard(models.Model):
     preset = models.CharField(_("preset"), max_length=10, choices=Preset.choices, blank=True, default="")
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.PAYOUT)
     rounds_in_row = models.PositiveSmallIntegerField(
-        _("rounds in a row"), validators=[MinValueValidator(1), MaxValueValidator(1000)])
+        _("rounds in a row"), validators=[MinValueValidator(1), MaxValueValidator(1000)]
+    )
     min_accuracy = models.DecimalField(
-        _("minimum accuracy (%)"), max_digits=5, decimal_places=2,
-        validators=[MinValueValidator(Decimal(0)), MaxValueValidator(Decimal(100))])
-    time_limit_s = models.PositiveIntegerField(_("time limit per round (s)"), null=True, blank=True,
-                                               validators=[MinValueValidator(1)])
+        _("minimum accuracy (%)"),
+        max_digits=5,
+        decimal_places=2,
+        validators=[MinValueValidator(Decimal(0)), MaxValueValidator(Decimal(100))],
+    )
+    time_limit_s = models.PositiveIntegerField(
+        _("time limit per round (s)"), null=True, blank=True, validators=[MinValueValidator(1)]
+    )
     is_active = models.BooleanField(_("in force"), default=True)
-    set_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
-                               verbose_name=_("set by"))
+    set_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("set by")
+    )
     set_at = models.DateTimeField(_("set at"), default=timezone.now)
 
     class Meta:
@@ -177,10 +198,12 @@ class CertificationStandard(models.Model):
         verbose_name = _("certification standard")
         verbose_name_plural = _("certification standards")
         constraints = [
-            models.UniqueConstraint(fields=["variant", "preset", "kind"], condition=Q(is_active=True),
-                                    name="one_active_standard_per_game"),
-            models.CheckConstraint(condition=Q(min_accuracy__gte=0) & Q(min_accuracy__lte=100),
-                                   name="standard_accuracy_is_a_percentage"),
+            models.UniqueConstraint(
+                fields=["variant", "preset", "kind"], condition=Q(is_active=True), name="one_active_standard_per_game"
+            ),
+            models.CheckConstraint(
+                condition=Q(min_accuracy__gte=0) & Q(min_accuracy__lte=100), name="standard_accuracy_is_a_percentage"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -191,12 +214,20 @@ class CertificationStandard(models.Model):
 class Certificate(models.Model):
     """A trainee met a certification standard: when, and with which drill."""
 
-    trainee = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="certificates",
-                                verbose_name=_("trainee"))
-    standard = models.ForeignKey(CertificationStandard, on_delete=models.PROTECT, related_name="certificates",
-                                 verbose_name=_("standard"))
-    drill = models.ForeignKey(Drill, on_delete=models.SET_NULL, null=True, blank=True, related_name="certificates",
-                              verbose_name=_("drill that earned it"))
+    trainee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="certificates", verbose_name=_("trainee")
+    )
+    standard = models.ForeignKey(
+        CertificationStandard, on_delete=models.PROTECT, related_name="certificates", verbose_name=_("standard")
+    )
+    drill = models.ForeignKey(
+        Drill,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="certificates",
+        verbose_name=_("drill that earned it"),
+    )
     issued_at = models.DateTimeField(_("issued"), default=timezone.now)
     accuracy = models.DecimalField(_("accuracy (%)"), max_digits=5, decimal_places=2)
     rounds = models.PositiveSmallIntegerField(_("rounds"))

@@ -78,16 +78,20 @@ class Words:
                 dealer_cards += 1
                 k += 1
                 continue
-            run = [ev["to"] for ev in events[k:k + 2 * len(in_play)]]
+            run = [ev["to"] for ev in events[k : k + 2 * len(in_play)]]
             n = len(in_play)
             if n >= 3 and run[:n] in (in_play, in_play[::-1]):
                 first, last = run[0], run[n - 1]
-                targets.append(_("every %(what)s from %(first)s to %(last)s") % {
-                    "what": self.spot("").strip(), "first": first, "last": last})
+                targets.append(
+                    _("every %(what)s from %(first)s to %(last)s")
+                    % {"what": self.spot("").strip(), "first": first, "last": last}
+                )
                 k += n
             elif n >= 2 and run == [b for b in in_play for _twice in (1, 2)]:
-                targets.append(_("two cards to each %(what)s in turn, from %(first)s to %(last)s") % {
-                    "what": self.spot("").strip(), "first": in_play[0], "last": in_play[-1]})
+                targets.append(
+                    _("two cards to each %(what)s in turn, from %(first)s to %(last)s")
+                    % {"what": self.spot("").strip(), "first": in_play[0], "last": in_play[-1]}
+                )
                 k += 2 * n
             else:
                 targets.append(self.spot(to))
@@ -106,16 +110,21 @@ class Words:
                 phrases.append([key, [what]])
         parts = []
         for (verb, stake, hand), whats in phrases:
-            joined = whats[0] if len(whats) == 1 else _("%(first)s and %(last)s") % {
-                "first": ", ".join(whats[:-1]), "last": whats[-1]}
+            joined = (
+                whats[0]
+                if len(whats) == 1
+                else _("%(first)s and %(last)s") % {"first": ", ".join(whats[:-1]), "last": whats[-1]}
+            )
             if not self.game.hands:  # the wagers of a stake, not of a hand
-                parts.append(_("%(verb)s %(what)s of stake %(stake)s") % {"verb": verbs[verb], "what": joined,
-                                                                          "stake": stake})
+                parts.append(
+                    _("%(verb)s %(what)s of stake %(stake)s") % {"verb": verbs[verb], "what": joined, "stake": stake}
+                )
             elif hand is None or "." not in str(hand):
                 parts.append(_("%(verb)s %(what)s") % {"verb": verbs[verb], "what": joined})
             else:
-                parts.append(_("%(verb)s %(what)s of %(hand)s") % {"verb": verbs[verb], "what": joined,
-                                                                   "hand": self.hand(hand)})
+                parts.append(
+                    _("%(verb)s %(what)s of %(hand)s") % {"verb": verbs[verb], "what": joined, "hand": self.hand(hand)}
+                )
         spot = self.spot_of.get(str(events[0]["stake"]), "")
         text = _(", then ").join(parts)
         return _("%(spot)s: %(moves)s.") % {"spot": self.spot(spot).capitalize(), "moves": text}
@@ -137,7 +146,8 @@ class Words:
         if e == "dark":
             if len(events) > 1 and events[1]["e"] == "reveal":
                 return _("Deal %(box)s one card face down, across the box, and turn it so the player sees it.") % {
-                    "box": self.spot(ev["box"])}
+                    "box": self.spot(ev["box"])
+                }
             return _("Deal %(box)s one card face down, across the box.") % {"box": self.spot(ev["box"])}
         if e == "double":
             return _("Deal %(hand)s one card for the double.") % {"hand": self.hand(ev["hand"])}
@@ -160,16 +170,22 @@ class Words:
     def narrate(self, ev: dict, totals: dict) -> str:
         e = ev["e"]
         if e == "fold":
-            return _("Stake %(stake)s (%(box)s) folds.") % {"stake": ev["stake"],
-                                                           "box": self.spot(self.spot_of.get(ev["stake"]))}
+            return _("Stake %(stake)s (%(box)s) folds.") % {
+                "stake": ev["stake"],
+                "box": self.spot(self.spot_of.get(ev["stake"])),
+            }
         if e == "bet":
             if self.game.player_bets:
                 return _("%(player)s (%(seat)s) bets %(amount)s.") % {
-                    "player": self.player_of.get(ev["stake"]), "seat": self.spot(self.spot_of.get(ev["stake"])),
-                    "amount": amount_text(ev["amount"])}
+                    "player": self.player_of.get(ev["stake"]),
+                    "seat": self.spot(self.spot_of.get(ev["stake"])),
+                    "amount": amount_text(ev["amount"]),
+                }
             return _("Stake %(stake)s (%(box)s) places a Bet of %(amount)s.") % {
-                "stake": ev["stake"], "box": self.spot(self.spot_of.get(ev["stake"])),
-                "amount": amount_text(ev["amount"])}
+                "stake": ev["stake"],
+                "box": self.spot(self.spot_of.get(ev["stake"])),
+                "amount": amount_text(ev["amount"]),
+            }
         if e == "stand":
             where = ev.get("box", ev.get("hand"))
             total = totals.get(str(where))
@@ -179,14 +195,18 @@ class Words:
         if e == "burn":
             return _("The card is burned.")
         if e == "insurance":
-            return _("%(box)s insures for %(amount)s.") % {"box": self.spot(self.spot_of.get(ev["stake"])).capitalize(),
-                                                           "amount": amount_text(ev["amount"])}
+            return _("%(box)s insures for %(amount)s.") % {
+                "box": self.spot(self.spot_of.get(ev["stake"])).capitalize(),
+                "amount": amount_text(ev["amount"]),
+            }
         if e == "even_money":
             return _("%(box)s takes even money.") % {"box": self.spot(self.spot_of.get(ev["stake"])).capitalize()}
         if e == "split":
             if ev.get("amount") is not None:
-                return _("%(hand)s opens the pair with %(amount)s.") % {"hand": self.hand(ev["hand"]).capitalize(),
-                                                                        "amount": amount_text(ev["amount"])}
+                return _("%(hand)s opens the pair with %(amount)s.") % {
+                    "hand": self.hand(ev["hand"]).capitalize(),
+                    "amount": amount_text(ev["amount"]),
+                }
             return _("%(hand)s splits the pair.") % {"hand": self.hand(ev["hand"]).capitalize()}
         if e == "declare":
             return _("%(hand)s declares a natural.") % {"hand": self.hand(ev["hand"]).capitalize()}

@@ -70,8 +70,15 @@ class SheetLine:
         return (self.stake, self.hand, self.wager)
 
     def as_dict(self) -> dict:
-        return {"stake": self.stake, "hand": self.hand, "wager": self.wager, "spot": self.spot,
-                "player": self.player, "size": self.size, "during": self.during}
+        return {
+            "stake": self.stake,
+            "hand": self.hand,
+            "wager": self.wager,
+            "spot": self.spot,
+            "player": self.player,
+            "size": self.size,
+            "during": self.during,
+        }
 
 
 def base_log(doc: dict) -> tuple[dict, dict[tuple, int], int]:
@@ -103,8 +110,9 @@ def answer_sheet(doc: dict) -> list[SheetLine]:
         stake = stakes[owed.stake]
         spot = stake.get("box", stake.get("seat"))
         during = anchors.get((owed.stake, owed.hand, owed.wager), end) < end or owed.kind != "final"
-        lines.append(SheetLine(owed.stake, owed.hand, owed.wager, spot, stake.get("player", ""), fmt(owed.size),
-                               during))
+        lines.append(
+            SheetLine(owed.stake, owed.hand, owed.wager, spot, stake.get("player", ""), fmt(owed.size), during)
+        )
     lines.sort(key=lambda line: (line.spot, line.hand or "", line.stake, _WAGER_ORDER.get(line.wager, 9)))
     return lines
 
@@ -162,8 +170,17 @@ class Graded:
 
 
 def owed_dict(o) -> dict:
-    return {"stake": o.stake, "hand": o.hand, "wager": o.wager, "result": o.result, "amount": fmt(o.amount),
-            "size": fmt(o.size), "why": o.why, "verdict": o.verdict, "kind": o.kind}
+    return {
+        "stake": o.stake,
+        "hand": o.hand,
+        "wager": o.wager,
+        "result": o.result,
+        "amount": fmt(o.amount),
+        "size": fmt(o.size),
+        "why": o.why,
+        "verdict": o.verdict,
+        "kind": o.kind,
+    }
 
 
 def grade(doc: dict, answers: list[dict]) -> Graded:
@@ -193,26 +210,52 @@ def grade(doc: dict, answers: list[dict]) -> Graded:
         correct += ok
         codes.extend(f["code"] for f in found)
         right = owed.get(key_of(answer))
-        graded_answers.append({**_answer_out(answer), "event": at, "correct": ok, "findings": found,
-                               "right": owed_dict(right) if right is not None else None})
+        graded_answers.append(
+            {
+                **_answer_out(answer),
+                "event": at,
+                "correct": ok,
+                "findings": found,
+                "right": owed_dict(right) if right is not None else None,
+            }
+        )
     missing = []
     for f in loose:
         codes.append(f["code"])
         if f["code"] == "MISSING_SETTLEMENT":
             right = owed.get((f["stake"], f.get("hand"), f["wager"]))
-            missing.append({"stake": f["stake"], "hand": f.get("hand"), "wager": f["wager"], "finding": f,
-                            "right": owed_dict(right) if right is not None else None})
+            missing.append(
+                {
+                    "stake": f["stake"],
+                    "hand": f.get("hand"),
+                    "wager": f["wager"],
+                    "finding": f,
+                    "right": owed_dict(right) if right is not None else None,
+                }
+            )
     decisions = len(answers) + len(missing)
-    return Graded(log=log, findings=findings, answers=graded_answers, missing=missing,
-                  owed=[owed_dict(o) for o in outcome.wagers or []],
-                  float_owed=None if outcome.float is None else fmt(outcome.float),
-                  decisions=decisions, correct=correct, codes=codes)
+    return Graded(
+        log=log,
+        findings=findings,
+        answers=graded_answers,
+        missing=missing,
+        owed=[owed_dict(o) for o in outcome.wagers or []],
+        float_owed=None if outcome.float is None else fmt(outcome.float),
+        decisions=decisions,
+        correct=correct,
+        codes=codes,
+    )
 
 
 def _answer_out(answer: dict) -> dict:
     amount = answer.get("amount")
-    return {"stake": answer["stake"], "hand": answer.get("hand"), "wager": answer["wager"],
-            "result": answer["result"], "amount": None if amount is None else fmt(Decimal(str(amount)))}
+    return {
+        "stake": answer["stake"],
+        "hand": answer.get("hand"),
+        "wager": answer["wager"],
+        "result": answer["result"],
+        "amount": None if amount is None else fmt(Decimal(str(amount))),
+    }
 
 
 def simulated_answers(doc: dict) -> list[dict]:
@@ -220,6 +263,13 @@ def simulated_answers(doc: dict) -> list[dict]:
     out = []
     for ev in doc["events"]:
         if is_settlement(ev):
-            out.append({"stake": ev["stake"], "hand": ev.get("hand"), "wager": ev["wager"], "result": ev["e"],
-                        "amount": ev.get("amount")})
+            out.append(
+                {
+                    "stake": ev["stake"],
+                    "hand": ev.get("hand"),
+                    "wager": ev["wager"],
+                    "result": ev["e"],
+                    "amount": ev.get("amount"),
+                }
+            )
     return out

@@ -20,10 +20,19 @@ from .models import Drill, DrillRound, DrillStep
 from .payout import is_settlement
 from .table import total_of
 
-OPTION_LABELS = {"hit": _("Hit"), "stand": _("Stand"), "double": _("Double"), "split": _("Split"),
-                 "dark": _("Dark card"), "fold": _("Fold"), "insurance": _("Take insurance"),
-                 "no_insurance": _("No insurance"), "even_money": _("Even money"),
-                 "tapo": _("Tapo y quedo"), "withdraw": _("Withdraw")}
+OPTION_LABELS = {
+    "hit": _("Hit"),
+    "stand": _("Stand"),
+    "double": _("Double"),
+    "split": _("Split"),
+    "dark": _("Dark card"),
+    "fold": _("Fold"),
+    "insurance": _("Take insurance"),
+    "no_insurance": _("No insurance"),
+    "even_money": _("Even money"),
+    "tapo": _("Tapo y quedo"),
+    "withdraw": _("Withdraw"),
+}
 
 
 def table_view(drill_round: DrillRound, *, upto: int | None = None, settled: bool = False) -> tbl.TableView:
@@ -38,7 +47,7 @@ def table_view(drill_round: DrillRound, *, upto: int | None = None, settled: boo
             events = [ev for ev in doc["events"] if not is_settlement(ev)]
         return tbl.build(doc, events, reveal_all=True, name=drill.table_name)
     log = drill_round.script["log"]
-    view = tbl.build(drill_round.doc, log[:upto if upto is not None else len(log)], name=drill.table_name)
+    view = tbl.build(drill_round.doc, log[: upto if upto is not None else len(log)], name=drill.table_name)
     if upto is not None and upto < len(log) and log[upto].get("kind") == "dealer_card_exposed" and view.dealer.cards:
         view.dealer.cards[-1].face_up = True  # the incident in play: the dealer's card has flipped
         view.dealer.refresh(games.layout_for(view.variant).total)
@@ -88,18 +97,33 @@ def strategy_view(drill_round: DrillRound) -> dict:
     variant = doc["variant"]
     hands = state.get("hands") or []
     return {
-        "variant": variant, "wager": doc["wager"], "bet": state["bet"], "phase": state["phase"], "end": state["end"],
+        "variant": variant,
+        "wager": doc["wager"],
+        "bet": state["bet"],
+        "phase": state["phase"],
+        "end": state["end"],
         "cards": [LiveCard(c) for c in state["cards"]],
         # after a split: every hand of the box, the one in play marked
-        "hands": [{"number": k + 1, "cards": [LiveCard(c) for c in h["cards"]], "total": total_of(variant, h["cards"]),
-                   "end": h["end"], "current": k == state.get("hand") and state["phase"] != strategy.PHASE_DONE}
-                  for k, h in enumerate(hands)] if len(hands) > 1 else [],
-        "insured": state.get("insured"), "hand_number": state.get("hand", 0) + 1,
+        "hands": [
+            {
+                "number": k + 1,
+                "cards": [LiveCard(c) for c in h["cards"]],
+                "total": total_of(variant, h["cards"]),
+                "end": h["end"],
+                "current": k == state.get("hand") and state["phase"] != strategy.PHASE_DONE,
+            }
+            for k, h in enumerate(hands)
+        ]
+        if len(hands) > 1
+        else [],
+        "insured": state.get("insured"),
+        "hand_number": state.get("hand", 0) + 1,
         "total": total_of(variant, state["cards"]),
         "dealer": LiveCard(doc["dealer"], face_up=dealer_open),
         "situation": decision.situation if decision else "",
         "options": [{"option": o, "key": k, "label": option_label(o)} for o, k in decision.keys.items()]
-        if decision else [],
+        if decision
+        else [],
     }
 
 
@@ -110,17 +134,37 @@ def strategy_feedback(step: DrillStep | None) -> dict | None:
     exp = step.expected
     wager = Decimal(exp["wager"])
     best = Decimal(exp["options"][exp["choice"]])
-    rows = [{"option": o, "label": option_label(o), "key": exp["keys"].get(o, ""), "ev": v,
-             "money": fmt((Decimal(v) * wager).quantize(strategy.CENT)),
-             "cost": fmt(((best - Decimal(v)) * wager).quantize(strategy.CENT)),
-             "best": o == exp["choice"], "chosen": o == step.given["choice"], "chart": o == exp["chart"]}
-            for o, v in sorted(exp["options"].items(), key=lambda item: -Decimal(item[1]))]
-    return {"correct": step.correct, "situation": exp["situation"], "chosen": step.given["choice"],
-            "chosen_label": option_label(step.given["choice"]), "best": exp["choice"],
-            "best_label": option_label(exp["choice"]), "chart": exp["chart"],
-            "chart_label": option_label(exp["chart"]) if exp["chart"] else "",
-            "chart_differs": bool(exp["chart"]) and exp["chart"] != exp["choice"], "cost": exp["cost"],
-            "wager": exp["wager"], "options": rows, "cards": exp["cards"], "dealer": exp["dealer"], "bet": exp["bet"]}
+    rows = [
+        {
+            "option": o,
+            "label": option_label(o),
+            "key": exp["keys"].get(o, ""),
+            "ev": v,
+            "money": fmt((Decimal(v) * wager).quantize(strategy.CENT)),
+            "cost": fmt(((best - Decimal(v)) * wager).quantize(strategy.CENT)),
+            "best": o == exp["choice"],
+            "chosen": o == step.given["choice"],
+            "chart": o == exp["chart"],
+        }
+        for o, v in sorted(exp["options"].items(), key=lambda item: -Decimal(item[1]))
+    ]
+    return {
+        "correct": step.correct,
+        "situation": exp["situation"],
+        "chosen": step.given["choice"],
+        "chosen_label": option_label(step.given["choice"]),
+        "best": exp["choice"],
+        "best_label": option_label(exp["choice"]),
+        "chart": exp["chart"],
+        "chart_label": option_label(exp["chart"]) if exp["chart"] else "",
+        "chart_differs": bool(exp["chart"]) and exp["chart"] != exp["choice"],
+        "cost": exp["cost"],
+        "wager": exp["wager"],
+        "options": rows,
+        "cards": exp["cards"],
+        "dealer": exp["dealer"],
+        "bet": exp["bet"],
+    }
 
 
 def _card_json(card: LiveCard) -> dict:
@@ -129,13 +173,23 @@ def _card_json(card: LiveCard) -> dict:
 
 def strategy_json(drill_round: DrillRound) -> dict:
     view = strategy_view(drill_round)
-    return {**view, "cards": [_card_json(c) for c in view["cards"]], "dealer": _card_json(view["dealer"]),
-            "hands": [{**h, "cards": [_card_json(c) for c in h["cards"]]} for h in view["hands"]]}
+    return {
+        **view,
+        "cards": [_card_json(c) for c in view["cards"]],
+        "dealer": _card_json(view["dealer"]),
+        "hands": [{**h, "cards": [_card_json(c) for c in h["cards"]]} for h in view["hands"]],
+    }
 
 
 def next_json(drill: Drill, current: DrillRound | None) -> dict:
-    out = {"drill": drill.pk, "finished": current is None, "round": None, "rounds_planned": drill.rounds_planned,
-           "kind": drill.kind, "table": None}
+    out = {
+        "drill": drill.pk,
+        "finished": current is None,
+        "round": None,
+        "rounds_planned": drill.rounds_planned,
+        "kind": drill.kind,
+        "table": None,
+    }
     if current is None:
         return out
     out["round"] = current.number
@@ -165,45 +219,93 @@ def _accuracy(drill: Drill):
 
 def payout_answer_json(drill: Drill, done: DrillRound) -> dict:
     graded = done.graded
-    return {"correct": not graded["findings"], "accuracy": _accuracy(drill), "round_done": True,
-            "finished": not drill.is_active,
-            "graded": {"round": done.number, "decisions": done.decisions, "correct_decisions": done.correct,
-                       "answers": graded["answers"], "missing": graded["missing"], "findings": graded["findings"],
-                       "owed": graded["owed"]}}
+    return {
+        "correct": not graded["findings"],
+        "accuracy": _accuracy(drill),
+        "round_done": True,
+        "finished": not drill.is_active,
+        "graded": {
+            "round": done.number,
+            "decisions": done.decisions,
+            "correct_decisions": done.correct,
+            "answers": graded["answers"],
+            "missing": graded["missing"],
+            "findings": graded["findings"],
+            "owed": graded["owed"],
+        },
+    }
 
 
 def procedure_answer_json(drill: Drill, step: DrillStep) -> dict:
     done = step.drill_round
-    return {"correct": step.correct, "accuracy": _accuracy(drill), "round_done": done.done,
-            "finished": not drill.is_active,
-            "graded": {"round": done.number, "step": step.index, "chosen": step.given, "right": step.expected,
-                       "codes": step.codes, "explanation": step.messages[0] if step.messages else ""}}
+    return {
+        "correct": step.correct,
+        "accuracy": _accuracy(drill),
+        "round_done": done.done,
+        "finished": not drill.is_active,
+        "graded": {
+            "round": done.number,
+            "step": step.index,
+            "chosen": step.given,
+            "right": step.expected,
+            "codes": step.codes,
+            "explanation": step.messages[0] if step.messages else "",
+        },
+    }
 
 
 def strategy_answer_json(drill: Drill, step: DrillStep) -> dict:
     done = step.drill_round
     feedback = strategy_feedback(step)
-    feedback["options"] = [{k: row[k] for k in ("option", "key", "ev", "cost", "best", "chosen")}
-                           for row in feedback["options"]]
-    return {"correct": step.correct, "accuracy": _accuracy(drill), "round_done": done.done,
-            "finished": not drill.is_active,
-            "graded": {"round": done.number, "step": step.index, **{k: feedback[k] for k in (
-                "situation", "chosen", "best", "chart", "cost", "wager", "options", "cards", "dealer", "bet")},
-                "end": done.script["state"]["end"], "hand_cards": done.script["state"]["cards"]}}
+    feedback["options"] = [
+        {k: row[k] for k in ("option", "key", "ev", "cost", "best", "chosen")} for row in feedback["options"]
+    ]
+    return {
+        "correct": step.correct,
+        "accuracy": _accuracy(drill),
+        "round_done": done.done,
+        "finished": not drill.is_active,
+        "graded": {
+            "round": done.number,
+            "step": step.index,
+            **{
+                k: feedback[k]
+                for k in ("situation", "chosen", "best", "chart", "cost", "wager", "options", "cards", "dealer", "bet")
+            },
+            "end": done.script["state"]["end"],
+            "hand_cards": done.script["state"]["cards"],
+        },
+    }
 
 
 def results_json(results) -> dict:
     band = results.band
-    return {"rounds": results.rounds, "decisions": results.decisions, "correct": results.correct,
-            "accuracy": results.accuracy_display, "band": band.key if band else None,
-            "streak_current": results.streak_current, "streak_best": results.streak_best,
-            "per_decision_ms": results.per_decision_ms, "pace_rounds_per_hour": results.pace,
-            "mistakes": [{"code": m.code, "label": m.label, "count": m.count} for m in results.mistakes],
-            "situations": [{"situation": s.situation, "count": s.count, "cost": fmt(s.cost), "best": s.best}
-                           for s in results.situations]}
+    return {
+        "rounds": results.rounds,
+        "decisions": results.decisions,
+        "correct": results.correct,
+        "accuracy": results.accuracy_display,
+        "band": band.key if band else None,
+        "streak_current": results.streak_current,
+        "streak_best": results.streak_best,
+        "per_decision_ms": results.per_decision_ms,
+        "pace_rounds_per_hour": results.pace,
+        "mistakes": [{"code": m.code, "label": m.label, "count": m.count} for m in results.mistakes],
+        "situations": [
+            {"situation": s.situation, "count": s.count, "cost": fmt(s.cost), "best": s.best}
+            for s in results.situations
+        ],
+    }
 
 
 def rounds_json(drill: Drill) -> list[dict]:
-    return [{"round": r.number, "decisions": r.decisions, "correct": r.correct,
-             "accuracy": None if r.accuracy is None else fmt(scoring.rounded(r.accuracy)), "time_ms": r.time_ms}
-            for r in drill.rounds.filter(answered_at__isnull=False).order_by("number")]
+    return [
+        {
+            "round": r.number,
+            "decisions": r.decisions,
+            "correct": r.correct,
+            "accuracy": None if r.accuracy is None else fmt(scoring.rounded(r.accuracy)),
+            "time_ms": r.time_ms,
+        }
+        for r in drill.rounds.filter(answered_at__isnull=False).order_by("number")
+    ]

@@ -52,6 +52,7 @@ class Script:
 
 # --- the builder -------------------------------------------------------------------------------------
 
+
 class Builder(IncidentSteps):
     def __init__(self, doc: dict, rng, *, incident: str | None = None):
         self.doc = doc
@@ -156,8 +157,12 @@ class Builder(IncidentSteps):
         if e == "incident":
             while j < len(log) and log[j]["e"] == "burn":
                 j += 1
-            if ev.get("kind") == "dealer_card_exposed" and j < len(log) and log[j]["e"] == "deal" \
-                    and log[j]["to"] == "dealer":
+            if (
+                ev.get("kind") == "dealer_card_exposed"
+                and j < len(log)
+                and log[j]["e"] == "deal"
+                and log[j]["to"] == "dealer"
+            ):
                 j += 1
             return j
         return j
@@ -184,8 +189,9 @@ class Builder(IncidentSteps):
             if cand.label in seen:
                 continue
             if cand.explain:
-                wrong.append({"label": cand.label, "correct": False, "code": cand.code, "explain": cand.explain,
-                              "engine": False})
+                wrong.append(
+                    {"label": cand.label, "correct": False, "code": cand.code, "explain": cand.explain, "engine": False}
+                )
                 seen.add(cand.label)
                 continue
             finding = self.verify(prefix, cand, right, after)
@@ -193,8 +199,16 @@ class Builder(IncidentSteps):
                 continue
             seen.add(cand.label)
             explain, params = plain(finding)
-            wrong.append({"label": cand.label, "correct": False, "code": finding.code,
-                          "explain": explain, "params": params, "engine": True})
+            wrong.append(
+                {
+                    "label": cand.label,
+                    "correct": False,
+                    "code": finding.code,
+                    "explain": explain,
+                    "params": params,
+                    "engine": True,
+                }
+            )
         if not wrong:
             return None
         self.rng.shuffle(wrong)
@@ -202,8 +216,17 @@ class Builder(IncidentSteps):
         self.rng.shuffle(choices)
         for k, choice in enumerate(choices, start=1):
             choice["key"] = str(k)
-        return {"kind": kind, "at": i, "end": end, "narration": list(narration), "prompt": prompt,
-                "right": right_label, "then": then, "choices": choices, "listed": self._listed(prefix, right)}
+        return {
+            "kind": kind,
+            "at": i,
+            "end": end,
+            "narration": list(narration),
+            "prompt": prompt,
+            "right": right_label,
+            "then": then,
+            "choices": choices,
+            "listed": self._listed(prefix, right),
+        }
 
     def _listed(self, prefix: list[dict], right: list[dict]) -> bool:
         """Whether the engine's "what may happen next" lists the right move's first event."""
@@ -215,8 +238,7 @@ class Builder(IncidentSteps):
         for move in moves:
             if move["e"] != first["e"]:
                 continue
-            if all(move.get(k) == first.get(k) for k in ("to", "box", "hand", "stake", "wager", "player")
-                   if k in move):
+            if all(move.get(k) == first.get(k) for k in ("to", "box", "hand", "stake", "wager", "player") if k in move):
                 return True
         return False
 
@@ -249,8 +271,13 @@ class Builder(IncidentSteps):
         after_draws = bool(prefix) and prefix[-1]["e"] == "draw" and e != "draw"
         if after_draws and DEALER_DRAWS in mistakes:
             draw = {"e": "draw", "card": self.random_card()}
-            out.append(Candidate(_("Deal yourself another card (you have %(total)s).") % {"total": dealer_total},
-                                 [draw], "DEALER_DRAW_RULE"))
+            out.append(
+                Candidate(
+                    _("Deal yourself another card (you have %(total)s).") % {"total": dealer_total},
+                    [draw],
+                    "DEALER_DRAW_RULE",
+                )
+            )
         if e == "deal":
             out += self._deal_candidates(prefix, right, after)
         elif e in SETTLE:
@@ -259,31 +286,58 @@ class Builder(IncidentSteps):
             box_ev = next((a for a in after if a["e"] in ("hit", "dark", "stand")), None)
             if box_ev is not None:
                 hit = {"e": "hit", "box": box_ev["box"], "card": self.random_card()}
-                out.append(Candidate(_("Deal %(box)s a card first, then open your card.") % {
-                    "box": w.spot(box_ev["box"])}, [hit], "ILLEGAL_ACTION"))
-            out.append(Candidate(_("Deal yourself a second card, then open."),
-                                 [{"e": "draw", "card": self.random_card()}], "ILLEGAL_ACTION"))
+                out.append(
+                    Candidate(
+                        _("Deal %(box)s a card first, then open your card.") % {"box": w.spot(box_ev["box"])},
+                        [hit],
+                        "ILLEGAL_ACTION",
+                    )
+                )
+            out.append(
+                Candidate(
+                    _("Deal yourself a second card, then open."),
+                    [{"e": "draw", "card": self.random_card()}],
+                    "ILLEGAL_ACTION",
+                )
+            )
         elif e in ("hit", "dark", "double", "tapo"):
             where_key = self.game.where
             where = ev[where_key]
-            nxt = next((a for a in after if a["e"] in ("hit", "dark", "stand", "double", "tapo", "split")
-                        and a.get(where_key) != where), None)
+            nxt = next(
+                (
+                    a
+                    for a in after
+                    if a["e"] in ("hit", "dark", "stand", "double", "tapo", "split") and a.get(where_key) != where
+                ),
+                None,
+            )
             if nxt is not None:
                 other = {"e": "hit", where_key: nxt[where_key], "card": ev["card"]}
-                out.append(Candidate(_("Give the card to %(hand)s.") % {"hand": w.hand(nxt[where_key])}, [other],
-                                     "DRAW_ORDER"))
+                out.append(
+                    Candidate(_("Give the card to %(hand)s.") % {"hand": w.hand(nxt[where_key])}, [other], "DRAW_ORDER")
+                )
             if DEALER_DRAWS in mistakes:
-                out.append(Candidate(_("Deal the card to yourself."), [{"e": "draw", "card": ev["card"]}],
-                                     "DRAW_ORDER"))
+                out.append(
+                    Candidate(_("Deal the card to yourself."), [{"e": "draw", "card": ev["card"]}], "DRAW_ORDER")
+                )
             if e == "dark":
-                out.append(Candidate(w.move([ev, {"e": "reveal", "box": where}]),
-                                     [ev, {"e": "reveal", "box": where}], "ILLEGAL_ACTION",
-                                     rest=[a for a in after if not (a["e"] == "reveal" and a.get("box") == where)]))
+                out.append(
+                    Candidate(
+                        w.move([ev, {"e": "reveal", "box": where}]),
+                        [ev, {"e": "reveal", "box": where}],
+                        "ILLEGAL_ACTION",
+                        rest=[a for a in after if not (a["e"] == "reveal" and a.get("box") == where)],
+                    )
+                )
             if e == "hit" and DARK_CARDS in mistakes and nxt is None:
-                out.append(Candidate(w.move([{"e": "dark", "box": where, "card": ev["card"]},
-                                             {"e": "reveal", "box": where}]),
-                                     [{"e": "dark", "box": where, "card": ev["card"]}, {"e": "reveal", "box": where}],
-                                     "ILLEGAL_ACTION", rest=after))
+                out.append(
+                    Candidate(
+                        w.move([{"e": "dark", "box": where, "card": ev["card"]}, {"e": "reveal", "box": where}]),
+                        [{"e": "dark", "box": where, "card": ev["card"]}, {"e": "reveal", "box": where}],
+                        "ILLEGAL_ACTION",
+                        rest=after,
+                    )
+                )
         elif e == "draw":
             draws = 0
             for a in right + after:
@@ -291,8 +345,11 @@ class Builder(IncidentSteps):
                     break
                 draws += 1
             skipped = (right + after)[draws:]
-            out.append(Candidate(_("Stand on %(total)s and settle.") % {"total": dealer_total}, [],
-                                 "DEALER_DRAW_RULE", rest=skipped))
+            out.append(
+                Candidate(
+                    _("Stand on %(total)s and settle.") % {"total": dealer_total}, [], "DEALER_DRAW_RULE", rest=skipped
+                )
+            )
             if SETTLE_ORDER in mistakes:
                 # Settle before drawing: the first box of the final settlement, paid too early.
                 finals = [a for a in skipped if a["e"] in SETTLE]
@@ -300,13 +357,24 @@ class Builder(IncidentSteps):
                     spot = self.spot_of_event(finals[0])
                     block = [a for a in finals if self.spot_of_event(a) == spot]
                     rest = right + [a for a in after if not any(a is b for b in block)]
-                    out.append(Candidate(_("Settle now, then draw. %(moves)s") % {"moves": w.settlement(block)}, block,
-                                         "PAYMENT_ORDER", rest=rest))
+                    out.append(
+                        Candidate(
+                            _("Settle now, then draw. %(moves)s") % {"moves": w.settlement(block)},
+                            block,
+                            "PAYMENT_ORDER",
+                            rest=rest,
+                        )
+                    )
             dark = next((a for a in after if a["e"] == "reveal"), None)
             if dark is not None:
-                out.append(Candidate(_("Turn %(box)s's dark card first.") % {"box": w.spot(dark["box"])},
-                                     [dark], "ILLEGAL_ACTION",
-                                     rest=right + [a for a in after if a is not dark]))
+                out.append(
+                    Candidate(
+                        _("Turn %(box)s's dark card first.") % {"box": w.spot(dark["box"])},
+                        [dark],
+                        "ILLEGAL_ACTION",
+                        rest=right + [a for a in after if a is not dark],
+                    )
+                )
         elif e == "peek":
             out.append(Candidate(_("Play on without looking at your hole card."), [], "ILLEGAL_ACTION", rest=after))
         elif e == "bank_to":
@@ -314,8 +382,14 @@ class Builder(IncidentSteps):
             if ev["player"] != self.doc.get("bank"):
                 others.append(self.doc.get("bank"))
             for player in others[:2]:
-                out.append(Candidate(w.move([{"e": "bank_to", "player": player}]),
-                                     [{"e": "bank_to", "player": player}], "BANK_SUCCESSION", rest=after))
+                out.append(
+                    Candidate(
+                        w.move([{"e": "bank_to", "player": player}]),
+                        [{"e": "bank_to", "player": player}],
+                        "BANK_SUCCESSION",
+                        rest=after,
+                    )
+                )
         return out
 
     def _deal_candidates(self, prefix, right, after) -> list[Candidate]:
@@ -360,8 +434,11 @@ class Builder(IncidentSteps):
             # Another box first: the lowest box still to be settled at the end.
             spot = self.spot_of_event(right[0])
             later = [ev for ev in after if ev["e"] in SETTLE]
-            lower = sorted({self.spot_of_event(ev) for ev in later if self.spot_of_event(ev) < spot}) \
-                if self._final(prefix) else []
+            lower = (
+                sorted({self.spot_of_event(ev) for ev in later if self.spot_of_event(ev) < spot})
+                if self._final(prefix)
+                else []
+            )
             if lower:
                 box = lower[0]
                 block = [ev for ev in later if self.spot_of_event(ev) == box]
@@ -369,8 +446,15 @@ class Builder(IncidentSteps):
                 out.append(Candidate(w.settlement(block), block, "PAYMENT_ORDER", rest=rest))
             # An instant settled late: after the next drawing action.
             if after and after[0]["e"] in DRAWING and not self._final(prefix):
-                out.append(Candidate(_("Carry on with the round; settle %(box)s at the end with the others.") % {
-                    "box": w.spot(spot)}, [], "LATE_SETTLEMENT", rest=[after[0]] + right + after[1:]))
+                out.append(
+                    Candidate(
+                        _("Carry on with the round; settle %(box)s at the end with the others.")
+                        % {"box": w.spot(spot)},
+                        [],
+                        "LATE_SETTLEMENT",
+                        rest=[after[0]] + right + after[1:],
+                    )
+                )
         return out
 
     def _final(self, prefix: list[dict]) -> bool:
@@ -395,6 +479,7 @@ class Builder(IncidentSteps):
         if ev["e"] == "pay" and size is not None and Decimal(str(ev["amount"])) != size:
             return {**ev, "amount": size}
         return ev
+
 
 def build_script(doc: dict, rng, *, incident: str | None = None) -> dict:
     """The steps of a procedure round (see the module docstring)."""

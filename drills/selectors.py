@@ -1,9 +1,9 @@
 """Reads of the drills, and who may read what.
 
-    trainees: their own drills
-    pit bosses: the trainees of their pits (casino Staff pits)
-    auditors (and superusers): every trainee
-    dealers, inspectors: nothing here
+trainees: their own drills
+pit bosses: the trainees of their pits (casino Staff pits)
+auditors (and superusers): every trainee
+dealers, inspectors: nothing here
 """
 
 from collections import Counter
@@ -20,7 +20,6 @@ from casino.scope import RowScope, Who, restrict
 from . import scoring
 from .choices import CODE_LABELS, Status, StepKind
 from .models import Certificate, CertificationStandard, Drill, DrillRound, DrillStep
-
 
 # --- who sees whom ----------------------------------------------------------------------------------
 
@@ -65,6 +64,7 @@ def active_drills(*, trainee) -> QuerySet:
 
 
 # --- results -----------------------------------------------------------------------------------------
+
 
 @dataclass
 class Mistake:
@@ -126,13 +126,16 @@ def _results(rounds_qs, steps_qs) -> Results:
     # Rounds and their time count when a round is over; decisions as they are made (a procedure
     # round's moves count before its last one).
     totals = rounds_qs.filter(answered_at__isnull=False).aggregate(
-        rounds=Count("pk"), time_ms=Sum("time_ms"), decisions=Sum("decisions"))
-    out = Results(rounds=totals["rounds"] or 0, time_ms=totals["time_ms"] or 0,
-                  timed_decisions=totals["decisions"] or 0)
+        rounds=Count("pk"), time_ms=Sum("time_ms"), decisions=Sum("decisions")
+    )
+    out = Results(
+        rounds=totals["rounds"] or 0, time_ms=totals["time_ms"] or 0, timed_decisions=totals["decisions"] or 0
+    )
     flags = []
     codes: Counter = Counter()
     for correct, step_codes in steps_qs.order_by("answered_at", "drill_round__number", "index", "pk").values_list(
-            "correct", "codes"):
+        "correct", "codes"
+    ):
         flags.append(correct)
         codes.update(step_codes or [])
     out.decisions = len(flags)
@@ -196,6 +199,7 @@ def round_steps(*, drill_round: DrillRound) -> list[DrillStep]:
 
 # --- trainees overview ---------------------------------------------------------------------------------
 
+
 @dataclass
 class TraineeRow:
     trainee: object
@@ -213,12 +217,21 @@ def trainees_overview(*, user) -> list[TraineeRow]:
     for t in trainees.order_by("username"):
         staff = getattr(t, "staff", None)
         pits = [p.name for p in staff.pits.all()] if staff is not None else []
-        rows.append(TraineeRow(t, pits, t.n_drills, t.last, trainee_results(trainee=t),
-                               list(Certificate.objects.filter(trainee=t).select_related("standard"))))
+        rows.append(
+            TraineeRow(
+                t,
+                pits,
+                t.n_drills,
+                t.last,
+                trainee_results(trainee=t),
+                list(Certificate.objects.filter(trainee=t).select_related("standard")),
+            )
+        )
     return rows
 
 
 # --- standards -----------------------------------------------------------------------------------------
+
 
 def standards_in_force() -> QuerySet:
     return CertificationStandard.objects.filter(is_active=True).select_related("set_by")
@@ -242,4 +255,3 @@ def standard_progress(*, trainee, standard: CertificationStandard) -> dict:
 
     met, accuracy, rounds = standard_met(standard=standard, trainee=trainee)
     return {"met": met, "accuracy": scoring.rounded(accuracy), "rounds": rounds, "needed": standard.rounds_in_row}
-

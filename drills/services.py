@@ -61,8 +61,18 @@ def _ms(start: datetime | None, end: datetime) -> int:
 
 # --- starting ----------------------------------------------------------------------------------------
 
-def drill_start(*, trainee, variant: str, kind: str, preset: str = "", table: str = "", options: dict | None = None,
-                rounds: int | None = None, seed: int | None = None) -> Drill:
+
+def drill_start(
+    *,
+    trainee,
+    variant: str,
+    kind: str,
+    preset: str = "",
+    table: str = "",
+    options: dict | None = None,
+    rounds: int | None = None,
+    seed: int | None = None,
+) -> Drill:
     """Start a drill: the game and preset, payout or procedure, a practice table, the difficulty.
 
     Without a seed one is drawn at random; with the seed of another drill (and the same game,
@@ -99,9 +109,19 @@ def drill_start(*, trainee, variant: str, kind: str, preset: str = "", table: st
     if type(seed) is not int or not 0 <= seed <= MAX_SEED:
         _refuse(_("The seed is a whole number from 0 to %(n)d.") % {"n": MAX_SEED}, field="seed")
     return Drill.objects.create(
-        trainee=trainee, variant=variant, preset=preset, kind=kind, seed=seed, options=cleaned,
-        table_key=setup.key, table_name=setup.name, table_min=setup.min, table_max=setup.max,
-        chips=[fmt(c) for c in setup.chips], rounds_planned=rounds)
+        trainee=trainee,
+        variant=variant,
+        preset=preset,
+        kind=kind,
+        seed=seed,
+        options=cleaned,
+        table_key=setup.key,
+        table_name=setup.name,
+        table_min=setup.min,
+        table_max=setup.max,
+        chips=[fmt(c) for c in setup.chips],
+        rounds_planned=rounds,
+    )
 
 
 def _incident_for(drill: Drill, number: int) -> str | None:
@@ -116,12 +136,12 @@ def _incident_for(drill: Drill, number: int) -> str | None:
 
 def round_content(*, drill: Drill, number: int) -> tuple[dict, dict]:
     """The round `number` of a drill and its script: a function of the seed and options alone."""
-    setup = setups.Setup(drill.table_key, drill.table_name, drill.table_min, drill.table_max,
-                         tuple(Decimal(c) for c in drill.chips))
+    setup = setups.Setup(
+        drill.table_key, drill.table_name, drill.table_min, drill.table_max, tuple(Decimal(c) for c in drill.chips)
+    )
     if drill.kind == Kind.STRATEGY:
         rules = (drill.options or {}).get("house_rules") or {}
-        hand = strategy.deal(drill.variant, drill.preset, setups.round_rng(drill.seed, number, "strategy"),
-                             rules=rules)
+        hand = strategy.deal(drill.variant, drill.preset, setups.round_rng(drill.seed, number, "strategy"), rules=rules)
         doc = {"variant": drill.variant, "preset": drill.preset, "wager": fmt(drill.table_min), **hand}
         if rules:
             doc["rules"] = rules
@@ -130,14 +150,21 @@ def round_content(*, drill: Drill, number: int) -> tuple[dict, dict]:
     for attempt in range(5):
         purpose = "deal" if attempt == 0 else f"deal-{attempt}"
         rng = setups.round_rng(drill.seed, number, purpose)
-        doc = setups.deal_round(variant=drill.variant, preset=drill.preset, options=drill.options, setup=setup,
-                                rng=rng, incidents=1.0 if incident == "dealer_card_exposed" else 0.0)
+        doc = setups.deal_round(
+            variant=drill.variant,
+            preset=drill.preset,
+            options=drill.options,
+            setup=setup,
+            rng=rng,
+            incidents=1.0 if incident == "dealer_card_exposed" else 0.0,
+        )
         doc = jsonable({**doc, "id": f"drill-{drill.seed}-{number}"})
         doc["table"]["name"] = drill.table_name
         if drill.kind == Kind.PAYOUT:
             return doc, {"sheet": [line.as_dict() for line in payout.answer_sheet(doc)]}
-        script = jsonable(procedure.build_script(doc, setups.round_rng(drill.seed, number, "script"),
-                                                 incident=incident))
+        script = jsonable(
+            procedure.build_script(doc, setups.round_rng(drill.seed, number, "script"), incident=incident)
+        )
         if script["steps"]:
             return doc, script
     return doc, script  # pragma: no cover - five rounds in a row with nothing to ask
@@ -178,12 +205,17 @@ def _current_round(drill: Drill, number: int | None) -> DrillRound:
     if current is None or current.presented_at is None:
         _refuse(_("There is no round waiting for an answer: ask for the next round first."), status=409)
     if number is not None and number != current.number:
-        _refuse(_("Round %(n)s is not the round in play (round %(current)s is).") % {
-            "n": number, "current": current.number}, status=409, round=current.number)
+        _refuse(
+            _("Round %(n)s is not the round in play (round %(current)s is).")
+            % {"n": number, "current": current.number},
+            status=409,
+            round=current.number,
+        )
     return current
 
 
 # --- payout answers ------------------------------------------------------------------------------------
+
 
 def _clean_answers(doc: dict, sheet: list[dict], answers) -> list[dict]:
     """The answers as the engine reads them, or a ServiceError naming the answer and the field."""
@@ -194,6 +226,7 @@ def _clean_answers(doc: dict, sheet: list[dict], answers) -> list[dict]:
     hands = {(line["stake"], line["hand"]) for line in sheet}
     cleaned = []
     for k, answer in enumerate(answers):
+
         def bad(message, field, k=k):
             _refuse(message, field=f"answers[{k}].{field}", answer=k)
 
@@ -249,22 +282,53 @@ def payout_answer(*, drill: Drill, user, answers: list[dict], round_number: int 
     time_ms = _ms(current.presented_at, now)
     steps = []
     for k, answer in enumerate(graded.answers):
-        steps.append(DrillStep(
-            drill_round=current, index=k, kind=StepKind.SETTLE, stake=answer["stake"], hand=answer["hand"] or "",
-            wager=answer["wager"], given={"result": answer["result"], "amount": answer["amount"]},
-            expected=_expected(answer["right"]), correct=answer["correct"],
-            codes=[f["code"] for f in answer["findings"]], messages=[f["message"] for f in answer["findings"]],
-            params=[f.get("params") or {} for f in answer["findings"]], answered_at=now))
+        steps.append(
+            DrillStep(
+                drill_round=current,
+                index=k,
+                kind=StepKind.SETTLE,
+                stake=answer["stake"],
+                hand=answer["hand"] or "",
+                wager=answer["wager"],
+                given={"result": answer["result"], "amount": answer["amount"]},
+                expected=_expected(answer["right"]),
+                correct=answer["correct"],
+                codes=[f["code"] for f in answer["findings"]],
+                messages=[f["message"] for f in answer["findings"]],
+                params=[f.get("params") or {} for f in answer["findings"]],
+                answered_at=now,
+            )
+        )
     for k, miss in enumerate(graded.missing, start=len(graded.answers)):
         finding = miss["finding"]
-        steps.append(DrillStep(
-            drill_round=current, index=k, kind=StepKind.MISSING, stake=miss["stake"], hand=miss["hand"] or "",
-            wager=miss["wager"], given={}, expected=_expected(miss["right"]), correct=False,
-            codes=[finding["code"]], messages=[finding["message"]], params=[finding.get("params") or {}],
-            answered_at=now))
+        steps.append(
+            DrillStep(
+                drill_round=current,
+                index=k,
+                kind=StepKind.MISSING,
+                stake=miss["stake"],
+                hand=miss["hand"] or "",
+                wager=miss["wager"],
+                given={},
+                expected=_expected(miss["right"]),
+                correct=False,
+                codes=[finding["code"]],
+                messages=[finding["message"]],
+                params=[finding.get("params") or {}],
+                answered_at=now,
+            )
+        )
     DrillStep.objects.bulk_create(steps)
-    current.graded = jsonable({"log": graded.log, "findings": graded.findings, "answers": graded.answers,
-                               "missing": graded.missing, "owed": graded.owed, "float": graded.float_owed})
+    current.graded = jsonable(
+        {
+            "log": graded.log,
+            "findings": graded.findings,
+            "answers": graded.answers,
+            "missing": graded.missing,
+            "owed": graded.owed,
+            "float": graded.float_owed,
+        }
+    )
     current.answered_at = now
     current.time_ms = time_ms
     current.decisions = graded.decisions
@@ -277,8 +341,11 @@ def payout_answer(*, drill: Drill, user, answers: list[dict], round_number: int 
 def _expected(right: dict | None) -> dict:
     if right is None:
         return {}
-    return {"result": right["result"], "amount": right["amount"] if right["result"] == "pay" else right["size"],
-            "why": right["why"]}
+    return {
+        "result": right["result"],
+        "amount": right["amount"] if right["result"] == "pay" else right["size"],
+        "why": right["why"],
+    }
 
 
 def _count_round(drill: Drill, done: DrillRound, decisions_counted: bool = False) -> None:
@@ -294,8 +361,10 @@ def _count_round(drill: Drill, done: DrillRound, decisions_counted: bool = False
 
 # --- a graded step (procedure and strategy answers) ----------------------------------------------------
 
-def _step_in_play(drill: Drill, user, kind: str, wrong_kind: str, *, step: int | None,
-                  round_number: int | None) -> tuple[Drill, DrillRound]:
+
+def _step_in_play(
+    drill: Drill, user, kind: str, wrong_kind: str, *, step: int | None, round_number: int | None
+) -> tuple[Drill, DrillRound]:
     """The drill, locked, and its round in play; refused unless it is the trainee's own active drill of
     `kind` and `step` (when given) is the step in play."""
     _own(drill, user)
@@ -305,8 +374,11 @@ def _step_in_play(drill: Drill, user, kind: str, wrong_kind: str, *, step: int |
         _refuse(wrong_kind, status=409)
     current = _current_round(drill, round_number)
     if step is not None and step != current.step:
-        _refuse(_("Step %(n)s is not the step in play (step %(current)s is).") % {"n": step, "current": current.step},
-                status=409, step=current.step)
+        _refuse(
+            _("Step %(n)s is not the step in play (step %(current)s is).") % {"n": step, "current": current.step},
+            status=409,
+            step=current.step,
+        )
     return drill, current
 
 
@@ -330,74 +402,124 @@ def _step_graded(drill: Drill, current: DrillRound, *, ok: bool, now, over: bool
 
 # --- procedure answers ---------------------------------------------------------------------------------
 
+
 @transaction.atomic
-def procedure_answer(*, drill: Drill, user, choice: str, step: int | None = None,
-                     round_number: int | None = None) -> DrillStep:
+def procedure_answer(
+    *, drill: Drill, user, choice: str, step: int | None = None, round_number: int | None = None
+) -> DrillStep:
     """Grade the move the trainee chose at the current step; the round goes on from the right move."""
-    drill, current = _step_in_play(drill, user, Kind.PROCEDURE,
-                                   _("This is a payout drill: answer with your settlement."),
-                                   step=step, round_number=round_number)
+    drill, current = _step_in_play(
+        drill,
+        user,
+        Kind.PROCEDURE,
+        _("This is a payout drill: answer with your settlement."),
+        step=step,
+        round_number=round_number,
+    )
     steps = current.script["steps"]
     index = current.step
     script_step = steps[index]
     chosen = next((c for c in script_step["choices"] if c["key"] == str(choice)), None)
     if chosen is None:
-        _refuse(_("Choose one of the moves offered (%(keys)s).") % {
-            "keys": ", ".join(c["key"] for c in script_step["choices"])}, field="choice")
+        _refuse(
+            _("Choose one of the moves offered (%(keys)s).")
+            % {"keys": ", ".join(c["key"] for c in script_step["choices"])},
+            field="choice",
+        )
     right = next(c for c in script_step["choices"] if c["correct"])
     now = timezone.now()
     ok = bool(chosen["correct"])
     made = DrillStep.objects.create(
-        drill_round=current, index=index, kind=script_step["kind"],
+        drill_round=current,
+        index=index,
+        kind=script_step["kind"],
         given={"choice": chosen["key"], "label": chosen["label"]},
-        expected={"choice": right["key"], "label": right["label"]}, correct=ok,
-        codes=[] if ok else [chosen["code"]], messages=[] if ok else [chosen["explain"]],
+        expected={"choice": right["key"], "label": right["label"]},
+        correct=ok,
+        codes=[] if ok else [chosen["code"]],
+        messages=[] if ok else [chosen["explain"]],
         params=[] if ok else [chosen.get("params") or {}],
-        time_ms=_ms(current.step_started_at, now), answered_at=now)
+        time_ms=_ms(current.step_started_at, now),
+        answered_at=now,
+    )
     _step_graded(drill, current, ok=ok, now=now, over=index + 1 >= len(steps))
     return made
 
 
 # --- strategy answers --------------------------------------------------------------------------------
 
+
 def strategy_decision(drill_round: DrillRound, *, with_chart: bool = False) -> strategy.Decision | None:
     """The decision in play in a strategy round, with every option's EV (None when the hand is over)."""
     drill = drill_round.drill
-    return strategy.decision(drill.variant, drill.preset, drill_round.doc, drill_round.script["state"],
-                             with_chart=with_chart)
+    return strategy.decision(
+        drill.variant, drill.preset, drill_round.doc, drill_round.script["state"], with_chart=with_chart
+    )
 
 
 @transaction.atomic
-def strategy_answer(*, drill: Drill, user, choice: str, step: int | None = None,
-                    round_number: int | None = None) -> DrillStep:
+def strategy_answer(
+    *, drill: Drill, user, choice: str, step: int | None = None, round_number: int | None = None
+) -> DrillStep:
     """Grade the option the trainee chose against the engine's exact EVs of the hand; a hit deals
     the next card of the round and the hand goes on."""
-    drill, current = _step_in_play(drill, user, Kind.STRATEGY,
-                                   _("This is not a strategy drill: answer it as its kind asks."),
-                                   step=step, round_number=round_number)
+    drill, current = _step_in_play(
+        drill,
+        user,
+        Kind.STRATEGY,
+        _("This is not a strategy drill: answer it as its kind asks."),
+        step=step,
+        round_number=round_number,
+    )
     index = current.step
     decision = strategy_decision(current, with_chart=True)
     chosen = strategy.choose(decision, choice or "")
     if chosen is None:
-        _refuse(_("Choose one of the options offered (%(keys)s).") % {
-            "keys": ", ".join(f"{k} {o}" for o, k in decision.keys.items())}, field="choice")
+        _refuse(
+            _("Choose one of the options offered (%(keys)s).")
+            % {"keys": ", ".join(f"{k} {o}" for o, k in decision.keys.items())},
+            field="choice",
+        )
     wager = Decimal(current.doc["wager"])
     cost = strategy.cost(decision, chosen, wager)  # insurance: its options are already in initial wagers
     # An option worth exactly the best one is as good as the best: nothing is lost.
     ok = Decimal(decision.options[chosen]) == Decimal(decision.options[decision.best])
     code = "STRATEGY_BET" if decision.phase == strategy.PHASE_BET else "STRATEGY_PLAY"
     now = timezone.now()
-    expected = {"choice": decision.best, "key": decision.keys[decision.best], "situation": decision.situation,
-                "options": decision.options, "keys": decision.keys, "chart": decision.chart, "cost": fmt(cost),
-                "wager": fmt(wager), "cards": decision.cards, "dealer": decision.dealer, "bet": decision.bet,
-                "phase": decision.phase, "hand": decision.hand, "hands": decision.hands}
+    expected = {
+        "choice": decision.best,
+        "key": decision.keys[decision.best],
+        "situation": decision.situation,
+        "options": decision.options,
+        "keys": decision.keys,
+        "chart": decision.chart,
+        "cost": fmt(cost),
+        "wager": fmt(wager),
+        "cards": decision.cards,
+        "dealer": decision.dealer,
+        "bet": decision.bet,
+        "phase": decision.phase,
+        "hand": decision.hand,
+        "hands": decision.hands,
+    }
     made = DrillStep.objects.create(
-        drill_round=current, index=index, kind=StepKind.PLAY, hand=" ".join(decision.cards)[:20],
-        given={"choice": chosen, "key": decision.keys[chosen]}, expected=expected, correct=ok,
+        drill_round=current,
+        index=index,
+        kind=StepKind.PLAY,
+        hand=" ".join(decision.cards)[:20],
+        given={"choice": chosen, "key": decision.keys[chosen]},
+        expected=expected,
+        correct=ok,
         codes=[] if ok else [code],
-        messages=[] if ok else [_("%(situation)s: %(best)s is worth %(cost)s more than %(chosen)s.") % {
-            "situation": decision.situation, "best": decision.best, "cost": fmt(cost), "chosen": chosen}],
-        time_ms=_ms(current.step_started_at, now), answered_at=now)
+        messages=[]
+        if ok
+        else [
+            _("%(situation)s: %(best)s is worth %(cost)s more than %(chosen)s.")
+            % {"situation": decision.situation, "best": decision.best, "cost": fmt(cost), "chosen": chosen}
+        ],
+        time_ms=_ms(current.step_started_at, now),
+        answered_at=now,
+    )
     state = strategy.advance(drill.variant, current.doc, current.script["state"], chosen, drill.preset)
     current.script = {**current.script, "state": state}
     _step_graded(drill, current, ok=ok, now=now, over=state["phase"] == strategy.PHASE_DONE, fields=["script"])
@@ -405,6 +527,7 @@ def strategy_answer(*, drill: Drill, user, choice: str, step: int | None = None,
 
 
 # --- finishing ---------------------------------------------------------------------------------------
+
 
 def _finish(drill: Drill) -> None:
     if drill.status == Status.FINISHED:
@@ -425,9 +548,18 @@ def drill_finish(*, drill: Drill, user) -> Drill:
 
 # --- certification -----------------------------------------------------------------------------------
 
+
 @transaction.atomic
-def standard_set(*, user, variant: str, kind: str, rounds_in_row: int, min_accuracy, preset: str = "",
-                 time_limit_s: int | None = None) -> CertificationStandard:
+def standard_set(
+    *,
+    user,
+    variant: str,
+    kind: str,
+    rounds_in_row: int,
+    min_accuracy,
+    preset: str = "",
+    time_limit_s: int | None = None,
+) -> CertificationStandard:
     """A pit boss sets the certification standard of a game: it replaces the one in force."""
     if not has_role(user, PIT_BOSS):
         _refuse(_("Only a pit boss sets certification standards."), status=403)
@@ -445,27 +577,42 @@ def standard_set(*, user, variant: str, kind: str, rounds_in_row: int, min_accur
         accuracy = Decimal(str(min_accuracy))
     except ArithmeticError:
         accuracy = None
-    if accuracy is None or not accuracy.is_finite() or not 0 <= accuracy <= 100 or accuracy != accuracy.quantize(
-            Decimal("0.01")):
-        _refuse(_("The minimum accuracy is a percentage from 0 to 100, with at most 2 decimals."),
-                field="min_accuracy")
+    if (
+        accuracy is None
+        or not accuracy.is_finite()
+        or not 0 <= accuracy <= 100
+        or accuracy != accuracy.quantize(Decimal("0.01"))
+    ):
+        _refuse(_("The minimum accuracy is a percentage from 0 to 100, with at most 2 decimals."), field="min_accuracy")
     if time_limit_s is not None and (type(time_limit_s) is not int or time_limit_s < 1):
         _refuse(_("The time limit is a whole number of seconds, at least 1 (or none)."), field="time_limit_s")
     CertificationStandard.objects.select_for_update().filter(
-        variant=variant, preset=preset, kind=kind, is_active=True).update(is_active=False)
+        variant=variant, preset=preset, kind=kind, is_active=True
+    ).update(is_active=False)
     return CertificationStandard.objects.create(
-        variant=variant, preset=preset, kind=kind, rounds_in_row=rounds_in_row, min_accuracy=accuracy,
-        time_limit_s=time_limit_s, set_by=user)
+        variant=variant,
+        preset=preset,
+        kind=kind,
+        rounds_in_row=rounds_in_row,
+        min_accuracy=accuracy,
+        time_limit_s=time_limit_s,
+        set_by=user,
+    )
 
 
 def standard_met(*, standard: CertificationStandard, trainee) -> tuple[bool, Decimal | None, int]:
     """Whether a trainee's latest rounds meet a standard: (met, accuracy over them, rounds counted)."""
     recent = list(
-        DrillRound.objects.filter(drill__trainee=trainee, drill__variant=standard.variant,
-                                  drill__preset=standard.preset, drill__kind=standard.kind,
-                                  answered_at__isnull=False)
+        DrillRound.objects.filter(
+            drill__trainee=trainee,
+            drill__variant=standard.variant,
+            drill__preset=standard.preset,
+            drill__kind=standard.kind,
+            answered_at__isnull=False,
+        )
         .order_by("-answered_at", "-pk")
-        .values("decisions", "correct", "time_ms")[:standard.rounds_in_row])
+        .values("decisions", "correct", "time_ms")[: standard.rounds_in_row]
+    )
     decisions = sum(r["decisions"] for r in recent)
     correct = sum(r["correct"] for r in recent)
     accuracy = (Decimal(correct) * 100 / Decimal(decisions)) if decisions else None
@@ -479,12 +626,19 @@ def standard_met(*, standard: CertificationStandard, trainee) -> tuple[bool, Dec
 def certificates_check(*, trainee, drill: Drill) -> list[Certificate]:
     """Issue the certificate of the standard in force for the drill's game, when it is met now."""
     issued = []
-    standards = CertificationStandard.objects.filter(variant=drill.variant, preset=drill.preset, kind=drill.kind,
-                                                     is_active=True).exclude(certificates__trainee=trainee)
+    standards = CertificationStandard.objects.filter(
+        variant=drill.variant, preset=drill.preset, kind=drill.kind, is_active=True
+    ).exclude(certificates__trainee=trainee)
     for standard in standards:
         met, accuracy, rounds = standard_met(standard=standard, trainee=trainee)
         if met:
-            issued.append(Certificate.objects.create(
-                trainee=trainee, standard=standard, drill=drill, rounds=rounds,
-                accuracy=accuracy.quantize(Decimal("0.01"))))
+            issued.append(
+                Certificate.objects.create(
+                    trainee=trainee,
+                    standard=standard,
+                    drill=drill,
+                    rounds=rounds,
+                    accuracy=accuracy.quantize(Decimal("0.01")),
+                )
+            )
     return issued

@@ -58,8 +58,11 @@ def _setup(key, name, low, high, chips) -> Setup:
 # Read from the registry when asked: a game registered at run time (the tests' toy) is drilled too.
 def tables() -> dict[tuple[str, str], list[Setup]]:
     """(game, preset) -> its practice tables, of every game that has drills."""
-    return {(d.variant, preset): [_setup(*table) for table in found]
-            for d in drilled() for preset, found in d.tables.items()}
+    return {
+        (d.variant, preset): [_setup(*table) for table in found]
+        for d in drilled()
+        for preset, found in d.tables.items()
+    }
 
 
 def presets() -> dict[str, tuple[str, ...]]:
@@ -94,6 +97,7 @@ def max_boxes(variant: str, preset: str = "") -> int:
 
 # --- difficulty: situations a round may include ---------------------------------------------------
 
+
 def features() -> dict[str, list[tuple[str, object]]]:
     """game -> its difficulty options, of every game that has drills, in the registry's order."""
     return {d.variant: d.features for d in drilled()}
@@ -102,6 +106,7 @@ def features() -> dict[str, list[tuple[str, object]]]:
 def _features_of(variant: str) -> list[tuple[str, object]]:
     drills = game(variant)
     return drills.features if drills is not None else []
+
 
 # Incidents a procedure drill can weave in (ochko: rules/ochko.md, Incidents and The shoe).
 INCIDENTS = [
@@ -160,13 +165,22 @@ def round_rng(seed: int, number: int, purpose: str = "deal") -> random.Random:
 
 # --- dealing ------------------------------------------------------------------------------------------
 
+
 def features_of(doc: dict, outcome=None) -> set[str]:
     """The difficulty features a dealt round shows."""
     return game(doc["variant"]).features_of(doc, outcome)
 
 
-def deal_round(*, variant: str, preset: str, options: dict, setup: Setup, rng: random.Random,
-               incidents: float = 0.0, attempts: int = 40) -> dict:
+def deal_round(
+    *,
+    variant: str,
+    preset: str,
+    options: dict,
+    setup: Setup,
+    rng: random.Random,
+    incidents: float = 0.0,
+    attempts: int = 40,
+) -> dict:
     """A finished, correct round log (with the dealer's settlement) that fits the options.
 
     Situations switched off are never dealt; among those switched on, the round shows at least one

@@ -56,16 +56,33 @@ def strategy_games() -> tuple[str, ...]:
 
 # --- the engine's answers -------------------------------------------------------------------------
 
-def ask(variant: str, preset: str, cards: list[str], dealer: str | None, bet: int | None, *,
-        hands: int = 1, removed: tuple = (), rules: dict | None = None) -> dict:
+
+def ask(
+    variant: str,
+    preset: str,
+    cards: list[str],
+    dealer: str | None,
+    bet: int | None,
+    *,
+    hands: int = 1,
+    removed: tuple = (),
+    rules: dict | None = None,
+) -> dict:
     """The engine's `ev/1` for the hand, with the options the trainer offers at the play (insurance
     is asked apart; `hands` > 1: a hand made by splitting, the other hands' cards `removed`); the
     table's house `rules`."""
     return _game(variant).ask(preset, cards, dealer, bet, hands=hands, removed=removed, rules=rules)
 
 
-def chart_action(variant: str, preset: str, cards: list[str], dealer: str | None, bet: int | None,
-                 offered: dict, rules: dict | None = None) -> str | None:
+def chart_action(
+    variant: str,
+    preset: str,
+    cards: list[str],
+    dealer: str | None,
+    bet: int | None,
+    offered: dict,
+    rules: dict | None = None,
+) -> str | None:
     """What the total-dependent chart (`strategy/1`) plays here, or None where it has no cell
     (insurance and even money have none, nor a game without a chart)."""
     if "insurance" in offered or "even_money" in offered:
@@ -73,8 +90,9 @@ def chart_action(variant: str, preset: str, cards: list[str], dealer: str | None
     return _game(variant).chart_action(preset, cards, dealer, bet, offered, rules)
 
 
-def situation(variant: str, cards: list[str], dealer: str | None, bet: int | None, phase: str = PHASE_PLAY,
-              split: bool = False) -> str:
+def situation(
+    variant: str, cards: list[str], dealer: str | None, bet: int | None, phase: str = PHASE_PLAY, split: bool = False
+) -> str:
     """The situation as a trainee's mistakes are listed: "soft 18 vs 9", "pair of 8s vs 10",
     "hard 11 vs 6 (split)", "insurance (hard 16)", "blackjack vs A: even money",
     "15 vs 9 (Bet 3)", "first card 8: fold/bet"."""
@@ -83,13 +101,15 @@ def situation(variant: str, cards: list[str], dealer: str | None, bet: int | Non
 
 # --- dealing --------------------------------------------------------------------------------------
 
+
 def deal(variant: str, preset: str, rng, *, weighted: bool = True, rules: dict | None = None) -> dict:
     """The round's hand: one of CANDIDATES situations, kept by `weight` (uniform when not `weighted`),
     with whatever more the game needs of the round's order (blackjack: cards for split hands)."""
     strategy = _game(variant)
     candidates = [strategy.candidate(preset, rng, rules) for _k in range(CANDIDATES)]
-    weights = [0.0 if strategy.no_decision(hand) else float(weight(gap)) if weighted else 1.0
-               for hand, gap in candidates]
+    weights = [
+        0.0 if strategy.no_decision(hand) else float(weight(gap)) if weighted else 1.0 for hand, gap in candidates
+    ]
     if not any(weights):  # pragma: no cover - six blackjacks in a row
         weights = [1.0] * len(candidates)
     hand, gap = rng.choices(candidates, weights=weights)[0]
@@ -104,6 +124,7 @@ def start_state(variant: str, hand: dict) -> dict:
 
 
 # --- the decision in play -------------------------------------------------------------------------
+
 
 @dataclass
 class Decision:
@@ -130,22 +151,47 @@ def decision(variant: str, preset: str, doc: dict, state: dict, *, with_chart: b
     rules = doc.get("rules") or None
     if phase == PHASE_INSURANCE:
         asked = strategy.ask_insurance(preset, state["cards"], doc["dealer"])
-        return Decision(strategy.situation(state["cards"], doc["dealer"], None, phase, False), list(state["cards"]),
-                        doc["dealer"], None, asked["options"], dict(strategy.keys_of(phase)), asked["best"], None,
-                        phase)
+        return Decision(
+            strategy.situation(state["cards"], doc["dealer"], None, phase, False),
+            list(state["cards"]),
+            doc["dealer"],
+            None,
+            asked["options"],
+            dict(strategy.keys_of(phase)),
+            asked["best"],
+            None,
+            phase,
+        )
     bet_phase = phase == PHASE_BET
     dealer = None if bet_phase else doc["dealer"]
     bet = None if bet_phase else state.get("bet")
     hands = len(hands_of(state))
-    asked = strategy.ask(preset, state["cards"], dealer, bet, hands=hands,
-                         removed=seen_elsewhere(state) if hands > 1 else (), rules=rules)
+    asked = strategy.ask(
+        preset,
+        state["cards"],
+        dealer,
+        bet,
+        hands=hands,
+        removed=seen_elsewhere(state) if hands > 1 else (),
+        rules=rules,
+    )
     keys = strategy.keys_of(phase)
     chart = None
     if with_chart and hands == 1:  # the chart has no cells for split hands' own rules
         chart = chart_action(variant, preset, state["cards"], dealer, bet, asked["options"], rules)
-    return Decision(strategy.situation(state["cards"], dealer, bet, phase, hands > 1), list(state["cards"]),
-                    dealer, bet, asked["options"], {k: keys[k] for k in asked["options"]}, asked["best"], chart,
-                    phase, state.get("hand", 0), hands)
+    return Decision(
+        strategy.situation(state["cards"], dealer, bet, phase, hands > 1),
+        list(state["cards"]),
+        dealer,
+        bet,
+        asked["options"],
+        {k: keys[k] for k in asked["options"]},
+        asked["best"],
+        chart,
+        phase,
+        state.get("hand", 0),
+        hands,
+    )
 
 
 def choose(d: Decision, choice: str) -> str | None:
@@ -192,5 +238,22 @@ def warm() -> None:
         strategy.warm()
 
 
-__all__ = ["QuestionError", "Decision", "advance", "choose", "cost", "deal", "decision", "situation", "weight",
-           "CENT", "DRAWS", "GAP_SCALE", "NO_DECISION", "PHASE_BET", "PHASE_DONE", "PHASE_INSURANCE", "PHASE_PLAY"]
+__all__ = [
+    "QuestionError",
+    "Decision",
+    "advance",
+    "choose",
+    "cost",
+    "deal",
+    "decision",
+    "situation",
+    "weight",
+    "CENT",
+    "DRAWS",
+    "GAP_SCALE",
+    "NO_DECISION",
+    "PHASE_BET",
+    "PHASE_DONE",
+    "PHASE_INSURANCE",
+    "PHASE_PLAY",
+]

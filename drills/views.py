@@ -38,9 +38,14 @@ def home(request):
 def _home(request, form, status=200):
     trainee = request.user
     games = {game: label for game, label in game_choices()}
-    standards = [{"standard": s, "game": games.get(game_of(s.variant, s.preset), s.variant),
-                  "progress": selectors.standard_progress(trainee=trainee, standard=s)}
-                 for s in selectors.standards_in_force()]
+    standards = [
+        {
+            "standard": s,
+            "game": games.get(game_of(s.variant, s.preset), s.variant),
+            "progress": selectors.standard_progress(trainee=trainee, standard=s),
+        }
+        for s in selectors.standards_in_force()
+    ]
     context = {
         "form": form,
         "active": selectors.active_drills(trainee=trainee),
@@ -86,8 +91,11 @@ def play(request, pk):
         # The last decision's grade stays in view above the next one, even across rounds: the
         # trainer is played hand after hand from the keyboard.
         last = _last_step(drill)
-        context.update(hand=presenters.strategy_view(current), feedback=presenters.strategy_feedback(last),
-                       last_round=last.drill_round if last is not None else None)
+        context.update(
+            hand=presenters.strategy_view(current),
+            feedback=presenters.strategy_feedback(last),
+            last_round=last.drill_round if last is not None else None,
+        )
         return render(request, "drills/strategy.html", context)
     if drill.kind == Kind.PAYOUT:
         context["table"] = presenters.table_view(current)
@@ -114,16 +122,21 @@ def _then(step) -> str:
 
 
 def _sheet_rows(drill_round) -> list[dict]:
-    return [{**line, "index": k, "label": wager_label(line["wager"])}
-            for k, line in enumerate(drill_round.script["sheet"])]
+    return [
+        {**line, "index": k, "label": wager_label(line["wager"])} for k, line in enumerate(drill_round.script["sheet"])
+    ]
 
 
 def _last_step(drill):
     """The move answered last in this drill, for the feedback above the next step."""
     from .models import DrillStep
 
-    return DrillStep.objects.filter(drill_round__drill=drill).select_related("drill_round").order_by(
-        "-answered_at", "-pk").first()
+    return (
+        DrillStep.objects.filter(drill_round__drill=drill)
+        .select_related("drill_round")
+        .order_by("-answered_at", "-pk")
+        .first()
+    )
 
 
 def _payout_answers(post, sheet: list[dict]) -> list[dict]:
@@ -141,8 +154,19 @@ def _payout_answers(post, sheet: list[dict]) -> list[dict]:
         amount = post.get(f"r{k}_amount", "").strip().replace(",", "") or None
         if result != "pay" and amount is not None and amount == line["size"]:
             amount = None  # taking or leaving the wager itself: the amount says nothing more
-        settled.append((rank, k, {"stake": line["stake"], "hand": line["hand"], "wager": line["wager"],
-                                  "result": result, "amount": amount}))
+        settled.append(
+            (
+                rank,
+                k,
+                {
+                    "stake": line["stake"],
+                    "hand": line["hand"],
+                    "wager": line["wager"],
+                    "result": result,
+                    "amount": amount,
+                },
+            )
+        )
     return [answer for _rank, _k, answer in sorted(settled, key=lambda item: (item[0], item[1]))]
 
 
@@ -156,20 +180,29 @@ def answer(request, pk):
             if current is None:
                 return redirect("drills:results", pk=drill.pk)
             answers = _payout_answers(request.POST, current.script["sheet"])
-            done = services.payout_answer(drill=drill, user=request.user, answers=answers,
-                                          round_number=_int(request.POST.get("round")))
+            done = services.payout_answer(
+                drill=drill, user=request.user, answers=answers, round_number=_int(request.POST.get("round"))
+            )
             return redirect("drills:round", pk=drill.pk, number=done.number)
         if drill.kind == Kind.STRATEGY:
-            made = services.strategy_answer(drill=drill, user=request.user, choice=request.POST.get("choice", ""),
-                                            step=_int(request.POST.get("step")),
-                                            round_number=_int(request.POST.get("round")))
+            made = services.strategy_answer(
+                drill=drill,
+                user=request.user,
+                choice=request.POST.get("choice", ""),
+                step=_int(request.POST.get("step")),
+                round_number=_int(request.POST.get("round")),
+            )
             drill.refresh_from_db()
             if not drill.is_active:  # the last hand: its review shows every decision's values
                 return redirect("drills:round", pk=drill.pk, number=made.drill_round.number)
             return redirect("drills:play", pk=drill.pk)
-        made = services.procedure_answer(drill=drill, user=request.user, choice=request.POST.get("choice", ""),
-                                         step=_int(request.POST.get("step")),
-                                         round_number=_int(request.POST.get("round")))
+        made = services.procedure_answer(
+            drill=drill,
+            user=request.user,
+            choice=request.POST.get("choice", ""),
+            step=_int(request.POST.get("step")),
+            round_number=_int(request.POST.get("round")),
+        )
         if made.drill_round.done:
             return redirect("drills:round", pk=drill.pk, number=made.drill_round.number)
     except ServiceError as exc:
@@ -222,10 +255,16 @@ def round_review(request, pk, number):
     if drill_round is None or not drill_round.done:
         raise Http404  # a round in play is not reviewed: its script holds the right moves
     steps = selectors.round_steps(drill_round=drill_round)
-    context = {"drill": drill, "round": drill_round, "steps": steps, "owner": _is_owner(request, drill),
-               "chips": [Decimal(c) for c in drill.chips],
-               "results": selectors.drill_results(drill=drill), "code_labels": CODE_LABELS,
-               "missing_kind": StepKind.MISSING}
+    context = {
+        "drill": drill,
+        "round": drill_round,
+        "steps": steps,
+        "owner": _is_owner(request, drill),
+        "chips": [Decimal(c) for c in drill.chips],
+        "results": selectors.drill_results(drill=drill),
+        "code_labels": CODE_LABELS,
+        "missing_kind": StepKind.MISSING,
+    }
     if drill.kind == Kind.STRATEGY:
         context["decisions"] = [presenters.strategy_feedback(step) for step in steps]
         context["hand"] = presenters.strategy_view(drill_round)
@@ -238,7 +277,8 @@ def round_review(request, pk, number):
         context["table"] = presenters.table_view(drill_round)
         script_steps = drill_round.script["steps"]
         context["script_steps"] = [
-            {"step": s, "answer": next((a for a in steps if a.index == k), None)} for k, s in enumerate(script_steps)]
+            {"step": s, "answer": next((a for a in steps if a.index == k), None)} for k, s in enumerate(script_steps)
+        ]
     return render(request, "drills/round.html", context)
 
 
@@ -268,13 +308,22 @@ def progress(request, pk):
         variant, preset = game.split(":")[0], (game.split(":") + [""])[1]
         for kind, kind_label in Kind.choices:
             res = selectors.trainee_results(trainee=trainee, variant=variant, kind=kind)
-            drills = selectors.drill_list(user=request.user, trainee=trainee).filter(variant=variant, preset=preset,
-                                                                                     kind=kind)
+            drills = selectors.drill_list(user=request.user, trainee=trainee).filter(
+                variant=variant, preset=preset, kind=kind
+            )
             if drills.exists():
                 standard = selectors.standard_for(variant=variant, preset=preset, kind=kind)
-                per_game.append({"label": label, "kind": kind_label, "results": res, "standard": standard,
-                                 "progress": selectors.standard_progress(trainee=trainee, standard=standard)
-                                 if standard else None})
+                per_game.append(
+                    {
+                        "label": label,
+                        "kind": kind_label,
+                        "results": res,
+                        "standard": standard,
+                        "progress": selectors.standard_progress(trainee=trainee, standard=standard)
+                        if standard
+                        else None,
+                    }
+                )
     context = {
         "trainee": trainee,
         "self_view": trainee.pk == request.user.pk,
@@ -313,7 +362,8 @@ def standards(request):
                 return redirect(reverse("drills:standards"))
         status = 400
     games = {game: label for game, label in game_choices()}
-    rows = [{"standard": s, "game": games.get(game_of(s.variant, s.preset), s.variant)}
-            for s in selectors.standards_history()[:100]]
-    return render(request, "drills/standards.html", {"form": form, "rows": rows, "can_set": can_set},
-                  status=status)
+    rows = [
+        {"standard": s, "game": games.get(game_of(s.variant, s.preset), s.variant)}
+        for s in selectors.standards_history()[:100]
+    ]
+    return render(request, "drills/standards.html", {"form": form, "rows": rows, "can_set": can_set}, status=status)

@@ -36,7 +36,7 @@ class AmountField(serializers.Field):
     """An amount read exactly (100, "7.50"), as the engine reads amounts."""
 
     default_error_messages = {
-        "invalid": gettext_lazy("An amount is a positive number with at most 2 decimals, such as 5 or \"2.50\"."),
+        "invalid": gettext_lazy('An amount is a positive number with at most 2 decimals, such as 5 or "2.50".'),
     }
 
     def to_internal_value(self, data):
@@ -67,13 +67,21 @@ class SessionListApi(APIView):
         def get_players(self, session) -> list[str]:
             return [p.name for p in session.players.all()]
 
-    @extend_schema(parameters=[OpenApiParameter("status", OpenApiTypes.STR, enum=SessionStatus.values)],
-                   responses=OutputSerializer(many=True))
+    @extend_schema(
+        parameters=[OpenApiParameter("status", OpenApiTypes.STR, enum=SessionStatus.values)],
+        responses=OutputSerializer(many=True),
+    )
     def get(self, request):
         wanted = request.query_params.get("status")
         if wanted and wanted not in SessionStatus.values:  # a misspelt filter is not "every night"
-            raise serializers.ValidationError({"status": [_("\"%(value)s\" is not one of %(choices)s.")
-                                                          % {"value": wanted, "choices": ", ".join(SessionStatus.values)}]})
+            raise serializers.ValidationError(
+                {
+                    "status": [
+                        _('"%(value)s" is not one of %(choices)s.')
+                        % {"value": wanted, "choices": ", ".join(SessionStatus.values)}
+                    ]
+                }
+            )
         sessions = selectors.session_list(user=request.user, status=wanted or None)
         return Response(self.OutputSerializer(sessions, many=True).data)
 
@@ -85,16 +93,23 @@ class SessionCreateApi(APIView):
     class InputSerializer(JsonInput):
         table = serializers.CharField(help_text="The veintiuno table's name (or id).")
         name = serializers.CharField(required=False, allow_blank=True, max_length=80)
-        players = serializers.ListField(child=serializers.CharField(), min_length=2,
-                                        help_text="The players in the order they sit around the table.")
+        players = serializers.ListField(
+            child=serializers.CharField(), min_length=2, help_text="The players in the order they sit around the table."
+        )
         unit = AmountField(help_text="The betting unit: bets go in multiples of it.")
         buy_in = AmountField(required=False, allow_null=True, help_text="Chips each player starts with.")
-        dealer = serializers.CharField(required=False, allow_blank=True,
-                                       help_text="Username of the dealer the rounds are logged by (default: you).")
+        dealer = serializers.CharField(
+            required=False,
+            allow_blank=True,
+            help_text="Username of the dealer the rounds are logged by (default: you).",
+        )
         draw = serializers.ListField(
-            child=serializers.DictField(child=serializers.CharField()), required=False, allow_null=True,
+            child=serializers.DictField(child=serializers.CharField()),
+            required=False,
+            allow_null=True,
             help_text="The draw for the first bank: a list of passes, each {player: card}; ties draw again. "
-                      "Left out, the cards are dealt here from a shuffled 40-card pack.")
+            "Left out, the cards are dealt here from a shuffled 40-card pack.",
+        )
 
     @extend_schema(request=InputSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request):
@@ -102,17 +117,26 @@ class SessionCreateApi(APIView):
         data.is_valid(raise_exception=True)
         v = data.validated_data
         table = _table(request.user, v["table"])
-        session = services.session_start(table=table, players=v["players"], unit=v["unit"],
-                                         created_by=request.user, dealer=v.get("dealer") or None,
-                                         name=v.get("name", ""), buy_in=v.get("buy_in"), draw=v.get("draw"))
+        session = services.session_start(
+            table=table,
+            players=v["players"],
+            unit=v["unit"],
+            created_by=request.user,
+            dealer=v.get("dealer") or None,
+            name=v.get("name", ""),
+            buy_in=v.get("buy_in"),
+            draw=v.get("draw"),
+        )
         return Response(selectors.session_ledger(session).as_dict(), status=status.HTTP_201_CREATED)
 
 
 def _table(user, ref: str) -> Table:
     table = table_named(user, ref, by_pk=True)
     if table is None:
-        raise ServiceError(_("There is no table “%(table)s” in your pits.") % {"table": ref},
-                           extra={"code": "unknown_table", "field": "table"})
+        raise ServiceError(
+            _("There is no table “%(table)s” in your pits.") % {"table": ref},
+            extra={"code": "unknown_table", "field": "table"},
+        )
     return table
 
 
@@ -130,8 +154,10 @@ class SessionRoundAddApi(APIView):
 
     permission_classes = [HasRole(*RUN_ROLES)]
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses={201: OpenApiTypes.OBJECT, 200: OpenApiTypes.OBJECT,
-                                                           **errors(400, 404, 409)})
+    @extend_schema(
+        request=OpenApiTypes.OBJECT,
+        responses={201: OpenApiTypes.OBJECT, 200: OpenApiTypes.OBJECT, **errors(400, 404, 409)},
+    )
     def post(self, request, pk: int):
         session = session_for(request.user, pk, run=True)
         entry, created = services.session_round_add(session=session, document=request.body, logged_by=request.user)
@@ -166,6 +192,10 @@ class SessionEndApi(APIView):
         session = session_for(request.user, pk, run=True)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        session = services.session_end(session=session, by=request.user, reason=data.validated_data["reason"],
-                                       note=data.validated_data.get("note", ""))
+        session = services.session_end(
+            session=session,
+            by=request.user,
+            reason=data.validated_data["reason"],
+            note=data.validated_data.get("note", ""),
+        )
         return Response(selectors.session_ledger(session).as_dict())

@@ -51,9 +51,20 @@ def ledger_demo_load(*, table_name: str = "Casa-21", dealer: str = "dealer1") ->
         state = selectors.session_state(session)
         low, high = LIMITS[state.bank]
         seated = [player for _place, player in state.seated()]
-        dealt = simulate_round(rng, players=seated, bank=state.bank, table_min=low, table_max=high, unit=5, pack=pack,
-                               specials=0.45, declare=1.0, mistake="tie_paid" if number == MISTAKE_AT else None)
+        dealt = simulate_round(
+            rng,
+            players=seated,
+            bank=state.bank,
+            table_min=low,
+            table_max=high,
+            unit=5,
+            pack=pack,
+            specials=0.45,
+            declare=1.0,
+            mistake="tie_paid" if number == MISTAKE_AT else None,
+        )
         services.session_round_add(session=session, document=dealt.doc, logged_by=user)
-    services.session_end(session=session, by=user, reason=EndReason.AGREEMENT,
-                         note="Cerramos a las dos: cada uno paga lo que debe.")
+    services.session_end(
+        session=session, by=user, reason=EndReason.AGREEMENT, note="Cerramos a las dos: cada uno paga lo que debe."
+    )
     return [f"game night {NAME} ({ROUNDS} rounds)"]

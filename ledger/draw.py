@@ -59,8 +59,11 @@ def draw_state(players: list[str], passes: list[dict]) -> DrawState:
         raise DrawError(_("At least two players draw for the bank."))
     for k, raw in enumerate(passes, start=1):
         if state.decided:
-            raise DrawError(_("The bank went to %(player)s in pass %(before)d; pass %(k)d is one too many.")
-                            % {"player": state.winner, "before": k - 1, "k": k}, pass_no=k)
+            raise DrawError(
+                _("The bank went to %(player)s in pass %(before)d; pass %(k)d is one too many.")
+                % {"player": state.winner, "before": k - 1, "k": k},
+                pass_no=k,
+            )
         if not isinstance(raw, dict):
             raise DrawError(_("Pass %(k)d must give each player's card, as {player: card}.") % {"k": k}, pass_no=k)
         expected = set(state.contenders)
@@ -73,20 +76,30 @@ def draw_state(players: list[str], passes: list[dict]) -> DrawState:
                 raise DrawError(message % {"k": k, "player": player}, pass_no=k, player=player)
         for player in state.contenders:
             if player not in raw:
-                raise DrawError(_("Pass %(k)d: %(player)s has no card.") % {"k": k, "player": player}, pass_no=k,
-                                player=player)
+                raise DrawError(
+                    _("Pass %(k)d: %(player)s has no card.") % {"k": k, "player": player}, pass_no=k, player=player
+                )
         cards: dict[str, str] = {}
         seen: dict[str, str] = {}
         for player in state.contenders:  # in seat order, whatever order the pass was given in
             code = read_card(raw[player])
             if code is None:
-                raise DrawError(_("Pass %(k)d: %(player)s's card “%(card)s” is not a card of the 40-card pack (A, 2–7, "
-                                  "J, Q, K in ♠ ♥ ♦ ♣, such as AS or 7H).")
-                                % {"k": k, "player": player, "card": raw[player]}, pass_no=k, player=player)
+                raise DrawError(
+                    _(
+                        "Pass %(k)d: %(player)s's card “%(card)s” is not a card of the 40-card pack (A, 2–7, "
+                        "J, Q, K in ♠ ♥ ♦ ♣, such as AS or 7H)."
+                    )
+                    % {"k": k, "player": player, "card": raw[player]},
+                    pass_no=k,
+                    player=player,
+                )
             if code in seen:
-                raise DrawError(_("Pass %(k)d: %(card)s drawn by both %(first)s and %(player)s; the pack holds it once.")
-                                % {"k": k, "card": _cards.label(code), "first": seen[code], "player": player},
-                                pass_no=k, player=player)
+                raise DrawError(
+                    _("Pass %(k)d: %(card)s drawn by both %(first)s and %(player)s; the pack holds it once.")
+                    % {"k": k, "card": _cards.label(code), "first": seen[code], "player": player},
+                    pass_no=k,
+                    player=player,
+                )
             seen[code] = player
             cards[player] = code
         state.passes.append(cards)

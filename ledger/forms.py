@@ -14,7 +14,6 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.models import Table
 from casino.roles import DEALER, PIT_BOSS, has_role, user_pits
-
 from dealing.games.veintiuno import builder
 
 from . import selectors
@@ -32,8 +31,9 @@ class CardField(forms.CharField):
     def __init__(self, **kwargs):
         kwargs.setdefault("max_length", 4)
         super().__init__(**kwargs)
-        self.widget.attrs.update({"class": "card-input", "autocomplete": "off", "spellcheck": "false",
-                                  "size": 3, "placeholder": "··"})
+        self.widget.attrs.update(
+            {"class": "card-input", "autocomplete": "off", "spellcheck": "false", "size": 3, "placeholder": "··"}
+        )
 
     def clean(self, value):
         value = super().clean(value)
@@ -56,19 +56,34 @@ class MoneyField(forms.DecimalField):
 
 class SessionForm(forms.Form):
     table = forms.ModelChoiceField(queryset=Table.objects.none(), label=_("Table"))
-    name = forms.CharField(label=_("Name of the night"), max_length=80, required=False,
-                           widget=forms.TextInput(attrs={"placeholder": _("Friday at Ana's")}))
+    name = forms.CharField(
+        label=_("Name of the night"),
+        max_length=80,
+        required=False,
+        widget=forms.TextInput(attrs={"placeholder": _("Friday at Ana's")}),
+    )
     players = forms.CharField(
         label=_("Players, in the order they sit"),
         widget=forms.Textarea(attrs={"rows": 6, "placeholder": "Ana\nBeto\nCaro\nDani"}),
-        help_text=_("One name a line, going round the table to the right: the deal goes from the bank to the "
-                    "next player in this order."))
-    unit = MoneyField(label=_("Betting unit"), initial=5,
-                      help_text=_("Bets go in multiples of it (chips of 5, of 2, …)."))
-    buy_in = MoneyField(label=_("Chips each (optional)"), required=False,
-                        help_text=_("When one player holds every chip the night ends by itself."))
-    dealer = forms.ModelChoiceField(queryset=User.objects.none(), label=_("Dealer"), required=False,
-                                    help_text=_("The rounds are logged in this dealer's name."))
+        help_text=_(
+            "One name a line, going round the table to the right: the deal goes from the bank to the "
+            "next player in this order."
+        ),
+    )
+    unit = MoneyField(
+        label=_("Betting unit"), initial=5, help_text=_("Bets go in multiples of it (chips of 5, of 2, …).")
+    )
+    buy_in = MoneyField(
+        label=_("Chips each (optional)"),
+        required=False,
+        help_text=_("When one player holds every chip the night ends by itself."),
+    )
+    dealer = forms.ModelChoiceField(
+        queryset=User.objects.none(),
+        label=_("Dealer"),
+        required=False,
+        help_text=_("The rounds are logged in this dealer's name."),
+    )
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
@@ -78,8 +93,11 @@ class SessionForm(forms.Form):
         if len(tables) == 1:
             self.fields["table"].initial = tables[0].pk
         if has_role(user, PIT_BOSS):
-            dealers = User.objects.filter(is_active=True, groups__name=DEALER,
-                                          staff__pits__in=pits).distinct().order_by("username")
+            dealers = (
+                User.objects.filter(is_active=True, groups__name=DEALER, staff__pits__in=pits)
+                .distinct()
+                .order_by("username")
+            )
             self.fields["dealer"].queryset = dealers
             if has_role(user, DEALER):
                 self.fields["dealer"].initial = user.pk
@@ -126,10 +144,16 @@ class RoundForm(forms.Form):
     max_bet = MoneyField(label=_("Maximum bet"))
     bank_card_1 = CardField(label=_("Bank's first card"))
     bank_card_2 = CardField(label=_("Bank's second card"))
-    puje = forms.BooleanField(label=_("Al puje"), required=False,
-                              help_text=_("The bank holds 20 in two cards and feeds every hand to 21 or over."))
-    bank_draws = forms.CharField(label=_("Bank draws"), required=False,
-                                 widget=forms.TextInput(attrs={"placeholder": "5C 2D", "class": "cards-input"}))
+    puje = forms.BooleanField(
+        label=_("Al puje"),
+        required=False,
+        help_text=_("The bank holds 20 in two cards and feeds every hand to 21 or over."),
+    )
+    bank_draws = forms.CharField(
+        label=_("Bank draws"),
+        required=False,
+        widget=forms.TextInput(attrs={"placeholder": "5C 2D", "class": "cards-input"}),
+    )
     bank_to = forms.ChoiceField(label=_("The bank goes to"), required=False)
 
     def __init__(self, *args, bank: str, seated: list[tuple[int, str]], **kwargs):
@@ -137,7 +161,7 @@ class RoundForm(forms.Form):
         self.bank = bank
         self.seated = seated
         self.fields["bank_to"].choices = [("", _("— not said —")), (bank, bank)] + [(p, p) for _k, p in seated]
-        for place, player in seated:
+        for place, _player in seated:
             p = f"s{place}_"
             self.fields[p + "out"] = forms.BooleanField(label=_("sits out"), required=False)
             self.fields[p + "bet"] = MoneyField(label=_("Bet"), required=False)
@@ -145,14 +169,24 @@ class RoundForm(forms.Form):
             self.fields[p + "c2"] = CardField(label=_("Second card (face up)"), required=False)
             self.fields[p + "declare"] = forms.BooleanField(label=_("21 declared"), required=False)
             self.fields[p + "play"] = forms.CharField(
-                label=_("Play"), required=False,
-                widget=forms.TextInput(attrs={"placeholder": "5C 2D stand", "class": "play-input",
-                                              "autocomplete": "off", "spellcheck": "false"}))
+                label=_("Play"),
+                required=False,
+                widget=forms.TextInput(
+                    attrs={
+                        "placeholder": "5C 2D stand",
+                        "class": "play-input",
+                        "autocomplete": "off",
+                        "spellcheck": "false",
+                    }
+                ),
+            )
         self.hands = self._hands_from_data()
         for hand in self.hands:
             self.fields[f"pay_{hand}_result"] = forms.ChoiceField(
-                label=_("Hand %(hand)s") % {"hand": hand}, required=False,
-                choices=[("", "—"), (builder.PAY, _("pay")), (builder.TAKE, _("take")), (builder.LEAVE, _("leave"))])
+                label=_("Hand %(hand)s") % {"hand": hand},
+                required=False,
+                choices=[("", "—"), (builder.PAY, _("pay")), (builder.TAKE, _("take")), (builder.LEAVE, _("leave"))],
+            )
             self.fields[f"pay_{hand}_amount"] = MoneyField(label=_("amount"), required=False)
 
     @classmethod
@@ -183,11 +217,25 @@ class RoundForm(forms.Form):
         rows = []
         for place, player in self.seated:
             p = f"s{place}_"
-            pays = [(h, self[f"pay_{h}_result"], self[f"pay_{h}_amount"]) for h in self.hands
-                    if h.split(".")[0] == str(place)]
-            rows.append({"place": place, "player": player, "out": self[p + "out"], "bet": self[p + "bet"],
-                         "c1": self[p + "c1"], "c2": self[p + "c2"], "declare": self[p + "declare"],
-                         "play": self[p + "play"], "pays": pays, "stake": builder.stake_id(place)})
+            pays = [
+                (h, self[f"pay_{h}_result"], self[f"pay_{h}_amount"])
+                for h in self.hands
+                if h.split(".")[0] == str(place)
+            ]
+            rows.append(
+                {
+                    "place": place,
+                    "player": player,
+                    "out": self[p + "out"],
+                    "bet": self[p + "bet"],
+                    "c1": self[p + "c1"],
+                    "c2": self[p + "c2"],
+                    "declare": self[p + "declare"],
+                    "play": self[p + "play"],
+                    "pays": pays,
+                    "stake": builder.stake_id(place),
+                }
+            )
         return rows
 
     def clean(self):
@@ -207,12 +255,20 @@ class RoundForm(forms.Form):
                 continue
             if missing or any(p + name in self.errors for name in ("bet", "c1", "c2")):
                 continue
-            seats.append(builder.SeatEntry(place, player, data[p + "bet"], (data[p + "c1"], data[p + "c2"]),
-                                           declare=bool(data.get(p + "declare")), play=actions))
+            seats.append(
+                builder.SeatEntry(
+                    place,
+                    player,
+                    data[p + "bet"],
+                    (data[p + "c1"], data[p + "c2"]),
+                    declare=bool(data.get(p + "declare")),
+                    play=actions,
+                )
+            )
         if not seats and not self.errors:
             raise forms.ValidationError(_("Nobody played: at least one player bets against the bank."))
         draws = []
-        for k, word in enumerate((data.get("bank_draws") or "").replace(",", " ").split(), start=1):
+        for _k, word in enumerate((data.get("bank_draws") or "").replace(",", " ").split(), start=1):
             code = read_card(word)
             if code is None:
                 self.add_error("bank_draws", _("“%(card)s” is not a card of the 40-card pack.") % {"card": word})
@@ -228,9 +284,16 @@ class RoundForm(forms.Form):
         if self.errors:
             return data
         self.sheet = builder.RoundSheet(
-            bank=self.bank, limits=(data["min_bet"], data["max_bet"]), seats=seats,
-            bank_cards=(data["bank_card_1"], data["bank_card_2"]), puje=bool(data.get("puje")), bank_draws=draws,
-            payments=payments, bank_to=data.get("bank_to") or None, id=str(data["uid"]))
+            bank=self.bank,
+            limits=(data["min_bet"], data["max_bet"]),
+            seats=seats,
+            bank_cards=(data["bank_card_1"], data["bank_card_2"]),
+            puje=bool(data.get("puje")),
+            bank_draws=draws,
+            payments=payments,
+            bank_to=data.get("bank_to") or None,
+            id=str(data["uid"]),
+        )
         try:
             self.document = builder.build_round(self.sheet)
         except builder.PlayError as exc:
@@ -239,7 +302,12 @@ class RoundForm(forms.Form):
 
 
 class EndForm(forms.Form):
-    reason = forms.ChoiceField(label=_("How the night ends"), choices=EndReason.choices, initial=EndReason.AGREEMENT,
-                               widget=forms.RadioSelect)
-    note = forms.CharField(label=_("Note"), required=False, max_length=2000,
-                           widget=forms.TextInput(attrs={"placeholder": _("e.g. the split agreed at the end")}))
+    reason = forms.ChoiceField(
+        label=_("How the night ends"), choices=EndReason.choices, initial=EndReason.AGREEMENT, widget=forms.RadioSelect
+    )
+    note = forms.CharField(
+        label=_("Note"),
+        required=False,
+        max_length=2000,
+        widget=forms.TextInput(attrs={"placeholder": _("e.g. the split agreed at the end")}),
+    )

@@ -31,19 +31,29 @@ class GameSession(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="game_sessions", verbose_name=_("table"))
     name = models.CharField(_("name"), max_length=80, blank=True, help_text=_("e.g. “Friday at Ana's”."))
-    dealer = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("dealer"),
-                               help_text=_("The dealer in whose name the rounds are logged."))
+    dealer = models.ForeignKey(
+        USER,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("dealer"),
+        help_text=_("The dealer in whose name the rounds are logged."),
+    )
     created_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("created by"))
     created_at = models.DateTimeField(_("started at"), default=timezone.now)
     unit = models.DecimalField(_("betting unit"), help_text=_("Bets go in multiples of this (5, 2, …)."), **MONEY)
-    buy_in = models.DecimalField(_("chips each"), null=True, blank=True, **MONEY,
-                                 help_text=_("Chips each player starts with; the night ends when one holds them all."))
+    buy_in = models.DecimalField(
+        _("chips each"),
+        null=True,
+        blank=True,
+        **MONEY,
+        help_text=_("Chips each player starts with; the night ends when one holds them all."),
+    )
     first_bank = models.CharField(_("first bank"), max_length=NAME_LENGTH, blank=True)
-    status = models.CharField(_("status"), max_length=20, choices=SessionStatus.choices,
-                              default=SessionStatus.DRAWING)
+    status = models.CharField(_("status"), max_length=20, choices=SessionStatus.choices, default=SessionStatus.DRAWING)
     ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)
-    ended_by = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                                 verbose_name=_("ended by"))
+    ended_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("ended by")
+    )
     end_reason = models.CharField(_("how it ended"), max_length=20, choices=EndReason.choices, blank=True)
     end_note = models.TextField(_("note"), blank=True)
 
@@ -67,8 +77,9 @@ class GameSession(models.Model):
 class SessionPlayer(models.Model):
     """A player of the night at his place around the table (seat 1, 2, … in the order of the deal)."""
 
-    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="players",
-                                verbose_name=_("game night"))
+    session = models.ForeignKey(
+        GameSession, on_delete=models.CASCADE, related_name="players", verbose_name=_("game night")
+    )
     seat = models.PositiveSmallIntegerField(_("place"))
     name = models.CharField(_("name"), max_length=NAME_LENGTH)
 
@@ -88,8 +99,9 @@ class SessionPlayer(models.Model):
 class BankDraw(models.Model):
     """One card of the draw for the first bank: pass 1 is everybody's, later passes break ties."""
 
-    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="draws",
-                                verbose_name=_("game night"))
+    session = models.ForeignKey(
+        GameSession, on_delete=models.CASCADE, related_name="draws", verbose_name=_("game night")
+    )
     pass_no = models.PositiveSmallIntegerField(_("pass"))
     player = models.CharField(_("player"), max_length=NAME_LENGTH)
     card = models.CharField(_("card"), max_length=3)
@@ -107,8 +119,9 @@ class BankDraw(models.Model):
 class LimitAnnouncement(models.Model):
     """The bank's minimum and maximum bet, announced to the table, in force from round `from_round`."""
 
-    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="announcements",
-                                verbose_name=_("game night"))
+    session = models.ForeignKey(
+        GameSession, on_delete=models.CASCADE, related_name="announcements", verbose_name=_("game night")
+    )
     from_round = models.PositiveIntegerField(_("from round"))
     bank = models.CharField(_("bank"), max_length=NAME_LENGTH)
     min_bet = models.DecimalField(_("minimum bet"), **MONEY)
@@ -122,8 +135,9 @@ class LimitAnnouncement(models.Model):
         verbose_name_plural = _("limits announced")
         constraints = [
             models.UniqueConstraint(fields=["session", "from_round"], name="ledger_limits_per_round"),
-            models.CheckConstraint(condition=Q(min_bet__gt=0) & Q(max_bet__gte=F("min_bet")),
-                                   name="ledger_limits_ordered"),
+            models.CheckConstraint(
+                condition=Q(min_bet__gt=0) & Q(max_bet__gte=F("min_bet")), name="ledger_limits_ordered"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -133,11 +147,13 @@ class LimitAnnouncement(models.Model):
 class SessionRound(models.Model):
     """The night's round number `number`: a stored round of the session's table."""
 
-    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="rounds",
-                                verbose_name=_("game night"))
+    session = models.ForeignKey(
+        GameSession, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("game night")
+    )
     number = models.PositiveIntegerField(_("round"))
-    round = models.OneToOneField(Round, on_delete=models.PROTECT, related_name="ledger_entry",
-                                 verbose_name=_("round record"))
+    round = models.OneToOneField(
+        Round, on_delete=models.PROTECT, related_name="ledger_entry", verbose_name=_("round record")
+    )
 
     class Meta:
         ordering = ["session", "number"]

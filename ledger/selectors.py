@@ -60,8 +60,11 @@ def rounds_in_force(session: GameSession) -> list[tuple[SessionRound, Round]]:
     """The night's rounds in order, each with the revision of its record now in force (a correction
     approved by a pit boss replaces the original's document; the original keeps its place)."""
     # The records through Round.objects, so each comes with its derived status and audit status.
-    entries = list(SessionRound.objects.filter(session=session)
-                   .prefetch_related(Prefetch("round", queryset=Round.objects.all())).order_by("number"))
+    entries = list(
+        SessionRound.objects.filter(session=session)
+        .prefetch_related(Prefetch("round", queryset=Round.objects.all()))
+        .order_by("number")
+    )
     superseded = [e.round.uid for e in entries if e.round.status != RoundStatus.RECORDED]
     latest: dict = {}
     if superseded:
@@ -122,6 +125,7 @@ def limits_in_force(t: Tally, announcements: list[LimitAnnouncement]) -> tuple[D
 
 
 # --- the ledger -----------------------------------------------------------------------------------
+
 
 @dataclass
 class LedgerRound:
@@ -184,19 +188,22 @@ class Ledger:
             "first_bank": s.first_bank or None,
             "bank": self.bank,
             "limits": None if self.limits is None else {"min": fmt(self.limits[0]), "max": fmt(self.limits[1])},
-            "rounds": [{
-                "number": r.number,
-                "round": r.record.pk,
-                "uid": str(r.record.uid),
-                "bank": r.bank,
-                "bank_next": r.bank_next,
-                "limits": {"min": fmt(r.limits[0]), "max": fmt(r.limits[1])},
-                "gains": {p: fmt(v) for p, v in r.gains.items()},
-                "balances": {p: fmt(v) for p, v in r.balances.items()},
-                "audit_status": r.record.audit_status,
-                "findings_from": r.findings_from,
-                "findings": r.findings,
-            } for r in self.rounds],
+            "rounds": [
+                {
+                    "number": r.number,
+                    "round": r.record.pk,
+                    "uid": str(r.record.uid),
+                    "bank": r.bank,
+                    "bank_next": r.bank_next,
+                    "limits": {"min": fmt(r.limits[0]), "max": fmt(r.limits[1])},
+                    "gains": {p: fmt(v) for p, v in r.gains.items()},
+                    "balances": {p: fmt(v) for p, v in r.balances.items()},
+                    "audit_status": r.record.audit_status,
+                    "findings_from": r.findings_from,
+                    "findings": r.findings,
+                }
+                for r in self.rounds
+            ],
             "balances": {p: fmt(v) for p, v in self.balances.items()},
             "total": fmt(self.total),
             "payments": [p.as_dict() for p in self.payments],
@@ -226,18 +233,40 @@ def session_ledger(session: GameSession) -> Ledger:
     rounds = []
     for (entry, record), line in zip(state.entries, lines):
         # The ledger's own findings follow the engine's in `line.findings`; the pack's are the night's.
-        own = line.findings[len(line.outcome.findings):] + pack.get(line.number, [])
+        own = line.findings[len(line.outcome.findings) :] + pack.get(line.number, [])
         if record.pk in audited:
             findings, source = audited[record.pk], "audit"
         else:
             findings, source = [f.to_dict() for f in line.outcome.findings], "engine"
         findings = findings + [f.to_dict() for f in own]
-        rounds.append(LedgerRound(line.number, entry, record, line.bank, line.bank_next, line.limits, line.gains,
-                                  line.balances, findings, source, line.number in announced_at))
+        rounds.append(
+            LedgerRound(
+                line.number,
+                entry,
+                record,
+                line.bank,
+                line.bank_next,
+                line.limits,
+                line.gains,
+                line.balances,
+                findings,
+                source,
+                line.number in announced_at,
+            )
+        )
     payments = settle_up(state.tally.balances) if lines else []
     bank = state.bank if session.status == SessionStatus.PLAYING else None
-    return Ledger(session, state.players, draw_passes(session), rounds, dict(state.tally.balances), bank,
-                  state.limits if bank else None, payments, _bank_terms(rounds))
+    return Ledger(
+        session,
+        state.players,
+        draw_passes(session),
+        rounds,
+        dict(state.tally.balances),
+        bank,
+        state.limits if bank else None,
+        payments,
+        _bank_terms(rounds),
+    )
 
 
 def _bank_terms(rounds: list[LedgerRound]) -> list[dict]:
@@ -266,17 +295,27 @@ def _audit_findings(records: list[Round]) -> dict[int, list[dict]]:
     out: dict[int, list[dict]] = {pk: [] for pk in done}
     rows = Finding.objects.filter(round_id__in=done).order_by("round_id", "event", "id")
     for f in rows:
-        out[f.round_id].append({
-            "code": f.code, "severity": f.severity, "event": f.event, "stake": f.stake or None,
-            "hand": f.hand or None, "wager": f.wager or None, "expected": f.expected, "actual": f.actual,
-            "player_delta": None if f.player_delta is None else fmt(f.player_delta), "message": f.message,
-            "params": f.params,
-            "review": getattr(f, "status", "") or None,
-        })
+        out[f.round_id].append(
+            {
+                "code": f.code,
+                "severity": f.severity,
+                "event": f.event,
+                "stake": f.stake or None,
+                "hand": f.hand or None,
+                "wager": f.wager or None,
+                "expected": f.expected,
+                "actual": f.actual,
+                "player_delta": None if f.player_delta is None else fmt(f.player_delta),
+                "message": f.message,
+                "params": f.params,
+                "review": getattr(f, "status", "") or None,
+            }
+        )
     return out
 
 
 # --- drawing the table ----------------------------------------------------------------------------
+
 
 def places_around(n: int, *, first_angle: float = 90.0) -> list[tuple[float, float]]:
     """Positions (left %, top %) of n places around an oval table, the first at the top and the rest
@@ -296,7 +335,6 @@ def round_view(doc: dict, outcome: engine.Outcome | None = None) -> dict:
     hands: dict[str, dict] = {}
     order: list[str] = []
     bank_cards: list[dict] = []
-    marks: dict[str, list[str]] = {}
     bets: dict[str, Decimal] = {}
     by_stake = {s["id"]: s for s in stakes}
     puje = False
@@ -343,12 +381,33 @@ def round_view(doc: dict, outcome: engine.Outcome | None = None) -> dict:
         seat_hands = [hands[n] for n in order if n.split(".")[0] == str(s["seat"]) and not hands[n].get("split")]
         for h in seat_hands:
             w = owed.get((s["id"], h["name"]))
-            h["owed"] = None if w is None else {"result": w.result, "amount": w.amount if w.result == "pay" else w.size,
-                                                "why": w.why, "verdict": w.verdict, "delta": w.delta}
+            h["owed"] = (
+                None
+                if w is None
+                else {
+                    "result": w.result,
+                    "amount": w.amount if w.result == "pay" else w.size,
+                    "why": w.why,
+                    "verdict": w.verdict,
+                    "delta": w.delta,
+                }
+            )
             p = paid.get((s["id"], h["name"]))
             h["paid"] = None if p is None else {"result": p.result, "amount": p.amount}
-            h["paid_wrong"] = p is not None and w is not None and (
-                p.result != w.result or (p.amount is not None and p.amount != (w.amount if w.result == "pay" else w.size)))
+            h["paid_wrong"] = (
+                p is not None
+                and w is not None
+                and (
+                    p.result != w.result
+                    or (p.amount is not None and p.amount != (w.amount if w.result == "pay" else w.size))
+                )
+            )
         seats.append({"seat": s["seat"], "player": s["player"], "stake": s["id"], "hands": seat_hands})
-    return {"bank": doc["bank"], "bank_cards": bank_cards, "seats": seats, "puje": puje,
-            "bank_next": outcome.extra.get("bank_next"), "float": outcome.float}
+    return {
+        "bank": doc["bank"],
+        "bank_cards": bank_cards,
+        "seats": seats,
+        "puje": puje,
+        "bank_next": outcome.extra.get("bank_next"),
+        "float": outcome.float,
+    }

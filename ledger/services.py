@@ -55,14 +55,21 @@ def _amount(value, field: str, label: str) -> Decimal:
     try:
         return parse_amount(value, field)
     except engine.RoundError:
-        raise _refuse(_("%(label)s must be a positive amount with at most 2 decimals, such as 5 or 2.50.")
-                      % {"label": label}, "bad_amount", field=field) from None
+        raise _refuse(
+            _("%(label)s must be a positive amount with at most 2 decimals, such as 5 or 2.50.") % {"label": label},
+            "bad_amount",
+            field=field,
+        ) from None
 
 
 def _check_multiple(amount: Decimal, unit: Decimal, label: str, code: str = "unit", **extra) -> None:
     if amount % unit:
-        raise _refuse(_("%(label)s (%(amount)s) is not a multiple of the night's betting unit, %(unit)s.")
-                      % {"label": label, "amount": fmt(amount), "unit": fmt(unit)}, code, **extra)
+        raise _refuse(
+            _("%(label)s (%(amount)s) is not a multiple of the night's betting unit, %(unit)s.")
+            % {"label": label, "amount": fmt(amount), "unit": fmt(unit)},
+            code,
+            **extra,
+        )
 
 
 def _require_runner(user, session: GameSession) -> None:
@@ -72,46 +79,73 @@ def _require_runner(user, session: GameSession) -> None:
 
 # --- starting a night -------------------------------------------------------------------------------
 
+
 def clean_players(names: list[str], *, seats: int) -> list[str]:
     """The players' names as given, trimmed; refused when empty, too long, repeated, too few or too many."""
     players = [" ".join(str(n).split()) for n in names]
     players = [p for p in players if p]
     if len(players) < MIN_PLAYERS:
-        raise _refuse(_("A night needs at least two players: one holds the bank, the others play against it."),
-                      "players", field="players")
+        raise _refuse(
+            _("A night needs at least two players: one holds the bank, the others play against it."),
+            "players",
+            field="players",
+        )
     if len(players) > seats + 1:
-        raise _refuse(_("This table seats %(seats)d players besides the bank: at most %(most)d players.")
-                      % {"seats": seats, "most": seats + 1}, "players", field="players")
+        raise _refuse(
+            _("This table seats %(seats)d players besides the bank: at most %(most)d players.")
+            % {"seats": seats, "most": seats + 1},
+            "players",
+            field="players",
+        )
     seen: dict[str, str] = {}
     for p in players:
         if len(p) > NAME_LENGTH:
-            raise _refuse(_("“%(name)s” is too long for a name (at most %(n)d characters).")
-                          % {"name": p, "n": NAME_LENGTH}, "players", field="players")
+            raise _refuse(
+                _("“%(name)s” is too long for a name (at most %(n)d characters).") % {"name": p, "n": NAME_LENGTH},
+                "players",
+                field="players",
+            )
         if p.casefold() in seen:
-            raise _refuse(_("“%(name)s” is at the table twice; give each player a name of his own.") % {"name": p},
-                          "players", field="players")
+            raise _refuse(
+                _("“%(name)s” is at the table twice; give each player a name of his own.") % {"name": p},
+                "players",
+                field="players",
+            )
         seen[p.casefold()] = p
     return players
 
 
-def session_create(*, table: Table, players: list[str], unit, created_by, dealer=None, name: str = "",
-                   buy_in=None) -> GameSession:
+def session_create(
+    *, table: Table, players: list[str], unit, created_by, dealer=None, name: str = "", buy_in=None
+) -> GameSession:
     """Start a night at a veintiuno table: its players in the order they sit (the deal goes from the
     bank to the next player in this order), the betting unit, and optionally the chips each starts
     with. The first bank is then drawn (`session_draw`)."""
     if table.variant != Variant.VEINTIUNO:
-        raise _refuse(_("Table %(table)s plays %(variant)s; game nights are kept at veintiuno tables.")
-                      % {"table": table.name, "variant": table.get_variant_display()}, "not_veintiuno", field="table")
+        raise _refuse(
+            _("Table %(table)s plays %(variant)s; game nights are kept at veintiuno tables.")
+            % {"table": table.name, "variant": table.get_variant_display()},
+            "not_veintiuno",
+            field="table",
+        )
     if not may_start_at(created_by, table):
-        raise _refuse(_("Only a dealer or pit boss of pit %(pit)s may start a night at table %(table)s.")
-                      % {"pit": table.pit.name, "table": table.name}, "forbidden", status=403)
+        raise _refuse(
+            _("Only a dealer or pit boss of pit %(pit)s may start a night at table %(table)s.")
+            % {"pit": table.pit.name, "table": table.name},
+            "forbidden",
+            status=403,
+        )
     if not table.is_active:
         raise _refuse(_("Table %(table)s is closed.") % {"table": table.name}, "table_closed", field="table")
     players = clean_players(players, seats=table.boxes)
     unit = _amount(unit, "unit", _("The betting unit"))
     if unit > table.max_bet:
-        raise _refuse(_("The betting unit %(unit)s is above the table's maximum bet %(max)s.")
-                      % {"unit": fmt(unit), "max": fmt(table.max_bet)}, "unit", field="unit")
+        raise _refuse(
+            _("The betting unit %(unit)s is above the table's maximum bet %(max)s.")
+            % {"unit": fmt(unit), "max": fmt(table.max_bet)},
+            "unit",
+            field="unit",
+        )
     if buy_in not in (None, ""):
         buy_in = _amount(buy_in, "buy_in", _("The chips each player starts with"))
         _check_multiple(buy_in, unit, _("The chips each player starts with"), field="buy_in")
@@ -120,20 +154,33 @@ def session_create(*, table: Table, players: list[str], unit, created_by, dealer
     dealer = _session_dealer(table, created_by, dealer)
     name = " ".join(str(name or "").split())[:80]
     with transaction.atomic():
-        session = GameSession.objects.create(table=table, name=name, dealer=dealer, created_by=created_by,
-                                             unit=unit, buy_in=buy_in)
+        session = GameSession.objects.create(
+            table=table, name=name, dealer=dealer, created_by=created_by, unit=unit, buy_in=buy_in
+        )
         SessionPlayer.objects.bulk_create(
-            [SessionPlayer(session=session, seat=k, name=p) for k, p in enumerate(players, start=1)])
+            [SessionPlayer(session=session, seat=k, name=p) for k, p in enumerate(players, start=1)]
+        )
     return session
 
 
-def session_start(*, table: Table, players: list[str], unit, created_by, dealer=None, name: str = "",
-                  buy_in=None, draw: list[dict] | None = None, rng=None) -> GameSession:
+def session_start(
+    *,
+    table: Table,
+    players: list[str],
+    unit,
+    created_by,
+    dealer=None,
+    name: str = "",
+    buy_in=None,
+    draw: list[dict] | None = None,
+    rng=None,
+) -> GameSession:
     """Start a night and draw for its first bank in one go (the API): `session_create`, then
     `session_draw_record` with the passes as drawn (or dealt here). Nothing is stored if either fails."""
     with transaction.atomic():
-        session = session_create(table=table, players=players, unit=unit, created_by=created_by, dealer=dealer,
-                                 name=name, buy_in=buy_in)
+        session = session_create(
+            table=table, players=players, unit=unit, created_by=created_by, dealer=dealer, name=name, buy_in=buy_in
+        )
         session_draw_record(session=session, by=created_by, passes=draw, rng=rng)
     session.refresh_from_db()
     return session
@@ -144,17 +191,23 @@ def _session_dealer(table: Table, created_by, dealer):
     starts nights in his own name; a pit boss names one of his pit's dealers."""
     if dealer in (None, ""):
         if not _is_pit_dealer(created_by, table):
-            raise _refuse(_("Name the dealer in whose name the rounds are logged."), "dealer_required",
-                          field="dealer")
+            raise _refuse(_("Name the dealer in whose name the rounds are logged."), "dealer_required", field="dealer")
         return created_by
     if isinstance(dealer, str):
         dealer = User.objects.filter(username=dealer).first() or dealer
     if not isinstance(dealer, User) or not _is_pit_dealer(dealer, table):
-        raise _refuse(_("“%(dealer)s” is not a dealer of pit %(pit)s.") % {"dealer": dealer, "pit": table.pit.name},
-                      "unknown_dealer", field="dealer")
+        raise _refuse(
+            _("“%(dealer)s” is not a dealer of pit %(pit)s.") % {"dealer": dealer, "pit": table.pit.name},
+            "unknown_dealer",
+            field="dealer",
+        )
     if dealer.pk != created_by.pk and not has_role(created_by, PIT_BOSS):
-        raise _refuse(_("A dealer starts nights in his own name; a pit boss may name another dealer."),
-                      "forbidden", status=403, field="dealer")
+        raise _refuse(
+            _("A dealer starts nights in his own name; a pit boss may name another dealer."),
+            "forbidden",
+            status=403,
+            field="dealer",
+        )
     return dealer
 
 
@@ -163,6 +216,7 @@ def _is_pit_dealer(user, table: Table) -> bool:
 
 
 # --- the draw for the first bank ---------------------------------------------------------------------
+
 
 def session_draw(*, session: GameSession, by, cards: dict | None = None, rng=None):
     """Record one pass of the draw for the first bank: a card for each player still drawing (all in
@@ -173,8 +227,11 @@ def session_draw(*, session: GameSession, by, cards: dict | None = None, rng=Non
     with transaction.atomic():
         session = GameSession.objects.select_for_update().get(pk=session.pk)
         if session.status != SessionStatus.DRAWING:
-            raise _refuse(_("The first bank has already been drawn: %(bank)s.") % {"bank": session.first_bank},
-                          "draw_done", status=409)
+            raise _refuse(
+                _("The first bank has already been drawn: %(bank)s.") % {"bank": session.first_bank},
+                "draw_done",
+                status=409,
+            )
         players = selectors.player_names(session)
         passes = selectors.draw_passes(session)
         before = draw_state(players, passes)
@@ -185,8 +242,9 @@ def session_draw(*, session: GameSession, by, cards: dict | None = None, rng=Non
         except DrawError as exc:
             raise _refuse(exc.message, "bad_draw", field="draw", player=exc.player) from None
         pass_no = len(state.passes)
-        BankDraw.objects.bulk_create([BankDraw(session=session, pass_no=pass_no, player=p, card=c)
-                                      for p, c in state.passes[-1].items()])
+        BankDraw.objects.bulk_create(
+            [BankDraw(session=session, pass_no=pass_no, player=p, card=c) for p, c in state.passes[-1].items()]
+        )
         if state.decided:
             session.first_bank = state.winner
             session.status = SessionStatus.PLAYING
@@ -209,13 +267,18 @@ def session_draw_record(*, session: GameSession, by, passes: list[dict] | None, 
         for cards in passes:
             state = session_draw(session=session, by=by, cards=cards)
         if not state.decided:
-            raise _refuse(_("The draw is not decided: %(players)s tie for the highest card and draw again.")
-                          % {"players": ", ".join(state.contenders)}, "draw_undecided", field="draw",
-                          contenders=state.contenders)
+            raise _refuse(
+                _("The draw is not decided: %(players)s tie for the highest card and draw again.")
+                % {"players": ", ".join(state.contenders)},
+                "draw_undecided",
+                field="draw",
+                contenders=state.contenders,
+            )
         return state
 
 
 # --- a round of the night -------------------------------------------------------------------------------
+
 
 @dataclass
 class PreparedRound:
@@ -246,12 +309,21 @@ def session_round_add(*, session: GameSession, document, logged_by) -> tuple[Ses
         prepared = _prepare(session, doc, state, logged_by)
         record, created = round_log(document=prepared.document, logged_by=logged_by, table=session.table)
         if not created:
-            raise _refuse(_("A round with this id is already stored, outside this night."), "round_elsewhere",
-                          status=409, round=record.pk)
+            raise _refuse(
+                _("A round with this id is already stored, outside this night."),
+                "round_elsewhere",
+                status=409,
+                round=record.pk,
+            )
         if prepared.announce:
-            LimitAnnouncement.objects.create(session=session, from_round=prepared.number, bank=prepared.bank,
-                                             min_bet=prepared.limits[0], max_bet=prepared.limits[1],
-                                             announced_by=logged_by)
+            LimitAnnouncement.objects.create(
+                session=session,
+                from_round=prepared.number,
+                bank=prepared.bank,
+                min_bet=prepared.limits[0],
+                max_bet=prepared.limits[1],
+                announced_by=logged_by,
+            )
         entry = SessionRound.objects.create(session=session, number=prepared.number, round=record)
         _end_when_one_holds_every_chip(session, state, prepared, logged_by)
     return entry, True
@@ -274,23 +346,39 @@ def _load(session: GameSession, document, by) -> dict:
 
 def _prepare(session: GameSession, doc: dict, state, by) -> PreparedRound:
     if session.status != SessionStatus.PLAYING:
-        raise _refuse(_("This night is over; no more rounds.") if session.status == SessionStatus.ENDED
-                      else _("Draw for the first bank before the first round."), "not_playing", status=409)
+        raise _refuse(
+            _("This night is over; no more rounds.")
+            if session.status == SessionStatus.ENDED
+            else _("Draw for the first bank before the first round."),
+            "not_playing",
+            status=409,
+        )
     if doc.get("variant") != Variant.VEINTIUNO:
-        raise _refuse(_("A round of the night is a veintiuno round (\"variant\": \"veintiuno\")."),
-                      "variant_mismatch", path="$.variant", event=None)
+        raise _refuse(
+            _('A round of the night is a veintiuno round ("variant": "veintiuno").'),
+            "variant_mismatch",
+            path="$.variant",
+            event=None,
+        )
     bank = state.tally.bank
     if doc.get("bank") != bank:
-        raise _refuse(_("The bank is %(bank)s's this round, not %(given)s's.")
-                      % {"bank": bank, "given": doc.get("bank")}, "bank_mismatch", path="$.bank", event=None,
-                      expected=bank)
+        raise _refuse(
+            _("The bank is %(bank)s's this round, not %(given)s's.") % {"bank": bank, "given": doc.get("bank")},
+            "bank_mismatch",
+            path="$.bank",
+            event=None,
+            expected=bank,
+        )
     limits, announce = _round_limits(session, doc, state)
-    doc["table"] = {**(doc["table"] if isinstance(doc.get("table"), dict) else {}),
-                    "min": limits[0], "max": limits[1]}
+    doc["table"] = {**(doc["table"] if isinstance(doc.get("table"), dict) else {}), "min": limits[0], "max": limits[1]}
     dealer = session.dealer.get_username()
     if doc.get("dealer") not in (None, "", dealer):
-        raise _refuse(_("The night's rounds are logged in the name of its dealer, %(dealer)s.")
-                      % {"dealer": dealer}, "dealer_mismatch", path="$.dealer", event=None)
+        raise _refuse(
+            _("The night's rounds are logged in the name of its dealer, %(dealer)s.") % {"dealer": dealer},
+            "dealer_mismatch",
+            path="$.dealer",
+            event=None,
+        )
     doc["dealer"] = dealer
     # The table's name, house rules and an id, and round_log's own check that the bank's limits
     # lie within the table's: the document exactly as it will be stored.
@@ -302,9 +390,14 @@ def _prepare(session: GameSession, doc: dict, state, by) -> PreparedRound:
     _check_places(doc, state.players, bank)
     _check_bets(doc, session.unit)
     if outcome.wagers is None:
-        raise _refuse(_("The engine cannot settle this round (a card not in the 40-card pack), so the ledger "
-                        "cannot count it. Correct the card and log it again."), "unsettled",
-                      findings=[f.to_dict() for f in outcome.findings])
+        raise _refuse(
+            _(
+                "The engine cannot settle this round (a card not in the 40-card pack), so the ledger "
+                "cannot count it. Correct the card and log it again."
+            ),
+            "unsettled",
+            findings=[f.to_dict() for f in outcome.findings],
+        )
     return PreparedRound(doc, state.next_number, bank, limits, announce, outcome)
 
 
@@ -332,14 +425,23 @@ def _round_limits(session: GameSession, doc: dict, state) -> tuple[tuple[Decimal
     in_force = state.limits
     if "min" not in given and "max" not in given:
         if in_force is None:
-            raise _refuse(_("%(bank)s takes the bank: announce the limits (table.min and table.max).")
-                          % {"bank": state.tally.bank}, "limits_required", path="$.table", event=None)
+            raise _refuse(
+                _("%(bank)s takes the bank: announce the limits (table.min and table.max).")
+                % {"bank": state.tally.bank},
+                "limits_required",
+                path="$.table",
+                event=None,
+            )
         return in_force, False
     low = _amount(given.get("min"), "$.table.min", _("The bank's minimum bet"))
     high = _amount(given.get("max"), "$.table.max", _("The bank's maximum bet"))
     if low > high:
-        raise _refuse(_("The bank's minimum bet %(min)s is above its maximum %(max)s.")
-                      % {"min": fmt(low), "max": fmt(high)}, "limits", path="$.table", event=None)
+        raise _refuse(
+            _("The bank's minimum bet %(min)s is above its maximum %(max)s.") % {"min": fmt(low), "max": fmt(high)},
+            "limits",
+            path="$.table",
+            event=None,
+        )
     _check_multiple(low, session.unit, _("The bank's minimum bet"), "limits", path="$.table.min", event=None)
     _check_multiple(high, session.unit, _("The bank's maximum bet"), "limits", path="$.table.max", event=None)
     return (low, high), (low, high) != in_force
@@ -353,20 +455,31 @@ def _check_places(doc: dict, players: list[str], bank: str) -> None:
     for k, stake in enumerate(doc["stakes"]):
         player, seat = stake["player"], stake["seat"]
         if player not in places:
-            raise _refuse(_("%(player)s is not a player of this night.") % {"player": player}, "unknown_player",
-                          path=f"$.stakes[{k}].player", event=None)
+            raise _refuse(
+                _("%(player)s is not a player of this night.") % {"player": player},
+                "unknown_player",
+                path=f"$.stakes[{k}].player",
+                event=None,
+            )
         if places[player] != seat:
-            raise _refuse(_("%(player)s sits at place %(place)d from the bank's right, not %(seat)d.")
-                          % {"player": player, "place": places[player], "seat": seat}, "wrong_seat",
-                          path=f"$.stakes[{k}].seat", event=None)
+            raise _refuse(
+                _("%(player)s sits at place %(place)d from the bank's right, not %(seat)d.")
+                % {"player": player, "place": places[player], "seat": seat},
+                "wrong_seat",
+                path=f"$.stakes[{k}].seat",
+                event=None,
+            )
 
 
 def _check_bets(doc: dict, unit: Decimal) -> None:
     for i, ev in enumerate(doc["events"]):
         if ev.get("e") in ("bet", "split"):
             amount = parse_amount(ev["amount"], f"$.events[{i}].amount", event=i)
-            label = _("Event %(i)d: the bet") % {"i": i} if ev["e"] == "bet" else \
-                _("Event %(i)d: the amount opened") % {"i": i}
+            label = (
+                _("Event %(i)d: the bet") % {"i": i}
+                if ev["e"] == "bet"
+                else _("Event %(i)d: the amount opened") % {"i": i}
+            )
             _check_multiple(amount, unit, label, path=f"$.events[{i}].amount", event=i)
 
 
@@ -377,20 +490,19 @@ def _end_when_one_holds_every_chip(session: GameSession, state, prepared: Prepar
     everything = session.buy_in * len(state.players)
     for player in state.players:
         if session.buy_in + state.tally.balances.get(player, 0) + gains.get(player, 0) >= everything:
-            _end(session, by, EndReason.ALL_CHIPS,
-                 _("%(player)s holds every chip.") % {"player": player})
+            _end(session, by, EndReason.ALL_CHIPS, _("%(player)s holds every chip.") % {"player": player})
             return
 
 
 # --- the end of the night -----------------------------------------------------------------------------
+
 
 def session_end(*, session: GameSession, by, reason: str = EndReason.AGREEMENT, note: str = "") -> GameSession:
     """End the night by agreement (the balances are settled by who pays whom), or record that one
     player holds every chip (only when it is so)."""
     _require_runner(by, session)
     if reason not in EndReason.values:
-        raise _refuse(_("A night ends by agreement or when one player holds every chip."), "bad_reason",
-                      field="reason")
+        raise _refuse(_("A night ends by agreement or when one player holds every chip."), "bad_reason", field="reason")
     with transaction.atomic():
         session = GameSession.objects.select_for_update().get(pk=session.pk)
         if session.status == SessionStatus.ENDED:
@@ -399,8 +511,9 @@ def session_end(*, session: GameSession, by, reason: str = EndReason.AGREEMENT, 
             state = selectors.session_state(session)
             everything = (session.buy_in or 0) * len(state.players)
             if session.buy_in is None or max(session.buy_in + b for b in state.tally.balances.values()) < everything:
-                raise _refuse(_("Nobody holds every chip yet; end the night by agreement."), "bad_reason",
-                              field="reason")
+                raise _refuse(
+                    _("Nobody holds every chip yet; end the night by agreement."), "bad_reason", field="reason"
+                )
         _end(session, by, reason, note)
     return session
 

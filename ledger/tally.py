@@ -79,8 +79,7 @@ def gains_of(doc: dict, outcome: engine.Outcome, players: list[str] | None = Non
     return gains
 
 
-def tally(players: list[str], first_bank: str, docs: list[dict],
-          outcomes: list[engine.Outcome] | None = None) -> Tally:
+def tally(players: list[str], first_bank: str, docs: list[dict], outcomes: list[engine.Outcome] | None = None) -> Tally:
     """The night round by round: gains, balances after each round, the bank, the findings."""
     balances = {p: ZERO for p in players}
     lines: list[RoundLine] = []
@@ -93,12 +92,16 @@ def tally(players: list[str], first_bank: str, docs: list[dict],
         bank = doc["bank"]
         findings = list(outcome.findings)
         if bank != expected:
-            findings.append(Finding(
-                "BANK_SUCCESSION",
-                _("Round %(n)d was dealt by %(bank)s, but the bank belonged to %(expected)s.")
-                % {"n": k + 1, "bank": bank, "expected": expected},
-                expected={"player": expected}, actual={"player": bank},
-                params={"rule": "night_dealt_by", "n": k + 1, "bank": bank, "expected": expected}))
+            findings.append(
+                Finding(
+                    "BANK_SUCCESSION",
+                    _("Round %(n)d was dealt by %(bank)s, but the bank belonged to %(expected)s.")
+                    % {"n": k + 1, "bank": bank, "expected": expected},
+                    expected={"player": expected},
+                    actual={"player": bank},
+                    params={"rule": "night_dealt_by", "n": k + 1, "bank": bank, "expected": expected},
+                )
+            )
         nxt = outcome.extra.get("bank_next") or bank
         lines.append(RoundLine(k + 1, doc, outcome, bank, nxt, gains, dict(balances), findings))
         expected = nxt
@@ -114,8 +117,13 @@ def pack_findings(docs: list[dict], *, rules: dict | None = None) -> dict[int, l
     for doc in docs:
         items.append({"e": "round", "round": doc})
     first = docs[0]["table"]
-    shoe = {"format": "shoe/1", "variant": "veintiuno", "table": {"min": first["min"], "max": first["max"]},
-            "rules": rules or {}, "items": items}
+    shoe = {
+        "format": "shoe/1",
+        "variant": "veintiuno",
+        "table": {"min": first["min"], "max": first["max"]},
+        "rules": rules or {},
+        "items": items,
+    }
     out: dict[int, list[Finding]] = {}
     for finding in engine.check_shoe(shoe):
         number = finding.event  # item k is round k (item 0 is the shuffle)

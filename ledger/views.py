@@ -26,8 +26,11 @@ from .forms import DrawForm, EndForm, RoundForm, SessionForm
 def session_list(request):
     sessions = list(selectors.session_list(user=request.user, status=request.GET.get("status")))
     can_start = selectors.startable_tables(user=request.user).exists()
-    return render(request, "ledger/session_list.html", {"sessions": sessions, "can_start": can_start,
-                                                        "status": request.GET.get("status", "")})
+    return render(
+        request,
+        "ledger/session_list.html",
+        {"sessions": sessions, "can_start": can_start, "status": request.GET.get("status", "")},
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -37,9 +40,15 @@ def session_new(request):
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         try:
-            session = services.session_create(table=d["table"], players=form.player_list(), unit=d["unit"],
-                                              created_by=request.user, dealer=d.get("dealer"), name=d["name"],
-                                              buy_in=d.get("buy_in"))
+            session = services.session_create(
+                table=d["table"],
+                players=form.player_list(),
+                unit=d["unit"],
+                created_by=request.user,
+                dealer=d.get("dealer"),
+                name=d["name"],
+                buy_in=d.get("buy_in"),
+            )
         except ServiceError as exc:
             _form_error(form, exc)
         else:
@@ -57,10 +66,18 @@ def _form_error(form, exc: ServiceError) -> None:
 def session_detail(request, pk: int):
     session = session_for(request.user, pk)
     ledger = selectors.session_ledger(session)
-    return render(request, "ledger/session_detail.html", {
-        "session": session, "ledger": ledger, "can_run": may_run(request.user, session),
-        "table_places": _table_places(ledger), "chart": ledger.chart(), "end_form": EndForm(),
-    })
+    return render(
+        request,
+        "ledger/session_detail.html",
+        {
+            "session": session,
+            "ledger": ledger,
+            "can_run": may_run(request.user, session),
+            "table_places": _table_places(ledger),
+            "chart": ledger.chart(),
+            "end_form": EndForm(),
+        },
+    )
 
 
 def _table_places(ledger) -> list[dict]:
@@ -69,8 +86,16 @@ def _table_places(ledger) -> list[dict]:
     holder = ledger.bank
     out = []
     for (left, top), player in zip(selectors.places_around(len(ledger.players)), ledger.players):
-        out.append({"player": player, "left": left, "top": top, "balance": ledger.balances.get(player, 0),
-                    "chips": chips.get(player), "bank": player == holder})
+        out.append(
+            {
+                "player": player,
+                "left": left,
+                "top": top,
+                "balance": ledger.balances.get(player, 0),
+                "chips": chips.get(player),
+                "bank": player == holder,
+            }
+        )
     return out
 
 
@@ -101,12 +126,28 @@ def session_draw(request, pk: int):
     for (left, top), player in zip(selectors.places_around(len(players)), players):
         drawn = [p.get(player) for p in state.passes]
         field = dict(form.bound_cards()).get(player) if not state.decided else None
-        places.append({"player": player, "left": left, "top": top, "drawn": drawn, "field": field,
-                       "winner": player == state.winner})
-    return render(request, "ledger/session_draw.html", {
-        "session": session, "state": state, "form": form, "places": places, "tied": tied,
-        "can_run": may_run(request.user, session),
-    })
+        places.append(
+            {
+                "player": player,
+                "left": left,
+                "top": top,
+                "drawn": drawn,
+                "field": field,
+                "winner": player == state.winner,
+            }
+        )
+    return render(
+        request,
+        "ledger/session_draw.html",
+        {
+            "session": session,
+            "state": state,
+            "form": form,
+            "places": places,
+            "tied": tied,
+            "can_run": may_run(request.user, session),
+        },
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -129,8 +170,9 @@ def round_new(request, pk: int):
             action = request.POST.get("action", "check")
             try:
                 if action == "save":
-                    entry, _created = services.session_round_add(session=session, document=form.document,
-                                                                 logged_by=request.user)
+                    entry, _created = services.session_round_add(
+                        session=session, document=form.document, logged_by=request.user
+                    )
                     messages.success(request, _("Round %(n)d saved.") % {"n": entry.number})
                     url = reverse("ledger:session_detail", kwargs={"pk": session.pk})
                     return redirect(f"{url}#round-{entry.number}")
@@ -143,10 +185,18 @@ def round_new(request, pk: int):
     else:
         form = RoundForm(initial=RoundForm.initial_for(limits=limits), bank=state.bank, seated=seated)
     new_bank = state.limits is None
-    return render(request, "ledger/round_new.html", {
-        "session": session, "state": state, "form": form, "preview": preview, "new_bank": new_bank,
-        "places": _round_places(state.bank, seated),
-    })
+    return render(
+        request,
+        "ledger/round_new.html",
+        {
+            "session": session,
+            "state": state,
+            "form": form,
+            "preview": preview,
+            "new_bank": new_bank,
+            "places": _round_places(state.bank, seated),
+        },
+    )
 
 
 _EVENT = re.compile(r"\$\.events\[(\d+)\]")
@@ -179,9 +229,15 @@ def _round_error(form, exc: ServiceError) -> None:
 def _preview(prepared) -> dict:
     outcome = prepared.outcome
     view = selectors.round_view(prepared.document, outcome)
-    return {"view": view, "findings": [f.to_dict() for f in outcome.findings], "bank_next":
-            outcome.extra.get("bank_next"), "float": outcome.float, "announce": prepared.announce,
-            "limits": prepared.limits, "places": _view_places(view)}
+    return {
+        "view": view,
+        "findings": [f.to_dict() for f in outcome.findings],
+        "bank_next": outcome.extra.get("bank_next"),
+        "float": outcome.float,
+        "announce": prepared.announce,
+        "limits": prepared.limits,
+        "places": _view_places(view),
+    }
 
 
 def _with_owed(form: RoundForm, prepared, *, bank, seated) -> RoundForm:
@@ -212,8 +268,15 @@ def _view_places(view: dict) -> list[dict]:
     """A drawn round's places around the table: the bank at the top, the seats from its right."""
     seats = view["seats"]
     positions = selectors.places_around(len(seats) + 1)
-    out = [{"bank": True, "player": view["bank"], "cards": view["bank_cards"], "left": positions[0][0],
-            "top": positions[0][1]}]
+    out = [
+        {
+            "bank": True,
+            "player": view["bank"],
+            "cards": view["bank_cards"],
+            "left": positions[0][0],
+            "top": positions[0][1],
+        }
+    ]
     for (left, top), seat in zip(positions[1:], seats):
         out.append({"bank": False, **seat, "left": left, "top": top})
     return out
@@ -228,11 +291,19 @@ def round_detail(request, pk: int, number: int):
     if line is None:
         raise Http404(_("This night has no round %(n)d.") % {"n": number})
     view = selectors.round_view(line.record.document, engine.replay(line.record.document))
-    return render(request, "ledger/round_detail.html", {
-        "session": session, "line": line, "view": view, "places": _view_places(view), "ledger": ledger,
-        "previous": number - 1 if number > 1 else None,
-        "next": number + 1 if number < len(ledger.rounds) else None,
-    })
+    return render(
+        request,
+        "ledger/round_detail.html",
+        {
+            "session": session,
+            "line": line,
+            "view": view,
+            "places": _view_places(view),
+            "ledger": ledger,
+            "previous": number - 1 if number > 1 else None,
+            "next": number + 1 if number < len(ledger.rounds) else None,
+        },
+    )
 
 
 @require_POST
@@ -242,8 +313,9 @@ def session_end(request, pk: int):
     form = EndForm(request.POST)
     if form.is_valid():
         try:
-            services.session_end(session=session, by=request.user, reason=form.cleaned_data["reason"],
-                                 note=form.cleaned_data["note"])
+            services.session_end(
+                session=session, by=request.user, reason=form.cleaned_data["reason"], note=form.cleaned_data["note"]
+            )
         except ServiceError as exc:
             messages.error(request, exc.message)
         else:

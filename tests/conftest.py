@@ -1,10 +1,10 @@
 """Fixtures every test may use: users per role, logged-in clients, a small floor, a browser.
 
-    def test_x(client_for, floor):
-        client = client_for("dealer")              # logged in, in both pits of `floor`
-        client = client_for("dealer", pits=[])     # logged in, no pit
-        anonymous = client_for(None)
-        admin = client_for("superuser")
+def test_x(client_for, floor):
+    client = client_for("dealer")              # logged in, in both pits of `floor`
+    client = client_for("dealer", pits=[])     # logged in, no pit
+    anonymous = client_for(None)
+    admin = client_for("superuser")
 """
 
 import os
@@ -116,8 +116,14 @@ def browser_page(live_server, monkeypatch):
     with playwright_sync.sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"],
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
         )
         context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
         page = context.new_page()

@@ -1,8 +1,8 @@
 """factory_boy factories of the project's models. Apps add theirs here.
 
-    UserFactory(role="dealer")                      # a user in the dealer group
-    StaffFactory(user__role="pit_boss", pits=[pit]) # a staff profile in one pit
-    TableFactory(variant="ochko", pit__name="Pit A")
+UserFactory(role="dealer")                      # a user in the dealer group
+StaffFactory(user__role="pit_boss", pits=[pit]) # a staff profile in one pit
+TableFactory(variant="ochko", pit__name="Pit A")
 """
 
 from decimal import Decimal
@@ -97,9 +97,9 @@ class StaffFactory(factory.django.DjangoModelFactory):
 from dealing.choices import IncidentKind, Resolution  # noqa: E402
 from dealing.models import Incident, Shoe  # noqa: E402
 
-
 # A round is never updated (append-only): a test that needs a round in another state appends the
 # fact that puts it there, behind the services' back, as the old tests edited its columns.
+
 
 def audit_pending(rounds) -> None:
     """The rounds (a queryset or ids) as not audited yet: their audit rows back to pending."""
@@ -125,8 +125,9 @@ def superseded(record, *, by, decided_by) -> None:
     from dealing.models import Approval, Supersession
 
     link = (Approval.objects.aggregate(m=Max("link"))["m"] or -1) + 1
-    approval = Approval.objects.create(round=by, decided_by=decided_by, decision="approved", link=link,
-                                       hmac=f"{link:064d}", chain_key="test")
+    approval = Approval.objects.create(
+        round=by, decided_by=decided_by, decision="approved", link=link, hmac=f"{link:064d}", chain_key="test"
+    )
     Supersession.objects.create(superseded=record, superseding=by, approval=approval, at=timezone.now())
 
 
@@ -181,7 +182,8 @@ class DrillFactory(factory.django.DjangoModelFactory):
     table_min = factory.LazyAttribute(lambda d: drill_setups.table_setup(d.variant, d.preset, d.table_key).min)
     table_max = factory.LazyAttribute(lambda d: drill_setups.table_setup(d.variant, d.preset, d.table_key).max)
     chips = factory.LazyAttribute(
-        lambda d: [str(c) for c in drill_setups.table_setup(d.variant, d.preset, d.table_key).chips])
+        lambda d: [str(c) for c in drill_setups.table_setup(d.variant, d.preset, d.table_key).chips]
+    )
     rounds_planned = 5
 
 

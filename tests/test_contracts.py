@@ -18,8 +18,9 @@ CONFIG = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlin
 
 def _lint(root: Path) -> subprocess.CompletedProcess:
     # No cache: the graph of the whole project builds in well under a second.
-    return subprocess.run([str(LINT_IMPORTS), "--no-cache", "--no-logo"], cwd=root, capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache", "--no-logo"], cwd=root, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_the_layer_contracts_hold():
@@ -44,8 +45,11 @@ def test_crossing_imports_break_the_contracts(tmp_path):
     once: one lint-imports run names every one of them."""
     shutil.copy(ROOT / "pyproject.toml", tmp_path)
     for package in CONFIG["root_packages"]:
-        shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns(
-            "__pycache__", "*.so", "static", "templates", "locale"))
+        shutil.copytree(
+            ROOT / package,
+            tmp_path / package,
+            ignore=shutil.ignore_patterns("__pycache__", "*.so", "static", "templates", "locale"),
+        )
     for module, line, _said in BREACHES:
         path = tmp_path / module
         path.write_text(path.read_text() + f"\n{line}  # a breach, on purpose\n")

@@ -86,7 +86,7 @@ def _absolute(path: Path, node: ast.ImportFrom) -> str:
     if node.level == 0:
         return node.module or ""
     package = _module_of(path) if path.name == "__init__.py" else _module_of(path)[:-1]
-    base = package[:len(package) - (node.level - 1)]
+    base = package[: len(package) - (node.level - 1)]
     return ".".join(base + ([node.module] if node.module else []))
 
 
@@ -137,6 +137,7 @@ def offences(path: Path, source: str | None = None) -> list[tuple[int, str, str]
                     modules[alias.asname or alias.name] = f"{source}.{alias.name}"
                 elif alias.name in _classes_of(source):
                     classes[alias.asname or alias.name] = f"{source}.{alias.name}"
+
     def module_of(chain: list[str] | None) -> str | None:
         """The project module a name or attribute chain is (`a.b` bound by an import), or None."""
         if not chain or chain[0] not in modules:
@@ -210,14 +211,25 @@ def test_the_check_sees_each_form_of_reaching_in():
         "setattr(Link, '_rows', {}), getattr(db, 'one_of'), hasattr(engine, '__all__'), setattr(self, '_x', 1)\n"
     )
     seen = {(line, name) for line, name, _ in offences(probe, source)}
-    assert seen == {(5, "_raw_body"), (7, "_helper"), (11, "_secret"), (11, "_lock"), (11, "_user"), (11, "_private"),
-                    (13, "_NAME_AT"), (14, "_user"), (15, "_subscribers"), (16, "_rows")}
+    assert seen == {
+        (5, "_raw_body"),
+        (7, "_helper"),
+        (11, "_secret"),
+        (11, "_lock"),
+        (11, "_user"),
+        (11, "_private"),
+        (13, "_NAME_AT"),
+        (14, "_user"),
+        (15, "_subscribers"),
+        (16, "_rows"),
+    }
 
 
 def test_no_module_uses_another_modules_private_names():
     found = _all_offences()
     new = {key: where for key, where in found.items() if key not in ALLOW}
     assert not new, "private names of another module (make them public or move them):\n" + "\n".join(
-        line for lines in new.values() for line in lines)
+        line for lines in new.values() for line in lines
+    )
     fixed = sorted(ALLOW - set(found))
     assert not fixed, "no longer found, strike them out of ALLOW: " + ", ".join(fixed)

@@ -35,8 +35,11 @@ def finding_review(*, finding_ids, auditor, status: str, classification: str = "
             allowed = sorted(CLASSIFICATIONS_FOR[status])
             fields["classification"] = [
                 _("A %(status)s finding is classified as %(allowed)s.")
-                % {"status": FindingStatus(status).label,
-                   "allowed": _(" or ").join(str(Classification(c).label) for c in allowed)}]
+                % {
+                    "status": FindingStatus(status).label,
+                    "allowed": _(" or ").join(str(Classification(c).label) for c in allowed),
+                }
+            ]
     if status == FindingStatus.DISMISSED and not comment:
         fields["comment"] = [_("Say why the finding is dismissed.")]
     ids = _ids(finding_ids)
@@ -48,25 +51,46 @@ def finding_review(*, finding_ids, auditor, status: str, classification: str = "
         raise ServiceError(_("The review was not recorded."), extra={"fields": fields})
 
     of = list(Finding.objects.filter(pk__in=ids).values_list("round_id", "shoe_id"))
-    with transaction.atomic(), rollups.changes(round_ids={r for r, _s in of if r},
-                                               shoe_ids={s for r, s in of if not r and s}):
+    with (
+        transaction.atomic(),
+        rollups.changes(round_ids={r for r, _s in of if r}, shoe_ids={s for r, s in of if not r and s}),
+    ):
         findings = list(Finding.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
         missing = sorted(set(ids) - {f.pk for f in findings})
         if missing:
-            raise ServiceError(_("No finding with the id(s) %(ids)s.") % {"ids": ", ".join(map(str, missing))},
-                               extra={"code": "not_found", "ids": missing}, status=404)
+            raise ServiceError(
+                _("No finding with the id(s) %(ids)s.") % {"ids": ", ".join(map(str, missing))},
+                extra={"code": "not_found", "ids": missing},
+                status=404,
+            )
         own = [f.pk for f in findings if f.dealer_id == auditor.pk]
         if own:
-            raise ServiceError(_("You may not review findings about rounds you dealt yourself."),
-                               extra={"code": "own_round", "ids": own}, status=403)
+            raise ServiceError(
+                _("You may not review findings about rounds you dealt yourself."),
+                extra={"code": "own_round", "ids": own},
+                status=403,
+            )
         now = timezone.now()
-        Review.objects.bulk_create([
-            Review(finding=f, round_id=f.round_id, shoe_id=f.shoe_id if f.round_id is None else None,
-                   fingerprint=f.fingerprint, code=f.code, auditor=auditor, status=status,
-                   classification=classification, comment=comment, at=now)
-            for f in findings])
-        Finding.objects.filter(pk__in=ids).update(status=status, classification=classification,
-                                                  reviewed_by=auditor, reviewed_at=now)
+        Review.objects.bulk_create(
+            [
+                Review(
+                    finding=f,
+                    round_id=f.round_id,
+                    shoe_id=f.shoe_id if f.round_id is None else None,
+                    fingerprint=f.fingerprint,
+                    code=f.code,
+                    auditor=auditor,
+                    status=status,
+                    classification=classification,
+                    comment=comment,
+                    at=now,
+                )
+                for f in findings
+            ]
+        )
+        Finding.objects.filter(pk__in=ids).update(
+            status=status, classification=classification, reviewed_by=auditor, reviewed_at=now
+        )
     return list(Finding.objects.filter(pk__in=ids).order_by("pk"))
 
 
@@ -76,9 +100,10 @@ def _ids(values) -> list[int]:
         try:
             number = int(value)
         except (TypeError, ValueError):
-            raise ServiceError(_("%(value)r is not a finding id.") % {"value": value},
-                               extra={"fields": {"ids": [_("Finding ids are whole numbers.")]}}) from None
+            raise ServiceError(
+                _("%(value)r is not a finding id.") % {"value": value},
+                extra={"fields": {"ids": [_("Finding ids are whole numbers.")]}},
+            ) from None
         if number not in out:
             out.append(number)
     return out
-

@@ -30,11 +30,23 @@ MAX_ERROR_SAMPLES = 5
 
 
 # Fields of a finding that a re-audit may change without it becoming another finding.
-_MUTABLE = ("severity", "message", "params", "expected", "actual", "player_delta", "engine_version", "table_id",
-            "dealer_id", "played_at", "shoe_id")
+_MUTABLE = (
+    "severity",
+    "message",
+    "params",
+    "expected",
+    "actual",
+    "player_delta",
+    "engine_version",
+    "table_id",
+    "dealer_id",
+    "played_at",
+    "shoe_id",
+)
 
 
 # --- fingerprints ---------------------------------------------------------------------------------
+
 
 def fingerprints(findings) -> list[str]:
     """A stable identity for each engine finding of one round or shoe, in order.
@@ -45,14 +57,14 @@ def fingerprints(findings) -> list[str]:
     seen: Counter = Counter()
     out = []
     for f in findings:
-        key = "|".join("" if part is None else str(part)
-                       for part in (f.code, f.event, f.stake, f.hand, f.wager))
+        key = "|".join("" if part is None else str(part) for part in (f.code, f.event, f.stake, f.hand, f.wager))
         seen[key] += 1
         out.append(hashlib.sha1(f"{key}|{seen[key]}".encode()).hexdigest())
     return out
 
 
 # --- auditing rounds ------------------------------------------------------------------------------
+
 
 @dataclass
 class AuditTotals:
@@ -97,8 +109,11 @@ def rounds_audit(*, round_ids, record=None) -> AuditTotals:
     """
     totals = AuditTotals()
     version = engine.ENGINE_VERSION
-    rows = list(Round.objects.filter(pk__in=one_of(round_ids)).order_by("pk")
-                .values_list("pk", "document", "table_id", "dealer_id", "shoe_id", "logged_at"))
+    rows = list(
+        Round.objects.filter(pk__in=one_of(round_ids))
+        .order_by("pk")
+        .values_list("pk", "document", "table_id", "dealer_id", "shoe_id", "logged_at")
+    )
     wanted: dict[tuple, Finding] = {}
     by_status: dict[str, list[int]] = {}
     handles: dict[int, tuple] = {}
@@ -115,8 +130,16 @@ def rounds_audit(*, round_ids, record=None) -> AuditTotals:
             totals.with_findings += 1
             for f, fp in zip(found, fingerprints(found)):
                 totals.findings_by_code[f.code] += 1
-                wanted[(pk, fp)] = finding_row(f, fp, version, round_id=pk, shoe_id=shoe_id,
-                                                table_id=table_id, dealer_id=dealer_id, played_at=logged_at)
+                wanted[(pk, fp)] = finding_row(
+                    f,
+                    fp,
+                    version,
+                    round_id=pk,
+                    shoe_id=shoe_id,
+                    table_id=table_id,
+                    dealer_id=dealer_id,
+                    played_at=logged_at,
+                )
         else:
             status = AuditStatus.CLEAN
             totals.clean += 1
@@ -131,10 +154,24 @@ def rounds_audit(*, round_ids, record=None) -> AuditTotals:
 
 def finding_row(f, fp: str, version: str, *, round_id, shoe_id, table_id, dealer_id, played_at) -> Finding:
     return Finding(
-        round_id=round_id, shoe_id=shoe_id, table_id=table_id, dealer_id=dealer_id, played_at=played_at,
-        code=f.code, severity=f.severity, event=f.event, stake=f.stake or "", hand=f.hand or "",
-        wager=f.wager or "", expected=f.expected, actual=f.actual, player_delta=f.player_delta,
-        message=f.message, params=f.params, engine_version=version, fingerprint=fp,
+        round_id=round_id,
+        shoe_id=shoe_id,
+        table_id=table_id,
+        dealer_id=dealer_id,
+        played_at=played_at,
+        code=f.code,
+        severity=f.severity,
+        event=f.event,
+        stake=f.stake or "",
+        hand=f.hand or "",
+        wager=f.wager or "",
+        expected=f.expected,
+        actual=f.actual,
+        player_delta=f.player_delta,
+        message=f.message,
+        params=f.params,
+        engine_version=version,
+        fingerprint=fp,
     )
 
 
@@ -154,8 +191,7 @@ def record_verdicts_one_by_one(by_status: dict[str, list[int]], version: str) ->
 def findings_sync(existing, wanted: dict[tuple, Finding], *, scope: str) -> None:
     """Make the stored findings of some rounds (scope "round_id") or shoes ("shoe_id") exactly `wanted`,
     keyed by (scope id, fingerprint)."""
-    current = {(row[scope], row["fingerprint"]): row
-               for row in existing.values("pk", scope, "fingerprint", *_MUTABLE)}
+    current = {(row[scope], row["fingerprint"]): row for row in existing.values("pk", scope, "fingerprint", *_MUTABLE)}
     gone = [row["pk"] for key, row in current.items() if key not in wanted]
     changed = []
     for key, row in current.items():
@@ -194,8 +230,11 @@ def _reattach_reviews(added: list[Finding], *, scope: str) -> None:
         Review.objects.filter(pk=review.pk).update(finding=finding)
         # Reviews come oldest first: the last one applied is the finding's current state.
         Finding.objects.filter(pk=finding.pk).update(
-            status=review.status, classification=review.classification, reviewed_by=review.auditor_id,
-            reviewed_at=review.at)
+            status=review.status,
+            classification=review.classification,
+            reviewed_by=review.auditor_id,
+            reviewed_at=review.at,
+        )
 
 
 def round_audit(*, round_id: int) -> str | None:
@@ -205,8 +244,9 @@ def round_audit(*, round_id: int) -> str | None:
     return totals.statuses.get(round_id)
 
 
-def rounds_overdue_requeue(*, older_than: timedelta = timedelta(minutes=10), window: timedelta = timedelta(minutes=6),
-                           limit: int = 10_000) -> int:
+def rounds_overdue_requeue(
+    *, older_than: timedelta = timedelta(minutes=10), window: timedelta = timedelta(minutes=6), limit: int = 10_000
+) -> int:
     """Queue again the audits of rounds in force that were logged between `older_than + window` and
     `older_than` ago and are still not audited: their message never left a web process that was
     killed, or was lost with the broker (audit/dispatch.py). Scheduled every 5 minutes, so such a
@@ -217,14 +257,16 @@ def rounds_overdue_requeue(*, older_than: timedelta = timedelta(minutes=10), win
     from ..dispatch import send_round_audits
 
     cutoff = timezone.now() - older_than
-    ids = list(_pending_in_force().filter(round__logged_at__lt=cutoff, round__logged_at__gte=cutoff - window)
-               .order_by("round_id").values_list("round_id", flat=True)[:limit])
+    ids = list(
+        _pending_in_force()
+        .filter(round__logged_at__lt=cutoff, round__logged_at__gte=cutoff - window)
+        .order_by("round_id")
+        .values_list("round_id", flat=True)[:limit]
+    )
     send_round_audits(ids)
     if ids:
         log.warning("queued again the audits of %d rounds logged before %s and not audited yet", len(ids), cutoff)
     return len(ids)
-
-
 
 
 def _pending_in_force():
@@ -263,9 +305,13 @@ def rounds_overdue_audit(*, grace: timedelta, limit: int = 2000) -> int:
                     cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [SWEEP_LOCK])
                     if not cursor.fetchone()[0]:
                         break
-            ids = list(_pending_in_force().select_for_update(skip_locked=True, of=("self",))
-                       .filter(round__logged_at__lt=cutoff)
-                       .order_by("round_id").values_list("round_id", flat=True)[:min(SWEEP_BATCH, limit - done)])
+            ids = list(
+                _pending_in_force()
+                .select_for_update(skip_locked=True, of=("self",))
+                .filter(round__logged_at__lt=cutoff)
+                .order_by("round_id")
+                .values_list("round_id", flat=True)[: min(SWEEP_BATCH, limit - done)]
+            )
             if not ids:
                 break
             rounds_audit(round_ids=ids)

@@ -33,9 +33,18 @@ CHUNKS_PER_PLAN_SLICE = 50
 PLAN_SECONDS = 2.0
 
 
-def audit_run_start(*, started_by=None, tables=(), dealers=(), date_from: date | None = None,
-                    date_to: date | None = None, only_unaudited: bool = True, trigger: str = RunTrigger.PAGE,
-                    chunk_size: int | None = None, queue: str = "") -> AuditRun:
+def audit_run_start(
+    *,
+    started_by=None,
+    tables=(),
+    dealers=(),
+    date_from: date | None = None,
+    date_to: date | None = None,
+    only_unaudited: bool = True,
+    trigger: str = RunTrigger.PAGE,
+    chunk_size: int | None = None,
+    queue: str = "",
+) -> AuditRun:
     """Start an audit run over a selection of rounds in force: planned and audited by Celery tasks.
 
     Only auditors (and superusers) start runs; `started_by=None` is the system (nightly schedule,
@@ -44,18 +53,29 @@ def audit_run_start(*, started_by=None, tables=(), dealers=(), date_from: date |
     if started_by is not None and not has_role(started_by, AUDITOR):
         raise ServiceError(_("Only auditors start audit runs."), extra={"code": "forbidden"}, status=403)
     if date_from and date_to and date_to < date_from:
-        raise ServiceError(_("The run would cover no day: the end date is before the start date."),
-                           extra={"fields": {"date_to": [_("Give a date on or after the start date.")]}})
+        raise ServiceError(
+            _("The run would cover no day: the end date is before the start date."),
+            extra={"fields": {"date_to": [_("Give a date on or after the start date.")]}},
+        )
     chunk_size = chunk_size or DEFAULT_CHUNK_SIZE
     if not 1 <= chunk_size <= MAX_CHUNK_SIZE:
-        raise ServiceError(_("A chunk holds from 1 to %(max)d rounds.") % {"max": MAX_CHUNK_SIZE},
-                           extra={"fields": {"chunk_size": [_("Out of range.")]}})
+        raise ServiceError(
+            _("A chunk holds from 1 to %(max)d rounds.") % {"max": MAX_CHUNK_SIZE},
+            extra={"fields": {"chunk_size": [_("Out of range.")]}},
+        )
     with transaction.atomic():
         last = Round.objects.order_by("-pk").values_list("pk", flat=True).first()
         run = AuditRun.objects.create(
-            started_by=started_by, trigger=trigger, date_from=date_from, date_to=date_to,
-            only_unaudited=only_unaudited, chunk_size=chunk_size, queue=queue or "", max_round_id=last or 0,
-            engine_version=engine.ENGINE_VERSION)
+            started_by=started_by,
+            trigger=trigger,
+            date_from=date_from,
+            date_to=date_to,
+            only_unaudited=only_unaudited,
+            chunk_size=chunk_size,
+            queue=queue or "",
+            max_round_id=last or 0,
+            engine_version=engine.ENGINE_VERSION,
+        )
         if tables:
             run.tables.set(tables)
         if dealers:
@@ -119,11 +139,17 @@ def _plan_slice(run_id: int) -> AuditRun | None:
             run.status = RunStatus.RUNNING
             run.started_at = timezone.now()
         size = run.chunk_size
-        ids = list(run_selection(run).filter(pk__gt=run.plan_cursor).order_by("pk")
-                   .values_list("pk", flat=True)[:size * CHUNKS_PER_PLAN_SLICE])
+        ids = list(
+            run_selection(run)
+            .filter(pk__gt=run.plan_cursor)
+            .order_by("pk")
+            .values_list("pk", flat=True)[: size * CHUNKS_PER_PLAN_SLICE]
+        )
         number = run.chunks.count()
-        chunks = [AuditRunChunk(run=run, number=number + k, round_ids=ids[start:start + size])
-                  for k, start in enumerate(range(0, len(ids), size))]
+        chunks = [
+            AuditRunChunk(run=run, number=number + k, round_ids=ids[start : start + size])
+            for k, start in enumerate(range(0, len(ids), size))
+        ]
         AuditRunChunk.objects.bulk_create(chunks)
         run.rounds_total += len(ids)
         if ids:
@@ -135,8 +161,7 @@ def _plan_slice(run_id: int) -> AuditRun | None:
         # Only the planner's own fields: the totals are the chunks' (`_run_add`), and a chunk adding
         # to them waits for this row's lock, so its increment lands on what is saved here.
         run.save(update_fields=["status", "started_at", "finished_at", "rounds_total", "plan_cursor", "planned"])
-        queue_chunks(run, list(run.chunks.filter(number__gte=number).order_by("number")
-                                .values_list("pk", flat=True)))
+        queue_chunks(run, list(run.chunks.filter(number__gte=number).order_by("number").values_list("pk", flat=True)))
     return run if more else None
 
 
@@ -160,8 +185,12 @@ def audit_run_chunk_process(*, chunk_id: int) -> bool:
     row lock lasts only from that statement to the commit.
     """
     with transaction.atomic():
-        claimed = list(AuditRunChunk.objects.select_for_update(skip_locked=True, of=("self",)).order_by()
-                       .filter(pk=chunk_id).values_list("run_id", "status", "round_ids"))
+        claimed = list(
+            AuditRunChunk.objects.select_for_update(skip_locked=True, of=("self",))
+            .order_by()
+            .filter(pk=chunk_id)
+            .values_list("run_id", "status", "round_ids")
+        )
         if not claimed:
             if AuditRunChunk.objects.filter(pk=chunk_id).exists():
                 raise ChunkBusy(chunk_id)
@@ -171,9 +200,15 @@ def audit_run_chunk_process(*, chunk_id: int) -> bool:
             return False
         totals = rounds_audit(round_ids=round_ids)
         AuditRunChunk.objects.filter(pk=chunk_id).update(
-            status=ChunkStatus.DONE, rounds=totals.rounds, clean=totals.clean, with_findings=totals.with_findings,
-            errors=totals.errors, findings_by_code=dict(totals.findings_by_code), error_samples=totals.error_samples,
-            done_at=timezone.now())
+            status=ChunkStatus.DONE,
+            rounds=totals.rounds,
+            clean=totals.clean,
+            with_findings=totals.with_findings,
+            errors=totals.errors,
+            findings_by_code=dict(totals.findings_by_code),
+            error_samples=totals.error_samples,
+            done_at=timezone.now(),
+        )
         # Planned rounds that no longer exist still count as done, or the run would never finish.
         _run_add(run_id, rounds_done=len(round_ids), totals=totals)
     return True
@@ -192,11 +227,15 @@ def _run_add(run_id: int, *, rounds_done: int, totals) -> None:
         "with_findings": F("with_findings") + totals.with_findings,
         "errors": F("errors") + totals.errors,
         "findings_total": F("findings_total") + totals.findings,
-        "status": Case(When(finished, then=F("status")), When(complete, then=Value(RunStatus.DONE)),
-                       default=Value(RunStatus.RUNNING)),
+        "status": Case(
+            When(finished, then=F("status")),
+            When(complete, then=Value(RunStatus.DONE)),
+            default=Value(RunStatus.RUNNING),
+        ),
         "started_at": Coalesce(F("started_at"), Value(now)),
-        "finished_at": Case(When(finished, then=F("finished_at")), When(complete, then=Value(now)),
-                            default=F("finished_at")),
+        "finished_at": Case(
+            When(finished, then=F("finished_at")), When(complete, then=Value(now)), default=F("finished_at")
+        ),
     }
     if totals.findings_by_code:
         changes["findings_by_code"] = _counts_added(AuditRun, "findings_by_code", totals.findings_by_code)
@@ -209,15 +248,19 @@ def _counts_added(model, name: str, counts: dict[str, int]) -> RawSQL:
     table = connection.ops.quote_name(model._meta.db_table)
     column = f"{table}.{connection.ops.quote_name(model._meta.get_field(name).column)}"
     if connection.vendor == "postgresql":
-        sql = (f"(SELECT COALESCE(jsonb_object_agg(key, total), '{{}}'::jsonb) FROM ("
-               f"SELECT key, SUM(value::bigint) AS total FROM ("
-               f"SELECT key, value FROM jsonb_each_text({column}) UNION ALL "
-               f"SELECT key, value FROM jsonb_each_text(%s::jsonb)) AS counts GROUP BY key) AS sums)")
+        sql = (
+            f"(SELECT COALESCE(jsonb_object_agg(key, total), '{{}}'::jsonb) FROM ("
+            f"SELECT key, SUM(value::bigint) AS total FROM ("
+            f"SELECT key, value FROM jsonb_each_text({column}) UNION ALL "
+            f"SELECT key, value FROM jsonb_each_text(%s::jsonb)) AS counts GROUP BY key) AS sums)"
+        )
     else:  # SQLite's JSON1 functions
-        sql = (f"(SELECT COALESCE(json_group_object(key, total), '{{}}') FROM ("
-               f"SELECT key, SUM(value) AS total FROM ("
-               f"SELECT key, value FROM json_each({column}) UNION ALL "
-               f"SELECT key, value FROM json_each(%s)) GROUP BY key))")
+        sql = (
+            f"(SELECT COALESCE(json_group_object(key, total), '{{}}') FROM ("
+            f"SELECT key, SUM(value) AS total FROM ("
+            f"SELECT key, value FROM json_each({column}) UNION ALL "
+            f"SELECT key, value FROM json_each(%s)) GROUP BY key))"
+        )
     return RawSQL(sql, [json.dumps(counts, sort_keys=True)], output_field=JSONField())
 
 
@@ -233,7 +276,8 @@ def _finish_if_complete(run: AuditRun) -> None:
 
 def audit_run_fail(*, run_id: int, error: str) -> None:
     AuditRun.objects.filter(pk=run_id).exclude(status=RunStatus.DONE).update(
-        status=RunStatus.FAILED, error=error[:2000], finished_at=timezone.now())
+        status=RunStatus.FAILED, error=error[:2000], finished_at=timezone.now()
+    )
 
 
 def audit_run_resume(*, run_id: int) -> int:
@@ -248,8 +292,7 @@ def audit_run_resume(*, run_id: int) -> int:
         if not run.planned:
             queue_plan(run)
             queued += 1
-        pending = list(run.chunks.filter(status=ChunkStatus.PENDING).order_by("number")
-                       .values_list("pk", flat=True))
+        pending = list(run.chunks.filter(status=ChunkStatus.PENDING).order_by("number").values_list("pk", flat=True))
         queue_chunks(run, pending)
     return queued + len(pending)
 
@@ -270,9 +313,16 @@ def audit_runs_resume_stalled(*, idle: timedelta = timedelta(minutes=15)) -> lis
 def audit_run_rerun(*, run: AuditRun, started_by, trigger: str = RunTrigger.PAGE) -> AuditRun:
     """A new run over the same selection (with the rounds logged since)."""
     return audit_run_start(
-        started_by=started_by, tables=list(run.tables.all()), dealers=list(run.dealers.all()),
-        date_from=run.date_from, date_to=run.date_to, only_unaudited=run.only_unaudited, trigger=trigger,
-        chunk_size=run.chunk_size, queue=run.queue)
+        started_by=started_by,
+        tables=list(run.tables.all()),
+        dealers=list(run.dealers.all()),
+        date_from=run.date_from,
+        date_to=run.date_to,
+        only_unaudited=run.only_unaudited,
+        trigger=trigger,
+        chunk_size=run.chunk_size,
+        queue=run.queue,
+    )
 
 
 def nightly_audit() -> AuditRun:
@@ -298,4 +348,3 @@ def queue_chunks(run: AuditRun, chunk_ids: list[int]) -> None:
 
     if chunk_ids:
         transaction.on_commit(send)
-

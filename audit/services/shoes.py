@@ -38,14 +38,28 @@ def shoe_audit(*, shoe_id: int) -> ShoeAudit | None:
         for f, fp in zip(found, fingerprints(found)):
             item = items[f.event] if f.event is not None and 0 <= f.event < len(items) else None
             wanted[(shoe.pk, fp)] = finding_row(
-                f, fp, version, round_id=None, shoe_id=shoe.pk, table_id=shoe.table_id,
+                f,
+                fp,
+                version,
+                round_id=None,
+                shoe_id=shoe.pk,
+                table_id=shoe.table_id,
                 dealer_id=item.dealer_id if item else shoe.shuffled_by_id,
-                played_at=item.at if item else shoe.loaded_at)
+                played_at=item.at if item else shoe.loaded_at,
+            )
         with rollups.changes(shoe_ids=[shoe.pk]):
             findings_sync(Finding.objects.filter(shoe_id=shoe.pk, round__isnull=True), wanted, scope="shoe_id")
-        audit, _created = ShoeAudit.objects.update_or_create(shoe=shoe, defaults={
-            "status": status, "findings": len(found), "message": message, "engine_version": version,
-            "rounds": sum(1 for item in items if item.round_id), "audited_at": timezone.now()})
+        audit, _created = ShoeAudit.objects.update_or_create(
+            shoe=shoe,
+            defaults={
+                "status": status,
+                "findings": len(found),
+                "message": message,
+                "engine_version": version,
+                "rounds": sum(1 for item in items if item.round_id),
+                "audited_at": timezone.now(),
+            },
+        )
     return audit
 
 
@@ -60,5 +74,6 @@ def shoe_audit_request(*, shoe_id: int, requested_by=None) -> None:
 
 def shoes_to_audit():
     """Ended shoes with no shoe audit since they ended."""
-    return (Shoe.objects.filter(ended_at__isnull=False)
-            .filter(Q(audit__isnull=True) | Q(audit__audited_at__lt=F("ended_at"))))
+    return Shoe.objects.filter(ended_at__isnull=False).filter(
+        Q(audit__isnull=True) | Q(audit__audited_at__lt=F("ended_at"))
+    )

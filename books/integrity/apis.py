@@ -49,24 +49,33 @@ class SignalSerializer(serializers.Serializer):
 def _choice(params, name, values):
     wanted = params.get(name, "")
     if wanted and wanted not in values:
-        raise serializers.ValidationError({name: [_("\"%(value)s\" is not one of %(choices)s.")
-                                                  % {"value": wanted, "choices": ", ".join(values)}]})
+        raise serializers.ValidationError(
+            {name: [_('"%(value)s" is not one of %(choices)s.') % {"value": wanted, "choices": ", ".join(values)}]}
+        )
     return wanted
 
 
 class SignalListApi(APIView):
     permission_classes = [HasRole(*READ_ROLES)]
 
-    @extend_schema(parameters=[OpenApiParameter("kind", OpenApiTypes.STR, enum=SignalKind.values),
-                               OpenApiParameter("status", OpenApiTypes.STR, enum=SignalStatus.values),
-                               OpenApiParameter("dealer", OpenApiTypes.STR, description="A dealer's username."),
-                               OpenApiParameter("player", OpenApiTypes.STR)],
-                   responses=SignalSerializer(many=True))
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("kind", OpenApiTypes.STR, enum=SignalKind.values),
+            OpenApiParameter("status", OpenApiTypes.STR, enum=SignalStatus.values),
+            OpenApiParameter("dealer", OpenApiTypes.STR, description="A dealer's username."),
+            OpenApiParameter("player", OpenApiTypes.STR),
+        ],
+        responses=SignalSerializer(many=True),
+    )
     def get(self, request):
         p = request.query_params
-        signals = selectors.signal_list(user=request.user, kind=_choice(p, "kind", SignalKind.values),
-                                        status=_choice(p, "status", SignalStatus.values),
-                                        dealer=p.get("dealer", ""), player=p.get("player", ""))
+        signals = selectors.signal_list(
+            user=request.user,
+            kind=_choice(p, "kind", SignalKind.values),
+            status=_choice(p, "status", SignalStatus.values),
+            dealer=p.get("dealer", ""),
+            player=p.get("player", ""),
+        )
         return Response(SignalSerializer(signals[:MAX_LIST], many=True).data)
 
 

@@ -114,6 +114,7 @@ class Candidate:
 
 # --- the evidence (the distributions and Holm: books/stats.py) ------------------------------------
 
+
 def _ids(rows) -> list[int]:
     return sorted({r.round_id for r in rows if r.round_id is not None})[:MAX_ROUND_IDS]
 
@@ -123,6 +124,7 @@ def _money(value: Decimal) -> str:
 
 
 # --- the tests ------------------------------------------------------------------------------------
+
 
 def favoured(stakes: list[StakeRow], t: Thresholds) -> list[Candidate]:
     """Per dealer with at least `min_count` errors in the players' favour: for each player (and each
@@ -149,17 +151,29 @@ def favoured(stakes: list[StakeRow], t: Thresholds) -> list[Candidate]:
                 mine = got.get(who, [])
                 x = len(mine)
                 expected = n * share
-                c = Candidate(kind, "", dealer=dealer, statistic=x / expected if expected else 0.0,
-                              p_value=binom_sf(x, n, share), round_ids=_ids(mine))
+                c = Candidate(
+                    kind,
+                    "",
+                    dealer=dealer,
+                    statistic=x / expected if expected else 0.0,
+                    p_value=binom_sf(x, n, share),
+                    round_ids=_ids(mine),
+                )
                 if kind == FAVOURED_PLAYER:
                     c.player, c.key = who, f"{kind}:d{dealer}:{who}"
                 else:
                     c.table, c.box = who
                     c.key = f"{kind}:d{dealer}:t{who[0]}:b{who[1]}"
-                c.evidence = {"test": "binomial upper tail", "errors_in_favour": n, "to_subject": x,
-                              "expected": round(expected, 3), "share_of_stakes": round(share, 6),
-                              "stakes_of_subject": count, "stakes_of_dealer": len(rows),
-                              "money_to_subject": _money(sum((s.error for s in mine), Decimal("0")))}
+                c.evidence = {
+                    "test": "binomial upper tail",
+                    "errors_in_favour": n,
+                    "to_subject": x,
+                    "expected": round(expected, 3),
+                    "share_of_stakes": round(share, 6),
+                    "stakes_of_subject": count,
+                    "stakes_of_dealer": len(rows),
+                    "money_to_subject": _money(sum((s.error for s in mine), Decimal("0"))),
+                }
                 out.append(c)
     return out
 
@@ -183,22 +197,38 @@ def lean(stakes: list[StakeRow], t: Thresholds) -> list[Candidate]:
             continue
         over = [s for s in errors if s.error > 0]
         under = [s for s in errors if s.error < 0]
-        evidence = {"errors": n, "overpayments": len(over), "underpayments": len(under),
-                    "overpaid": _money(sum((s.error for s in over), Decimal("0"))),
-                    "underpaid": _money(-sum((s.error for s in under), Decimal("0")))}
+        evidence = {
+            "errors": n,
+            "overpayments": len(over),
+            "underpayments": len(under),
+            "overpaid": _money(sum((s.error for s in over), Decimal("0"))),
+            "underpaid": _money(-sum((s.error for s in under), Decimal("0"))),
+        }
         if t.lean_p0 is None:
             rest_n, rest_over = errors_total - n, over_total - len(over)
             if rest_n < t.min_count:
                 continue  # nobody to compare him with
             p = hypergeom_sf(len(over), errors_total, over_total, n)
-            evidence.update(test="one-sided Fisher exact test against the rest of the floor",
-                            floor_errors=rest_n, floor_overpayments=rest_over,
-                            floor_share=round(rest_over / rest_n, 6))
+            evidence.update(
+                test="one-sided Fisher exact test against the rest of the floor",
+                floor_errors=rest_n,
+                floor_overpayments=rest_over,
+                floor_share=round(rest_over / rest_n, 6),
+            )
         else:
             p = binom_sf(len(over), n, t.lean_p0)
             evidence.update(test="binomial upper tail (sign test)", p0=t.lean_p0)
-        out.append(Candidate(LEAN, f"{LEAN}:d{dealer}", dealer=dealer, statistic=len(over) / n, p_value=p,
-                             round_ids=_ids(over), evidence=evidence))
+        out.append(
+            Candidate(
+                LEAN,
+                f"{LEAN}:d{dealer}",
+                dealer=dealer,
+                statistic=len(over) / n,
+                p_value=p,
+                round_ids=_ids(over),
+                evidence=evidence,
+            )
+        )
     return out
 
 
@@ -229,17 +259,32 @@ def player_results(stakes: list[StakeRow], t: Thresholds) -> list[Candidate]:
             z = (own - mean) / (sd / math.sqrt(n))
             won = sum((s.paid for s, _v in mine), Decimal("0"))
             wagered = sum((s.wagered for s, _v in mine), Decimal("0"))
-            out.append(Candidate(
-                PLAYER_RESULTS, f"{PLAYER_RESULTS}:{game}:{player}", player=player, statistic=z,
-                p_value=norm_sf(z), round_ids=_ids([s for s, _v in mine if s.paid > 0]),
-                evidence={"test": "z-test of the mean result per unit wagered", "game": game, "stakes": n,
-                          "mean_per_unit": round(own, 6), "floor_mean_per_unit": round(mean, 6),
-                          "floor_sd_per_unit": round(sd, 6), "won": _money(won), "wagered": _money(wagered)}))
+            out.append(
+                Candidate(
+                    PLAYER_RESULTS,
+                    f"{PLAYER_RESULTS}:{game}:{player}",
+                    player=player,
+                    statistic=z,
+                    p_value=norm_sf(z),
+                    round_ids=_ids([s for s, _v in mine if s.paid > 0]),
+                    evidence={
+                        "test": "z-test of the mean result per unit wagered",
+                        "game": game,
+                        "stakes": n,
+                        "mean_per_unit": round(own, 6),
+                        "floor_mean_per_unit": round(mean, 6),
+                        "floor_sd_per_unit": round(sd, 6),
+                        "won": _money(won),
+                        "wagered": _money(wagered),
+                    },
+                )
+            )
     return out
 
 
-def concentration(kind: str, events: list[EventRow], rounds_by: dict, by: str, t: Thresholds,
-                  what: str) -> list[Candidate]:
+def concentration(
+    kind: str, events: list[EventRow], rounds_by: dict, by: str, t: Thresholds, what: str
+) -> list[Candidate]:
     """Per dealer (`by="dealer"`) or table with at least `min_rounds` rounds, when the floor has at
     least `min_count` events: does it have more of them than its share of the floor's rounds?"""
     events = [e for e in events if getattr(e, by) in rounds_by]
@@ -257,11 +302,23 @@ def concentration(kind: str, events: list[EventRow], rounds_by: dict, by: str, t
         share = rounds / total
         x = len(mine.get(subject, []))
         expected = n * share
-        c = Candidate(kind, f"{kind}:{by[0]}{subject}", statistic=x / expected if expected else 0.0,
-                      p_value=binom_sf(x, n, share), round_ids=_ids(mine.get(subject, [])),
-                      evidence={"test": "binomial upper tail", "what": what, "events": n, "of_subject": x,
-                                "expected": round(expected, 3), "rounds_of_subject": rounds,
-                                "rounds": total, "share_of_rounds": round(share, 6)})
+        c = Candidate(
+            kind,
+            f"{kind}:{by[0]}{subject}",
+            statistic=x / expected if expected else 0.0,
+            p_value=binom_sf(x, n, share),
+            round_ids=_ids(mine.get(subject, [])),
+            evidence={
+                "test": "binomial upper tail",
+                "what": what,
+                "events": n,
+                "of_subject": x,
+                "expected": round(expected, 3),
+                "rounds_of_subject": rounds,
+                "rounds": total,
+                "share_of_rounds": round(share, 6),
+            },
+        )
         setattr(c, by, subject)
         out.append(c)
     return out
@@ -279,13 +336,23 @@ class Scan:
         return [c for c in self.candidates if c.p_adjusted <= self.alpha]
 
 
-def scan(*, stakes: list[StakeRow], incidents: list[EventRow], procedure: list[EventRow],
-         rounds_by_dealer: dict, rounds_by_table: dict, thresholds: Thresholds, correct: bool = True) -> Scan:
+def scan(
+    *,
+    stakes: list[StakeRow],
+    incidents: list[EventRow],
+    procedure: list[EventRow],
+    rounds_by_dealer: dict,
+    rounds_by_table: dict,
+    thresholds: Thresholds,
+    correct: bool = True,
+) -> Scan:
     """All the tests of one period, adjusted together (`correct=False` leaves them unadjusted: for
     showing what the correction buys, never for storing)."""
     t = thresholds
     candidates = [
-        *favoured(stakes, t), *lean(stakes, t), *player_results(stakes, t),
+        *favoured(stakes, t),
+        *lean(stakes, t),
+        *player_results(stakes, t),
         *concentration(INCIDENTS_DEALER, incidents, rounds_by_dealer, "dealer", t, "incidents"),
         *concentration(INCIDENTS_TABLE, incidents, rounds_by_table, "table", t, "incidents"),
         *concentration(PROCEDURE, procedure, rounds_by_dealer, "dealer", t, "burn and reshuffle findings"),

@@ -9,14 +9,20 @@ from .services import MAX_NOTE
 
 class SignalFilterForm(forms.Form):
     kind = forms.ChoiceField(label=_("Kind"), required=False, choices=[("", _("all kinds")), *SignalKind.choices])
-    status = forms.ChoiceField(label=_("Status"), required=False,
-                               choices=[("", _("any status")), *SignalStatus.choices])
+    status = forms.ChoiceField(
+        label=_("Status"), required=False, choices=[("", _("any status")), *SignalStatus.choices]
+    )
     dealer = forms.CharField(label=_("Dealer"), required=False, max_length=150)
     player = forms.CharField(label=_("Player"), required=False, max_length=80)
 
 
 class SignalReviewForm(forms.Form):
-    status = forms.ChoiceField(label=_("Decision"), choices=[(SignalStatus.CONFIRMED, _("Confirm")),
-                                                            (SignalStatus.DISMISSED, _("Dismiss"))])
-    note = forms.CharField(label=_("Note"), widget=forms.Textarea(attrs={"rows": 3}), max_length=MAX_NOTE,
-                           help_text=_("Why you confirm or dismiss it: required."))
+    status = forms.ChoiceField(
+        label=_("Decision"), choices=[(SignalStatus.CONFIRMED, _("Confirm")), (SignalStatus.DISMISSED, _("Dismiss"))]
+    )
+    note = forms.CharField(
+        label=_("Note"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        max_length=MAX_NOTE,
+        help_text=_("Why you confirm or dismiss it: required."),
+    )

@@ -30,9 +30,14 @@ REVIEW_ROLES = (AUDITOR,)
 
 def thresholds() -> Thresholds:
     """The scan's thresholds from the settings (SIGNALS_*, casino/settings.py, docs/signals.md)."""
-    return Thresholds(alpha=settings.SIGNALS_ALPHA, min_count=settings.SIGNALS_MIN_COUNT,
-                      min_stakes=settings.SIGNALS_MIN_STAKES, min_rounds=settings.SIGNALS_MIN_ROUNDS,
-                      min_player_stakes=settings.SIGNALS_MIN_PLAYER_STAKES, lean_p0=settings.SIGNALS_LEAN_P0)
+    return Thresholds(
+        alpha=settings.SIGNALS_ALPHA,
+        min_count=settings.SIGNALS_MIN_COUNT,
+        min_stakes=settings.SIGNALS_MIN_STAKES,
+        min_rounds=settings.SIGNALS_MIN_ROUNDS,
+        min_player_stakes=settings.SIGNALS_MIN_PLAYER_STAKES,
+        lean_p0=settings.SIGNALS_LEAN_P0,
+    )
 
 
 def _bounds(date_from: dt.date, date_to: dt.date) -> tuple[dt.datetime, dt.datetime]:
@@ -55,25 +60,58 @@ class ScanData:
 def scan_data(*, date_from: dt.date, date_to: dt.date) -> ScanData:
     """The records of the rounds in force logged in the period, its incidents and its procedure findings."""
     start, end = _bounds(date_from, date_to)
-    rounds = (Round.objects.filter(in_force_q(), logged_at__gte=start, logged_at__lt=end)
-              .order_by().values_list("pk", "dealer_id", "table_id"))
+    rounds = (
+        Round.objects.filter(in_force_q(), logged_at__gte=start, logged_at__lt=end)
+        .order_by()
+        .values_list("pk", "dealer_id", "table_id")
+    )
     rounds_by_dealer, rounds_by_table = Counter(), Counter()
     for _pk, dealer, table in rounds:
         rounds_by_dealer[dealer] += 1
         rounds_by_table[table] += 1
     stakes = []
-    rows = (Stake.objects.filter(in_force_q("round"), round__logged_at__gte=start, round__logged_at__lt=end)
-            .order_by().values_list("round_id", "round__dealer_id", "round__table_id", "box", "player",
-                                    "round__variant", "ante", "bet", "owed_net", "paid_net"))
+    rows = (
+        Stake.objects.filter(in_force_q("round"), round__logged_at__gte=start, round__logged_at__lt=end)
+        .order_by()
+        .values_list(
+            "round_id",
+            "round__dealer_id",
+            "round__table_id",
+            "box",
+            "player",
+            "round__variant",
+            "ante",
+            "bet",
+            "owed_net",
+            "paid_net",
+        )
+    )
     for round_id, dealer, table, box, player, variant, ante, bet, owed, paid in rows.iterator(chunk_size=5000):
-        stakes.append(StakeRow(round_id, dealer, table, box, player or "", variant,
-                               (ante or Decimal("0")) + (bet or Decimal("0")), owed, paid))
-    incidents = [EventRow(d, t, r) for d, t, r in
-                 Incident.objects.filter(reported_at__gte=start, reported_at__lt=end)
-                 .order_by().values_list("dealer_id", "table_id", "round_id")]
-    procedure = [EventRow(d, t, r) for d, t, r in
-                 Finding.objects.filter(code__in=PROCEDURE_CODES, played_at__gte=start, played_at__lt=end)
-                 .order_by().values_list("dealer_id", "table_id", "round_id")]
+        stakes.append(
+            StakeRow(
+                round_id,
+                dealer,
+                table,
+                box,
+                player or "",
+                variant,
+                (ante or Decimal("0")) + (bet or Decimal("0")),
+                owed,
+                paid,
+            )
+        )
+    incidents = [
+        EventRow(d, t, r)
+        for d, t, r in Incident.objects.filter(reported_at__gte=start, reported_at__lt=end)
+        .order_by()
+        .values_list("dealer_id", "table_id", "round_id")
+    ]
+    procedure = [
+        EventRow(d, t, r)
+        for d, t, r in Finding.objects.filter(code__in=PROCEDURE_CODES, played_at__gte=start, played_at__lt=end)
+        .order_by()
+        .values_list("dealer_id", "table_id", "round_id")
+    ]
     return ScanData(stakes, incidents, procedure, dict(rounds_by_dealer), dict(rounds_by_table))
 
 

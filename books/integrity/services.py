@@ -35,8 +35,13 @@ class ScanResult:
     updated: list[IntegritySignal]
 
     def summary(self) -> dict:
-        return {"from": self.date_from.isoformat(), "to": self.date_to.isoformat(), "tests": self.tests,
-                "created": len(self.created), "updated": len(self.updated)}
+        return {
+            "from": self.date_from.isoformat(),
+            "to": self.date_to.isoformat(),
+            "tests": self.tests,
+            "created": len(self.created),
+            "updated": len(self.updated),
+        }
 
 
 # The advisory lock that puts scans' writes in line (casino.db.advisory_xact_lock): two scans of one
@@ -52,34 +57,69 @@ def signals_scan(*, date_from: dt.date, date_to: dt.date, limits: detection.Thre
         raise ServiceError(_("The period ends before it starts."), extra={"code": "bad_period", "field": "date_to"})
     limits = limits or thresholds()
     data = scan_data(date_from=date_from, date_to=date_to)
-    result = detection.scan(stakes=data.stakes, incidents=data.incidents, procedure=data.procedure,
-                            rounds_by_dealer=data.rounds_by_dealer, rounds_by_table=data.rounds_by_table,
-                            thresholds=limits)
+    result = detection.scan(
+        stakes=data.stakes,
+        incidents=data.incidents,
+        procedure=data.procedure,
+        rounds_by_dealer=data.rounds_by_dealer,
+        rounds_by_table=data.rounds_by_table,
+        thresholds=limits,
+    )
     created, updated = [], []
     now = timezone.now()
     with transaction.atomic():
         advisory_xact_lock(_SCANS_LOCK)
         for c in result.flagged:
-            figures = {"statistic": c.statistic, "p_value": c.p_value, "p_adjusted": c.p_adjusted,
-                       "evidence": {**c.evidence, "alpha": limits.alpha}, "round_ids": c.round_ids,
-                       "updated_at": now}
-            same = IntegritySignal.objects.select_for_update().filter(
-                key=c.key, period_start=date_from, period_end=date_to).first()
+            figures = {
+                "statistic": c.statistic,
+                "p_value": c.p_value,
+                "p_adjusted": c.p_adjusted,
+                "evidence": {**c.evidence, "alpha": limits.alpha},
+                "round_ids": c.round_ids,
+                "updated_at": now,
+            }
+            same = (
+                IntegritySignal.objects.select_for_update()
+                .filter(key=c.key, period_start=date_from, period_end=date_to)
+                .first()
+            )
             if same is None:
-                same = (IntegritySignal.objects.select_for_update()
-                        .filter(key=c.key, status=SignalStatus.OPEN, period_start__lte=date_to,
-                                period_end__gte=date_from).order_by("-period_end").first())
-                if same is not None and IntegritySignal.objects.filter(
-                        key=c.key, period_start=min(same.period_start, date_from),
-                        period_end=max(same.period_end, date_to)).exclude(pk=same.pk).exists():
+                same = (
+                    IntegritySignal.objects.select_for_update()
+                    .filter(key=c.key, status=SignalStatus.OPEN, period_start__lte=date_to, period_end__gte=date_from)
+                    .order_by("-period_end")
+                    .first()
+                )
+                if (
+                    same is not None
+                    and IntegritySignal.objects.filter(
+                        key=c.key,
+                        period_start=min(same.period_start, date_from),
+                        period_end=max(same.period_end, date_to),
+                    )
+                    .exclude(pk=same.pk)
+                    .exists()
+                ):
                     same = None  # extending it would collide with a signal already stored for that span
                 if same is not None:
-                    figures.update(period_start=min(same.period_start, date_from),
-                                   period_end=max(same.period_end, date_to))
+                    figures.update(
+                        period_start=min(same.period_start, date_from), period_end=max(same.period_end, date_to)
+                    )
             if same is None:
-                created.append(IntegritySignal.objects.create(
-                    kind=c.kind, key=c.key, dealer_id=c.dealer, player=c.player, box=c.box, table_id=c.table,
-                    period_start=date_from, period_end=date_to, created_at=now, **figures))
+                created.append(
+                    IntegritySignal.objects.create(
+                        kind=c.kind,
+                        key=c.key,
+                        dealer_id=c.dealer,
+                        player=c.player,
+                        box=c.box,
+                        table_id=c.table,
+                        period_start=date_from,
+                        period_end=date_to,
+                        created_at=now,
+                        **figures,
+                    )
+                )
             elif same.status == SignalStatus.OPEN:
                 for name, value in figures.items():
                     setattr(same, name, value)
@@ -116,17 +156,22 @@ def signal_review(*, signal: IntegritySignal, reviewer, status: str, note: str) 
         fields["note"] = [_("Keep the note under %(n)d characters.") % {"n": MAX_NOTE}]
     if fields:
         field = next(iter(fields))
-        raise ServiceError(_("The review was not recorded."), extra={"code": "invalid", "field": field,
-                                                                     "fields": fields})
+        raise ServiceError(
+            _("The review was not recorded."), extra={"code": "invalid", "field": field, "fields": fields}
+        )
     with transaction.atomic():
         signal = IntegritySignal.objects.select_for_update().get(pk=signal.pk)
         if signal.dealer_id is not None and signal.dealer_id == reviewer.pk:
-            raise ServiceError(_("You may not review a signal about yourself."), extra={"code": "own_signal"},
-                               status=403)
+            raise ServiceError(
+                _("You may not review a signal about yourself."), extra={"code": "own_signal"}, status=403
+            )
         if signal.status != SignalStatus.OPEN:
-            raise ServiceError(_("This signal was already %(status)s by %(who)s.")
-                               % {"status": signal.get_status_display(), "who": signal.reviewed_by},
-                               extra={"code": "already_reviewed", "field": "status"}, status=409)
+            raise ServiceError(
+                _("This signal was already %(status)s by %(who)s.")
+                % {"status": signal.get_status_display(), "who": signal.reviewed_by},
+                extra={"code": "already_reviewed", "field": "status"},
+                status=409,
+            )
         signal.status = status
         signal.note = note
         signal.reviewed_by = reviewer

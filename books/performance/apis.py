@@ -26,6 +26,7 @@ PERIOD_PARAMETERS = [
 
 class _PeriodQuerySerializer(serializers.Serializer):
     """The period's parameters, checked: a malformed date or count is a 400 naming it, not another period."""
+
     days = serializers.IntegerField(required=False, allow_null=True)
     to = serializers.DateField(required=False, allow_null=True)
 
@@ -119,8 +120,18 @@ class PerformanceDetailApi(APIView):
         if row is None:
             raise Http404
         pace = selectors.dealer_pace(user=request.user, dealer_id=dealer, period=period)
-        pace_data = {name: getattr(pace, name) for name in ("per_hour", "hours", "rounds", "intervals", "breaks",
-                                                             "shoe_changes")}
+        pace_data = {
+            name: getattr(pace, name) for name in ("per_hour", "hours", "rounds", "intervals", "breaks", "shoe_changes")
+        }
         pace_data["break_minutes"] = selectors.break_after().total_seconds() / 60
-        return Response(self.OutputSerializer({"floor_per_100": floor.per_100, "test": floor.test,
-                                               "alpha": floor.alpha, "dealer": row, "pace": pace_data}).data)
+        return Response(
+            self.OutputSerializer(
+                {
+                    "floor_per_100": floor.per_100,
+                    "test": floor.test,
+                    "alpha": floor.alpha,
+                    "dealer": row,
+                    "pace": pace_data,
+                }
+            ).data
+        )

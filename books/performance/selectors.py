@@ -44,8 +44,10 @@ def break_after() -> dt.timedelta:
 
 
 def test_name() -> str:
-    return _("exact conditional binomial test (one-sided: the dealer above the rest of the floor), "
-             "Holm-corrected across the floor's dealers")
+    return _(
+        "exact conditional binomial test (one-sided: the dealer above the rest of the floor), "
+        "Holm-corrected across the floor's dealers"
+    )
 
 
 def shortest_round() -> dt.timedelta:
@@ -129,41 +131,75 @@ def floor_performance(*, user, period: Period) -> FloorPerformance:
     weekly trend."""
     days = Q(day__gte=period.date_from, day__lte=period.date_to)
     floor = _floor_q(user)
-    rounds = {row["dealer_id"]: row["rounds"] for row in (
-        Rollup.objects.filter(floor, days).exclude(dealer_id=0).order_by().values("dealer_id")
-        .annotate(rounds=Sum("rounds")).filter(rounds__gt=0))}
-    findings = (RollupFinding.objects.filter(floor, days, of_shoe=False).exclude(dealer_id=0)
-                .exclude(status=FindingStatus.DISMISSED).order_by())
-    money = {row["dealer_id"]: row for row in findings.values("dealer_id")
-             .annotate(n=Sum("n"), over=Sum("over"), under=Sum("under"))}
+    rounds = {
+        row["dealer_id"]: row["rounds"]
+        for row in (
+            Rollup.objects.filter(floor, days)
+            .exclude(dealer_id=0)
+            .order_by()
+            .values("dealer_id")
+            .annotate(rounds=Sum("rounds"))
+            .filter(rounds__gt=0)
+        )
+    }
+    findings = (
+        RollupFinding.objects.filter(floor, days, of_shoe=False)
+        .exclude(dealer_id=0)
+        .exclude(status=FindingStatus.DISMISSED)
+        .order_by()
+    )
+    money = {
+        row["dealer_id"]: row
+        for row in findings.values("dealer_id").annotate(n=Sum("n"), over=Sum("over"), under=Sum("under"))
+    }
     week_starts = _weeks(period)
     weekly: dict[int, dict[dt.date, Week]] = {d: {w: Week(w) for w in week_starts} for d in rounds}
     # Summed by week in the database (TruncWeek: the Monday, as _weeks): a year is 52 rows a dealer,
     # not 365 × shifts.
-    for row in (Rollup.objects.filter(floor, days).exclude(dealer_id=0).order_by()
-                .annotate(week=TruncWeek("day")).values("dealer_id", "week").annotate(rounds=Sum("rounds"))):
+    for row in (
+        Rollup.objects.filter(floor, days)
+        .exclude(dealer_id=0)
+        .order_by()
+        .annotate(week=TruncWeek("day"))
+        .values("dealer_id", "week")
+        .annotate(rounds=Sum("rounds"))
+    ):
         if row["dealer_id"] in weekly:
             weekly[row["dealer_id"]][row["week"]].rounds += row["rounds"] or 0
     for row in findings.annotate(week=TruncWeek("day")).values("dealer_id", "week").annotate(n=Sum("n")):
         if row["dealer_id"] in weekly:
             weekly[row["dealer_id"]][row["week"]].errors += row["n"] or 0
-    names = {pk: (username, f"{first} {last}".strip()) for pk, username, first, last in
-             get_user_model().objects.filter(pk__in=list(rounds)).values_list("pk", "username", "first_name",
-                                                                             "last_name")}
+    names = {
+        pk: (username, f"{first} {last}".strip())
+        for pk, username, first, last in get_user_model()
+        .objects.filter(pk__in=list(rounds))
+        .values_list("pk", "username", "first_name", "last_name")
+    }
     rows = []
     for dealer_id, n in rounds.items():
         f = money.get(dealer_id, {})
         username, name = names.get(dealer_id, ("?", ""))
-        rows.append(DealerRow(dealer_id, username, name, n, f.get("n") or 0, f.get("over") or ZERO,
-                              f.get("under") or ZERO, weeks=list(weekly[dealer_id].values())))
+        rows.append(
+            DealerRow(
+                dealer_id,
+                username,
+                name,
+                n,
+                f.get("n") or 0,
+                f.get("over") or ZERO,
+                f.get("under") or ZERO,
+                weeks=list(weekly[dealer_id].values()),
+            )
+        )
     total_rounds = sum(r.rounds for r in rows)
     total_errors = sum(r.errors for r in rows)
     level = alpha()
     for row in rows:
         row.per_100 = stats.per_100(row.errors, row.rounds)
         row.ci_low, row.ci_high = stats.rate_interval(row.errors, row.rounds, level)
-        row.p_value = stats.conditional_test(row.errors, row.rounds, total_errors - row.errors,
-                                             total_rounds - row.rounds)
+        row.p_value = stats.conditional_test(
+            row.errors, row.rounds, total_errors - row.errors, total_rounds - row.rounds
+        )
     # Holm across every dealer of the floor, before a dealer's view narrows to his own row.
     for row, adjusted in zip(rows, stats.holm([r.p_value for r in rows])):
         row.p_holm = adjusted
@@ -177,8 +213,18 @@ def floor_performance(*, user, period: Period) -> FloorPerformance:
             floor_weeks[k].rounds += week.rounds
             floor_weeks[k].errors += week.errors
     low, high = stats.rate_interval(total_errors, total_rounds, level)
-    return FloorPerformance(period, total_rounds, total_errors, stats.per_100(total_errors, total_rounds), low,
-                            high, level, rows, floor_weeks, test_name())
+    return FloorPerformance(
+        period,
+        total_rounds,
+        total_errors,
+        stats.per_100(total_errors, total_rounds),
+        low,
+        high,
+        level,
+        rows,
+        floor_weeks,
+        test_name(),
+    )
 
 
 def dealer_row(*, user, period: Period, dealer_id: int) -> tuple[FloorPerformance, DealerRow | None]:
@@ -191,8 +237,9 @@ def dealer_pace(*, user, dealer_id: int, period: Period) -> stats.Pace:
     """One dealer's game pace over one period, on the tables of the viewer's floor: the rounds he dealt
     (their first revision: a correction is logged when it is made, not when the round was dealt), read
     on the (dealer, logged_at, id) index — bounded by one dealer and one period."""
-    rounds = Round.objects.filter(dealer_id=dealer_id, logged_at__gte=period.start, logged_at__lt=period.end,
-                                  supersedes__isnull=True).order_by()
+    rounds = Round.objects.filter(
+        dealer_id=dealer_id, logged_at__gte=period.start, logged_at__lt=period.end, supersedes__isnull=True
+    ).order_by()
     rounds = restrict(rounds, user, FLOOR)
     if connection.vendor == "postgresql":
         # The window orders the rounds itself (by table, then time): no ORDER BY inside.
@@ -236,6 +283,7 @@ def _pace_in_database(rows) -> stats.Pace:
 
 # --- the trend chart -------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Chart:
     width: int
@@ -261,6 +309,9 @@ def trend_chart(row: DealerRow, floor_weeks: list[Week], *, width: int = 320, he
 
     dealer = " ".join(f"{x(k):.1f},{y(w.per_100):.1f}" for k, w in enumerate(row.weeks) if w.rounds)
     floor = " ".join(f"{x(k):.1f},{y(w.per_100):.1f}" for k, w in enumerate(floor_weeks) if w.rounds)
-    dots = [(round(x(k), 1), round(y(w.per_100), 1), f"{w.start.isoformat()}: {w.per_100} / 100 ({w.errors}/{w.rounds})")
-            for k, w in enumerate(row.weeks) if w.rounds]
+    dots = [
+        (round(x(k), 1), round(y(w.per_100), 1), f"{w.start.isoformat()}: {w.per_100} / 100 ({w.errors}/{w.rounds})")
+        for k, w in enumerate(row.weeks)
+        if w.rounds
+    ]
     return Chart(width, height, dealer, floor, dots, top)

@@ -25,6 +25,7 @@ ALPHA = 0.05
 
 # --- Poisson ------------------------------------------------------------------------------------------
 
+
 def garwood(k: int, alpha: float = ALPHA) -> tuple[float, float]:
     """The exact (Garwood) two-sided 1 − alpha interval for the mean of a Poisson count k: the means
     under which a count at least (at most) k has probability alpha/2 — the chi-square quantiles
@@ -56,6 +57,7 @@ def rate_interval(k: int, rounds: int, alpha: float = ALPHA) -> tuple[Decimal, D
 
 # --- the conditional binomial test and Holm --------------------------------------------------------------
 
+
 def conditional_test(errors: int, rounds: int, rest_errors: int, rest_rounds: int) -> float:
     """One-sided p-value that a dealer's error rate is above the rest of the floor's.
 
@@ -69,6 +71,7 @@ def conditional_test(errors: int, rounds: int, rest_errors: int, rest_rounds: in
 
 
 # --- game pace ---------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Pace:

@@ -16,9 +16,16 @@ from . import selectors
 def performance_list(request):
     period = period_from(request.GET)
     floor = selectors.floor_performance(user=request.user, period=period)
-    return render(request, "books/performance_list.html", {
-        "floor": floor, "periods": PERIODS, "days": request.GET.get("days", ""),
-        "own_only": selectors.own_row_only(request.user)})
+    return render(
+        request,
+        "books/performance_list.html",
+        {
+            "floor": floor,
+            "periods": PERIODS,
+            "days": request.GET.get("days", ""),
+            "own_only": selectors.own_row_only(request.user),
+        },
+    )
 
 
 @require_http_methods(["GET"])
@@ -30,7 +37,16 @@ def performance_detail(request, dealer: int):
         # Another dealer's page, or one who dealt nothing on the viewer's floor: not there for him.
         raise Http404
     pace = selectors.dealer_pace(user=request.user, dealer_id=dealer, period=period)
-    return render(request, "books/performance_detail.html", {
-        "floor": floor, "row": row, "pace": pace, "chart": selectors.trend_chart(row, floor.weeks),
-        "break_minutes": int(selectors.break_after().total_seconds() // 60), "periods": PERIODS,
-        "days": request.GET.get("days", "")})
+    return render(
+        request,
+        "books/performance_detail.html",
+        {
+            "floor": floor,
+            "row": row,
+            "pace": pace,
+            "chart": selectors.trend_chart(row, floor.weeks),
+            "break_minutes": int(selectors.break_after().total_seconds() // 60),
+            "periods": PERIODS,
+            "days": request.GET.get("days", ""),
+        },
+    )

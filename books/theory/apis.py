@@ -34,19 +34,30 @@ FILTERS = [
 class TheoryApi(APIView):
     permission_classes = [HasRole(*READERS)]
 
-    @extend_schema(parameters=[*FILTERS, OpenApiParameter("by", OpenApiTypes.STR, enum=list(theory_selectors.BY))],
-                   responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        parameters=[*FILTERS, OpenApiParameter("by", OpenApiTypes.STR, enum=list(theory_selectors.BY))],
+        responses=OpenApiTypes.OBJECT,
+    )
     def get(self, request):
         f = theory_selectors.parse_filters(request.user, request.query_params)
         rows, total = theory_selectors.theory_rows(request.user, f)
-        return Response({
-            "filters": f.query,
-            "rows": [{"key": [str(k) for k in r.key], "label": r.label, **r.figures.as_dict()} for r in rows],
-            "total": total.as_dict(),
-            "funnel": [{"day": p.day, "actual": f"{p.actual:f}", "theoretical": f"{p.theoretical:f}",
-                        "band_low": f"{p.low:f}", "band_high": f"{p.high:f}"}
-                       for p in theory_selectors.funnel(request.user, f)],
-        })
+        return Response(
+            {
+                "filters": f.query,
+                "rows": [{"key": [str(k) for k in r.key], "label": r.label, **r.figures.as_dict()} for r in rows],
+                "total": total.as_dict(),
+                "funnel": [
+                    {
+                        "day": p.day,
+                        "actual": f"{p.actual:f}",
+                        "theoretical": f"{p.theoretical:f}",
+                        "band_low": f"{p.low:f}",
+                        "band_high": f"{p.high:f}",
+                    }
+                    for p in theory_selectors.funnel(request.user, f)
+                ],
+            }
+        )
 
 
 class ShiftReportApi(APIView):

@@ -76,8 +76,9 @@ class Figures:
     theoretical_exact: Decimal = Decimal(0)
     variance: float = 0.0
 
-    def add(self, *, rounds, initial_wagers, initial_wagers_sq, total_wagered, win_logged, win_owed,
-            edge: Edge) -> None:
+    def add(
+        self, *, rounds, initial_wagers, initial_wagers_sq, total_wagered, win_logged, win_owed, edge: Edge
+    ) -> None:
         initial = Decimal(initial_wagers or 0)
         self.rounds += int(rounds or 0)
         self.initial_wagers += initial
@@ -87,10 +88,10 @@ class Figures:
         self.theoretical_exact += initial * edge.edge
         self.variance += edge.sd * edge.sd * float(initial_wagers_sq or 0)
 
-    def add_priced(self, *, rounds, initial_wagers, total_wagered, win_logged, win_owed, theoretical,
-                   variance) -> None:
+    def add_priced(self, *, rounds, initial_wagers, total_wagered, win_logged, win_owed, theoretical, variance) -> None:
         """Sums already priced by the database: Σ initial × e and Σ initial² × σ² (SQLite answers
         floats: read through their text)."""
+
         def d(v) -> Decimal:
             return Decimal(str(v)) if v is not None else Decimal(0)
 
@@ -172,11 +173,20 @@ class Figures:
     def as_dict(self) -> dict:
         p = self.p_value
         return {
-            "rounds": self.rounds, "initial_wagers": _s(self.initial_wagers), "total_wagered": _s(self.total_wagered),
-            "actual": _s(self.actual), "owed": _s(self.owed), "theoretical": _s(self.theoretical),
-            "band_low": _s(self.band_low), "band_high": _s(self.band_high), "sd": _s(money(Decimal(repr(self.sd)))),
-            "difference": _s(self.difference), "errors": _s(self.errors), "chance": _s(self.chance),
-            "z": None if self.z is None else round(self.z, 3), "p_value": None if p is None else round(p, 6),
+            "rounds": self.rounds,
+            "initial_wagers": _s(self.initial_wagers),
+            "total_wagered": _s(self.total_wagered),
+            "actual": _s(self.actual),
+            "owed": _s(self.owed),
+            "theoretical": _s(self.theoretical),
+            "band_low": _s(self.band_low),
+            "band_high": _s(self.band_high),
+            "sd": _s(money(Decimal(repr(self.sd)))),
+            "difference": _s(self.difference),
+            "errors": _s(self.errors),
+            "chance": _s(self.chance),
+            "z": None if self.z is None else round(self.z, 3),
+            "p_value": None if p is None else round(p, 6),
             "outside_band": self.outside,
         }
 

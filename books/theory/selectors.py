@@ -28,8 +28,13 @@ from .arithmetic import Figures, edge_for, priced
 BY = ("table", "dealer", "day", "game", "shift")
 DEFAULT_DAYS = 30
 MAX_DAYS = 3660
-_GROUP = {"table": ("table_id",), "dealer": ("dealer_id",), "day": ("day",), "game": ("variant",),
-          "shift": ("shift_date", "shift")}
+_GROUP = {
+    "table": ("table_id",),
+    "dealer": ("dealer_id",),
+    "day": ("day",),
+    "game": ("variant",),
+    "shift": ("shift_date", "shift"),
+}
 
 
 def _bad(field_name: str, message: str):
@@ -99,8 +104,9 @@ def parse_filters(user, params, *, default_by: str = "table") -> TheoryFilters:
     raw = (params.get("variant") or params.get("game") or "").strip()
     if raw:
         if raw not in priced():
-            raise _bad("variant", _("“%(value)s” is not one of %(choices)s.")
-                       % {"value": raw, "choices": ", ".join(priced())})
+            raise _bad(
+                "variant", _("“%(value)s” is not one of %(choices)s.") % {"value": raw, "choices": ", ".join(priced())}
+            )
         f.variant = raw
     raw = (params.get("shift") or "").strip()
     if raw:
@@ -113,10 +119,19 @@ def parse_filters(user, params, *, default_by: str = "table") -> TheoryFilters:
     if by not in BY:
         raise _bad("by", _("“%(value)s” is not one of %(choices)s.") % {"value": by, "choices": ", ".join(BY)})
     f.by = by
-    f.query = {k: v for k, v in {
-        "start": start.isoformat(), "end": end.isoformat(), "pit": f.pit.name if f.pit else "",
-        "table": f.table.name if f.table else "", "dealer": f.dealer.get_username() if f.dealer else "",
-        "variant": f.variant or "", "shift": "" if f.shift is None else str(f.shift), "by": by}.items()}
+    f.query = {
+        k: v
+        for k, v in {
+            "start": start.isoformat(),
+            "end": end.isoformat(),
+            "pit": f.pit.name if f.pit else "",
+            "table": f.table.name if f.table else "",
+            "dealer": f.dealer.get_username() if f.dealer else "",
+            "variant": f.variant or "",
+            "shift": "" if f.shift is None else str(f.shift),
+            "by": by,
+        }.items()
+    }
     return f
 
 
@@ -134,14 +149,20 @@ def _prices(user, f: TheoryFilters) -> list[tuple]:
         tables = tables.filter(pk=f.table.pk)
     out = []
     for table in tables.only("pk", "variant", "rules"):
-        for variant in ([f.variant] if f.variant else priced()):
+        for variant in [f.variant] if f.variant else priced():
             edge = edge_for(variant, table.rules if variant == table.variant else None)
-            out.append((table.pk, variant, _price(edge.edge), _price(repr(edge.sd ** 2))))
+            out.append((table.pk, variant, _price(edge.edge), _price(repr(edge.sd**2))))
     return out
 
 
-_COLUMNS = {"table_id": "r.table_id", "dealer_id": "r.dealer_id", "day": "r.day", "variant": "r.variant",
-            "shift_date": "r.shift_date", "shift": "r.shift"}
+_COLUMNS = {
+    "table_id": "r.table_id",
+    "dealer_id": "r.dealer_id",
+    "day": "r.day",
+    "variant": "r.variant",
+    "shift_date": "r.shift_date",
+    "shift": "r.shift",
+}
 
 
 def grouped(user, f: TheoryFilters, by: tuple[str, ...]) -> dict[tuple, Figures]:
@@ -164,21 +185,32 @@ def grouped(user, f: TheoryFilters, by: tuple[str, ...]) -> dict[tuple, Figures]
     if f.shift is not None:
         where.append("r.shift = %s")
         params.append(f.shift)
-    sql = (f"WITH p (table_id, variant, edge, sd2) AS (VALUES {values}) "
-           f"SELECT {dims}, SUM(r.rounds), SUM(r.initial_wagers), SUM(r.total_wagered), SUM(r.win_logged), "
-           f"SUM(r.win_owed), SUM(r.initial_wagers * p.edge), SUM(r.initial_wagers_sq * p.sd2) "
-           f"FROM {qn(Rollup._meta.db_table)} r JOIN p ON p.table_id = r.table_id AND p.variant = r.variant "
-           f"WHERE {' AND '.join(where)} GROUP BY {dims}")
+    sql = (
+        f"WITH p (table_id, variant, edge, sd2) AS (VALUES {values}) "
+        f"SELECT {dims}, SUM(r.rounds), SUM(r.initial_wagers), SUM(r.total_wagered), SUM(r.win_logged), "
+        f"SUM(r.win_owed), SUM(r.initial_wagers * p.edge), SUM(r.initial_wagers_sq * p.sd2) "
+        f"FROM {qn(Rollup._meta.db_table)} r JOIN p ON p.table_id = r.table_id AND p.variant = r.variant "
+        f"WHERE {' AND '.join(where)} GROUP BY {dims}"
+    )
     out: dict[tuple, Figures] = {}
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         for row in cursor.fetchall():
-            key = tuple(dt.date.fromisoformat(v) if c in ("day", "shift_date") and isinstance(v, str) else v
-                        for c, v in zip(by, row))
-            rounds, initial, total, logged, owed, theoretical, variance = row[len(by):]
+            key = tuple(
+                dt.date.fromisoformat(v) if c in ("day", "shift_date") and isinstance(v, str) else v
+                for c, v in zip(by, row)
+            )
+            rounds, initial, total, logged, owed, theoretical, variance = row[len(by) :]
             figures = out.setdefault(key, Figures())
-            figures.add_priced(rounds=rounds, initial_wagers=initial, total_wagered=total, win_logged=logged,
-                               win_owed=owed, theoretical=theoretical, variance=variance)
+            figures.add_priced(
+                rounds=rounds,
+                initial_wagers=initial,
+                total_wagered=total,
+                win_logged=logged,
+                win_owed=owed,
+                theoretical=theoretical,
+                variance=variance,
+            )
     return out
 
 

@@ -41,17 +41,33 @@ def funnel_chart(points) -> dict | None:
 
     band = [f"{x(i)},{y(p.high)}" for i, p in enumerate(points)]
     band += [f"{x(i)},{y(p.low)}" for i, p in reversed(list(enumerate(points)))]
-    return {"width": CHART_W, "height": CHART_H, "band": " ".join(band), "theoretical": line("theoretical"),
-            "actual": line("actual"), "zero": y(0), "left": PAD, "right": CHART_W - PAD,
-            "first": points[0].day, "last": points[-1].day, "top": hi, "bottom": lo,
-            "end": points[-1]}
+    return {
+        "width": CHART_W,
+        "height": CHART_H,
+        "band": " ".join(band),
+        "theoretical": line("theoretical"),
+        "actual": line("actual"),
+        "zero": y(0),
+        "left": PAD,
+        "right": CHART_W - PAD,
+        "first": points[0].day,
+        "last": points[-1].day,
+        "top": hi,
+        "bottom": lo,
+        "end": points[-1],
+    }
 
 
 def _form_context(request, error: ServiceError | None, query: dict | None = None) -> dict:
     pits = list(user_pits(request.user).order_by("name").values_list("name", flat=True))
     values = dict(query or {k: v for k, v in request.GET.items()})
-    return {"q": values, "pits": pits, "by_choices": BY,
-            "error": error.message if error else None, "error_field": error.extra.get("field") if error else None}
+    return {
+        "q": values,
+        "pits": pits,
+        "by_choices": BY,
+        "error": error.message if error else None,
+        "error_field": error.extra.get("field") if error else None,
+    }
 
 
 @require_GET
@@ -65,11 +81,15 @@ def theory(request):
     for row in rows:
         row.href = "?" + urlencode({**f.query, **row.link})
     chart = funnel_chart(theory_selectors.funnel(request.user, f))
-    return render(request, "books/theory.html", {**_form_context(request, None, f.query), "filters": f,
-                                                 "rows": rows, "total": total, "chart": chart})
+    return render(
+        request,
+        "books/theory.html",
+        {**_form_context(request, None, f.query), "filters": f, "rows": rows, "total": total, "chart": chart},
+    )
 
 
 # --- the shift report ------------------------------------------------------------------------------
+
 
 @require_GET
 @role_required(*READERS)
@@ -87,14 +107,14 @@ def _m(value) -> str:
 def report_shift_csv(request, pk: int):
     report = reports.shift_report(reports.shift_for_report(request.user, pk))
     s = report.shift
-    rows = [[_("table"), s.table.name], [_("opened at"), s.opened_at.isoformat()],
-            [_("rounds"), report.theory.rounds]]
+    rows = [[_("table"), s.table.name], [_("opened at"), s.opened_at.isoformat()], [_("rounds"), report.theory.rounds]]
     rows += [[label, _m(value)] for label, value in report.lines()]
     rows += [[step, by or "", at.isoformat() if at else ""] for step, by, at in report.signatures()]
     return csv_response(rows, f"shift-{s.table.name}-{s.opened_at:%Y%m%d-%H%M}.csv")
 
 
 # --- the period report -----------------------------------------------------------------------------
+
 
 @require_GET
 @role_required(*READERS)
@@ -103,15 +123,32 @@ def report_period(request):
         report = reports.period_report(request.user, request.GET)
     except ServiceError as exc:
         return render(request, "books/report_period.html", _form_context(request, exc), status=400)
-    return render(request, "books/report_period.html", {**_form_context(request, None, report.filters.query),
-                                                        "report": report})
+    return render(
+        request, "books/report_period.html", {**_form_context(request, None, report.filters.query), "report": report}
+    )
 
 
 def period_columns() -> list[str]:
-    return [_("table"), _("game"), _("rounds"), _("initial wagers"), _("total wagered"), _("actual win"),
-            _("theoretical win"), _("band low"), _("band high"), "z", "p", _("outside band"), _("dealer errors"),
-            _("chance"), _("shifts closed"), _("float variance (net)"), _("float variance (absolute)"),
-            _("shifts over tolerance")]
+    return [
+        _("table"),
+        _("game"),
+        _("rounds"),
+        _("initial wagers"),
+        _("total wagered"),
+        _("actual win"),
+        _("theoretical win"),
+        _("band low"),
+        _("band high"),
+        "z",
+        "p",
+        _("outside band"),
+        _("dealer errors"),
+        _("chance"),
+        _("shifts closed"),
+        _("float variance (net)"),
+        _("float variance (absolute)"),
+        _("shifts over tolerance"),
+    ]
 
 
 @require_GET
@@ -124,9 +161,26 @@ def report_period_csv(request):
 
     def line(name, variant, t, v):
         z, p = t.z, t.p_value
-        return [name, variant, t.rounds, _m(t.initial_wagers), _m(t.total_wagered), _m(t.actual), _m(t.theoretical),
-                _m(t.band_low), _m(t.band_high), "" if z is None else f"{z:.3f}", "" if p is None else f"{p:.6f}",
-                int(t.outside), _m(t.errors), _m(t.chance), v.shifts, _m(v.net), _m(v.absolute), v.over_tolerance]
+        return [
+            name,
+            variant,
+            t.rounds,
+            _m(t.initial_wagers),
+            _m(t.total_wagered),
+            _m(t.actual),
+            _m(t.theoretical),
+            _m(t.band_low),
+            _m(t.band_high),
+            "" if z is None else f"{z:.3f}",
+            "" if p is None else f"{p:.6f}",
+            int(t.outside),
+            _m(t.errors),
+            _m(t.chance),
+            v.shifts,
+            _m(v.net),
+            _m(v.absolute),
+            v.over_tolerance,
+        ]
 
     rows = [period_columns()]
     rows += [line(r.table.name, r.table.variant, r.figures, r.floats) for r in report.rows]

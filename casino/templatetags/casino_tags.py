@@ -55,18 +55,29 @@ def rule_value(value):
 # name spaced for reading, as the English page has always shown it; the catalogue gives the floor's
 # words for it in the other languages.
 RULE_LABELS = {
-    "dark_win_bet": gettext_lazy("dark win bet"), "dark_double_bust_bet": gettext_lazy("dark double bust bet"),
-    "dealer_bet_min": gettext_lazy("dealer bet min"), "preset": gettext_lazy("preset"),
-    "decks": gettext_lazy("decks"), "reshuffle": gettext_lazy("reshuffle"), "cut_remaining": gettext_lazy("cut remaining"),
-    "boxes": gettext_lazy("boxes"), "max_hands": gettext_lazy("max hands"), "resplit_aces": gettext_lazy("resplit aces"),
-    "hit_split_aces": gettext_lazy("hit split aces"), "double_after_split": gettext_lazy("double after split"),
-    "jackpot": gettext_lazy("jackpot"), "jackpot_bet": gettext_lazy("jackpot bet"),
-    "jackpot_amount": gettext_lazy("jackpot amount"), "suited_twelve_pays": gettext_lazy("suited twelve pays"),
+    "dark_win_bet": gettext_lazy("dark win bet"),
+    "dark_double_bust_bet": gettext_lazy("dark double bust bet"),
+    "dealer_bet_min": gettext_lazy("dealer bet min"),
+    "preset": gettext_lazy("preset"),
+    "decks": gettext_lazy("decks"),
+    "reshuffle": gettext_lazy("reshuffle"),
+    "cut_remaining": gettext_lazy("cut remaining"),
+    "boxes": gettext_lazy("boxes"),
+    "max_hands": gettext_lazy("max hands"),
+    "resplit_aces": gettext_lazy("resplit aces"),
+    "hit_split_aces": gettext_lazy("hit split aces"),
+    "double_after_split": gettext_lazy("double after split"),
+    "jackpot": gettext_lazy("jackpot"),
+    "jackpot_bet": gettext_lazy("jackpot bet"),
+    "jackpot_amount": gettext_lazy("jackpot amount"),
+    "suited_twelve_pays": gettext_lazy("suited twelve pays"),
     "packs": gettext_lazy("packs"),
 }
 # Option values that are words rather than amounts or names (the Bet taken or left, when a shoe ends).
 RULE_VALUES = {
-    "leave": gettext_lazy("leave"), "take": gettext_lazy("take"), "cut": pgettext_lazy("house rule", "cut"),
+    "leave": gettext_lazy("leave"),
+    "take": gettext_lazy("take"),
+    "cut": pgettext_lazy("house rule", "cut"),
     "every_round": pgettext_lazy("house rule", "every round"),
 }
 

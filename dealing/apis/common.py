@@ -62,14 +62,16 @@ def json_body(request) -> dict:
     except engine.RoundError as exc:
         raise engine_error(exc) from None
     if not isinstance(data, dict):
-        raise ServiceError(_("The body must be a JSON object."), extra={"code": "wrong_type", "path": "$", "event": None})
+        raise ServiceError(
+            _("The body must be a JSON object."), extra={"code": "wrong_type", "path": "$", "event": None}
+        )
     return data
 
 
 def user_named(username: str, field: str):
     user = User.objects.filter(username=username, is_active=True).first()
     if user is None:
-        raise serializers.ValidationError({field: [_("There is no user \"%(name)s\".") % {"name": username}]})
+        raise serializers.ValidationError({field: [_('There is no user "%(name)s".') % {"name": username}]})
     return user
 
 

@@ -19,11 +19,15 @@ class EngineSettleApi(APIView):
 
     permission_classes = [HasAnyRole]
 
-    @extend_schema(request={"application/json": OpenApiTypes.OBJECT},
-                   examples=[OpenApiExample("An ochko round", value={**ROUND_EXAMPLE, "table": {"min": 100,
-                                                                                              "max": 5000}},
-                                            request_only=True)],
-                   responses={200: OpenApiTypes.OBJECT, **errors(400, 401, 403, 413)})
+    @extend_schema(
+        request={"application/json": OpenApiTypes.OBJECT},
+        examples=[
+            OpenApiExample(
+                "An ochko round", value={**ROUND_EXAMPLE, "table": {"min": 100, "max": 5000}}, request_only=True
+            )
+        ],
+        responses={200: OpenApiTypes.OBJECT, **errors(400, 401, 403, 413)},
+    )
     def post(self, request):
         try:
             return Response(engine.settle(raw_body(request)))

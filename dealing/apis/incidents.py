@@ -36,23 +36,37 @@ class IncidentCollectionApi(PerMethodRoles):
         card = Text(max_length=8, help_text="Rank and suit: TS, AH, 10d.")
         exposed = serializers.BooleanField(default=True, help_text="Whether the card was seen.")
         resolution = serializers.ChoiceField(choices=Resolution.choices)
-        to_box = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=32767,
-                                          help_text="The box the pit boss placed the card on (resolution to_box).")
+        to_box = serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            min_value=1,
+            max_value=32767,
+            help_text="The box the pit boss placed the card on (resolution to_box).",
+        )
         dealer = Text(max_length=150, help_text="The dealer's username.")
         round = serializers.PrimaryKeyRelatedField(queryset=Round.objects.all(), required=False, allow_null=True)
         shoe = serializers.PrimaryKeyRelatedField(queryset=Shoe.objects.all(), required=False, allow_null=True)
-        evidence = Text(required=False, allow_blank=True, default="", max_length=120,
-                        help_text="A reference such as a surveillance clip id.")
+        evidence = Text(
+            required=False,
+            allow_blank=True,
+            default="",
+            max_length=120,
+            help_text="A reference such as a surveillance clip id.",
+        )
         note = Text(required=False, allow_blank=True, default="", max_length=4000)
 
-    @extend_schema(operation_id="incidents_list",
-                   responses={200: IncidentSerializer(many=True), **errors(400, 401, 403)})
+    @extend_schema(
+        operation_id="incidents_list", responses={200: IncidentSerializer(many=True), **errors(400, 401, 403)}
+    )
     def get(self, request):
         incidents = selectors.incident_list(user=request.user, filters=request.query_params)
         return paginated(self, incidents, IncidentSerializer)
 
-    @extend_schema(operation_id="incidents_report", request=IncidentReportInput,
-                   responses={201: IncidentDetailSerializer, **errors(400, 401, 403)})
+    @extend_schema(
+        operation_id="incidents_report",
+        request=IncidentReportInput,
+        responses={201: IncidentDetailSerializer, **errors(400, 401, 403)},
+    )
     def post(self, request):
         data = self.IncidentReportInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -78,14 +92,20 @@ class _IncidentDecisionApi(DecisionApi):
         return services.incident_decide(incident=subject, decided_by=user, decision=self.decision, **data)
 
 
-@extend_schema(request=DecisionInput, responses={200: ApprovalSerializer, **errors(400, 401, 403, 404, 409)},
-               description="A pit boss of the table's pit approves a reported incident — never one he reported "
-                           "or one where he was the dealer.")
+@extend_schema(
+    request=DecisionInput,
+    responses={200: ApprovalSerializer, **errors(400, 401, 403, 404, 409)},
+    description="A pit boss of the table's pit approves a reported incident — never one he reported "
+    "or one where he was the dealer.",
+)
 class IncidentApproveApi(_IncidentDecisionApi):
     decision = Decision.APPROVED
 
 
-@extend_schema(request=DecisionInput, responses={200: ApprovalSerializer, **errors(400, 401, 403, 404, 409)},
-               description="A pit boss rejects a reported incident, saying why (`comment`).")
+@extend_schema(
+    request=DecisionInput,
+    responses={200: ApprovalSerializer, **errors(400, 401, 403, 404, 409)},
+    description="A pit boss rejects a reported incident, saying why (`comment`).",
+)
 class IncidentRejectApi(_IncidentDecisionApi):
     decision = Decision.REJECTED

@@ -46,11 +46,14 @@ class RoundSerializer(serializers.Serializer):
     uid = serializers.UUIDField(help_text="The document's id, shared by a round's revisions.")
     table = serializers.CharField(source="table.name")
     table_id = serializers.IntegerField()
-    shoe = serializers.SerializerMethodField(help_text="The shoe's name, e.g. \"R-1/3\".")
+    shoe = serializers.SerializerMethodField(help_text='The shoe\'s name, e.g. "R-1/3".')
     shoe_id = serializers.IntegerField(allow_null=True)
-    table_round = serializers.IntegerField(allow_null=True, help_text="The round's number at its table: 1, 2, … (a "
-                                           "correction keeps the number of the round it corrects). The number "
-                                           "every page shows.")
+    table_round = serializers.IntegerField(
+        allow_null=True,
+        help_text="The round's number at its table: 1, 2, … (a "
+        "correction keeps the number of the round it corrects). The number "
+        "every page shows.",
+    )
     number = serializers.IntegerField(allow_null=True, help_text="Round of the shoe: 1, 2, …")
     position = serializers.IntegerField(allow_null=True, help_text="Place among the shoe's events and rounds.")
     dealer = serializers.CharField(source="dealer.username")
@@ -63,8 +66,9 @@ class RoundSerializer(serializers.Serializer):
     prev_sha256 = serializers.CharField()
     logged_by = serializers.CharField(source="logged_by.username")
     logged_at = serializers.DateTimeField()
-    audit_status = serializers.CharField(help_text="As stored when the record was read (the audit runs after the "
-                                                   "round is committed).")
+    audit_status = serializers.CharField(
+        help_text="As stored when the record was read (the audit runs after the round is committed)."
+    )
     audited_at = serializers.DateTimeField(allow_null=True)
     float_owed = serializers.DecimalField(**MONEY, allow_null=True)
     float_logged = serializers.DecimalField(**MONEY, allow_null=True)
@@ -115,8 +119,11 @@ class RoundDetailSerializer(RoundSerializer):
 
 
 class RoundLoggedSerializer(RoundSerializer):
-    findings = serializers.ListField(child=serializers.DictField(), source="_findings",
-                                     help_text="What the engine found wrong in the log (stored all the same).")
+    findings = serializers.ListField(
+        child=serializers.DictField(),
+        source="_findings",
+        help_text="What the engine found wrong in the log (stored all the same).",
+    )
 
 
 class ShoeEventSerializer(serializers.Serializer):
@@ -137,7 +144,7 @@ class ShoeSerializer(serializers.Serializer):
     table = serializers.CharField(source="table.name")
     table_id = serializers.IntegerField()
     number = serializers.IntegerField()
-    name = serializers.SerializerMethodField(help_text="How rounds name the shoe: \"R-1/3\".")
+    name = serializers.SerializerMethodField(help_text='How rounds name the shoe: "R-1/3".')
     decks = serializers.IntegerField()
     loaded_at = serializers.DateTimeField()
     shuffled_by = serializers.CharField(source="shuffled_by.username")
@@ -187,5 +194,4 @@ class IncidentDetailSerializer(IncidentSerializer):
 
 
 class DecisionInput(JsonInput):
-    comment = Text(required=False, allow_blank=True, default="", max_length=4000,
-                   help_text="Required to reject: why.")
+    comment = Text(required=False, allow_blank=True, default="", max_length=4000, help_text="Required to reject: why.")

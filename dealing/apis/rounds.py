@@ -20,19 +20,32 @@ from dealing.models import Round, Stake
 from .common import Pagination, PerMethodRoles, RoundPagination, json_body, paginated, raw_body
 from .decisions import DecisionApi
 from .outputs import (
-    ApprovalSerializer, DecisionInput, RoundDetailSerializer, RoundLoggedSerializer, RoundSerializer, StakeSerializer,
+    ApprovalSerializer,
+    DecisionInput,
+    RoundDetailSerializer,
+    RoundLoggedSerializer,
+    RoundSerializer,
+    StakeSerializer,
 )
 
-
 ROUND_EXAMPLE = {
-    "format": "round/1", "id": "b7e4c2d0-5a1f-4a3e-9d51-0c7f2f0a9e11", "variant": "ochko",
+    "format": "round/1",
+    "id": "b7e4c2d0-5a1f-4a3e-9d51-0c7f2f0a9e11",
+    "variant": "ochko",
     "table": {"name": "R-1"},
     "stakes": [{"id": "1a", "box": 1, "player": "P-23", "ante": 100}],
-    "events": [{"e": "deal", "to": 1, "card": "9H"}, {"e": "deal", "to": "dealer", "card": "7C"},
-               {"e": "bet", "stake": "1a", "amount": 300}, {"e": "open"}, {"e": "hit", "box": 1, "card": "TD"},
-               {"e": "stand", "box": 1}, {"e": "draw", "card": "6S"}, {"e": "draw", "card": "9D"},
-               {"e": "pay", "stake": "1a", "wager": "bet", "amount": 300},
-               {"e": "pay", "stake": "1a", "wager": "ante", "amount": 100}],
+    "events": [
+        {"e": "deal", "to": 1, "card": "9H"},
+        {"e": "deal", "to": "dealer", "card": "7C"},
+        {"e": "bet", "stake": "1a", "amount": 300},
+        {"e": "open"},
+        {"e": "hit", "box": 1, "card": "TD"},
+        {"e": "stand", "box": 1},
+        {"e": "draw", "card": "6S"},
+        {"e": "draw", "card": "9D"},
+        {"e": "pay", "stake": "1a", "wager": "bet", "amount": 300},
+        {"e": "pay", "stake": "1a", "wager": "ante", "amount": 100},
+    ],
 }
 
 
@@ -54,8 +67,11 @@ class _Logged:
 
 def _logged(record: Round, created: bool) -> Response:
     outcome = getattr(record, "outcome", None)  # a new record carries its replay; a repeat is replayed
-    record._findings = ([f.to_dict() for f in outcome.findings] if outcome is not None
-                        else selectors.round_settlement(round=record)["findings"])
+    record._findings = (
+        [f.to_dict() for f in outcome.findings]
+        if outcome is not None
+        else selectors.round_settlement(round=record)["findings"]
+    )
     return Response(_Logged.data(record), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
@@ -75,11 +91,11 @@ class RoundCollectionApi(PerMethodRoles):
     @extend_schema(
         operation_id="rounds_log",
         description="Log a round: the body is a `round/1` document, read exactly (amounts never pass through a "
-                    "float). `table.name` names a stored table, whose limits and house rules are in force "
-                    "(`min`/`max`/`rules` may be left out; given and different, the round is refused). `dealer` "
-                    "defaults to the logged-in dealer. The same `id` again answers 200 with the stored round; the "
-                    "same `id` with another body is 409. A log the engine cannot read is refused (400) with "
-                    "`extra.code`, `extra.path` and `extra.event`; a log with mistakes is stored with its findings.",
+        "float). `table.name` names a stored table, whose limits and house rules are in force "
+        "(`min`/`max`/`rules` may be left out; given and different, the round is refused). `dealer` "
+        "defaults to the logged-in dealer. The same `id` again answers 200 with the stored round; the "
+        "same `id` with another body is 409. A log the engine cannot read is refused (400) with "
+        "`extra.code`, `extra.path` and `extra.event`; a log with mistakes is stored with its findings.",
         request={"application/json": OpenApiTypes.OBJECT},
         examples=[OpenApiExample("An ochko round", value=ROUND_EXAMPLE, request_only=True)],
         responses={201: RoundLoggedSerializer, 200: RoundLoggedSerializer, **errors(400, 401, 403, 409, 413)},
@@ -123,20 +139,27 @@ class _RoundDecisionApi(DecisionApi):
         return services.round_amendment_decide(round=subject, decided_by=user, decision=self.decision, **data)
 
 
-@extend_schema(request=DecisionInput, responses={200: ApprovalSerializer, **errors(400, 401, 403, 404, 409)},
-               description="A pit boss of the table's pit approves a pending correction: it becomes the round in "
-                           "force. Never a correction he made, nor of a round he dealt.")
+@extend_schema(
+    request=DecisionInput,
+    responses={200: ApprovalSerializer, **errors(400, 401, 403, 404, 409)},
+    description="A pit boss of the table's pit approves a pending correction: it becomes the round in "
+    "force. Never a correction he made, nor of a round he dealt.",
+)
 class RoundApproveApi(_RoundDecisionApi):
     decision = Decision.APPROVED
 
 
-@extend_schema(request=DecisionInput, responses={200: ApprovalSerializer, **errors(400, 401, 403, 404, 409)},
-               description="A pit boss rejects a pending correction, saying why (`comment`).")
+@extend_schema(
+    request=DecisionInput,
+    responses={200: ApprovalSerializer, **errors(400, 401, 403, 404, 409)},
+    description="A pit boss rejects a pending correction, saying why (`comment`).",
+)
 class RoundRejectApi(_RoundDecisionApi):
     decision = Decision.REJECTED
 
 
 # --- stakes ---------------------------------------------------------------------------------------------
+
 
 class StakeListApi(APIView):
     permission_classes = [HasRole(*READERS)]

@@ -10,8 +10,8 @@ from casino.api_errors import errors
 from casino.api_inputs import JsonInput, Text
 from casino.models import Table
 from casino.roles import HasRole
-from dealing.access import READERS, SHOE_LOADERS, SHOE_RECORDERS
 from dealing import selectors, services
+from dealing.access import READERS, SHOE_LOADERS, SHOE_RECORDERS
 from dealing.choices import BurnReason
 from dealing.filters import ShoeFilter
 from dealing.models import Shoe
@@ -31,16 +31,20 @@ class ShoeCollectionApi(PerMethodRoles):
 
     class ShoeStartInput(JsonInput):
         table = serializers.PrimaryKeyRelatedField(queryset=Table.objects.select_related("pit"))
-        decks = serializers.IntegerField(required=False, min_value=1, max_value=16,
-                                         help_text="Packs; by default the table's house rules'.")
+        decks = serializers.IntegerField(
+            required=False, min_value=1, max_value=16, help_text="Packs; by default the table's house rules'."
+        )
         loaded_at = serializers.DateTimeField(required=False)
 
     @extend_schema(operation_id="shoes_list", responses={200: ShoeSerializer(many=True), **errors(400, 401, 403)})
     def get(self, request):
         return paginated(self, selectors.shoe_list(user=request.user, filters=request.query_params), ShoeSerializer)
 
-    @extend_schema(operation_id="shoes_start", request=ShoeStartInput,
-                   responses={201: ShoeDetailSerializer, **errors(400, 401, 403)})
+    @extend_schema(
+        operation_id="shoes_start",
+        request=ShoeStartInput,
+        responses={201: ShoeDetailSerializer, **errors(400, 401, 403)},
+    )
     def post(self, request):
         data = self.ShoeStartInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -73,8 +77,9 @@ class ShoeBurnApi(APIView):
     class BurnInput(JsonInput):
         card = Text(max_length=8, help_text="Rank and suit: TS, AH, 10d.")
         reason = serializers.ChoiceField(choices=BurnReason.choices)
-        fee = serializers.DecimalField(**MONEY, required=False, allow_null=True,
-                                       help_text="What the player paid (paid burns only).")
+        fee = serializers.DecimalField(
+            **MONEY, required=False, allow_null=True, help_text="What the player paid (paid burns only)."
+        )
 
     @extend_schema(request=BurnInput, responses={201: ShoeEventSerializer, **errors(400, 401, 403, 404, 409)})
     def post(self, request, pk: int):

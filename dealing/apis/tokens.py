@@ -54,10 +54,14 @@ class TokenCreateApi(APIView):
         request = getattr(self, "request", None)  # None while the schema is generated
         return request is not None and request.method == "POST"
 
-    @extend_schema(request=TokenInput, auth=[],
-                   responses={200: inline_serializer("Token", {"token": serializers.CharField(),
-                                                               "expiry": serializers.DateTimeField()}),
-                              **errors(400, 429)})
+    @extend_schema(
+        request=TokenInput,
+        auth=[],
+        responses={
+            200: inline_serializer("Token", {"token": serializers.CharField(), "expiry": serializers.DateTimeField()}),
+            **errors(400, 429),
+        },
+    )
     def post(self, request):
         data = self.TokenInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -66,13 +70,15 @@ class TokenCreateApi(APIView):
         if getattr(django_request, "axes_locked_out", False):
             return lockout_response(django_request)
         if user is None or not user.is_active:
-            raise ServiceError(_("Unable to log in with the username and password given."),
-                               extra={"code": "bad_credentials"})
+            raise ServiceError(
+                _("Unable to log in with the username and password given."), extra={"code": "bad_credentials"}
+            )
         token, key = services.token_issue(user=user, address=client_address(request))
         return Response({"token": key, "expiry": serializers.DateTimeField().to_representation(token.expiry)})
 
-    @extend_schema(request=None, responses={204: OpenApiResponse(description="The token is revoked."),
-                                            **errors(400, 401)})
+    @extend_schema(
+        request=None, responses={204: OpenApiResponse(description="The token is revoked."), **errors(400, 401)}
+    )
     def delete(self, request):
         services.token_revoke(token=_this_token(request), address=client_address(request))
         return Response(status=204)
@@ -83,8 +89,7 @@ class TokenRevokeAllApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={204: OpenApiResponse(description="Every token is revoked."),
-                                            **errors(401)})
+    @extend_schema(request=None, responses={204: OpenApiResponse(description="Every token is revoked."), **errors(401)})
     def delete(self, request):
         services.tokens_revoke_all(user=request.user, address=client_address(request))
         return Response(status=204)

@@ -32,8 +32,24 @@ from .findings import CODES, IMPOSSIBLE, SEVERITY, Finding, impossible  # noqa: 
 ENGINE_VERSION = "1.0.0"
 
 __all__ = [
-    "ENGINE_VERSION", "VARIANTS", "CODES", "IMPOSSIBLE", "SEVERITY", "Finding", "impossible", "Outcome", "RoundError",
-    "load", "variant", "replay", "settle", "next_events", "walk", "check_shoe", "house_rules", "options",
+    "ENGINE_VERSION",
+    "VARIANTS",
+    "CODES",
+    "IMPOSSIBLE",
+    "SEVERITY",
+    "Finding",
+    "impossible",
+    "Outcome",
+    "RoundError",
+    "load",
+    "variant",
+    "replay",
+    "settle",
+    "next_events",
+    "walk",
+    "check_shoe",
+    "house_rules",
+    "options",
 ]
 
 _modules = games._loaded  # the rules modules imported so far, by name: read on every round
@@ -51,8 +67,11 @@ def variant(name) -> ModuleType:
     if module is None:
         game = games.get(name)
         if game is None:
-            raise RoundError("unknown_variant", f"The game {name!r} is not one this engine knows "
-                             f"(known: {', '.join(games.names())}).", path="$.variant")
+            raise RoundError(
+                "unknown_variant",
+                f"The game {name!r} is not one this engine knows (known: {', '.join(games.names())}).",
+                path="$.variant",
+            )
         module = games.rules(game.name)
     return module
 

@@ -1,11 +1,11 @@
 """The engine's command line; runs without Django.
 
-    python -m dealing.engine settle [FILE|-] [--jobs N]   one JSON round, or JSON Lines (a round per line)
-    python -m dealing.engine next [FILE|-]             legal next events for a round in progress
-    python -m dealing.engine shoe [FILE|-]             shoe/1 checks
-    python -m dealing.engine simulate N --seed S [--variant ochko] [--preset salon|online] [--mistakes RATE]
-    python -m dealing.engine odds ochko | blackjack --preset salon|online
-    python -m dealing.engine native build|status|clean   the mypyc-compiled engine (see native.py)
+python -m dealing.engine settle [FILE|-] [--jobs N]   one JSON round, or JSON Lines (a round per line)
+python -m dealing.engine next [FILE|-]             legal next events for a round in progress
+python -m dealing.engine shoe [FILE|-]             shoe/1 checks
+python -m dealing.engine simulate N --seed S [--variant ochko] [--preset salon|online] [--mistakes RATE]
+python -m dealing.engine odds ochko | blackjack --preset salon|online
+python -m dealing.engine native build|status|clean   the mypyc-compiled engine (see native.py)
 """
 
 import argparse
@@ -19,7 +19,7 @@ import time
 from decimal import Decimal
 from typing import Any, Final
 
-from . import RoundError, VARIANTS, check_shoe, games, load, next_events, settle, variant
+from . import VARIANTS, RoundError, check_shoe, games, load, next_events, settle, variant
 from .document import load_json
 
 
@@ -94,8 +94,10 @@ def _split(pieces: list[bytes], block: bytes, *, ends: bool) -> list[bytes]:
         if any(brk in piece for brk in _OTHER_BREAKS):
             # surrogateescape keeps bytes that are not UTF-8 as they were, for the line's own error;
             # a line whose \x85, \xa8 or \xa9 is part of another character comes back whole
-            lines += [part.encode("utf-8", "surrogateescape")
-                      for part in (piece.decode("utf-8", "surrogateescape") + end).splitlines()]
+            lines += [
+                part.encode("utf-8", "surrogateescape")
+                for part in (piece.decode("utf-8", "surrogateescape") + end).splitlines()
+            ]
         else:
             lines.append(piece)
     return lines
@@ -133,7 +135,7 @@ def _one_document(head: bytes | bytearray) -> bool | None:
     try:
         _SCANNER.decode(text)
     except json.JSONDecodeError as exc:
-        return None if not text[exc.pos:].strip() else False
+        return None if not text[exc.pos :].strip() else False
     except (ValueError, RecursionError):  # NaN, Infinity or a number too long, or nested too deep
         return False
     return None  # one whole document so far: more than whitespace after it makes JSON Lines
@@ -269,6 +271,7 @@ def _settle_exact(number: int, line: bytes, out: _Writer) -> bool:
 
 # --jobs: batches settled by worker processes, written in their order ----------------------------
 
+
 def _worker_batch(before: int, lines: list[bytes], errors: str) -> tuple[bytes, bool]:
     out = _Writer(errors=errors)
     ok = _settle_batch(before, lines, out, _Worker.fast)
@@ -394,8 +397,10 @@ def cmd_native(args) -> int:
     if args.action == "build":
         started = time.perf_counter()
         native.build()
-        print(f"built: {len(native.MODULES)} engine modules compiled with mypyc in "
-              f"{time.perf_counter() - started:.0f} s ({', '.join(native.MODULES)})")
+        print(
+            f"built: {len(native.MODULES)} engine modules compiled with mypyc in "
+            f"{time.perf_counter() - started:.0f} s ({', '.join(native.MODULES)})"
+        )
     elif args.action == "clean":
         native.clean()
         print("removed the compiled engine")
@@ -418,8 +423,14 @@ def main(argv=None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("settle", help="settlement/1 for each round (JSON or JSON Lines)")
     p.add_argument("file", nargs="?", default="-")
-    p.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
-                   help="worker processes settling JSON Lines (0: one a processor); the output is the same")
+    p.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        default=1,
+        metavar="N",
+        help="worker processes settling JSON Lines (0: one a processor); the output is the same",
+    )
     p.set_defaults(func=cmd_settle)
     p = sub.add_parser("next", help="legal next events for a round in progress")
     p.add_argument("file", nargs="?", default="-")

@@ -5,9 +5,10 @@ Each variant's rules module (``ochko``, ``blackjack``, ``veintiuno``; games.py l
 on these; the package's top level dispatches on the document's ``variant``.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, Callable, Final
+from typing import Any, Final
 
 from .errors import RoundError
 from .findings import Finding
@@ -22,6 +23,7 @@ RESULT_WORDS: Final = {PAY: "paid", TAKE: "taken", LEAVE: "left"}
 
 
 # --- house rules -------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Option:
@@ -38,26 +40,41 @@ class Option:
     def read(self, value, path: str):
         if self.kind == "choice":
             if value not in self.choices:
-                raise RoundError("bad_rule", f"House rule \"{self.name}\" is {value!r}; it must be one of "
-                                 f"{', '.join(repr(c) for c in self.choices)}.", path=path)
+                raise RoundError(
+                    "bad_rule",
+                    f'House rule "{self.name}" is {value!r}; it must be one of '
+                    f"{', '.join(repr(c) for c in self.choices)}.",
+                    path=path,
+                )
             return value
         if self.kind == "bool":
             if type(value) is not bool:
-                raise RoundError("bad_rule", f"House rule \"{self.name}\" must be true or false, not {value!r}.",
-                                 path=path)
+                raise RoundError(
+                    "bad_rule", f'House rule "{self.name}" must be true or false, not {value!r}.', path=path
+                )
             return value
         if self.kind == "int":
-            if type(value) is not int or (self.minimum is not None and value < self.minimum) or (
-                    self.maximum is not None and value > self.maximum):
-                raise RoundError("bad_rule", f"House rule \"{self.name}\" must be a whole number from "
-                                 f"{self.minimum} to {self.maximum}, not {value!r}.", path=path)
+            if (
+                type(value) is not int
+                or (self.minimum is not None and value < self.minimum)
+                or (self.maximum is not None and value > self.maximum)
+            ):
+                raise RoundError(
+                    "bad_rule",
+                    f'House rule "{self.name}" must be a whole number from '
+                    f"{self.minimum} to {self.maximum}, not {value!r}.",
+                    path=path,
+                )
             return value
         if self.kind == "amount":
             try:
                 return parse_amount(value, path)
             except RoundError:
-                raise RoundError("bad_rule", f"House rule \"{self.name}\" must be a positive amount such as 1 or "
-                                 f"\"0.50\", not {value!r}.", path=path) from None
+                raise RoundError(
+                    "bad_rule",
+                    f'House rule "{self.name}" must be a positive amount such as 1 or "0.50", not {value!r}.',
+                    path=path,
+                ) from None
         raise AssertionError(self.kind)  # pragma: no cover
 
     def describe(self) -> dict:
@@ -75,8 +92,9 @@ def _jsonable(value):
     return fmt(value) if isinstance(value, Decimal) else value
 
 
-def resolve_rules(variant: str, options: dict[str, Option], rules, path: str = "$.rules",
-                  base: dict | None = None) -> dict:
+def resolve_rules(
+    variant: str, options: dict[str, Option], rules, path: str = "$.rules", base: dict | None = None
+) -> dict:
     """The house rules in force: the defaults (or a preset's), overridden by `rules`."""
     in_force = dict(base) if base is not None else {name: opt.default for name, opt in options.items()}
     if rules is None:
@@ -86,8 +104,11 @@ def resolve_rules(variant: str, options: dict[str, Option], rules, path: str = "
     for name, value in rules.items():
         opt = options.get(name)
         if opt is None:
-            raise RoundError("unknown_rule", f"There is no house rule \"{name}\" in {variant} (known: "
-                             f"{', '.join(sorted(options))}).", path=f"{path}.{name}")
+            raise RoundError(
+                "unknown_rule",
+                f'There is no house rule "{name}" in {variant} (known: {", ".join(sorted(options))}).',
+                path=f"{path}.{name}",
+            )
         in_force[name] = opt.read(value, f"{path}.{name}")
     return in_force
 
@@ -105,6 +126,7 @@ def rules_jsonable(rules: dict) -> dict:
 
 # --- what was owed -----------------------------------------------------------------------------
 
+
 class Owed:
     """The settlement one wager was owed.
 
@@ -115,8 +137,19 @@ class Owed:
 
     __slots__ = ("stake", "hand", "wager", "result", "amount", "size", "kind", "verdict", "words", "event", "order")
 
-    def __init__(self, stake: str, hand: str | None, wager: str, result: str, amount: Decimal, size: Decimal,
-                 kind: str = "final", why: dict | str | None = None, event: int | None = None, order: int = 0):
+    def __init__(
+        self,
+        stake: str,
+        hand: str | None,
+        wager: str,
+        result: str,
+        amount: Decimal,
+        size: Decimal,
+        kind: str = "final",
+        why: dict | str | None = None,
+        event: int | None = None,
+        order: int = 0,
+    ):
         self.stake = stake
         self.hand = hand
         self.wager = wager
@@ -153,8 +186,13 @@ class Owed:
     def as_dict(self) -> dict:
         amount = fmt(self.amount)
         if self.hand is not None:
-            return {"stake": self.stake, "hand": self.hand, "wager": self.wager, "result": self.result,
-                    "amount": amount}
+            return {
+                "stake": self.stake,
+                "hand": self.hand,
+                "wager": self.wager,
+                "result": self.result,
+                "amount": amount,
+            }
         return {"stake": self.stake, "wager": self.wager, "result": self.result, "amount": amount}
 
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
@@ -264,8 +302,19 @@ def compare_settlements(
             else:
                 params["rule"] = RESULT_WORDS[s.result] + "_again"
                 params["first"] = first[key].event
-            findings.append(finding("UNEXPECTED_SETTLEMENT", params, event=s.event, stake=s.stake, hand=s.hand,
-                                    wager=s.wager, expected=None, actual=s.as_dict(size), player_delta=delta))
+            findings.append(
+                finding(
+                    "UNEXPECTED_SETTLEMENT",
+                    params,
+                    event=s.event,
+                    stake=s.stake,
+                    hand=s.hand,
+                    wager=s.wager,
+                    expected=None,
+                    actual=s.as_dict(size),
+                    player_delta=delta,
+                )
+            )
             continue
         if s.result != o.result:
             delta = s.delta(o.size) - o.delta
@@ -277,22 +326,41 @@ def compare_settlements(
             else:
                 params["did"] = RESULT_WORDS[s.result]
             _owed_params(o, params)
-            findings.append(finding(
-                "WRONG_RESULT", params,
-                event=s.event, stake=s.stake, hand=s.hand, wager=s.wager,
-                expected=_owed_dict(o), actual=s.as_dict(o.size), player_delta=delta))
+            findings.append(
+                finding(
+                    "WRONG_RESULT",
+                    params,
+                    event=s.event,
+                    stake=s.stake,
+                    hand=s.hand,
+                    wager=s.wager,
+                    expected=_owed_dict(o),
+                    actual=s.as_dict(o.size),
+                    player_delta=delta,
+                )
+            )
         elif s.amount is not None and s.amount != (o.amount if o.result == PAY else o.size):
             delta = s.delta(o.size) - o.delta
             owed_amount = o.amount if o.result == PAY else o.size
             params = who(s.stake, s.hand)
-            params.update(rule=RESULT_WORDS[s.result], wager=s.wager, game=game, paid=fmt(s.amount),
-                          owed=fmt(owed_amount))
+            params.update(
+                rule=RESULT_WORDS[s.result], wager=s.wager, game=game, paid=fmt(s.amount), owed=fmt(owed_amount)
+            )
             if o.verdict is not None:
                 params["why"] = o.verdict
-            findings.append(finding(
-                "WRONG_AMOUNT", params,
-                event=s.event, stake=s.stake, hand=s.hand, wager=s.wager,
-                expected=_owed_dict(o), actual=s.as_dict(o.size), player_delta=delta))
+            findings.append(
+                finding(
+                    "WRONG_AMOUNT",
+                    params,
+                    event=s.event,
+                    stake=s.stake,
+                    hand=s.hand,
+                    wager=s.wager,
+                    expected=_owed_dict(o),
+                    actual=s.as_dict(o.size),
+                    player_delta=delta,
+                )
+            )
     # `first` only holds owed wagers, so when it holds as many as `owed` none is missing.
     if check_missing and settled and len(first) < len(owed):
         for key, o in owed.items():
@@ -300,10 +368,19 @@ def compare_settlements(
                 params = who(o.stake, o.hand)
                 params.update(rule="never", wager=o.wager, game=game)
                 _owed_params(o, params)
-                findings.append(finding(
-                    "MISSING_SETTLEMENT", params,
-                    event=None, stake=o.stake, hand=o.hand, wager=o.wager,
-                    expected=_owed_dict(o), actual=None, player_delta=-o.delta))
+                findings.append(
+                    finding(
+                        "MISSING_SETTLEMENT",
+                        params,
+                        event=None,
+                        stake=o.stake,
+                        hand=o.hand,
+                        wager=o.wager,
+                        expected=_owed_dict(o),
+                        actual=None,
+                        player_delta=-o.delta,
+                    )
+                )
     return first
 
 

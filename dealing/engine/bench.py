@@ -79,15 +79,15 @@ def pure_rates(rounds: int = 3000, variants=None) -> dict[str, int]:
     argv = [sys.executable, "-m", "dealing.engine.bench", "--rounds", str(rounds)]
     for v in variants or VARIANTS:
         argv += ["--variant", v]
-    done = subprocess.run(argv, capture_output=True, text=True, check=True,
-                          env=dict(os.environ, **{native.PURE_ENV: "1"}))
+    done = subprocess.run(
+        argv, capture_output=True, text=True, check=True, env=dict(os.environ, **{native.PURE_ENV: "1"})
+    )
     rows = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
     return {row["variant"]: row["rounds_per_s_from_dicts"] for row in rows}
 
 
 def machine() -> str:
-    return f"{platform.python_implementation()} {platform.python_version()} on {platform.machine()}, " \
-           f"{_cpu_name()}"
+    return f"{platform.python_implementation()} {platform.python_version()} on {platform.machine()}, {_cpu_name()}"
 
 
 def _cpu_name() -> str:

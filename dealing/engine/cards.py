@@ -19,7 +19,7 @@ _SPELLINGS: Final[dict[str, str]] = {}
 for _rank in RANKS:
     for _suit in SUITS:
         _code = _rank + _suit
-        for _r in ({_rank, "10"} if _rank == "T" else {_rank}):
+        for _r in {_rank, "10"} if _rank == "T" else {_rank}:
             for _text in {_r + _suit, (_r + _suit).lower(), _r.lower() + _suit, _r + _suit.lower()}:
                 _SPELLINGS[_text] = _code
 del _suit, _code
@@ -29,7 +29,7 @@ del _suit, _code
 SUITLESS: Final = "*"
 _SUITLESS_SPELLINGS: Final[dict[str, str]] = {}
 for _rank in RANKS:
-    for _r in ({_rank, "10"} if _rank == "T" else {_rank}):
+    for _r in {_rank, "10"} if _rank == "T" else {_rank}:
         for _text in {_r + SUITLESS, _r.lower() + SUITLESS}:
             _SUITLESS_SPELLINGS[_text] = _rank + SUITLESS
 del _rank, _r, _text

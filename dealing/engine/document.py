@@ -41,22 +41,25 @@ def where(path: str, event: int | None) -> str:
 
 def _head(key: str, path: str, event: int | None) -> str:
     if event is not None:
-        return f"Event {event}: \"{key}\""
+        return f'Event {event}: "{key}"'
     place = _place(path)
-    return f"In {place}, \"{key}\"" if place != path else f"{path}.{key}"
+    return f'In {place}, "{key}"' if place != path else f"{path}.{key}"
 
 
 def expect_object(value, path: str, event: int | None = None) -> dict:
     if type(value) is not dict:
-        raise RoundError("wrong_type", _cap(f"{where(path, event)} must be an object, not {_json_kind(value)}."),
-                         path=path, event=event)
+        raise RoundError(
+            "wrong_type",
+            _cap(f"{where(path, event)} must be an object, not {_json_kind(value)}."),
+            path=path,
+            event=event,
+        )
     return value
 
 
 def expect_list(value, path: str) -> list:
     if type(value) is not list:
-        raise RoundError("wrong_type", _cap(f"{_list_name(path)} must be a list, not {_json_kind(value)}."),
-                         path=path)
+        raise RoundError("wrong_type", _cap(f"{_list_name(path)} must be a list, not {_json_kind(value)}."), path=path)
     return value
 
 
@@ -70,17 +73,22 @@ def _cap(text: str) -> str:
 
 def missing(key: str, path: str, event: int | None = None) -> RoundError:
     if event is not None:
-        msg = f"Event {event} has no \"{key}\"."
+        msg = f'Event {event} has no "{key}".'
     else:
-        msg = _cap(f"{_place(path)} has no \"{key}\".")
+        msg = _cap(f'{_place(path)} has no "{key}".')
     return RoundError("missing_field", msg, path=f"{path}.{key}", event=event)
 
 
 def wrong_type(key: str, value, wanted: str, path: str, event: int | None = None) -> RoundError:
     head = _head(key, path, event)
-    return RoundError("wrong_type", f"{head} must be {wanted}, not {_json_kind(value)} {value!r}."
-                      if not isinstance(value, (dict, list)) else f"{head} must be {wanted}, not {_json_kind(value)}.",
-                      path=f"{path}.{key}", event=event)
+    return RoundError(
+        "wrong_type",
+        f"{head} must be {wanted}, not {_json_kind(value)} {value!r}."
+        if not isinstance(value, (dict, list))
+        else f"{head} must be {wanted}, not {_json_kind(value)}.",
+        path=f"{path}.{key}",
+        event=event,
+    )
 
 
 def bad_value(key: str, value, why: str, path: str, event: int | None = None) -> RoundError:
@@ -95,20 +103,33 @@ def unknown_fields(obj: dict, allowed, path: str, event: int | None = None) -> N
     for key in obj:
         if key not in allowed:
             head = f"Event {event}" if event is not None else _cap(_place(path))
-            raise RoundError("unknown_field", f"{head} has a field \"{key}\" that a round log does not have "
-                             f"(expected: {', '.join(sorted(allowed))}).", path=f"{path}.{key}", event=event)
+            raise RoundError(
+                "unknown_field",
+                f'{head} has a field "{key}" that a round log does not have (expected: {", ".join(sorted(allowed))}).',
+                path=f"{path}.{key}",
+                event=event,
+            )
 
 
 @overload
-def text(obj: dict, key: str, path: str, event: int | None = None, *, required: Literal[True] = True,
-         nullable: Literal[False] = False) -> str: ...
+def text(
+    obj: dict,
+    key: str,
+    path: str,
+    event: int | None = None,
+    *,
+    required: Literal[True] = True,
+    nullable: Literal[False] = False,
+) -> str: ...
 @overload
-def text(obj: dict, key: str, path: str, event: int | None = None, *, required: bool = True,
-         nullable: bool = False) -> str | None: ...
+def text(
+    obj: dict, key: str, path: str, event: int | None = None, *, required: bool = True, nullable: bool = False
+) -> str | None: ...
 
 
-def text(obj: dict, key: str, path: str, event: int | None = None, *, required: bool = True,
-         nullable: bool = False) -> str | None:
+def text(
+    obj: dict, key: str, path: str, event: int | None = None, *, required: bool = True, nullable: bool = False
+) -> str | None:
     value: Any = obj.get(key)
     if value is None:
         if key in obj and nullable:
@@ -164,11 +185,9 @@ def boolean(obj: dict, key: str, path: str, event: int | None = None, *, require
 
 
 @overload
-def amount(obj: dict, key: str, path: str, event: int | None = None, *,
-           required: Literal[True] = True) -> Decimal: ...
+def amount(obj: dict, key: str, path: str, event: int | None = None, *, required: Literal[True] = True) -> Decimal: ...
 @overload
-def amount(obj: dict, key: str, path: str, event: int | None = None, *,
-           required: bool = True) -> Decimal | None: ...
+def amount(obj: dict, key: str, path: str, event: int | None = None, *, required: bool = True) -> Decimal | None: ...
 
 
 def amount(obj: dict, key: str, path: str, event: int | None = None, *, required: bool = True) -> Decimal | None:
@@ -219,9 +238,9 @@ def card(ev: dict, event: int, example: str) -> str:
     if type(text) is not str:
         if text is None and "card" not in ev:
             raise missing("card", path, event)
-        raise wrong_type("card", text, f"a card such as \"{example}\"", path, event)
+        raise wrong_type("card", text, f'a card such as "{example}"', path, event)
     if not text.strip():
-        raise bad_value("card", text, f"a card is written like \"{example}\"; it must not be empty.", path, event)
+        raise bad_value("card", text, f'a card is written like "{example}"; it must not be empty.', path, event)
     return text
 
 
@@ -232,10 +251,11 @@ def header(doc, variant: object) -> dict:
     if fmt_ != "round/1":
         if "format" not in doc:
             raise missing("format", "$")
-        raise RoundError("wrong_format", f"This is not a round log: \"format\" is {fmt_!r}, expected \"round/1\".",
-                         path="$.format")
+        raise RoundError(
+            "wrong_format", f'This is not a round log: "format" is {fmt_!r}, expected "round/1".', path="$.format"
+        )
     if doc.get("variant") != variant:
-        raise bad_value("variant", doc.get("variant"), f"expected \"{variant}\".", "$")
+        raise bad_value("variant", doc.get("variant"), f'expected "{variant}".', "$")
     if "id" in doc and doc["id"] is not None and type(doc["id"]) is not str:
         raise wrong_type("id", doc["id"], "text (a UUID)", "$")
     for key in ("shoe", "dealer"):

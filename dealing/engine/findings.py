@@ -49,6 +49,8 @@ IMPOSSIBLE: Final = frozenset({"CARD_INVALID", "CARD_COUNT"})
 def impossible(findings) -> list:
     """The findings (of a replay) that make a round impossible, in their order."""
     return [f for f in findings if f.code in IMPOSSIBLE]
+
+
 SEVERITY_ORDER: Final = {CRITICAL: 0, MAJOR: 1, MINOR: 2}
 
 

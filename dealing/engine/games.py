@@ -114,9 +114,27 @@ def _import(module: str | ModuleType) -> ModuleType:
 
 
 # The games of this engine. A new one adds its line here (and its modules).
-register(Game("ochko", f"{_PACKAGE}.ochko", f"{_PACKAGE}.ochko.simulator", f"{_PACKAGE}.ochko.odds",
-              f"{_PACKAGE}.ochko.math"))
-register(Game("blackjack", f"{_PACKAGE}.blackjack", f"{_PACKAGE}.blackjack.simulator",
-              f"{_PACKAGE}.blackjack.odds", f"{_PACKAGE}.blackjack.math"))
-register(Game("veintiuno", f"{_PACKAGE}.veintiuno", f"{_PACKAGE}.veintiuno.simulator",
-              math=f"{_PACKAGE}.veintiuno.math", limits_by_bank=True, shoe_counted=False))
+register(
+    Game(
+        "ochko", f"{_PACKAGE}.ochko", f"{_PACKAGE}.ochko.simulator", f"{_PACKAGE}.ochko.odds", f"{_PACKAGE}.ochko.math"
+    )
+)
+register(
+    Game(
+        "blackjack",
+        f"{_PACKAGE}.blackjack",
+        f"{_PACKAGE}.blackjack.simulator",
+        f"{_PACKAGE}.blackjack.odds",
+        f"{_PACKAGE}.blackjack.math",
+    )
+)
+register(
+    Game(
+        "veintiuno",
+        f"{_PACKAGE}.veintiuno",
+        f"{_PACKAGE}.veintiuno.simulator",
+        math=f"{_PACKAGE}.veintiuno.math",
+        limits_by_bank=True,
+        shoe_counted=False,
+    )
+)

@@ -7,7 +7,8 @@ the round (`finish`) and the events allowed next (`moves`). `replay(Replay, doc)
 `next_events(Replay, doc)` and `walk(Replay, doc)` below are the same for every variant.
 """
 
-from typing import Any, Callable, ClassVar, Final, NoReturn
+from collections.abc import Callable
+from typing import Any, ClassVar, Final, NoReturn
 
 from mypy_extensions import mypyc_attr
 
@@ -93,8 +94,12 @@ class Round:
             raise doc_.missing("e", f"$.events[{i}]", i)
         game = self.GAME
         article = "an" if game[:1] in "aeiou" else "a"
-        raise RoundError("unknown_event", f"Event {i}: {ev['e']!r} is not an event of {article} {game} round "
-                         f"(known: {', '.join(self.handlers)}).", path=f"$.events[{i}].e", event=i)
+        raise RoundError(
+            "unknown_event",
+            f"Event {i}: {ev['e']!r} is not an event of {article} {game} round (known: {', '.join(self.handlers)}).",
+            path=f"$.events[{i}].e",
+            event=i,
+        )
 
     # --- the end of the round, what may happen next: each variant's own -------------------------
 
@@ -140,8 +145,9 @@ class Round:
         code = info[0]
         self.shoe_cards.append(code)
         if not info[4]:
-            self._say("CARD_INVALID", {"rule": "not_in_pack", "event": i, "card": code,
-                                       "pack": {"rule": self.PACK_PHRASE}}, i)
+            self._say(
+                "CARD_INVALID", {"rule": "not_in_pack", "event": i, "card": code, "pack": {"rule": self.PACK_PHRASE}}, i
+            )
             return
         n = self.card_counts.get(code, 0) + 1
         self.card_counts[code] = n
@@ -160,14 +166,19 @@ class Round:
         limit = 4 * self.copies
         if total > limit and rank not in self.ranks_over:
             self.ranks_over.add(rank)
-            self._say("CARD_COUNT", {"rule": "rank", "event": i, "n": total, "card": _cards.label(code), "most": limit},
-                      i)
+            self._say(
+                "CARD_COUNT", {"rule": "rank", "event": i, "n": total, "card": _cards.label(code), "most": limit}, i
+            )
 
     def _suit_needed(self, i: int, text: str) -> NoReturn:
         """A suit-less card where the suit matters: refused, naming the event."""
-        raise RoundError("suit_needed", f"Event {i}: the card {text!r} has no suit, but the suit matters "
-                         f"{self.SUIT_WORDS}: write the card with its suit, such as \"{self.CARD_EXAMPLE}\".",
-                         path=f"$.events[{i}].card", event=i)
+        raise RoundError(
+            "suit_needed",
+            f"Event {i}: the card {text!r} has no suit, but the suit matters "
+            f'{self.SUIT_WORDS}: write the card with its suit, such as "{self.CARD_EXAMPLE}".',
+            path=f"$.events[{i}].card",
+            event=i,
+        )
 
     def _too_many(self, i: int, code: str, n: int) -> None:
         """CARD_COUNT, in the variant's words, the first time a card comes out once too often."""
@@ -188,8 +199,12 @@ def lookup(table: dict, i: int, ev: dict, key: str, wanted: str, among: str) -> 
         raise doc_.missing(key, f"$.events[{i}]", i)
     if type(name) is not str:
         raise doc_.wrong_type(key, name, wanted, f"$.events[{i}]", i)
-    raise RoundError(f"unknown_{key}", f"Event {i} names {key} \"{name}\", which is not {among}"
-                     f"{', '.join(table)}).", path=f"$.events[{i}].{key}", event=i)
+    raise RoundError(
+        f"unknown_{key}",
+        f'Event {i} names {key} "{name}", which is not {among}{", ".join(table)}).',
+        path=f"$.events[{i}].{key}",
+        event=i,
+    )
 
 
 def stake_of(stakes: dict, i: int, ev: dict) -> Any:
@@ -237,12 +252,15 @@ def first_in(items: list, state: str) -> Any:
     return None
 
 
-def card_table(value: Callable[[str], int], pack: frozenset[str], pictures: str = "JQK", *,
-               suitless: bool = False) -> dict[str, tuple]:
+def card_table(
+    value: Callable[[str], int], pack: frozenset[str], pictures: str = "JQK", *, suitless: bool = False
+) -> dict[str, tuple]:
     """Every accepted spelling of a card -> (code, value, is_ace, is_picture, in_pack); with
     `suitless`, also the suit-less cards (``9*``) of the pack's ranks, where suits never matter."""
-    table = {text: (code, value(code[0]), code[0] == "A", code[0] in pictures, code in pack)
-             for text, code in _cards.spellings().items()}
+    table = {
+        text: (code, value(code[0]), code[0] == "A", code[0] in pictures, code in pack)
+        for text, code in _cards.spellings().items()
+    }
     if suitless:
         ranks = {code[0] for code in pack}
         for text, code in _cards.suitless_spellings().items():
@@ -251,6 +269,7 @@ def card_table(value: Callable[[str], int], pack: frozenset[str], pictures: str 
 
 
 # --- a whole round, for any variant's Replay ------------------------------------------------------------
+
 
 def replay(cls: Callable[[dict], Round], doc: dict) -> Outcome:
     """Replay a whole round log: what each wager was owed and every finding."""

@@ -50,7 +50,7 @@ def parse_amount(value, path: str, *, event: int | None = None, allow_zero: bool
     else:
         raise RoundError(
             "wrong_type",
-            f"{_where(path, event)} must be an amount such as 100 or \"7.50\", not {_json_kind(value)}.",
+            f'{_where(path, event)} must be an amount such as 100 or "7.50", not {_json_kind(value)}.',
             path=path,
             event=event,
         )
@@ -79,7 +79,7 @@ def _bad(value, path, event):
     return RoundError(
         "bad_amount",
         f"{_where(path, event)} is {value!r}: an amount is a positive number with at most 2 decimals "
-        f"(100, \"7.50\"), without exponents.",
+        f'(100, "7.50"), without exponents.',
         path=path,
         event=event,
     )
@@ -90,4 +90,4 @@ def _where(path, event):
         return f"Event {event}: the amount"
     place = _place(path.rsplit(".", 1)[0]) if "." in path else path
     key = path.rsplit(".", 1)[-1]
-    return f"In {place}, \"{key}\"" if place != path.rsplit(".", 1)[0] else f"The amount at {path}"
+    return f'In {place}, "{key}"' if place != path.rsplit(".", 1)[0] else f"The amount at {path}"

@@ -25,14 +25,39 @@ HERE = Path(__file__).resolve().parent
 # The modules that replay, settle and audit rounds, by their names below the engine (a game's
 # package and each of its modules); the CLI, the game registry and each game's simulator, odds and
 # math (its wing's simulator/, odds.py, math/) stay Python.
-MODULES = ("errors", "paths", "money", "cards", "findings", "sentences", "document", "base", "loop",
-           "ochko", "ochko.rules", "ochko.table", "ochko.sentences", "ochko.events", "ochko.replay",
-           "blackjack", "blackjack.rules", "blackjack.table", "blackjack.sentences", "blackjack.events",
-           "blackjack.replay",
-           "veintiuno", "veintiuno.rules", "veintiuno.sentences", "veintiuno.events", "veintiuno.replay", "shoe")
+MODULES = (
+    "errors",
+    "paths",
+    "money",
+    "cards",
+    "findings",
+    "sentences",
+    "document",
+    "base",
+    "loop",
+    "ochko",
+    "ochko.rules",
+    "ochko.table",
+    "ochko.sentences",
+    "ochko.events",
+    "ochko.replay",
+    "blackjack",
+    "blackjack.rules",
+    "blackjack.table",
+    "blackjack.sentences",
+    "blackjack.events",
+    "blackjack.replay",
+    "veintiuno",
+    "veintiuno.rules",
+    "veintiuno.sentences",
+    "veintiuno.events",
+    "veintiuno.replay",
+    "shoe",
+)
 GROUP = f"{PACKAGE}._native"  # mypyc's shared library: dealing/engine/_native__mypyc.*.so
 MANIFEST = HERE / "_native.json"
 PURE_ENV = "ENGINE_PURE"
+
 
 class _State:
     checked = False
@@ -81,13 +106,14 @@ class SourceFirst:
 
     @staticmethod
     def find_spec(fullname, path=None, target=None):
-        module = fullname[len(PACKAGE) + 1:] if fullname.startswith(PACKAGE + ".") else None
+        module = fullname[len(PACKAGE) + 1 :] if fullname.startswith(PACKAGE + ".") else None
         if module not in MODULES:
             return None
         source = _source(module)
         if source.name == "__init__.py":
-            return importlib.util.spec_from_file_location(fullname, source,
-                                                          submodule_search_locations=[str(source.parent)])
+            return importlib.util.spec_from_file_location(
+                fullname, source, submodule_search_locations=[str(source.parent)]
+            )
         return importlib.util.spec_from_file_location(fullname, source)
 
 
@@ -98,13 +124,14 @@ class _PythonBelowCompiled:
 
     @staticmethod
     def find_spec(fullname, path=None, target=None):
-        module = fullname[len(PACKAGE) + 1:] if fullname.startswith(PACKAGE + ".") else None
+        module = fullname[len(PACKAGE) + 1 :] if fullname.startswith(PACKAGE + ".") else None
         if module is None or module in MODULES or module.split(".")[0] not in MODULES:
             return None
         source = HERE.joinpath(*module.split("."))
         if (source / "__init__.py").is_file():
-            return importlib.util.spec_from_file_location(fullname, source / "__init__.py",
-                                                          submodule_search_locations=[str(source)])
+            return importlib.util.spec_from_file_location(
+                fullname, source / "__init__.py", submodule_search_locations=[str(source)]
+            )
         if source.with_suffix(".py").is_file():
             return importlib.util.spec_from_file_location(fullname, source.with_suffix(".py"))
         return None
@@ -128,6 +155,7 @@ def implementation() -> str:
 
 # --- the build ------------------------------------------------------------------------------------
 
+
 def build() -> None:
     """Compile MODULES with mypyc in place and write the manifest of their sources."""
     import tempfile
@@ -142,17 +170,34 @@ def build() -> None:
         cwd = os.getcwd()
         os.chdir(root)  # mypyc names modules by their paths from the project root
         try:
-            extensions = mypycify([_source(m).relative_to(root).as_posix() for m in MODULES],
-                                  opt_level="3", group_name=GROUP, target_dir=os.path.join(tmp, "c"))
-            setup(name="dealing-engine-native", ext_modules=extensions, packages=[], py_modules=[], script_args=[
-                "--quiet", "build_ext", "--inplace", "--build-temp", os.path.join(tmp, "temp"),
-                "--build-lib", os.path.join(tmp, "lib")])
+            extensions = mypycify(
+                [_source(m).relative_to(root).as_posix() for m in MODULES],
+                opt_level="3",
+                group_name=GROUP,
+                target_dir=os.path.join(tmp, "c"),
+            )
+            setup(
+                name="dealing-engine-native",
+                ext_modules=extensions,
+                packages=[],
+                py_modules=[],
+                script_args=[
+                    "--quiet",
+                    "build_ext",
+                    "--inplace",
+                    "--build-temp",
+                    os.path.join(tmp, "temp"),
+                    "--build-lib",
+                    os.path.join(tmp, "lib"),
+                ],
+            )
         finally:
             os.chdir(cwd)
     if any(source_digest(m) != sources[m] for m in MODULES):
         raise SystemExit("an engine source changed during the build; build again")
-    MANIFEST.write_text(json.dumps({"python": sys.implementation.cache_tag, "sources": sources}, indent=1) + "\n",
-                        encoding="utf-8")
+    MANIFEST.write_text(
+        json.dumps({"python": sys.implementation.cache_tag, "sources": sources}, indent=1) + "\n", encoding="utf-8"
+    )
 
 
 def clean() -> None:

@@ -67,8 +67,11 @@ def read_shoe(doc: dict) -> Shoe:
 
     doc = doc_.expect_object(doc, "$")
     if doc.get("format") != "shoe/1":
-        raise RoundError("wrong_format", f"This is not a shoe log: \"format\" is {doc.get('format')!r}, expected "
-                         f"\"shoe/1\".", path="$.format")
+        raise RoundError(
+            "wrong_format",
+            f'This is not a shoe log: "format" is {doc.get("format")!r}, expected "shoe/1".',
+            path="$.format",
+        )
     name = doc_.text(doc, "variant", "$")
     module = _variant(name)
     table = doc_.expect_object(doc.get("table"), "$.table")
@@ -83,8 +86,11 @@ def read_shoe(doc: dict) -> Shoe:
         e = item.get("e")
         fields = _ITEM_FIELDS.get(e) if type(e) is str else None
         if fields is None:
-            raise RoundError("unknown_event", f"Shoe item {k}: {e!r} is not a shoe event (known: "
-                             f"{', '.join(_ITEM_FIELDS)}).", path=f"{path}.e")
+            raise RoundError(
+                "unknown_event",
+                f"Shoe item {k}: {e!r} is not a shoe event (known: {', '.join(_ITEM_FIELDS)}).",
+                path=f"{path}.e",
+            )
         doc_.unknown_fields(item, fields, path)
         if e == "shuffle":
             items.append(ShoeItem(k, e, by=doc_.text(item, "by", path, required=False)))
@@ -105,8 +111,12 @@ def read_shoe(doc: dict) -> Shoe:
             try:
                 outcome = loop.replay(module.Replay, doc_.expect_object(round_doc, f"{path}.round"))
             except RoundError as exc:
-                raise RoundError(exc.code, f"Shoe item {k} (a round): {exc.message}",
-                                 path=f"{path}.round" + (exc.path or "$")[1:], event=exc.event) from None
+                raise RoundError(
+                    exc.code,
+                    f"Shoe item {k} (a round): {exc.message}",
+                    path=f"{path}.round" + (exc.path or "$")[1:],
+                    event=exc.event,
+                ) from None
             items.append(ShoeItem(k, e, round_id=round_doc.get("id"), outcome=outcome, cards=outcome.cards))
     return Shoe(name, table_min, table_max, rules, items)
 
@@ -119,8 +129,9 @@ def check_shoe(doc: dict) -> list[Finding]:
     return _variant(shoe.variant).shoe_findings(shoe)
 
 
-def count_cards(items, decks: int, pack: frozenset, findings: list[Finding], *, reset_on_shuffle: bool = True,
-                what: str = "shoe") -> None:
+def count_cards(
+    items, decks: int, pack: frozenset, findings: list[Finding], *, reset_on_shuffle: bool = True, what: str = "shoe"
+) -> None:
     """CARD_COUNT: more copies of a card than `decks` packs hold, counted since the last shuffle.
     A suit-less card (``9*``) counts against its rank only: at most 4 × `decks` cards of a rank,
     suited or not, once a suit-less one of that rank has come out."""
@@ -139,15 +150,39 @@ def count_cards(items, decks: int, pack: frozenset, findings: list[Finding], *, 
                 suitless.add(code[0])
             r = ranks[code[0]] = ranks.get(code[0], 0) + 1
             if code[0] in suitless and r == 4 * decks + 1:
-                findings.append(finding("CARD_COUNT", {"rule": "shoe_rank", "item": item.index, "where": where(item),
-                                                       "n": r, "card": _cards.label(code[0] + _cards.SUITLESS),
-                                                       "what": what, "decks": decks, "most": 4 * decks},
-                                        event=item.index))
+                findings.append(
+                    finding(
+                        "CARD_COUNT",
+                        {
+                            "rule": "shoe_rank",
+                            "item": item.index,
+                            "where": where(item),
+                            "n": r,
+                            "card": _cards.label(code[0] + _cards.SUITLESS),
+                            "what": what,
+                            "decks": decks,
+                            "most": 4 * decks,
+                        },
+                        event=item.index,
+                    )
+                )
             if code not in pack:
                 continue
             n = counts.get(code, 0) + 1
             counts[code] = n
             if n == decks + 1:
-                findings.append(finding("CARD_COUNT", {"rule": "shoe_card", "item": item.index, "where": where(item),
-                                                       "card": _cards.label(code), "n": n, "what": what,
-                                                       "decks": decks}, event=item.index))
+                findings.append(
+                    finding(
+                        "CARD_COUNT",
+                        {
+                            "rule": "shoe_card",
+                            "item": item.index,
+                            "where": where(item),
+                            "card": _cards.label(code),
+                            "n": n,
+                            "what": what,
+                            "decks": decks,
+                        },
+                        event=item.index,
+                    )
+                )

@@ -6,17 +6,44 @@ it with `dealing.games.form_for(variant)`, never by naming a game here.
 """
 
 from .fields import (
-    QUICK_WIDGETS, RESULT_CHOICES, AmountField, CardField, CardsField, ResultField, UserChoiceField,
-    amount_json_text, dealer_label, parse_amount_text, parse_cards,
+    QUICK_WIDGETS,
+    RESULT_CHOICES,
+    AmountField,
+    CardField,
+    CardsField,
+    ResultField,
+    UserChoiceField,
+    amount_json_text,
+    dealer_label,
+    parse_amount_text,
+    parse_cards,
 )
 from .incidents import DecisionForm, IncidentForm
 from .rounds import SETTLEMENT_CODES, Check, FindingView, RoundForm, WagerRow, document_token, pit_dealers
 from .shoes import BurnForm, DealerChangeForm, ShoeStartForm
 
 __all__ = [
-    "QUICK_WIDGETS", "RESULT_CHOICES", "AmountField", "CardField", "CardsField", "ResultField", "UserChoiceField",
-    "amount_json_text", "dealer_label", "parse_amount_text", "parse_cards",
-    "DecisionForm", "IncidentForm",
-    "SETTLEMENT_CODES", "Check", "FindingView", "RoundForm", "WagerRow", "document_token", "pit_dealers",
-    "BurnForm", "DealerChangeForm", "ShoeStartForm",
+    "QUICK_WIDGETS",
+    "RESULT_CHOICES",
+    "AmountField",
+    "CardField",
+    "CardsField",
+    "ResultField",
+    "UserChoiceField",
+    "amount_json_text",
+    "dealer_label",
+    "parse_amount_text",
+    "parse_cards",
+    "DecisionForm",
+    "IncidentForm",
+    "SETTLEMENT_CODES",
+    "Check",
+    "FindingView",
+    "RoundForm",
+    "WagerRow",
+    "document_token",
+    "pit_dealers",
+    "BurnForm",
+    "DealerChangeForm",
+    "ShoeStartForm",
 ]

@@ -32,7 +32,9 @@ def parse_amount_text(text: str) -> Decimal:
     if many:
         raise forms.ValidationError(
             _("%(amount)s has %(n)d decimals; an amount has at most 2 (e.g. 7.50).")
-            % {"amount": text.strip(), "n": len(many.group(1))}, code="decimals")
+            % {"amount": text.strip(), "n": len(many.group(1))},
+            code="decimals",
+        )
     if not _AMOUNT.match(cleaned):
         raise forms.ValidationError(_("Enter an amount such as 150 or 7.50."), code="amount")
     amount = Decimal(cleaned)
@@ -46,8 +48,10 @@ class AmountField(forms.CharField):
 
     def __init__(self, **kwargs):
         kwargs.setdefault("required", False)
-        kwargs.setdefault("widget", forms.TextInput(attrs={
-            "inputmode": "decimal", "autocomplete": "off", "class": "amount", "size": 7}))
+        kwargs.setdefault(
+            "widget",
+            forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off", "class": "amount", "size": 7}),
+        )
         super().__init__(**kwargs)
 
     def clean(self, value):
@@ -72,12 +76,18 @@ def parse_cards(text: str, pack: frozenset[str], *, pack_words: str) -> list[str
             codes.append(code)
     errors = []
     if unknown:
-        errors.append(forms.ValidationError(
-            _("%(cards)s: not a card. Write rank and suit: TS, AH, 10D.") % {"cards": ", ".join(unknown)},
-            code="card"))
+        errors.append(
+            forms.ValidationError(
+                _("%(cards)s: not a card. Write rank and suit: TS, AH, 10D.") % {"cards": ", ".join(unknown)},
+                code="card",
+            )
+        )
     if outside:
-        errors.append(forms.ValidationError(
-            _("%(cards)s: not in %(pack)s.") % {"cards": ", ".join(outside), "pack": pack_words}, code="pack"))
+        errors.append(
+            forms.ValidationError(
+                _("%(cards)s: not in %(pack)s.") % {"cards": ", ".join(outside), "pack": pack_words}, code="pack"
+            )
+        )
     if errors:
         raise forms.ValidationError(errors)
     return codes
@@ -89,8 +99,17 @@ class CardsField(forms.CharField):
     def __init__(self, *, pack: frozenset[str], pack_words: str, most: int | None = None, **kwargs):
         self.pack, self.pack_words, self.most = pack, pack_words, most
         kwargs.setdefault("required", False)
-        kwargs.setdefault("widget", forms.TextInput(attrs={
-            "autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false", "class": "cards-input"}))
+        kwargs.setdefault(
+            "widget",
+            forms.TextInput(
+                attrs={
+                    "autocomplete": "off",
+                    "autocapitalize": "characters",
+                    "spellcheck": "false",
+                    "class": "cards-input",
+                }
+            ),
+        )
         super().__init__(**kwargs)
 
     def clean(self, value):
@@ -106,8 +125,9 @@ RESULT_CHOICES = [("", "—"), (PAY, gettext_lazy("pay")), (TAKE, gettext_lazy("
 
 class ResultField(forms.ChoiceField):
     def __init__(self, **kwargs):
-        super().__init__(choices=RESULT_CHOICES, required=False,
-                         widget=forms.Select(attrs={"class": "result"}), **kwargs)
+        super().__init__(
+            choices=RESULT_CHOICES, required=False, widget=forms.Select(attrs={"class": "result"}), **kwargs
+        )
 
 
 class QuickWidgets(DjangoTemplates):
@@ -117,27 +137,46 @@ class QuickWidgets(DjangoTemplates):
     draw. The HTML is the same as Django's widget templates give; anything else goes to them.
     """
 
-    INPUTS = {"django/forms/widgets/text.html", "django/forms/widgets/hidden.html",
-              "django/forms/widgets/checkbox.html", "django/forms/widgets/number.html"}
+    INPUTS = {
+        "django/forms/widgets/text.html",
+        "django/forms/widgets/hidden.html",
+        "django/forms/widgets/checkbox.html",
+        "django/forms/widgets/number.html",
+    }
 
     def render(self, template_name, context, request=None):
         widget = context.get("widget") if isinstance(context, dict) else None
         if widget is not None and template_name in self.INPUTS:
             value = widget.get("value")
             value = "" if value is None else format_html(' value="{}"', value)
-            return mark_safe(format_html('<input type="{}" name="{}"', widget["type"], widget["name"]) + value
-                             + _attrs(widget["attrs"]) + ">")
-        if widget is not None and template_name == "django/forms/widgets/select.html" and not widget.get("optgroups") \
-                is None:
+            return mark_safe(
+                format_html('<input type="{}" name="{}"', widget["type"], widget["name"])
+                + value
+                + _attrs(widget["attrs"])
+                + ">"
+            )
+        if (
+            widget is not None
+            and template_name == "django/forms/widgets/select.html"
+            and widget.get("optgroups") is not None
+        ):
             options = []
             for group, choices, _index in widget["optgroups"]:
                 if group:
                     return super().render(template_name, context, request)
                 for option in choices:
-                    options.append(format_html('<option value="{}"', option["value"]) + _attrs(option["attrs"])
-                                   + format_html(">{}</option>", option["label"]))
-            return mark_safe(format_html('<select name="{}"', widget["name"]) + _attrs(widget["attrs"]) + ">"
-                             + "".join(options) + "</select>")
+                    options.append(
+                        format_html('<option value="{}"', option["value"])
+                        + _attrs(option["attrs"])
+                        + format_html(">{}</option>", option["label"])
+                    )
+            return mark_safe(
+                format_html('<select name="{}"', widget["name"])
+                + _attrs(widget["attrs"])
+                + ">"
+                + "".join(options)
+                + "</select>"
+            )
         return super().render(template_name, context, request)
 
 
@@ -158,9 +197,19 @@ class CardField(forms.CharField):
     """One card in any spelling (TS, 10h, ah) → its code; whether the table's pack holds it is the service's call."""
 
     def __init__(self, **kwargs):
-        kwargs.setdefault("widget", forms.TextInput(attrs={
-            "autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false", "class": "card-input",
-            "placeholder": "TS", "size": 4}))
+        kwargs.setdefault(
+            "widget",
+            forms.TextInput(
+                attrs={
+                    "autocomplete": "off",
+                    "autocapitalize": "characters",
+                    "spellcheck": "false",
+                    "class": "card-input",
+                    "placeholder": "TS",
+                    "size": 4,
+                }
+            ),
+        )
         super().__init__(**kwargs)
 
     def clean(self, value):
@@ -169,8 +218,9 @@ class CardField(forms.CharField):
             return ""
         code = engine_cards.normalize(text) or engine_cards.normalize(text.upper())
         if code is None:
-            raise forms.ValidationError(_("%(card)s is not a card. Write a rank and a suit, e.g. TS, AH, 10D.")
-                                        % {"card": text}, code="card")
+            raise forms.ValidationError(
+                _("%(card)s is not a card. Write a rank and a suit, e.g. TS, AH, 10D.") % {"card": text}, code="card"
+            )
         return code
 
 

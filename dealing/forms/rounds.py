@@ -34,8 +34,14 @@ User = get_user_model()
 
 # --- what the engine said, laid over the form ----------------------------------------------------
 
-SETTLEMENT_CODES = {"WRONG_AMOUNT", "WRONG_RESULT", "MISSING_SETTLEMENT", "UNEXPECTED_SETTLEMENT",
-                    "LATE_SETTLEMENT", "PAYMENT_ORDER"}
+SETTLEMENT_CODES = {
+    "WRONG_AMOUNT",
+    "WRONG_RESULT",
+    "MISSING_SETTLEMENT",
+    "UNEXPECTED_SETTLEMENT",
+    "LATE_SETTLEMENT",
+    "PAYMENT_ORDER",
+}
 
 
 @dataclass
@@ -101,8 +107,13 @@ class Check:
         never when the round cannot have happened."""
         if self.vouched:
             return self.ok
-        return (self.ok and self.outcome is not None and self.outcome.wagers is not None and not self.unsettled
-                and not self.impossible)
+        return (
+            self.ok
+            and self.outcome is not None
+            and self.outcome.wagers is not None
+            and not self.unsettled
+            and not self.impossible
+        )
 
     @property
     def float_owed(self):
@@ -144,6 +155,7 @@ def document_token(document: dict, *, may_save: bool) -> str:
 
 # --- the round form ----------------------------------------------------------------------------
 
+
 def pit_dealers(table):
     """Active users holding the dealer role who work in the table's pit, by username."""
     users = User.objects.filter(is_active=True, staff__pits=table.pit_id).order_by("username").distinct()
@@ -160,8 +172,10 @@ class RoundForm(forms.Form):
     limits_word = gettext_lazy("Bet")
     tab_help = gettext_lazy("next field: box 1 → 6, then your cards")
     key_help: tuple = ()
-    cards_help = gettext_lazy("Cards: rank and suit — TS, AH, 10D, 7c — separated by spaces. The first card of a box "
-                              "is the one dealt; then each card it drew.")
+    cards_help = gettext_lazy(
+        "Cards: rank and suit — TS, AH, 10D, 7c — separated by spaces. The first card of a box "
+        "is the one dealt; then each card it drew."
+    )
     script = ""  # a static file, e.g. "dealing/round_form_blackjack.js"
 
     round_id = forms.UUIDField(widget=forms.HiddenInput)
@@ -178,14 +192,18 @@ class RoundForm(forms.Form):
         if amends is not None:
             # Asked for when the correction is saved (a check needs none): see `reason_missing`.
             self.fields["reason"] = forms.CharField(
-                label=_("Why is the round corrected?"), max_length=2000, required=False,
-                widget=forms.Textarea(attrs={"rows": 2, "class": "reason-input"}))
+                label=_("Why is the round corrected?"),
+                max_length=2000,
+                required=False,
+                widget=forms.Textarea(attrs={"rows": 2, "class": "reason-input"}),
+            )
             self.extra_header = {k: v for k, v in amends.document.items() if k not in _HEADER_KEYS}
         self.dealer_fixed = not user.is_superuser and not _logs_for_others(user)
         if not self.dealer_fixed:
             choices = [(u.get_username(), dealer_label(u)) for u in pit_dealers(table)]
-            self.fields["dealer"] = forms.ChoiceField(label=_("Dealer"), choices=[("", "—")] + choices,
-                                                      widget=forms.Select(attrs={"class": "dealer-select"}))
+            self.fields["dealer"] = forms.ChoiceField(
+                label=_("Dealer"), choices=[("", "—")] + choices, widget=forms.Select(attrs={"class": "dealer-select"})
+            )
 
     def reason_missing(self) -> bool:
         """A correction is saved only with its reason; the error goes on the reason's field."""
@@ -242,8 +260,16 @@ class RoundForm(forms.Form):
     def _wager_row(self, wager: str, label, prefix: str, owed, *, absent: str = "", **extra) -> "WagerRow":
         """The row of one wager's result and amount (fields `<prefix><wager>_result` / `_amount`)."""
         r_name = f"{prefix}{wager}_result"
-        return WagerRow(wager, label, self[r_name], self[f"{prefix}{wager}_amount"], owed,
-                        self.result.findings_for(r_name) if self.result else [], absent, **extra)
+        return WagerRow(
+            wager,
+            label,
+            self[r_name],
+            self[f"{prefix}{wager}_amount"],
+            owed,
+            self.result.findings_for(r_name) if self.result else [],
+            absent,
+            **extra,
+        )
 
     @staticmethod
     def _stake_of_path(path: str | None, built: Built) -> tuple[dict, str | None] | None:
@@ -266,8 +292,9 @@ class RoundForm(forms.Form):
 
     def problems(self) -> list[tuple[str, str, str]]:
         """The fields that did not clean, as (field name, where, first error) in the order of the form."""
-        return [(name, self.field_place(name), str(self.errors[name][0])) for name in self.fields
-                if name in self.errors]
+        return [
+            (name, self.field_place(name), str(self.errors[name][0])) for name in self.fields if name in self.errors
+        ]
 
     # Shared.
     def dealer_username(self) -> str:
@@ -311,8 +338,7 @@ class RoundForm(forms.Form):
             result.outcome = outcome
             for f in outcome.findings:
                 name = self.field_of_finding(f) or self.field_of(built.source_of(f.event))
-                result.findings.append(FindingView(f.code, f.severity, f.message, name, f.expected, f.actual,
-                                                       f.params))
+                result.findings.append(FindingView(f.code, f.severity, f.message, name, f.expected, f.actual, f.params))
         result.token = document_token(built.document, may_save=result.may_save)
         self.result = result
         return result

@@ -10,8 +10,9 @@ from .fields import AmountField, CardField, UserChoiceField, amount_json_text
 
 
 class ShoeStartForm(forms.Form):
-    decks = forms.IntegerField(min_value=1, max_value=16, label=gettext_lazy("Packs"),
-                               widget=forms.NumberInput(attrs={"size": 3}))
+    decks = forms.IntegerField(
+        min_value=1, max_value=16, label=gettext_lazy("Packs"), widget=forms.NumberInput(attrs={"size": 3})
+    )
 
 
 class BurnForm(forms.Form):
@@ -32,8 +33,11 @@ class BurnForm(forms.Form):
         if data.get("reason") != BurnReason.PAID:
             data["fee"] = None
         elif data.get("fee") is None and "fee" not in self.errors:
-            self.add_error("fee", _("A paid burn costs the player half the table minimum (%(fee)s).")
-                           % {"fee": amount_json_text(self.table.min_bet / 2)})
+            self.add_error(
+                "fee",
+                _("A paid burn costs the player half the table minimum (%(fee)s).")
+                % {"fee": amount_json_text(self.table.min_bet / 2)},
+            )
         return data
 
 

@@ -80,8 +80,14 @@ def follow(doc: dict) -> dict:
         seen = {id(f) for f in walk.findings}  # found by the events themselves, as they were applied
         outcome = walk.finish()
     except engine.RoundError as exc:
-        return {"moves": [], "owed": [], "findings": [], "halt": [], "done": False,
-                "error": {"code": exc.code, "message": exc.message, "event": exc.event, "path": exc.path}}
+        return {
+            "moves": [],
+            "owed": [],
+            "findings": [],
+            "halt": [],
+            "done": False,
+            "error": {"code": exc.code, "message": exc.message, "event": exc.event, "path": exc.path},
+        }
     handlers = walk.handlers
     moves = []
     for m in raw_moves:
@@ -90,27 +96,49 @@ def follow(doc: dict) -> dict:
         event = {k: v for k, v in m.items() if k in fields and k not in needs and k not in _INFO}
         if m["e"] == "double":
             event.pop("amount", None)  # the double's default: the hand's bet, as the form logs it
-        moves.append({"event": event, "needs": needs, "say": m.get("say", ""),
-                      **{k: m[k] for k in _INFO if k in m}})
+        moves.append({"event": event, "needs": needs, "say": m.get("say", ""), **{k: m[k] for k in _INFO if k in m}})
     moves = _settlement_order(moves)
     findings = []
     for f in outcome.findings:
         # Of what the end of the round finds, a round still in progress shows only the verdicts on
         # its settlements (a wrong payment): not what is merely still to come (a box not yet dealt).
-        if raw_moves and id(f) not in seen and not (
-                f.event is not None and 0 <= f.event < len(events) and isinstance(events[f.event], dict)
-                and events[f.event].get("e") in _SETTLE):
+        if (
+            raw_moves
+            and id(f) not in seen
+            and not (
+                f.event is not None
+                and 0 <= f.event < len(events)
+                and isinstance(events[f.event], dict)
+                and events[f.event].get("e") in _SETTLE
+            )
+        ):
             continue
         if f.event is None and raw_moves:
             continue
-        findings.append({"code": f.code, "severity": engine.SEVERITY.get(f.code, "major"), "event": f.event,
-                         "message": f.message, "params": f.params,
-                         "stake": f.stake, "wager": f.wager})
+        findings.append(
+            {
+                "code": f.code,
+                "severity": engine.SEVERITY.get(f.code, "major"),
+                "event": f.event,
+                "message": f.message,
+                "params": f.params,
+                "stake": f.stake,
+                "wager": f.wager,
+            }
+        )
     last = len(events) - 1
-    owed = [{"stake": w.stake, "hand": w.hand, "wager": w.wager, "result": w.result,
-             "amount": _amount(w.amount)} for w in (outcome.wagers or ())]
-    return {"moves": moves, "owed": owed, "findings": findings,
-            "halt": [f for f in findings if f["event"] == last], "done": not moves, "error": None}
+    owed = [
+        {"stake": w.stake, "hand": w.hand, "wager": w.wager, "result": w.result, "amount": _amount(w.amount)}
+        for w in (outcome.wagers or ())
+    ]
+    return {
+        "moves": moves,
+        "owed": owed,
+        "findings": findings,
+        "halt": [f for f in findings if f["event"] == last],
+        "done": not moves,
+        "error": None,
+    }
 
 
 _SETTLE = ("pay", "take", "leave")

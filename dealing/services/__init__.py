@@ -22,21 +22,57 @@ and writes the audit's verdict itself (audit.state). Callers use this package's 
 from dealing.access import works_at
 from dealing.errors import engine_error
 
-from .chain_link import Link, TableChanged, approval_append
 from .bulk import BATCH as IMPORT_BATCH
 from .bulk import ImportSummary, rounds_import
+from .chain_link import Link, TableChanged, approval_append
 from .checkpoints import ChainReport, chain_heads, chain_verify, checkpoint_write_all
 from .corrections import round_amend, round_amendment_decide
 from .documents import MAX_DEPTH, MAX_EXPONENT, MONEY_LIMIT, complete_document, read_document
 from .incidents import incident_decide, incident_report
 from .rounds import BOX_MAX, PLAYER_MAX, STAKE_ID_MAX, round_log
 from .shoes import (
-    card_code, shoe_burn, shoe_dealer_change, shoe_decks, shoe_end, shoe_for_round, shoe_reference, shoe_start,
+    card_code,
+    shoe_burn,
+    shoe_dealer_change,
+    shoe_decks,
+    shoe_end,
+    shoe_for_round,
+    shoe_reference,
+    shoe_start,
 )
 
 __all__ = [
-    "BOX_MAX", "IMPORT_BATCH", "ImportSummary", "MAX_DEPTH", "MAX_EXPONENT", "MONEY_LIMIT", "PLAYER_MAX", "STAKE_ID_MAX", "ChainReport", "Link",
-    "TableChanged", "approval_append", "card_code", "chain_heads", "chain_verify", "checkpoint_write_all", "complete_document", "engine_error", "incident_decide", "incident_report", "read_document",
-    "round_amend", "round_amendment_decide", "round_log", "rounds_import", "shoe_burn", "shoe_dealer_change", "shoe_decks",
-    "shoe_end", "shoe_for_round", "shoe_reference", "shoe_start", "works_at",
+    "BOX_MAX",
+    "IMPORT_BATCH",
+    "ImportSummary",
+    "MAX_DEPTH",
+    "MAX_EXPONENT",
+    "MONEY_LIMIT",
+    "PLAYER_MAX",
+    "STAKE_ID_MAX",
+    "ChainReport",
+    "Link",
+    "TableChanged",
+    "approval_append",
+    "card_code",
+    "chain_heads",
+    "chain_verify",
+    "checkpoint_write_all",
+    "complete_document",
+    "engine_error",
+    "incident_decide",
+    "incident_report",
+    "read_document",
+    "round_amend",
+    "round_amendment_decide",
+    "round_log",
+    "rounds_import",
+    "shoe_burn",
+    "shoe_dealer_change",
+    "shoe_decks",
+    "shoe_end",
+    "shoe_for_round",
+    "shoe_reference",
+    "shoe_start",
+    "works_at",
 ]

@@ -66,6 +66,7 @@ class ImportSummary:
 @dataclass
 class _Pending:
     """A line checked, with what writing it needs (the document itself only as its canonical JSON)."""
+
     line: int
     raw: bytes
     user: object
@@ -95,6 +96,7 @@ class _Shipped(NamedTuple):
     the `_Pending` itself, Decimals and row objects, cost more than checking the line). The stake
     rows are tuples in `chain.STAKE_FIELDS` order with the amounts as text, as the COPY sends them
     and `chain.stake_payload` reads them; the line itself stays with the writer."""
+
     line: int
     user: int
     dealer: int
@@ -112,13 +114,24 @@ class _Shipped(NamedTuple):
     stakes_hmac: str
 
     @classmethod
-    def of(cls, item: _Pending) -> "_Shipped":
+    def of(cls, item: _Pending) -> _Shipped:
         return cls(
-            line=item.line, user=item.user.pk, dealer=item.dealer.pk, table_row=item.table_row, uid=item.uid,
-            table_min=str(item.table_min), table_max=str(item.table_max), shoe_reference=item.shoe_reference,
+            line=item.line,
+            user=item.user.pk,
+            dealer=item.dealer.pk,
+            table_row=item.table_row,
+            uid=item.uid,
+            table_min=str(item.table_min),
+            table_max=str(item.table_max),
+            shoe_reference=item.shoe_reference,
             stakes=[tuple(_text(value) for value in stake_values(s)) for s in item.stakes],
-            float_owed=_text(item.float_owed), float_logged=_text(item.float_logged), shoe_number=item.shoe_number,
-            document_json=item.document_json, key_id=item.key_id, stakes_hmac=item.stakes_hmac)
+            float_owed=_text(item.float_owed),
+            float_logged=_text(item.float_logged),
+            shoe_number=item.shoe_number,
+            document_json=item.document_json,
+            key_id=item.key_id,
+            stakes_hmac=item.stakes_hmac,
+        )
 
 
 def _text(value):
@@ -129,9 +142,15 @@ def _decimal(text) -> Decimal | None:
     return None if text is None else Decimal(text)
 
 
-def rounds_import(lines: Iterable[bytes], *, logged_by=None, table: Table | None = None,
-                  refused: Callable[[int, ServiceError], None] | None = None, batch: int = BATCH,
-                  jobs: int = 1) -> ImportSummary:
+def rounds_import(
+    lines: Iterable[bytes],
+    *,
+    logged_by=None,
+    table: Table | None = None,
+    refused: Callable[[int, ServiceError], None] | None = None,
+    batch: int = BATCH,
+    jobs: int = 1,
+) -> ImportSummary:
     """Log the `round/1` documents of `lines` (bytes, one document each; blank lines are skipped).
 
     `logged_by`: the user every round is logged by (default: the dealer each one names).
@@ -144,7 +163,7 @@ def rounds_import(lines: Iterable[bytes], *, logged_by=None, table: Table | None
     return _Importer(logged_by=logged_by, table=table, refused=refused, batch=batch, jobs=jobs).run(lines)
 
 
-_WORKER: "_Importer | None" = None  # the importer a forked checking process works for
+_WORKER: _Importer | None = None  # the importer a forked checking process works for
 
 
 def _worker_prepare(part):
@@ -174,7 +193,7 @@ def _windows(numbered, size: int):
 
 def _split(window: list, parts: int) -> list[list]:
     step = -(-len(window) // parts)
-    return [window[k:k + step] for k in range(0, len(window), step)]
+    return [window[k : k + step] for k in range(0, len(window), step)]
 
 
 class _Importer:
@@ -246,12 +265,26 @@ class _Importer:
         table = self.table if shipped.table_row is None else self._table_of_row(shipped.table_row)
         house_rules, house_rules_json = self._house_rules(table)
         return _Pending(
-            line=shipped.line, raw=line, user=self._user_by_pk(shipped.user), table=table, table_row=shipped.table_row,
-            uid=shipped.uid, table_min=Decimal(shipped.table_min), table_max=Decimal(shipped.table_max),
-            shoe_reference=shipped.shoe_reference, stakes=shipped.stakes, dealer=self._user_by_pk(shipped.dealer),
-            float_owed=_decimal(shipped.float_owed), float_logged=_decimal(shipped.float_logged),
-            shoe_number=shipped.shoe_number, house_rules=house_rules, document_json=shipped.document_json,
-            house_rules_json=house_rules_json, key_id=shipped.key_id, stakes_hmac=shipped.stakes_hmac)
+            line=shipped.line,
+            raw=line,
+            user=self._user_by_pk(shipped.user),
+            table=table,
+            table_row=shipped.table_row,
+            uid=shipped.uid,
+            table_min=Decimal(shipped.table_min),
+            table_max=Decimal(shipped.table_max),
+            shoe_reference=shipped.shoe_reference,
+            stakes=shipped.stakes,
+            dealer=self._user_by_pk(shipped.dealer),
+            float_owed=_decimal(shipped.float_owed),
+            float_logged=_decimal(shipped.float_logged),
+            shoe_number=shipped.shoe_number,
+            house_rules=house_rules,
+            document_json=shipped.document_json,
+            house_rules_json=house_rules_json,
+            key_id=shipped.key_id,
+            stakes_hmac=shipped.stakes_hmac,
+        )
 
     def _user_by_pk(self, pk):
         user = self.users_by_pk.get(pk)
@@ -281,8 +314,9 @@ class _Importer:
         if user is None:
             user = self._user(doc.get("dealer"))
             if user is None:
-                raise refuse(_("The round names no dealer known here; give --as USERNAME."), "unknown_dealer",
-                             path="$.dealer")
+                raise refuse(
+                    _("The round names no dealer known here; give --as USERNAME."), "unknown_dealer", path="$.dealer"
+                )
         found = self._table_for(doc)
         try:
             return self._prepare(number, line, doc, user, found)
@@ -313,9 +347,12 @@ class _Importer:
         dealer = user if username == user.get_username() else self._user(username)
         if dealer is None or (user.pk, table.pk, table.pit_id, dealer.pk) not in allowed:
             if not dealer_of(table, dealer):
-                raise refuse(_("\"%(dealer)s\" is not a dealer of pit %(pit)s, where table %(table)s stands.")
-                             % {"dealer": username, "pit": table.pit.name, "table": table.name},
-                             "unknown_dealer", path="$.dealer")
+                raise refuse(
+                    _('"%(dealer)s" is not a dealer of pit %(pit)s, where table %(table)s stands.')
+                    % {"dealer": username, "pit": table.pit.name, "table": table.name},
+                    "unknown_dealer",
+                    path="$.dealer",
+                )
             check_may_log_for(user, table, dealer, None)
             allowed.add((user.pk, table.pk, table.pit_id, dealer.pk))
         try:
@@ -329,13 +366,27 @@ class _Importer:
         shoe_number = shoe_number_of(table, reference) if reference else None
         house_rules, house_rules_json = self._house_rules(table)
         key_id, keys = chain.chain_keys()
-        return _Pending(line=number, raw=line, user=user, table=table, table_row=row, uid=stored["id"],
-                        table_min=Decimal(str(stored["table"]["min"])), table_max=Decimal(str(stored["table"]["max"])),
-                        shoe_reference=reference, stakes=stakes, dealer=dealer, float_owed=chain.money_column(outcome.float),
-                        float_logged=chain.money_column(logged_float(outcome)), shoe_number=shoe_number,
-                        house_rules=house_rules, document_json=chain.canonical_json(stored),
-                        house_rules_json=house_rules_json, key_id=key_id,
-                        stakes_hmac=chain.stakes_digest(stakes, keys[key_id]))
+        return _Pending(
+            line=number,
+            raw=line,
+            user=user,
+            table=table,
+            table_row=row,
+            uid=stored["id"],
+            table_min=Decimal(str(stored["table"]["min"])),
+            table_max=Decimal(str(stored["table"]["max"])),
+            shoe_reference=reference,
+            stakes=stakes,
+            dealer=dealer,
+            float_owed=chain.money_column(outcome.float),
+            float_logged=chain.money_column(logged_float(outcome)),
+            shoe_number=shoe_number,
+            house_rules=house_rules,
+            document_json=chain.canonical_json(stored),
+            house_rules_json=house_rules_json,
+            key_id=key_id,
+            stakes_hmac=chain.stakes_digest(stakes, keys[key_id]),
+        )
 
     def _house_rules(self, table: Table) -> tuple[dict, str]:
         # Most lines name a table read before: its rules' object is the one seen then (kept
@@ -458,16 +509,36 @@ class _Importer:
                 continue
             shoe_id, position, number = slot if slot is not None else (None, None, None)
             record = Record(
-                uid=uuid.UUID(item.uid), table_id=table.pk, dealer_id=item.dealer.pk, variant=table.variant,
-                house_rules=item.house_rules, table_min=item.table_min, table_max=item.table_max,
-                document=None, revision=1,  # hashed and written as its canonical JSON (`_encoded`)
-                supersedes_id=None, amendment_reason="", logged_by_id=item.user.pk,
-                float_owed=item.float_owed, float_logged=item.float_logged, chain_index=index, prev_sha256=prev,
-                shoe_id=shoe_id, position=position, number=number, logged_at=now(), table_round=table_round)
+                uid=uuid.UUID(item.uid),
+                table_id=table.pk,
+                dealer_id=item.dealer.pk,
+                variant=table.variant,
+                house_rules=item.house_rules,
+                table_min=item.table_min,
+                table_max=item.table_max,
+                document=None,
+                revision=1,  # hashed and written as its canonical JSON (`_encoded`)
+                supersedes_id=None,
+                amendment_reason="",
+                logged_by_id=item.user.pk,
+                float_owed=item.float_owed,
+                float_logged=item.float_logged,
+                chain_index=index,
+                prev_sha256=prev,
+                shoe_id=shoe_id,
+                position=position,
+                number=number,
+                logged_at=now(),
+                table_round=table_round,
+            )
             record._stakes, record._line = item.stakes, item.line
             record._encoded = {"document": item.document_json, "house_rules": item.house_rules_json}
-            chain.seal_round(record, item.stakes, encoded=record._encoded,
-                             stakes_hmac=item.stakes_hmac if item.key_id == chain.chain_keys()[0] else None)
+            chain.seal_round(
+                record,
+                item.stakes,
+                encoded=record._encoded,
+                stakes_hmac=item.stakes_hmac if item.key_id == chain.chain_keys()[0] else None,
+            )
             prev, index, table_round = record.sha256, index + 1, table_round + 1
             records.append(record)
         return records
@@ -501,18 +572,23 @@ class _Importer:
                     cursor.execute(
                         f"UPDATE {shoe_table} SET next_position = next_position + %s WHERE ended_at IS NULL AND id = "
                         f"(SELECT id FROM {shoe_table} WHERE table_id = %s AND ended_at IS NULL "
-                        f"ORDER BY number DESC LIMIT 1) RETURNING {columns}", [k, table.pk])
+                        f"ORDER BY number DESC LIMIT 1) RETURNING {columns}",
+                        [k, table.pk],
+                    )
                 else:
-                    cursor.execute(f"UPDATE {shoe_table} SET next_position = next_position + %s "
-                                   f"WHERE table_id = %s AND number = %s AND ended_at IS NULL RETURNING {columns}",
-                                   [k, table.pk, number])
+                    cursor.execute(
+                        f"UPDATE {shoe_table} SET next_position = next_position + %s "
+                        f"WHERE table_id = %s AND number = %s AND ended_at IS NULL RETURNING {columns}",
+                        [k, table.pk, number],
+                    )
                 row = cursor.fetchone()
                 if row is None:
                     if number is None:  # no open shoe: rounds without one, as round_log logs them
                         continue
                     named = Shoe.objects.filter(table=table, number=number).first()
-                    exc = (unknown_shoe_error(table, group[0].shoe_reference) if named is None
-                           else shoe_ended_error(named))
+                    exc = (
+                        unknown_shoe_error(table, group[0].shoe_reference) if named is None else shoe_ended_error(named)
+                    )
                     for item in group:
                         slots[item.line] = False
                         errors.append((item.line, exc))
@@ -529,8 +605,10 @@ class _Importer:
 
 # The number of the shoe's last round in force (`Round.objects` would add its derived columns'
 # subqueries to a query asked once per shoe and batch).
-_DEALT = (f"SELECT number FROM {Round._meta.db_table} WHERE shoe_id = %s AND supersedes_id IS NULL "
-          f"ORDER BY position DESC LIMIT 1")
+_DEALT = (
+    f"SELECT number FROM {Round._meta.db_table} WHERE shoe_id = %s AND supersedes_id IS NULL "
+    f"ORDER BY position DESC LIMIT 1"
+)
 
 
 def _stored_documents(uids: list[str]) -> dict:
@@ -539,8 +617,10 @@ def _stored_documents(uids: list[str]) -> dict:
     db = connections[DEFAULT_DB_ALIAS]
     if db.vendor == "postgresql":
         with db.cursor() as cursor:
-            cursor.execute(f"SELECT uid FROM {Round._meta.db_table} WHERE revision = 1 AND uid = ANY(%s)",
-                           [[uuid.UUID(uid) for uid in uids]])
+            cursor.execute(
+                f"SELECT uid FROM {Round._meta.db_table} WHERE revision = 1 AND uid = ANY(%s)",
+                [[uuid.UUID(uid) for uid in uids]],
+            )
             uids = [row[0] for row in cursor.fetchall()]
         if not uids:
             return {}
@@ -548,5 +628,4 @@ def _stored_documents(uids: list[str]) -> dict:
 
 
 def _id_conflict(uid: str) -> ServiceError:
-    return refuse(_("A different round with the id %(id)s is already stored.") % {"id": uid}, "id_conflict",
-                  status=409)
+    return refuse(_("A different round with the id %(id)s is already stored.") % {"id": uid}, "id_conflict", status=409)

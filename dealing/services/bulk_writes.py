@@ -64,14 +64,21 @@ def insert_records(records: list[Record]) -> None:
         for record, saved in zip(records, rounds):
             record.id = saved.pk
         Stake.objects.bulk_create(
-            [Stake(round_id=r.id, **dict(zip(chain.STAKE_FIELDS, stake_values(s)))) for r in records for s in r._stakes],
-            batch_size=500)
+            [
+                Stake(round_id=r.id, **dict(zip(chain.STAKE_FIELDS, stake_values(s))))
+                for r in records
+                for s in r._stakes
+            ],
+            batch_size=500,
+        )
         return
     quote = db.ops.quote_name
     pk = Round._meta.pk
     with db.cursor() as cursor:
-        cursor.execute(f"SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
-                       [Round._meta.db_table, pk.column, len(records)])
+        cursor.execute(
+            "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
+            [Round._meta.db_table, pk.column, len(records)],
+        )
         for record, (new_id,) in zip(records, cursor.fetchall()):
             record.id = new_id
         raw = cursor.cursor
@@ -102,6 +109,7 @@ def _writer(field_):
                 return text
             value = getattr(record, name)
             return None if value is None else json.dumps(value, cls=encoder, ensure_ascii=False)
+
         return json_value
 
     def plain(record):
@@ -109,4 +117,5 @@ def _writer(field_):
             return getattr(record, name)
         except AttributeError:
             return field_.get_default()
+
     return plain

@@ -26,9 +26,16 @@ def approval_append(*, decided_by, decision: str, comment: str, incident=None, r
     transaction). `round` is the correction decided (its link is covered), or `incident`."""
     advisory_xact_lock(_APPROVALS_LOCK)
     last = Approval.objects.order_by("-link").values_list("link", "hmac").first()
-    approval = Approval(incident=incident, round=round, decided_by=decided_by, decision=decision, comment=comment,
-                        decided_at=timezone.now(), link=0 if last is None else last[0] + 1,
-                        prev_hmac="" if last is None else last[1])
+    approval = Approval(
+        incident=incident,
+        round=round,
+        decided_by=decided_by,
+        decision=decision,
+        comment=comment,
+        decided_at=timezone.now(),
+        link=0 if last is None else last[0] + 1,
+        prev_hmac="" if last is None else last[1],
+    )
     chain.seal_approval(approval, round_sha256=None if round is None else round.sha256)
     approval.save(force_insert=True)
     return approval
@@ -64,18 +71,24 @@ class Link:
     # serialises its writers instead and reads it with TABLE_BY_ID).
     TABLE_BY_ID = f"SELECT {_TABLE_COLUMNS} FROM {_TABLE} WHERE id = %s"
     LOCK = TABLE_BY_ID + " FOR UPDATE"
-    LAST = (f"SELECT chain_index, sha256, shoe_id, number, supersedes_id, table_round FROM {_ROUND} "
-            "WHERE table_id = %s ORDER BY chain_index DESC LIMIT 1")
+    LAST = (
+        f"SELECT chain_index, sha256, shoe_id, number, supersedes_id, table_round FROM {_ROUND} "
+        "WHERE table_id = %s ORDER BY chain_index DESC LIMIT 1"
+    )
     # The table's highest round number, when its last link (a correction) does not tell it.
     LAST_TABLE_ROUND = f"SELECT MAX(table_round) FROM {_ROUND} WHERE table_id = %s"
     # Take the next place in the table's open shoe (or the named one); the shoe's row comes back.
     _SHOE_FIELDS = list(Shoe._meta.concrete_fields)
     SHOE_COLUMNS = ", ".join(f.column for f in _SHOE_FIELDS)
-    TAKE_OPEN = (f"UPDATE {_SHOE} SET next_position = next_position + 1 WHERE ended_at IS NULL AND id = "
-                 f"(SELECT id FROM {_SHOE} WHERE table_id = %s AND ended_at IS NULL ORDER BY number DESC LIMIT 1) "
-                 f"RETURNING {SHOE_COLUMNS}")
-    TAKE_NAMED = (f"UPDATE {_SHOE} SET next_position = next_position + 1 "
-                  f"WHERE table_id = %s AND number = %s AND ended_at IS NULL RETURNING {SHOE_COLUMNS}")
+    TAKE_OPEN = (
+        f"UPDATE {_SHOE} SET next_position = next_position + 1 WHERE ended_at IS NULL AND id = "
+        f"(SELECT id FROM {_SHOE} WHERE table_id = %s AND ended_at IS NULL ORDER BY number DESC LIMIT 1) "
+        f"RETURNING {SHOE_COLUMNS}"
+    )
+    TAKE_NAMED = (
+        f"UPDATE {_SHOE} SET next_position = next_position + 1 "
+        f"WHERE table_id = %s AND number = %s AND ended_at IS NULL RETURNING {SHOE_COLUMNS}"
+    )
 
     def __init__(self, chain_index, sha256, shoe_id, number, supersedes_id, table_round):
         self.chain_index, self.sha256, self.shoe_id = chain_index, sha256, shoe_id
@@ -149,8 +162,9 @@ class Link:
     LAST_AND_TAKE_NAMED = f"WITH link AS ({LAST}), slot AS ({TAKE_NAMED}) {_BOTH}"
 
     @classmethod
-    def lock_table(cls, table: Table, *, take_slot: bool, shoe_number: int | None = None,
-                   expected_row: tuple | None = None) -> "tuple[Link | None, Shoe | None]":
+    def lock_table(
+        cls, table: Table, *, take_slot: bool, shoe_number: int | None = None, expected_row: tuple | None = None
+    ) -> "tuple[Link | None, Shoe | None]":
         """Lock the table's row (serialising its writers) and read its last link; with `take_slot`,
         also take the next place in the shoe numbered `shoe_number` (None: the table's open shoe).
         Returns (last link or None, the shoe after taking its place, or None). With `expected_row`
@@ -170,7 +184,7 @@ class Link:
                 else:
                     cursor.execute(cls.LAST_AND_TAKE_NAMED, [table.pk, table.pk, shoe_number])
                 row = cursor.fetchone()
-                last_row, shoe_row = row[:cls._LAST_N], row[cls._LAST_N:]
+                last_row, shoe_row = row[: cls._LAST_N], row[cls._LAST_N :]
                 last = None if last_row[0] is None else cls(*last_row)  # chain_index is never NULL
                 return last, None if shoe_row[0] is None else cls.shoe_from_row(table, shoe_row)  # nor a shoe's id
             cursor.execute(cls.LAST, [table.pk])
@@ -179,8 +193,10 @@ class Link:
         return last, cls.take_slot(table, shoe_number) if take_slot else None
 
     _ROUND_FIELDS = [f for f in Round._meta.concrete_fields if not f.primary_key]
-    _ROUND_INSERT = (f"INSERT INTO {_ROUND} ({', '.join(f.column for f in _ROUND_FIELDS)}) "
-                     f"VALUES ({', '.join(['%s'] * len(_ROUND_FIELDS))})")
+    _ROUND_INSERT = (
+        f"INSERT INTO {_ROUND} ({', '.join(f.column for f in _ROUND_FIELDS)}) "
+        f"VALUES ({', '.join(['%s'] * len(_ROUND_FIELDS))})"
+    )
     _STAKE_FIELDS = [f for f in Stake._meta.concrete_fields if not f.primary_key]
     _STAKE_INSERT = f"INSERT INTO {Stake._meta.db_table} ({', '.join(f.column for f in _STAKE_FIELDS)}) VALUES "
     _STAKE_ROW = f"({', '.join(['%s'] * len(_STAKE_FIELDS))})"
@@ -197,7 +213,8 @@ class Link:
         f"SELECT r.{Round._meta.pk.column}, "
         f"{', '.join(f'(e->>{i})::' + _SQL_TYPES[f.get_internal_type()] for i, f in enumerate(_STAKE_VALUES))} "
         f"FROM r, json_array_elements(%s::json) AS e) "
-        f"SELECT {Round._meta.pk.column} FROM r")
+        f"SELECT {Round._meta.pk.column} FROM r"
+    )
 
     @classmethod
     def insert(cls, record: Round, stakes: list["StakeRow"]) -> None:
@@ -228,9 +245,14 @@ class Link:
                     # costs about twice as much for a handful of rows).
                     for stake in stakes:
                         stake.round_id = record.pk
-                    cursor.execute(cls._STAKE_INSERT + ", ".join([cls._STAKE_ROW] * len(stakes)),
-                                   [f.get_db_prep_save(getattr(stake, f.attname), db)
-                                    for stake in stakes for f in cls._STAKE_FIELDS])
+                    cursor.execute(
+                        cls._STAKE_INSERT + ", ".join([cls._STAKE_ROW] * len(stakes)),
+                        [
+                            f.get_db_prep_save(getattr(stake, f.attname), db)
+                            for stake in stakes
+                            for f in cls._STAKE_FIELDS
+                        ],
+                    )
         record._state.adding = False
         record._state.db = db.alias
 

@@ -31,8 +31,12 @@ def chain_heads() -> dict[str, dict]:
     many links and the last link. One indexed lookup per table (the (table, link) index)."""
     heads: dict[str, dict] = {}
     for table_id, name in Table.objects.order_by("pk").values_list("pk", "name"):
-        last = (Round.objects.filter(table_id=table_id).order_by("-chain_index")
-                .values_list("chain_index", "sha256").first())
+        last = (
+            Round.objects.filter(table_id=table_id)
+            .order_by("-chain_index")
+            .values_list("chain_index", "sha256")
+            .first()
+        )
         if last is not None:
             heads[str(table_id)] = {"name": name, "count": last[0] + 1, "head": last[1]}
     last = Approval.objects.order_by("-link").values_list("link", "hmac").first()
@@ -52,8 +56,15 @@ def checkpoint_write_all() -> ChainCheck:
     except checkpoint_log.CheckpointError as exc:
         return ChainCheck.objects.create(kind=ChainCheck.Kind.CHECKPOINT, at=at, ok=False, message=str(exc))
     records = sum(h["count"] for name, h in heads.items() if name != APPROVALS_CHAIN)
-    return ChainCheck.objects.create(kind=ChainCheck.Kind.CHECKPOINT, at=at, ok=True, records=records, seq=seq,
-                                     digest=digest, message=f"checkpoint {seq} in {path.name}: {len(heads)} chains")
+    return ChainCheck.objects.create(
+        kind=ChainCheck.Kind.CHECKPOINT,
+        at=at,
+        ok=True,
+        records=records,
+        seq=seq,
+        digest=digest,
+        message=f"checkpoint {seq} in {path.name}: {len(heads)} chains",
+    )
 
 
 @dataclass
@@ -74,10 +85,15 @@ class ChainReport:
         return not self.breaks
 
     def summary(self) -> str:
-        checkpoint = ("no checkpoint yet" if self.checkpoint_seq is None
-                      else f"checkpoint {self.checkpoint_seq} of {self.checkpoint_at}")
-        return (f"{self.records} records, {self.stakes} stakes, {self.tables} tables, {self.approvals} approvals, "
-                f"{checkpoint}")
+        checkpoint = (
+            "no checkpoint yet"
+            if self.checkpoint_seq is None
+            else f"checkpoint {self.checkpoint_seq} of {self.checkpoint_at}"
+        )
+        return (
+            f"{self.records} records, {self.stakes} stakes, {self.tables} tables, {self.approvals} approvals, "
+            f"{checkpoint}"
+        )
 
 
 def chain_verify(*, table: Table | None = None, record: bool = False, chunk: int = CHUNK) -> ChainReport:
@@ -85,8 +101,12 @@ def chain_verify(*, table: Table | None = None, record: bool = False, chunk: int
     checkpoint, and the checkpoint log itself; streams every record (memory stays flat). With
     `record`, the outcome is stored as a ChainCheck (the dashboard shows the latest)."""
     report = ChainReport()
-    latest_written = (ChainCheck.objects.filter(kind=ChainCheck.Kind.CHECKPOINT, ok=True)
-                      .order_by("-seq").values_list("seq", "digest", "at").first())
+    latest_written = (
+        ChainCheck.objects.filter(kind=ChainCheck.Kind.CHECKPOINT, ok=True)
+        .order_by("-seq")
+        .values_list("seq", "digest", "at")
+        .first()
+    )
     log = checkpoint_log.read(want=latest_written[0] if latest_written else None)
     if log.problem is not None:
         report.breaks.append(log.problem)
@@ -94,16 +114,37 @@ def chain_verify(*, table: Table | None = None, record: bool = False, chunk: int
         seq, digest, at = latest_written
         when = at.isoformat(timespec="seconds")
         if log.lines == 0:
-            report.breaks.append(Break(checkpoint_log.LOG, CHECKPOINTS, seq, None,
-                                       f"the checkpoint log is gone: no line in {checkpoint_log.directory()}, "
-                                       f"but checkpoint {seq} was written at {when} (a file was deleted)"))
+            report.breaks.append(
+                Break(
+                    checkpoint_log.LOG,
+                    CHECKPOINTS,
+                    seq,
+                    None,
+                    f"the checkpoint log is gone: no line in {checkpoint_log.directory()}, "
+                    f"but checkpoint {seq} was written at {when} (a file was deleted)",
+                )
+            )
         elif log.last_seq < seq:
-            report.breaks.append(Break(checkpoint_log.LOG, CHECKPOINTS, seq, None,
-                                       f"the log ends at checkpoint {log.last_seq}, but checkpoint {seq} was written "
-                                       f"at {when} (the newest lines or file were removed)"))
+            report.breaks.append(
+                Break(
+                    checkpoint_log.LOG,
+                    CHECKPOINTS,
+                    seq,
+                    None,
+                    f"the log ends at checkpoint {log.last_seq}, but checkpoint {seq} was written "
+                    f"at {when} (the newest lines or file were removed)",
+                )
+            )
         elif log.digests.get(seq) not in (None, digest):
-            report.breaks.append(Break(checkpoint_log.LOG, CHECKPOINTS, seq, None,
-                                       f"checkpoint {seq} is not the line written at {when} (it was replaced)"))
+            report.breaks.append(
+                Break(
+                    checkpoint_log.LOG,
+                    CHECKPOINTS,
+                    seq,
+                    None,
+                    f"checkpoint {seq} is not the line written at {when} (it was replaced)",
+                )
+            )
     heads = log.heads()
     if log.last is not None:
         report.checkpoint_seq, report.checkpoint_at = log.last_seq, log.last["at"]
@@ -121,9 +162,16 @@ def chain_verify(*, table: Table | None = None, record: bool = False, chunk: int
     if table is None:
         for key, head in heads.items():
             if key != APPROVALS_CHAIN and key not in seen and head.count:
-                report.breaks.append(Break(log.last["heads"][key].get("name", key), ROUNDS, 0, None,
-                                           f"the table (id {key}) and its {head.count} links are gone, but the "
-                                           f"checkpoint of {head.at} signed them"))
+                report.breaks.append(
+                    Break(
+                        log.last["heads"][key].get("name", key),
+                        ROUNDS,
+                        0,
+                        None,
+                        f"the table (id {key}) and its {head.count} links are gone, but the "
+                        f"checkpoint of {head.at} signed them",
+                    )
+                )
         with _snapshot():
             broken = _walk_approvals(heads.get(APPROVALS_CHAIN), report, chunk)
         if broken is not None:
@@ -132,9 +180,12 @@ def chain_verify(*, table: Table | None = None, record: bool = False, chunk: int
         report.notes.append("no checkpoint has been written yet: the deletion of the newest records cannot be told")
     if record:
         ChainCheck.objects.create(
-            kind=ChainCheck.Kind.VERIFICATION, ok=report.ok, records=report.records,
+            kind=ChainCheck.Kind.VERIFICATION,
+            ok=report.ok,
+            records=report.records,
             message=report.summary() if report.ok else "; ".join(str(b) for b in report.breaks),
-            breaks=[asdict(b) for b in report.breaks])
+            breaks=[asdict(b) for b in report.breaks],
+        )
     return report
 
 
@@ -167,9 +218,14 @@ def _walk_table(table_id: int, name: str, checkpoint: Head | None, report: Chain
                 mine.append(pending[1:])
                 pending = next(stakes, None)
             report.stakes += len(mine)
-            if not walk.step(link=row.chain_index, row_id=row.pk, prev=row.prev_sha256, stored=row.sha256,
-                             key_id=row.chain_key, mismatch=lambda key, row=row, mine=mine: chain.round_mismatch(
-                                 row, mine, key)):
+            if not walk.step(
+                link=row.chain_index,
+                row_id=row.pk,
+                prev=row.prev_sha256,
+                stored=row.sha256,
+                key_id=row.chain_key,
+                mismatch=lambda key, row=row, mine=mine: chain.round_mismatch(row, mine, key),
+            ):
                 break
     finally:
         rounds.close()
@@ -183,9 +239,14 @@ def _walk_approvals(checkpoint: Head | None, report: ChainReport, chunk: int) ->
     try:
         for row in rows:
             report.approvals += 1
-            if not walk.step(link=row.link, row_id=row.pk, prev=row.prev_hmac, stored=row.hmac, key_id=row.chain_key,
-                             mismatch=lambda key, row=row: (chain.approval_mismatch(row, key)
-                                                            or chain.supersession_mismatch(row))):
+            if not walk.step(
+                link=row.link,
+                row_id=row.pk,
+                prev=row.prev_hmac,
+                stored=row.hmac,
+                key_id=row.chain_key,
+                mismatch=lambda key, row=row: chain.approval_mismatch(row, key) or chain.supersession_mismatch(row),
+            ):
                 break
     finally:
         rows.close()

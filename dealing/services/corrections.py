@@ -40,30 +40,41 @@ def round_amend(*, round: Round, document, amended_by, reason: str) -> Round:  #
         except ValueError:
             same = False
         if not same:
-            raise refuse(_("A correction keeps the round's id %(id)s.") % {"id": round.uid}, "id_mismatch",
-                         path="$.id")
+            raise refuse(_("A correction keeps the round's id %(id)s.") % {"id": round.uid}, "id_mismatch", path="$.id")
     if not doc.get("dealer"):
         doc["dealer"] = round.dealer.get_username()
     table_of_document(doc, table)  # only checks that the document names this table
     if doc.get("shoe") and round.shoe_id is not None:
         if shoe_for_round(table=table, reference=doc["shoe"]).pk != round.shoe_id:
-            raise refuse(_("A correction stays in the round's shoe %(shoe)s.") % {"shoe": shoe_reference(round.shoe)},
-                         "shoe_mismatch", path="$.shoe")
+            raise refuse(
+                _("A correction stays in the round's shoe %(shoe)s.") % {"shoe": shoe_reference(round.shoe)},
+                "shoe_mismatch",
+                path="$.shoe",
+            )
     prepared = round_prepare(doc, table=table, logged_by=amended_by, supersedes=round)
     with transaction.atomic():
         Table.objects.select_for_update().filter(pk=table.pk).first()
         current = Round.objects.select_related("shoe", "supersedes").get(pk=round.pk)
         if current.status != RoundStatus.RECORDED:
-            raise refuse(_("Only the revision in force of a round can be corrected; this one is %(status)s.")
-                         % {"status": current.get_status_display()}, "not_in_force", status=409)
+            raise refuse(
+                _("Only the revision in force of a round can be corrected; this one is %(status)s.")
+                % {"status": current.get_status_display()},
+                "not_in_force",
+                status=409,
+            )
         if Round.objects.filter(status_q(RoundStatus.PENDING), supersedes=current).exists():
-            raise refuse(_("This round already has a correction awaiting a pit boss."), "amendment_pending",
-                         status=409)
+            raise refuse(_("This round already has a correction awaiting a pit boss."), "amendment_pending", status=409)
         if chain.canonical_json(prepared.document) == chain.canonical_json(current.document):
             raise refuse(_("The correction changes nothing in the round."), "no_change")
         revision = Round.objects.filter(uid=current.uid).aggregate(r=Max("revision"))["r"] + 1
-        record = round_append(prepared, logged_by=amended_by, revision=revision, supersedes=current,
-                               status=RoundStatus.PENDING, amendment_reason=reason)
+        record = round_append(
+            prepared,
+            logged_by=amended_by,
+            revision=revision,
+            supersedes=current,
+            status=RoundStatus.PENDING,
+            amendment_reason=reason,
+        )
     record.outcome = prepared.outcome
     return record
 
@@ -83,26 +94,32 @@ def round_amendment_decide(*, round: Round, decided_by, decision: str, comment: 
         _lock(round.pk)
         amendment = Round.objects.get(pk=round.pk)
         if amendment.supersedes_id is None or amendment.status != RoundStatus.PENDING:
-            raise refuse(_("This is not a correction awaiting a decision (it is %(status)s).")
-                         % {"status": amendment.get_status_display()}, "not_pending", status=409)
+            raise refuse(
+                _("This is not a correction awaiting a decision (it is %(status)s).")
+                % {"status": amendment.get_status_display()},
+                "not_pending",
+                status=409,
+            )
         _lock(amendment.supersedes_id)
         original = Round.objects.get(pk=amendment.supersedes_id)
         if decided_by.pk == amendment.logged_by_id:
-            raise refuse(_("You made this correction yourself; another pit boss decides on it."), "own_amendment",
-                         status=403)
+            raise refuse(
+                _("You made this correction yourself; another pit boss decides on it."), "own_amendment", status=403
+            )
         if decided_by.pk in (amendment.dealer_id, original.dealer_id):
-            raise refuse(_("You dealt this round; another pit boss decides on its correction."), "own_round",
-                         status=403)
+            raise refuse(
+                _("You dealt this round; another pit boss decides on its correction."), "own_round", status=403
+            )
         if decision == Decision.APPROVED and original.status != RoundStatus.RECORDED:
             raise refuse(_("The round this corrects is no longer in force."), "not_in_force", status=409)
         if decision == Decision.APPROVED:
             # The approval puts the correction in force and the supersession takes the original out:
             # both inside the watch, so the rollups move both rounds' totals in this transaction.
             with hooks.rounds_changing([original.pk, amendment.pk]):
-                approval = approval_append(round=amendment, decided_by=decided_by, decision=decision,
-                                           comment=comment)
-                Supersession.objects.create(superseded=original, superseding=amendment, approval=approval,
-                                            at=approval.decided_at)
+                approval = approval_append(round=amendment, decided_by=decided_by, decision=decision, comment=comment)
+                Supersession.objects.create(
+                    superseded=original, superseding=amendment, approval=approval, at=approval.decided_at
+                )
             hooks.round_recorded(amendment.pk)
             round.status = RoundStatus.RECORDED
         else:

@@ -9,7 +9,7 @@ from ..choices import Decision
 
 def decision_checked(decision: str, comment) -> tuple[str, str]:
     if decision not in Decision.values:
-        raise refuse(_("A decision is \"approved\" or \"rejected\"."), "bad_decision", path="decision")
+        raise refuse(_('A decision is "approved" or "rejected".'), "bad_decision", path="decision")
     comment = (comment or "").strip()
     if decision == Decision.REJECTED and not comment:
         raise refuse(_("Say why it is rejected."), "comment_required", path="comment")

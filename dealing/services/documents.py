@@ -111,8 +111,7 @@ def check_text(text: str, path: str) -> None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise refuse(_("The text at %(path)s is not valid Unicode.") % {"path": path}, "bad_text",
-                     path=path) from None
+        raise refuse(_("The text at %(path)s is not valid Unicode.") % {"path": path}, "bad_text", path=path) from None
 
 
 def complete_document(doc: dict, *, table: Table, logged_by) -> dict:
@@ -130,9 +129,12 @@ def complete_document(doc: dict, *, table: Table, logged_by) -> dict:
                 engine.replay(doc)
             except engine.RoundError as exc:
                 raise engine_error(exc) from None
-        raise refuse(_("Table %(table)s plays %(variant)s, but the round is %(given)s.")
-                     % {"table": table.name, "variant": table.variant, "given": given},
-                     "variant_mismatch", path="$.variant")
+        raise refuse(
+            _("Table %(table)s plays %(variant)s, but the round is %(given)s.")
+            % {"table": table.name, "variant": table.variant, "given": given},
+            "variant_mismatch",
+            path="$.variant",
+        )
     given = doc.get("table") if isinstance(doc.get("table"), dict) else {}
     out_table = dict(given)
     out_table["name"] = table.name
@@ -146,9 +148,13 @@ def complete_document(doc: dict, *, table: Table, logged_by) -> dict:
             raise engine_error(exc) from None
         if sent_rules != in_force:
             differ = sorted(k for k in in_force if sent_rules.get(k) != in_force.get(k))
-            raise refuse(_("The round's house rules differ from table %(table)s's (%(rules)s).")
-                         % {"table": table.name, "rules": ", ".join(differ)},
-                         "rules_mismatch", path="$.rules", rules=differ)
+            raise refuse(
+                _("The round's house rules differ from table %(table)s's (%(rules)s).")
+                % {"table": table.name, "rules": ", ".join(differ)},
+                "rules_mismatch",
+                path="$.rules",
+                rules=differ,
+            )
     doc["rules"] = dict(table.rules or {})
     if not doc.get("dealer"):
         doc["dealer"] = logged_by.get_username()
@@ -158,8 +164,9 @@ def complete_document(doc: dict, *, table: Table, logged_by) -> dict:
         try:
             doc["id"] = str(uuid.UUID(str(doc["id"])))
         except ValueError:
-            raise refuse(_("The round's id must be a UUID, such as b7e4c2d0-5a1f-4a3e-9d51-0c7f2f0a9e11."),
-                         "bad_id", path="$.id") from None
+            raise refuse(
+                _("The round's id must be a UUID, such as b7e4c2d0-5a1f-4a3e-9d51-0c7f2f0a9e11."), "bad_id", path="$.id"
+            ) from None
     return doc
 
 
@@ -180,15 +187,28 @@ def _limits(given: dict, table: Table) -> tuple[Decimal, Decimal]:
             if not table.min_bet <= sent <= table.max_bet:
                 raise refuse(
                     _("The bank's %(which)s of %(sent)s lies outside table %(table)s's limits (%(min)s to %(max)s).")
-                    % {"which": _("minimum") if key == "min" else _("maximum"), "sent": fmt(sent),
-                       "table": table.name, "min": fmt(table.min_bet), "max": fmt(table.max_bet)},
-                    "limits_mismatch", path=f"$.table.{key}")
+                    % {
+                        "which": _("minimum") if key == "min" else _("maximum"),
+                        "sent": fmt(sent),
+                        "table": table.name,
+                        "min": fmt(table.min_bet),
+                        "max": fmt(table.max_bet),
+                    },
+                    "limits_mismatch",
+                    path=f"$.table.{key}",
+                )
         elif sent != limits[key]:
             raise refuse(
                 _("The round gives the table %(which)s as %(sent)s; table %(table)s's is %(value)s.")
-                % {"which": _("minimum") if key == "min" else _("maximum"), "sent": fmt(sent),
-                   "table": table.name, "value": fmt(limits[key])},
-                "limits_mismatch", path=f"$.table.{key}")
+                % {
+                    "which": _("minimum") if key == "min" else _("maximum"),
+                    "sent": fmt(sent),
+                    "table": table.name,
+                    "value": fmt(limits[key]),
+                },
+                "limits_mismatch",
+                path=f"$.table.{key}",
+            )
         limits[key] = sent
     if limits["min"] > limits["max"]:
         raise refuse(_("The round's minimum is above its maximum."), "limits_mismatch", path="$.table")

@@ -68,8 +68,11 @@ def round_log(*, document, logged_by, table: Table | None = None) -> tuple[Round
         except TableChanged:
             changes += 1
             if changes == 3:
-                raise refuse(_("Table %(table)s is being changed; log the round again.")
-                             % {"table": prepared.table.name}, "table_changing", status=409) from None
+                raise refuse(
+                    _("Table %(table)s is being changed; log the round again.") % {"table": prepared.table.name},
+                    "table_changing",
+                    status=409,
+                ) from None
             prepared = _prepare_at(doc, table, logged_by)
             continue
         except (IntegrityError, ServiceError) as exc:
@@ -116,21 +119,26 @@ def table_of_document(doc: dict, table: Table | None) -> tuple[Table, tuple | No
     name = raw.get("name") if isinstance(raw, dict) else None
     if table is not None:
         if name is not None and name != table.name:
-            raise refuse(_("The round names table \"%(name)s\", but it is being logged at table %(table)s.")
-                         % {"name": name, "table": table.name}, "table_mismatch", path="$.table.name")
+            raise refuse(
+                _('The round names table "%(name)s", but it is being logged at table %(table)s.')
+                % {"name": name, "table": table.name},
+                "table_mismatch",
+                path="$.table.name",
+            )
         return table, None
     if not isinstance(name, str) or not name:
-        raise refuse(_("The round does not name its table: give \"table\": {\"name\": …}."), "table_required",
-                     path="$.table.name")
+        raise refuse(
+            _('The round does not name its table: give "table": {"name": …}.'), "table_required", path="$.table.name"
+        )
     found = Link.table_named(name)
     if found is None:
-        raise refuse(_("There is no table named \"%(name)s\".") % {"name": name}, "unknown_table",
-                     path="$.table.name")
+        raise refuse(_('There is no table named "%(name)s".') % {"name": name}, "unknown_table", path="$.table.name")
     return found
 
 
-def round_prepare(doc: dict, *, table: Table, logged_by, supersedes: Round | None = None,
-                  table_row: tuple | None = None) -> _Prepared:
+def round_prepare(
+    doc: dict, *, table: Table, logged_by, supersedes: Round | None = None, table_row: tuple | None = None
+) -> _Prepared:
     """Complete, check and replay a document; compute its stake rows. Writes nothing."""
     doc = complete_document(doc, table=table, logged_by=logged_by)
     dealer = _dealer(doc, table, logged_by)
@@ -141,8 +149,14 @@ def round_prepare(doc: dict, *, table: Table, logged_by, supersedes: Round | Non
         raise engine_error(exc) from None
     refuse_impossible(outcome)
     stored = chain.json_safe(doc)
-    return _Prepared(table=table, dealer=dealer, document=stored, outcome=outcome,
-                     stakes=stake_rows(stored, outcome), table_row=table_row)
+    return _Prepared(
+        table=table,
+        dealer=dealer,
+        document=stored,
+        outcome=outcome,
+        stakes=stake_rows(stored, outcome),
+        table_row=table_row,
+    )
 
 
 def refuse_impossible(outcome) -> None:
@@ -151,9 +165,13 @@ def refuse_impossible(outcome) -> None:
     found = engine.impossible(outcome.findings)
     if found:
         first = found[0]
-        raise refuse(_("This round cannot have happened, so it is not stored: %(reason)s")
-                     % {"reason": finding_text(first)}, "impossible_round", status=422, event=first.event,
-                     findings=[f.to_dict() for f in found])
+        raise refuse(
+            _("This round cannot have happened, so it is not stored: %(reason)s") % {"reason": finding_text(first)},
+            "impossible_round",
+            status=422,
+            event=first.event,
+            findings=[f.to_dict() for f in found],
+        )
 
 
 def _dealer(doc: dict, table: Table, logged_by):
@@ -163,9 +181,12 @@ def _dealer(doc: dict, table: Table, logged_by):
     else:
         dealer = User.objects.filter(username=username, is_active=True).first()
     if not dealer_of(table, dealer):
-        raise refuse(_("\"%(dealer)s\" is not a dealer of pit %(pit)s, where table %(table)s stands.")
-                     % {"dealer": username, "pit": table.pit.name, "table": table.name},
-                     "unknown_dealer", path="$.dealer")
+        raise refuse(
+            _('"%(dealer)s" is not a dealer of pit %(pit)s, where table %(table)s stands.')
+            % {"dealer": username, "pit": table.pit.name, "table": table.name},
+            "unknown_dealer",
+            path="$.dealer",
+        )
     return dealer
 
 
@@ -178,13 +199,24 @@ def _same_round(stored: dict, user) -> Round | None:
         return None
     if chain.canonical_json(original.document) != chain.canonical_json(stored):
         visible = selectors.rounds_visible(user).filter(pk=original.pk).exists()
-        raise refuse(_("A different round with the id %(id)s is already stored.") % {"id": stored["id"]},
-                     "id_conflict", status=409, round=original.pk if visible else None)
+        raise refuse(
+            _("A different round with the id %(id)s is already stored.") % {"id": stored["id"]},
+            "id_conflict",
+            status=409,
+            round=original.pk if visible else None,
+        )
     return original
 
 
-def round_append(prepared: _Prepared, *, logged_by, revision: int = 1, supersedes: Round | None = None,
-                 status: str = RoundStatus.RECORDED, amendment_reason: str = "") -> Round:
+def round_append(
+    prepared: _Prepared,
+    *,
+    logged_by,
+    revision: int = 1,
+    supersedes: Round | None = None,
+    status: str = RoundStatus.RECORDED,
+    amendment_reason: str = "",
+) -> Round:
     """Write one record at the end of its table's chain (inside the caller's transaction).
 
     From the table's lock to the commit, the writers of one table wait for each other: the work in
@@ -193,11 +225,18 @@ def round_append(prepared: _Prepared, *, logged_by, revision: int = 1, supersede
     table = prepared.table
     outcome = prepared.outcome
     record = Round(
-        uid=uuid.UUID(prepared.document["id"]), table=table, dealer=prepared.dealer, variant=table.variant,
+        uid=uuid.UUID(prepared.document["id"]),
+        table=table,
+        dealer=prepared.dealer,
+        variant=table.variant,
         house_rules=chain.json_safe(rules_jsonable(engine.house_rules(table.variant, table.rules))),
         table_min=Decimal(str(prepared.document["table"]["min"])),
-        table_max=Decimal(str(prepared.document["table"]["max"])), document=prepared.document,
-        revision=revision, supersedes=supersedes, amendment_reason=amendment_reason, logged_by=logged_by,
+        table_max=Decimal(str(prepared.document["table"]["max"])),
+        document=prepared.document,
+        revision=revision,
+        supersedes=supersedes,
+        amendment_reason=amendment_reason,
+        logged_by=logged_by,
         float_owed=chain.money_column(outcome.float),
         float_logged=chain.money_column(logged_float(outcome)),
     )
@@ -205,8 +244,9 @@ def round_append(prepared: _Prepared, *, logged_by, revision: int = 1, supersede
     # amendment keeps the place of the round it corrects.
     reference = prepared.document.get("shoe") if supersedes is None else None
     number = shoe_number_of(table, reference) if reference else None
-    last, shoe = Link.lock_table(table, take_slot=supersedes is None, shoe_number=number,
-                                  expected_row=prepared.table_row)
+    last, shoe = Link.lock_table(
+        table, take_slot=supersedes is None, shoe_number=number, expected_row=prepared.table_row
+    )
     record.chain_index = 0 if last is None else last.chain_index + 1
     record.prev_sha256 = "" if last is None else last.sha256
     record.shoe, record.position, record.number = _shoe_slot(table, reference, number, supersedes, last, shoe)
@@ -222,8 +262,9 @@ def round_append(prepared: _Prepared, *, logged_by, revision: int = 1, supersede
     return record
 
 
-def _shoe_slot(table: Table, reference, number: int | None, supersedes: Round | None, last: Link | None,
-               shoe: Shoe | None):
+def _shoe_slot(
+    table: Table, reference, number: int | None, supersedes: Round | None, last: Link | None, shoe: Shoe | None
+):
     """The shoe a round belongs to (locked, its place taken: `shoe`) and its place there: an
     amendment keeps the original's place. `reference` is the shoe the round names ("R-1/3", whose
     `number` is 3) or None for the table's open one; `last` is the table's last link, which
@@ -239,8 +280,12 @@ def _shoe_slot(table: Table, reference, number: int | None, supersedes: Round | 
     if last is not None and last.shoe_id == shoe.pk and last.supersedes_id is None and last.number:
         dealt = last.number
     else:
-        dealt = (Round.objects.filter(shoe=shoe, supersedes__isnull=True).order_by("-position")
-                 .values_list("number", flat=True).first()) or 0
+        dealt = (
+            Round.objects.filter(shoe=shoe, supersedes__isnull=True)
+            .order_by("-position")
+            .values_list("number", flat=True)
+            .first()
+        ) or 0
     return shoe, position, dealt + 1
 
 
@@ -286,11 +331,15 @@ def stake_rows(document: dict, outcome) -> list[StakeRow]:
         player = item.get("player") or ""
         player = player if isinstance(player, str) else str(player)
         if len(sid) > STAKE_ID_MAX:
-            raise refuse(_("A stake id has at most %(n)d characters.") % {"n": STAKE_ID_MAX}, "too_long",
-                         path=f"{path}.id")
+            raise refuse(
+                _("A stake id has at most %(n)d characters.") % {"n": STAKE_ID_MAX}, "too_long", path=f"{path}.id"
+            )
         if len(player) > PLAYER_MAX:
-            raise refuse(_("A player's name has at most %(n)d characters.") % {"n": PLAYER_MAX}, "too_long",
-                         path=f"{path}.player")
+            raise refuse(
+                _("A player's name has at most %(n)d characters.") % {"n": PLAYER_MAX},
+                "too_long",
+                path=f"{path}.player",
+            )
         box = item.get("box", item.get("seat"))
         ante = item.get("ante")
         dealer_bet = item.get("dealer_bet")
@@ -299,15 +348,22 @@ def stake_rows(document: dict, outcome) -> list[StakeRow]:
             bet = Decimal(str(item["bet"]))
         # Each amount as its column stores it (chain.money_column), so the link covers what is stored.
         row = StakeRow(
-            stake_id=sid, box=box if type(box) is int and 0 <= box <= BOX_MAX else None, player=player,
-            ante=money(ante), bet=money(bet), dealer_bet=money(dealer_bet),
+            stake_id=sid,
+            box=box if type(box) is int and 0 <= box <= BOX_MAX else None,
+            player=player,
+            ante=money(ante),
+            bet=money(bet),
+            dealer_bet=money(dealer_bet),
             owed_net=money(owed.get(sid)) if outcome.wagers is not None else None,
             paid_net=money(paid.get(sid, Decimal(0))),
         )
         for value in (row.ante, row.bet, row.dealer_bet, row.owed_net, row.paid_net):
             if value is not None and abs(value) >= MONEY_LIMIT:
-                raise refuse(_("The amounts of stake %(stake)s are too large to be stored.") % {"stake": sid},
-                             "amount_too_large", path=path)
+                raise refuse(
+                    _("The amounts of stake %(stake)s are too large to be stored.") % {"stake": sid},
+                    "amount_too_large",
+                    path=path,
+                )
         rows.append(row)
     for value in (outcome.float, logged_float(outcome)):
         if value is not None and abs(value) >= MONEY_LIMIT:

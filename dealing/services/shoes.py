@@ -31,8 +31,12 @@ def shoe_decks(table: Table) -> int:
 
 def shoe_start(*, table: Table, shuffled_by, decks: int | None = None, loaded_at=None) -> Shoe:
     """Load a freshly shuffled shoe at a table: the open shoe (if any) ends, the new one records its shuffle."""
-    require(shuffled_by, table, (DEALER, PIT_BOSS),
-            _("Only a dealer or pit boss of pit %(pit)s loads a shoe at table %(table)s."))
+    require(
+        shuffled_by,
+        table,
+        (DEALER, PIT_BOSS),
+        _("Only a dealer or pit boss of pit %(pit)s loads a shoe at table %(table)s."),
+    )
     if not table.is_active:
         raise refuse(_("Table %(table)s is closed.") % {"table": table.name}, "table_closed")
     if decks is None:
@@ -45,18 +49,24 @@ def shoe_start(*, table: Table, shuffled_by, decks: int | None = None, loaded_at
         Table.objects.select_for_update().filter(pk=table.pk).first()
         Shoe.objects.filter(table=table, ended_at__isnull=True).update(ended_at=max(now, loaded_at))
         number = (Shoe.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0) + 1
-        shoe = Shoe.objects.create(table=table, number=number, decks=decks, loaded_at=loaded_at,
-                                   shuffled_by=shuffled_by, next_position=2)
-        ShoeEvent.objects.create(shoe=shoe, position=1, kind=ShoeEventKind.SHUFFLE, recorded_by=shuffled_by,
-                                 recorded_at=loaded_at)
+        shoe = Shoe.objects.create(
+            table=table, number=number, decks=decks, loaded_at=loaded_at, shuffled_by=shuffled_by, next_position=2
+        )
+        ShoeEvent.objects.create(
+            shoe=shoe, position=1, kind=ShoeEventKind.SHUFFLE, recorded_by=shuffled_by, recorded_at=loaded_at
+        )
     return shoe
 
 
 def shoe_end(*, shoe: Shoe, ended_by) -> Shoe:
     """End a shoe (the cut card came out, or the table closes)."""
     table = shoe.table
-    require(ended_by, table, (DEALER, PIT_BOSS),
-            _("Only a dealer or pit boss of pit %(pit)s ends a shoe at table %(table)s."))
+    require(
+        ended_by,
+        table,
+        (DEALER, PIT_BOSS),
+        _("Only a dealer or pit boss of pit %(pit)s ends a shoe at table %(table)s."),
+    )
     with transaction.atomic():
         locked = _open_shoe(shoe)
         locked.ended_at = timezone.now()
@@ -85,32 +95,45 @@ def card_code(variant: str, card, *, path: str = "card") -> str:
     """A card in the engine's notation ("10h" → "TH"), refused unless the variant's pack holds it."""
     code = engine_cards.normalize(card) if isinstance(card, str) else None
     if code is None:
-        raise refuse(_("\"%(card)s\" is not a card: write rank and suit, like TS or AH.") % {"card": card},
-                     "bad_card", path=path)
+        raise refuse(
+            _('"%(card)s" is not a card: write rank and suit, like TS or AH.') % {"card": card}, "bad_card", path=path
+        )
     if code not in engine.variant(variant).PACK:
-        raise refuse(_("%(card)s is not in the %(variant)s pack.") % {"card": engine_cards.label(code),
-                                                                       "variant": variant},
-                     "card_not_in_pack", path=path)
+        raise refuse(
+            _("%(card)s is not in the %(variant)s pack.") % {"card": engine_cards.label(code), "variant": variant},
+            "card_not_in_pack",
+            path=path,
+        )
     return code
 
 
 def shoe_burn(*, shoe: Shoe, card, reason: str, fee=None, recorded_by) -> ShoeEvent:
     """A card burned between rounds: after loading, on a dealer change, a paid burn (with its fee), other."""
     table = shoe.table
-    require(recorded_by, table, (DEALER, INSPECTOR, PIT_BOSS),
-            _("Only the dealer, inspector or pit boss of pit %(pit)s records burns at table %(table)s."))
+    require(
+        recorded_by,
+        table,
+        (DEALER, INSPECTOR, PIT_BOSS),
+        _("Only the dealer, inspector or pit boss of pit %(pit)s records burns at table %(table)s."),
+    )
     code = card_code(table.variant, card)
     if reason not in BurnReason.values:
-        raise refuse(_("A burn's reason is one of: %(reasons)s.") % {"reasons": ", ".join(BurnReason.values)},
-                     "bad_reason", path="reason")
+        raise refuse(
+            _("A burn's reason is one of: %(reasons)s.") % {"reasons": ", ".join(BurnReason.values)},
+            "bad_reason",
+            path="reason",
+        )
     if reason == BurnReason.PAID:
         if fee is None or fee == "":
             raise refuse(_("A paid burn needs the fee the player paid."), "fee_required", path="fee")
         try:
             fee = parse_amount(fee, "fee")
         except engine.RoundError:
-            raise refuse(_("The fee must be a positive amount with at most 2 decimals, such as 50 or \"7.50\"."),
-                         "bad_fee", path="fee") from None
+            raise refuse(
+                _('The fee must be a positive amount with at most 2 decimals, such as 50 or "7.50".'),
+                "bad_fee",
+                path="fee",
+            ) from None
         if fee >= MONEY_LIMIT:
             raise refuse(_("The fee is too large."), "bad_fee", path="fee")
     elif fee not in (None, ""):
@@ -123,12 +146,18 @@ def shoe_burn(*, shoe: Shoe, card, reason: str, fee=None, recorded_by) -> ShoeEv
 def shoe_dealer_change(*, shoe: Shoe, dealer, recorded_by) -> ShoeEvent:
     """A new dealer takes the table (ochko: one card is burned before his first round)."""
     table = shoe.table
-    require(recorded_by, table, (DEALER, INSPECTOR, PIT_BOSS),
-            _("Only the dealer, inspector or pit boss of pit %(pit)s records dealer changes at table "
-               "%(table)s."))
+    require(
+        recorded_by,
+        table,
+        (DEALER, INSPECTOR, PIT_BOSS),
+        _("Only the dealer, inspector or pit boss of pit %(pit)s records dealer changes at table %(table)s."),
+    )
     if not dealer_of(table, dealer):
-        raise refuse(_("%(user)s is not a dealer of pit %(pit)s.") % {"user": dealer, "pit": table.pit.name},
-                     "unknown_dealer", path="dealer")
+        raise refuse(
+            _("%(user)s is not a dealer of pit %(pit)s.") % {"user": dealer, "pit": table.pit.name},
+            "unknown_dealer",
+            path="dealer",
+        )
     return _shoe_event(shoe, kind=ShoeEventKind.DEALER_CHANGE, dealer=dealer, recorded_by=recorded_by)
 
 
@@ -155,11 +184,15 @@ def shoe_number_of(table: Table, reference) -> int:
 
 
 def unknown_shoe_error(table: Table, reference) -> ServiceError:
-    return refuse(_("Table %(table)s has no shoe \"%(shoe)s\" (shoes are named like %(example)s).")
-                  % {"table": table.name, "shoe": reference, "example": f"{table.name}/1"},
-                  "unknown_shoe", path="$.shoe")
+    return refuse(
+        _('Table %(table)s has no shoe "%(shoe)s" (shoes are named like %(example)s).')
+        % {"table": table.name, "shoe": reference, "example": f"{table.name}/1"},
+        "unknown_shoe",
+        path="$.shoe",
+    )
 
 
 def shoe_ended_error(shoe: Shoe) -> ServiceError:
-    return refuse(_("Shoe %(shoe)s has ended; start a new shoe first.") % {"shoe": shoe_reference(shoe)},
-                  "shoe_ended", status=409)
+    return refuse(
+        _("Shoe %(shoe)s has ended; start a new shoe first.") % {"shoe": shoe_reference(shoe)}, "shoe_ended", status=409
+    )

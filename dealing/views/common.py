@@ -8,12 +8,20 @@ from django.utils.translation import gettext as _
 
 from casino.errors import ServiceError
 from casino.roles import has_role
+
 # Who may do what on these pages: dealing.access, for the pages and the API alike (and the navigation).
 from dealing.access import (  # noqa: F401
-    DECIDERS, LOGGERS, READERS, REPORTERS, SHOE_LOADERS, SHOE_RECORDERS, TERMINAL_USERS, may, table_for,
+    DECIDERS,
+    LOGGERS,
+    READERS,
+    REPORTERS,
+    SHOE_LOADERS,
+    SHOE_RECORDERS,
+    TERMINAL_USERS,
+    may,
+    table_for,
 )
 from dealing.models import Round
-
 
 
 def is_htmx(request) -> bool:

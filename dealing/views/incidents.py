@@ -36,9 +36,14 @@ def _incident_page(request, filters: dict) -> dict:
     except keyset.BadKey:
         page = keyset.keyset_page(rows, field="reported_at", size=PAGE_SIZE)
     status = filters.get("status", "")
-    return {"incidents": page.object_list, "page": page, "status": status, "at": request.GET.get("at", ""),
-            "query": f"status={status}" if status else "",
-            "query_pairs": [("status", status)] if status else []}
+    return {
+        "incidents": page.object_list,
+        "page": page,
+        "status": status,
+        "at": request.GET.get("at", ""),
+        "query": f"status={status}" if status else "",
+        "query_pairs": [("status", status)] if status else [],
+    }
 
 
 @require_http_methods(["GET"])
@@ -46,10 +51,16 @@ def _incident_page(request, filters: dict) -> dict:
 def incident_list(request):
     status = request.GET.get("status", "")
     filters = {"status": status} if status in IncidentStatus.values else {}
-    return render(request, "dealing/incident_list.html", {
-        **_incident_page(request, filters),
-        "statuses": IncidentStatus.choices, "table": None, "may_report": may(request.user, *REPORTERS),
-    })
+    return render(
+        request,
+        "dealing/incident_list.html",
+        {
+            **_incident_page(request, filters),
+            "statuses": IncidentStatus.choices,
+            "table": None,
+            "may_report": may(request.user, *REPORTERS),
+        },
+    )
 
 
 @require_http_methods(["GET"])
@@ -58,10 +69,16 @@ def table_incidents(request, name: str):
     table = table_for(request.user, name)
     status = request.GET.get("status", "")
     filters = {"table": table.pk, **({"status": status} if status in IncidentStatus.values else {})}
-    return render(request, "dealing/incident_list.html", {
-        **_incident_page(request, filters),
-        "statuses": IncidentStatus.choices, "table": table, "may_report": may(request.user, *REPORTERS),
-    })
+    return render(
+        request,
+        "dealing/incident_list.html",
+        {
+            **_incident_page(request, filters),
+            "statuses": IncidentStatus.choices,
+            "table": table,
+            "may_report": may(request.user, *REPORTERS),
+        },
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -77,14 +94,26 @@ def incident_new(request):
             d = form.cleaned_data
             try:
                 incident = services.incident_report(
-                    table=d["table"], kind=d["kind"], card=d["card"], exposed=d["exposed"],
-                    resolution=d["resolution"], to_box=d["to_box"], dealer=d["dealer"], reported_by=user,
-                    round=d["round"], evidence=d["evidence"], note=d["note"])
+                    table=d["table"],
+                    kind=d["kind"],
+                    card=d["card"],
+                    exposed=d["exposed"],
+                    resolution=d["resolution"],
+                    to_box=d["to_box"],
+                    dealer=d["dealer"],
+                    reported_by=user,
+                    round=d["round"],
+                    evidence=d["evidence"],
+                    note=d["note"],
+                )
             except ServiceError as exc:
                 service_error_to_form(form, exc)
             else:
-                messages.success(request, _("Incident reported at %(table)s: it waits for a pit boss's decision.")
-                                 % {"table": incident.table.name})
+                messages.success(
+                    request,
+                    _("Incident reported at %(table)s: it waits for a pit boss's decision.")
+                    % {"table": incident.table.name},
+                )
                 return redirect("dealing:table_incidents", name=incident.table.name)
     else:
         initial = {"exposed": True}
@@ -98,4 +127,3 @@ def incident_new(request):
             initial.update(table=record.table.name, round=record.table_round, dealer=record.dealer.get_username())
         form = IncidentForm(initial=initial, tables=tables, dealers=dealers, user=user)
     return render(request, "dealing/incident_new.html", {"form": form})
-

@@ -14,6 +14,7 @@ from .common import DECIDERS, is_htmx
 
 # --- the pit boss's queue ----------------------------------------------------------------------------------
 
+
 @require_http_methods(["GET"])
 @role_required(*DECIDERS)
 def pit_queue(request):
@@ -26,10 +27,17 @@ def pit_queue(request):
     waiting_incidents = [i for i in selectors.incident_list_reported_in_pits(user=user) if i.pk not in mine]
     amend_ids = set(r.pk for r in amendments)
     waiting_amendments = [r for r in selectors.round_list_pending_in_pits(user=user) if r.pk not in amend_ids]
-    return render(request, "dealing/pit_queue.html", {
-        "incidents": incidents, "amendments": amendments, "waiting_incidents": waiting_incidents,
-        "waiting_amendments": waiting_amendments, "form": DecisionForm(),
-    })
+    return render(
+        request,
+        "dealing/pit_queue.html",
+        {
+            "incidents": incidents,
+            "amendments": amendments,
+            "waiting_incidents": waiting_incidents,
+            "waiting_amendments": waiting_amendments,
+            "form": DecisionForm(),
+        },
+    )
 
 
 def _decide(request, service, obj, kind: str):
@@ -44,9 +52,17 @@ def _decide(request, service, obj, kind: str):
         except ServiceError as exc:
             error = exc.message
     if is_htmx(request):
-        return render(request, "dealing/_queue_item.html", {
-            "item": obj, "kind": kind, "form": form, "error": error, "approval": approval,
-        })
+        return render(
+            request,
+            "dealing/_queue_item.html",
+            {
+                "item": obj,
+                "kind": kind,
+                "form": form,
+                "error": error,
+                "approval": approval,
+            },
+        )
     if error:
         messages.error(request, error)
     else:
@@ -59,8 +75,14 @@ def _decide(request, service, obj, kind: str):
 def incident_decide(request, pk: int):
     user = request.user
     incident = selectors.incident_get_in_pits(user=user, pk=pk)
-    return _decide(request, lambda decision, comment: services.incident_decide(
-        incident=incident, decided_by=user, decision=decision, comment=comment), incident, "incident")
+    return _decide(
+        request,
+        lambda decision, comment: services.incident_decide(
+            incident=incident, decided_by=user, decision=decision, comment=comment
+        ),
+        incident,
+        "incident",
+    )
 
 
 @require_POST
@@ -68,5 +90,11 @@ def incident_decide(request, pk: int):
 def amendment_decide(request, pk: int):
     user = request.user
     amendment = selectors.round_get_in_pits(user=user, pk=pk)
-    return _decide(request, lambda decision, comment: services.round_amendment_decide(
-        round=amendment, decided_by=user, decision=decision, comment=comment), amendment, "amendment")
+    return _decide(
+        request,
+        lambda decision, comment: services.round_amendment_decide(
+            round=amendment, decided_by=user, decision=decision, comment=comment
+        ),
+        amendment,
+        "amendment",
+    )

@@ -18,11 +18,20 @@ from dealing.choices import RoundStatus
 from dealing.models import Round
 
 from .common import (
-    DECIDERS, LOGGERS, READERS, REPORTERS, audit_replay_url, htmx_redirect, is_htmx, may, service_error_to_form,
+    DECIDERS,
+    LOGGERS,
+    READERS,
+    REPORTERS,
+    audit_replay_url,
+    htmx_redirect,
+    is_htmx,
+    may,
+    service_error_to_form,
     table_for,
 )
 
 # --- the dealer's round form -----------------------------------------------------------------------
+
 
 @require_http_methods(["GET", "POST"])
 @role_required(*LOGGERS)
@@ -67,17 +76,22 @@ def _round_form_page(request, table: Table, form_class, *, amends: Round | None 
                     if form.is_valid():
                         form.check()
                     if filled:
-                        notice = _("The owed result was filled into %(n)d blank(s). Make sure it is what you really "
-                                   "paid, took or left before saving.") % {"n": filled}
+                        notice = _(
+                            "The owed result was filled into %(n)d blank(s). Make sure it is what you really "
+                            "paid, took or left before saving."
+                        ) % {"n": filled}
                 elif action == "save" and result.ok:
                     if result.impossible:
-                        notice = _("This round cannot have happened as entered, so it is not saved: correct "
-                                   "the cards the engine names.")
+                        notice = _(
+                            "This round cannot have happened as entered, so it is not saved: correct "
+                            "the cards the engine names."
+                        )
                     elif not result.may_save:
                         notice = _("Every wager needs its result before the round is saved.")
                     elif request.POST.get("checked") != result.token:
-                        notice = _("The round changed since it was checked: look at the engine's findings again, "
-                                   "then save.")
+                        notice = _(
+                            "The round changed since it was checked: look at the engine's findings again, then save."
+                        )
                     elif form.reason_missing():
                         refused = True
                     else:
@@ -90,8 +104,14 @@ def _round_form_page(request, table: Table, form_class, *, amends: Round | None 
     if focus and focus in form.fields:
         form.fields[focus].widget.attrs["autofocus"] = True
     context = {
-        "table": table, "form": form, "result": form.result, "notice": notice, "template": form_class.template_name,
-        "shoe": services.shoe_for_round(table=table, reference=None), "focus": focus, "refused": refused,
+        "table": table,
+        "form": form,
+        "result": form.result,
+        "notice": notice,
+        "template": form_class.template_name,
+        "shoe": services.shoe_for_round(table=table, reference=None),
+        "focus": focus,
+        "refused": refused,
         "amends": amends,
     }
     if amends is not None and request.method == "GET":
@@ -107,20 +127,25 @@ def _save_round(request, form, table: Table, result, amends: Round | None):
         if amends is None:
             record, created = services.round_log(document=result.built.document, logged_by=user, table=table)
         else:
-            record = services.round_amend(round=amends, document=result.built.document, amended_by=user,
-                                          reason=form.cleaned_data["reason"])
+            record = services.round_amend(
+                round=amends, document=result.built.document, amended_by=user, reason=form.cleaned_data["reason"]
+            )
             created = True
     except ServiceError as exc:
         service_error_to_form(form, exc)
         return None
     if amends is not None:
-        message = _("Correction saved as revision %(r)d of round %(n)d: it waits for a pit boss's approval; the round "
-                    "as logged stays in force until then.") % {"r": record.revision, "n": amends.table_round}
+        message = _(
+            "Correction saved as revision %(r)d of round %(n)d: it waits for a pit boss's approval; the round "
+            "as logged stays in force until then."
+        ) % {"r": record.revision, "n": amends.table_round}
         if has_role(user, PIT_BOSS) and not user.is_superuser:
             message += " " + _("You made it, so another pit boss of the pit decides (four eyes).")
         messages.success(request, message)
     elif created:
-        messages.success(request, _("Round saved: %(table)s, round %(n)d.") % {"n": record.table_round, "table": table.name})
+        messages.success(
+            request, _("Round saved: %(table)s, round %(n)d.") % {"n": record.table_round, "table": table.name}
+        )
     else:
         messages.info(request, _("This round was already saved."))
     return htmx_redirect(request, reverse("dealing:round_detail", args=[record.pk]))
@@ -130,10 +155,12 @@ def _correction_blocked(record: Round, form_class) -> str | None:
     """Why this round cannot be corrected on the form now, in words; None when it can."""
     if form_class is None:
         return _("There is no round form for %(game)s yet: correct the round through the API.") % {
-            "game": record.table.get_variant_display()}
+            "game": record.table.get_variant_display()
+        }
     if record.status != RoundStatus.RECORDED:
         return _("Only the revision in force of a round can be corrected; this one is %(status)s.") % {
-            "status": record.get_status_display()}
+            "status": record.get_status_display()
+        }
     if selectors.round_has_pending_correction(round=record):
         return _("This round already has a correction awaiting a pit boss: he decides on it first.")
     kinds = {ev.get("e") for ev in record.document.get("events", []) if isinstance(ev, dict)}
@@ -143,8 +170,10 @@ def _correction_blocked(record: Round, form_class) -> str | None:
         rebuilt = set()
     missing = sorted(str(k) for k in kinds - rebuilt)
     if missing:
-        return _("This round's log holds what the form cannot show (%(events)s): correct it through the API "
-                 "(POST /api/v1/rounds/%(pk)d/amend/).") % {"events": ", ".join(missing), "pk": record.pk}
+        return _(
+            "This round's log holds what the form cannot show (%(events)s): correct it through the API "
+            "(POST /api/v1/rounds/%(pk)d/amend/)."
+        ) % {"events": ", ".join(missing), "pk": record.pk}
     return None
 
 
@@ -160,7 +189,7 @@ def _reordered(form_class, record: Round) -> bool:
 @require_http_methods(["GET", "POST"])
 @role_required(*LOGGERS)
 def round_correct(request, pk: int):
-    """"Correct this round": the game's form filled from the stored log, a reason, the engine's check;
+    """ "Correct this round": the game's form filled from the stored log, a reason, the engine's check;
     saved through `services.round_amend` as a revision awaiting a pit boss (dealing's queue)."""
     record = selectors.round_get(user=request.user, pk=pk)
     if not may_correct(request.user, record):
@@ -175,6 +204,7 @@ def round_correct(request, pk: int):
 
 # --- a stored round ------------------------------------------------------------------------------------
 
+
 @require_http_methods(["GET"])
 @role_required(*READERS)
 def round_detail(request, pk: int):
@@ -188,18 +218,32 @@ def round_detail(request, pk: int):
     drawing = {"felt": layout.round_template, **layout.round_page(record, outcome)} if layout is not None else {}
     user = request.user
     pending = selectors.round_pending_correction(round=record)
-    return render(request, "dealing/round_detail.html", {
-        "round": record, "table": record.table, "outcome": outcome, "error": error,
-        **drawing,
-        "pending_correction": pending, "may_decide": may(user, *DECIDERS),
-        "may_correct": (record.status == RoundStatus.RECORDED and pending is None
-                        and games.form_for(record.variant) is not None
-                        and has_role(user, *LOGGERS) and may_correct(user, record)),
-        "audit_url": audit_replay_url(record), "revisions": selectors.round_revisions(round=record),
-        "chain": selectors.round_chain_status(round=record),
-        "incidents": selectors.incident_list_of_round(user=request.user, round=record),
-        "may_report": may(request.user, *REPORTERS),
-        "may_log": may(request.user, *LOGGERS) and games.form_for(record.table.variant) is not None
-        and record.table.is_active
-        and record.status == RoundStatus.RECORDED,
-    })
+    return render(
+        request,
+        "dealing/round_detail.html",
+        {
+            "round": record,
+            "table": record.table,
+            "outcome": outcome,
+            "error": error,
+            **drawing,
+            "pending_correction": pending,
+            "may_decide": may(user, *DECIDERS),
+            "may_correct": (
+                record.status == RoundStatus.RECORDED
+                and pending is None
+                and games.form_for(record.variant) is not None
+                and has_role(user, *LOGGERS)
+                and may_correct(user, record)
+            ),
+            "audit_url": audit_replay_url(record),
+            "revisions": selectors.round_revisions(round=record),
+            "chain": selectors.round_chain_status(round=record),
+            "incidents": selectors.incident_list_of_round(user=request.user, round=record),
+            "may_report": may(request.user, *REPORTERS),
+            "may_log": may(request.user, *LOGGERS)
+            and games.form_for(record.table.variant) is not None
+            and record.table.is_active
+            and record.status == RoundStatus.RECORDED,
+        },
+    )

@@ -13,10 +13,19 @@ from dealing.forms import BurnForm, DealerChangeForm, ShoeStartForm, pit_dealers
 from dealing.models import Round, Shoe
 
 from .common import (
-    LOGGERS, READERS, SHOE_LOADERS, SHOE_RECORDERS, TERMINAL_USERS, call_service, may, require_role, table_for,
+    LOGGERS,
+    READERS,
+    SHOE_LOADERS,
+    SHOE_RECORDERS,
+    TERMINAL_USERS,
+    call_service,
+    may,
+    require_role,
+    table_for,
 )
 
 # --- shoes -----------------------------------------------------------------------------------------------
+
 
 @require_http_methods(["GET", "POST"])
 @role_required(*READERS)
@@ -38,26 +47,37 @@ def shoe_page(request, name: str, number: int | None = None):
         if action == "start":
             require_role(user, SHOE_LOADERS)
             start_form = ShoeStartForm(request.POST, prefix="start")
-            if start_form.is_valid() and call_service(start_form, lambda: services.shoe_start(
-                    table=table, shuffled_by=user, decks=start_form.cleaned_data["decks"])):
+            if start_form.is_valid() and call_service(
+                start_form,
+                lambda: services.shoe_start(table=table, shuffled_by=user, decks=start_form.cleaned_data["decks"]),
+            ):
                 messages.success(request, _("Shoe started: burn 6 cards before the first round."))
                 return redirect("dealing:shoe", name=table.name)
         elif action in ("burn", "dealer_change"):
             require_role(user, SHOE_RECORDERS)
             if shoe is None or not shoe.is_open:
-                messages.error(request, _("There is no open shoe at %(table)s: start one first.")
-                               % {"table": table.name})
+                messages.error(
+                    request, _("There is no open shoe at %(table)s: start one first.") % {"table": table.name}
+                )
             elif action == "burn":
                 burn_form = BurnForm(request.POST, prefix="burn", table=table)
                 d = burn_form.cleaned_data if burn_form.is_valid() else None
-                if d is not None and call_service(burn_form, lambda: services.shoe_burn(
-                        shoe=shoe, card=d["card"], reason=d["reason"], fee=d["fee"], recorded_by=user)):
+                if d is not None and call_service(
+                    burn_form,
+                    lambda: services.shoe_burn(
+                        shoe=shoe, card=d["card"], reason=d["reason"], fee=d["fee"], recorded_by=user
+                    ),
+                ):
                     messages.success(request, _("Burn recorded."))
                     return redirect("dealing:shoe", name=table.name)
             else:
                 change_form = DealerChangeForm(request.POST, prefix="change", dealers=dealers)
-                if change_form.is_valid() and call_service(change_form, lambda: services.shoe_dealer_change(
-                        shoe=shoe, dealer=change_form.cleaned_data["dealer"], recorded_by=user)):
+                if change_form.is_valid() and call_service(
+                    change_form,
+                    lambda: services.shoe_dealer_change(
+                        shoe=shoe, dealer=change_form.cleaned_data["dealer"], recorded_by=user
+                    ),
+                ):
                     messages.success(request, _("Dealer change recorded: the new dealer burns one card."))
                     return redirect("dealing:shoe", name=table.name)
     audit_url = None
@@ -66,18 +86,24 @@ def shoe_page(request, name: str, number: int | None = None):
             audit_url = reverse("audit:shoe_detail", args=[shoe.pk])
         except NoReverseMatch:
             pass
-    context = {"table": table, "shoe": shoe, "start_form": start_form, "burn_form": burn_form, "audit_url": audit_url,
-               "change_form": change_form, "may_start": may(user, *SHOE_LOADERS),
-               "may_record": may(user, *SHOE_RECORDERS) and shoe is not None and shoe.is_open,
-               "may_log": may(user, *LOGGERS) and games.form_for(table.variant) is not None,
-               "may_terminal": may(user, *TERMINAL_USERS) and table.is_active,
-               "other_shoes": selectors.shoe_list_others(shoes=shoes, shoe=shoe)}
+    context = {
+        "table": table,
+        "shoe": shoe,
+        "start_form": start_form,
+        "burn_form": burn_form,
+        "audit_url": audit_url,
+        "change_form": change_form,
+        "may_start": may(user, *SHOE_LOADERS),
+        "may_record": may(user, *SHOE_RECORDERS) and shoe is not None and shoe.is_open,
+        "may_log": may(user, *LOGGERS) and games.form_for(table.variant) is not None,
+        "may_terminal": may(user, *TERMINAL_USERS) and table.is_active,
+        "other_shoes": selectors.shoe_list_others(shoes=shoes, shoe=shoe),
+    }
     if shoe is not None:
         items = selectors.shoe_items(shoe=shoe)
         visible = selectors.round_ids_visible_in_shoe(user=user, shoe=shoe)
         context.update(_shoe_summary(shoe, items, visible))
     return render(request, "dealing/shoe.html", context)
-
 
 
 def _shoe_summary(shoe: Shoe, items: list, visible_rounds: set) -> dict:
@@ -98,6 +124,13 @@ def _shoe_summary(shoe: Shoe, items: list, visible_rounds: set) -> dict:
         rows.append({"kind": "error", "message": exc.message})
     total = shoe.decks * len(engine.variant(shoe.table.variant).PACK)
     left = selectors.shoe_cards_left(shoe=shoe, items=items)
-    return {"rows": rows, "burns": burns, "changes": changes, "round_count": rounds, "shoe_findings": findings,
-            "cards_total": total, "cards_left": left,
-            "cards_left_pct": None if left is None else round(100 * left / total) if total else 0}
+    return {
+        "rows": rows,
+        "burns": burns,
+        "changes": changes,
+        "round_count": rounds,
+        "shoe_findings": findings,
+        "cards_total": total,
+        "cards_left": left,
+        "cards_left_pct": None if left is None else round(100 * left / total) if total else 0,
+    }

@@ -28,10 +28,10 @@ from casino.roles import DEALER, PIT_BOSS, has_role, role_required
 from dealing import services
 from dealing.access import TERMINAL_USERS, check_may_use_terminal
 from dealing.engine.money import fmt
+from dealing.forms.fields import dealer_label
 from dealing.forms.rounds import pit_dealers
 from dealing.games import terminal as term
 from dealing.games.building import amount_json
-from dealing.forms.fields import dealer_label
 from dealing.models import Round
 
 MAX_BODY = 256 * 1024  # a round's log is a few kilobytes
@@ -51,14 +51,17 @@ def _table(request, name: str) -> Table:
 def _header(table: Table, round_id: str, dealer: str) -> dict:
     """The round's header as the round form writes it (RoundForm.header)."""
     return {
-        "format": "round/1", "id": round_id, "variant": table.variant,
+        "format": "round/1",
+        "id": round_id,
+        "variant": table.variant,
         "table": {"name": table.name, "min": amount_json(table.min_bet), "max": amount_json(table.max_bet)},
-        "rules": dict(table.rules or {}), "dealer": dealer,
+        "rules": dict(table.rules or {}),
+        "dealer": dealer,
     }
 
 
 def _previous(table: Table) -> dict | None:
-    last = (Round.objects.filter(table=table).order_by("-chain_index").only("document").first())
+    last = Round.objects.filter(table=table).order_by("-chain_index").only("document").first()
     return last.document if last is not None else None
 
 
@@ -75,43 +78,96 @@ def table_terminal(request, name: str):
     extra = term.extras(table.variant, table.rules or {})
     if game is not None:
         config = {
-            "variant": table.variant, "wager": game.wager, "perBox": game.per_box, "extra": list(extra),
-            "letters": game.letters, "boxes": table.boxes, "suited": term.suited(table.variant, table.rules or {}),
-            "min": fmt(table.min_bet), "max": fmt(table.max_bet), "roundId": str(uuid.uuid4()),
+            "variant": table.variant,
+            "wager": game.wager,
+            "perBox": game.per_box,
+            "extra": list(extra),
+            "letters": game.letters,
+            "boxes": table.boxes,
+            "suited": term.suited(table.variant, table.rules or {}),
+            "min": fmt(table.min_bet),
+            "max": fmt(table.max_bet),
+            "roundId": str(uuid.uuid4()),
             "stakes": term.carried_stakes(table.variant, _previous(table), boxes=table.boxes, extra=extra),
             "next": reverse("dealing:terminal_next", kwargs={"name": table.name}),
             "save": reverse("dealing:terminal_save", kwargs={"name": table.name}),
-            "mayStore": may_store, "picksDealer": picks_dealer, "user": user.get_username(),
+            "mayStore": may_store,
+            "picksDealer": picks_dealer,
+            "user": user.get_username(),
             "words": _words(),
         }
-    return render(request, "dealing/terminal.html", {
-        "table": table, "config": config, "dealers": dealers, "may_store": may_store, "extra": extra,
-        "form_url": reverse("dealing:round_new", kwargs={"name": table.name}),
-        "boxes_range": range(1, (table.boxes or 0) + 1),
-    })
+    return render(
+        request,
+        "dealing/terminal.html",
+        {
+            "table": table,
+            "config": config,
+            "dealers": dealers,
+            "may_store": may_store,
+            "extra": extra,
+            "form_url": reverse("dealing:round_new", kwargs={"name": table.name}),
+            "boxes_range": range(1, (table.boxes or 0) + 1),
+        },
+    )
 
 
 def _words() -> dict:
     """What the script shows, in the reader's language (the script itself holds no English)."""
     return {
-        "box": _("Box"), "dealer": _("Dealer"), "owed": _("Owed"), "halt": _("HALT"),
+        "box": _("Box"),
+        "dealer": _("Dealer"),
+        "owed": _("Owed"),
+        "halt": _("HALT"),
         "haltHelp": _("Backspace takes the entry back; Enter keeps it (it is stored with its finding)."),
-        "next": _("Next"), "typed": _("Typed"), "done": _("The round is complete: Enter stores it."),
-        "saving": _("Storing the round…"), "error": _("The engine cannot follow this"),
-        "stakesLocked": _("Stakes are fixed once the deal begins."), "player": _("Player"),
+        "next": _("Next"),
+        "typed": _("Typed"),
+        "done": _("The round is complete: Enter stores it."),
+        "saving": _("Storing the round…"),
+        "error": _("The engine cannot follow this"),
+        "stakesLocked": _("Stakes are fixed once the deal begins."),
+        "player": _("Player"),
         "stake": _("Stake"),
-        "fields": {"ante": _("Ante"), "bet": _("Bet"), "dealer_bet": _("Dealer bet"), "jackpot": _("Jackpot bet"),
-                   "player": _("Player (optional)")},
+        "fields": {
+            "ante": _("Ante"),
+            "bet": _("Bet"),
+            "dealer_bet": _("Dealer bet"),
+            "jackpot": _("Jackpot bet"),
+            "player": _("Player (optional)"),
+        },
         "keys": {
-            "card": _("card: 2–9, T or 0, J, Q, K, A"), "cardSuit": _("card: rank, then suit S H D C"),
-            "enter": _("Enter"), "stand": _("S stand"), "fold": _("F fold"), "dark": _("D + card: dark card"),
-            "double": _("D + card: double"), "split": _("P split"), "insurance": _("I + amount: insurance"),
-            "even": _("E even money"), "take": _("X take"), "leave": _("L leave"), "undo": _("Backspace undo"),
+            "card": _("card: 2–9, T or 0, J, Q, K, A"),
+            "cardSuit": _("card: rank, then suit S H D C"),
+            "enter": _("Enter"),
+            "stand": _("S stand"),
+            "fold": _("F fold"),
+            "dark": _("D + card: dark card"),
+            "double": _("D + card: double"),
+            "split": _("P split"),
+            "insurance": _("I + amount: insurance"),
+            "even": _("E even money"),
+            "take": _("X take"),
+            "leave": _("L leave"),
+            "undo": _("Backspace undo"),
             "amount": _("digits: amount"),
         },
-        "noDealer": _("Choose the dealer first."), "anon": _("anonymous"),
-        "events": {e: event_word(e) for e in ("bet", "fold", "stand", "split", "dark", "double", "insurance",
-                                               "even_money", "pay", "take", "leave")},
+        "noDealer": _("Choose the dealer first."),
+        "anon": _("anonymous"),
+        "events": {
+            e: event_word(e)
+            for e in (
+                "bet",
+                "fold",
+                "stand",
+                "split",
+                "dark",
+                "double",
+                "insurance",
+                "even_money",
+                "pay",
+                "take",
+                "leave",
+            )
+        },
     }
 
 
@@ -122,8 +178,11 @@ def _read(request):
         data = json.loads(request.body)
     except ValueError:
         return None
-    if not isinstance(data, dict) or not isinstance(data.get("stakes"), list) or not isinstance(
-            data.get("events", []), list):
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("stakes"), list)
+        or not isinstance(data.get("events", []), list)
+    ):
         return None
     return data
 
@@ -148,9 +207,12 @@ def terminal_next(request, name: str):
     table = _table(request, name)
     data = _read(request)
     if data is None:
-        return _bad(_("Send the round so far as JSON: {\"stakes\": [...], \"events\": [...]}."))
-    doc = {**_header(table, str(data.get("id") or ""), request.user.get_username()),
-           "stakes": data["stakes"], "events": data.get("events", [])}
+        return _bad(_('Send the round so far as JSON: {"stakes": [...], "events": [...]}.'))
+    doc = {
+        **_header(table, str(data.get("id") or ""), request.user.get_username()),
+        "stakes": data["stakes"],
+        "events": data.get("events", []),
+    }
     doc.pop("id")
     out = term.follow(doc)
     for move in out["moves"]:
@@ -174,7 +236,7 @@ def terminal_save(request, name: str):
     table = _table(request, name)
     data = _read(request)
     if data is None:
-        return _bad(_("Send the round as JSON: {\"id\": ..., \"stakes\": [...], \"events\": [...]}."))
+        return _bad(_('Send the round as JSON: {"id": ..., "stakes": [...], "events": [...]}.'))
     try:
         round_id = str(uuid.UUID(str(data.get("id"))))
     except ValueError:
@@ -191,6 +253,9 @@ def terminal_save(request, name: str):
     except ServiceError as exc:
         return JsonResponse({"error": {"message": exc.message, **exc.extra}}, status=exc.status)
     message = (_("Round saved: %(round)s.") if created else _("This round was already saved: %(round)s.")) % {
-        "round": record}
-    return JsonResponse({"url": reverse("dealing:round_detail", args=[record.pk]), "message": message,
-                         "created": created}, status=201 if created else 200)
+        "round": record
+    }
+    return JsonResponse(
+        {"url": reverse("dealing:round_detail", args=[record.pk]), "message": message, "created": created},
+        status=201 if created else 200,
+    )

@@ -81,8 +81,10 @@ def step_findings(step) -> list[str]:
     label in another language, as before."""
     codes, params = step.codes or [], step.params or []
     code = codes[0] if codes else ""
-    return [finding_text({"code": code, "message": message, "params": params[k] if k < len(params) else None})
-            for k, message in enumerate(step.messages or [])]
+    return [
+        finding_text({"code": code, "message": message, "params": params[k] if k < len(params) else None})
+        for k, message in enumerate(step.messages or [])
+    ]
 
 
 @register.filter

@@ -28,17 +28,26 @@ def card(code, hidden=False, drawn=False, small=False):
         classes.append("pc-drawn")
     if len(code) != 2 or code[1] not in SUIT_SYMBOLS:
         classes.append("pc-bad")
-        return format_html('<span class="{}" title="{}"><b>{}</b></span>', " ".join(classes),
-                           _("not a card of the pack"), code or "?")
+        return format_html(
+            '<span class="{}" title="{}"><b>{}</b></span>', " ".join(classes), _("not a card of the pack"), code or "?"
+        )
     rank, suit = RANK_NAMES.get(code[0], code[0]), code[1]
     if suit in "HD":
         classes.append("pc-red")
     title = f"{rank}{SUIT_SYMBOLS[suit]}"
     if hidden:
         title += " — " + _("tapo y quedo (face down until the end)")
-    return format_html('<span class="{}" title="{}" data-card="{}"><b>{}</b><i aria-label="{}">{}</i>'
-                       '<u aria-hidden="true">{}</u></span>',
-                       " ".join(classes), title, code, rank, SUIT_NAMES[suit], SUIT_SYMBOLS[suit], SUIT_SYMBOLS[suit])
+    return format_html(
+        '<span class="{}" title="{}" data-card="{}"><b>{}</b><i aria-label="{}">{}</i>'
+        '<u aria-hidden="true">{}</u></span>',
+        " ".join(classes),
+        title,
+        code,
+        rank,
+        SUIT_NAMES[suit],
+        SUIT_SYMBOLS[suit],
+        SUIT_SYMBOLS[suit],
+    )
 
 
 @register.filter

@@ -39,11 +39,20 @@ def log_rounds(django_capture_on_commit_callbacks):
 
     def log(table, dealer, *, n=10, seed=1, mistake_rate=0.0, kinds=None, variant="ochko", **options):
         out = []
-        for sim in simulate(variant, n, seed=seed, mistake_rate=mistake_rate, kinds=kinds,
-                            table_min=table.min_bet, table_max=table.max_bet, **options):
+        for sim in simulate(
+            variant,
+            n,
+            seed=seed,
+            mistake_rate=mistake_rate,
+            kinds=kinds,
+            table_min=table.min_bet,
+            table_max=table.max_bet,
+            **options,
+        ):
             with django_capture_on_commit_callbacks(execute=True):
-                record, created = round_log(document=sim_doc(sim, table=table, dealer=dealer), logged_by=dealer,
-                                            table=table)
+                record, created = round_log(
+                    document=sim_doc(sim, table=table, dealer=dealer), logged_by=dealer, table=table
+                )
             assert created
             out.append((record, sim))
         return out
@@ -78,8 +87,15 @@ def golden_round(people, floor, django_capture_on_commit_callbacks):
         rules = doc.get("rules") or {}
         key = (variant, limits, json.dumps(rules, sort_keys=True))
         if key not in made:
-            made[key] = TableFactory(name=f"G-{len(made) + 1}", pit=floor.pit_a, variant=variant, min_bet=limits[0],
-                                     max_bet=limits[1], rules=rules, boxes=6 if variant != "blackjack" else 5)
+            made[key] = TableFactory(
+                name=f"G-{len(made) + 1}",
+                pit=floor.pit_a,
+                variant=variant,
+                min_bet=limits[0],
+                max_bet=limits[1],
+                rules=rules,
+                boxes=6 if variant != "blackjack" else 5,
+            )
         table = made[key]
         doc = dict(doc, table=dict(doc["table"], name=table.name))
         if variant != "veintiuno":

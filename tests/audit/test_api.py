@@ -28,10 +28,33 @@ def test_the_list_is_paginated_and_filtered(people, floor, audited):
     body = client.get(reverse("api:finding-list"), {"limit": 5}).json()
     assert body["count"] == audited.count() and len(body["results"]) == 5 and body["next"]
     row = body["results"][0]
-    assert set(row) >= {"id", "round", "round_uid", "shoe", "pit", "table", "dealer", "played_at", "code", "severity",
-                        "event", "stake", "hand", "wager", "expected", "actual", "player_delta", "message",
-                        "engine_version", "status", "classification", "reviewed_by", "reviewed_at", "replay_url",
-                        "params"}
+    assert set(row) >= {
+        "id",
+        "round",
+        "round_uid",
+        "shoe",
+        "pit",
+        "table",
+        "dealer",
+        "played_at",
+        "code",
+        "severity",
+        "event",
+        "stake",
+        "hand",
+        "wager",
+        "expected",
+        "actual",
+        "player_delta",
+        "message",
+        "engine_version",
+        "status",
+        "classification",
+        "reviewed_by",
+        "reviewed_at",
+        "replay_url",
+        "params",
+    }
     assert row["player_delta"] is None or isinstance(row["player_delta"], str)
     assert row["params"].get("rule")  # the sentence's values (docs/findings.md), as the audit stored them
     codes = sorted(set(audited.values_list("code", flat=True)))[:2]
@@ -58,8 +81,9 @@ def test_detail_review_and_history(people, audited):
     finding = audited.first()
     client = api(people.auditor)
     url = reverse("api:finding-review", args=[finding.pk])
-    response = client.post(url, {"status": "confirmed", "classification": "dealer_error", "comment": "ok"},
-                           format="json")
+    response = client.post(
+        url, {"status": "confirmed", "classification": "dealer_error", "comment": "ok"}, format="json"
+    )
     assert response.status_code == 200
     body = response.json()
     assert (body["status"], body["classification"], body["reviewed_by"]) == ("confirmed", "dealer_error", "auditor")
@@ -68,26 +92,29 @@ def test_detail_review_and_history(people, audited):
     assert response.status_code == 400 and "comment" in response.json()["extra"]["fields"]
     response = client.post(url, {"status": "sideways"}, format="json")
     assert response.status_code == 400 and "status" in response.json()["extra"]["fields"]
-    assert client.post(reverse("api:finding-review", args=[10 ** 8]), {"status": "open"},
-                       format="json").status_code == 404
+    assert (
+        client.post(reverse("api:finding-review", args=[10**8]), {"status": "open"}, format="json").status_code == 404
+    )
     detail = client.get(reverse("api:finding-detail", args=[finding.pk])).json()
-    assert len(detail["reviews"]) == 1 and detail["replay_url"] == reverse("audit:round_replay",
-                                                                           args=[finding.round_id])
+    assert len(detail["reviews"]) == 1 and detail["replay_url"] == reverse(
+        "audit:round_replay", args=[finding.round_id]
+    )
 
 
 def test_bulk_review(people, audited):
     ids = list(audited.values_list("pk", flat=True)[:4])
     client = api(people.auditor)
-    response = client.post(reverse("api:finding-bulk-review"), {"ids": ids, "status": "dismissed",
-                                                                "classification": "player_dispute",
-                                                                "comment": "settled at the cage"}, format="json")
+    response = client.post(
+        reverse("api:finding-bulk-review"),
+        {"ids": ids, "status": "dismissed", "classification": "player_dispute", "comment": "settled at the cage"},
+        format="json",
+    )
     assert response.status_code == 200
     body = response.json()
     assert body["reviewed"] == 4 and {f["status"] for f in body["findings"]} == {"dismissed"}
     assert Review.objects.filter(finding_id__in=ids, comment="settled at the cage").count() == 4
-    response = client.post(reverse("api:finding-bulk-review"), {"ids": ids + [10 ** 8], "status": "open"},
-                           format="json")
-    assert response.status_code == 404 and response.json()["extra"]["ids"] == [10 ** 8]
+    response = client.post(reverse("api:finding-bulk-review"), {"ids": ids + [10**8], "status": "open"}, format="json")
+    assert response.status_code == 404 and response.json()["extra"]["ids"] == [10**8]
     assert Review.objects.count() == 4  # all or nothing
     response = client.post(reverse("api:finding-bulk-review"), {"ids": [], "status": "open"}, format="json")
     assert response.status_code == 400 and "ids" in response.json()["extra"]["fields"]
@@ -96,9 +123,11 @@ def test_bulk_review(people, audited):
 def test_starting_a_run_and_reading_its_progress(people, floor, audited, django_capture_on_commit_callbacks):
     client = api(people.auditor)
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(reverse("api:audit-run-list"), {"tables": ["R-1"], "dealers": ["dealer-a"],
-                                                               "only_unaudited": False, "chunk_size": 7},
-                               format="json")
+        response = client.post(
+            reverse("api:audit-run-list"),
+            {"tables": ["R-1"], "dealers": ["dealer-a"], "only_unaudited": False, "chunk_size": 7},
+            format="json",
+        )
     assert response.status_code == 202
     run_id = response.json()["id"]
     body = client.get(reverse("api:audit-run-detail", args=[run_id])).json()
@@ -116,8 +145,9 @@ def test_a_run_with_an_unknown_table_or_bad_dates_is_refused(people, audited):
     client = api(people.auditor)
     response = client.post(reverse("api:audit-run-list"), {"tables": ["Nowhere"]}, format="json")
     assert response.status_code == 400 and "tables" in response.json()["extra"]["fields"]
-    response = client.post(reverse("api:audit-run-list"), {"date_from": "2026-05-02", "date_to": "2026-05-01"},
-                           format="json")
+    response = client.post(
+        reverse("api:audit-run-list"), {"date_from": "2026-05-02", "date_to": "2026-05-01"}, format="json"
+    )
     assert response.status_code == 400 and "date_to" in response.json()["extra"]["fields"]
     assert not AuditRun.objects.exists()
 
@@ -126,6 +156,12 @@ def test_the_schema_builds_with_the_audit_endpoints(people, db):
     response = api(people.auditor).get(reverse("schema"), {"format": "json"})
     assert response.status_code == 200
     paths = response.json()["paths"]
-    for path in ("/api/v1/findings/", "/api/v1/findings/{id}/", "/api/v1/findings/{id}/review/",
-                 "/api/v1/findings/review/", "/api/v1/audit-runs/", "/api/v1/audit-runs/{id}/"):
+    for path in (
+        "/api/v1/findings/",
+        "/api/v1/findings/{id}/",
+        "/api/v1/findings/{id}/review/",
+        "/api/v1/findings/review/",
+        "/api/v1/audit-runs/",
+        "/api/v1/audit-runs/{id}/",
+    ):
         assert path in paths, path

@@ -15,8 +15,12 @@ pytestmark = pytest.mark.django_db
 
 
 def _writes(queries, table):
-    return [q["sql"] for q in queries if q["sql"].lstrip().upper().startswith(("UPDATE", "INSERT", "DELETE"))
-            and table in q["sql"].split("(")[0].split(" SET ")[0]]
+    return [
+        q["sql"]
+        for q in queries
+        if q["sql"].lstrip().upper().startswith(("UPDATE", "INSERT", "DELETE"))
+        and table in q["sql"].split("(")[0].split(" SET ")[0]
+    ]
 
 
 def test_a_logged_round_has_its_pending_audit_row_from_its_own_transaction(people, floor, log_rounds):
@@ -26,15 +30,16 @@ def test_a_logged_round_has_its_pending_audit_row_from_its_own_transaction(peopl
     assert row.status in (AuditStatus.PENDING, AuditStatus.CLEAN)  # clean when the audit already ran in-process
 
 
-def test_auditing_a_chunk_writes_no_round_or_stake_row_and_one_statement_for_its_verdicts(eager, people, floor,
-                                                                                          log_rounds):
+def test_auditing_a_chunk_writes_no_round_or_stake_row_and_one_statement_for_its_verdicts(
+    eager, people, floor, log_rounds
+):
     rows = log_rounds(floor.table_a, people.dealer, n=12, seed=7, mistake_rate=0.5)
     ids = [record.pk for record, _sim in rows]
     audit_pending(ids)
     with CaptureQueriesContext(connection) as captured:
         totals = services.rounds_audit(round_ids=ids)
     assert totals.rounds == 12 and totals.with_findings and totals.clean  # both verdicts in one chunk
-    assert _writes(captured.captured_queries, "dealing_round\"") == []
+    assert _writes(captured.captured_queries, 'dealing_round"') == []
     assert _writes(captured.captured_queries, "dealing_stake") == []
     verdicts = _writes(captured.captured_queries, "dealing_roundaudit")
     assert len(verdicts) == 1 and "ON CONFLICT" in verdicts[0].upper()

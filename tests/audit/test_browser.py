@@ -9,8 +9,9 @@ from tests.factories import PASSWORD
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_auditor_follows_a_finding_from_the_dashboard_to_the_replay_and_confirms_it(browser_page, people, floor,
-                                                                                     log_rounds, eager):
+def test_auditor_follows_a_finding_from_the_dashboard_to_the_replay_and_confirms_it(
+    browser_page, people, floor, log_rounds, eager
+):
     log_rounds(floor.table_a, people.dealer, n=6, seed=101, mistake_rate=1.0, kinds=["wrong_amount"])
     assert Finding.objects.filter(status="open").exists()
     page = browser_page
@@ -39,8 +40,11 @@ def test_auditor_follows_a_finding_from_the_dashboard_to_the_replay_and_confirms
     card.locator("button[type=submit]").click()
     page.wait_for_selector(f"#finding-{finding.pk} .au-pill-confirmed")
     finding.refresh_from_db()
-    assert (finding.status, finding.classification, finding.reviewed_by) == ("confirmed", "dealer_error",
-                                                                              people.auditor)
+    assert (finding.status, finding.classification, finding.reviewed_by) == (
+        "confirmed",
+        "dealer_error",
+        people.auditor,
+    )
     assert Review.objects.get(finding=finding).comment == "Bet overpaid, seen on camera 3"
     assert "Bet overpaid, seen on camera 3" in page.locator(f"#finding-{finding.pk} .au-history").inner_text()
     page.screenshot(path="/tmp/audit-browser-replay.png", full_page=True)

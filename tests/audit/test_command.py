@@ -8,8 +8,8 @@ from django.core.management import CommandError, call_command
 
 from audit.models import AuditRun, Finding
 from dealing.models import Round
-from tests.factories import audit_pending
 from tests.audit.conftest import expected_codes
+from tests.factories import audit_pending
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the run's tasks are sent when the command commits
 

@@ -16,8 +16,10 @@ from audit.choices import FindingStatus
 from audit.models import RollupFinding
 from tests.factories import TableFactory
 
-pytestmark = [pytest.mark.django_db,
-              pytest.mark.skipif("connection.vendor != 'postgresql'", reason="GROUPING SETS is PostgreSQL's")]
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.skipif("connection.vendor != 'postgresql'", reason="GROUPING SETS is PostgreSQL's"),
+]
 
 CODES = ("WRONG_PAYOUT", "WRONG_TAKE", "BURN_MISSING", "EXPOSED_CARD", "SHOE_OVERDEALT")
 STATUSES = tuple(FindingStatus.values)
@@ -27,8 +29,15 @@ def _rows(rng: random.Random, tables, dealers, today: dt.date, count: int) -> li
     rows, seen = [], set()
     while len(rows) < count:
         day = today - dt.timedelta(days=rng.randrange(0, 50))  # some before the period
-        key = (day, rng.choice(tables), rng.choice(dealers), rng.choice(CODES),
-               rng.choice(("critical", "major", "minor")), rng.choice(STATUSES), rng.random() < 0.2)
+        key = (
+            day,
+            rng.choice(tables),
+            rng.choice(dealers),
+            rng.choice(CODES),
+            rng.choice(("critical", "major", "minor")),
+            rng.choice(STATUSES),
+            rng.random() < 0.2,
+        )
         if key in seen:
             continue
         seen.add(key)
@@ -36,10 +45,24 @@ def _rows(rng: random.Random, tables, dealers, today: dt.date, count: int) -> li
         n = rng.choice((0, 1, 1, 2, 3, 7))  # a count taken back to 0 by a re-audit stays a row
         over = Decimal(rng.randrange(0, 50_000)) / 100 if n and rng.random() < 0.6 else Decimal(0)
         under = -Decimal(rng.randrange(0, 50_000)) / 100 if n and rng.random() < 0.4 else Decimal(0)
-        rows.append(RollupFinding(day=day, shift_date=day, shift=1, table=table, dealer_id=0 if of_shoe else dealer,
-                                  variant="ochko", of_shoe=of_shoe, code=code, severity=severity, status=status,
-                                  classification="dealer_error" if status == FindingStatus.CONFIRMED else "",
-                                  n=n, over=over, under=under))
+        rows.append(
+            RollupFinding(
+                day=day,
+                shift_date=day,
+                shift=1,
+                table=table,
+                dealer_id=0 if of_shoe else dealer,
+                variant="ochko",
+                of_shoe=of_shoe,
+                code=code,
+                severity=severity,
+                status=status,
+                classification="dealer_error" if status == FindingStatus.CONFIRMED else "",
+                n=n,
+                over=over,
+                under=under,
+            )
+        )
     return rows
 
 
@@ -48,7 +71,8 @@ def _same(counted: dict) -> dict:
     zero = Decimal(0)
     money = lambda row: (row["over"] or zero, row["under"] or zero, row["n"])  # noqa: E731
     return {
-        "over": counted["over"] or zero, "under": counted["under"] or zero,
+        "over": counted["over"] or zero,
+        "under": counted["under"] or zero,
         "by_code": [(row["code"], row["n"]) for row in counted["by_code"]],
         "by_severity": {key: n for key, n in counted["by_severity"].items() if n},
         "by_review": {key: n for key, n in counted["by_review"].items() if n},
@@ -65,8 +89,11 @@ def test_one_grouped_statement_counts_what_the_seven_queries_count(people, floor
     dealers = [people.dealer.pk, people.other_dealer.pk, 0]
     today = dt.date.today()
     RollupFinding.objects.bulk_create(_rows(rng, tables, dealers, today, 300))
-    periods = [selectors.Period(today - dt.timedelta(days=29), today), selectors.Period(today, today),
-               selectors.Period(today - dt.timedelta(days=400), today - dt.timedelta(days=380))]
+    periods = [
+        selectors.Period(today - dt.timedelta(days=29), today),
+        selectors.Period(today, today),
+        selectors.Period(today - dt.timedelta(days=400), today - dt.timedelta(days=380)),
+    ]
     for user in (people.auditor, people.pit_boss, people.dealer):
         for period in periods:
             findings = selectors._rollups(RollupFinding, user=user, period=period)
@@ -78,8 +105,9 @@ def test_one_grouped_statement_counts_what_the_seven_queries_count(people, floor
 
 def test_the_dashboard_reads_the_findings_rollups_in_one_statement(people, floor):
     today = dt.date.today()
-    RollupFinding.objects.bulk_create(_rows(random.Random(9), [floor.table_a, floor.table_b], [people.dealer.pk, 0],
-                                            today, 60))
+    RollupFinding.objects.bulk_create(
+        _rows(random.Random(9), [floor.table_a, floor.table_b], [people.dealer.pk, 0], today, 60)
+    )
     with CaptureQueriesContext(connection) as queries:
         selectors.dashboard(user=people.auditor, period=selectors.Period(today - dt.timedelta(days=364), today))
     table = RollupFinding._meta.db_table

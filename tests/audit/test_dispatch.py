@@ -113,7 +113,7 @@ def test_exit_sends_what_waits_even_mid_linger():
 
 
 def test_a_broker_down_for_long_costs_the_oldest_ids_not_memory(caplog):
-    sent = Recorder(fail=10 ** 6)
+    sent = Recorder(fail=10**6)
     d = dispatch.Dispatcher(sent, linger=0.001, max_pending=100, retry_max=0.01)
     d.add(range(150))
     assert "nightly audit" in caplog.text
@@ -131,7 +131,7 @@ def test_one_message_audits_all_its_rounds(eager, floor, people, log_rounds, set
     logged = log_rounds(floor.table_a, people.dealer, n=4, seed=3, mistake_rate=0.5)
     audit_pending(Round.objects.all())
     ids = [record.pk for record, _ in logged]
-    counts = audit_rounds.apply(args=[ids + [10 ** 9]]).get()
+    counts = audit_rounds.apply(args=[ids + [10**9]]).get()
     statuses = dict(Round.objects.filter(pk__in=ids).values_list("pk", "audit_status"))
     assert AuditStatus.PENDING not in statuses.values()
     assert sum(counts.values()) == 4

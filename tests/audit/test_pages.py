@@ -31,6 +31,7 @@ def audited(people, floor, log_rounds, eager):
 
 # --- the round replay -------------------------------------------------------------------------------
 
+
 def test_the_replay_draws_an_ochko_round_with_its_dark_card(eager, people, golden_round):
     record = golden_round("ochko/08-dark-card-wins")
     page = login(people.auditor).get(reverse("audit:round_replay", args=[record.pk]))
@@ -114,9 +115,16 @@ def test_a_round_not_audited_yet_shows_the_engines_findings_live(people, golden_
 
 
 def test_the_layout_survives_logs_it_cannot_follow():
-    doc = {"variant": "ochko", "stakes": [{"id": "1a", "box": "x"}, "junk"],
-           "events": [{"e": "deal", "to": 9, "card": "ZZ"}, "junk", {"e": "hit", "box": None, "card": None},
-                      {"e": "incident", "kind": "misdrawn_card", "card": "7S", "resolution": {"to": 2}}]}
+    doc = {
+        "variant": "ochko",
+        "stakes": [{"id": "1a", "box": "x"}, "junk"],
+        "events": [
+            {"e": "deal", "to": 9, "card": "ZZ"},
+            "junk",
+            {"e": "hit", "box": None, "card": None},
+            {"e": "incident", "kind": "misdrawn_card", "card": "7S", "resolution": {"to": 2}},
+        ],
+    }
     layout = table_layout(doc, boxes=6)
     assert [b.number for b in layout.boxes][:6] == [0, 1, 2, 3, 4, 5] or len(layout.boxes) >= 6
     cards = [c for b in layout.boxes for h in b.hands for c in h.cards]
@@ -125,6 +133,7 @@ def test_the_layout_survives_logs_it_cannot_follow():
 
 
 # --- findings list and bulk review ---------------------------------------------------------------
+
 
 def test_the_findings_list_filters_and_pages(people, floor, audited, monkeypatch):
     client = login(people.auditor)
@@ -163,31 +172,46 @@ def test_the_findings_list_filters_and_pages(people, floor, audited, monkeypatch
 def test_bulk_review_from_the_list(people, audited):
     client = login(people.auditor)
     ids = list(Finding.objects.values_list("pk", flat=True)[:3])
-    response = client.post(reverse("audit:finding_list"), {
-        "ids": ids, "status": "confirmed", "classification": "dealer_error", "comment": "",
-        "next": reverse("audit:finding_list") + "?status=open"}, follow=True)
+    response = client.post(
+        reverse("audit:finding_list"),
+        {
+            "ids": ids,
+            "status": "confirmed",
+            "classification": "dealer_error",
+            "comment": "",
+            "next": reverse("audit:finding_list") + "?status=open",
+        },
+        follow=True,
+    )
     assert response.redirect_chain[-1][0] == reverse("audit:finding_list") + "?status=open"
     assert "3 finding(s) marked confirmed" in response.content.decode()
     assert set(Finding.objects.filter(pk__in=ids).values_list("status", flat=True)) == {"confirmed"}
     # Dismissing needs a comment: refused, nothing changes, the reason is shown.
-    response = client.post(reverse("audit:finding_list"), {"ids": ids, "status": "dismissed",
-                                                           "classification": "no_error", "comment": ""}, follow=True)
+    response = client.post(
+        reverse("audit:finding_list"),
+        {"ids": ids, "status": "dismissed", "classification": "no_error", "comment": ""},
+        follow=True,
+    )
     assert "Say why the finding is dismissed." in response.content.decode()
     assert Review.objects.count() == 3
-    response = client.post(reverse("audit:finding_list"), {"status": "confirmed", "classification": "dealer_error"},
-                           follow=True)
+    response = client.post(
+        reverse("audit:finding_list"), {"status": "confirmed", "classification": "dealer_error"}, follow=True
+    )
     assert "Select at least one finding." in response.content.decode()
     # An open redirect is not followed.
-    response = client.post(reverse("audit:finding_list"), {"ids": ids[:1], "status": "open",
-                                                           "next": "https://evil.example/"})
+    response = client.post(
+        reverse("audit:finding_list"), {"ids": ids[:1], "status": "open", "next": "https://evil.example/"}
+    )
     assert response["Location"] == reverse("audit:finding_list")
 
 
 def test_review_from_the_replay_page(people, audited):
     finding = Finding.objects.first()
     client = login(people.auditor)
-    response = client.post(reverse("audit:finding_review", args=[finding.pk]),
-                           {"status": "dismissed", "classification": "player_dispute", "comment": "camera 4"})
+    response = client.post(
+        reverse("audit:finding_review", args=[finding.pk]),
+        {"status": "dismissed", "classification": "player_dispute", "comment": "camera 4"},
+    )
     assert response.status_code == 302
     assert response["Location"].endswith(f"#finding-{finding.pk}")
     finding.refresh_from_db()
@@ -197,6 +221,7 @@ def test_review_from_the_replay_page(people, audited):
 
 
 # --- exports -------------------------------------------------------------------------------------
+
 
 def csv_rows(response) -> list[list[str]]:
     import csv
@@ -218,8 +243,9 @@ def test_the_findings_csv_carries_every_column_and_honours_the_filters(people, a
     first = under.first()
     row = dict(zip(header, body[0]))
     assert row["code"] == first.code and row["table"] == "R-1" and row["dealer"] == "dealer-a"
-    assert row["player delta"] == str(first.player_delta.normalize()) or row["player delta"] == \
-        __import__("dealing.engine.money", fromlist=["fmt"]).fmt(first.player_delta)
+    assert row["player delta"] == str(first.player_delta.normalize()) or row["player delta"] == __import__(
+        "dealing.engine.money", fromlist=["fmt"]
+    ).fmt(first.player_delta)
     assert row["round id"] == str(first.round.uid) and row["status"] == "open" and row["message"] == first.message
     assert client.get(reverse("audit:finding_csv"), {"date_to": "x"}).status_code == 400
 
@@ -227,8 +253,9 @@ def test_the_findings_csv_carries_every_column_and_honours_the_filters(people, a
 def test_the_dealer_error_rates_csv(people, floor, audited, log_rounds):
     log_rounds(floor.table_a, people.other_dealer, n=10, seed=52)  # clean rounds
     first = Finding.objects.filter(dealer=people.dealer).first()
-    services.finding_review(finding_ids=[first.pk], auditor=people.auditor, status="confirmed",
-                            classification="dealer_error")
+    services.finding_review(
+        finding_ids=[first.pk], auditor=people.auditor, status="confirmed", classification="dealer_error"
+    )
     rows = csv_rows(login(people.auditor).get(reverse("audit:dealer_rates_csv"), {"days": 7}))
     header, body = rows[0], {row[0]: dict(zip(rows[0], row)) for row in rows[1:]}
     assert header[5] == "errors per 100 rounds"
@@ -243,6 +270,7 @@ def test_the_dealer_error_rates_csv(people, floor, audited, log_rounds):
 
 # --- the dashboard ---------------------------------------------------------------------------------
 
+
 def test_the_dashboard_adds_up_rounds_findings_and_money(people, audited):
     page = login(people.auditor).get(reverse("audit:dashboard"))
     d = page.context["d"]
@@ -255,8 +283,9 @@ def test_the_dashboard_adds_up_rounds_findings_and_money(people, audited):
     assert (d["under"], d["over"]) == (under, over)
     assert sum(day["under"] for day in d["by_day"]) == under and len(d["by_day"]) == 30
     assert [t["label"] for t in d["by_table"]] == ["R-1"] and d["by_dealer"][0]["label"] == "dealer-a"
-    charts = json.loads(page.content.decode().split('id="audit-charts" type="application/json">')[1]
-                        .split("</script>")[0])
+    charts = json.loads(
+        page.content.decode().split('id="audit-charts" type="application/json">')[1].split("</script>")[0]
+    )
     assert sum(charts["byCode"]["values"]) == d["findings"]
     assert [Decimal(v) for v in charts["byTable"]["under"]] == [under]
 
@@ -281,6 +310,7 @@ def test_the_dashboard_period(people, audited):
 
 # --- runs and shoes ----------------------------------------------------------------------------------
 
+
 def test_starting_a_run_from_the_page_and_following_it(people, floor, audited, django_capture_on_commit_callbacks):
     client = login(people.auditor)
     assert "Start a run" in client.get(reverse("audit:run_list")).content.decode()
@@ -299,8 +329,9 @@ def test_starting_a_run_from_the_page_and_following_it(people, floor, audited, d
     assert 'aria-valuenow="25"' in html and partial["Cache-Control"] == "no-store"
     assert "<html" not in html  # a fragment, swapped in place
     # Bad dates: the form says so; nothing starts.
-    response = client.post(reverse("audit:run_list"), {"scope": "all", "date_from": "2026-05-02",
-                                                       "date_to": "2026-05-01"})
+    response = client.post(
+        reverse("audit:run_list"), {"scope": "all", "date_from": "2026-05-02", "date_to": "2026-05-01"}
+    )
     assert response.status_code == 200 and response.context["form"].errors and AuditRun.objects.count() == 1
     response = client.post(reverse("audit:run_rerun", args=[run.pk]))
     assert AuditRun.objects.count() == 2
@@ -330,11 +361,17 @@ def test_the_admin_shows_audit_records_read_only(people, audited, django_capture
         run = services.audit_run_start(only_unaudited=False, chunk_size=10)
     client = login(people.admin)
     finding = Finding.objects.first()
-    services.finding_review(finding_ids=[finding.pk], auditor=people.auditor, status="confirmed",
-                            classification="dealer_error")
-    for url in (reverse("admin:audit_finding_changelist"), reverse("admin:audit_finding_change", args=[finding.pk]),
-                reverse("admin:audit_review_changelist"), reverse("admin:audit_auditrun_changelist"),
-                reverse("admin:audit_auditrun_change", args=[run.pk]), reverse("admin:audit_shoeaudit_changelist")):
+    services.finding_review(
+        finding_ids=[finding.pk], auditor=people.auditor, status="confirmed", classification="dealer_error"
+    )
+    for url in (
+        reverse("admin:audit_finding_changelist"),
+        reverse("admin:audit_finding_change", args=[finding.pk]),
+        reverse("admin:audit_review_changelist"),
+        reverse("admin:audit_auditrun_changelist"),
+        reverse("admin:audit_auditrun_change", args=[run.pk]),
+        reverse("admin:audit_shoeaudit_changelist"),
+    ):
         assert client.get(url).status_code == 200, url
     assert client.get(reverse("admin:audit_finding_add")).status_code == 403
 
@@ -342,10 +379,22 @@ def test_the_admin_shows_audit_records_read_only(people, audited, django_capture
 def test_the_replay_links_the_revisions_of_a_corrected_round(people, floor, log_rounds, eager):
     [(record, _sim)] = log_rounds(floor.table_a, people.dealer, n=1, seed=8, mistake_rate=1.0, kinds=["wrong_amount"])
     amendment = Round.objects.create(
-        uid=record.uid, table=record.table, dealer=record.dealer, variant=record.variant, house_rules=record.house_rules,
-        table_min=record.table_min, table_max=record.table_max, document=record.document,
-        chain_index=record.chain_index + 1, sha256="f" * 64, prev_sha256=record.sha256, revision=2,
-        supersedes=record, logged_by=people.pit_boss, status="pending")
+        uid=record.uid,
+        table=record.table,
+        dealer=record.dealer,
+        variant=record.variant,
+        house_rules=record.house_rules,
+        table_min=record.table_min,
+        table_max=record.table_max,
+        document=record.document,
+        chain_index=record.chain_index + 1,
+        sha256="f" * 64,
+        prev_sha256=record.sha256,
+        revision=2,
+        supersedes=record,
+        logged_by=people.pit_boss,
+        status="pending",
+    )
     html = login(people.auditor).get(reverse("audit:round_replay", args=[record.pk])).content.decode()
     assert reverse("audit:round_replay", args=[amendment.pk]) in html and "revision 2" in html
 
@@ -363,10 +412,17 @@ def test_paging_skips_no_finding_and_repeats_none_while_findings_are_added(peopl
     def add(played_at):
         nonlocal added
         added += 1
-        Finding.objects.create(round=template.round, table=template.table, dealer=template.dealer,
-                               played_at=played_at, code=template.code, severity=template.severity,
-                               message="added between page loads", engine_version="t",
-                               fingerprint=f"added-{added}")
+        Finding.objects.create(
+            round=template.round,
+            table=template.table,
+            dealer=template.dealer,
+            played_at=played_at,
+            code=template.code,
+            severity=template.severity,
+            message="added between page loads",
+            engine_version="t",
+            fingerprint=f"added-{added}",
+        )
 
     seen, params, late = [], {}, None
     while True:

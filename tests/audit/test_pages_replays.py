@@ -9,8 +9,12 @@ from dealing import engine
 
 pytestmark = pytest.mark.django_db
 
-ROUNDS = ["ochko/23-error-payment-order", "ochko/30-exposed-card-approved", "blackjack/09-double-after-split",
-          "veintiuno/03-natural-pays-double-and-takes-bank"]
+ROUNDS = [
+    "ochko/23-error-payment-order",
+    "ochko/30-exposed-card-approved",
+    "blackjack/09-double-after-split",
+    "veintiuno/03-natural-pays-double-and-takes-bank",
+]
 
 
 @pytest.fixture

@@ -26,8 +26,9 @@ def _dashboard_pending(user) -> int:
 def _direct(user) -> int:
     """The rounds of the last 30 days a user sees that are in force and whose audit status is pending."""
     since = timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0) - timedelta(days=29)
-    return Round.objects.filter(scope_q(Round, user), audit_status_q(AuditStatus.PENDING), in_force_q(),
-                                logged_at__gte=since).count()
+    return Round.objects.filter(
+        scope_q(Round, user), audit_status_q(AuditStatus.PENDING), in_force_q(), logged_at__gte=since
+    ).count()
 
 
 def test_the_dashboard_counts_the_rounds_still_to_audit_in_its_period_and_scope(people, floor, log_rounds, eager):

@@ -47,8 +47,14 @@ def login(user) -> Client:
 
 
 def user_for(people, role):
-    return {DEALER: people.dealer, INSPECTOR: people.inspector, PIT_BOSS: people.pit_boss, AUDITOR: people.auditor,
-            "trainee": people.trainee, "superuser": people.admin}[role]
+    return {
+        DEALER: people.dealer,
+        INSPECTOR: people.inspector,
+        PIT_BOSS: people.pit_boss,
+        AUDITOR: people.auditor,
+        "trainee": people.trainee,
+        "superuser": people.admin,
+    }[role]
 
 
 # (url name, args from the world, roles allowed, is API)
@@ -84,7 +90,7 @@ def test_anonymous_users_are_sent_to_login_or_refused(world, client):
 @pytest.mark.parametrize("role", [*ROLES, "superuser"])
 def test_each_role_reads_only_its_pages(world, people, role):
     client = login(user_for(people, role))
-    for name, args, allowed, api in pages(world):
+    for name, args, allowed, _api in pages(world):
         response = client.get(reverse(name, args=args))
         # A page the role may use answers 200; a dealer asking for another dealer's round gets 404
         # (outside his scope, as if it did not exist); any other role outside the list, 403.
@@ -187,9 +193,16 @@ def test_the_navigation_offers_each_role_only_the_audit_pages_it_may_open(world,
 
 def test_a_dealer_is_not_offered_shoe_pages_he_may_not_open(world, people, floor):
     shoe_finding = Finding.objects.create(
-        shoe=world.shoe, table=floor.table_a, dealer=people.dealer, played_at=world.shoe.loaded_at,
-        code="BURN_COUNT", severity="major", message="5 burns after loading; 6 are due.", engine_version="1",
-        fingerprint="x" * 40)
+        shoe=world.shoe,
+        table=floor.table_a,
+        dealer=people.dealer,
+        played_at=world.shoe.loaded_at,
+        code="BURN_COUNT",
+        severity="major",
+        message="5 burns after loading; 6 are due.",
+        engine_version="1",
+        fingerprint="x" * 40,
+    )
     shoe_url = reverse("audit:shoe_detail", args=[world.shoe.pk])
     dealer_page = login(people.dealer).get(reverse("audit:finding_list"), {"kind": "shoe"})
     assert shoe_finding in dealer_page.context["page"].object_list

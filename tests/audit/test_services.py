@@ -16,9 +16,9 @@ from dealing import engine
 from dealing import services as dealing_services
 from dealing.choices import AuditStatus
 from dealing.models import Round
+from tests.audit.conftest import expected_codes
 from tests.factories import audit_pending
 from tests.factories import superseded as mark_superseded
-from tests.audit.conftest import expected_codes
 
 pytestmark = pytest.mark.django_db
 
@@ -42,6 +42,7 @@ def codes_of(record) -> Counter:
 
 
 # --- the audit of one round -------------------------------------------------------------------------
+
 
 def test_logging_a_round_audits_it_with_the_findings_the_simulator_injected(eager, people, floor, log_rounds):
     rows = log_rounds(floor.table_a, people.dealer, n=30, seed=5, mistake_rate=0.6)
@@ -101,8 +102,13 @@ def test_a_re_audit_is_atomic(eager, people, floor, log_rounds, monkeypatch):
 def test_a_review_survives_a_re_audit_when_the_finding_recurs(eager, people, floor, log_rounds):
     [(record, _sim)] = log_rounds(floor.table_a, people.dealer, n=1, seed=8, mistake_rate=1.0, kinds=["wrong_amount"])
     finding = Finding.objects.get(round=record)
-    services.finding_review(finding_ids=[finding.pk], auditor=people.auditor, status=FindingStatus.CONFIRMED,
-                            classification="dealer_error", comment="paid twice the Bet")
+    services.finding_review(
+        finding_ids=[finding.pk],
+        auditor=people.auditor,
+        status=FindingStatus.CONFIRMED,
+        classification="dealer_error",
+        comment="paid twice the Bet",
+    )
     services.round_audit(round_id=record.pk)
     again = Finding.objects.get(round=record)
     assert again.pk == finding.pk
@@ -110,12 +116,18 @@ def test_a_review_survives_a_re_audit_when_the_finding_recurs(eager, people, flo
     assert list(again.reviews.values_list("comment", flat=True)) == ["paid twice the Bet"]
 
 
-def test_reviews_of_a_finding_that_goes_away_are_kept_and_come_back_with_it(eager, people, floor, log_rounds,
-                                                                           monkeypatch):
+def test_reviews_of_a_finding_that_goes_away_are_kept_and_come_back_with_it(
+    eager, people, floor, log_rounds, monkeypatch
+):
     [(record, _sim)] = log_rounds(floor.table_a, people.dealer, n=1, seed=8, mistake_rate=1.0, kinds=["wrong_amount"])
     finding = Finding.objects.get(round=record)
-    services.finding_review(finding_ids=[finding.pk], auditor=people.auditor, status="dismissed",
-                            classification="player_dispute", comment="the player agreed")
+    services.finding_review(
+        finding_ids=[finding.pk],
+        auditor=people.auditor,
+        status="dismissed",
+        classification="player_dispute",
+        comment="the player agreed",
+    )
     real = engine.replay
     monkeypatch.setattr(engine, "replay", lambda doc: engine.base.Outcome("ochko", [], []))
     assert services.round_audit(round_id=record.pk) == AuditStatus.CLEAN
@@ -158,7 +170,7 @@ def test_the_task_audits_through_the_service(eager, people, floor, log_rounds):
 
     [(record, _sim)] = log_rounds(floor.table_a, people.dealer, n=1, seed=8, mistake_rate=1.0, kinds=["wrong_amount"])
     assert audit_round.delay(record.pk).get() == AuditStatus.FINDINGS
-    assert audit_round.delay(10 ** 9).get() is None
+    assert audit_round.delay(10**9).get() is None
 
 
 def test_fingerprints_tell_repeated_findings_apart():
@@ -172,6 +184,7 @@ def test_fingerprints_tell_repeated_findings_apart():
 
 # --- reviews --------------------------------------------------------------------------------------
 
+
 @pytest.fixture
 def two_findings(eager, people, floor, log_rounds):
     log_rounds(floor.table_a, people.dealer, n=2, seed=8, mistake_rate=1.0, kinds=["wrong_amount"])
@@ -180,10 +193,16 @@ def two_findings(eager, people, floor, log_rounds):
 
 def test_bulk_review_records_one_review_per_finding_and_keeps_history(people, two_findings):
     ids = [f.pk for f in two_findings]
-    services.finding_review(finding_ids=ids, auditor=people.auditor, status="confirmed",
-                            classification="dealer_error", comment="")
-    services.finding_review(finding_ids=ids[:1], auditor=people.admin, status="dismissed",
-                            classification="no_error", comment="video shows a correct payout")
+    services.finding_review(
+        finding_ids=ids, auditor=people.auditor, status="confirmed", classification="dealer_error", comment=""
+    )
+    services.finding_review(
+        finding_ids=ids[:1],
+        auditor=people.admin,
+        status="dismissed",
+        classification="no_error",
+        comment="video shows a correct payout",
+    )
     first, second = Finding.objects.order_by("pk")
     assert (first.status, first.classification, first.reviewed_by) == ("dismissed", "no_error", people.admin)
     assert (second.status, second.classification) == ("confirmed", "dealer_error")
@@ -193,18 +212,27 @@ def test_bulk_review_records_one_review_per_finding_and_keeps_history(people, tw
     assert (first.status, first.classification) == ("open", "") and first.reviews.count() == 3
 
 
-@pytest.mark.parametrize("status, classification, comment, field", [
-    ("confirmed", "no_error", "", "classification"),
-    ("dismissed", "dealer_error", "why", "classification"),
-    ("dismissed", "no_error", "  ", "comment"),
-    ("open", "dealer_error", "", "classification"),
-    ("maybe", "", "", "status"),
-])
-def test_a_review_that_does_not_fit_is_refused_and_changes_nothing(people, two_findings, status, classification,
-                                                                   comment, field):
+@pytest.mark.parametrize(
+    "status, classification, comment, field",
+    [
+        ("confirmed", "no_error", "", "classification"),
+        ("dismissed", "dealer_error", "why", "classification"),
+        ("dismissed", "no_error", "  ", "comment"),
+        ("open", "dealer_error", "", "classification"),
+        ("maybe", "", "", "status"),
+    ],
+)
+def test_a_review_that_does_not_fit_is_refused_and_changes_nothing(
+    people, two_findings, status, classification, comment, field
+):
     with pytest.raises(ServiceError) as err:
-        services.finding_review(finding_ids=[two_findings[0].pk], auditor=people.auditor, status=status,
-                                classification=classification, comment=comment)
+        services.finding_review(
+            finding_ids=[two_findings[0].pk],
+            auditor=people.auditor,
+            status=status,
+            classification=classification,
+            comment=comment,
+        )
     assert err.value.status == 400 and field in err.value.extra["fields"]
     assert not Review.objects.exists()
 
@@ -218,21 +246,25 @@ def test_only_auditors_review_and_never_their_own_rounds(people, two_findings, m
     # A superuser who dealt the round may not judge it.
     Finding.objects.filter(pk=ids[0]).update(dealer=people.admin)
     with pytest.raises(ServiceError) as err:
-        services.finding_review(finding_ids=ids, auditor=people.admin, status="confirmed",
-                                classification="dealer_error")
+        services.finding_review(
+            finding_ids=ids, auditor=people.admin, status="confirmed", classification="dealer_error"
+        )
     assert err.value.extra["code"] == "own_round"
     with pytest.raises(ServiceError) as err:
-        services.finding_review(finding_ids=[ids[0], 99999], auditor=people.auditor, status="confirmed",
-                                classification="dealer_error")
+        services.finding_review(
+            finding_ids=[ids[0], 99999], auditor=people.auditor, status="confirmed", classification="dealer_error"
+        )
     assert err.value.status == 404 and err.value.extra["ids"] == [99999]
     with pytest.raises(ServiceError) as err:
-        services.finding_review(finding_ids=[], auditor=people.auditor, status="confirmed",
-                                classification="dealer_error")
+        services.finding_review(
+            finding_ids=[], auditor=people.auditor, status="confirmed", classification="dealer_error"
+        )
     assert "ids" in err.value.extra["fields"]
     assert not Review.objects.exists()
 
 
 # --- audit runs -----------------------------------------------------------------------------------
+
 
 @pytest.fixture
 def logged(people, floor, log_rounds, eager):
@@ -268,7 +300,12 @@ def test_a_run_again_gives_identical_results_and_only_unaudited_finds_nothing_le
     assert sorted(Finding.objects.values_list("pk", "fingerprint")) == findings
     nothing = run_now(only_unaudited=True)
     assert nothing.status == RunStatus.DONE and nothing.summary() == {
-        "rounds": 0, "clean": 0, "with_findings": 0, "errors": 0, "findings": {}}
+        "rounds": 0,
+        "clean": 0,
+        "with_findings": 0,
+        "errors": 0,
+        "findings": {},
+    }
 
 
 def test_a_run_selects_by_table_dealer_and_days(people, floor, logged, run_now):
@@ -279,8 +316,15 @@ def test_a_run_selects_by_table_dealer_and_days(people, floor, logged, run_now):
     today = timezone.localdate()
     assert run_now(only_unaudited=False, date_from=today).rounds_done == 70
     assert run_now(only_unaudited=False, date_to=today - timedelta(days=1)).rounds_done == 10
-    assert run_now(only_unaudited=False, date_from=today - timedelta(days=10),
-                   date_to=today - timedelta(days=10), tables=[floor.table_a]).rounds_done == 10
+    assert (
+        run_now(
+            only_unaudited=False,
+            date_from=today - timedelta(days=10),
+            date_to=today - timedelta(days=10),
+            tables=[floor.table_a],
+        ).rounds_done
+        == 10
+    )
     with pytest.raises(ServiceError):
         services.audit_run_start(date_from=today, date_to=today - timedelta(days=1))
 
@@ -322,9 +366,11 @@ def test_a_chunk_delivered_twice_is_counted_once(people, logged, django_capture_
     once = AuditRun.objects.get(pk=run.pk)
     assert services.audit_run_chunk_process(chunk_id=chunks[0].pk) is False  # redelivered: nothing added
     twice = AuditRun.objects.get(pk=run.pk)
-    assert (twice.rounds_done, twice.findings_total, twice.findings_by_code) == \
-        (once.rounds_done, once.findings_total, once.findings_by_code) == (10, once.findings_total,
-                                                                           once.findings_by_code)
+    assert (
+        (twice.rounds_done, twice.findings_total, twice.findings_by_code)
+        == (once.rounds_done, once.findings_total, once.findings_by_code)
+        == (10, once.findings_total, once.findings_by_code)
+    )
     assert twice.status == RunStatus.RUNNING
     for chunk in chunks:
         services.audit_run_chunk_process(chunk_id=chunk.pk)
@@ -334,8 +380,9 @@ def test_a_chunk_delivered_twice_is_counted_once(people, logged, django_capture_
     assert done.summary()["findings"] == dict(Counter(Finding.objects.values_list("code", flat=True)))
 
 
-def test_a_chunk_that_fails_changes_nothing_and_a_later_delivery_counts(people, logged, monkeypatch,
-                                                                        django_capture_on_commit_callbacks, eager):
+def test_a_chunk_that_fails_changes_nothing_and_a_later_delivery_counts(
+    people, logged, monkeypatch, django_capture_on_commit_callbacks, eager
+):
     Finding.objects.all().delete()  # as if the rounds had never been audited
     audit_pending(Round.objects.all())
     with django_capture_on_commit_callbacks(execute=False):
@@ -387,8 +434,7 @@ def test_the_nightly_task_audits_what_is_not_audited(people, logged, django_capt
     assert run.trigger == "nightly" and run.started_by is None and run.rounds_done == 60
 
 
-def test_a_chunk_task_that_breaks_fails_its_run(people, logged, monkeypatch, django_capture_on_commit_callbacks,
-                                                eager):
+def test_a_chunk_task_that_breaks_fails_its_run(people, logged, monkeypatch, django_capture_on_commit_callbacks, eager):
     monkeypatch.setattr(services.runs, "rounds_audit", lambda **kw: (_ for _ in ()).throw(ValueError("bug")))
     with pytest.raises(ValueError), django_capture_on_commit_callbacks(execute=True):
         services.audit_run_start(only_unaudited=False)
@@ -397,6 +443,7 @@ def test_a_chunk_task_that_breaks_fails_its_run(people, logged, monkeypatch, dja
 
 
 # --- shoes ----------------------------------------------------------------------------------------
+
 
 @pytest.fixture
 def shoe_with_rounds(people, floor, log_rounds, eager):
@@ -420,17 +467,20 @@ def test_a_shoe_check_finds_the_burn_count_and_fee(people, shoe_with_rounds):
     assert found["BURN_FEE"].dealer == people.dealer and found["BURN_FEE"].table == shoe.table
     assert found["BURN_COUNT"].severity == "major" and found["BURN_FEE"].severity == "minor"
     # Checked again: the same rows; a review survives.
-    services.finding_review(finding_ids=[found["BURN_FEE"].pk], auditor=people.auditor, status="confirmed",
-                            classification="dealer_error")
+    services.finding_review(
+        finding_ids=[found["BURN_FEE"].pk], auditor=people.auditor, status="confirmed", classification="dealer_error"
+    )
     services.shoe_audit(shoe_id=shoe.pk)
-    assert set(Finding.objects.filter(shoe=shoe, round__isnull=True).values_list("pk", flat=True)) == \
-        {f.pk for f in found.values()}
+    assert set(Finding.objects.filter(shoe=shoe, round__isnull=True).values_list("pk", flat=True)) == {
+        f.pk for f in found.values()
+    }
     assert Finding.objects.get(pk=found["BURN_FEE"].pk).status == "confirmed"
     assert ShoeAudit.objects.get(shoe=shoe).findings == 2
 
 
-def test_a_correct_shoe_is_clean_and_ended_shoes_are_checked_by_the_nightly_task(people, floor, log_rounds, eager,
-                                                                                 django_capture_on_commit_callbacks):
+def test_a_correct_shoe_is_clean_and_ended_shoes_are_checked_by_the_nightly_task(
+    people, floor, log_rounds, eager, django_capture_on_commit_callbacks
+):
     from audit.tasks import audit_nightly
 
     shoe = dealing_services.shoe_start(table=floor.table_a, shuffled_by=people.dealer)
@@ -444,7 +494,7 @@ def test_a_correct_shoe_is_clean_and_ended_shoes_are_checked_by_the_nightly_task
         assert audit_nightly.delay().get()["shoes"] == 1
     assert ShoeAudit.objects.get(shoe=shoe).status == "clean"
     assert list(services.shoes_to_audit()) == []
-    assert services.shoe_audit(shoe_id=10 ** 9) is None
+    assert services.shoe_audit(shoe_id=10**9) is None
 
 
 def test_only_auditors_request_a_shoe_check(people, shoe_with_rounds, django_capture_on_commit_callbacks):

@@ -22,15 +22,24 @@ def _findings(people, floor, log_rounds, eager):
     assert template is not None, "the seeded rounds gave no finding"
     made = {}
     for key, message, code, stake in [
-            ("message", "Paid the ante twice on box 2", "WRONG_AMOUNT", "box 2 ante"),
-            ("code", "a plain message", "BURN_MISSING", ""),
-            ("stake", "another plain message", "WRONG_AMOUNT", "box 5 dealer_bet"),
-            ("percent", "a 100% payout on box 4", "WRONG_AMOUNT", ""),
-            ("cyrillic", "Дилер выплатил лишнее", "WRONG_AMOUNT", "")]:
+        ("message", "Paid the ante twice on box 2", "WRONG_AMOUNT", "box 2 ante"),
+        ("code", "a plain message", "BURN_MISSING", ""),
+        ("stake", "another plain message", "WRONG_AMOUNT", "box 5 dealer_bet"),
+        ("percent", "a 100% payout on box 4", "WRONG_AMOUNT", ""),
+        ("cyrillic", "Дилер выплатил лишнее", "WRONG_AMOUNT", ""),
+    ]:
         made[key] = Finding.objects.create(
-            round=template.round, table=template.table, dealer=template.dealer, played_at=template.played_at,
-            code=code, severity=template.severity, stake=stake, message=message, engine_version="t",
-            fingerprint=f"search-{key}")
+            round=template.round,
+            table=template.table,
+            dealer=template.dealer,
+            played_at=template.played_at,
+            code=code,
+            severity=template.severity,
+            stake=stake,
+            message=message,
+            engine_version="t",
+            fingerprint=f"search-{key}",
+        )
     return made
 
 

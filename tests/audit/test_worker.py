@@ -20,8 +20,8 @@ from django.db import connection, transaction
 from rest_framework.test import APIClient
 
 from audit import services
-from bench.audit import load_rounds, wait_for_run, worker_output, workers_running
 from audit.models import AuditRun, Finding
+from bench.audit import load_rounds, wait_for_run, worker_output, workers_running
 from dealing.choices import AuditStatus
 from dealing.engine.simulators import simulate
 from dealing.models import Round, RoundAudit
@@ -32,9 +32,10 @@ pytestmark = [
     pytest.mark.worker,
     pytest.mark.slow,
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(settings.CELERY_TASK_ALWAYS_EAGER,
-                       reason="needs CELERY_BROKER_URL (Redis) and PostgreSQL for real worker processes; "
-                              "`bash .ci/run` provides both"),
+    pytest.mark.skipif(
+        settings.CELERY_TASK_ALWAYS_EAGER,
+        reason="needs CELERY_BROKER_URL (Redis) and PostgreSQL for real worker processes; `bash .ci/run` provides both",
+    ),
 ]
 
 # A task of a killed worker comes back after this many seconds (production: an hour, see settings).
@@ -86,12 +87,17 @@ def test_rounds_logged_through_the_api_are_audited_by_the_worker(worker_env, peo
         ids = []
         for sim in sims:
             document = sim_doc(sim, table=floor.table_a, dealer=people.dealer)
-            response = client.post("/api/v1/rounds/", json.dumps(document, cls=DjangoJSONEncoder),
-                                   content_type="application/json")
+            response = client.post(
+                "/api/v1/rounds/", json.dumps(document, cls=DjangoJSONEncoder), content_type="application/json"
+            )
             assert response.status_code == 201, response.content
             ids.append(response.json()["id"])
-        wait_until(lambda: not Round.objects.filter(pk__in=ids, audit_status=AuditStatus.PENDING).exists(),
-                   timeout=60, what="the worker to audit the logged rounds", procs=procs)
+        wait_until(
+            lambda: not Round.objects.filter(pk__in=ids, audit_status=AuditStatus.PENDING).exists(),
+            timeout=60,
+            what="the worker to audit the logged rounds",
+            procs=procs,
+        )
     found = codes_by_round(ids)
     for round_id, sim in zip(ids, sims):
         record = Round.objects.get(pk=round_id)
@@ -104,8 +110,7 @@ def test_rounds_logged_through_the_api_are_audited_by_the_worker(worker_env, peo
 def thousand(people, floor):
     """1,000 simulated rounds with injected mistakes, stored with valid chain links (not audited)."""
     expected = {}
-    for batch in load_rounds(table=floor.table_a, dealer=people.dealer, n=1000, seed=92, mistake_rate=0.25,
-                             pool=1000):
+    for batch in load_rounds(table=floor.table_a, dealer=people.dealer, n=1000, seed=92, mistake_rate=0.25, pool=1000):
         expected.update(batch)
     return expected
 
@@ -148,8 +153,12 @@ def test_a_worker_killed_mid_run_and_another_started_completes_with_identical_co
         # Not waited for by ping: with chunks queued, the solo worker may take them before it answers,
         # and then it sits in chunk 5 on the lock; the rounds it audits show that it runs.
         with workers_running(1, queue, env=worker_env, ready=False) as (first,):
-            wait_until(lambda: AuditRun.objects.get(pk=run.pk).rounds_done == 250, timeout=60,
-                       what="five chunks to be audited", procs=[first])
+            wait_until(
+                lambda: AuditRun.objects.get(pk=run.pk).rounds_done == 250,
+                timeout=60,
+                what="five chunks to be audited",
+                procs=[first],
+            )
             time.sleep(0.5)
             partial = AuditRun.objects.get(pk=run.pk)
             assert partial.rounds_done == 250 and partial.status == "running"
@@ -177,8 +186,10 @@ def audits_counted():
         cursor.execute("""CREATE FUNCTION test_audit_written() RETURNS trigger LANGUAGE plpgsql AS $$
                           BEGIN INSERT INTO test_audit_write VALUES (NEW.round_id, pg_backend_pid()); RETURN NEW; END $$""")
         # The verdict is an upsert of the round's audit row (its pending row was written with the round).
-        cursor.execute("CREATE TRIGGER test_audit_written AFTER INSERT OR UPDATE OF status ON dealing_roundaudit "
-                       "FOR EACH ROW WHEN (NEW.status <> 'pending') EXECUTE FUNCTION test_audit_written()")
+        cursor.execute(
+            "CREATE TRIGGER test_audit_written AFTER INSERT OR UPDATE OF status ON dealing_roundaudit "
+            "FOR EACH ROW WHEN (NEW.status <> 'pending') EXECUTE FUNCTION test_audit_written()"
+        )
 
     def counts() -> Counter:
         with connection.cursor() as cursor:
@@ -220,16 +231,19 @@ def test_rounds_whose_messages_the_broker_lost_are_audited_by_the_workers_sweep(
     """Rounds logged through the API while no worker runs; their audit messages are purged from
     Redis (a broker restarted without persistence); workers started afterwards find the rounds
     pending in PostgreSQL and audit each one once — the two workers' sweeps never take the same round."""
-    from casino.celery import app
     from audit import dispatch
+    from casino.celery import app
 
     client = APIClient()
     client.force_authenticate(people.dealer)
     sims = list(simulate("ochko", 30, seed=93, mistake_rate=0.4, table_min=100, table_max=5000))
     ids = []
     for sim in sims:
-        response = client.post("/api/v1/rounds/", json.dumps(sim_doc(sim, table=floor.table_a, dealer=people.dealer),
-                                                              cls=DjangoJSONEncoder), content_type="application/json")
+        response = client.post(
+            "/api/v1/rounds/",
+            json.dumps(sim_doc(sim, table=floor.table_a, dealer=people.dealer), cls=DjangoJSONEncoder),
+            content_type="application/json",
+        )
         assert response.status_code == 201, response.content
         ids.append(response.json()["id"])
     dispatch.flush()  # the messages reach Redis...
@@ -239,8 +253,12 @@ def test_rounds_whose_messages_the_broker_lost_are_audited_by_the_workers_sweep(
     env = dict(worker_env, AUDIT_SWEEP_GRACE_S="2", AUDIT_SWEEP_INTERVAL_S="1")
     started = time.monotonic()
     with workers_running(2, queue_name(), env=env) as procs:
-        wait_until(lambda: not Round.objects.filter(pk__in=ids, audit_status=AuditStatus.PENDING).exists(),
-                   timeout=60, what="the workers' sweep to audit the rounds", procs=procs)
+        wait_until(
+            lambda: not Round.objects.filter(pk__in=ids, audit_status=AuditStatus.PENDING).exists(),
+            timeout=60,
+            what="the workers' sweep to audit the rounds",
+            procs=procs,
+        )
         took = time.monotonic() - started
         time.sleep(2)  # a pass or two more: nothing left to sweep
         logs = [worker_output(proc) for proc in procs]

@@ -12,8 +12,10 @@ from tests.conftest import current_database_url
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(settings.CELERY_TASK_ALWAYS_EAGER,
-                       reason="needs PostgreSQL and Redis (DATABASE_URL, CELERY_BROKER_URL); `bash .ci/run` has both"),
+    pytest.mark.skipif(
+        settings.CELERY_TASK_ALWAYS_EAGER,
+        reason="needs PostgreSQL and Redis (DATABASE_URL, CELERY_BROKER_URL); `bash .ci/run` has both",
+    ),
 ]
 
 
@@ -49,16 +51,22 @@ def test_a_server_whose_database_connection_died_between_rounds_still_logs_the_n
             client = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
 
             def post(body) -> int:
-                client.request("POST", "/api/v1/rounds/", body, {"Authorization": f"Token {fixture.token}",
-                                                                  "Content-Type": "application/json"})
+                client.request(
+                    "POST",
+                    "/api/v1/rounds/",
+                    body,
+                    {"Authorization": f"Token {fixture.token}", "Content-Type": "application/json"},
+                )
                 response = client.getresponse()
                 response.read()
                 return response.status
 
             assert post(bodies[0]) == 201
             with connection.cursor() as cursor:
-                cursor.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                               "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+                cursor.execute(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
                 assert cursor.fetchone()[0] >= 1  # the server's kept connection
             assert [post(body) for body in bodies[1:]] == [201, 201, 201]
             client.close()

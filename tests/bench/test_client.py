@@ -7,8 +7,8 @@ import threading
 from bench.api import RawConnection
 
 ANSWERS = [
-    b"HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n{\"id\": 12}\n",
-    b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n{\"a\"\r\n3\r\n: 1\r\n1\r\n}\r\n0\r\n\r\n",
+    b'HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n{"id": 12}\n',
+    b'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n{"a"\r\n3\r\n: 1\r\n1\r\n}\r\n0\r\n\r\n',
     b"HTTP/1.1 409 Conflict\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}",
     b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n",
 ]
@@ -35,7 +35,7 @@ def _stub_server(answers: list[bytes], seen: list[bytes]):
                     seen.append(body)
                     answer = pending.pop(0)
                     for k in range(0, len(answer), 7):  # in small pieces, as a slow network would
-                        conn.sendall(answer[k:k + 7])
+                        conn.sendall(answer[k : k + 7])
                     if b"Connection: close" in answer:
                         break
         listener.close()

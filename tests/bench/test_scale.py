@@ -59,8 +59,11 @@ def test_bench_scale_clone_reaches_n_with_consistent_rollups(monkeypatch, tmp_pa
     assert len(set(Round.objects.values_list("uid", flat=True))) == 300
     assert len({r.document["id"] for r in Round.objects.all()}) == 300
     for name, *_ in TABLES:
-        rows = list(Round.objects.filter(table__name=name).order_by("logged_at", "pk")
-                    .values_list("pk", "table_round", "chain_index"))
+        rows = list(
+            Round.objects.filter(table__name=name)
+            .order_by("logged_at", "pk")
+            .values_list("pk", "table_round", "chain_index")
+        )
         assert [r[1] for r in rows] == sorted({r[1] for r in rows})  # increasing with time, no repeat
         assert [r[0] for r in rows] == sorted(r[0] for r in rows)  # ids grow with time, as logged
     days = sorted(set(Rollup.objects.values_list("day", flat=True)))

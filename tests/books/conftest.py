@@ -34,12 +34,17 @@ def crew(floor, make_user) -> Crew:
     # Chips of 1 besides: ochko pays 3:2, and a tray that matches the rounds to the unit can be counted.
     floor.table_a.chips = ["1", "100", "500", "1000", "5000"]
     floor.table_a.save(update_fields=["chips"])
-    return Crew(floor.table_a, make_user("dealer", pits=a, username="dealer1"),
-                make_user("dealer", pits=a, username="dealer2"),
-                make_user("pit_boss", pits=a, username="pitboss1"), make_user("pit_boss", pits=a, username="pitboss2"),
-                make_user("auditor", username="auditor1"), make_user("inspector", pits=a, username="inspector1"),
-                make_user("trainee", pits=a, username="trainee1"),
-                make_user("pit_boss", pits=[floor.pit_b], username="pitboss-b"))
+    return Crew(
+        floor.table_a,
+        make_user("dealer", pits=a, username="dealer1"),
+        make_user("dealer", pits=a, username="dealer2"),
+        make_user("pit_boss", pits=a, username="pitboss1"),
+        make_user("pit_boss", pits=a, username="pitboss2"),
+        make_user("auditor", username="auditor1"),
+        make_user("inspector", pits=a, username="inspector1"),
+        make_user("trainee", pits=a, username="trainee1"),
+        make_user("pit_boss", pits=[floor.pit_b], username="pitboss-b"),
+    )
 
 
 @pytest.fixture
@@ -47,8 +52,9 @@ def open_shift(crew):
     """open_shift(counts=OPENING) → a signed, open shift at R-1 counted by dealer1, signed by pitboss1."""
 
     def make(counts=None, tolerance=None):
-        shift = services.shift_open(table=crew.table, counted_by=crew.dealer, counts=counts or OPENING,
-                                    tolerance=tolerance)
+        shift = services.shift_open(
+            table=crew.table, counted_by=crew.dealer, counts=counts or OPENING, tolerance=tolerance
+        )
         return services.shift_open_sign(shift=shift, signed_by=crew.pit_boss)
 
     return make

@@ -11,7 +11,7 @@ from books import selectors, services
 from books.choices import EventKind
 from tests.ledger.conftest import audited
 
-from .conftest import OPENING, fill, log_rounds
+from .conftest import fill, log_rounds
 
 pytestmark = pytest.mark.django_db
 
@@ -91,7 +91,8 @@ def test_payment_findings_are_listed_with_the_money_they_moved(crew, open_shift)
     sold=st.lists(st.decimals(min_value=Decimal("0.01"), max_value=Decimal("9999"), places=2), max_size=3),
     drops=st.lists(st.decimals(min_value=Decimal("0.01"), max_value=Decimal("9999"), places=2), max_size=3),
     closing=st.lists(st.integers(0, 80), min_size=4, max_size=4),
-    rounds=st.integers(0, 2), seed=st.integers(0, 10_000),
+    rounds=st.integers(0, 2),
+    seed=st.integers(0, 10_000),
 )
 def test_variance_and_win_identities(crew, opening, fills, credits, sold, drops, closing, rounds, seed):
     from books.models import TableShift
@@ -113,8 +114,13 @@ def test_variance_and_win_identities(crew, opening, fills, credits, sold, drops,
 
     value = lambda counts: sum(Decimal(c) * n for c, n in zip(CHIPS, counts))  # noqa: E731
     logged = sum((r.float_logged for r in records), Decimal(0))
-    expected = (value(opening) + logged - sum(sold, Decimal(0)) + sum(map(value, fills), Decimal(0))
-                - sum(map(value, credits), Decimal(0)))
+    expected = (
+        value(opening)
+        + logged
+        - sum(sold, Decimal(0))
+        + sum(map(value, fills), Decimal(0))
+        - sum(map(value, credits), Decimal(0))
+    )
     assert b.expected == expected
     assert b.expected - b.closing == -b.variance
     assert b.closing - b.expected == b.variance == value(closing) - expected

@@ -53,9 +53,18 @@ def test_many_hands_at_once_keep_the_books(crew, open_shift):
 def test_two_scans_of_one_period_at_once_store_each_signal_once(crew, monkeypatch):
     """The daily task and a command scanning the same period together: the second writes after the
     first, finds its signals and updates them (before, both inserted and one failed)."""
-    found = [detection.Candidate(kind="lean", key=f"lean:d{crew.dealer.pk}", dealer=crew.dealer.pk,
-                                 table=crew.table.pk, statistic=0.9, p_value=1e-6, p_adjusted=1e-5,
-                                 evidence={"errors": 20})]
+    found = [
+        detection.Candidate(
+            kind="lean",
+            key=f"lean:d{crew.dealer.pk}",
+            dealer=crew.dealer.pk,
+            table=crew.table.pk,
+            statistic=0.9,
+            p_value=1e-6,
+            p_adjusted=1e-5,
+            evidence={"errors": 20},
+        )
+    ]
     together = threading.Barrier(2)
 
     def scan(**_data):  # both scans reach their writes at the same moment

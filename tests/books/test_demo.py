@@ -34,8 +34,9 @@ def test_the_demo_weeks_plant_a_sweetheart_dealer(tiny_floor):
     rounds = Round.objects.filter(table__name__in=demo.TABLES)
     assert rounds.count() == 2 * 2 * 3 * 30 + 50  # the sessions, and the short float's hour
     assert set(rounds.values_list("dealer__username", flat=True)) == {d[0] for d in demo.DEALERS}
-    overpaid = Finding.objects.filter(table__name__in=demo.TABLES, code="WRONG_AMOUNT", player_delta__gt=0) \
-        .select_related("round", "dealer")
+    overpaid = Finding.objects.filter(
+        table__name__in=demo.TABLES, code="WRONG_AMOUNT", player_delta__gt=0
+    ).select_related("round", "dealer")
     favoured = [f for f in overpaid if _favoured(f)]
     assert favoured and {f.dealer.username for f in favoured} == {demo.SWEETHEART}
     # Audited: the rollups count every round of the demo tables.

@@ -89,14 +89,20 @@ def test_a_fill_for_a_closed_table_is_refused(crew, open_shift):
     shift = open_shift()
     services.shift_count_closing(shift=shift, counted_by=crew.dealer, counts=OPENING)
     services.shift_close(shift=shift, closed_by=crew.pit_boss)
-    page = logged_in(crew.dealer).post(f"/books/{shift.pk}/", {"action": "request", "request-kind": "fill",
-                                                               **count_data({"5000": 1}, "request")})
-    assert page.status_code == 200 and "The shift of table R-1 is closed: no fills or credits any more." in \
-        page.content.decode()
+    page = logged_in(crew.dealer).post(
+        f"/books/{shift.pk}/", {"action": "request", "request-kind": "fill", **count_data({"5000": 1}, "request")}
+    )
+    assert (
+        page.status_code == 200
+        and "The shift of table R-1 is closed: no fills or credits any more." in page.content.decode()
+    )
     assert not FloatEvent.objects.exists()
     api = logged_in(crew.dealer)
-    answer = api.post(f"/api/v1/books/shifts/{shift.pk}/transfers/", {"kind": "fill", "counts": {"5000": 1}},
-                      content_type="application/json")
+    answer = api.post(
+        f"/api/v1/books/shifts/{shift.pk}/transfers/",
+        {"kind": "fill", "counts": {"5000": 1}},
+        content_type="application/json",
+    )
     assert answer.status_code == 400
     assert answer.json()["extra"]["code"] == "shift_closed"
     assert not FloatEvent.objects.exists()
@@ -128,8 +134,15 @@ def test_the_api_runs_a_shift(crew):
     unknown = post(dealer, f"shifts/{pk}/closing/", {"counts": {"25": 1}})
     assert unknown.status_code == 400 and unknown.json()["extra"]["code"] == "unknown_chip"
     body = post(dealer, f"shifts/{pk}/closing/", {"counts": {"100": 5, "500": 2}}).json()
-    assert body["figures"] == {**body["figures"], "expected": "1500.00", "closing": "1500.00", "variance": "0.00",
-                               "credits": "500.00", "drop": "300.00", "win": "300.00"}
+    assert body["figures"] == {
+        **body["figures"],
+        "expected": "1500.00",
+        "closing": "1500.00",
+        "variance": "0.00",
+        "credits": "500.00",
+        "drop": "300.00",
+        "win": "300.00",
+    }
     closed = post(boss, f"shifts/{pk}/close/").json()
     assert closed["status"] == "closed"
     assert dealer.get(f"/api/v1/books/shifts/{pk}/").json()["figures"]["win"] == "300.00"

@@ -12,21 +12,28 @@ from django.urls import reverse
 from django.utils import timezone
 
 from audit.models import Rollup, RollupFinding
-from books.performance import selectors, stats
 from audit.selectors import Period
+from books.performance import selectors, stats
 
 # --- the statistics ------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("k, low, high, places", [
-    # Exact Poisson 95 % limits as tabled (e.g. Ulm 1990; Garwood 1936): χ²(.025; 2k)/2, χ²(.975; 2k+2)/2.
-    (0, 0.0, 3.6889, 4), (1, 0.0253, 5.5716, 4), (2, 0.2422, 7.2247, 4), (5, 1.6235, 11.6683, 4),
-    (10, 4.7954, 18.3904, 4), (50, 37.11, 65.92, 2),
-])
+@pytest.mark.parametrize(
+    "k, low, high, places",
+    [
+        # Exact Poisson 95 % limits as tabled (e.g. Ulm 1990; Garwood 1936): χ²(.025; 2k)/2, χ²(.975; 2k+2)/2.
+        (0, 0.0, 3.6889, 4),
+        (1, 0.0253, 5.5716, 4),
+        (2, 0.2422, 7.2247, 4),
+        (5, 1.6235, 11.6683, 4),
+        (10, 4.7954, 18.3904, 4),
+        (50, 37.11, 65.92, 2),
+    ],
+)
 def test_garwood_interval_matches_the_tables(k, low, high, places):
     got_low, got_high = stats.garwood(k)
-    assert got_low == pytest.approx(low, abs=10 ** -places)
-    assert got_high == pytest.approx(high, abs=10 ** -places)
+    assert got_low == pytest.approx(low, abs=10**-places)
+    assert got_high == pytest.approx(high, abs=10**-places)
 
 
 def test_rate_interval_is_per_100_rounds():
@@ -35,7 +42,7 @@ def test_rate_interval_is_per_100_rounds():
 
 
 def _tail(x, t, p):
-    return sum(math.comb(t, i) * p ** i * (1 - p) ** (t - i) for i in range(x, t + 1))
+    return sum(math.comb(t, i) * p**i * (1 - p) ** (t - i) for i in range(x, t + 1))
 
 
 @pytest.mark.parametrize("x, t, p", [(10, 12, 0.5), (3, 40, 0.02), (0, 5, 0.3), (17, 30, 0.25), (30, 30, 0.9)])
@@ -98,15 +105,19 @@ def test_a_dealer_at_twice_the_floors_rate_is_flagged_and_only_he():
 
 
 def _at(minutes):
-    return dt.datetime(2026, 1, 5, 8, 0, tzinfo=dt.timezone.utc) + dt.timedelta(minutes=minutes)
+    return dt.datetime(2026, 1, 5, 8, 0, tzinfo=dt.UTC) + dt.timedelta(minutes=minutes)
 
 
 def test_pace_leaves_out_breaks_and_shoe_changes():
     rows = [
-        (1, 10, _at(0)), (1, 10, _at(1)), (1, 10, _at(2)), (1, 10, _at(3)),  # 3 gaps of a minute
+        (1, 10, _at(0)),
+        (1, 10, _at(1)),
+        (1, 10, _at(2)),
+        (1, 10, _at(3)),  # 3 gaps of a minute
         (1, 10, _at(33)),  # a 30-minute break
         (1, 11, _at(38)),  # a new shoe: the shuffle
-        (1, 11, _at(38.5)), (1, 11, _at(39)),  # 2 gaps of half a minute
+        (1, 11, _at(38.5)),
+        (1, 11, _at(39)),  # 2 gaps of half a minute
         (2, 20, _at(39.25)),  # another table: its own first round
         (1, 11, _at(39.01)),  # typed in with the one before: not a round's worth of dealing
     ]
@@ -127,20 +138,51 @@ def rated(floor, make_user):
     b = make_user("dealer", pits=floor.pits, username="dealer-b")
     c = make_user("dealer", pits=floor.pits, username="dealer-c")
     today = timezone.localdate()
-    for dealer, table, rounds, errors, over in [(a, floor.table_a, 3000, 60, "500.00"),
-                                                (b, floor.table_a, 1000, 90, "12000.00"),
-                                                (c, floor.table_b, 2000, 40, "300.00")]:
+    for dealer, table, rounds, errors, over in [
+        (a, floor.table_a, 3000, 60, "500.00"),
+        (b, floor.table_a, 1000, 90, "12000.00"),
+        (c, floor.table_b, 2000, 40, "300.00"),
+    ]:
         for d in range(2):
             day = today - dt.timedelta(days=d)
-            Rollup.objects.create(day=day, shift_date=day, shift=0, table=table, dealer_id=dealer.pk,
-                                  variant="ochko", rounds=rounds // 2, clean=rounds // 2)
-            RollupFinding.objects.create(day=day, shift_date=day, shift=0, table=table, dealer_id=dealer.pk,
-                                         variant="ochko", code="WRONG_AMOUNT", severity="major", status="open",
-                                         n=errors // 2, over=Decimal(over) / 2, under=Decimal("-100.00"))
+            Rollup.objects.create(
+                day=day,
+                shift_date=day,
+                shift=0,
+                table=table,
+                dealer_id=dealer.pk,
+                variant="ochko",
+                rounds=rounds // 2,
+                clean=rounds // 2,
+            )
+            RollupFinding.objects.create(
+                day=day,
+                shift_date=day,
+                shift=0,
+                table=table,
+                dealer_id=dealer.pk,
+                variant="ochko",
+                code="WRONG_AMOUNT",
+                severity="major",
+                status="open",
+                n=errors // 2,
+                over=Decimal(over) / 2,
+                under=Decimal("-100.00"),
+            )
         # Dismissed findings are not errors.
-        RollupFinding.objects.create(day=today, shift_date=today, shift=0, table=table, dealer_id=dealer.pk,
-                                     variant="ochko", code="WRONG_AMOUNT", severity="major", status="dismissed",
-                                     n=500, over=Decimal("99999.00"))
+        RollupFinding.objects.create(
+            day=today,
+            shift_date=today,
+            shift=0,
+            table=table,
+            dealer_id=dealer.pk,
+            variant="ochko",
+            code="WRONG_AMOUNT",
+            severity="major",
+            status="dismissed",
+            n=500,
+            over=Decimal("99999.00"),
+        )
     return a, b, c
 
 
@@ -175,8 +217,10 @@ def test_a_pit_boss_sees_his_pits_dealers_a_dealer_only_himself(rated, floor, ma
     assert mine.rows[0].flagged  # against the floor of his pits
 
 
-@pytest.mark.parametrize("role, status", [("auditor", 200), ("pit_boss", 200), ("superuser", 200),
-                                          ("dealer", 200), ("inspector", 403), ("trainee", 403)])
+@pytest.mark.parametrize(
+    "role, status",
+    [("auditor", 200), ("pit_boss", 200), ("superuser", 200), ("dealer", 200), ("inspector", 403), ("trainee", 403)],
+)
 def test_the_pages_by_role(rated, client_for, role, status):
     response = client_for(role).get(reverse("books:performance_list"))
     assert response.status_code == status
@@ -208,8 +252,10 @@ def test_a_pit_boss_does_not_see_a_dealer_of_another_pit(rated, floor, make_user
     assert page.status_code == 200 and b"<svg" in page.content
 
 
-@pytest.mark.parametrize("role, status", [("auditor", 200), ("pit_boss", 200), ("dealer", 200),
-                                          ("inspector", 403), ("trainee", 403), (None, 401)])
+@pytest.mark.parametrize(
+    "role, status",
+    [("auditor", 200), ("pit_boss", 200), ("dealer", 200), ("inspector", 403), ("trainee", 403), (None, 401)],
+)
 def test_the_api_by_role(rated, client_for, role, status):
     response = client_for(role).get(reverse("api:books:performance-list"))
     assert response.status_code == status
@@ -230,8 +276,8 @@ def test_the_api_refuses_a_malformed_period_naming_it(rated, client_for, query):
 
 def test_the_detail_api_gives_the_pace(floor, make_user, client_for):
     """Rounds logged through dealing's service a minute apart: the pace is read from their logged_at."""
-    from tests.books.conftest import log_rounds
     from dealing.models import Round
+    from tests.books.conftest import log_rounds
 
     dealer = make_user("dealer", pits=floor.pits, username="dealer-p")
     records = log_rounds(floor.table_a, dealer, 5, seed=3)
@@ -239,8 +285,16 @@ def test_the_detail_api_gives_the_pace(floor, make_user, client_for):
     for k, record in enumerate(records):
         # logged_at is sealed into the chain; the pace reads only it, and this test reads no chain.
         Round.objects.filter(pk=record.pk).update(logged_at=start + dt.timedelta(minutes=k * 1.5))
-    Rollup.objects.create(day=timezone.localdate(), shift_date=timezone.localdate(), shift=0, table=floor.table_a,
-                          dealer_id=dealer.pk, variant="ochko", rounds=5, clean=5)
+    Rollup.objects.create(
+        day=timezone.localdate(),
+        shift_date=timezone.localdate(),
+        shift=0,
+        table=floor.table_a,
+        dealer_id=dealer.pk,
+        variant="ochko",
+        rounds=5,
+        clean=5,
+    )
     body = client_for("auditor").get(reverse("api:books:performance-detail", args=[dealer.pk])).json()
     assert body["pace"]["intervals"] == 4
     assert body["pace"]["per_hour"] == "40.0"
@@ -263,28 +317,46 @@ def test_the_pace_summed_in_postgresql_equals_the_reference(floor, make_user, se
     boss = make_user("pit_boss", pits=[floor.pit_a], username="boss-a")
     auditor = make_user("auditor", username="auditor-p")
     records = log_rounds(floor.table_a, dealer, 30, seed=seed) + log_rounds(floor.table_b, dealer, 15, seed=seed)
-    shoes = {floor.table_a.pk: [ShoeFactory(table=floor.table_a, number=n).pk for n in (1, 2, 3)],
-             floor.table_b.pk: [ShoeFactory(table=floor.table_b, number=n).pk for n in (1, 2)] + [None]}
+    shoes = {
+        floor.table_a.pk: [ShoeFactory(table=floor.table_a, number=n).pk for n in (1, 2, 3)],
+        floor.table_b.pk: [ShoeFactory(table=floor.table_b, number=n).pk for n in (1, 2)] + [None],
+    }
     limit, shortest = selectors.break_after(), selectors.shortest_round()
-    gaps = [limit, limit + dt.timedelta(microseconds=1), shortest, dt.timedelta(0), dt.timedelta(seconds=1),
-            dt.timedelta(seconds=45), dt.timedelta(minutes=2, microseconds=7)]
+    gaps = [
+        limit,
+        limit + dt.timedelta(microseconds=1),
+        shortest,
+        dt.timedelta(0),
+        dt.timedelta(seconds=1),
+        dt.timedelta(seconds=45),
+        dt.timedelta(minutes=2, microseconds=7),
+    ]
     at = timezone.now() - dt.timedelta(days=2)
     for record in records:
         at += rng.choice(gaps)
         Round.objects.filter(pk=record.pk).update(
-            logged_at=at, shoe_id=rng.choice(shoes[record.table_id][:rng.choice([1, 2, 3])]))
+            logged_at=at, shoe_id=rng.choice(shoes[record.table_id][: rng.choice([1, 2, 3])])
+        )
     # One round before the period: not read.
     Round.objects.filter(pk=records[0].pk).update(logged_at=timezone.now() - dt.timedelta(days=40))
     period = Period(timezone.localdate() - dt.timedelta(days=30), timezone.localdate())
     for user, tables in [(auditor, [floor.table_a.pk, floor.table_b.pk]), (boss, [floor.table_a.pk])]:
-        rows = list(Round.objects.filter(dealer=dealer, table_id__in=tables, logged_at__gte=period.start,
-                                         logged_at__lt=period.end)
-                    .order_by("logged_at", "id").values_list("table_id", "shoe_id", "logged_at"))
+        rows = list(
+            Round.objects.filter(
+                dealer=dealer, table_id__in=tables, logged_at__gte=period.start, logged_at__lt=period.end
+            )
+            .order_by("logged_at", "id")
+            .values_list("table_id", "shoe_id", "logged_at")
+        )
         expected = stats.pace(rows, limit, shortest)
         got = selectors.dealer_pace(user=user, dealer_id=dealer.pk, period=period)
         # The database sums exact intervals; the reference sums floats.
         assert (got.rounds, got.intervals, got.breaks, got.shoe_changes) == (
-            expected.rounds, expected.intervals, expected.breaks, expected.shoe_changes)
+            expected.rounds,
+            expected.intervals,
+            expected.breaks,
+            expected.shoe_changes,
+        )
         assert got.seconds == pytest.approx(expected.seconds, abs=1e-6)
         assert got.per_hour == expected.per_hour
         if user == auditor:
@@ -308,9 +380,16 @@ def test_garwood_at_a_years_counts_against_wilson_hilferty(k):
 
 def test_the_binomial_tail_at_a_years_counts_against_a_log_space_sum():
     """The dealer-against-floor test at 10 million rounds: 6,000 of 50,000 errors where a tenth was due."""
+
     def log_sum(x, t, p):
-        terms = [math.lgamma(t + 1) - math.lgamma(j + 1) - math.lgamma(t - j + 1) + j * math.log(p)
-                 + (t - j) * math.log1p(-p) for j in range(x, t + 1)]
+        terms = [
+            math.lgamma(t + 1)
+            - math.lgamma(j + 1)
+            - math.lgamma(t - j + 1)
+            + j * math.log(p)
+            + (t - j) * math.log1p(-p)
+            for j in range(x, t + 1)
+        ]
         top = max(terms)
         return math.exp(top) * math.fsum(math.exp(v - top) for v in terms)
 
@@ -323,12 +402,34 @@ def test_the_weekly_trend_puts_each_day_in_its_monday_week(floor, make_user):
     dealer = make_user("dealer", pits=floor.pits, username="dealer-w")
     today = timezone.localdate()
     monday = today - dt.timedelta(days=today.weekday() + 7)
-    for day, rounds, errors in [(monday - dt.timedelta(days=1), 100, 4), (monday, 300, 9),
-                                (monday + dt.timedelta(days=6), 50, 2), (monday + dt.timedelta(days=7), 70, 1)]:
-        Rollup.objects.create(day=day, shift_date=day, shift=0, table=floor.table_a, dealer_id=dealer.pk,
-                              variant="ochko", rounds=rounds, clean=rounds - errors)
-        RollupFinding.objects.create(day=day, shift_date=day, shift=0, table=floor.table_a, dealer_id=dealer.pk,
-                                     variant="ochko", code="WRONG_AMOUNT", severity="major", status="open", n=errors)
+    for day, rounds, errors in [
+        (monday - dt.timedelta(days=1), 100, 4),
+        (monday, 300, 9),
+        (monday + dt.timedelta(days=6), 50, 2),
+        (monday + dt.timedelta(days=7), 70, 1),
+    ]:
+        Rollup.objects.create(
+            day=day,
+            shift_date=day,
+            shift=0,
+            table=floor.table_a,
+            dealer_id=dealer.pk,
+            variant="ochko",
+            rounds=rounds,
+            clean=rounds - errors,
+        )
+        RollupFinding.objects.create(
+            day=day,
+            shift_date=day,
+            shift=0,
+            table=floor.table_a,
+            dealer_id=dealer.pk,
+            variant="ochko",
+            code="WRONG_AMOUNT",
+            severity="major",
+            status="open",
+            n=errors,
+        )
     period = Period(monday - dt.timedelta(days=7), today)
     [row] = selectors.floor_performance(user=make_user("auditor"), period=period).rows
     weeks = {w.start: (w.rounds, w.errors) for w in row.weeks}

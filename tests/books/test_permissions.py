@@ -19,9 +19,16 @@ WHO = ["dealer", "pit_boss", "inspector", "auditor", "trainee", "outsider", "sup
 
 @pytest.fixture
 def people(crew, make_user):
-    return {"dealer": crew.dealer2, "pit_boss": crew.pit_boss2, "inspector": crew.inspector,
-            "auditor": crew.auditor, "trainee": crew.trainee, "outsider": crew.outsider,
-            "superuser": make_user("superuser", username="root"), "anonymous": None}
+    return {
+        "dealer": crew.dealer2,
+        "pit_boss": crew.pit_boss2,
+        "inspector": crew.inspector,
+        "auditor": crew.auditor,
+        "trainee": crew.trainee,
+        "outsider": crew.outsider,
+        "superuser": make_user("superuser", username="root"),
+        "anonymous": None,
+    }
 
 
 def client_of(user) -> Client:
@@ -71,8 +78,9 @@ def test_opening_count_is_the_dealers(who, people, crew):
     page = client.get("/books/tables/R-1/open/")
     # The outsider is a pit boss (of Pit B): refused for the role before the pit is looked at.
     assert page.status_code == page_code(who, {"dealer", "superuser"}, outsider=403)
-    answer = client.post("/api/v1/books/shifts/open/", {"table": "R-1", "counts": OPENING},
-                         content_type="application/json")
+    answer = client.post(
+        "/api/v1/books/shifts/open/", {"table": "R-1", "counts": OPENING}, content_type="application/json"
+    )
     expected = {"anonymous": 401, "dealer": 201, "superuser": 201}.get(who, 403)
     assert answer.status_code == expected
     assert TableShift.objects.exists() == (expected == 201)
@@ -91,16 +99,21 @@ def test_signing_is_a_pit_bosss(who, people, crew):
 def test_counting_and_requesting_are_the_floors(who, people, open_shift):
     shift = open_shift()
     client = client_of(people[who])
-    answer = client.post(f"/api/v1/books/shifts/{shift.pk}/transfers/", {"kind": "fill", "counts": {"500": 2}},
-                         content_type="application/json")
+    answer = client.post(
+        f"/api/v1/books/shifts/{shift.pk}/transfers/",
+        {"kind": "fill", "counts": {"500": 2}},
+        content_type="application/json",
+    )
     assert answer.status_code == api_code(who, {"dealer", "pit_boss", "superuser"}, ok=201)
-    answer = client.post(f"/api/v1/books/shifts/{shift.pk}/closing/", {"counts": OPENING},
-                         content_type="application/json")
+    answer = client.post(
+        f"/api/v1/books/shifts/{shift.pk}/closing/", {"counts": OPENING}, content_type="application/json"
+    )
     assert answer.status_code == api_code(who, {"dealer", "pit_boss", "superuser"})
     # The page's forms: only those who may act are offered them, and a post from anyone else is refused.
     page = client.post(f"/books/{shift.pk}/", {"action": "cash", "cash-kind": "drop", "cash-amount": "10"})
-    assert page.status_code == (302 if who in {"dealer", "pit_boss", "superuser", "anonymous"} else
-                                404 if who == "outsider" else 403)
+    assert page.status_code == (
+        302 if who in {"dealer", "pit_boss", "superuser", "anonymous"} else 404 if who == "outsider" else 403
+    )
     drops = FloatEvent.objects.filter(kind="drop").count()
     assert drops == (1 if who in {"dealer", "pit_boss", "superuser"} else 0)
 
@@ -114,8 +127,9 @@ def test_approving_explaining_closing_are_a_pit_bosss(who, people, crew, open_sh
     allowed = {"pit_boss", "superuser"}
     answer = client.post(f"/api/v1/books/shifts/{shift.pk}/transfers/{event.pk}/approve/")
     assert answer.status_code == api_code(who, allowed)
-    answer = client.post(f"/api/v1/books/shifts/{shift.pk}/explain/", {"text": "checked"},
-                         content_type="application/json")
+    answer = client.post(
+        f"/api/v1/books/shifts/{shift.pk}/explain/", {"text": "checked"}, content_type="application/json"
+    )
     assert answer.status_code == api_code(who, allowed)
     answer = client.post(f"/api/v1/books/shifts/{shift.pk}/close/")
     assert answer.status_code == api_code(who, allowed)
@@ -124,6 +138,7 @@ def test_approving_explaining_closing_are_a_pit_bosss(who, people, crew, open_sh
 
 
 # --- four eyes ---------------------------------------------------------------------------------------
+
 
 def refused(code, call, **kwargs):
     with pytest.raises(ServiceError) as caught:
@@ -138,8 +153,14 @@ def test_the_opening_is_signed_by_someone_else(crew, make_user, floor):
     error = refused("four_eyes", services.shift_open_sign, shift=shift, signed_by=both)
     assert error.status == 403
     refused("forbidden", services.shift_open_sign, shift=shift, signed_by=crew.outsider)
-    refused("shift_not_signed", services.transfer_request, shift=shift, kind="fill", counts={"100": 1},
-            requested_by=crew.dealer)
+    refused(
+        "shift_not_signed",
+        services.transfer_request,
+        shift=shift,
+        kind="fill",
+        counts={"100": 1},
+        requested_by=crew.dealer,
+    )
     shift.refresh_from_db()
     assert shift.status == "opening" and shift.opening_signed_by is None
 

@@ -23,9 +23,16 @@ READERS = {"pit_boss", "auditor", "superuser"}
 
 @pytest.fixture
 def people(crew, make_user):
-    return {"dealer": crew.dealer2, "pit_boss": crew.pit_boss2, "inspector": crew.inspector,
-            "auditor": crew.auditor, "trainee": crew.trainee, "outsider": crew.outsider,
-            "superuser": make_user("superuser", username="root"), "anonymous": None}
+    return {
+        "dealer": crew.dealer2,
+        "pit_boss": crew.pit_boss2,
+        "inspector": crew.inspector,
+        "auditor": crew.auditor,
+        "trainee": crew.trainee,
+        "outsider": crew.outsider,
+        "superuser": make_user("superuser", username="root"),
+        "anonymous": None,
+    }
 
 
 @pytest.fixture
@@ -60,10 +67,18 @@ def client_of(user) -> Client:
 @pytest.mark.parametrize("who", WHO)
 def test_who_may_read_the_reports(who, people, crew, closed_shift):
     client = client_of(people[who])
-    pages = [f"/books/reports/shifts/{closed_shift.pk}/", f"/books/reports/shifts/{closed_shift.pk}.csv",
-             "/books/reports/period/", "/books/reports/period.csv", "/books/theory/"]
-    apis = [f"/api/v1/books/reports/shifts/{closed_shift.pk}/", "/api/v1/books/reports/period/",
-            "/api/v1/books/theory/"]
+    pages = [
+        f"/books/reports/shifts/{closed_shift.pk}/",
+        f"/books/reports/shifts/{closed_shift.pk}.csv",
+        "/books/reports/period/",
+        "/books/reports/period.csv",
+        "/books/theory/",
+    ]
+    apis = [
+        f"/api/v1/books/reports/shifts/{closed_shift.pk}/",
+        "/api/v1/books/reports/period/",
+        "/api/v1/books/theory/",
+    ]
     for url in pages:
         code = client.get(url).status_code
         if who == "anonymous":
@@ -89,8 +104,10 @@ def test_who_may_read_the_reports(who, people, crew, closed_shift):
 def test_the_shift_report_has_the_float_the_theoretical_the_errors_and_the_signatures(crew, closed_shift):
     report = reports.shift_report(closed_shift)
     assert report.books.variance == 0
-    assert report.books.win == report.books.closing + report.books.credits + report.books.drop \
-        - report.books.opening - report.books.fills
+    assert (
+        report.books.win
+        == report.books.closing + report.books.credits + report.books.drop - report.books.opening - report.books.fills
+    )
     assert report.theory.rounds == 12
     # The two wrong payments are the dealer errors: the house's win short of what was owed by what
     # the findings say the players received beyond it.

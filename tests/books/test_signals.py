@@ -23,8 +23,19 @@ OUTCOMES = (Decimal("-1"), Decimal("0"), Decimal("1"), Decimal("1.5"))
 WEIGHTS = (0.49, 0.08, 0.39, 0.04)
 
 
-def floor(rng, *, rounds=2000, dealers=6, tables=3, players=24, boxes=5, error_rate=0.03, incident_rate=0.006,
-          procedure_rate=0.004, plant=None):
+def floor(
+    rng,
+    *,
+    rounds=2000,
+    dealers=6,
+    tables=3,
+    players=24,
+    boxes=5,
+    error_rate=0.03,
+    incident_rate=0.006,
+    procedure_rate=0.004,
+    plant=None,
+):
     """One period of a floor as the scan reads it. `plant` changes one thing:
     ("sweetheart", dealer, table, box, player), ("lean", dealer), ("lucky", player),
     ("incidents_dealer", dealer), ("incidents_table", table), ("procedure", dealer)."""
@@ -63,8 +74,9 @@ def floor(rng, *, rounds=2000, dealers=6, tables=3, players=24, boxes=5, error_r
         rate = procedure_rate * (8 if plant[0] == "procedure" and dealer == plant[1] else 1)
         if rng.random() < rate:
             procedure.append(s.EventRow(dealer, table, None))
-    return dict(stakes=stakes, incidents=incidents, procedure=procedure, rounds_by_dealer=by_dealer,
-                rounds_by_table=by_table)
+    return dict(
+        stakes=stakes, incidents=incidents, procedure=procedure, rounds_by_dealer=by_dealer, rounds_by_table=by_table
+    )
 
 
 def binomial_upper(n: int, p: float, tail: float = 1e-3) -> int:
@@ -72,8 +84,13 @@ def binomial_upper(n: int, p: float, tail: float = 1e-3) -> int:
     would happen less than once in a thousand runs of this test if the level held."""
     cumulative = 0.0
     for k in range(n + 1):
-        cumulative += math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
-                               + k * math.log(p) + (n - k) * math.log1p(-p))
+        cumulative += math.exp(
+            math.lgamma(n + 1)
+            - math.lgamma(k + 1)
+            - math.lgamma(n - k + 1)
+            + k * math.log(p)
+            + (n - k) * math.log1p(-p)
+        )
         if 1 - cumulative <= tail:
             return k
     return n
@@ -130,8 +147,9 @@ def test_errors_leaning_to_overpayment_raise_the_lean_signal_for_that_dealer():
     found = flagged(("lean", 4), error_rate=0.12)
     assert [c.dealer for c in found if c.kind == s.LEAN] == [4]
     # Against a fixed half, every dealer of this floor would lean: its honest errors favour players.
-    half = s.scan(thresholds=s.Thresholds(**{**LIMITS.__dict__, "lean_p0": 0.5}),
-                  **floor(random.Random(7), error_rate=0.12)).flagged
+    half = s.scan(
+        thresholds=s.Thresholds(**{**LIMITS.__dict__, "lean_p0": 0.5}), **floor(random.Random(7), error_rate=0.12)
+    ).flagged
     assert len({c.dealer for c in half if c.kind == s.LEAN}) > 1
     [lean] = [c for c in found if c.kind == s.LEAN]
     assert Decimal(lean.evidence["overpaid"]) > 2 * Decimal(lean.evidence["underpaid"])

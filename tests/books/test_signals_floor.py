@@ -114,16 +114,26 @@ def test_the_daily_task_scans_the_window_up_to_yesterday(crew, limits):
 
 
 def signal_of(crew, **fields) -> IntegritySignal:
-    values = dict(kind="lean", key=f"lean:d{crew.dealer.pk}", dealer=crew.dealer, table=crew.table,
-                  period_start=dt.date(2026, 11, 1), period_end=dt.date(2026, 11, 30), statistic=0.9,
-                  p_value=1e-6, p_adjusted=1e-5, evidence={"errors": 20, "overpayments": 18})
+    values = dict(
+        kind="lean",
+        key=f"lean:d{crew.dealer.pk}",
+        dealer=crew.dealer,
+        table=crew.table,
+        period_start=dt.date(2026, 11, 1),
+        period_end=dt.date(2026, 11, 30),
+        statistic=0.9,
+        p_value=1e-6,
+        p_adjusted=1e-5,
+        evidence={"errors": 20, "overpayments": 18},
+    )
     values.update(fields)
     return IntegritySignal.objects.create(**values)
 
 
 def test_an_auditor_confirms_or_dismisses_with_a_note(crew):
-    signal = services.signal_review(signal=signal_of(crew), reviewer=crew.auditor, status="confirmed",
-                                            note="Seen on camera.")
+    signal = services.signal_review(
+        signal=signal_of(crew), reviewer=crew.auditor, status="confirmed", note="Seen on camera."
+    )
     signal.refresh_from_db()
     assert (signal.status, signal.reviewed_by, signal.note) == ("confirmed", crew.auditor, "Seen on camera.")
     with pytest.raises(ServiceError) as exc:
@@ -133,9 +143,16 @@ def test_an_auditor_confirms_or_dismisses_with_a_note(crew):
     assert signal.status == "confirmed"
 
 
-@pytest.mark.parametrize("status, note, field", [("maybe", "why", "status"), ("dismissed", "   ", "note"),
-                                                 ("confirmed", "", "note"), ("dismissed", "x" * 4001, "note"),
-                                                 ("open", "reopen", "status")])
+@pytest.mark.parametrize(
+    "status, note, field",
+    [
+        ("maybe", "why", "status"),
+        ("dismissed", "   ", "note"),
+        ("confirmed", "", "note"),
+        ("dismissed", "x" * 4001, "note"),
+        ("open", "reopen", "status"),
+    ],
+)
 def test_bad_review_input_is_refused_with_its_field_and_nothing_is_stored(crew, status, note, field):
     signal = signal_of(crew)
     with pytest.raises(ServiceError) as exc:
@@ -184,8 +201,10 @@ def test_pages_by_role(crew):
     for who in (crew.dealer, crew.inspector, crew.trainee):
         assert _client(who).get(list_url).status_code == 403
         assert _client(who).get(detail_url).status_code == 403
-    assert boss.post(reverse("books:signal_review", args=[signal.pk]), {"status": "confirmed", "note": "x"}
-                     ).status_code == 403
+    assert (
+        boss.post(reverse("books:signal_review", args=[signal.pk]), {"status": "confirmed", "note": "x"}).status_code
+        == 403
+    )
     # Filters.
     assert detail_url.encode() not in auditor.get(list_url, {"kind": "player_results"}).content
     assert detail_url.encode() in auditor.get(list_url, {"dealer": crew.dealer.username}).content
@@ -213,23 +232,42 @@ def test_the_api_lists_shows_and_reviews(crew):
     assert auditor.get("/api/v1/books/signals/", {"status": "nope"}).status_code == 400
     one = auditor.get(f"/api/v1/books/signals/{signal.pk}/").json()
     assert one["evidence"]["overpayments"] == 18
-    bad = auditor.post(f"/api/v1/books/signals/{signal.pk}/review/", {"status": "confirmed", "note": " "},
-                       content_type="application/json")
+    bad = auditor.post(
+        f"/api/v1/books/signals/{signal.pk}/review/",
+        {"status": "confirmed", "note": " "},
+        content_type="application/json",
+    )
     assert bad.status_code == 400
-    not_text = auditor.post(f"/api/v1/books/signals/{signal.pk}/review/", {"status": "confirmed", "note": 0},
-                            content_type="application/json")
+    not_text = auditor.post(
+        f"/api/v1/books/signals/{signal.pk}/review/",
+        {"status": "confirmed", "note": 0},
+        content_type="application/json",
+    )
     assert not_text.status_code == 400 and "note" in not_text.json()["extra"]["fields"]
     signal.refresh_from_db()
     assert signal.status == "open"
-    ok = auditor.post(f"/api/v1/books/signals/{signal.pk}/review/", {"status": "confirmed", "note": "Confirmed."},
-                      content_type="application/json")
+    ok = auditor.post(
+        f"/api/v1/books/signals/{signal.pk}/review/",
+        {"status": "confirmed", "note": "Confirmed."},
+        content_type="application/json",
+    )
     assert ok.status_code == 200 and ok.json()["status"] == "confirmed"
-    again = auditor.post(f"/api/v1/books/signals/{signal.pk}/review/", {"status": "dismissed", "note": "No."},
-                         content_type="application/json")
+    again = auditor.post(
+        f"/api/v1/books/signals/{signal.pk}/review/",
+        {"status": "dismissed", "note": "No."},
+        content_type="application/json",
+    )
     assert again.status_code == 409 and again.json()["extra"]["code"] == "already_reviewed"
-    assert _client(crew.pit_boss).post(f"/api/v1/books/signals/{signal.pk}/review/",
-                                       {"status": "confirmed", "note": "x"},
-                                       content_type="application/json").status_code == 403
+    assert (
+        _client(crew.pit_boss)
+        .post(
+            f"/api/v1/books/signals/{signal.pk}/review/",
+            {"status": "confirmed", "note": "x"},
+            content_type="application/json",
+        )
+        .status_code
+        == 403
+    )
     assert _client(crew.dealer).get("/api/v1/books/signals/").status_code == 403
     assert _client(crew.outsider).get(f"/api/v1/books/signals/{signal.pk}/").status_code == 404
 
@@ -252,9 +290,17 @@ def test_incidents_and_burn_findings_piling_up_on_one_dealer_are_signalled(crew,
         IncidentFactory(table=crew.table, dealer=crew.dealer2, reported_by=crew.inspector)
     shoe = ShoeFactory(table=crew.table, shuffled_by=crew.dealer2)
     for k in range(16):
-        Finding.objects.create(shoe=shoe, table=crew.table, dealer=crew.dealer2, played_at=timezone.now(),
-                               code="BURN_COUNT", severity="major", message="5 burns after loading; 6 are due.",
-                               engine_version="1", fingerprint=f"{k:040d}")
+        Finding.objects.create(
+            shoe=shoe,
+            table=crew.table,
+            dealer=crew.dealer2,
+            played_at=timezone.now(),
+            code="BURN_COUNT",
+            severity="major",
+            message="5 burns after loading; 6 are due.",
+            engine_version="1",
+            fingerprint=f"{k:040d}",
+        )
     today = timezone.localdate()
     services.signals_scan(date_from=today, date_to=today)
     named = {(s.kind, s.dealer_id) for s in IntegritySignal.objects.all()}

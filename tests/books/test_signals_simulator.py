@@ -47,12 +47,12 @@ def simulated_floor(rng, *, rounds=ROUNDS, dealers=5, tables=3, mistakes=0.20, s
         by_table[table] = by_table.get(table, 0) + 1
         for row in stake_rows(chain.json_safe(doc), outcome):
             wagered = (row.ante or Decimal("0")) + (row.bet or Decimal("0"))
-            stakes.append(s.StakeRow(round_id, dealer, table, row.box, row.player, "ochko", wagered,
-                                     row.owed_net, row.paid_net))
+            stakes.append(
+                s.StakeRow(round_id, dealer, table, row.box, row.player, "ochko", wagered, row.owed_net, row.paid_net)
+            )
         if rng.random() < incident_rate:
             incidents.append(s.EventRow(dealer, table, round_id))
-    return dict(stakes=stakes, incidents=incidents, procedure=[], rounds_by_dealer=by_dealer,
-                rounds_by_table=by_table)
+    return dict(stakes=stakes, incidents=incidents, procedure=[], rounds_by_dealer=by_dealer, rounds_by_table=by_table)
 
 
 @pytest.fixture(scope="module")

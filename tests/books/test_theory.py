@@ -8,8 +8,8 @@ from decimal import Decimal
 import pytest
 from django.db.models import Sum
 from django.test import Client
-from django.utils.html import escape
 from django.utils import timezone
+from django.utils.html import escape
 
 from audit import rollups
 from audit.models import Rollup
@@ -40,8 +40,15 @@ def honest_table(seed: int, rounds: int, variant: str = "blackjack", rules: dict
         outcome = engine.replay(sim.doc)
         initial, total = rollups.handle(sim.doc, outcome)
         win = logged_float(outcome)
-        figures.add(rounds=1, initial_wagers=initial, initial_wagers_sq=initial * initial, total_wagered=total,
-                    win_logged=win, win_owed=win, edge=edge)
+        figures.add(
+            rounds=1,
+            initial_wagers=initial,
+            initial_wagers_sq=initial * initial,
+            total_wagered=total,
+            win_logged=win,
+            win_owed=win,
+            edge=edge,
+        )
     return figures
 
 
@@ -79,10 +86,24 @@ def test_the_band_widens_with_the_wagers_squared_not_the_wagers():
     edge = edge_for("blackjack", {"preset": "salon"})
     even, lumpy = Figures(), Figures()
     for _ in range(100):
-        even.add(rounds=1, initial_wagers=Decimal(100), initial_wagers_sq=Decimal(10000), total_wagered=Decimal(100),
-                 win_logged=0, win_owed=0, edge=edge)
-    lumpy.add(rounds=1, initial_wagers=Decimal(10000), initial_wagers_sq=Decimal(10000) ** 2,
-              total_wagered=Decimal(10000), win_logged=0, win_owed=0, edge=edge)
+        even.add(
+            rounds=1,
+            initial_wagers=Decimal(100),
+            initial_wagers_sq=Decimal(10000),
+            total_wagered=Decimal(100),
+            win_logged=0,
+            win_owed=0,
+            edge=edge,
+        )
+    lumpy.add(
+        rounds=1,
+        initial_wagers=Decimal(10000),
+        initial_wagers_sq=Decimal(10000) ** 2,
+        total_wagered=Decimal(10000),
+        win_logged=0,
+        win_owed=0,
+        edge=edge,
+    )
     assert even.theoretical == lumpy.theoretical  # the same handle …
     assert lumpy.sd == pytest.approx(10 * even.sd)  # … but one big wager swings ten times as far
     assert isinstance(even.theoretical, Decimal) and even.theoretical > 0
@@ -90,8 +111,9 @@ def test_the_band_widens_with_the_wagers_squared_not_the_wagers():
 
 @pytest.mark.django_db
 def test_planted_mistakes_are_the_dealer_errors_to_the_cent(eager, people, floor, log_rounds):
-    rows = log_rounds(floor.table_a, people.dealer, n=40, seed=11, mistake_rate=0.4,
-                      kinds=["wrong_amount", "wrong_result"])
+    rows = log_rounds(
+        floor.table_a, people.dealer, n=40, seed=11, mistake_rate=0.4, kinds=["wrong_amount", "wrong_result"]
+    )
     planted = sum((sim.player_delta for _r, sim in rows if sim.player_delta is not None), Decimal(0))
     assert planted != 0
     f = selectors.parse_filters(people.auditor, {"by": "table"})
@@ -109,7 +131,7 @@ def test_planted_mistakes_are_the_dealer_errors_to_the_cent(eager, people, floor
 def test_the_rollups_keep_the_initial_wagers_squared_and_rebuild_them(eager, people, floor, log_rounds):
     rows = log_rounds(floor.table_a, people.dealer, n=12, seed=5)
     want = Decimal(0)
-    for record, sim in rows:
+    for _record, sim in rows:
         initial, _total = rollups.handle(sim.doc, engine.replay(sim.doc))
         want += initial * initial
     assert Rollup.objects.aggregate(s=Sum("initial_wagers_sq"))["s"] == want
@@ -127,20 +149,19 @@ def test_rows_by_dealer_day_game_and_shift_add_up_to_the_same_total(eager, peopl
     log_rounds(floor.table_b, people.other_dealer, n=5, seed=3)
     totals = {}
     for by in selectors.BY:
-        rows, total = selectors.theory_rows(people.auditor, selectors.parse_filters(
-            people.auditor, {"by": by}))
+        rows, total = selectors.theory_rows(people.auditor, selectors.parse_filters(people.auditor, {"by": by}))
         assert sum(r.figures.rounds for r in rows) == 19
         totals[by] = (total.actual, total.theoretical, round(total.variance, 6))
     assert len(set(totals.values())) == 1
-    rows, _ = selectors.theory_rows(people.auditor, selectors.parse_filters(
-        people.auditor, {"by": "dealer"}))
+    rows, _ = selectors.theory_rows(people.auditor, selectors.parse_filters(people.auditor, {"by": "dealer"}))
     assert {r.label: r.figures.rounds for r in rows} == {"dealer-a": 8, "dealer-b": 11}
     # The pit boss of pit A sees pit A's table only.
     rows, total = selectors.theory_rows(people.pit_boss, selectors.parse_filters(people.pit_boss, {}))
     assert [r.label for r in rows] == [floor.table_a.name] and total.rounds == 14
     # Filters combine: dealer-b at R-1.
-    _rows, total = selectors.theory_rows(people.auditor, selectors.parse_filters(
-        people.auditor, {"dealer": "dealer-b", "table": floor.table_a.name}))
+    _rows, total = selectors.theory_rows(
+        people.auditor, selectors.parse_filters(people.auditor, {"dealer": "dealer-b", "table": floor.table_a.name})
+    )
     assert total.rounds == 6
     # The funnel ends where the total does.
     points = selectors.funnel(people.auditor, selectors.parse_filters(people.auditor, {}))
@@ -148,12 +169,20 @@ def test_rows_by_dealer_day_game_and_shift_add_up_to_the_same_total(eager, peopl
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("params, field", [
-    ({"start": "2026-13-01"}, "start"), ({"end": "yesterday"}, "end"),
-    ({"start": "2026-05-02", "end": "2026-05-01"}, "start"), ({"table": "NO-SUCH"}, "table"),
-    ({"dealer": "nobody-here"}, "dealer"), ({"variant": "poker"}, "variant"), ({"by": "colour"}, "by"),
-    ({"shift": "9"}, "shift"), ({"pit": "Pit B"}, "pit"),
-])
+@pytest.mark.parametrize(
+    "params, field",
+    [
+        ({"start": "2026-13-01"}, "start"),
+        ({"end": "yesterday"}, "end"),
+        ({"start": "2026-05-02", "end": "2026-05-01"}, "start"),
+        ({"table": "NO-SUCH"}, "table"),
+        ({"dealer": "nobody-here"}, "dealer"),
+        ({"variant": "poker"}, "variant"),
+        ({"by": "colour"}, "by"),
+        ({"shift": "9"}, "shift"),
+        ({"pit": "Pit B"}, "pit"),
+    ],
+)
 def test_bad_filters_are_a_400_naming_the_field(people, floor, params, field):
     api, page = Client(), Client()
     api.force_login(people.pit_boss)  # works in Pit A only: Pit B is not his
@@ -167,8 +196,8 @@ def test_bad_filters_are_a_400_naming_the_field(people, floor, params, field):
     assert response.context["error_field"] == field
     # The sentence is shown next to its field, and no figures.
     html = response.content.decode()
-    field_html = html[html.index(f'id="f-{field}"'):]
-    field_html = field_html[:field_html.index("</div>")]
+    field_html = html[html.index(f'id="f-{field}"') :]
+    field_html = field_html[: field_html.index("</div>")]
     assert f'<span class="errorlist">{escape(response.context["error"])}</span>' in field_html
     assert "<svg" not in html and "theory-rows" not in html
     assert page.get("/books/reports/period.csv", params).status_code == 400
@@ -187,8 +216,11 @@ def test_the_theory_page_and_api_show_the_rows_the_band_and_the_funnel(eager, pe
     today = timezone.localdate()
     assert [r["label"] for r in data["rows"]] == [today.isoformat()]
     assert data["total"]["rounds"] == 6 and len(data["funnel"]) == 1
-    assert Decimal(data["total"]["band_low"]) <= Decimal(data["total"]["theoretical"]) <= Decimal(
-        data["total"]["band_high"])
+    assert (
+        Decimal(data["total"]["band_low"])
+        <= Decimal(data["total"]["theoretical"])
+        <= Decimal(data["total"]["band_high"])
+    )
     old = (today - dt.timedelta(days=400)).isoformat()
     assert client.get("/api/v1/books/theory/", {"start": old, "end": old}).json()["total"]["rounds"] == 0
 

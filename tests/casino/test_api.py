@@ -20,10 +20,20 @@ pytestmark = pytest.mark.django_db
 def test_tables_of_the_users_pits_with_amounts_as_strings(client_for, floor):
     response = client_for(DEALER, pits=[floor.pit_a]).get(reverse("api:table-list"))
     assert response.status_code == 200
-    assert response.json() == [{
-        "id": floor.table_a.pk, "name": "R-1", "pit": "Pit A", "variant": "ochko", "min_bet": "100.00",
-        "max_bet": "5000.00", "boxes": 6, "chips": ["100", "500", "1000", "5000"], "rules": {}, "is_active": True,
-    }]
+    assert response.json() == [
+        {
+            "id": floor.table_a.pk,
+            "name": "R-1",
+            "pit": "Pit A",
+            "variant": "ochko",
+            "min_bet": "100.00",
+            "max_bet": "5000.00",
+            "boxes": 6,
+            "chips": ["100", "500", "1000", "5000"],
+            "rules": {},
+            "is_active": True,
+        }
+    ]
 
 
 def test_tables_filter_by_variant_and_reject_a_bad_filter(client_for, floor):
@@ -63,15 +73,24 @@ class _Raising(APIView):
         return Response({})
 
 
-@pytest.mark.parametrize("error, status, body", [
-    (ServiceError("The pit boss cannot approve his own report.", extra={"incident": 7}, status=409), 409,
-     {"message": "The pit boss cannot approve his own report.", "extra": {"incident": 7}}),
-    (ServiceError("Nope."), 400, {"message": "Nope.", "extra": {}}),
-    (None, 400, {"message": "Validation error.", "extra": {"fields": {"amount": ["This field is required."]}}}),
-    (DjangoValidationError({"amount": "Too much."}), 400,
-     {"message": "Validation error.", "extra": {"fields": {"amount": ["Too much."]}}}),
-    (Http404(), 404, {"message": "Not found.", "extra": {}}),
-])
+@pytest.mark.parametrize(
+    "error, status, body",
+    [
+        (
+            ServiceError("The pit boss cannot approve his own report.", extra={"incident": 7}, status=409),
+            409,
+            {"message": "The pit boss cannot approve his own report.", "extra": {"incident": 7}},
+        ),
+        (ServiceError("Nope."), 400, {"message": "Nope.", "extra": {}}),
+        (None, 400, {"message": "Validation error.", "extra": {"fields": {"amount": ["This field is required."]}}}),
+        (
+            DjangoValidationError({"amount": "Too much."}),
+            400,
+            {"message": "Validation error.", "extra": {"fields": {"amount": ["Too much."]}}},
+        ),
+        (Http404(), 404, {"message": "Not found.", "extra": {}}),
+    ],
+)
 def test_every_error_has_one_shape(make_user, error, status, body):
     request = APIRequestFactory().post("/x/", {}, format="json")
     force_authenticate(request, user=make_user(DEALER))

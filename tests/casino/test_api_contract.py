@@ -61,8 +61,9 @@ def test_every_operation_documents_the_statuses_it_can_answer_with_the_error_bod
                 assert list(operation["requestBody"]["content"]) == ["application/json"], where
             for code, response in responses.items():
                 if code >= "400":
-                    assert response["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}, \
-                        (where, code)
+                    assert response["content"]["application/json"]["schema"] == {
+                        "$ref": "#/components/schemas/Error"
+                    }, (where, code)
 
 
 @pytest.mark.parametrize("debug", [False, True])
@@ -78,10 +79,17 @@ def test_an_unknown_path_under_the_api_is_a_json_404(client_for, settings, debug
     assert page.status_code == 404 and page["Content-Type"].startswith("text/html")
 
 
-@pytest.mark.parametrize("query, field", [
-    ("offset=true", "offset"), ("offset=-1", "offset"), ("limit=0", "limit"), ("limit=ten", "limit"),
-    ("table=1&table=2", "table"), ("is_open=maybe", "is_open"),
-])
+@pytest.mark.parametrize(
+    "query, field",
+    [
+        ("offset=true", "offset"),
+        ("offset=-1", "offset"),
+        ("limit=0", "limit"),
+        ("limit=ten", "limit"),
+        ("table=1&table=2", "table"),
+        ("is_open=maybe", "is_open"),
+    ],
+)
 def test_malformed_list_parameters_are_refused_not_read_as_not_given(client_for, floor, query, field):
     response = client_for(AUDITOR).get(f"/api/v1/shoes/?{query}")
     assert response.status_code == 400
@@ -103,13 +111,16 @@ def test_a_misspelt_status_of_the_ledger_list_is_refused(client_for, floor):
     assert client.get("/api/v1/ledger/sessions/?status=").status_code == 200
 
 
-@pytest.mark.parametrize("body, field", [
-    ({"only_unaudited": 0}, "only_unaudited"),  # a boolean, not a number
-    ({"chunk_size": "5"}, "chunk_size"),  # a whole number, not a string
-    ({"chunk_size": 5.0}, "chunk_size"),
-    ({"tables": "R-1"}, "tables"),  # a list
-    ({"tables": [7]}, "tables"),  # of names
-])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"only_unaudited": 0}, "only_unaudited"),  # a boolean, not a number
+        ({"chunk_size": "5"}, "chunk_size"),  # a whole number, not a string
+        ({"chunk_size": 5.0}, "chunk_size"),
+        ({"tables": "R-1"}, "tables"),  # a list
+        ({"tables": [7]}, "tables"),  # of names
+    ],
+)
 def test_a_json_input_takes_only_its_documented_type(client_for, floor, body, field):
     response = client_for(AUDITOR).post("/api/v1/audit-runs/", body, content_type="application/json")
     assert response.status_code == 400
@@ -125,8 +136,9 @@ def test_a_yes_or_no_is_true_false_or_their_words(client_for, floor):
 
 
 def test_a_review_comment_is_a_string(client_for, floor):
-    response = client_for(AUDITOR).post("/api/v1/findings/review/", {"ids": [1], "status": "confirmed", "comment": 7},
-                                        content_type="application/json")
+    response = client_for(AUDITOR).post(
+        "/api/v1/findings/review/", {"ids": [1], "status": "confirmed", "comment": 7}, content_type="application/json"
+    )
     assert response.status_code == 400
     assert "comment" in response.json()["extra"]["fields"]
 

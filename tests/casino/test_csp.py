@@ -10,8 +10,14 @@ from django.conf import settings
 pytestmark = pytest.mark.django_db
 
 POLICY = {
-    "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:",
-    "frame-ancestors 'none'", "form-action 'self'", "base-uri 'self'", "object-src 'none'",
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "frame-ancestors 'none'",
+    "form-action 'self'",
+    "base-uri 'self'",
+    "object-src 'none'",
 }
 TEMPLATES = Path(settings.BASE_DIR) / "templates"
 # An inline script (a <script> without src), a <style> block, a style="..." attribute, an on...= handler.
@@ -19,8 +25,11 @@ INLINE = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>|<style\b|[\s\"']style=|\son[a
 
 
 def test_pages_and_the_api_carry_the_policy(client_for):
-    for response in (client_for(None).get("/accounts/login/"), client_for("dealer").get("/tables/"),
-                     client_for("dealer").get("/api/v1/tables/")):
+    for response in (
+        client_for(None).get("/accounts/login/"),
+        client_for("dealer").get("/tables/"),
+        client_for("dealer").get("/api/v1/tables/"),
+    ):
         assert set(response["Content-Security-Policy"].split("; ")) == POLICY
 
 
@@ -35,6 +44,9 @@ def test_the_api_docs_page_needs_no_exception(client_for):
 
 
 def test_no_template_holds_inline_script_or_style():
-    found = [f"{path.relative_to(TEMPLATES)}: {match.group(0)}" for path in TEMPLATES.rglob("*.html")
-             for match in INLINE.finditer(path.read_text())]
+    found = [
+        f"{path.relative_to(TEMPLATES)}: {match.group(0)}"
+        for path in TEMPLATES.rglob("*.html")
+        for match in INLINE.finditer(path.read_text())
+    ]
     assert found == []

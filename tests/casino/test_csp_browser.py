@@ -29,8 +29,14 @@ from tests.casino.test_roles import PAGES
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-USERNAMES = {DEALER: "dealer1", INSPECTOR: "inspector1", PIT_BOSS: "pitboss1", AUDITOR: "auditor1",
-             TRAINEE: "trainee1", "superuser": "admin"}
+USERNAMES = {
+    DEALER: "dealer1",
+    INSPECTOR: "inspector1",
+    PIT_BOSS: "pitboss1",
+    AUDITOR: "auditor1",
+    TRAINEE: "trainee1",
+    "superuser": "admin",
+}
 
 WATCH = """
 window.__cspViolations = [];
@@ -60,20 +66,28 @@ def object_pages(eager) -> list[tuple[str, tuple[str, ...]]]:
     auditor = get_user_model().objects.get(username="auditor1")
     audit_services.audit_run_start(started_by=auditor)  # eager: planned and audited at once
     run = AuditRun.objects.latest("pk")
-    pages += [(reverse("audit:dashboard"), (AUDITOR,)), (reverse("audit:run_list"), (AUDITOR,)),
-              (reverse("audit:run_detail", args=[run.pk]), (AUDITOR,)),
-              (reverse("audit:finding_list"), (AUDITOR,))]
+    pages += [
+        (reverse("audit:dashboard"), (AUDITOR,)),
+        (reverse("audit:run_list"), (AUDITOR,)),
+        (reverse("audit:run_detail", args=[run.pk]), (AUDITOR,)),
+        (reverse("audit:finding_list"), (AUDITOR,)),
+    ]
     trainee = get_user_model().objects.get(username="trainee1")
-    for variant, preset, kind in (("ochko", "", "payout"), ("blackjack", "salon", "procedure"),
-                                  ("veintiuno", "", "payout")):
-        drill = drill_services.drill_start(trainee=trainee, variant=variant, preset=preset, kind=kind, rounds=1,
-                                           seed=4242)
+    for variant, preset, kind in (
+        ("ochko", "", "payout"),
+        ("blackjack", "salon", "procedure"),
+        ("veintiuno", "", "payout"),
+    ):
+        drill = drill_services.drill_start(
+            trainee=trainee, variant=variant, preset=preset, kind=kind, rounds=1, seed=4242
+        )
         pages.append((reverse("drills:play", args=[drill.pk]), (TRAINEE,)))
-    pages += [(reverse("drills:my_progress"), (TRAINEE,)),
-              (reverse("drills:progress", args=[trainee.pk]), (PIT_BOSS,))]
+    pages += [(reverse("drills:my_progress"), (TRAINEE,)), (reverse("drills:progress", args=[trainee.pk]), (PIT_BOSS,))]
     session = GameSession.objects.order_by("pk").first()
-    pages += [(reverse("ledger:session_detail", args=[session.pk]), readers),
-              (reverse("ledger:round_new", args=[session.pk]), (DEALER,))]
+    pages += [
+        (reverse("ledger:session_detail", args=[session.pk]), readers),
+        (reverse("ledger:round_new", args=[session.pk]), (DEALER,)),
+    ]
     first = session.rounds.order_by("number").first()
     if first is not None:
         pages.append((reverse("ledger:round_detail", args=[session.pk, first.number]), readers))

@@ -13,8 +13,13 @@ from casino.roles import ROLES, has_role
 
 pytestmark = pytest.mark.django_db
 
-USERS = {"dealer1": "dealer", "inspector1": "inspector", "pitboss1": "pit_boss", "auditor1": "auditor",
-         "trainee1": "trainee"}
+USERS = {
+    "dealer1": "dealer",
+    "inspector1": "inspector",
+    "pitboss1": "pit_boss",
+    "auditor1": "auditor",
+    "trainee1": "trainee",
+}
 
 
 def snapshot() -> dict:
@@ -23,10 +28,21 @@ def snapshot() -> dict:
     return {
         "pits": [model_to_dict(p) for p in Pit.objects.order_by("pk")],
         "tables": [model_to_dict(t) for t in Table.objects.order_by("pk")],
-        "users": [(u.pk, u.username, u.password, u.is_superuser, u.last_login,
-                   sorted(u.groups.values_list("name", flat=True))) for u in User.objects.order_by("pk")],
-        "staff": [(s.pk, s.user_id, s.badge, sorted(s.pits.values_list("pk", flat=True)))
-                  for s in Staff.objects.order_by("pk")],
+        "users": [
+            (
+                u.pk,
+                u.username,
+                u.password,
+                u.is_superuser,
+                u.last_login,
+                sorted(u.groups.values_list("name", flat=True)),
+            )
+            for u in User.objects.order_by("pk")
+        ],
+        "staff": [
+            (s.pk, s.user_id, s.badge, sorted(s.pits.values_list("pk", flat=True)))
+            for s in Staff.objects.order_by("pk")
+        ],
     }
 
 
@@ -46,8 +62,10 @@ def test_demo_floor_loads_pits_tables_and_one_user_per_role(settings):
     assert tables["Escribas"].rules == {"preset": "salon"}
     assert tables["Escribas"].chips == ["100", "500", "1000", "5000"]
     # The salon's three tiers (rules/blackjack.md): five boxes each, their own chips.
-    for name, low, high, chips in [("Sacerdotes", "1000", "50000", ["1000", "5000", "10000", "50000"]),
-                                   ("Faraón", "10000", "500000", ["10000", "50000", "100000", "500000"])]:
+    for name, low, high, chips in [
+        ("Sacerdotes", "1000", "50000", ["1000", "5000", "10000", "50000"]),
+        ("Faraón", "10000", "500000", ["10000", "50000", "100000", "500000"]),
+    ]:
         assert limits[name] == ("blackjack", Decimal(low), Decimal(high))
         assert (tables[name].boxes, tables[name].chips, tables[name].rules) == (5, chips, {"preset": "salon"})
     assert tables["Online-1"].rules == {"preset": "online"} and tables["Online-1"].boxes == 1
@@ -100,11 +118,23 @@ def test_demo_floor_adds_the_salon_tiers_and_leaves_existing_tables_as_they_are(
     """A floor loaded before the salon tiers existed: the new tables come, the old ones keep their data."""
     settings.DEBUG = True
     pit = Pit.objects.create(name="Pit B", description="as it was")
-    escribas = Table.objects.create(name="Escribas", pit=pit, variant="blackjack", min_bet=Decimal("200"),
-                                    max_bet=Decimal("4000"), boxes=5, chips=["200", "1000"], rules={"preset": "salon"})
+    escribas = Table.objects.create(
+        name="Escribas",
+        pit=pit,
+        variant="blackjack",
+        min_bet=Decimal("200"),
+        max_bet=Decimal("4000"),
+        boxes=5,
+        chips=["200", "1000"],
+        rules={"preset": "salon"},
+    )
     call_command("demo_floor", stdout=open("/dev/null", "w"))
     escribas.refresh_from_db()
     assert (escribas.min_bet, escribas.max_bet, escribas.chips) == (Decimal("200"), Decimal("4000"), ["200", "1000"])
     assert Pit.objects.get(name="Pit B").description == "as it was"
-    assert set(Table.objects.filter(pit=pit).values_list("name", flat=True)) >= {"Escribas", "Sacerdotes", "Faraón",
-                                                                                 "Online-1"}
+    assert set(Table.objects.filter(pit=pit).values_list("name", flat=True)) >= {
+        "Escribas",
+        "Sacerdotes",
+        "Faraón",
+        "Online-1",
+    }

@@ -18,17 +18,20 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def logged_in(client_for):
     """A dealer's client that gets the error response back instead of the exception re-raised."""
+
     def make(role=DEALER):
         client = client_for(role)
         quiet = Client(raise_request_exception=False)
         quiet.cookies = client.cookies
         return quiet
+
     return make
 
 
 def _database_down(monkeypatch, error=OperationalError):
     def down(self, sql, params=None):
-        raise error("connection to server at \"10.1.2.3\", port 5433 failed: Connection refused")
+        raise error('connection to server at "10.1.2.3", port 5433 failed: Connection refused')
+
     monkeypatch.setattr(CursorWrapper, "execute", down)
 
 
@@ -102,6 +105,7 @@ def test_any_other_failure_stays_a_500(logged_in, monkeypatch):
 
     def bug(self, sql, params=None):
         raise ZeroDivisionError("a bug, not an outage")
+
     monkeypatch.setattr(CursorWrapper, "execute", bug)
     response = client.get("/api/v1/tables/")
     assert response.status_code == 500

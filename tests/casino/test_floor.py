@@ -10,11 +10,11 @@ from django.utils import translation
 from django.utils.html import escape
 
 from casino import services
-from dealing import engine
 from casino.forms import TableForm
 from casino.models import Table
 from casino.roles import AUDITOR, DEALER
 from casino.templatetags.casino_tags import money
+from dealing import engine
 from tests.factories import PitFactory, TableFactory
 
 pytestmark = pytest.mark.django_db
@@ -29,11 +29,19 @@ def _engine_message(variant: str, rules) -> str:
 
 
 def _table(**fields) -> dict:
-    return {"name": "R-9", "variant": "ochko", "min_bet": Decimal("100"), "max_bet": Decimal("5000"), "boxes": 6,
-            "chips": [100, 500, 1000, 5000], "rules": {}} | fields
+    return {
+        "name": "R-9",
+        "variant": "ochko",
+        "min_bet": Decimal("100"),
+        "max_bet": Decimal("5000"),
+        "boxes": 6,
+        "chips": [100, 500, 1000, 5000],
+        "rules": {},
+    } | fields
 
 
 # --- house rules and limits ----------------------------------------------------------------
+
 
 def test_known_rule_override_is_stored_as_given():
     table = services.table_create(pit=PitFactory(), **_table(rules={"dark_win_bet": "take"}))
@@ -70,12 +78,14 @@ def test_ochko_has_at_most_six_boxes():
 
 def test_blackjack_presets_and_their_boxes():
     pit = PitFactory()
-    table = services.table_create(pit=pit, **_table(name="Escribas", variant="blackjack", boxes=5,
-                                                    rules={"preset": "salon"}))
+    table = services.table_create(
+        pit=pit, **_table(name="Escribas", variant="blackjack", boxes=5, rules={"preset": "salon"})
+    )
     assert table.rules == {"preset": "salon"}
     with pytest.raises(ValidationError) as caught:
-        services.table_create(pit=pit, **_table(name="Online-2", variant="blackjack", boxes=3,
-                                                rules={"preset": "online"}))
+        services.table_create(
+            pit=pit, **_table(name="Online-2", variant="blackjack", boxes=3, rules={"preset": "online"})
+        )
     assert caught.value.message_dict["boxes"] == ["The house rules of this table allow 1 box."]
     with pytest.raises(ValidationError) as caught:
         services.table_create(pit=pit, **_table(name="B-9", variant="blackjack", rules={"preset": "casino"}))
@@ -117,8 +127,19 @@ def test_chips_are_stored_as_exact_decimal_strings():
 
 def test_table_form_shows_the_engine_message_next_to_the_rules_field():
     pit = PitFactory()
-    form = TableForm(data={"name": "R-7", "pit": pit.pk, "variant": "ochko", "min_bet": "100", "max_bet": "5000",
-                           "boxes": "6", "chips": "[100, 500]", "rules": '{"colour": "red"}', "is_active": "on"})
+    form = TableForm(
+        data={
+            "name": "R-7",
+            "pit": pit.pk,
+            "variant": "ochko",
+            "min_bet": "100",
+            "max_bet": "5000",
+            "boxes": "6",
+            "chips": "[100, 500]",
+            "rules": '{"colour": "red"}',
+            "is_active": "on",
+        }
+    )
     assert not form.is_valid()
     assert form.errors["rules"] == [_engine_message("ochko", {"colour": "red"})]
     assert "dark_win_bet" in form.fields["rules"].help_text
@@ -126,9 +147,11 @@ def test_table_form_shows_the_engine_message_next_to_the_rules_field():
 
 # --- the floor page -------------------------------------------------------------------------
 
+
 def test_floor_lists_the_pits_and_tables_of_the_user(client_for, floor):
-    TableFactory(name="R-3", pit=floor.pit_a, min_bet=Decimal("1000"), max_bet=Decimal("50000"),
-                 rules={"dark_win_bet": "take"})
+    TableFactory(
+        name="R-3", pit=floor.pit_a, min_bet=Decimal("1000"), max_bet=Decimal("50000"), rules={"dark_win_bet": "take"}
+    )
     response = client_for(DEALER, pits=[floor.pit_a]).get(reverse("casino:floor"))
     assert response.status_code == 200
     html = response.content.decode()
@@ -183,9 +206,17 @@ def test_money_filter_groups_digits_and_keeps_cents():
 
 # --- admin ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("url_name", ["admin:casino_pit_changelist", "admin:casino_table_changelist",
-                                      "admin:casino_staff_changelist", "admin:casino_table_add",
-                                      "admin:auth_user_changelist"])
+
+@pytest.mark.parametrize(
+    "url_name",
+    [
+        "admin:casino_pit_changelist",
+        "admin:casino_table_changelist",
+        "admin:casino_staff_changelist",
+        "admin:casino_table_add",
+        "admin:auth_user_changelist",
+    ],
+)
 def test_admin_pages_open(client_for, floor, url_name):
     assert client_for("superuser").get(reverse(url_name)).status_code == 200
 
@@ -198,15 +229,27 @@ def test_admin_filters(client_for, floor, make_user):
     assert "dealer-a" in html and "auditor-b" not in html
     html = admin.get(reverse("admin:casino_staff_changelist"), {"pits__id__exact": floor.pit_b.pk}).content.decode()
     assert "auditor-b" in html and "dealer-a" not in html
-    html = admin.get(reverse("admin:casino_table_changelist"), {"variant": "ochko", "pit__id__exact": floor.pit_a.pk}
-                     ).content.decode()
+    html = admin.get(
+        reverse("admin:casino_table_changelist"), {"variant": "ochko", "pit__id__exact": floor.pit_a.pk}
+    ).content.decode()
     assert "R-1" in html and "R-2" not in html
 
 
 def test_admin_refuses_a_table_with_an_unknown_rule(client_for, floor):
-    response = client_for("superuser").post(reverse("admin:casino_table_add"), {
-        "name": "R-8", "pit": floor.pit_a.pk, "variant": "ochko", "min_bet": "100", "max_bet": "5000",
-        "boxes": "6", "chips": "[100, 500]", "rules": '{"colour": "red"}', "is_active": "on"})
+    response = client_for("superuser").post(
+        reverse("admin:casino_table_add"),
+        {
+            "name": "R-8",
+            "pit": floor.pit_a.pk,
+            "variant": "ochko",
+            "min_bet": "100",
+            "max_bet": "5000",
+            "boxes": "6",
+            "chips": "[100, 500]",
+            "rules": '{"colour": "red"}',
+            "is_active": "on",
+        },
+    )
     assert response.status_code == 200
     assert escape(_engine_message("ochko", {"colour": "red"})) in response.content.decode()
     assert not Table.objects.filter(name="R-8").exists()

@@ -10,8 +10,10 @@ from casino.roles import AUDITOR, DEALER
 pytestmark = pytest.mark.django_db
 
 # What psycopg says when PostgreSQL cannot be reached: everything a probe should not learn.
-DB_ERROR = ('connection failed: connection to server at "10.1.2.3", port 5433 failed: '
-            'FATAL:  database "casino_prod" does not exist')
+DB_ERROR = (
+    'connection failed: connection to server at "10.1.2.3", port 5433 failed: '
+    'FATAL:  database "casino_prod" does not exist'
+)
 
 
 @pytest.fixture
@@ -67,8 +69,11 @@ def test_floor_staff_without_the_admin_see_what_a_probe_sees(client_for, take_da
 
 
 def test_floor_staff_without_the_admin_see_no_details_when_all_is_well(client_for):
-    assert client_for(DEALER).get("/healthz").json() == {"status": "ok", "database": {"ok": True},
-                                                         "broker": {"ok": True}}
+    assert client_for(DEALER).get("/healthz").json() == {
+        "status": "ok",
+        "database": {"ok": True},
+        "broker": {"ok": True},
+    }
 
 
 def test_staff_see_the_database_error(client_for, monkeypatch):
@@ -85,8 +90,11 @@ def test_staff_see_the_database_error(client_for, monkeypatch):
     assert response.status_code == 503
     from django.db import connection
 
-    assert response.json()["database"] == {"ok": False, "vendor": connection.vendor,
-                                           "error": f"OperationalError: {DB_ERROR}"}
+    assert response.json()["database"] == {
+        "ok": False,
+        "vendor": connection.vendor,
+        "error": f"OperationalError: {DB_ERROR}",
+    }
 
 
 def test_staff_whose_session_cannot_be_read_get_the_probes_answer_not_a_500(client_for, take_database_down):

@@ -20,8 +20,8 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
-from casino.roles import TRAINEE
 from casino.finding_words import finding_text, verdict_text
+from casino.roles import TRAINEE
 from tests.audit.conftest import golden_round, people  # noqa: F401 (fixtures)
 from tests.casino.pofile import parse_po
 from tests.ledger.conftest import casa, night  # noqa: F401 (fixtures)
@@ -30,31 +30,174 @@ LOCALE = Path(settings.BASE_DIR) / "locale"
 LANGUAGES = {  # Django's code → the locale directory, its plural forms
     "es": ("es", "nplurals=2; plural=(n != 1);"),
     "pt-br": ("pt_BR", "nplurals=2; plural=(n > 1);"),
-    "ru": ("ru", "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && "
-                 "(n%100<10 || n%100>=20) ? 1 : 2);"),
+    "ru": (
+        "ru",
+        "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);",
+    ),
 }
-PLACEHOLDER = re.compile(r"%\([A-Za-z0-9_]+\)[-#0 +]*\d*(?:\.\d+)?[sdifr]|%%|%[sdifr]|\{[A-Za-z0-9_]*\}"
-                         r"|<[^>]+>|&[a-z]+;|&#\d+;")
+PLACEHOLDER = re.compile(
+    r"%\([A-Za-z0-9_]+\)[-#0 +]*\d*(?:\.\d+)?[sdifr]|%%|%[sdifr]|\{[A-Za-z0-9_]*\}"
+    r"|<[^>]+>|&[a-z]+;|&#\d+;"
+)
 
 ENGLISH_WORDS = {
     # navigation, headings, buttons
-    "the", "and", "of", "with", "your", "you", "log", "out", "tables", "table", "rounds", "round", "dealer",
-    "dealers", "shoe", "shoes", "findings", "finding", "dashboard", "queue", "incidents", "drills", "drill",
-    "progress", "ledger", "save", "check", "every", "played", "owed", "logged", "stake", "wager", "hand",
-    "paid", "taken", "left", "settled", "never", "should", "been", "was", "were", "is", "are", "not",
-    "dark", "card", "cards", "open", "confirmed", "dismissed", "critical", "major", "minor", "player",
-    "players", "results", "right", "wrong", "next", "previous", "page", "filter", "filters", "clear",
-    "export", "period", "days", "severity", "status", "code", "message", "where", "when", "what", "why",
-    "start", "started", "finished", "accuracy", "standard", "standards", "trainee", "trainees", "move",
-    "moves", "step", "night", "nights", "balances", "who", "pays", "whom", "language",
+    "the",
+    "and",
+    "of",
+    "with",
+    "your",
+    "you",
+    "log",
+    "out",
+    "tables",
+    "table",
+    "rounds",
+    "round",
+    "dealer",
+    "dealers",
+    "shoe",
+    "shoes",
+    "findings",
+    "finding",
+    "dashboard",
+    "queue",
+    "incidents",
+    "drills",
+    "drill",
+    "progress",
+    "ledger",
+    "save",
+    "check",
+    "every",
+    "played",
+    "owed",
+    "logged",
+    "stake",
+    "wager",
+    "hand",
+    "paid",
+    "taken",
+    "left",
+    "settled",
+    "never",
+    "should",
+    "been",
+    "was",
+    "were",
+    "is",
+    "are",
+    "not",
+    "dark",
+    "card",
+    "cards",
+    "open",
+    "confirmed",
+    "dismissed",
+    "critical",
+    "major",
+    "minor",
+    "player",
+    "players",
+    "results",
+    "right",
+    "wrong",
+    "next",
+    "previous",
+    "page",
+    "filter",
+    "filters",
+    "clear",
+    "export",
+    "period",
+    "days",
+    "severity",
+    "status",
+    "code",
+    "message",
+    "where",
+    "when",
+    "what",
+    "why",
+    "start",
+    "started",
+    "finished",
+    "accuracy",
+    "standard",
+    "standards",
+    "trainee",
+    "trainees",
+    "move",
+    "moves",
+    "step",
+    "night",
+    "nights",
+    "balances",
+    "who",
+    "pays",
+    "whom",
+    "language",
     # the engine's sentences and verdicts
-    "box", "wins", "loses", "beats", "tie", "ties", "busts", "bust", "stands", "drew", "dealt", "before",
-    "after", "only", "outside", "limits", "burned", "shuffle", "event", "item", "returned", "float",
-    "insurance", "double", "split", "natural", "bank", "push", "soft",
+    "box",
+    "wins",
+    "loses",
+    "beats",
+    "tie",
+    "ties",
+    "busts",
+    "bust",
+    "stands",
+    "drew",
+    "dealt",
+    "before",
+    "after",
+    "only",
+    "outside",
+    "limits",
+    "burned",
+    "shuffle",
+    "event",
+    "item",
+    "returned",
+    "float",
+    "insurance",
+    "double",
+    "split",
+    "natural",
+    "bank",
+    "push",
+    "soft",
     # dates in English
-    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-    "january", "february", "march", "april", "june", "july", "august", "september", "october",
-    "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+    "jan",
+    "feb",
+    "mar",
+    "apr",
+    "may",
+    "jun",
+    "jul",
+    "aug",
+    "sep",
+    "oct",
+    "nov",
+    "dec",
+    "january",
+    "february",
+    "march",
+    "april",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
 }
 # Words an English page shares with a translation: Brazilian Portuguese keeps "box" and "status",
 # and "natural" is the Spanish and Portuguese word too.
@@ -100,6 +243,7 @@ def english_left(html: str, language: str, names=()) -> list[str]:
 
 
 # --- (a) the catalogues: complete, compiled ----------------------------------------------------
+
 
 @pytest.fixture(scope="module", params=sorted(LANGUAGES))
 def catalogue(request):
@@ -152,8 +296,13 @@ def test_compiled_catalogue_matches_the_po(catalogue):
     code, directory, plurals, entries = catalogue
     with (LOCALE / directory / "LC_MESSAGES" / "django.mo").open("rb") as fh:
         compiled = gettext.GNUTranslations(fh)
-    stale = [e.where for e in entries if e.msgid and e.msgid_plural is None
-             and (compiled.pgettext(e.msgctxt, e.msgid) if e.msgctxt else compiled.gettext(e.msgid)) != e.msgstr[0]]
+    stale = [
+        e.where
+        for e in entries
+        if e.msgid
+        and e.msgid_plural is None
+        and (compiled.pgettext(e.msgctxt, e.msgid) if e.msgctxt else compiled.gettext(e.msgid)) != e.msgstr[0]
+    ]
     assert stale == [], f"run manage.py compilemessages -l {directory}"
 
 
@@ -161,28 +310,43 @@ def test_compiled_catalogue_matches_the_po(catalogue):
 def test_msgfmt_counts_no_untranslated_or_fuzzy_entry(catalogue):
     code, directory, plurals, entries = catalogue
     po = LOCALE / directory / "LC_MESSAGES" / "django.po"
-    out = subprocess.run(["msgfmt", "--check", "--statistics", "-o", "/dev/null", str(po)],
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        ["msgfmt", "--check", "--statistics", "-o", "/dev/null", str(po)], capture_output=True, text=True, check=True
+    )
     assert re.fullmatch(r"\d+ translated messages\.\n", out.stderr), out.stderr
 
 
 # --- (b) the engine's words, by code -------------------------------------------------------------
 
 GOLDEN_FINDINGS = [
-    ("WRONG_AMOUNT", "Box 1, stake 1a: Bet paid 100, owed 300 — box 19 wins; the dealer has 17.",
-     {"es": "Casilla 1, posición 1a, Bet: se pagó 100; se debían 300 — la casilla gana con 19; el crupier tiene 17.",
-      "pt-br": "Box 1, posição 1a, Bet: foi pago 100; eram devidos 300 — o box ganha com 19; o crupiê tem 17.",
-      "ru": "Бокс 1, позиция 1a, Bet: выплачено 100, положено 300 — бокс выигрывает с 19; у дилера 17."}),
-    ("WRONG_RESULT", "Box 1, stake 1: insurance paid 200; it should have been taken (100) — the dealer has no "
-                     "blackjack.",
-     {"es": "Casilla 1, posición 1, seguro: pagado 200; lo debido: recogido (100) — el crupier no tiene blackjack.",
-      "pt-br": "Box 1, posição 1, seguro: pago 200; o devido: recolhido (100) — o crupiê não tem blackjack.",
-      "ru": "Бокс 1, позиция 1, страховка: выплачено 200; положено: забрано (100) — у дилера нет блэкджека."}),
-    ("PAYMENT_ORDER", "Event 14: box 5 was settled after box 1; settlement goes from box 6 down to box 1.",
-     {"es": "Evento 14: La casilla 5 se liquidó después de la casilla 1; la liquidación va de la casilla 6 a la "
+    (
+        "WRONG_AMOUNT",
+        "Box 1, stake 1a: Bet paid 100, owed 300 — box 19 wins; the dealer has 17.",
+        {
+            "es": "Casilla 1, posición 1a, Bet: se pagó 100; se debían 300 — la casilla gana con 19; el crupier tiene 17.",
+            "pt-br": "Box 1, posição 1a, Bet: foi pago 100; eram devidos 300 — o box ganha com 19; o crupiê tem 17.",
+            "ru": "Бокс 1, позиция 1a, Bet: выплачено 100, положено 300 — бокс выигрывает с 19; у дилера 17.",
+        },
+    ),
+    (
+        "WRONG_RESULT",
+        "Box 1, stake 1: insurance paid 200; it should have been taken (100) — the dealer has no blackjack.",
+        {
+            "es": "Casilla 1, posición 1, seguro: pagado 200; lo debido: recogido (100) — el crupier no tiene blackjack.",
+            "pt-br": "Box 1, posição 1, seguro: pago 200; o devido: recolhido (100) — o crupiê não tem blackjack.",
+            "ru": "Бокс 1, позиция 1, страховка: выплачено 200; положено: забрано (100) — у дилера нет блэкджека.",
+        },
+    ),
+    (
+        "PAYMENT_ORDER",
+        "Event 14: box 5 was settled after box 1; settlement goes from box 6 down to box 1.",
+        {
+            "es": "Evento 14: La casilla 5 se liquidó después de la casilla 1; la liquidación va de la casilla 6 a la "
             "casilla 1.",
-      "pt-br": "Evento 14: O box 5 foi liquidado depois do box 1; a liquidação vai do box 6 ao box 1.",
-      "ru": "Событие 14: Бокс 5 рассчитан после бокса 1; расчёт идёт с 6-го бокса к 1-му."}),
+            "pt-br": "Evento 14: O box 5 foi liquidado depois do box 1; a liquidação vai do box 6 ao box 1.",
+            "ru": "Событие 14: Бокс 5 рассчитан после бокса 1; расчёт идёт с 6-го бокса к 1-му.",
+        },
+    ),
 ]
 
 
@@ -221,6 +385,7 @@ def test_a_finding_without_params_falls_back_to_the_codes_meaning():
 
 
 # --- (c) the pages, as each role, in each language --------------------------------------------
+
 
 @pytest.fixture
 def pages(people, golden_round, floor, client, make_user):  # noqa: F811
@@ -267,8 +432,11 @@ def _golden_with_findings(variant: str) -> str:
 def test_key_pages_have_no_english_left(client, pages, language):
     from django.contrib.auth import get_user_model
 
-    usernames = {name for person in get_user_model().objects.values_list("username", "first_name", "last_name")
-                 for name in person}
+    usernames = {
+        name
+        for person in get_user_model().objects.values_list("username", "first_name", "last_name")
+        for name in person
+    }
     left = {}
     for user, url in pages:
         client.force_login(user)
@@ -287,9 +455,18 @@ def test_a_drill_and_its_explanation_have_no_english_left(client, make_user, lan
     trainee = make_user(TRAINEE)
     client.force_login(trainee)
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
-    client.post(reverse("drills:start"), {"game": "ochko", "kind": "procedure", "table": "r100", "rounds": "1",
-                                          "incidents": "every", "incident_kinds": ["dealer_card_exposed"],
-                                          "seed": "8"})
+    client.post(
+        reverse("drills:start"),
+        {
+            "game": "ochko",
+            "kind": "procedure",
+            "table": "r100",
+            "rounds": "1",
+            "incidents": "every",
+            "incident_kinds": ["dealer_card_exposed"],
+            "seed": "8",
+        },
+    )
     from drills.models import Drill
 
     drill = Drill.objects.get(trainee=trainee)
@@ -348,8 +525,9 @@ def test_the_round_forms_check_speaks_the_dealers_language(client, people, floor
 
     client.force_login(people.dealer)
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
-    response = client.post(reverse("dealing:round_new", args=[floor.table_a.name]),
-                           {**round_data(s1a_bet_amount="200"), "action": "check"})
+    response = client.post(
+        reverse("dealing:round_new", args=[floor.table_a.name]), {**round_data(s1a_bet_amount="200"), "action": "check"}
+    )
     html = response.content.decode()
     assert CHECKED_WRONG_PAYOUT[language] in html  # the check panel and the field's own finding
     usernames = {people.dealer.get_username(), people.dealer.get_full_name()}
@@ -366,12 +544,23 @@ def test_the_ledger_of_a_night_has_no_english_left(client, casa, night, language
     url = reverse("ledger:session_list")
     new_round = f"/ledger/{session.pk}/rounds/new/"
     checked = client.post(new_round, {**form(), "action": "check"})
-    data = {**form(), "pay_1_result": "pay", "pay_1_amount": "10", "pay_2_result": "take", "pay_2_amount": "5",
-            "bank_to": "Ana", "action": "save"}
+    data = {
+        **form(),
+        "pay_1_result": "pay",
+        "pay_1_amount": "10",
+        "pay_2_result": "take",
+        "pay_2_amount": "5",
+        "bank_to": "Ana",
+        "action": "save",
+    }
     assert client.post(new_round, data).status_code == 302
     names = {casa.dealer.get_username(), casa.dealer.get_full_name()}
-    for page in (checked, client.get(url), client.get(f"/ledger/{session.pk}/"),
-                 client.get(f"/ledger/{session.pk}/rounds/1/")):
+    for page in (
+        checked,
+        client.get(url),
+        client.get(f"/ledger/{session.pk}/"),
+        client.get(f"/ledger/{session.pk}/rounds/1/"),
+    ):
         assert page.status_code == 200
         assert english_left(page.content.decode(), language, names=names) == [], page.request["PATH_INFO"]
 

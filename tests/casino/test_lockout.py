@@ -146,17 +146,22 @@ def test_the_environment_sets_the_limit_the_cool_off_and_what_is_locked():
     from tests.casino.test_settings import settings_of
 
     names = ("AXES_FAILURE_LIMIT", "AXES_COOLOFF_TIME", "AXES_LOCKOUT_PARAMETERS")
-    assert settings_of(*names, DEBUG="1") == {"AXES_FAILURE_LIMIT": 5, "AXES_COOLOFF_TIME": "0:15:00",
-                                              "AXES_LOCKOUT_PARAMETERS": ["username", "ip_address"]}
-    assert settings_of(*names, DEBUG="1", LOGIN_FAILURE_LIMIT="3", LOGIN_COOLOFF_MINUTES="60",
-                       LOGIN_LOCKOUT_BY="username") == {
-        "AXES_FAILURE_LIMIT": 3, "AXES_COOLOFF_TIME": "1:00:00", "AXES_LOCKOUT_PARAMETERS": ["username"]}
+    assert settings_of(*names, DEBUG="1") == {
+        "AXES_FAILURE_LIMIT": 5,
+        "AXES_COOLOFF_TIME": "0:15:00",
+        "AXES_LOCKOUT_PARAMETERS": ["username", "ip_address"],
+    }
+    assert settings_of(
+        *names, DEBUG="1", LOGIN_FAILURE_LIMIT="3", LOGIN_COOLOFF_MINUTES="60", LOGIN_LOCKOUT_BY="username"
+    ) == {"AXES_FAILURE_LIMIT": 3, "AXES_COOLOFF_TIME": "1:00:00", "AXES_LOCKOUT_PARAMETERS": ["username"]}
 
 
 def test_the_environment_sets_the_token_lifetimes():
     from tests.casino.test_settings import settings_of
 
-    assert settings_of("REST_KNOX", "DEVICE_TOKEN_TTL_DAYS", DEBUG="1", TOKEN_TTL_HOURS="8",
-                       DEVICE_TOKEN_TTL_DAYS="90") == {
+    assert settings_of(
+        "REST_KNOX", "DEVICE_TOKEN_TTL_DAYS", DEBUG="1", TOKEN_TTL_HOURS="8", DEVICE_TOKEN_TTL_DAYS="90"
+    ) == {
         "REST_KNOX": {"TOKEN_TTL": "8:00:00", "AUTH_HEADER_PREFIX": "Token", "AUTO_REFRESH": False},
-        "DEVICE_TOKEN_TTL_DAYS": 90}
+        "DEVICE_TOKEN_TTL_DAYS": 90,
+    }

@@ -32,32 +32,36 @@ assert len(NASTIEST) <= NAME_MAX
 LEGACY = ["R/1", "../up", "a/rounds/new", "50% ?x=1#top", "tab\there \u202eevil", " <b>bold</b> "]
 
 
-@pytest.mark.parametrize("name", [NASTIEST, "R-1", "Pit A", "Faraón", "Casa-21", "Online-1", "Стол №3", "7",
-                                  "x" * NAME_MAX])
+@pytest.mark.parametrize(
+    "name", [NASTIEST, "R-1", "Pit A", "Faraón", "Casa-21", "Online-1", "Стол №3", "7", "x" * NAME_MAX]
+)
 def test_plain_names_are_accepted(name):
     FloorNameValidator()(name)
 
 
-@pytest.mark.parametrize("name, says", [
-    ("R/1", "“/” cannot be part of a name"),
-    ("R\\1", "“\\” cannot be part of a name"),
-    ("50%", "“%” cannot be part of a name"),
-    ("a?b", "“?” cannot be part of a name"),
-    ("<b>", "“<” cannot be part of a name"),
-    ("Table\u202e1", "U+202E (RIGHT-TO-LEFT OVERRIDE) cannot be part of a name"),
-    ("Table\u2067x\u2069", "U+2067 (RIGHT-TO-LEFT ISOLATE)"),
-    ("zero\u200bwidth", "U+200B (ZERO WIDTH SPACE)"),
-    ("tab\tbed", "U+0009"),
-    ("new\nline", "U+000A"),
-    ("nul\x00", "U+0000"),
-    ("no\u00a0break", "U+00A0 (NO-BREAK SPACE)"),
-    (" R-1", "does not begin or end with a space"),
-    ("R-1 ", "does not begin or end with a space"),
-    ("R  1", "single spaces"),
-    ("...", "at least one letter or digit"),
-    ("-", "at least one letter or digit"),
-    ("x" * (NAME_MAX + 1), f"at most {NAME_MAX} characters"),
-])
+@pytest.mark.parametrize(
+    "name, says",
+    [
+        ("R/1", "“/” cannot be part of a name"),
+        ("R\\1", "“\\” cannot be part of a name"),
+        ("50%", "“%” cannot be part of a name"),
+        ("a?b", "“?” cannot be part of a name"),
+        ("<b>", "“<” cannot be part of a name"),
+        ("Table\u202e1", "U+202E (RIGHT-TO-LEFT OVERRIDE) cannot be part of a name"),
+        ("Table\u2067x\u2069", "U+2067 (RIGHT-TO-LEFT ISOLATE)"),
+        ("zero\u200bwidth", "U+200B (ZERO WIDTH SPACE)"),
+        ("tab\tbed", "U+0009"),
+        ("new\nline", "U+000A"),
+        ("nul\x00", "U+0000"),
+        ("no\u00a0break", "U+00A0 (NO-BREAK SPACE)"),
+        (" R-1", "does not begin or end with a space"),
+        ("R-1 ", "does not begin or end with a space"),
+        ("R  1", "single spaces"),
+        ("...", "at least one letter or digit"),
+        ("-", "at least one letter or digit"),
+        ("x" * (NAME_MAX + 1), f"at most {NAME_MAX} characters"),
+    ],
+)
 def test_names_that_would_break_or_disguise_a_page_are_refused(name, says):
     with pytest.raises(ValidationError) as refused:
         FloorNameValidator()(name)
@@ -67,23 +71,48 @@ def test_names_that_would_break_or_disguise_a_page_are_refused(name, says):
 
 def test_the_admin_refuses_a_bad_table_or_pit_name_next_to_the_field(client_for, floor):
     admin = client_for("superuser")
-    response = admin.post(reverse("admin:casino_table_add"), {
-        "name": "R/7", "pit": floor.pit_a.pk, "variant": "ochko", "min_bet": "100", "max_bet": "5000",
-        "boxes": "6", "chips": "[]", "rules": "{}", "is_active": "on"})
+    response = admin.post(
+        reverse("admin:casino_table_add"),
+        {
+            "name": "R/7",
+            "pit": floor.pit_a.pk,
+            "variant": "ochko",
+            "min_bet": "100",
+            "max_bet": "5000",
+            "boxes": "6",
+            "chips": "[]",
+            "rules": "{}",
+            "is_active": "on",
+        },
+    )
     assert response.status_code == 200  # the form again, with its errors
     assert response.context["adminform"].form.errors["name"] == [
-        "“/” cannot be part of a name: use letters, digits, spaces and - – _ . , : ' ’ ( ) & + # №"]
+        "“/” cannot be part of a name: use letters, digits, spaces and - – _ . , : ' ’ ( ) & + # №"
+    ]
     assert not Table.objects.filter(name="R/7").exists()
 
-    response = admin.post(reverse("admin:casino_pit_add"), {
-        "name": "Pit\u202eC", "description": "", "tables-TOTAL_FORMS": "0", "tables-INITIAL_FORMS": "0"})
+    response = admin.post(
+        reverse("admin:casino_pit_add"),
+        {"name": "Pit\u202eC", "description": "", "tables-TOTAL_FORMS": "0", "tables-INITIAL_FORMS": "0"},
+    )
     assert response.status_code == 200
     assert "U+202E (RIGHT-TO-LEFT OVERRIDE)" in response.context["adminform"].form.errors["name"][0]
     assert not Pit.objects.filter(name="Pit\u202eC").exists()
 
-    response = admin.post(reverse("admin:casino_table_add"), {
-        "name": NASTIEST, "pit": floor.pit_a.pk, "variant": "ochko", "min_bet": "100", "max_bet": "5000",
-        "boxes": "6", "chips": "[]", "rules": "{}", "is_active": "on"})
+    response = admin.post(
+        reverse("admin:casino_table_add"),
+        {
+            "name": NASTIEST,
+            "pit": floor.pit_a.pk,
+            "variant": "ochko",
+            "min_bet": "100",
+            "max_bet": "5000",
+            "boxes": "6",
+            "chips": "[]",
+            "rules": "{}",
+            "is_active": "on",
+        },
+    )
     assert response.status_code == 302, response.context["adminform"].form.errors
     assert Table.objects.filter(name=NASTIEST).exists()
 
@@ -97,7 +126,7 @@ def _world():
     people["boss2"] = UserFactory(username="boss2", role=PIT_BOSS)
     for user in people.values():
         StaffFactory(user=user, pits=[pit])
-    dealer, boss = people[DEALER], people[PIT_BOSS]
+    dealer = people[DEALER]
     tables = []
     for i, name in enumerate([NASTIEST, *LEGACY]):
         table = TableFactory(name=name, pit=pit, min_bet=Decimal(100), max_bet=Decimal(5000))  # no validation
@@ -108,8 +137,16 @@ def _world():
         fixed = deal_round(table, dealer=dealer.username, seed=i + 100)
         fixed["id"] = record.document["id"]
         services.round_amend(round=record, document=fixed, amended_by=dealer, reason="The payout was wrong.")
-        services.incident_report(table=table, kind="dealer_card_exposed", card="AS", exposed=True,
-                                 resolution="burned", dealer=dealer, reported_by=people[INSPECTOR], shoe=shoe)
+        services.incident_report(
+            table=table,
+            kind="dealer_card_exposed",
+            card="AS",
+            exposed=True,
+            resolution="burned",
+            dealer=dealer,
+            reported_by=people[INSPECTOR],
+            shoe=shoe,
+        )
         tables.append((table, shoe, record))
     return people, tables
 
@@ -126,20 +163,36 @@ def _log_with_a_mistake(table, dealer, *, seed):
 def _pages(tables) -> list[str]:
     """Every page and endpoint of the floor (tests/casino/test_roles.py's list) and every page of these tables."""
     urls = [reverse(name) for name, _roles in PAGES]
-    urls += [reverse(name) for name in ("audit:dashboard", "audit:finding_list", "audit:finding_csv",
-                                        "audit:dealer_rates_csv", "audit:run_list", "api:round-list",
-                                        "api:shoe-list", "api:stake-list", "api:incident-list", "api:finding-list")]
+    urls += [
+        reverse(name)
+        for name in (
+            "audit:dashboard",
+            "audit:finding_list",
+            "audit:finding_csv",
+            "audit:dealer_rates_csv",
+            "audit:run_list",
+            "api:round-list",
+            "api:shoe-list",
+            "api:stake-list",
+            "api:incident-list",
+            "api:finding-list",
+        )
+    ]
     for table, shoe, record in tables:
         name = {"name": table.name}
         urls += [
-            reverse("dealing:round_new", kwargs=name), reverse("dealing:shoe", kwargs=name),
+            reverse("dealing:round_new", kwargs=name),
+            reverse("dealing:shoe", kwargs=name),
             reverse("dealing:shoe_number", kwargs={**name, "number": shoe.number}),
             reverse("dealing:table_incidents", kwargs=name),
             reverse("dealing:incident_new") + "?table=" + table.name,
-            reverse("dealing:round_detail", args=[record.pk]), reverse("dealing:round_correct", args=[record.pk]),
-            reverse("audit:round_replay", args=[record.pk]), reverse("audit:shoe_detail", args=[shoe.pk]),
+            reverse("dealing:round_detail", args=[record.pk]),
+            reverse("dealing:round_correct", args=[record.pk]),
+            reverse("audit:round_replay", args=[record.pk]),
+            reverse("audit:shoe_detail", args=[shoe.pk]),
             reverse("audit:finding_list") + f"?table={table.pk}",
-            reverse("api:round-detail", args=[record.pk]), reverse("api:shoe-detail", args=[shoe.pk]),
+            reverse("api:round-detail", args=[record.pk]),
+            reverse("api:shoe-detail", args=[shoe.pk]),
             reverse("admin:casino_table_change", args=[table.pk]),
             reverse("admin:casino_pit_change", args=[table.pit_id]),
         ]

@@ -32,23 +32,27 @@ def _one_line(records) -> str:
 def test_a_page_refused_to_a_role_writes_one_line(client_for, floor, refusals):
     client = client_for(DEALER)
     assert client.get(reverse("audit:dashboard")).status_code == 403
-    assert _one_line(refusals()) == (f"Forbidden: GET /audit/ by {client.user.username} from 127.0.0.1: "
-                                     "Your role does not give access to this page.")
+    assert _one_line(refusals()) == (
+        f"Forbidden: GET /audit/ by {client.user.username} from 127.0.0.1: Your role does not give access to this page."
+    )
 
 
 def test_a_page_refused_for_another_pit_says_why(client_for, floor, refusals):
     client = client_for(DEALER, pits=[floor.pit_a])
     assert client.get(reverse("dealing:shoe", kwargs={"name": "R-2"})).status_code == 403
-    assert _one_line(refusals()) == (f"Forbidden: GET /tables/R-2/shoe/ by {client.user.username} from 127.0.0.1: "
-                                     "Table R-2 is not in your pits.")
+    assert _one_line(refusals()) == (
+        f"Forbidden: GET /tables/R-2/shoe/ by {client.user.username} from 127.0.0.1: Table R-2 is not in your pits."
+    )
 
 
 def test_an_api_refusal_writes_one_line_with_the_answers_message(client_for, floor, refusals):
     client = client_for(DEALER)
     response = client.get(reverse("api:drill-standard-list"))
     assert response.status_code == 403
-    assert _one_line(refusals()) == (f"Forbidden: GET /api/v1/drills/standards/ by {client.user.username} from "
-                                     f"127.0.0.1: {response.json()['message']}")
+    assert _one_line(refusals()) == (
+        f"Forbidden: GET /api/v1/drills/standards/ by {client.user.username} from "
+        f"127.0.0.1: {response.json()['message']}"
+    )
 
 
 def test_a_refusal_of_the_rules_of_the_house_writes_one_line(client_for, floor, refusals):
@@ -58,8 +62,9 @@ def test_a_refusal_of_the_rules_of_the_house_writes_one_line(client_for, floor, 
     assert response.status_code == 403
     message = response.json()["message"]
     assert "R-2" in message
-    assert _one_line(refusals()) == (f"Forbidden: POST /api/v1/rounds/ by {client.user.username} from 127.0.0.1: "
-                                     f"{message}")
+    assert _one_line(refusals()) == (
+        f"Forbidden: POST /api/v1/rounds/ by {client.user.username} from 127.0.0.1: {message}"
+    )
 
 
 def test_an_anonymous_or_csrf_refusal_writes_one_line(client_for, floor, refusals):

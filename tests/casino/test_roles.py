@@ -11,8 +11,18 @@ from rest_framework.views import APIView
 from casino import navigation
 from casino.models import Pit
 from casino.roles import (
-    AUDITOR, DEALER, FLOOR_ROLES, INSPECTOR, PIT_BOSS, ROLES, TRAINEE, HasRole, RoleRequiredMixin, has_role,
-    role_required, user_pits,
+    AUDITOR,
+    DEALER,
+    FLOOR_ROLES,
+    INSPECTOR,
+    PIT_BOSS,
+    ROLES,
+    TRAINEE,
+    HasRole,
+    RoleRequiredMixin,
+    has_role,
+    role_required,
+    user_pits,
 )
 
 pytestmark = pytest.mark.django_db
@@ -43,13 +53,26 @@ PAGES = [
     ("api:math-ochko-edge", ROLES),
     ("api:math-ochko-strategy", ROLES),
 ]
-API = {"api:table-list", "schema", "swagger-ui", "api:drill-list", "api:drill-standard-list",
-       "api:ledger:session-list", "api:math-ochko-edge", "api:math-ochko-strategy"}
+API = {
+    "api:table-list",
+    "schema",
+    "swagger-ui",
+    "api:drill-list",
+    "api:drill-standard-list",
+    "api:ledger:session-list",
+    "api:math-ochko-edge",
+    "api:math-ochko-strategy",
+}
 
 
 def test_the_role_groups_exist_after_migrations():
-    assert set(Group.objects.values_list("name", flat=True)) >= {"dealer", "inspector", "pit_boss", "auditor",
-                                                                  "trainee"}
+    assert set(Group.objects.values_list("name", flat=True)) >= {
+        "dealer",
+        "inspector",
+        "pit_boss",
+        "auditor",
+        "trainee",
+    }
     assert set(ROLES) == {DEALER, INSPECTOR, PIT_BOSS, AUDITOR, TRAINEE}
 
 
@@ -171,24 +194,81 @@ def test_navigation_shows_each_role_what_it_may_use(make_user):
     labels = lambda user: [str(item["label"]) for item in navigation.items_for(user)]  # noqa: E731
     expected = {
         # A dealer's performance page shows only his own row.
-        DEALER: ["Floor", "Tables", "Log a round", "Incidents", "Game nights", "Float", "Dealer performance",
-                 "Findings", "Game math"],
+        DEALER: [
+            "Floor",
+            "Tables",
+            "Log a round",
+            "Incidents",
+            "Game nights",
+            "Float",
+            "Dealer performance",
+            "Findings",
+            "Game math",
+        ],
         INSPECTOR: ["Floor", "Tables", "Incidents", "Float", "Findings", "Game math"],
-        PIT_BOSS: ["Floor", "Tables", "Log a round", "Incidents", "Pit queue", "Game nights", "Float",
-                   "Dealer performance", "Audit", "Findings", "Theory against actual", "Period report",
-                   "Integrity signals", "Trainees", "Certification", "Game math", "Lockouts"],
-        AUDITOR: ["Floor", "Tables", "Incidents", "Game nights", "Float", "Dealer performance", "Audit", "Findings",
-                  "Theory against actual", "Period report", "Integrity signals", "Trainees", "Certification",
-                  "Game math", "Security log"],
+        PIT_BOSS: [
+            "Floor",
+            "Tables",
+            "Log a round",
+            "Incidents",
+            "Pit queue",
+            "Game nights",
+            "Float",
+            "Dealer performance",
+            "Audit",
+            "Findings",
+            "Theory against actual",
+            "Period report",
+            "Integrity signals",
+            "Trainees",
+            "Certification",
+            "Game math",
+            "Lockouts",
+        ],
+        AUDITOR: [
+            "Floor",
+            "Tables",
+            "Incidents",
+            "Game nights",
+            "Float",
+            "Dealer performance",
+            "Audit",
+            "Findings",
+            "Theory against actual",
+            "Period report",
+            "Integrity signals",
+            "Trainees",
+            "Certification",
+            "Game math",
+            "Security log",
+        ],
         # No floor: trainees see their drills, and the game math (the engine's figures, no floor data).
         TRAINEE: ["Drills", "My progress", "Game math"],
     }
     for role in ROLES:
         assert labels(make_user(role)) == expected[role], role
     assert labels(make_user("superuser")) == [
-        "Floor", "Tables", "Log a round", "Drills", "Incidents", "My progress", "Pit queue", "Game nights", "Float",
-        "Dealer performance", "Audit", "Findings", "Theory against actual", "Period report", "Integrity signals",
-        "Trainees", "Certification", "Game math", "Lockouts", "Security log", "Admin"]
+        "Floor",
+        "Tables",
+        "Log a round",
+        "Drills",
+        "Incidents",
+        "My progress",
+        "Pit queue",
+        "Game nights",
+        "Float",
+        "Dealer performance",
+        "Audit",
+        "Findings",
+        "Theory against actual",
+        "Period report",
+        "Integrity signals",
+        "Trainees",
+        "Certification",
+        "Game math",
+        "Lockouts",
+        "Security log",
+        "Admin",
+    ]
     assert labels(make_user(None)) == []
     assert labels(AnonymousUser()) == []
-

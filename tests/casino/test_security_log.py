@@ -29,14 +29,20 @@ def test_a_login_a_failure_and_a_logout_on_the_page_are_recorded(make_user, floo
     client.post("/accounts/login/", {"username": dealer.username, "password": PASSWORD})
     client.post("/accounts/logout/")
     kinds = list(SecurityEvent.objects.order_by("id").values_list("kind", "username", "address"))
-    assert kinds == [(Kind.LOGIN_FAILED, dealer.username, "10.5.5.5"), (Kind.LOGIN, dealer.username, "10.5.5.5"),
-                     (Kind.LOGOUT, dealer.username, "10.5.5.5")]
+    assert kinds == [
+        (Kind.LOGIN_FAILED, dealer.username, "10.5.5.5"),
+        (Kind.LOGIN, dealer.username, "10.5.5.5"),
+        (Kind.LOGOUT, dealer.username, "10.5.5.5"),
+    ]
 
 
 def test_tokens_issued_and_revoked_are_recorded(make_user, floor):
     dealer = make_user(DEALER, pits=floor.pits)
-    key = APIClient().post("/api/v1/auth/token/", {"username": dealer.username, "password": PASSWORD},
-                           format="json").json()["token"]
+    key = (
+        APIClient()
+        .post("/api/v1/auth/token/", {"username": dealer.username, "password": PASSWORD}, format="json")
+        .json()["token"]
+    )
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     client.delete("/api/v1/auth/token/")
@@ -44,9 +50,12 @@ def test_tokens_issued_and_revoked_are_recorded(make_user, floor):
     device, _key = services.device_token_issue(name="Shoe 1", user=dealer, issued_by=admin)
     services.device_token_revoke(device=device, revoked_by=admin)
     events = list(SecurityEvent.objects.order_by("id").values_list("kind", "user", "detail"))
-    assert events == [(Kind.TOKEN_ISSUED, dealer.pk, "person"), (Kind.TOKEN_REVOKED, dealer.pk, "logout"),
-                      (Kind.TOKEN_ISSUED, admin.pk, f"device 'Shoe 1' acting as {dealer.username}"),
-                      (Kind.TOKEN_REVOKED, admin.pk, "device 'Shoe 1'")]
+    assert events == [
+        (Kind.TOKEN_ISSUED, dealer.pk, "person"),
+        (Kind.TOKEN_REVOKED, dealer.pk, "logout"),
+        (Kind.TOKEN_ISSUED, admin.pk, f"device 'Shoe 1' acting as {dealer.username}"),
+        (Kind.TOKEN_REVOKED, admin.pk, "device 'Shoe 1'"),
+    ]
 
 
 def test_a_refused_page_and_a_refused_endpoint_are_recorded_with_why(make_user, floor):
@@ -65,8 +74,10 @@ def test_a_refused_page_and_a_refused_endpoint_are_recorded_with_why(make_user, 
     ]
 
 
-@pytest.mark.parametrize("role, status", [(AUDITOR, 200), ("superuser", 200), (PIT_BOSS, 403), (DEALER, 403),
-                                          (INSPECTOR, 403), (TRAINEE, 403)])
+@pytest.mark.parametrize(
+    "role, status",
+    [(AUDITOR, 200), ("superuser", 200), (PIT_BOSS, 403), (DEALER, 403), (INSPECTOR, 403), (TRAINEE, 403)],
+)
 def test_only_admins_and_auditors_read_the_log(client_for, floor, role, status):
     assert client_for(role).get(LOG).status_code == status
     assert client_for(role).get(LOG, {"export": "csv"}).status_code == status
@@ -81,7 +92,7 @@ def test_anonymous_is_sent_to_log_in():
 def events(make_user):
     dealer = make_user(DEALER, username="dealer-x")
     services.security_event_record(kind=Kind.LOGIN, user=dealer, address="10.0.0.1")
-    services.security_event_record(kind=Kind.LOGIN_FAILED, username="=HYPERLINK(\"http://evil\")", address="10.0.0.2")
+    services.security_event_record(kind=Kind.LOGIN_FAILED, username='=HYPERLINK("http://evil")', address="10.0.0.2")
     old = services.security_event_record(kind=Kind.LOCKOUT, username="dealer-x", address="10.0.0.3")
     SecurityEvent.objects.filter(pk=old.pk).update(at=timezone.now() - timedelta(days=10))
     return dealer
@@ -91,8 +102,11 @@ def test_the_log_filters_by_kind_user_and_date(client_for, events):
     auditor = client_for(AUDITOR)  # his own login is an event too: left out below
 
     def shown(**query):
-        return [(e.kind, e.username) for e in auditor.get(LOG, query).context["events"]
-                if e.username != auditor.user.username]
+        return [
+            (e.kind, e.username)
+            for e in auditor.get(LOG, query).context["events"]
+            if e.username != auditor.user.username
+        ]
 
     assert shown(kind=Kind.LOGIN) == [(Kind.LOGIN, "dealer-x")]
     assert shown(user="dealer-x") == [(Kind.LOGIN, "dealer-x"), (Kind.LOCKOUT, "dealer-x")]
@@ -107,7 +121,7 @@ def test_the_csv_export_holds_what_the_filters_select_and_runs_no_formula(client
     assert response["Content-Type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode())))
     assert rows[0] == ["when", "kind", "user", "address", "detail"]
-    assert [row[1:4] for row in rows[1:]] == [["login_failed", "'=HYPERLINK(\"http://evil\")", "10.0.0.2"]]
+    assert [row[1:4] for row in rows[1:]] == [["login_failed", '\'=HYPERLINK("http://evil")', "10.0.0.2"]]
 
 
 def test_the_log_is_read_only_in_the_admin(client_for):

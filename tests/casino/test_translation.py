@@ -21,12 +21,15 @@ from tests.factories import TableFactory
 LC_MESSAGES = Path(settings.BASE_DIR) / "locale" / "ru" / "LC_MESSAGES"
 PO = LC_MESSAGES / "django.po"
 MO = LC_MESSAGES / "django.mo"
-RUSSIAN_PLURALS = ("nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && "
-                   "(n%100<10 || n%100>=20) ? 1 : 2);")
+RUSSIAN_PLURALS = (
+    "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);"
+)
 # What must survive translation unchanged: %(name)s / %d / %% (python-format and templates),
 # {name} (str.format), HTML tags and entities.
-PLACEHOLDER = re.compile(r"%\([A-Za-z0-9_]+\)[-#0 +]*\d*(?:\.\d+)?[sdifr]|%%|%[sdifr]|\{[A-Za-z0-9_]*\}"
-                         r"|<[^>]+>|&[a-z]+;|&#\d+;")
+PLACEHOLDER = re.compile(
+    r"%\([A-Za-z0-9_]+\)[-#0 +]*\d*(?:\.\d+)?[sdifr]|%%|%[sdifr]|\{[A-Za-z0-9_]*\}"
+    r"|<[^>]+>|&[a-z]+;|&#\d+;"
+)
 
 
 def placeholders(text: str) -> Counter:
@@ -45,6 +48,7 @@ def messages(po_entries) -> list[Entry]:
 
 # --- (a) the .po: complete, not fuzzy, placeholders kept ----------------------------------
 
+
 def test_po_header_is_russian_with_three_plural_forms(po_entries):
     header = po_entries[0]
     assert header.msgid == "" and "fuzzy" not in header.flags
@@ -62,8 +66,7 @@ def test_po_holds_the_whole_ui(messages):
 
 
 def test_every_entry_is_translated_and_none_is_fuzzy(messages):
-    untranslated = [e.where for e in messages
-                    if not e.msgstr or any(not s.strip() for s in e.msgstr.values())]
+    untranslated = [e.where for e in messages if not e.msgstr or any(not s.strip() for s in e.msgstr.values())]
     fuzzy = [e.where for e in messages if "fuzzy" in e.flags]
     assert untranslated == [] and fuzzy == []
 
@@ -80,30 +83,41 @@ def test_every_translation_keeps_the_placeholders_of_its_msgid(messages):
         sources = [placeholders(e.msgid)] + ([placeholders(e.msgid_plural)] if e.msgid_plural else [])
         for index, text in e.msgstr.items():
             if placeholders(text) not in sources:
-                broken.append(f"{e.where} [{index}]: {sorted(placeholders(text).elements())} "
-                              f"instead of {sorted(sources[-1].elements())}")
+                broken.append(
+                    f"{e.where} [{index}]: {sorted(placeholders(text).elements())} "
+                    f"instead of {sorted(sources[-1].elements())}"
+                )
     assert broken == []
 
 
 def test_leading_and_trailing_spaces_are_kept(messages):
     # Fragments such as " or " and ", then " are joined into sentences: their spaces matter.
-    broken = [e.where for e in messages for text in e.msgstr.values()
-              if (e.msgid[:1] == " ") != (text[:1] == " ") or (e.msgid[-1:] == " ") != (text[-1:] == " ")]
+    broken = [
+        e.where
+        for e in messages
+        for text in e.msgstr.values()
+        if (e.msgid[:1] == " ") != (text[:1] == " ") or (e.msgid[-1:] == " ") != (text[-1:] == " ")
+    ]
     assert broken == []
 
 
 def test_keyboard_letters_named_in_a_string_are_kept(messages):
     by_id = {e.msgid: e.msgstr[0] for e in messages if e.msgid_plural is None}
-    for msgid, key in [("Double: a second bet equal to the first, and exactly one card (key D)", "(клавиша D)"),
-                       ("Split the pair into two hands, a second bet equal to the first (key P)", "(клавиша P)")]:
+    for msgid, key in [
+        ("Double: a second bet equal to the first, and exactly one card (key D)", "(клавиша D)"),
+        ("Split the pair into two hands, a second bet equal to the first (key P)", "(клавиша P)"),
+    ]:
         assert key in by_id[msgid]
-    hand_keys = by_id["in a hand's cards, before a card: H hit (type the card), S stand (next hand), "
-                      "D double (the next card is the double), P split the pair"]
+    hand_keys = by_id[
+        "in a hand's cards, before a card: H hit (type the card), S stand (next hand), "
+        "D double (the next card is the double), P split the pair"
+    ]
     assert all(f"{k} —" in hand_keys for k in "HSDP")
     assert all(f"{k} —" in by_id["in a result: pay, take, leave"] for k in "ptl")
 
 
 # --- (b) the .mo is compiled from this .po --------------------------------------------------
+
 
 def test_mo_is_compiled_from_the_current_po(messages):
     assert MO.exists(), "run: manage.py compilemessages -l ru"
@@ -113,21 +127,24 @@ def test_mo_is_compiled_from_the_current_po(messages):
     stale = []
     for e in messages:
         if e.msgid_plural is None:
-            got = (catalogue.pgettext(e.msgctxt, e.msgid) if e.msgctxt is not None
-                   else catalogue.gettext(e.msgid))
+            got = catalogue.pgettext(e.msgctxt, e.msgid) if e.msgctxt is not None else catalogue.gettext(e.msgid)
             if got != e.msgstr[0]:
                 stale.append(e.where)
             continue
         # 1 → form 0, 3 → form 1, 5 → form 2, 21 → form 0, 12 → form 2
         for n, form in ((1, 0), (3, 1), (5, 2), (21, 0), (12, 2)):
-            got = (catalogue.npgettext(e.msgctxt, e.msgid, e.msgid_plural, n) if e.msgctxt is not None
-                   else catalogue.ngettext(e.msgid, e.msgid_plural, n))
+            got = (
+                catalogue.npgettext(e.msgctxt, e.msgid, e.msgid_plural, n)
+                if e.msgctxt is not None
+                else catalogue.ngettext(e.msgid, e.msgid_plural, n)
+            )
             if got != e.msgstr[form]:
                 stale.append(f"{e.where} n={n}")
     assert stale == [], "the .mo is older than the .po: run manage.py compilemessages -l ru"
 
 
 # --- (c) the pages speak Russian --------------------------------------------------------------
+
 
 def test_django_serves_the_russian_catalogue():
     with translation.override("ru"):
@@ -177,8 +194,9 @@ def test_tables_page_in_russian(client_for, floor):
 
 def test_round_form_in_russian(client_for, floor):
     client = client_for(DEALER)
-    html = client.get(reverse("dealing:round_new", args=[floor.table_a.name]),
-                      HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    html = client.get(
+        reverse("dealing:round_new", args=[floor.table_a.name]), HTTP_ACCEPT_LANGUAGE="ru"
+    ).content.decode()
     assert "Ставка на дилера" in html
     assert "Втемную" in html
     assert "Bet и Ante оплачиваются 1 к 1" in html

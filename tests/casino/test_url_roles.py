@@ -20,12 +20,11 @@ import datetime as dt
 from dataclasses import dataclass
 
 import pytest
-from django.conf import settings
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from rest_framework.permissions import AllowAny, IsAuthenticated
 
-from casino.roles import AUDITOR, PIT_BOSS, ROLES, TRAINEE
+from casino.roles import ROLES
 
 pytestmark = pytest.mark.django_db
 
@@ -176,9 +175,17 @@ def walk_floor(settings, django_capture_on_commit_callbacks, eager):
     # An integrity signal about dealer1 at R-1, open for review.
     from books.models import IntegritySignal
 
-    signal = IntegritySignal.objects.create(kind="lean", key=f"lean:d{users['dealer1'].pk}", dealer=users["dealer1"],
-                                            table=r1, period_start=dt.date(2026, 1, 1), period_end=dt.date(2026, 1, 31),
-                                            statistic=0.9, p_value=0.0001, p_adjusted=0.001)
+    signal = IntegritySignal.objects.create(
+        kind="lean",
+        key=f"lean:d{users['dealer1'].pk}",
+        dealer=users["dealer1"],
+        table=r1,
+        period_start=dt.date(2026, 1, 1),
+        period_end=dt.date(2026, 1, 31),
+        statistic=0.9,
+        p_value=0.0001,
+        p_adjusted=0.001,
+    )
     objects = {
         "table": "R-1",
         "round": Round.objects.filter(table__name="R-1").order_by("pk").first(),
@@ -220,17 +227,27 @@ def build_url(pattern: Pattern, objects) -> str:
         kwargs["event"] = objects["transfer"].pk
     if "<int:pk>" in route:
         owner = (
-            "signal" if "signal" in name else
-            "shift" if name.startswith("books:") or "shifts/" in route else
-            "pending_round" if name in PENDING_ROUND else
-            "drill" if name.startswith("drills:") and "trainees" not in route or "api:drill" in name else
-            "trainee" if "trainees" in route else
-            "session" if "ledger" in name else
-            "run" if "run" in name else
-            "finding" if "finding" in name else
-            "shoe" if "shoe" in name else
-            "incident" if "incident" in name else
-            "round"
+            "signal"
+            if "signal" in name
+            else "shift"
+            if name.startswith("books:") or "shifts/" in route
+            else "pending_round"
+            if name in PENDING_ROUND
+            else "drill"
+            if name.startswith("drills:") and "trainees" not in route or "api:drill" in name
+            else "trainee"
+            if "trainees" in route
+            else "session"
+            if "ledger" in name
+            else "run"
+            if "run" in name
+            else "finding"
+            if "finding" in name
+            else "shoe"
+            if "shoe" in name
+            else "incident"
+            if "incident" in name
+            else "round"
         )
         obj = objects[owner]
         assert obj is not None, f"the walk has no {owner} for {name}"
@@ -257,8 +274,14 @@ def _admits(declaration, who: str) -> bool:
 
 
 WHO = ["anonymous", "no role", *ROLES, "superuser"]
-DEMO_USER = {"dealer": "dealer1", "inspector": "inspector1", "pit_boss": "pitboss1", "auditor": "auditor1",
-             "trainee": "trainee1", "superuser": "admin"}
+DEMO_USER = {
+    "dealer": "dealer1",
+    "inspector": "inspector1",
+    "pit_boss": "pitboss1",
+    "auditor": "auditor1",
+    "trainee": "trainee1",
+    "superuser": "admin",
+}
 
 
 @pytest.mark.parametrize("who", WHO)
@@ -281,18 +304,24 @@ def test_every_url_admits_its_declared_roles_and_refuses_the_others(walk_floor, 
             declaration = declared(pattern, method)
             if pattern.view_class is None and superuser.generic(method.upper(), url).status_code == 405:
                 continue  # a function view that does not serve this method
-            response = getattr(client, method)(url, content_type="application/json") if api and method != "get" \
+            response = (
+                getattr(client, method)(url, content_type="application/json")
+                if api and method != "get"
                 else getattr(client, method)(url)
+            )
             checked += 1
             status = response.status_code
             if who == "superuser" and pattern.name in OWNER_ONLY:
                 continue
             if _admits(declaration, who):
                 if status in (401, 403) or status >= 500:
-                    problems.append(f"{method.upper()} {url} ({pattern.name}) as {who}: {status}, "
-                                    f"but {who} is admitted ({declaration})")
+                    problems.append(
+                        f"{method.upper()} {url} ({pattern.name}) as {who}: {status}, "
+                        f"but {who} is admitted ({declaration})"
+                    )
             elif not _is_refusal(response, anonymous=who == "anonymous", api=api, url=url):
-                problems.append(f"{method.upper()} {url} ({pattern.name}) as {who}: {status}, "
-                                f"but only {declaration} may")
+                problems.append(
+                    f"{method.upper()} {url} ({pattern.name}) as {who}: {status}, but only {declaration} may"
+                )
     assert checked > 100
     assert not problems, "\n".join(problems)

@@ -28,9 +28,28 @@ def test_a_real_worker_takes_a_task_from_the_broker():
     # database it would read is not this test's.
     env = dict(os.environ, DJANGO_SETTINGS_MODULE="tests.settings", AUDIT_SWEEP_INTERVAL_S="0")
     worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "casino", "worker", "--pool=solo", "--loglevel=warning",
-         "--without-gossip", "--without-mingle", "--without-heartbeat", "-Q", queue, "-n", f"{queue}@%h"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "casino",
+            "worker",
+            "--pool=solo",
+            "--loglevel=warning",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "-Q",
+            queue,
+            "-n",
+            f"{queue}@%h",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     try:
         assert ping.apply_async(queue=queue).get(timeout=60) == "pong"

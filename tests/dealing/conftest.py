@@ -47,10 +47,18 @@ def tables(pits) -> Tables:
         ochko=TableFactory(name="R-1", pit=pits.a),
         ochko_b=TableFactory(name="R-9", pit=pits.b),
         salon=TableFactory(name="Escribas", pit=pits.b, variant="blackjack", boxes=5, rules={"preset": "salon"}),
-        online=TableFactory(name="Online-1", pit=pits.b, variant="blackjack", boxes=1, min_bet=Decimal(1),
-                            max_bet=Decimal(500), rules={"preset": "online"}),
-        veintiuno=TableFactory(name="Casa-21", pit=pits.b, variant="veintiuno", boxes=6, min_bet=Decimal(5),
-                               max_bet=Decimal(100)),
+        online=TableFactory(
+            name="Online-1",
+            pit=pits.b,
+            variant="blackjack",
+            boxes=1,
+            min_bet=Decimal(1),
+            max_bet=Decimal(500),
+            rules={"preset": "online"},
+        ),
+        veintiuno=TableFactory(
+            name="Casa-21", pit=pits.b, variant="veintiuno", boxes=6, min_bet=Decimal(5), max_bet=Decimal(100)
+        ),
         elsewhere=TableFactory(name="R-X", pit=pits.c),
     )
 
@@ -103,8 +111,9 @@ def to_json(doc) -> str:
     return json.dumps(chain.json_safe(doc))
 
 
-def deal_round(table: Table, *, seed: int = 0, dealer: str | None = "dealer1", mistake: str | None = None,
-               rng=None, **options) -> dict:
+def deal_round(
+    table: Table, *, seed: int = 0, dealer: str | None = "dealer1", mistake: str | None = None, rng=None, **options
+) -> dict:
     """A simulated round/1 document for `table` (its name, limits and rules), dealt by `dealer`."""
     rng = rng or random.Random(seed)
     sim = simulator(table.variant)
@@ -158,9 +167,15 @@ def golden_table(pits):
         key = (doc["variant"], str(doc["table"]["min"]), str(doc["table"]["max"]), json.dumps(rules, sort_keys=True))
         if key not in made:
             boxes = {"ochko": 6, "veintiuno": 8}.get(doc["variant"], 1 if rules.get("preset") == "online" else 7)
-            made[key] = TableFactory(name=f"G-{len(made) + 1}", pit=pits.a, variant=doc["variant"], rules=rules,
-                                     min_bet=Decimal(str(doc["table"]["min"])),
-                                     max_bet=Decimal(str(doc["table"]["max"])), boxes=boxes)
+            made[key] = TableFactory(
+                name=f"G-{len(made) + 1}",
+                pit=pits.a,
+                variant=doc["variant"],
+                rules=rules,
+                min_bet=Decimal(str(doc["table"]["min"])),
+                max_bet=Decimal(str(doc["table"]["max"])),
+                boxes=boxes,
+            )
         return made[key]
 
     return table_for

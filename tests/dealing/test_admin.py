@@ -14,8 +14,15 @@ def stored(staff, tables, logged):
     shoe = services.shoe_start(table=tables.ochko, shuffled_by=staff.dealer)
     services.shoe_burn(shoe=shoe, card="AS", reason="load", recorded_by=staff.dealer)
     record = logged(tables.ochko, staff.dealer, seed=1)
-    incident = services.incident_report(table=tables.ochko, kind="dealer_card_exposed", card="KH", exposed=True,
-                                        resolution="burned", dealer=staff.dealer, reported_by=staff.inspector)
+    incident = services.incident_report(
+        table=tables.ochko,
+        kind="dealer_card_exposed",
+        card="KH",
+        exposed=True,
+        resolution="burned",
+        dealer=staff.dealer,
+        reported_by=staff.inspector,
+    )
     approval = services.incident_decide(incident=incident, decided_by=staff.pitboss, decision="approved")
     return {Shoe: shoe, Round: record, Stake: record.stakes.first(), Incident: incident, Approval: approval}
 
@@ -49,8 +56,12 @@ def test_a_round_cannot_be_edited_through_the_admin(api, staff, stored):
 def test_the_round_list_filters(api, staff, stored):
     client = api(staff.admin)
     url = reverse("admin:dealing_round_changelist")
-    for params in ({"table__id__exact": stored[Round].table_id}, {"audit_status__exact": "clean"},
-                   {"status__exact": "recorded"}, {"dealer__id__exact": staff.dealer.pk}):
+    for params in (
+        {"table__id__exact": stored[Round].table_id},
+        {"audit_status__exact": "clean"},
+        {"status__exact": "recorded"},
+        {"dealer__id__exact": staff.dealer.pk},
+    ):
         assert client.get(url, params).status_code == 200
 
 

@@ -28,8 +28,12 @@ def wrong_payout(table, deal):
 def amended(staff, tables, deal):
     doc, fixed = wrong_payout(tables.ochko, deal)
     original, _ = services.round_log(document=doc, logged_by=staff.dealer)
-    amendment = services.round_amend(round=original, document=fixed, amended_by=staff.dealer,
-                                     reason="Box paid 200 instead of 300; the player was paid the difference.")
+    amendment = services.round_amend(
+        round=original,
+        document=fixed,
+        amended_by=staff.dealer,
+        reason="Box paid 200 instead of 300; the player was paid the difference.",
+    )
     return original, amendment
 
 
@@ -47,8 +51,9 @@ def test_a_correction_is_a_new_pending_revision_at_the_end_of_the_chain(staff, t
 
 def test_approval_puts_the_correction_in_force(staff, amended):
     original, amendment = amended
-    approval = services.round_amendment_decide(round=amendment, decided_by=staff.pitboss, decision=Decision.APPROVED,
-                                               comment="Seen on camera.")
+    approval = services.round_amendment_decide(
+        round=amendment, decided_by=staff.pitboss, decision=Decision.APPROVED, comment="Seen on camera."
+    )
     original.refresh_from_db()
     amendment.refresh_from_db()
     assert (original.status, amendment.status) == (RoundStatus.SUPERSEDED, RoundStatus.RECORDED)
@@ -65,8 +70,9 @@ def test_rejection_leaves_the_round_as_it_was(staff, amended):
     with pytest.raises(ServiceError) as err:
         services.round_amendment_decide(round=amendment, decided_by=staff.pitboss, decision=Decision.REJECTED)
     assert err.value.extra["code"] == "comment_required"
-    services.round_amendment_decide(round=amendment, decided_by=staff.pitboss, decision=Decision.REJECTED,
-                                    comment="The camera shows 200 was right.")
+    services.round_amendment_decide(
+        round=amendment, decided_by=staff.pitboss, decision=Decision.REJECTED, comment="The camera shows 200 was right."
+    )
     original.refresh_from_db()
     amendment.refresh_from_db()
     assert (original.status, amendment.status) == (RoundStatus.RECORDED, RoundStatus.REJECTED)
@@ -84,8 +90,7 @@ def test_one_pending_correction_at_a_time_and_it_must_change_something(staff, am
     with pytest.raises(ServiceError) as err:
         services.round_amend(round=original, document=amendment.document, amended_by=staff.pitboss, reason="x")
     assert err.value.status == 409 and err.value.extra["code"] == "amendment_pending"
-    services.round_amendment_decide(round=amendment, decided_by=staff.pitboss, decision=Decision.REJECTED,
-                                    comment="no")
+    services.round_amendment_decide(round=amendment, decided_by=staff.pitboss, decision=Decision.REJECTED, comment="no")
     with pytest.raises(ServiceError) as err:
         services.round_amend(round=original, document=original.document, amended_by=staff.pitboss, reason="x")
     assert err.value.extra["code"] == "no_change"
@@ -105,15 +110,25 @@ def test_a_correction_keeps_the_rounds_id_table_and_needs_a_reason(staff, tables
             services.round_amend(round=original, document=document, amended_by=staff.dealer, reason=reason)
         assert err.value.extra["code"] == code
     assert Round.objects.count() == count
-    amendment = services.round_amend(round=original, document=mutated(doc, id=None), amended_by=staff.dealer,
-                                     reason="wrong sheet")
+    amendment = services.round_amend(
+        round=original, document=mutated(doc, id=None), amended_by=staff.dealer, reason="wrong sheet"
+    )
     assert amendment.document["id"] == str(original.uid)
 
 
-@pytest.mark.parametrize("who, allowed", [
-    ("dealer", True), ("pitboss", True), ("admin", True), ("dealer2", False), ("inspector", False),
-    ("auditor", False), ("trainee", False), ("pitboss_c", False),
-])
+@pytest.mark.parametrize(
+    "who, allowed",
+    [
+        ("dealer", True),
+        ("pitboss", True),
+        ("admin", True),
+        ("dealer2", False),
+        ("inspector", False),
+        ("auditor", False),
+        ("trainee", False),
+        ("pitboss_c", False),
+    ],
+)
 def test_who_corrects_a_round(staff, tables, deal, who, allowed):
     original, _ = services.round_log(document=deal(tables.ochko, seed=5), logged_by=staff.dealer)
     doc = mutated(deal(tables.ochko, seed=6), id=None)
@@ -130,21 +145,25 @@ def test_four_eyes_on_corrections(staff, pits, tables, deal):
     # A pit boss who also deals (both roles) dealt one round; he corrected another.
     boss = UserFactory(username="boss-dealer", role=["pit_boss", "dealer"])
     StaffFactory(user=boss, pits=[pits.a, pits.b])
-    dealt_by_boss, _ = services.round_log(document=deal(tables.ochko, seed=7, dealer="boss-dealer"),
-                                          logged_by=boss)
-    own_round = services.round_amend(round=dealt_by_boss, document=mutated(deal(tables.ochko, seed=8), id=None),
-                                     amended_by=staff.pitboss, reason="fix")
+    dealt_by_boss, _ = services.round_log(document=deal(tables.ochko, seed=7, dealer="boss-dealer"), logged_by=boss)
+    own_round = services.round_amend(
+        round=dealt_by_boss,
+        document=mutated(deal(tables.ochko, seed=8), id=None),
+        amended_by=staff.pitboss,
+        reason="fix",
+    )
     staff.pitboss = boss
     by_dealer, _ = services.round_log(document=deal(tables.ochko, seed=9), logged_by=staff.dealer)
-    own_amendment = services.round_amend(round=by_dealer, document=mutated(deal(tables.ochko, seed=10), id=None),
-                                         amended_by=staff.pitboss, reason="fix")
+    own_amendment = services.round_amend(
+        round=by_dealer, document=mutated(deal(tables.ochko, seed=10), id=None), amended_by=staff.pitboss, reason="fix"
+    )
     cases = [
-        (own_round, staff.pitboss, "own_round"),         # a round he dealt
+        (own_round, staff.pitboss, "own_round"),  # a round he dealt
         (own_amendment, staff.pitboss, "own_amendment"),  # a correction he made
-        (own_amendment, staff.dealer, "forbidden"),       # not a pit boss (the round's own dealer)
+        (own_amendment, staff.dealer, "forbidden"),  # not a pit boss (the round's own dealer)
         (own_amendment, staff.inspector, "forbidden"),
         (own_amendment, staff.auditor, "forbidden"),
-        (own_amendment, staff.pitboss_c, "forbidden"),    # another pit's boss
+        (own_amendment, staff.pitboss_c, "forbidden"),  # another pit's boss
     ]
     for amendment, who, code in cases:
         with pytest.raises(ServiceError) as err:

@@ -15,8 +15,16 @@ SHOES = "/api/v1/shoes/"
 
 
 def _report(client, tables, **fields):
-    body = {"table": tables.ochko.pk, "kind": "dealer_card_exposed", "card": "10h", "exposed": True,
-            "resolution": "burned", "dealer": "dealer1", "evidence": "CAM-2 22:01", **fields}
+    body = {
+        "table": tables.ochko.pk,
+        "kind": "dealer_card_exposed",
+        "card": "10h",
+        "exposed": True,
+        "resolution": "burned",
+        "dealer": "dealer1",
+        "evidence": "CAM-2 22:01",
+        **fields,
+    }
     return post_json(client, INCIDENTS, body)
 
 
@@ -25,7 +33,11 @@ def test_an_inspector_reports_and_a_pit_boss_approves(api, staff, tables):
     assert response.status_code == 201, response.json()
     incident = response.json()
     assert (incident["card"], incident["status"], incident["reported_by"], incident["dealer"]) == (
-        "TH", "reported", "inspector1", "dealer1")
+        "TH",
+        "reported",
+        "inspector1",
+        "dealer1",
+    )
     assert incident["approvals"] == []
     url = f"{INCIDENTS}{incident['id']}/"
     assert post_json(api(staff.dealer), url + "approve/", {}).status_code == 403
@@ -50,17 +62,20 @@ def test_a_pit_boss_never_decides_his_own_report(api, staff, tables):
     assert Approval.objects.count() == 1
 
 
-@pytest.mark.parametrize("fields, where", [
-    ({"card": "5H"}, "card"),
-    ({"card": "??"}, "card"),
-    ({"kind": "lost"}, "kind"),
-    ({"resolution": "to_box"}, "to_box"),
-    ({"resolution": "to_box", "to_box": 9}, "to_box"),
-    ({"dealer": "ghost"}, "dealer"),
-    ({"dealer": "inspector1"}, "dealer"),
-    ({"table": 999999}, "table"),
-    ({"note": "\x00"}, "note"),
-])
+@pytest.mark.parametrize(
+    "fields, where",
+    [
+        ({"card": "5H"}, "card"),
+        ({"card": "??"}, "card"),
+        ({"kind": "lost"}, "kind"),
+        ({"resolution": "to_box"}, "to_box"),
+        ({"resolution": "to_box", "to_box": 9}, "to_box"),
+        ({"dealer": "ghost"}, "dealer"),
+        ({"dealer": "inspector1"}, "dealer"),
+        ({"table": 999999}, "table"),
+        ({"note": "\x00"}, "note"),
+    ],
+)
 def test_a_bad_report_names_the_field(api, staff, tables, fields, where):
     response = _report(api(staff.inspector), tables, **fields)
     assert response.status_code == 400, response.json()
@@ -75,12 +90,33 @@ def test_a_report_at_a_table_of_another_pit_is_refused(api, staff, tables):
 
 
 def test_who_sees_which_incidents(api, staff, tables):
-    mine = services.incident_report(table=tables.ochko, kind="dealer_card_exposed", card="KH", exposed=True,
-                                    resolution="burned", dealer=staff.dealer, reported_by=staff.inspector)
-    theirs = services.incident_report(table=tables.ochko_b, kind="misdrawn_card", card="7S", exposed=False,
-                                      resolution="under_shoe", dealer=staff.dealer2, reported_by=staff.pitboss)
-    far = services.incident_report(table=tables.elsewhere, kind="dealer_card_exposed", card="AS", exposed=True,
-                                   resolution="burned", dealer=staff.dealer_c, reported_by=staff.inspector_c)
+    mine = services.incident_report(
+        table=tables.ochko,
+        kind="dealer_card_exposed",
+        card="KH",
+        exposed=True,
+        resolution="burned",
+        dealer=staff.dealer,
+        reported_by=staff.inspector,
+    )
+    theirs = services.incident_report(
+        table=tables.ochko_b,
+        kind="misdrawn_card",
+        card="7S",
+        exposed=False,
+        resolution="under_shoe",
+        dealer=staff.dealer2,
+        reported_by=staff.pitboss,
+    )
+    far = services.incident_report(
+        table=tables.elsewhere,
+        kind="dealer_card_exposed",
+        card="AS",
+        exposed=True,
+        resolution="burned",
+        dealer=staff.dealer_c,
+        reported_by=staff.inspector_c,
+    )
 
     def seen(user, **params):
         return {i["id"] for i in api(user).get(INCIDENTS, params).json()["results"]}
@@ -102,8 +138,13 @@ def test_shoes_through_the_api(api, staff, tables):
     response = post_json(client, SHOES, {"table": tables.ochko.pk})
     assert response.status_code == 201, response.json()
     shoe = response.json()
-    assert (shoe["name"], shoe["decks"], shoe["is_open"], shoe["cards_left"], shoe["rounds"]) == ("R-1/1", 8, True,
-                                                                                                 288, 0)
+    assert (shoe["name"], shoe["decks"], shoe["is_open"], shoe["cards_left"], shoe["rounds"]) == (
+        "R-1/1",
+        8,
+        True,
+        288,
+        0,
+    )
     assert [e["kind"] for e in shoe["events"]] == ["shuffle"]
     url = f"{SHOES}{shoe['id']}/"
     burn = post_json(client, url + "burns/", {"card": "as", "reason": "paid", "fee": "50.00"})

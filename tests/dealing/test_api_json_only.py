@@ -31,8 +31,9 @@ def test_a_round_not_sent_as_json_is_refused_and_not_stored(api, staff, tables, 
 
 def test_a_round_sent_as_json_with_a_charset_is_logged(api, staff, tables, deal):
     body = to_json(deal(tables.ochko, seed=3))
-    response = api(staff.dealer).generic("POST", "/api/v1/rounds/", body,
-                                         content_type="Application/JSON; charset=utf-8")
+    response = api(staff.dealer).generic(
+        "POST", "/api/v1/rounds/", body, content_type="Application/JSON; charset=utf-8"
+    )
     assert response.status_code == 201, response.json()
 
 
@@ -42,16 +43,23 @@ def test_the_engine_and_an_amendment_read_json_only(api, staff, tables, deal, lo
     _assert_415(client.generic("POST", "/api/v1/engine/settle", to_json(doc), content_type="text/plain"))
     record = logged(tables.ochko, staff.dealer)
     amend = {"reason": "wrong payout", "document": doc}
-    _assert_415(client.generic("POST", f"/api/v1/rounds/{record.pk}/amend/", to_json(amend),
-                               content_type="text/plain"))
+    _assert_415(client.generic("POST", f"/api/v1/rounds/{record.pk}/amend/", to_json(amend), content_type="text/plain"))
 
 
 def test_a_form_encoded_incident_is_refused(api, staff, tables):
-    form = {"table": tables.ochko.pk, "kind": "dealer_card_exposed", "card": "10h", "exposed": "true",
-            "resolution": "burned", "dealer": "dealer1", "evidence": "CAM-2"}
+    form = {
+        "table": tables.ochko.pk,
+        "kind": "dealer_card_exposed",
+        "card": "10h",
+        "exposed": "true",
+        "resolution": "burned",
+        "dealer": "dealer1",
+        "evidence": "CAM-2",
+    }
     client = api(staff.inspector)
-    _assert_415(client.generic("POST", "/api/v1/incidents/", urlencode(form),
-                               content_type="application/x-www-form-urlencoded"))
+    _assert_415(
+        client.generic("POST", "/api/v1/incidents/", urlencode(form), content_type="application/x-www-form-urlencoded")
+    )
     _assert_415(client.post("/api/v1/incidents/", form, format="multipart"))
     assert not Incident.objects.exists()
     assert post_json(client, "/api/v1/incidents/", form).status_code == 201  # the same as JSON

@@ -2,8 +2,8 @@
 the server, in the one error shape."""
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import pytest
 
@@ -33,8 +33,15 @@ def world(staff, tables):
     fixed = deal_round(tables.ochko, seed=3)
     fixed["id"] = str(other.uid)
     pending = services.round_amend(round=other, document=fixed, amended_by=staff.dealer, reason="wrong sheet")
-    incident = services.incident_report(table=tables.ochko, kind="dealer_card_exposed", card="KH", exposed=True,
-                                        resolution="burned", dealer=staff.dealer, reported_by=staff.inspector)
+    incident = services.incident_report(
+        table=tables.ochko,
+        kind="dealer_card_exposed",
+        card="KH",
+        exposed=True,
+        resolution="burned",
+        dealer=staff.dealer,
+        reported_by=staff.inspector,
+    )
     return World(shoe, record, pending, incident, tables)
 
 
@@ -61,36 +68,100 @@ def _amend_body(w):
 ENDPOINTS = [
     Endpoint("shoes list", "get", lambda w: "/api/v1/shoes/", READERS),
     Endpoint("shoe detail", "get", lambda w: f"/api/v1/shoes/{w.shoe.pk}/", READERS),
-    Endpoint("shoe start", "post", lambda w: "/api/v1/shoes/", {"dealer", "pit_boss"}, 201,
-             lambda w: to_json({"table": w.tables.ochko.pk})),
+    Endpoint(
+        "shoe start",
+        "post",
+        lambda w: "/api/v1/shoes/",
+        {"dealer", "pit_boss"},
+        201,
+        lambda w: to_json({"table": w.tables.ochko.pk}),
+    ),
     Endpoint("shoe end", "post", lambda w: f"/api/v1/shoes/{w.shoe.pk}/end/", {"dealer", "pit_boss"}),
-    Endpoint("burn", "post", lambda w: f"/api/v1/shoes/{w.shoe.pk}/burns/", {"dealer", "inspector", "pit_boss"},
-             201, lambda w: to_json({"card": "AS", "reason": "load"})),
-    Endpoint("dealer change", "post", lambda w: f"/api/v1/shoes/{w.shoe.pk}/dealer-changes/",
-             {"dealer", "inspector", "pit_boss"}, 201, lambda w: to_json({"dealer": "dealer2"})),
+    Endpoint(
+        "burn",
+        "post",
+        lambda w: f"/api/v1/shoes/{w.shoe.pk}/burns/",
+        {"dealer", "inspector", "pit_boss"},
+        201,
+        lambda w: to_json({"card": "AS", "reason": "load"}),
+    ),
+    Endpoint(
+        "dealer change",
+        "post",
+        lambda w: f"/api/v1/shoes/{w.shoe.pk}/dealer-changes/",
+        {"dealer", "inspector", "pit_boss"},
+        201,
+        lambda w: to_json({"dealer": "dealer2"}),
+    ),
     Endpoint("rounds list", "get", lambda w: "/api/v1/rounds/", READERS),
     Endpoint("round log", "post", lambda w: "/api/v1/rounds/", {"dealer", "pit_boss"}, 201, _round_body),
     Endpoint("round detail", "get", lambda w: f"/api/v1/rounds/{w.round.pk}/", READERS),
-    Endpoint("round amend", "post", lambda w: f"/api/v1/rounds/{w.round.pk}/amend/", {"dealer", "pit_boss"}, 201,
-             _amend_body),
-    Endpoint("round approve", "post", lambda w: f"/api/v1/rounds/{w.pending.pk}/approve/", {"pit_boss"}, 200,
-             lambda w: to_json({"comment": "ok"})),
-    Endpoint("round reject", "post", lambda w: f"/api/v1/rounds/{w.pending.pk}/reject/", {"pit_boss"}, 200,
-             lambda w: to_json({"comment": "not so"})),
+    Endpoint(
+        "round amend", "post", lambda w: f"/api/v1/rounds/{w.round.pk}/amend/", {"dealer", "pit_boss"}, 201, _amend_body
+    ),
+    Endpoint(
+        "round approve",
+        "post",
+        lambda w: f"/api/v1/rounds/{w.pending.pk}/approve/",
+        {"pit_boss"},
+        200,
+        lambda w: to_json({"comment": "ok"}),
+    ),
+    Endpoint(
+        "round reject",
+        "post",
+        lambda w: f"/api/v1/rounds/{w.pending.pk}/reject/",
+        {"pit_boss"},
+        200,
+        lambda w: to_json({"comment": "not so"}),
+    ),
     Endpoint("stakes", "get", lambda w: "/api/v1/stakes/", READERS),
     Endpoint("incidents list", "get", lambda w: "/api/v1/incidents/", READERS),
     Endpoint("incident detail", "get", lambda w: f"/api/v1/incidents/{w.incident.pk}/", READERS),
-    Endpoint("incident report", "post", lambda w: "/api/v1/incidents/", {"inspector", "pit_boss"}, 201,
-             lambda w: to_json({"table": w.tables.ochko.pk, "kind": "misdrawn_card", "card": "7S",
-                                "exposed": False, "resolution": "under_shoe", "dealer": "dealer1"})),
+    Endpoint(
+        "incident report",
+        "post",
+        lambda w: "/api/v1/incidents/",
+        {"inspector", "pit_boss"},
+        201,
+        lambda w: to_json(
+            {
+                "table": w.tables.ochko.pk,
+                "kind": "misdrawn_card",
+                "card": "7S",
+                "exposed": False,
+                "resolution": "under_shoe",
+                "dealer": "dealer1",
+            }
+        ),
+    ),
     Endpoint("incident approve", "post", lambda w: f"/api/v1/incidents/{w.incident.pk}/approve/", {"pit_boss"}),
-    Endpoint("incident reject", "post", lambda w: f"/api/v1/incidents/{w.incident.pk}/reject/", {"pit_boss"}, 200,
-             lambda w: to_json({"comment": "no clip"})),
-    Endpoint("engine settle", "post", lambda w: "/api/v1/engine/settle", EVERY_ROLE, 200,
-             lambda w: to_json(deal_round(w.tables.ochko, seed=11))),
+    Endpoint(
+        "incident reject",
+        "post",
+        lambda w: f"/api/v1/incidents/{w.incident.pk}/reject/",
+        {"pit_boss"},
+        200,
+        lambda w: to_json({"comment": "no clip"}),
+    ),
+    Endpoint(
+        "engine settle",
+        "post",
+        lambda w: "/api/v1/engine/settle",
+        EVERY_ROLE,
+        200,
+        lambda w: to_json(deal_round(w.tables.ochko, seed=11)),
+    ),
 ]
-USERS = {"dealer": "dealer", "inspector": "inspector", "pit_boss": "pitboss", "auditor": "auditor",
-         "trainee": "trainee", "superuser": "admin", "no role": "nobody"}
+USERS = {
+    "dealer": "dealer",
+    "inspector": "inspector",
+    "pit_boss": "pitboss",
+    "auditor": "auditor",
+    "trainee": "trainee",
+    "superuser": "admin",
+    "no role": "nobody",
+}
 
 
 def _call(client, endpoint, world):
@@ -132,14 +203,17 @@ def test_the_token_endpoint_is_open_and_the_token_works(api, staff):
     assert client.get("/api/v1/rounds/").status_code == 401
 
 
-@pytest.mark.parametrize("body", [
-    {"username": "dealer1", "password": "wrong"},
-    {"username": "nobody-at-all", "password": "demo"},
-    {"username": "dealer1"},
-    '{"username": "\\ud800", "password": "demo"}',  # an unpaired surrogate, as JSON may carry it
-    '{"username": "dealer1\\u0000", "password": "demo"}',
-    '[1, 2]',
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"username": "dealer1", "password": "wrong"},
+        {"username": "nobody-at-all", "password": "demo"},
+        {"username": "dealer1"},
+        '{"username": "\\ud800", "password": "demo"}',  # an unpaired surrogate, as JSON may carry it
+        '{"username": "dealer1\\u0000", "password": "demo"}',
+        "[1, 2]",
+    ],
+)
 def test_bad_credentials_get_no_token(api, staff, body):
     body = body if isinstance(body, str) else json.dumps(body)
     response = api().post("/api/v1/auth/token/", body, content_type="application/json")

@@ -69,15 +69,23 @@ def test_the_dealer_must_be_a_dealer_of_the_tables_pit(api, staff, tables, deal)
     assert post_json(api(staff.dealer), ROUNDS, deal(tables.ochko, seed=5, dealer="dealer2")).status_code == 403
 
 
-@pytest.mark.parametrize("body, code, path, event", [
-    (b"", "not_json", "$", None),
-    (b"{not json", "not_json", "$", None),
-    (b"\xff\xfe\x00", "not_json", "$", None),
-    (b"[1, 2, 3]", "wrong_type", "$", None),
-    (b'{"format": "round/1", "variant": "ochko", "table": {"name": "R-1"}, "stakes": [], "events": [],'
-     b' "ante": NaN}', "not_json", "$", None),
-    (b'{"variant": "ochko", "table": {"name": "R-1"}}', "missing_field", "$.format", None),
-])
+@pytest.mark.parametrize(
+    "body, code, path, event",
+    [
+        (b"", "not_json", "$", None),
+        (b"{not json", "not_json", "$", None),
+        (b"\xff\xfe\x00", "not_json", "$", None),
+        (b"[1, 2, 3]", "wrong_type", "$", None),
+        (
+            b'{"format": "round/1", "variant": "ochko", "table": {"name": "R-1"}, "stakes": [], "events": [],'
+            b' "ante": NaN}',
+            "not_json",
+            "$",
+            None,
+        ),
+        (b'{"variant": "ochko", "table": {"name": "R-1"}}', "missing_field", "$.format", None),
+    ],
+)
 def test_unreadable_bodies_are_refused_with_where(api, staff, tables, body, code, path, event):
     response = api(staff.dealer).post(ROUNDS, data=body, content_type="application/json")
     assert response.status_code == 400
@@ -140,14 +148,17 @@ def test_golden_error_cases_are_stored_with_their_findings_and_correct_ones_clea
         assert {f["code"] for f in detail["findings"]} == codes
         assert detail["audit_status"] in (AuditStatus.FINDINGS if codes else AuditStatus.CLEAN, AuditStatus.PENDING)
         if case["expected"]["wagers"] is not None:
-            assert [Decimal(w["amount"]) for w in detail["settlement"]["wagers"]] == \
-                   [Decimal(w["amount"]) for w in case["expected"]["wagers"]]
+            assert [Decimal(w["amount"]) for w in detail["settlement"]["wagers"]] == [
+                Decimal(w["amount"]) for w in case["expected"]["wagers"]
+            ]
 
 
 def test_an_unreadable_golden_round_is_refused_with_the_event_index(api, staff, tables):
     case = golden(golden_cases("ochko")[0])
     doc = dict(case["round"], table={"name": "R-1"}, dealer="dealer1")
-    doc["events"] = doc["events"][:2] + [{"e": "pay", "stake": "9z", "wager": "ante", "amount": 100}] + doc["events"][2:]
+    doc["events"] = (
+        doc["events"][:2] + [{"e": "pay", "stake": "9z", "wager": "ante", "amount": 100}] + doc["events"][2:]
+    )
     response = post_json(api(staff.dealer), ROUNDS, doc)
     assert response.status_code == 400
     assert response.json()["extra"]["event"] == 2
@@ -170,8 +181,9 @@ def _ids(response):
     return {r["id"] for r in response.json()["results"]}
 
 
-def test_keyset_pages_skip_no_round_and_repeat_none_while_rounds_are_logged(api, staff, tables, floor_of_rounds,
-                                                                             logged):
+def test_keyset_pages_skip_no_round_and_repeat_none_while_rounds_are_logged(
+    api, staff, tables, floor_of_rounds, logged
+):
     """Issue 17: `?older=` pages cut at a key, not an OFFSET; rounds logged between two page loads
     (newer than every page) neither push a round onto the next page nor come twice."""
     client = api(staff.auditor)
@@ -192,7 +204,8 @@ def test_keyset_pages_skip_no_round_and_repeat_none_while_rounds_are_logged(api,
     assert client.get(last["next"]).json()["previous"]
     old_day = Round.objects.get(pk=floor_of_rounds["mine"][0].pk).logged_at.date()
     assert [r["id"] for r in client.get(ROUNDS, {"at": str(old_day)}).json()["results"]] == [
-        floor_of_rounds["mine"][0].pk]
+        floor_of_rounds["mine"][0].pk
+    ]
     response = client.get(ROUNDS, {"older": "yesterday_x"})
     assert response.status_code == 400 and "older" in response.json()["extra"]["fields"]
     # Without a key the answer is as before: a count, limit and offset.
@@ -245,8 +258,16 @@ def test_one_round_with_its_document_settlement_findings_and_stakes(api, staff, 
     assert body["settlement"]["format"] == "settlement/1"
     assert {f["code"] for f in body["findings"]} == {"WRONG_AMOUNT"}
     assert {s["stake_id"] for s in body["stakes"]} == {s["id"] for s in bad.document["stakes"]}
-    assert body["revisions"] == [{"id": bad.pk, "revision": 1, "status": "recorded", "logged_by": "dealer1",
-                                  "logged_at": body["logged_at"], "amendment_reason": ""}]
+    assert body["revisions"] == [
+        {
+            "id": bad.pk,
+            "revision": 1,
+            "status": "recorded",
+            "logged_by": "dealer1",
+            "logged_at": body["logged_at"],
+            "amendment_reason": "",
+        }
+    ]
     assert body["shoe"] is None and body["table_min"] == "100.00"
 
 
@@ -279,8 +300,9 @@ def test_a_rejection_needs_a_comment(api, staff, tables, deal):
     doc = deal(tables.ochko, seed=21)
     original = post_json(api(staff.dealer), ROUNDS, doc).json()
     fixed = mutated(deal(tables.ochko, seed=22), id=doc["id"])
-    amendment = post_json(api(staff.pitboss), f"{ROUNDS}{original['id']}/amend/",
-                          {"reason": "wrong sheet", "document": fixed}).json()
+    amendment = post_json(
+        api(staff.pitboss), f"{ROUNDS}{original['id']}/amend/", {"reason": "wrong sheet", "document": fixed}
+    ).json()
     reject = f"{ROUNDS}{amendment['id']}/reject/"
     assert post_json(api(staff.pitboss2), reject, {}).json()["extra"]["code"] == "comment_required"
     assert post_json(api(staff.pitboss), reject, {"comment": "mine"}).json()["extra"]["code"] == "own_amendment"
@@ -308,8 +330,9 @@ def test_the_engine_settles_without_storing(api, staff, tables, deal):
     assert response.status_code == 200
     assert response.json()["format"] == "settlement/1"
     assert {f["code"] for f in response.json()["findings"]} == {"WRONG_AMOUNT"}
-    bad = api(staff.trainee).post("/api/v1/engine/settle", data=b'{"format": "round/1"}',
-                                  content_type="application/json")
+    bad = api(staff.trainee).post(
+        "/api/v1/engine/settle", data=b'{"format": "round/1"}', content_type="application/json"
+    )
     assert bad.status_code == 400 and bad.json()["extra"]["code"]
     assert not Round.objects.exists()
 
@@ -318,11 +341,25 @@ def test_the_schema_documents_every_endpoint(api, staff):
     response = api(staff.dealer).get(reverse("schema"), {"format": "json"})
     assert response.status_code == 200
     paths = response.json()["paths"]
-    for path in ("/api/v1/auth/token/", "/api/v1/shoes/", "/api/v1/shoes/{id}/", "/api/v1/shoes/{id}/end/",
-                 "/api/v1/shoes/{id}/burns/", "/api/v1/shoes/{id}/dealer-changes/", "/api/v1/rounds/",
-                 "/api/v1/rounds/{id}/", "/api/v1/rounds/{id}/amend/", "/api/v1/rounds/{id}/approve/",
-                 "/api/v1/rounds/{id}/reject/", "/api/v1/stakes/", "/api/v1/incidents/", "/api/v1/incidents/{id}/",
-                 "/api/v1/incidents/{id}/approve/", "/api/v1/incidents/{id}/reject/", "/api/v1/engine/settle"):
+    for path in (
+        "/api/v1/auth/token/",
+        "/api/v1/shoes/",
+        "/api/v1/shoes/{id}/",
+        "/api/v1/shoes/{id}/end/",
+        "/api/v1/shoes/{id}/burns/",
+        "/api/v1/shoes/{id}/dealer-changes/",
+        "/api/v1/rounds/",
+        "/api/v1/rounds/{id}/",
+        "/api/v1/rounds/{id}/amend/",
+        "/api/v1/rounds/{id}/approve/",
+        "/api/v1/rounds/{id}/reject/",
+        "/api/v1/stakes/",
+        "/api/v1/incidents/",
+        "/api/v1/incidents/{id}/",
+        "/api/v1/incidents/{id}/approve/",
+        "/api/v1/incidents/{id}/reject/",
+        "/api/v1/engine/settle",
+    ):
         assert path in paths, path
     names = {p["name"] for p in paths["/api/v1/rounds/"]["get"]["parameters"]}
     assert {"table", "shoe", "dealer", "from", "to", "audit_status", "status", "limit", "offset"} <= names
@@ -344,7 +381,8 @@ def test_json_documents_round_trip_with_stable_hashes(staff, tables, deal):
     """jsonb (PostgreSQL) reorders keys and normalises numbers: the chain must not notice."""
     from dealing import chain
 
-    record, _ = services.round_log(document=json.dumps(chain.json_safe(deal(tables.ochko, seed=40))),
-                                   logged_by=staff.dealer)
+    record, _ = services.round_log(
+        document=json.dumps(chain.json_safe(deal(tables.ochko, seed=40))), logged_by=staff.dealer
+    )
     stored = Round.objects.get(pk=record.pk)
     assert chain.round_hash(stored) == stored.sha256 == record.sha256

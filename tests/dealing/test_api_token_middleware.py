@@ -21,8 +21,9 @@ def _token(user) -> str:
 
 def test_a_token_call_logs_a_round_without_session_or_messages(staff, tables, deal):
     doc = deal(tables.ochko, seed=31)
-    response = Client().post(ROUNDS, data=to_json(doc), content_type="application/json",
-                             HTTP_AUTHORIZATION=f"Token {_token(staff.dealer)}")
+    response = Client().post(
+        ROUNDS, data=to_json(doc), content_type="application/json", HTTP_AUTHORIZATION=f"Token {_token(staff.dealer)}"
+    )
     assert response.status_code == 201, response.json()
     assert Round.objects.get().logged_by == staff.dealer
     request = response.wsgi_request
@@ -56,15 +57,18 @@ def test_pages_and_session_api_calls_keep_their_session_and_csrf(staff, tables, 
     assert not Round.objects.exists()
 
 
-@pytest.mark.parametrize("path, header, expected", [
-    ("/api/v1/rounds/", "Token abc", True),
-    ("/api/v1/rounds/", "token abc", True),
-    ("/api/schema/", "Token abc", True),
-    ("/api/v1/rounds/", "Bearer abc", False),
-    ("/api/v1/rounds/", "Tokenabc", False),
-    ("/api/v1/rounds/", "", False),
-    ("/tables/", "Token abc", False),
-])
+@pytest.mark.parametrize(
+    "path, header, expected",
+    [
+        ("/api/v1/rounds/", "Token abc", True),
+        ("/api/v1/rounds/", "token abc", True),
+        ("/api/schema/", "Token abc", True),
+        ("/api/v1/rounds/", "Bearer abc", False),
+        ("/api/v1/rounds/", "Tokenabc", False),
+        ("/api/v1/rounds/", "", False),
+        ("/tables/", "Token abc", False),
+    ],
+)
 def test_which_calls_are_token_api_calls(rf, path, header, expected):
     request = rf.get(path, HTTP_AUTHORIZATION=header) if header else rf.get(path)
     assert is_token_api_call(request) is expected

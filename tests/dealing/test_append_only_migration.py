@@ -26,21 +26,57 @@ def test_the_migration_moves_audit_verdicts_and_supersessions_beside_the_rounds(
     dealer, boss = UserFactory(username="dealer1"), UserFactory(username="pitboss1")
     audited_at = timezone.now()
     # 0: superseded by 2 (approved); 1: in force, findings; 3: a rejected correction of 1; 4: pending of 1.
-    stored = [("superseded", "clean", None), ("recorded", "findings", None), ("recorded", "clean", 0),
-              ("rejected", "pending", 1), ("pending", "pending", 1)]
+    stored = [
+        ("superseded", "clean", None),
+        ("recorded", "findings", None),
+        ("recorded", "clean", 0),
+        ("rejected", "pending", 1),
+        ("pending", "pending", 1),
+    ]
     rounds = []
     for k, (status, audit, supersedes) in enumerate(stored):
-        rounds.append(OldRound.objects.create(
-            uid=uuid.uuid4(), table_id=table.pk, dealer_id=dealer.pk, variant="ochko", house_rules={},
-            table_min=Decimal(100), table_max=Decimal(5000), document={"id": str(k)}, chain_index=k,
-            sha256=f"{k:064d}", prev_sha256="", revision=1 if supersedes is None else 2,
-            supersedes_id=None if supersedes is None else rounds[supersedes].pk, logged_by_id=dealer.pk,
-            logged_at=timezone.now(), status=status, audit_status=audit,
-            audited_at=audited_at if audit != "pending" else None, engine_version="1.2" if audit != "pending" else ""))
-    approved = OldApproval.objects.create(round_id=rounds[2].pk, decided_by_id=boss.pk, decision="approved",
-                                          decided_at=timezone.now(), link=0, hmac="a" * 64, chain_key="1")
-    OldApproval.objects.create(round_id=rounds[3].pk, decided_by_id=boss.pk, decision="rejected",
-                               decided_at=timezone.now(), link=1, prev_hmac="a" * 64, hmac="b" * 64, chain_key="1")
+        rounds.append(
+            OldRound.objects.create(
+                uid=uuid.uuid4(),
+                table_id=table.pk,
+                dealer_id=dealer.pk,
+                variant="ochko",
+                house_rules={},
+                table_min=Decimal(100),
+                table_max=Decimal(5000),
+                document={"id": str(k)},
+                chain_index=k,
+                sha256=f"{k:064d}",
+                prev_sha256="",
+                revision=1 if supersedes is None else 2,
+                supersedes_id=None if supersedes is None else rounds[supersedes].pk,
+                logged_by_id=dealer.pk,
+                logged_at=timezone.now(),
+                status=status,
+                audit_status=audit,
+                audited_at=audited_at if audit != "pending" else None,
+                engine_version="1.2" if audit != "pending" else "",
+            )
+        )
+    approved = OldApproval.objects.create(
+        round_id=rounds[2].pk,
+        decided_by_id=boss.pk,
+        decision="approved",
+        decided_at=timezone.now(),
+        link=0,
+        hmac="a" * 64,
+        chain_key="1",
+    )
+    OldApproval.objects.create(
+        round_id=rounds[3].pk,
+        decided_by_id=boss.pk,
+        decision="rejected",
+        decided_at=timezone.now(),
+        link=1,
+        prev_hmac="a" * 64,
+        hmac="b" * 64,
+        chain_key="1",
+    )
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
     executor.migrate(executor.loader.graph.leaf_nodes())

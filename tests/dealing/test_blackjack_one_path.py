@@ -18,8 +18,8 @@ from dealing.choices import AuditStatus
 from dealing.engine.blackjack import simulator as bj_simulator
 from dealing.engine.simulators import simulate
 from dealing.models import Round
-from tests.factories import audit_pending
 from tests.dealing.conftest import deal_round, golden, golden_cases, post_json, to_json
+from tests.factories import audit_pending
 
 pytestmark = pytest.mark.django_db
 
@@ -28,9 +28,18 @@ def simulated(table, n, *, seed, mistake_rate=0.0):
     """Simulated rounds for `table` (its name, limits and preset), dealt by dealer1."""
     preset = table.rules["preset"]
     out = []
-    for sim in simulate("blackjack", n, seed=seed, mistake_rate=mistake_rate, kinds=list(bj_simulator.MISTAKES),
-                        preset=preset, table_min=table.min_bet, table_max=table.max_bet, dealer="dealer1",
-                        table_name=table.name):
+    for sim in simulate(
+        "blackjack",
+        n,
+        seed=seed,
+        mistake_rate=mistake_rate,
+        kinds=list(bj_simulator.MISTAKES),
+        preset=preset,
+        table_min=table.min_bet,
+        table_max=table.max_bet,
+        dealer="dealer1",
+        table_name=table.name,
+    ):
         out.append(sim)
     return out
 
@@ -40,8 +49,9 @@ def codes_of(record) -> Counter:
 
 
 @pytest.mark.parametrize("preset", ["salon", "online"])
-def test_the_api_stores_a_blackjack_round_and_answers_with_its_settlement(staff, tables, api, preset, eager,
-                                                                        django_capture_on_commit_callbacks):
+def test_the_api_stores_a_blackjack_round_and_answers_with_its_settlement(
+    staff, tables, api, preset, eager, django_capture_on_commit_callbacks
+):
     table = tables.salon if preset == "salon" else tables.online
     doc = deal_round(table, seed=21)
     client = api(staff.dealer)
@@ -83,9 +93,11 @@ def test_a_blackjack_round_with_a_mistake_is_stored_with_its_findings_through_th
 
 
 def test_import_rounds_of_both_presets_is_audited_with_exactly_the_injected_mistakes(
-        tmp_path, staff, tables, eager, django_capture_on_commit_callbacks):
-    sims = simulated(tables.salon, 40, seed=31, mistake_rate=0.6) + simulated(tables.online, 25, seed=32,
-                                                                                mistake_rate=0.6)
+    tmp_path, staff, tables, eager, django_capture_on_commit_callbacks
+):
+    sims = simulated(tables.salon, 40, seed=31, mistake_rate=0.6) + simulated(
+        tables.online, 25, seed=32, mistake_rate=0.6
+    )
     assert len({sim.code for sim in sims if sim.code}) >= 6  # money, dealer-rule and procedure mistakes
     path = tmp_path / "blackjack.jsonl"
     path.write_text("\n".join(to_json(sim.doc) for sim in sims) + "\n", encoding="utf-8")
@@ -99,12 +111,12 @@ def test_import_rounds_of_both_presets_is_audited_with_exactly_the_injected_mist
         assert set(codes_of(record)) == ({sim.code} if sim.code else set()), (sim.mistake, record.document)
         assert record.audit_status == (AuditStatus.FINDINGS if sim.code else AuditStatus.CLEAN)
         if sim.code and sim.player_delta is not None:
-            assert sum(Finding.objects.filter(round=record).values_list("player_delta", flat=True)) == \
-                sim.player_delta
+            assert sum(Finding.objects.filter(round=record).values_list("player_delta", flat=True)) == sim.player_delta
 
 
 def test_every_golden_blackjack_round_imports_and_audits_as_its_case_says(
-        tmp_path, staff, golden_table, eager, django_capture_on_commit_callbacks):
+    tmp_path, staff, golden_table, eager, django_capture_on_commit_callbacks
+):
     lines, cases = [], []
     for path in golden_cases("blackjack"):
         case = golden(path)
@@ -120,18 +132,29 @@ def test_every_golden_blackjack_round_imports_and_audits_as_its_case_says(
     assert len(records) == len(cases)
     for record, case in zip(records, cases):
         assert set(codes_of(record)) == set(case["expected"]["finding_codes"]), case["why"]
-        assert record.audit_status == (AuditStatus.FINDINGS if case["expected"]["finding_codes"] else
-                                       AuditStatus.CLEAN)
+        assert record.audit_status == (AuditStatus.FINDINGS if case["expected"]["finding_codes"] else AuditStatus.CLEAN)
 
 
 @pytest.mark.django_db(transaction=True)
 def test_an_audit_run_over_blackjack_tables_adds_up_as_for_ochko(staff, tables, eager):
     from dealing import services
 
-    sims = simulated(tables.salon, 20, seed=41, mistake_rate=0.5) + simulated(tables.online, 10, seed=42,
-                                                                                mistake_rate=0.5)
-    sims += [s for s in simulate("ochko", 10, seed=43, mistake_rate=0.5, table_min=tables.ochko.min_bet,
-                                 table_max=tables.ochko.max_bet, dealer="dealer1", table_name="R-1")]
+    sims = simulated(tables.salon, 20, seed=41, mistake_rate=0.5) + simulated(
+        tables.online, 10, seed=42, mistake_rate=0.5
+    )
+    sims += [
+        s
+        for s in simulate(
+            "ochko",
+            10,
+            seed=43,
+            mistake_rate=0.5,
+            table_min=tables.ochko.min_bet,
+            table_max=tables.ochko.max_bet,
+            dealer="dealer1",
+            table_name="R-1",
+        )
+    ]
     for sim in sims:
         services.round_log(document=sim.doc, logged_by=staff.dealer)
     audit_pending(Round.objects.all())
@@ -142,7 +165,11 @@ def test_an_audit_run_over_blackjack_tables_adds_up_as_for_ochko(staff, tables, 
     blackjack = sims[:30]
     with_findings = sum(1 for s in blackjack if s.code)
     assert (summary["rounds"], summary["with_findings"], summary["clean"], summary["errors"]) == (
-        30, with_findings, 30 - with_findings, 0)
+        30,
+        with_findings,
+        30 - with_findings,
+        0,
+    )
     assert summary["findings"] == dict(Counter(s.code for s in blackjack if s.code))
     assert not Round.objects.filter(variant="blackjack", audit_status=AuditStatus.PENDING).exists()
     assert Round.objects.filter(variant="ochko", audit_status=AuditStatus.PENDING).count() == 10  # not selected
@@ -151,8 +178,9 @@ def test_an_audit_run_over_blackjack_tables_adds_up_as_for_ochko(staff, tables, 
 def test_the_dashboards_and_findings_count_blackjack_rounds(staff, tables, eager, django_capture_on_commit_callbacks):
     from dealing import services
 
-    sims = simulated(tables.salon, 12, seed=51, mistake_rate=1.0) + simulated(tables.online, 6, seed=52,
-                                                                                mistake_rate=1.0)
+    sims = simulated(tables.salon, 12, seed=51, mistake_rate=1.0) + simulated(
+        tables.online, 6, seed=52, mistake_rate=1.0
+    )
     for sim in sims:
         with django_capture_on_commit_callbacks(execute=True):
             services.round_log(document=sim.doc, logged_by=staff.dealer)
@@ -164,11 +192,16 @@ def test_the_dashboards_and_findings_count_blackjack_rounds(staff, tables, eager
     assert d["rounds"] == 18 and d["with_findings"] == 18 and d["findings"] == Finding.objects.count() >= 18
     assert {row["label"] for row in d["by_table"]} <= {"Escribas", "Online-1"} and d["by_table"]
     assert {row["code"]: row["n"] for row in d["by_code"]} == dict(
-        Counter(Finding.objects.values_list("code", flat=True)))
+        Counter(Finding.objects.values_list("code", flat=True))
+    )
     assert {row["code"] for row in d["by_code"]} == {s.code for s in sims}
     (rate,) = page.context["rates"]
     assert (rate["dealer"], rate["rounds"], rate["with_findings"], rate["findings"]) == (
-        "dealer1", 18, 18, Finding.objects.count())
+        "dealer1",
+        18,
+        18,
+        Finding.objects.count(),
+    )
     listed = client.get(reverse("audit:finding_list"), {"variant": "blackjack"})
     assert listed.status_code == 200
     api = client.get("/api/v1/findings/", {"table": tables.online.pk}).json()

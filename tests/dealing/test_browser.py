@@ -33,9 +33,16 @@ def test_a_dealer_corrects_a_wrong_payout_and_a_pit_boss_approves_an_incident(br
     dealer = make_user(DEALER, pits=[floor.pit_a], username="dealer1", first_name="Ivan", last_name="Petrov")
     inspector = make_user(INSPECTOR, pits=[floor.pit_a], username="inspector1")
     make_user(PIT_BOSS, pits=[floor.pit_a], username="pitboss1")
-    incident = services.incident_report(table=floor.table_a, kind="dealer_card_exposed", card="KH", exposed=True,
-                                        resolution="burned", dealer=dealer, reported_by=inspector,
-                                        evidence="CAM-4 21:14:07")
+    incident = services.incident_report(
+        table=floor.table_a,
+        kind="dealer_card_exposed",
+        card="KH",
+        exposed=True,
+        resolution="burned",
+        dealer=dealer,
+        reported_by=inspector,
+        evidence="CAM-4 21:14:07",
+    )
     page = browser_page
 
     # The dealer: "Log a round" goes straight to his one table.

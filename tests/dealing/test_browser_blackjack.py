@@ -23,7 +23,8 @@ def settle(page, field, key, amount):
 
 
 def test_a_dealer_logs_a_split_and_a_double_corrects_a_payout_and_sees_the_hands_side_by_side(
-        browser_page, make_user, floor):
+    browser_page, make_user, floor
+):
     table = TableFactory(name="Escribas", pit=floor.pit_a, variant="blackjack", boxes=5, rules={"preset": "salon"})
     dealer = make_user(DEALER, pits=[floor.pit_a], username="dealer1")
     page = browser_page
@@ -92,9 +93,17 @@ def test_a_dealer_logs_a_split_and_a_double_corrects_a_payout_and_sees_the_hands
     record = Round.objects.get()
     assert (record.table, record.dealer) == (table, dealer)
     assert engine.replay(record.document).findings == []
-    plays = [(e["e"], e.get("hand")) for e in record.document["events"] if e["e"] in ("split", "hit", "double", "stand")]
-    assert plays == [("split", "1"), ("hit", "1.1"), ("double", "1.1"), ("hit", "1.2"), ("stand", "1.2"),
-                     ("double", "2")]
+    plays = [
+        (e["e"], e.get("hand")) for e in record.document["events"] if e["e"] in ("split", "hit", "double", "stand")
+    ]
+    assert plays == [
+        ("split", "1"),
+        ("hit", "1.1"),
+        ("double", "1.1"),
+        ("hit", "1.2"),
+        ("stand", "1.2"),
+        ("double", "2"),
+    ]
 
     # The round page: 1.1 and 1.2 side by side under the pair, the double's card laid across.
     first = page.locator("[data-testid=bj-felt] [data-hand='1.1']").bounding_box()

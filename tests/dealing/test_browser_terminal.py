@@ -36,25 +36,44 @@ class Keys:
 
 
 def previous_round(table, dealer, stakes, events):
-    doc = {"format": "round/1", "id": str(uuid.uuid4()), "variant": str(table.variant),
-           "table": {"name": table.name, "min": int(table.min_bet), "max": int(table.max_bet)},
-           "rules": dict(table.rules), "dealer": dealer.username, "stakes": stakes, "events": events}
+    doc = {
+        "format": "round/1",
+        "id": str(uuid.uuid4()),
+        "variant": str(table.variant),
+        "table": {"name": table.name, "min": int(table.min_bet), "max": int(table.max_bet)},
+        "rules": dict(table.rules),
+        "dealer": dealer.username,
+        "stakes": stakes,
+        "events": events,
+    }
     services.round_log(document=doc, logged_by=dealer, table=table)
 
 
-OCHKO_STAKES = [{"id": "1a", "box": 1, "player": "P-23", "ante": 100, "dealer_bet": 10},
-                {"id": "2a", "box": 2, "ante": 200}, {"id": "3a", "box": 3, "player": "P-8", "ante": 100}]
+OCHKO_STAKES = [
+    {"id": "1a", "box": 1, "player": "P-23", "ante": 100, "dealer_bet": 10},
+    {"id": "2a", "box": 2, "ante": 200},
+    {"id": "3a", "box": 3, "player": "P-8", "ante": 100},
+]
 
 
 def test_the_typical_ochko_round_in_at_most_30_keys_and_a_wrong_payment_halts(browser_page, make_user, floor):
     dealer = make_user(DEALER, pits=[floor.pit_a], username="dealer1")
     table = floor.table_a
     # The previous round at the table: the same three players (their stakes are carried over).
-    previous_round(table, dealer, OCHKO_STAKES, [
-        {"e": "deal", "to": 1, "card": "6S"}, {"e": "deal", "to": 2, "card": "6H"}, {"e": "deal", "to": 3, "card": "6D"},
-        {"e": "deal", "to": "dealer", "card": "6C"},
-        {"e": "bet", "stake": "1a", "amount": 100}, {"e": "bet", "stake": "2a", "amount": 200},
-        {"e": "bet", "stake": "3a", "amount": 100}])
+    previous_round(
+        table,
+        dealer,
+        OCHKO_STAKES,
+        [
+            {"e": "deal", "to": 1, "card": "6S"},
+            {"e": "deal", "to": 2, "card": "6H"},
+            {"e": "deal", "to": 3, "card": "6D"},
+            {"e": "deal", "to": "dealer", "card": "6C"},
+            {"e": "bet", "stake": "1a", "amount": 100},
+            {"e": "bet", "stake": "2a", "amount": 200},
+            {"e": "bet", "stake": "3a", "amount": 100},
+        ],
+    )
     page = browser_page
     log_in(page, "dealer1")
     page.goto(f"/tables/{table.name}/terminal/")
@@ -90,8 +109,23 @@ def test_the_typical_ochko_round_in_at_most_30_keys_and_a_wrong_payment_halts(br
     assert record.dealer == dealer and doc["dealer"] == "dealer1"
     assert doc["stakes"] == OCHKO_STAKES
     assert [e["e"] for e in doc["events"]] == ["deal"] * 4 + ["bet"] * 3 + [
-        "open", "hit", "stand", "dark", "hit", "stand", "draw", "draw", "reveal",
-        "pay", "pay", "pay", "leave", "pay", "pay", "pay"]
+        "open",
+        "hit",
+        "stand",
+        "dark",
+        "hit",
+        "stand",
+        "draw",
+        "draw",
+        "reveal",
+        "pay",
+        "pay",
+        "pay",
+        "leave",
+        "pay",
+        "pay",
+        "pay",
+    ]
     assert doc["events"][4] == {"e": "bet", "stake": "1a", "amount": 300}
     assert doc["events"][10] == {"e": "dark", "box": 2, "card": "8*"}
     # What the round form stores for this round: this very document.
@@ -100,8 +134,15 @@ def test_the_typical_ochko_round_in_at_most_30_keys_and_a_wrong_payment_halts(br
 
 
 def test_a_blackjack_round_with_a_split_in_at_most_20_keys(browser_page, make_user, floor):
-    table = TableFactory(name="Escribas", pit=floor.pit_a, variant="blackjack", boxes=5,
-                         rules={"preset": "salon"}, min_bet=Decimal(100), max_bet=Decimal(5000))
+    table = TableFactory(
+        name="Escribas",
+        pit=floor.pit_a,
+        variant="blackjack",
+        boxes=5,
+        rules={"preset": "salon"},
+        min_bet=Decimal(100),
+        max_bet=Decimal(5000),
+    )
     dealer = make_user(DEALER, pits=[floor.pit_a], username="dealer1")
     previous_round(table, dealer, [{"id": "1", "box": 1, "bet": 100}], [])
     page = browser_page
@@ -121,7 +162,16 @@ def test_a_blackjack_round_with_a_split_in_at_most_20_keys(browser_page, make_us
     page.wait_for_url("**/rounds/*/")
     assert keys.count <= 20, keys.count
     doc = Round.objects.filter(table=table).order_by("-chain_index").first().document
-    assert [e["e"] for e in doc["events"]] == ["deal"] * 4 + ["split", "hit", "double", "hit", "stand", "draw",
-                                                              "pay", "pay", "pay"]
+    assert [e["e"] for e in doc["events"]] == ["deal"] * 4 + [
+        "split",
+        "hit",
+        "double",
+        "hit",
+        "stand",
+        "draw",
+        "pay",
+        "pay",
+        "pay",
+    ]
     assert doc["events"][6] == {"e": "double", "hand": "1.1", "card": "9*"}
     assert games.form_for("blackjack").rebuild(doc) == doc

@@ -73,13 +73,29 @@ def test_every_link_is_an_hmac_of_the_current_version_under_the_key(chained, set
     stakes = list(Stake.objects.filter(round=record))
     assert stakes and record.chain_key == settings.CHAIN_KEY_ID
     payload = chain.record_payload(
-        key_id=record.chain_key, table_id=record.table_id, chain_index=0, uid=record.uid, revision=1,
-        supersedes_sha256=None, amendment_reason="", shoe_id=record.shoe_id, position=record.position,
-        number=record.number, dealer_id=record.dealer_id, logged_by_id=record.logged_by_id,
-        logged_at=record.logged_at, variant=record.variant, house_rules=record.house_rules,
-        table_min=record.table_min, table_max=record.table_max, float_owed=record.float_owed,
-        float_logged=record.float_logged, document=record.document,
-        stakes_hmac=chain.stakes_digest(stakes, settings.CHAIN_KEY.encode()), prev_sha256="")
+        key_id=record.chain_key,
+        table_id=record.table_id,
+        chain_index=0,
+        uid=record.uid,
+        revision=1,
+        supersedes_sha256=None,
+        amendment_reason="",
+        shoe_id=record.shoe_id,
+        position=record.position,
+        number=record.number,
+        dealer_id=record.dealer_id,
+        logged_by_id=record.logged_by_id,
+        logged_at=record.logged_at,
+        variant=record.variant,
+        house_rules=record.house_rules,
+        table_min=record.table_min,
+        table_max=record.table_max,
+        float_owed=record.float_owed,
+        float_logged=record.float_logged,
+        document=record.document,
+        stakes_hmac=chain.stakes_digest(stakes, settings.CHAIN_KEY.encode()),
+        prev_sha256="",
+    )
     assert payload["v"] == chain.CHAIN_VERSION == 2
     assert record.sha256 == chain.link_digest(payload, settings.CHAIN_KEY.encode())
     # A plain SHA-256 of the same payload (what anyone reading the code could compute) is not the link.
@@ -102,8 +118,9 @@ def test_an_edited_document_is_found_at_its_link(chained):
     _sql(f"UPDATE dealing_round SET document = %s{_json_cast()} WHERE id = %s", [json.dumps(document), victim.pk])
     code, message = _verify()
     assert code == 1
-    assert message.startswith(f"chain broken: R-1: dealing_round, link 2, row id {victim.pk}: its contents do not "
-                              "match its link")
+    assert message.startswith(
+        f"chain broken: R-1: dealing_round, link 2, row id {victim.pk}: its contents do not match its link"
+    )
     assert _verify("--table", "R-9")[0] == 0
 
 
@@ -129,8 +146,10 @@ def test_a_rehashed_edit_breaks_the_next_link(chained):
     victim = Round.objects.get(pk=rounds[1].pk)
     victim.document = {**victim.document, "dealer": "someone-else"}
     new_hash = chain.round_hash(victim)
-    _sql(f"UPDATE dealing_round SET document = %s{_json_cast()}, sha256 = %s WHERE id = %s",
-         [json.dumps(victim.document), new_hash, victim.pk])
+    _sql(
+        f"UPDATE dealing_round SET document = %s{_json_cast()}, sha256 = %s WHERE id = %s",
+        [json.dumps(victim.document), new_hash, victim.pk],
+    )
     code, message = _verify()
     assert code == 1
     assert f"dealing_round, link 2, row id {rounds[2].pk}: its previous-hash does not match" in message
@@ -142,15 +161,34 @@ def _rechain(table, key: bytes | None):
     for record in Round.objects.filter(table=table).order_by("chain_index").select_related("supersedes"):
         record.prev_sha256 = prev
         payload = chain.record_payload(
-            key_id=record.chain_key, table_id=record.table_id, chain_index=record.chain_index, uid=record.uid,
-            revision=record.revision, supersedes_sha256=None, amendment_reason=record.amendment_reason,
-            shoe_id=record.shoe_id, position=record.position, number=record.number, dealer_id=record.dealer_id,
-            logged_by_id=record.logged_by_id, logged_at=record.logged_at, variant=record.variant,
-            house_rules=record.house_rules, table_min=record.table_min, table_max=record.table_max,
-            float_owed=record.float_owed, float_logged=record.float_logged, document=record.document,
-            stakes_hmac=record.stakes_hmac, prev_sha256=prev)
-        digest = (hashlib.sha256(chain.canonical_json(payload).encode()).hexdigest() if key is None
-                  else chain.link_digest(payload, key))
+            key_id=record.chain_key,
+            table_id=record.table_id,
+            chain_index=record.chain_index,
+            uid=record.uid,
+            revision=record.revision,
+            supersedes_sha256=None,
+            amendment_reason=record.amendment_reason,
+            shoe_id=record.shoe_id,
+            position=record.position,
+            number=record.number,
+            dealer_id=record.dealer_id,
+            logged_by_id=record.logged_by_id,
+            logged_at=record.logged_at,
+            variant=record.variant,
+            house_rules=record.house_rules,
+            table_min=record.table_min,
+            table_max=record.table_max,
+            float_owed=record.float_owed,
+            float_logged=record.float_logged,
+            document=record.document,
+            stakes_hmac=record.stakes_hmac,
+            prev_sha256=prev,
+        )
+        digest = (
+            hashlib.sha256(chain.canonical_json(payload).encode()).hexdigest()
+            if key is None
+            else chain.link_digest(payload, key)
+        )
         _sql("UPDATE dealing_round SET prev_sha256 = %s, sha256 = %s WHERE id = %s", [prev, digest, record.pk])
         prev = digest
 
@@ -199,8 +237,10 @@ def test_the_newest_rounds_deleted_are_found_only_against_a_checkpoint(chained):
     _sql("DELETE FROM dealing_round WHERE id = %s", [victim.pk])
     code, message = _verify()
     assert code == 1
-    assert ("R-9: dealing_round, link 0: the chain ends at 0 links but the checkpoint of " in message
-            and "signed 1 (the newest records were deleted)" in message)
+    assert (
+        "R-9: dealing_round, link 0: the chain ends at 0 links but the checkpoint of " in message
+        and "signed 1 (the newest records were deleted)" in message
+    )
 
 
 def test_an_edited_approval_is_found(chained):
@@ -273,7 +313,8 @@ def test_an_edited_removed_or_deleted_checkpoint_is_found(chained, settings):
 
 
 def test_an_unwritable_checkpoint_directory_is_a_clear_error_and_rounds_keep_being_logged(
-        chained, settings, tmp_path, staff, tables, logged):
+    chained, settings, tmp_path, staff, tables, logged
+):
     blocked = tmp_path / "not-a-directory"
     blocked.write_text("a file where the directory should be")
     settings.CHECKPOINT_DIR = blocked / "checkpoints"
@@ -344,7 +385,10 @@ def test_the_round_page_and_the_audit_pages_say_whether_the_link_and_the_checkpo
     response = auditor.get(f"/rounds/{rounds[1].pk}/")
     assert response.status_code == 200, response.status_code
     page = response.content.decode()
-    assert 'data-testid="chain-link">link verifies' in page and 'data-testid="chain-checkpoint">checkpoint verifies' in page
+    assert (
+        'data-testid="chain-link">link verifies' in page
+        and 'data-testid="chain-checkpoint">checkpoint verifies' in page
+    )
     replay = auditor.get(f"/audit/rounds/{rounds[1].pk}/").content.decode()
     assert "link verifies" in replay and "checkpoint verifies" in replay
     _sql("UPDATE dealing_round SET float_owed = COALESCE(float_owed, 0) + 1 WHERE id = %s", [rounds[1].pk])

@@ -29,16 +29,38 @@ def test_the_migration_relinks_version_1_links_under_the_key():
     for k in range(3):
         sha = hashlib.sha256(f"version 1, link {k}".encode()).hexdigest()
         record = OldRound.objects.create(
-            uid=uuid.uuid4(), table_id=table.pk, dealer_id=dealer.pk, variant="ochko", house_rules={},
-            table_min=Decimal(100), table_max=Decimal(5000), document={"id": str(k)}, chain_index=k, sha256=sha,
-            prev_sha256=prev, revision=1, supersedes_id=rounds[0].pk if k == 2 else None, logged_by_id=dealer.pk,
-            logged_at=timezone.now(), float_owed=Decimal("12.50"), float_logged=Decimal(10))
-        OldStake.objects.create(round_id=record.pk, stake_id="1a", box=1, player="P-1", ante=Decimal(100),
-                                owed_net=Decimal(-100), paid_net=Decimal(-100))
+            uid=uuid.uuid4(),
+            table_id=table.pk,
+            dealer_id=dealer.pk,
+            variant="ochko",
+            house_rules={},
+            table_min=Decimal(100),
+            table_max=Decimal(5000),
+            document={"id": str(k)},
+            chain_index=k,
+            sha256=sha,
+            prev_sha256=prev,
+            revision=1,
+            supersedes_id=rounds[0].pk if k == 2 else None,
+            logged_by_id=dealer.pk,
+            logged_at=timezone.now(),
+            float_owed=Decimal("12.50"),
+            float_logged=Decimal(10),
+        )
+        OldStake.objects.create(
+            round_id=record.pk,
+            stake_id="1a",
+            box=1,
+            player="P-1",
+            ante=Decimal(100),
+            owed_net=Decimal(-100),
+            paid_net=Decimal(-100),
+        )
         prev = sha
         rounds.append(record)
-    OldApproval.objects.create(round_id=rounds[2].pk, decided_by_id=boss.pk, decision="approved",
-                               decided_at=timezone.now())
+    OldApproval.objects.create(
+        round_id=rounds[2].pk, decided_by_id=boss.pk, decision="approved", decided_at=timezone.now()
+    )
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
     executor.migrate(executor.loader.graph.leaf_nodes())

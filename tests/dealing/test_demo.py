@@ -23,8 +23,16 @@ def test_the_demo_floor_deals_rounds_once(settings, django_capture_on_commit_cal
         call_command("demo_floor", stdout=io.StringIO())
     rounds = Round.objects.all()
     assert rounds.count() >= 300
-    assert set(rounds.values_list("table__name", flat=True)) == {"R-1", "R-2", "R-3", "Escribas", "Sacerdotes",
-                                                                 "Faraón", "Online-1", "Casa-21"}
+    assert set(rounds.values_list("table__name", flat=True)) == {
+        "R-1",
+        "R-2",
+        "R-3",
+        "Escribas",
+        "Sacerdotes",
+        "Faraón",
+        "Online-1",
+        "Casa-21",
+    }
     assert set(rounds.values_list("dealer__username", flat=True)) == {"dealer1"}
     if settings.CELERY_TASK_ALWAYS_EAGER:  # audited in-process; with a broker the worker does it
         assert not rounds.filter(status=RoundStatus.RECORDED, audit_status=AuditStatus.PENDING).exists()
@@ -46,9 +54,11 @@ def test_the_demo_floor_deals_rounds_once(settings, django_capture_on_commit_cal
     assert pitboss.username == "dealer1"
     assert selectors.pending_amendments(user=boss).count() == 1
     assert selectors.pending_incidents(user=boss).count() == 1
-    assert set(Incident.objects.values_list("status", flat=True)) == {IncidentStatus.APPROVED,
-                                                                      IncidentStatus.REJECTED,
-                                                                      IncidentStatus.REPORTED}
+    assert set(Incident.objects.values_list("status", flat=True)) == {
+        IncidentStatus.APPROVED,
+        IncidentStatus.REJECTED,
+        IncidentStatus.REPORTED,
+    }
 
     before = _counts()
     call_command("demo_floor", stdout=io.StringIO())

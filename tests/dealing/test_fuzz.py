@@ -14,22 +14,78 @@ from tests.dealing.conftest import deal_round, to_json
 pytestmark = pytest.mark.django_db
 
 ROUNDS = "/api/v1/rounds/"
-FUZZ = settings(max_examples=150, deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+FUZZ = settings(
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 
-WORDS = ["format", "round/1", "variant", "ochko", "blackjack", "table", "name", "R-1", "min", "max", "rules",
-         "stakes", "events", "id", "box", "player", "ante", "bet", "dealer_bet", "dealer", "dealer1", "e", "deal",
-         "to", "card", "AS", "TH", "stake", "1a", "wager", "amount", "pay", "take", "leave", "hit", "stand", "open",
-         "dark", "draw", "fold", "reveal", "burn", "incident", "shoe", "R-1/1", "7.50", "1e3", "\x00", "\ud800",
-         "x" * 200]
+WORDS = [
+    "format",
+    "round/1",
+    "variant",
+    "ochko",
+    "blackjack",
+    "table",
+    "name",
+    "R-1",
+    "min",
+    "max",
+    "rules",
+    "stakes",
+    "events",
+    "id",
+    "box",
+    "player",
+    "ante",
+    "bet",
+    "dealer_bet",
+    "dealer",
+    "dealer1",
+    "e",
+    "deal",
+    "to",
+    "card",
+    "AS",
+    "TH",
+    "stake",
+    "1a",
+    "wager",
+    "amount",
+    "pay",
+    "take",
+    "leave",
+    "hit",
+    "stand",
+    "open",
+    "dark",
+    "draw",
+    "fold",
+    "reveal",
+    "burn",
+    "incident",
+    "shoe",
+    "R-1/1",
+    "7.50",
+    "1e3",
+    "\x00",
+    "\ud800",
+    "x" * 200,
+]
 leaves = st.one_of(
-    st.none(), st.booleans(), st.integers(min_value=-(10**40), max_value=10**40),
-    st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=12), st.sampled_from(WORDS),
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(10**40), max_value=10**40),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=12),
+    st.sampled_from(WORDS),
 )
 values = st.recursive(
     leaves,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(WORDS) | st.text(max_size=6), inner,
-                                                                max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(WORDS) | st.text(max_size=6), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 
@@ -39,8 +95,12 @@ def _dumps(value) -> bytes:
 
 
 def _counts():
-    return Round.objects.count(), Stake.objects.count(), ShoeEvent.objects.count(), \
-        list(Shoe.objects.values_list("next_position", flat=True))
+    return (
+        Round.objects.count(),
+        Stake.objects.count(),
+        ShoeEvent.objects.count(),
+        list(Shoe.objects.values_list("next_position", flat=True)),
+    )
 
 
 def _check(client, body: bytes):
@@ -90,8 +150,14 @@ def _containers(doc, path=()):
 
 
 @FUZZ
-@given(seed=st.integers(0, 10_000), ops=st.lists(st.tuples(st.integers(0, 10**6), st.sampled_from(
-    ["set", "delete", "append", "swap"]), values), min_size=1, max_size=4))
+@given(
+    seed=st.integers(0, 10_000),
+    ops=st.lists(
+        st.tuples(st.integers(0, 10**6), st.sampled_from(["set", "delete", "append", "swap"]), values),
+        min_size=1,
+        max_size=4,
+    ),
+)
 def test_mutated_valid_rounds_never_break_the_server(client, tables, seed, ops):
     doc = json.loads(to_json(deal_round(tables.ochko, seed=seed, rng=random.Random(seed))))
     for where, op, value in ops:
@@ -114,13 +180,23 @@ def test_mutated_valid_rounds_never_break_the_server(client, tables, seed, ops):
 def test_broken_bytes_never_break_the_server(client, tables, seed, cut, junk):
     text = to_json(deal_round(tables.ochko, seed=seed, rng=random.Random(seed))).encode()
     at = cut % (len(text) + 1)
-    _check(client, text[:at] + junk + text[at + (cut % 3):])
+    _check(client, text[:at] + junk + text[at + (cut % 3) :])
 
 
-@pytest.mark.parametrize("body", [
-    b"\xc3\x28", b"\xed\xa0\x80", b'{"format": "round/1", "player": "\xff"}', b"\x00" * 10,
-    b'"\\ud800"', b"[" * 100_000, b'{"a":' * 5000 + b"1" + b"}" * 5000, b"1" * 5000, b"1e999999",
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"\xc3\x28",
+        b"\xed\xa0\x80",
+        b'{"format": "round/1", "player": "\xff"}',
+        b"\x00" * 10,
+        b'"\\ud800"',
+        b"[" * 100_000,
+        b'{"a":' * 5000 + b"1" + b"}" * 5000,
+        b"1" * 5000,
+        b"1e999999",
+    ],
+)
 def test_invalid_utf8_and_pathological_json_are_refused(client, body):
     assert _check(client, body).status_code == 400
 

@@ -24,8 +24,9 @@ def announced():
     hooks.unsubscribe(subscriber)
 
 
-def test_a_logged_round_is_announced_once_its_transaction_commits(staff, tables, deal, announced,
-                                                                  django_capture_on_commit_callbacks):
+def test_a_logged_round_is_announced_once_its_transaction_commits(
+    staff, tables, deal, announced, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=True):
         record, _ = services.round_log(document=deal(tables.ochko, seed=1), logged_by=staff.dealer)
         assert announced == []  # not before the commit
@@ -40,33 +41,44 @@ def test_a_rolled_back_round_is_never_announced(staff, tables, deal, announced, 
     assert announced == [] and not Round.objects.exists()
 
 
-def test_a_pending_correction_is_announced_when_approved(staff, tables, deal, announced,
-                                                         django_capture_on_commit_callbacks):
-    doc, fixed = next((wrong, right) for seed in range(50)
-                      for wrong, right in [(deal(tables.ochko, seed=seed, mistake="wrong_amount"),
-                                            deal(tables.ochko, seed=seed))]
-                      if wrong["events"] != right["events"])
+def test_a_pending_correction_is_announced_when_approved(
+    staff, tables, deal, announced, django_capture_on_commit_callbacks
+):
+    doc, fixed = next(
+        (wrong, right)
+        for seed in range(50)
+        for wrong, right in [(deal(tables.ochko, seed=seed, mistake="wrong_amount"), deal(tables.ochko, seed=seed))]
+        if wrong["events"] != right["events"]
+    )
     with django_capture_on_commit_callbacks(execute=True):
         original, _ = services.round_log(document=doc, logged_by=staff.dealer)
-        amendment = services.round_amend(round=original, document=dict(fixed, id=doc["id"]), amended_by=staff.dealer,
-                                         reason="Box paid 200 instead of 300.")
+        amendment = services.round_amend(
+            round=original,
+            document=dict(fixed, id=doc["id"]),
+            amended_by=staff.dealer,
+            reason="Box paid 200 instead of 300.",
+        )
     assert announced == [([original.pk], False)]  # pending: not in force, not announced
     with django_capture_on_commit_callbacks(execute=True):
         services.round_amendment_decide(round=amendment, decided_by=staff.pitboss, decision=Decision.APPROVED)
     assert announced == [([original.pk], False), ([amendment.pk], False)]
 
 
-def test_rounds_recorded_in_a_batch_are_announced_together_once(staff, tables, deal, announced,
-                                                                django_capture_on_commit_callbacks):
+def test_rounds_recorded_in_a_batch_are_announced_together_once(
+    staff, tables, deal, announced, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=True):
         with transaction.atomic(), hooks.rounds_batched():
-            ids = [services.round_log(document=deal(tables.ochko, seed=seed), logged_by=staff.dealer)[0].pk
-                   for seed in (4, 5, 6)]
+            ids = [
+                services.round_log(document=deal(tables.ochko, seed=seed), logged_by=staff.dealer)[0].pk
+                for seed in (4, 5, 6)
+            ]
     assert announced == [(ids, True)]
 
 
-def test_audit_subscribes_and_records_its_verdict_itself(staff, tables, deal, eager,
-                                                         django_capture_on_commit_callbacks):
+def test_audit_subscribes_and_records_its_verdict_itself(
+    staff, tables, deal, eager, django_capture_on_commit_callbacks
+):
     from audit import subscribers
 
     assert hooks.is_subscribed(subscribers.rounds_committed)

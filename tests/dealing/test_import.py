@@ -55,7 +55,8 @@ def test_as_and_table_apply_to_every_line(tmp_path, staff, tables):
     assert code == 1 and summary == "3 stored, 0 already stored, 1 refused"
     assert errors.startswith("line 4: The document is not UTF-8")
     assert {(r.table.name, r.logged_by.username, r.dealer.username) for r in Round.objects.all()} == {
-        ("R-1", "pitboss1", "dealer1")}
+        ("R-1", "pitboss1", "dealer1")
+    }
 
 
 def test_a_clean_import_exits_0(tmp_path, staff, golden_table):
@@ -105,8 +106,9 @@ def _stakes(record):
     return sorted(Stake.objects.filter(round=record).values_list(*STAKE_COLUMNS))
 
 
-@pytest.mark.parametrize("batch, jobs", [("2", "1"), ("1000", "1"),
-                                         pytest.param("3", "2", marks=pytest.mark.django_db(transaction=True))])
+@pytest.mark.parametrize(
+    "batch, jobs", [("2", "1"), ("1000", "1"), pytest.param("3", "2", marks=pytest.mark.django_db(transaction=True))]
+)
 def test_imported_rounds_carry_the_stakes_floats_and_links_the_api_path_writes(tmp_path, staff, tables, batch, jobs):
     from django.db import connection
 
@@ -126,8 +128,11 @@ def test_imported_rounds_carry_the_stakes_floats_and_links_the_api_path_writes(t
         assert _stakes(record) == _stakes(logged) and _stakes(record)
         assert (record.float_owed, record.float_logged) == (logged.float_owed, logged.float_logged)
         assert record.document == {**logged.document, "id": doc["id"], "table": record.document["table"]}
-        assert (record.chain_key, record.logged_by_id, record.dealer_id) == (logged.chain_key, logged.logged_by_id,
-                                                                             logged.dealer_id)
+        assert (record.chain_key, record.logged_by_id, record.dealer_id) == (
+            logged.chain_key,
+            logged.logged_by_id,
+            logged.dealer_id,
+        )
     assert imported[2].float_owed != imported[2].float_logged  # the wrong amount is stored as the dealer paid it
     report = services.chain_verify()
     assert report.ok, [str(b) for b in report.breaks]
@@ -162,8 +167,11 @@ def test_rounds_take_their_places_in_the_open_shoe_between_rounds_logged_one_by_
     docs = [deal_round(tables.ochko, seed=k) for k in range(3)]
     assert _run(_write(tmp_path, docs), "--batch", "2")[0] == 0
     last = services.round_log(document=to_json(deal_round(tables.ochko, seed=101)), logged_by=staff.dealer)[0]
-    rows = list(Round.objects.filter(table=tables.ochko).order_by("chain_index")
-                .values_list("pk", "shoe_id", "position", "number"))
+    rows = list(
+        Round.objects.filter(table=tables.ochko)
+        .order_by("chain_index")
+        .values_list("pk", "shoe_id", "position", "number")
+    )
     assert [r[0] for r in rows][0] == first.pk and rows[-1][0] == last.pk
     assert {r[1] for r in rows} == {first.shoe_id} and first.shoe_id is not None
     assert [r[2] for r in rows] == [first.position + k for k in range(5)]
@@ -173,15 +181,17 @@ def test_rounds_take_their_places_in_the_open_shoe_between_rounds_logged_one_by_
 
 def test_a_round_naming_an_unknown_shoe_is_refused_and_the_rest_stored(tmp_path, staff, tables):
     bad = dict(deal_round(tables.ochko, seed=1), shoe="R-1/7")
-    code, summary, errors = _run(_write(tmp_path, [deal_round(tables.ochko, seed=0), bad,
-                                                   deal_round(tables.ochko, seed=2)]))
+    code, summary, errors = _run(
+        _write(tmp_path, [deal_round(tables.ochko, seed=0), bad, deal_round(tables.ochko, seed=2)])
+    )
     assert (code, summary) == (1, "2 stored, 0 already stored, 1 refused")
     assert errors.startswith('line 2: Table R-1 has no shoe "R-1/7"') and "unknown_shoe" in errors
     assert services.chain_verify().ok
 
 
-def test_the_stored_rounds_are_announced_for_audit_once_per_batch_and_audited(tmp_path, staff, tables, eager,
-                                                                               django_capture_on_commit_callbacks):
+def test_the_stored_rounds_are_announced_for_audit_once_per_batch_and_audited(
+    tmp_path, staff, tables, eager, django_capture_on_commit_callbacks
+):
     announced = []
 
     def spy(round_ids, *, bulk):
@@ -207,13 +217,20 @@ def test_the_stored_rounds_are_announced_for_audit_once_per_batch_and_audited(tm
 def test_rounds_of_several_tables_and_games_in_one_batch(tmp_path, staff, tables):
     docs = []
     for k in range(4):
-        docs += [deal_round(table, seed=10 * k + j)
-                 for j, table in enumerate((tables.ochko, tables.salon, tables.veintiuno, tables.ochko_b))]
+        docs += [
+            deal_round(table, seed=10 * k + j)
+            for j, table in enumerate((tables.ochko, tables.salon, tables.veintiuno, tables.ochko_b))
+        ]
     code, summary, errors = _run(_write(tmp_path, docs))
     assert (code, summary, errors) == (0, "16 stored, 0 already stored, 0 refused\n", "")
     assert [str(u) for u in Round.objects.order_by("pk").values_list("uid", flat=True)] == [d["id"] for d in docs]
     for table in (tables.ochko, tables.salon, tables.veintiuno, tables.ochko_b):
-        assert list(Round.objects.filter(table=table).order_by("pk").values_list("chain_index", flat=True)) == [0, 1, 2, 3]
+        assert list(Round.objects.filter(table=table).order_by("pk").values_list("chain_index", flat=True)) == [
+            0,
+            1,
+            2,
+            3,
+        ]
     report = services.chain_verify()
     assert report.ok and report.records == 16
 
@@ -231,8 +248,11 @@ def test_lines_checked_in_several_processes_are_stored_as_in_one(tmp_path, staff
 
     if connection.vendor != "postgresql":
         pytest.skip("--jobs forks processes, each with its own connection to a database server")
-    docs = [deal_round(table, seed=10 * k + j)
-            for k in range(6) for j, table in enumerate((tables.ochko, tables.salon, tables.veintiuno))]
+    docs = [
+        deal_round(table, seed=10 * k + j)
+        for k in range(6)
+        for j, table in enumerate((tables.ochko, tables.salon, tables.veintiuno))
+    ]
     docs.insert(4, {**docs[0], "id": None, "table": {"name": "R-404"}})
     code, summary, errors = _run(_write(tmp_path, docs), "--jobs", "2", "--batch", "5")
     assert (code, summary) == (1, "18 stored, 0 already stored, 1 refused")
@@ -242,7 +262,10 @@ def test_lines_checked_in_several_processes_are_stored_as_in_one(tmp_path, staff
     assert {r.dealer.username for r in Round.objects.select_related("dealer")} == {"dealer1"}
     report = services.chain_verify()
     assert [b for b in report.breaks if b.relation != "checkpoint log"] == [] and report.records == 18
-    assert _run(_write(tmp_path, stored, "again.jsonl"), "--jobs", "2")[:2] == (0, "0 stored, 18 already stored, 0 refused\n")
+    assert _run(_write(tmp_path, stored, "again.jsonl"), "--jobs", "2")[:2] == (
+        0,
+        "0 stored, 18 already stored, 0 refused\n",
+    )
 
 
 def test_the_permission_found_for_one_dealer_is_not_lent_to_another_in_the_batch(tmp_path, staff, tables):

@@ -69,8 +69,10 @@ def test_a_correction_that_cannot_have_happened_is_refused(staff, tables, deal):
 
 def test_the_import_refuses_the_line_with_the_engines_reason(tmp_path, staff, tables, deal):
     path = tmp_path / "rounds.jsonl"
-    path.write_text("\n".join([to_json(deal(tables.ochko, seed=2)), to_json(nine_aces(deal(tables.ochko, seed=3)))]),
-                    encoding="utf-8")
+    path.write_text(
+        "\n".join([to_json(deal(tables.ochko, seed=2)), to_json(nine_aces(deal(tables.ochko, seed=3)))]),
+        encoding="utf-8",
+    )
     out, err = io.StringIO(), io.StringIO()
     with pytest.raises(CommandError):
         call_command("import_rounds", str(path), "--as", "pitboss1", stdout=out, stderr=err)

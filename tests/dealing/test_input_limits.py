@@ -46,26 +46,30 @@ def test_a_short_misspelt_card_is_still_the_engines_finding(api, staff, tables, 
     assert not Round.objects.exists()
 
 
-@pytest.mark.parametrize("player, shown", [
-    ("P-\u202e32", "U+202E (RIGHT-TO-LEFT OVERRIDE)"),
-    ("\u2066P-32\u2069", "U+2066 (LEFT-TO-RIGHT ISOLATE)"),
-    ("P-\u200f32", "U+200F (RIGHT-TO-LEFT MARK)"),
-    ("P\u200b-32", "U+200B (ZERO WIDTH SPACE)"),
-    ("P-32\x1b[2J", "U+001B"),
-    ("P-32\tVIP", "U+0009"),
-    ("P-32\nVIP", "U+000A"),
-    ("P-32\u2028VIP", "U+2028 (LINE SEPARATOR)"),
-])
-def test_a_player_name_with_characters_nobody_sees_is_refused_naming_the_field(api, staff, tables, deal, player,
-                                                                                shown):
+@pytest.mark.parametrize(
+    "player, shown",
+    [
+        ("P-\u202e32", "U+202E (RIGHT-TO-LEFT OVERRIDE)"),
+        ("\u2066P-32\u2069", "U+2066 (LEFT-TO-RIGHT ISOLATE)"),
+        ("P-\u200f32", "U+200F (RIGHT-TO-LEFT MARK)"),
+        ("P\u200b-32", "U+200B (ZERO WIDTH SPACE)"),
+        ("P-32\x1b[2J", "U+001B"),
+        ("P-32\tVIP", "U+0009"),
+        ("P-32\nVIP", "U+000A"),
+        ("P-32\u2028VIP", "U+2028 (LINE SEPARATOR)"),
+    ],
+)
+def test_a_player_name_with_characters_nobody_sees_is_refused_naming_the_field(api, staff, tables, deal, player, shown):
     doc = deal(tables.ochko, seed=5)
     doc["stakes"][1]["player"] = player
     response = post_json(api(staff.dealer), ROUNDS, doc)
     assert response.status_code == 400
     body = response.json()
     assert body["extra"] == {"code": "bad_text", "path": "$.stakes[1].player", "event": None}
-    assert body["message"] == (f"A player's name cannot contain {shown} (stake {doc['stakes'][1]['id']}): only "
-                               "characters that can be seen, and spaces.")
+    assert body["message"] == (
+        f"A player's name cannot contain {shown} (stake {doc['stakes'][1]['id']}): only "
+        "characters that can be seen, and spaces."
+    )
     assert not Round.objects.exists()
 
 
@@ -92,7 +96,8 @@ def test_the_round_form_shows_the_refusal_next_to_the_player_field(client, make_
     assert response.status_code == 200
     form = response.context["form"]
     assert form.errors["s3a_player"] == [
-        "A player's name cannot contain U+202E (RIGHT-TO-LEFT OVERRIDE): only characters that can be seen, and spaces."]
+        "A player's name cannot contain U+202E (RIGHT-TO-LEFT OVERRIDE): only characters that can be seen, and spaces."
+    ]
     assert "U+202E (RIGHT-TO-LEFT OVERRIDE)" in response.content.decode()
     saved = client.post(form_url(floor.table_a), {**round_data(s3a_player="P-\u202e08"), "action": "save"})
     assert saved.status_code == 200 and not Round.objects.exists()
@@ -105,6 +110,7 @@ def test_the_blackjack_form_shows_the_refusal_next_to_the_player_field(api, staf
     response = post(client, tables.salon, seed_round(s2_player="P-\u20662\u2069"))
     assert response.status_code == 200
     assert response.context["form"].errors["s2_player"] == [
-        "A player's name cannot contain U+2066 (LEFT-TO-RIGHT ISOLATE): only characters that can be seen, and spaces."]
+        "A player's name cannot contain U+2066 (LEFT-TO-RIGHT ISOLATE): only characters that can be seen, and spaces."
+    ]
     assert post(client, tables.salon, seed_round(s2_player="P-\u20662\u2069"), action="save").status_code == 200
     assert not Round.objects.exists()

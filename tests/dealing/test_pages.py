@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from casino.roles import AUDITOR, DEALER, INSPECTOR, PIT_BOSS, TRAINEE
+from casino.roles import DEALER, PIT_BOSS
 from dealing import engine
 from dealing.models import Round
 
@@ -26,15 +26,31 @@ def round_data(**changes) -> dict:
     """
     data = {
         "round_id": str(uuid.uuid4()),
-        "s1a_player": "P-23", "s1a_ante": "100", "s1a_dealer_bet": "10", "s1a_bet": "300",
+        "s1a_player": "P-23",
+        "s1a_ante": "100",
+        "s1a_dealer_bet": "10",
+        "s1a_bet": "300",
         "b1_cards": "TS 9H",
-        "s1a_bet_result": "pay", "s1a_bet_amount": "300",
-        "s1a_ante_result": "pay", "s1a_ante_amount": "100",
-        "s1a_dealer_bet_result": "pay", "s1a_dealer_bet_amount": "10",
-        "s3a_player": "P-08", "s3a_ante": "200", "s3a_fold": "on", "b3_cards": "6D",
-        "s3a_ante_result": "take", "s3a_ante_amount": "200",
-        "s4a_player": "P-11", "s4a_ante": "100", "s4a_bet": "200", "b4_cards": "9C 8d ts",
-        "s4a_bet_result": "take", "s4a_bet_amount": "200", "s4a_ante_result": "take", "s4a_ante_amount": "100",
+        "s1a_bet_result": "pay",
+        "s1a_bet_amount": "300",
+        "s1a_ante_result": "pay",
+        "s1a_ante_amount": "100",
+        "s1a_dealer_bet_result": "pay",
+        "s1a_dealer_bet_amount": "10",
+        "s3a_player": "P-08",
+        "s3a_ante": "200",
+        "s3a_fold": "on",
+        "b3_cards": "6D",
+        "s3a_ante_result": "take",
+        "s3a_ante_amount": "200",
+        "s4a_player": "P-11",
+        "s4a_ante": "100",
+        "s4a_bet": "200",
+        "b4_cards": "9C 8d ts",
+        "s4a_bet_result": "take",
+        "s4a_bet_amount": "200",
+        "s4a_ante_result": "take",
+        "s4a_ante_amount": "100",
         "dealer_cards": "7C TD",
     }
     for key, value in changes.items():
@@ -79,8 +95,26 @@ def test_a_clean_round_is_checked_then_saved_through_round_log(dealer_client, de
     result = response.context["result"]
     assert result.ok and result.clean and result.may_save
     assert [e["e"] for e in result.built.document["events"]] == [
-        "deal", "deal", "deal", "deal", "bet", "fold", "take", "bet", "open", "hit", "stand", "hit", "hit",
-        "take", "take", "draw", "pay", "pay", "pay"]
+        "deal",
+        "deal",
+        "deal",
+        "deal",
+        "bet",
+        "fold",
+        "take",
+        "bet",
+        "open",
+        "hit",
+        "stand",
+        "hit",
+        "hit",
+        "take",
+        "take",
+        "draw",
+        "pay",
+        "pay",
+        "pay",
+    ]
     assert Round.objects.count() == 0  # checking stores nothing
     html = response.content.decode()
     assert "Checked: clean" in html and "Save round" in html
@@ -122,17 +156,20 @@ def test_saving_needs_the_round_that_was_checked(dealer_client, floor):
     assert Round.objects.count() == 0
 
 
-@pytest.mark.parametrize("field, value, message", [
-    ("b1_cards", "TS 5H", "5H: not in the 36-card pack (6 to A)."),
-    ("b1_cards", "TS 9X", "9X: not a card. Write rank and suit"),
-    ("s1a_bet_amount", "300.125", "300.125 has 3 decimals"),
-    ("s1a_ante", "abc", "Enter an amount such as 150 or 7.50."),
-    ("s1a_bet", None, "Enter the Bet, or tick fold."),
-    ("s1a_player", "", "Who plays this stake?"),
-    ("s1a_bet_amount", "", "How much was paid?"),
-    ("b4_dark", "TS 9D", "Only one card here."),
-    ("dealer_cards", "", "Enter your cards"),
-])
+@pytest.mark.parametrize(
+    "field, value, message",
+    [
+        ("b1_cards", "TS 5H", "5H: not in the 36-card pack (6 to A)."),
+        ("b1_cards", "TS 9X", "9X: not a card. Write rank and suit"),
+        ("s1a_bet_amount", "300.125", "300.125 has 3 decimals"),
+        ("s1a_ante", "abc", "Enter an amount such as 150 or 7.50."),
+        ("s1a_bet", None, "Enter the Bet, or tick fold."),
+        ("s1a_player", "", "Who plays this stake?"),
+        ("s1a_bet_amount", "", "How much was paid?"),
+        ("b4_dark", "TS 9D", "Only one card here."),
+        ("dealer_cards", "", "Enter your cards"),
+    ],
+)
 def test_bad_input_is_refused_next_to_its_field(dealer_client, floor, field, value, message):
     response = check(dealer_client, floor.table_a, round_data(**{field: value}))
     assert response.status_code == 200
@@ -149,8 +186,9 @@ def test_a_bet_outside_one_to_ten_times_the_ante_is_a_finding_on_the_bet(dealer_
 
 
 def test_fill_owed_puts_the_owed_results_into_the_blanks_only(dealer_client, floor):
-    data = round_data(s1a_bet_result=None, s1a_bet_amount=None, s4a_ante_result=None, s4a_ante_amount=None,
-                      s1a_ante_amount="90")
+    data = round_data(
+        s1a_bet_result=None, s1a_bet_amount=None, s4a_ante_result=None, s4a_ante_amount=None, s1a_ante_amount="90"
+    )
     response = check(dealer_client, floor.table_a, data)
     assert not response.context["result"].may_save  # two wagers have no result
     response = check(dealer_client, floor.table_a, data, action="fill")
@@ -168,8 +206,9 @@ def test_htmx_gets_the_form_alone_and_a_redirect_header_on_save(dealer_client, f
     html = response.content.decode()
     assert html.lstrip().startswith("<form") and "<html" not in html
     token = response.context["result"].token
-    response = dealer_client.post(form_url(floor.table_a), {**data, "action": "save", "checked": token},
-                                  HTTP_HX_REQUEST="true")
+    response = dealer_client.post(
+        form_url(floor.table_a), {**data, "action": "save", "checked": token}, HTTP_HX_REQUEST="true"
+    )
     assert response.status_code == 204
     assert response["HX-Redirect"] == reverse("dealing:round_detail", args=[Round.objects.get().pk])
 

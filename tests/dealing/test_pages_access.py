@@ -37,8 +37,15 @@ def client_as(user) -> Client:
 
 @pytest.fixture
 def person(staff):
-    return {DEALER: staff.dealer, INSPECTOR: staff.inspector, PIT_BOSS: staff.pitboss, AUDITOR: staff.auditor,
-            "trainee": staff.trainee, "superuser": staff.admin, None: staff.nobody}
+    return {
+        DEALER: staff.dealer,
+        INSPECTOR: staff.inspector,
+        PIT_BOSS: staff.pitboss,
+        AUDITOR: staff.auditor,
+        "trainee": staff.trainee,
+        "superuser": staff.admin,
+        None: staff.nobody,
+    }
 
 
 @pytest.mark.parametrize("name, kwargs, allowed", PAGES, ids=[p[0] for p in PAGES])
@@ -81,8 +88,15 @@ def test_the_round_page_follows_who_may_see_the_round(staff, tables, logged):
 
 
 def test_decisions_are_posts_for_pit_bosses_only(staff, tables):
-    incident = services.incident_report(table=tables.ochko, kind="misdrawn_card", card="7H", exposed=False,
-                                        resolution="under_shoe", dealer=staff.dealer, reported_by=staff.inspector)
+    incident = services.incident_report(
+        table=tables.ochko,
+        kind="misdrawn_card",
+        card="7H",
+        exposed=False,
+        resolution="under_shoe",
+        dealer=staff.dealer,
+        reported_by=staff.inspector,
+    )
     url = reverse("dealing:incident_decide", args=[incident.pk])
     assert Client().post(url, {"decision": "approved"}).status_code == 302  # to the login page
     for user in (staff.dealer, staff.inspector, staff.auditor, staff.trainee):

@@ -27,13 +27,30 @@ def seed_round(**changes) -> dict:
     (K♠, 21); the dealer's 6♥ 10♣ draws 7♦ and busts: every wager is paid 1:1."""
     data = {
         "round_id": str(uuid.uuid4()),
-        "s1_player": "P-1", "s1_bet": "200", "h1_cards": "8S 8H", "b1_splits": "1",
-        "h1-1_cards": "3C 9H", "h1-1_double": "on",
-        "h1-1_bet_result": "pay", "h1-1_bet_amount": "200", "h1-1_double_result": "pay", "h1-1_double_amount": "200",
-        "h1-2_cards": "TD", "h1-2_bet_result": "pay", "h1-2_bet_amount": "200",
-        "s2_player": "P-2", "s2_bet": "500", "h2_cards": "9c 2d ks", "h2_double": "on",
-        "h2_bet_result": "pay", "h2_bet_amount": "500", "h2_double_result": "pay", "h2_double_amount": "500",
-        "dealer_up": "6H", "dealer_hole": "TC", "dealer_draws": "7D",
+        "s1_player": "P-1",
+        "s1_bet": "200",
+        "h1_cards": "8S 8H",
+        "b1_splits": "1",
+        "h1-1_cards": "3C 9H",
+        "h1-1_double": "on",
+        "h1-1_bet_result": "pay",
+        "h1-1_bet_amount": "200",
+        "h1-1_double_result": "pay",
+        "h1-1_double_amount": "200",
+        "h1-2_cards": "TD",
+        "h1-2_bet_result": "pay",
+        "h1-2_bet_amount": "200",
+        "s2_player": "P-2",
+        "s2_bet": "500",
+        "h2_cards": "9c 2d ks",
+        "h2_double": "on",
+        "h2_bet_result": "pay",
+        "h2_bet_amount": "500",
+        "h2_double_result": "pay",
+        "h2_double_amount": "500",
+        "dealer_up": "6H",
+        "dealer_hole": "TC",
+        "dealer_draws": "7D",
     }
     for key, value in changes.items():
         if value is None:
@@ -55,6 +72,7 @@ def dealer_client(staff):
 
 
 # --- the form ---------------------------------------------------------------------------------------
+
 
 def test_the_salon_form_draws_five_boxes_and_the_dealers_up_hole_and_draws(dealer_client, tables):
     response = dealer_client.get(form_url(tables.salon))
@@ -83,8 +101,14 @@ def test_the_seed_round_is_checked_then_saved_through_round_log(dealer_client, s
     result = response.context["result"]
     assert result.ok and result.clean and result.may_save, [f.message for f in result.findings]
     assert [(e["e"], e.get("hand", e.get("to"))) for e in result.built.document["events"]][6:13] == [
-        ("split", "1"), ("hit", "1.1"), ("double", "1.1"), ("hit", "1.2"), ("stand", "1.2"), ("double", "2"),
-        ("draw", None)]
+        ("split", "1"),
+        ("hit", "1.1"),
+        ("double", "1.1"),
+        ("hit", "1.2"),
+        ("stand", "1.2"),
+        ("double", "2"),
+        ("draw", None),
+    ]
     assert Round.objects.count() == 0
     html = response.content.decode()
     assert "Checked: clean" in html and "Save round" in html
@@ -128,8 +152,9 @@ def test_resplits_go_to_the_presets_most_hands(dealer_client, tables):
     assert hands["1.2"].can_split is False  # 8♥ 10♦ is no pair
     form = BlackjackRoundForm(initial={"h1_cards": "8S 8H"}, table=tables.online, user=user)
     assert form.boxes()[0].hand.can_split
-    form = BlackjackRoundForm(initial={"h1_cards": "8S 8H", "b1_splits": "1", "h1-1_cards": "8D"}, table=tables.online,
-                              user=user)
+    form = BlackjackRoundForm(
+        initial={"h1_cards": "8S 8H", "b1_splits": "1", "h1-1_cards": "8D"}, table=tables.online, user=user
+    )
     assert not [h for h in form.boxes()[0].hands if h.can_split]  # online: two hands at most
 
 
@@ -161,29 +186,60 @@ def test_fill_owed_writes_what_was_owed_into_the_blanks_leave_with_its_amount(de
 
 
 def test_a_blackjack_of_7_online_is_owed_10_50_and_the_jackpot_1000(dealer_client, tables):
-    data = {"round_id": str(uuid.uuid4()), "s1_player": "P-4", "s1_bet": "7", "s1_jackpot": "1", "h1_cards": "AS JS",
-            "dealer_up": "9C", "dealer_hole": "7D"}
+    data = {
+        "round_id": str(uuid.uuid4()),
+        "s1_player": "P-4",
+        "s1_bet": "7",
+        "s1_jackpot": "1",
+        "h1_cards": "AS JS",
+        "dealer_up": "9C",
+        "dealer_hole": "7D",
+    }
     response = post(dealer_client, tables.online, data)
     result = response.context["result"]
     owed = {(w.hand, w.wager): (w.result, w.amount) for w in result.outcome.wagers}
     assert owed == {("1", "bet"): ("pay", Decimal("10.50")), ("1", "jackpot"): ("pay", Decimal("1000"))}
     html = response.content.decode()
     assert 'data-owed-amount="10.50"' in html and "owed pay 10.50" in html and "owed pay 1,000" in html
-    response = post(dealer_client, tables.online, {**data, "h1_bet_result": "pay", "h1_bet_amount": "10.5",
-                                                   "s1_jackpot_result": "pay", "s1_jackpot_amount": "1000"})
+    response = post(
+        dealer_client,
+        tables.online,
+        {
+            **data,
+            "h1_bet_result": "pay",
+            "h1_bet_amount": "10.5",
+            "s1_jackpot_result": "pay",
+            "s1_jackpot_amount": "1000",
+        },
+    )
     assert response.context["result"].clean
     assert response.context["result"].built.document["events"][-2:] == [
         {"e": "pay", "stake": "1", "hand": "1", "wager": "bet", "amount": "10.50"},
-        {"e": "pay", "stake": "1", "hand": "1", "wager": "jackpot", "amount": 1000}]
+        {"e": "pay", "stake": "1", "hand": "1", "wager": "jackpot", "amount": 1000},
+    ]
 
 
 def test_insurance_and_even_money_against_an_ace(dealer_client, tables):
-    data = {"round_id": str(uuid.uuid4()),
-            "s1_player": "P-1", "s1_bet": "200", "h1_cards": "TS 9D", "s1_insurance": "100",
-            "s1_insurance_result": "take", "s1_insurance_amount": "100", "h1_bet_result": "pay", "h1_bet_amount": "200",
-            "s3_player": "P-3", "s3_bet": "100", "h3_cards": "AS KD", "s3_even_money": "on",
-            "h3_bet_result": "pay", "h3_bet_amount": "100",
-            "dealer_up": "AC", "dealer_hole": "5S", "dealer_draws": "2H"}
+    data = {
+        "round_id": str(uuid.uuid4()),
+        "s1_player": "P-1",
+        "s1_bet": "200",
+        "h1_cards": "TS 9D",
+        "s1_insurance": "100",
+        "s1_insurance_result": "take",
+        "s1_insurance_amount": "100",
+        "h1_bet_result": "pay",
+        "h1_bet_amount": "200",
+        "s3_player": "P-3",
+        "s3_bet": "100",
+        "h3_cards": "AS KD",
+        "s3_even_money": "on",
+        "h3_bet_result": "pay",
+        "h3_bet_amount": "100",
+        "dealer_up": "AC",
+        "dealer_hole": "5S",
+        "dealer_draws": "2H",
+    }
     response = post(dealer_client, tables.salon, data)
     result = response.context["result"]
     assert result.clean and result.may_save, [f.message for f in result.findings]
@@ -195,21 +251,24 @@ def test_insurance_and_even_money_against_an_ace(dealer_client, tables):
     assert [(f.code, f.field) for f in response.context["result"].findings] == [("INSURANCE_AMOUNT", "s1_insurance")]
 
 
-@pytest.mark.parametrize("changes, field, message", [
-    ({"h1-1_cards": "3C 9X"}, "h1-1_cards", "9X: not a card"),
-    ({"s2_bet": "5.123"}, "s2_bet", "5.123 has 3 decimals"),
-    ({"s2_player": ""}, "s2_player", "Who plays this box?"),
-    ({"h2_cards": "9C"}, "h2_cards", "Enter the box's two cards"),
-    ({"h1_cards": "8S 8H 3C"}, "h1_cards", "Hand 1 was split: its pair only here"),
-    ({"h1-2_cards": ""}, "h1-2_cards", "Enter hand 1.2's second card"),
-    ({"h2_cards": "9C 2D"}, "h2_cards", "A double gets one more card"),
-    ({"h1-2_double_result": "pay"}, "h1-2_double_result", "This hand did not double"),
-    ({"h2_bet_amount": ""}, "h2_bet_amount", "How much was paid?"),
-    ({"dealer_hole": ""}, "dealer_hole", "Enter your hole card"),
-    ({"dealer_up": "6H 7H"}, "dealer_up", "Only one card here."),
-    ({"s4_insurance_result": "take"}, "s4_insurance_result", "This box took no insurance."),
-    ({"h5_cards": "TS 9S"}, "h5_cards", "Nobody plays box 5"),
-])
+@pytest.mark.parametrize(
+    "changes, field, message",
+    [
+        ({"h1-1_cards": "3C 9X"}, "h1-1_cards", "9X: not a card"),
+        ({"s2_bet": "5.123"}, "s2_bet", "5.123 has 3 decimals"),
+        ({"s2_player": ""}, "s2_player", "Who plays this box?"),
+        ({"h2_cards": "9C"}, "h2_cards", "Enter the box's two cards"),
+        ({"h1_cards": "8S 8H 3C"}, "h1_cards", "Hand 1 was split: its pair only here"),
+        ({"h1-2_cards": ""}, "h1-2_cards", "Enter hand 1.2's second card"),
+        ({"h2_cards": "9C 2D"}, "h2_cards", "A double gets one more card"),
+        ({"h1-2_double_result": "pay"}, "h1-2_double_result", "This hand did not double"),
+        ({"h2_bet_amount": ""}, "h2_bet_amount", "How much was paid?"),
+        ({"dealer_hole": ""}, "dealer_hole", "Enter your hole card"),
+        ({"dealer_up": "6H 7H"}, "dealer_up", "Only one card here."),
+        ({"s4_insurance_result": "take"}, "s4_insurance_result", "This box took no insurance."),
+        ({"h5_cards": "TS 9S"}, "h5_cards", "Nobody plays box 5"),
+    ],
+)
 def test_bad_input_is_refused_next_to_its_field(dealer_client, tables, changes, field, message):
     response = post(dealer_client, tables.salon, seed_round(**changes))
     form = response.context["form"]
@@ -219,10 +278,22 @@ def test_bad_input_is_refused_next_to_its_field(dealer_client, tables, changes, 
 
 
 def test_an_engine_refusal_and_a_dealer_draw_finding_land_on_their_fields(dealer_client, staff, tables, monkeypatch):
-    response = post(dealer_client, tables.salon, seed_round(dealer_up="AH", dealer_hole="6C", dealer_draws="3C",
-                                                             **{"h1-1_bet_result": "take", "h1-1_double_result": "take",
-                                                                "h1-2_bet_result": "take", "h2_bet_result": "take",
-                                                                "h2_double_result": "take"}))
+    response = post(
+        dealer_client,
+        tables.salon,
+        seed_round(
+            dealer_up="AH",
+            dealer_hole="6C",
+            dealer_draws="3C",
+            **{
+                "h1-1_bet_result": "take",
+                "h1-1_double_result": "take",
+                "h1-2_bet_result": "take",
+                "h2_bet_result": "take",
+                "h2_double_result": "take",
+            },
+        ),
+    )
     fields = {f.code: f.field for f in response.context["result"].findings}
     assert fields["DEALER_DRAW_RULE"] == "dealer_draws"  # A 6 is soft 17: the dealer stands
 
@@ -254,6 +325,7 @@ def test_a_pit_boss_logs_for_a_dealer_of_his_pit(staff, tables):
 
 # --- the round page -----------------------------------------------------------------------------------
 
+
 def test_the_round_page_draws_split_hands_side_by_side_with_the_double_across(dealer_client, staff, tables):
     data = seed_round(**{"h1-1_double_amount": "100"})
     token = post(dealer_client, tables.salon, data).context["result"].token
@@ -266,7 +338,9 @@ def test_the_round_page_draws_split_hands_side_by_side_with_the_double_across(de
     first = box1["hand"].children[0]
     assert first.cards == [("8S", "inherited"), ("3C", ""), ("9H", "across")] and first.doubled
     assert [(line.label, line.logged.amount, bool(line.findings)) for line in first.lines] == [
-        ("Bet", Decimal(200), False), ("Double", Decimal(100), True)]
+        ("Bet", Decimal(200), False),
+        ("Double", Decimal(100), True),
+    ]
     assert (drawing["up"], drawing["hole"], drawing["draws"]) == ("6H", "TC", ["7D"])
     html = response.content.decode()
     assert html.index('data-hand="1.1"') < html.index('data-hand="1.2"') < html.index('data-box="2"')
@@ -280,7 +354,8 @@ def test_insurance_even_money_and_the_jackpot_are_shown_on_the_round_page(staff,
     doc = deal_round(tables.online, seed=3)
     doc["stakes"][0]["jackpot"] = 1
     doc["events"] = [e for e in doc["events"] if e.get("wager") != "jackpot"] + [
-        {"e": "take", "stake": doc["stakes"][0]["id"], "hand": "1", "wager": "jackpot", "amount": 1}]
+        {"e": "take", "stake": doc["stakes"][0]["id"], "hand": "1", "wager": "jackpot", "amount": 1}
+    ]
     record, _ = services.round_log(document=doc, logged_by=staff.dealer)
     client = Client()
     client.force_login(staff.auditor)
@@ -290,9 +365,21 @@ def test_insurance_even_money_and_the_jackpot_are_shown_on_the_round_page(staff,
 
 # --- who may use the pages ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("who, status", [(None, 302), ("inspector", 403), ("auditor", 403), ("trainee", 403),
-                                         ("nobody", 403), ("dealer", 200), ("pitboss", 200), ("admin", 200),
-                                         ("dealer_c", 403)])
+
+@pytest.mark.parametrize(
+    "who, status",
+    [
+        (None, 302),
+        ("inspector", 403),
+        ("auditor", 403),
+        ("trainee", 403),
+        ("nobody", 403),
+        ("dealer", 200),
+        ("pitboss", 200),
+        ("admin", 200),
+        ("dealer_c", 403),
+    ],
+)
 def test_the_blackjack_form_per_role(staff, tables, who, status):
     client = Client()
     if who is not None:
@@ -312,8 +399,11 @@ def test_a_blackjack_round_page_for_every_reader(staff, tables, logged, who):
     client.force_login(getattr(staff, who))
     response = client.get(reverse("dealing:round_detail", args=[record.pk]))
     assert response.status_code == 200 and response.context["blackjack"]["boxes"]
-    assert "Correct this round" in response.content.decode() if who in ("dealer", "pitboss", "admin") else \
-        "Correct this round" not in response.content.decode()
+    assert (
+        "Correct this round" in response.content.decode()
+        if who in ("dealer", "pitboss", "admin")
+        else "Correct this round" not in response.content.decode()
+    )
 
 
 def test_the_round_page_is_refused_to_the_roles_without_it(staff, tables, logged):
@@ -327,4 +417,3 @@ def test_the_round_page_is_refused_to_the_roles_without_it(staff, tables, logged
     client = Client()
     client.force_login(staff.dealer2)  # a dealer sees only the rounds he dealt
     assert client.get(url).status_code == 404
-

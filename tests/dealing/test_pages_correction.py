@@ -39,7 +39,7 @@ def form_data(response) -> dict:
     """What the browser would post back: the form's fields as drawn."""
     form = response.context["form"]
     data = {}
-    for name, field in form.fields.items():
+    for name, _field in form.fields.items():
         value = form[name].value()
         if value in (None, "", False):
             continue
@@ -80,8 +80,7 @@ def test_the_dealer_corrects_a_payout_and_it_waits_in_the_pit_bosses_queue(staff
     assert result.clean and "Save the correction" in response.content.decode()
     response = client.post(correct_url(record), {**data, "action": "save", "checked": result.token})
     amendment = Round.objects.get(supersedes=record)
-    assert response.status_code == 302 and response["Location"] == reverse("dealing:round_detail",
-                                                                            args=[amendment.pk])
+    assert response.status_code == 302 and response["Location"] == reverse("dealing:round_detail", args=[amendment.pk])
     assert (amendment.status, amendment.revision, amendment.logged_by) == (RoundStatus.PENDING, 2, staff.dealer)
     assert amendment.amendment_reason == data["reason"] and amendment.uid == record.uid
     assert engine.replay(amendment.document).findings == []
@@ -94,8 +93,9 @@ def test_the_dealer_corrects_a_payout_and_it_waits_in_the_pit_bosses_queue(staff
 
     queue = login(staff.pitboss).get(reverse("dealing:pit_queue"))
     assert [a.pk for a in queue.context["amendments"]] == [amendment.pk]
-    login(staff.pitboss).post(reverse("dealing:amendment_decide", args=[amendment.pk]),
-                              {"decision": "approved", "comment": "Seen on camera."})
+    login(staff.pitboss).post(
+        reverse("dealing:amendment_decide", args=[amendment.pk]), {"decision": "approved", "comment": "Seen on camera."}
+    )
     amendment.refresh_from_db()
     record.refresh_from_db()
     assert (amendment.status, record.status) == (RoundStatus.RECORDED, RoundStatus.SUPERSEDED)
@@ -137,18 +137,33 @@ def test_a_pit_boss_correction_is_decided_by_another_pit_boss(staff, tables):
     queue = boss.get(reverse("dealing:pit_queue"))
     assert queue.context["amendments"] == [] and [r.pk for r in queue.context["waiting_amendments"]] == [amendment.pk]
     assert "you made the correction" in queue.content.decode()
-    response = boss.post(reverse("dealing:amendment_decide", args=[amendment.pk]),
-                         {"decision": "approved", "comment": ""}, follow=True)
+    response = boss.post(
+        reverse("dealing:amendment_decide", args=[amendment.pk]), {"decision": "approved", "comment": ""}, follow=True
+    )
     assert "You made this correction yourself; another pit boss decides on it." in response.content.decode()
     amendment.refresh_from_db()
     assert amendment.status == RoundStatus.PENDING
     assert [a.pk for a in login(staff.pitboss2).get(reverse("dealing:pit_queue")).context["amendments"]] == [
-        amendment.pk]
+        amendment.pk
+    ]
 
 
-@pytest.mark.parametrize("who, status", [(None, 302), ("trainee", 403), ("inspector", 403), ("auditor", 403),
-                                         ("nobody", 403), ("dealer2", 404), ("pitboss_c", 404), ("dealer", 200),
-                                         ("pitboss", 200), ("pitboss2", 200), ("admin", 200)])
+@pytest.mark.parametrize(
+    "who, status",
+    [
+        (None, 302),
+        ("trainee", 403),
+        ("inspector", 403),
+        ("auditor", 403),
+        ("nobody", 403),
+        ("dealer2", 404),
+        ("pitboss_c", 404),
+        ("dealer", 200),
+        ("pitboss", 200),
+        ("pitboss2", 200),
+        ("admin", 200),
+    ],
+)
 def test_who_may_correct_a_round(staff, tables, who, status):
     """Its dealer, a pit boss of its pit; another dealer does not even see it (404)."""
     record = wrong_payout_round(tables.salon, staff.dealer)

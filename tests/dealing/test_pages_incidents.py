@@ -18,15 +18,30 @@ def client_as(user) -> Client:
 
 
 def report(**changes) -> dict:
-    data = {"table": "R-1", "kind": "dealer_card_exposed", "card": "kh", "exposed": "on", "resolution": "burned",
-            "dealer": "dealer1", "evidence": "CAM-4 21:14:07", "note": "Flipped while dealing to himself."}
+    data = {
+        "table": "R-1",
+        "kind": "dealer_card_exposed",
+        "card": "kh",
+        "exposed": "on",
+        "resolution": "burned",
+        "dealer": "dealer1",
+        "evidence": "CAM-4 21:14:07",
+        "note": "Flipped while dealing to himself.",
+    }
     data.update(changes)
     return {k: v for k, v in data.items() if v is not None}
 
 
 def reported(staff, tables, **fields) -> Incident:
-    values = dict(table=tables.ochko, kind="dealer_card_exposed", card="KH", exposed=True, resolution="burned",
-                  dealer=staff.dealer, reported_by=staff.inspector)
+    values = dict(
+        table=tables.ochko,
+        kind="dealer_card_exposed",
+        card="KH",
+        exposed=True,
+        resolution="burned",
+        dealer=staff.dealer,
+        reported_by=staff.inspector,
+    )
     values.update(fields)
     return services.incident_report(**values)
 
@@ -41,7 +56,11 @@ def test_an_inspector_reports_an_incident_and_it_shows_in_the_tables_log(staff, 
     assert response.status_code == 302
     assert response["Location"] == reverse("dealing:table_incidents", kwargs={"name": "R-1"})
     assert (incident.kind, incident.card, incident.exposed, incident.resolution) == (
-        "dealer_card_exposed", "KH", True, "burned")
+        "dealer_card_exposed",
+        "KH",
+        True,
+        "burned",
+    )
     assert incident.reported_by == staff.inspector and incident.dealer == staff.dealer
     assert incident.evidence == "CAM-4 21:14:07" and incident.status == "reported"
     log = inspector.get(response["Location"]).content.decode()
@@ -54,24 +73,29 @@ def test_a_report_names_a_round_and_a_box(staff, tables, logged):
     prefilled = boss.get(reverse("dealing:incident_new") + f"?round={record.pk}").content.decode()
     # The form shows the round's number at its table (issue #20 item 2), never its database id.
     assert f'value="{record.table_round}"' in prefilled
-    response = boss.post(reverse("dealing:incident_new"), report(
-        kind="misdrawn_card", card="9D", resolution="to_box", to_box="3", round=str(record.table_round)))
+    response = boss.post(
+        reverse("dealing:incident_new"),
+        report(kind="misdrawn_card", card="9D", resolution="to_box", to_box="3", round=str(record.table_round)),
+    )
     assert response.status_code == 302
     incident = Incident.objects.get()
     assert incident.round == record and incident.to_box == 3 and incident.resolution == "to_box"
 
 
-@pytest.mark.parametrize("changes, field, message", [
-    ({"card": "XX"}, "card", "XX is not a card"),
-    ({"card": "5H"}, "card", "5♥ is not in the 21 Ochko pack."),
-    ({"card": "5H", "dealer": ""}, "card", "5♥ is not in the 21 Ochko pack."),  # said at once, with other errors
-    ({"card": ""}, "card", "This field is required"),
-    ({"resolution": "to_box"}, "to_box", "On which box"),
-    ({"table": "R-X"}, "table", "Select a valid choice"),  # a table of another pit is not offered
-    ({"dealer": "dealer-c"}, "dealer", "Select a valid choice"),
-    ({"round": "999999"}, "round", "There is no round 999999"),
-    ({"kind": None}, "kind", "This field is required"),
-])
+@pytest.mark.parametrize(
+    "changes, field, message",
+    [
+        ({"card": "XX"}, "card", "XX is not a card"),
+        ({"card": "5H"}, "card", "5♥ is not in the 21 Ochko pack."),
+        ({"card": "5H", "dealer": ""}, "card", "5♥ is not in the 21 Ochko pack."),  # said at once, with other errors
+        ({"card": ""}, "card", "This field is required"),
+        ({"resolution": "to_box"}, "to_box", "On which box"),
+        ({"table": "R-X"}, "table", "Select a valid choice"),  # a table of another pit is not offered
+        ({"dealer": "dealer-c"}, "dealer", "Select a valid choice"),
+        ({"round": "999999"}, "round", "There is no round 999999"),
+        ({"kind": None}, "kind", "This field is required"),
+    ],
+)
 def test_bad_reports_are_refused_next_to_the_field(staff, tables, changes, field, message):
     response = client_as(staff.inspector).post(reverse("dealing:incident_new"), report(**changes))
     assert response.status_code == 200
@@ -87,14 +111,19 @@ def test_the_pit_boss_approves_from_his_queue(staff, tables):
     assert [i.pk for i in queue.context["incidents"]] == [incident.pk]
     html = queue.content.decode()
     assert "Dealer&#x27;s card exposed" in html
-    response = boss.post(reverse("dealing:incident_decide", args=[incident.pk]),
-                         {"decision": "approved", "comment": "Burned in my presence."})
+    response = boss.post(
+        reverse("dealing:incident_decide", args=[incident.pk]),
+        {"decision": "approved", "comment": "Burned in my presence."},
+    )
     assert response.status_code == 302 and response["Location"] == reverse("dealing:pit_queue")
     incident.refresh_from_db()
     assert incident.status == "approved"
     approval = Approval.objects.get()
-    assert (approval.decided_by, approval.decision, approval.comment) == (staff.pitboss, "approved",
-                                                                          "Burned in my presence.")
+    assert (approval.decided_by, approval.decision, approval.comment) == (
+        staff.pitboss,
+        "approved",
+        "Burned in my presence.",
+    )
     after = boss.get(reverse("dealing:pit_queue"))
     assert list(after.context["incidents"]) == []
     assert "Decision recorded" in after.content.decode()
@@ -110,8 +139,9 @@ def test_a_rejection_needs_a_comment_and_htmx_gets_the_item_back(staff, tables):
     assert "Say why it is rejected." in html
     incident.refresh_from_db()
     assert incident.status == "reported"
-    response = boss.post(url, {"decision": "rejected", "comment": "The clip shows no exposure."},
-                         HTTP_HX_REQUEST="true")
+    response = boss.post(
+        url, {"decision": "rejected", "comment": "The clip shows no exposure."}, HTTP_HX_REQUEST="true"
+    )
     assert "Rejected" in response.content.decode()
     incident.refresh_from_db()
     assert incident.status == "rejected"
@@ -139,8 +169,9 @@ def test_a_round_correction_is_approved_from_the_queue(staff, tables, logged, de
     document = dict(original.document)
     document["stakes"] = [dict(s) for s in document["stakes"]]
     document["stakes"][0]["player"] = "P-CORRECTED"
-    amendment = services.round_amend(round=original, document=document, amended_by=staff.pitboss,
-                                     reason="Wrong player id on box 1.")
+    amendment = services.round_amend(
+        round=original, document=document, amended_by=staff.pitboss, reason="Wrong player id on box 1."
+    )
     # The pit boss who made the correction waits for another.
     mine = client_as(staff.pitboss).get(reverse("dealing:pit_queue"))
     assert list(mine.context["amendments"]) == [] and "you made the correction" in mine.content.decode()
@@ -168,7 +199,9 @@ def test_the_incident_log_filters_by_status(staff, tables):
     assert {i.pk for i in everything.context["incidents"]} == {a.pk, b.pk}
     # A dealer sees the incidents where he was the dealer.
     assert {i.pk for i in client_as(staff.dealer).get(reverse("dealing:incident_list")).context["incidents"]} == {
-        a.pk, b.pk}
+        a.pk,
+        b.pk,
+    }
     assert list(client_as(staff.dealer2).get(reverse("dealing:incident_list")).context["incidents"]) == []
 
 

@@ -11,7 +11,6 @@ from dealing.models import Shoe, ShoeEvent
 pytestmark = pytest.mark.django_db
 
 
-
 def shoe_url(name="R-1") -> str:
     return reverse("dealing:shoe", kwargs={"name": name})
 
@@ -46,26 +45,41 @@ def test_a_dealer_starts_a_shoe_burns_and_changes_dealer(staff, tables):
     page = dealer.get(shoe_url())
     html = page.content.decode()
     assert 'name="burn-fee" value="50"' in html  # half the table minimum, prefilled
-    assert dealer.post(shoe_url(), {"action": "burn", "burn-reason": "load", "burn-card": "6s",
-                                    "burn-fee": "50"}).status_code == 302
-    assert dealer.post(shoe_url(), {"action": "burn", "burn-reason": "paid", "burn-card": "QD",
-                                    "burn-fee": "50"}).status_code == 302
+    assert (
+        dealer.post(
+            shoe_url(), {"action": "burn", "burn-reason": "load", "burn-card": "6s", "burn-fee": "50"}
+        ).status_code
+        == 302
+    )
+    assert (
+        dealer.post(
+            shoe_url(), {"action": "burn", "burn-reason": "paid", "burn-card": "QD", "burn-fee": "50"}
+        ).status_code
+        == 302
+    )
     assert dealer.post(shoe_url(), {"action": "dealer_change", "change-dealer": "dealer2"}).status_code == 302
     events = list(shoe.events.order_by("position").values_list("kind", "card", "reason", "fee", "dealer__username"))
-    assert [e[:3] for e in events] == [("shuffle", "", ""), ("burn", "6S", "load"), ("burn", "QD", "paid"),
-                                       ("dealer_change", "", "")]
+    assert [e[:3] for e in events] == [
+        ("shuffle", "", ""),
+        ("burn", "6S", "load"),
+        ("burn", "QD", "paid"),
+        ("dealer_change", "", ""),
+    ]
     assert events[1][3] is None and str(events[2][3]) == "50.00" and events[3][4] == "dealer2"
     page = dealer.get(shoe_url())
     assert page.context["burns"] == 2 and page.context["changes"] == 1
     assert page.context["cards_left"] == 288 - 2
 
 
-@pytest.mark.parametrize("data, message", [
-    ({"burn-reason": "paid", "burn-card": "QD", "burn-fee": ""}, "half the table minimum (50)"),
-    ({"burn-reason": "load", "burn-card": "5H"}, "is not in the ochko pack"),
-    ({"burn-reason": "load", "burn-card": "ZZ"}, "ZZ is not a card"),
-    ({"burn-reason": "paid", "burn-card": "QD", "burn-fee": "25.125"}, "25.125 has 3 decimals"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ({"burn-reason": "paid", "burn-card": "QD", "burn-fee": ""}, "half the table minimum (50)"),
+        ({"burn-reason": "load", "burn-card": "5H"}, "is not in the ochko pack"),
+        ({"burn-reason": "load", "burn-card": "ZZ"}, "ZZ is not a card"),
+        ({"burn-reason": "paid", "burn-card": "QD", "burn-fee": "25.125"}, "25.125 has 3 decimals"),
+    ],
+)
 def test_a_bad_burn_is_refused_with_the_reason(staff, tables, data, message):
     shoe = services.shoe_start(table=tables.ochko, shuffled_by=staff.dealer)
     response = client_as(staff.dealer).post(shoe_url(), {"action": "burn", **data}, follow=True)
@@ -83,7 +97,9 @@ def test_rounds_in_order_with_links_and_the_cards_left(staff, tables, logged):
     html = page.content.decode()
     assert reverse("dealing:round_detail", args=[first.pk]) in html
     assert reverse("dealing:round_detail", args=[second.pk]) not in html  # dealer1 does not see dealer2's round
-    assert reverse("dealing:round_detail", args=[second.pk]) in client_as(staff.pitboss).get(shoe_url()).content.decode()
+    assert (
+        reverse("dealing:round_detail", args=[second.pk]) in client_as(staff.pitboss).get(shoe_url()).content.decode()
+    )
     from dealing import engine
 
     out = 6 + sum(len(engine.replay(r.document).cards) for r in (first, second))
@@ -120,8 +136,11 @@ def test_an_auditor_reads_the_shoe_and_changes_nothing(staff, tables):
     auditor = client_as(staff.auditor)
     html = auditor.get(shoe_url()).content.decode()
     assert "Record the burn" not in html and "Start a new shoe" not in html
-    for data in ({"action": "start", "start-decks": "8"}, {"action": "burn", "burn-reason": "load", "burn-card": "9H"},
-                 {"action": "dealer_change", "change-dealer": "dealer2"}):
+    for data in (
+        {"action": "start", "start-decks": "8"},
+        {"action": "burn", "burn-reason": "load", "burn-card": "9H"},
+        {"action": "dealer_change", "change-dealer": "dealer2"},
+    ):
         assert auditor.post(shoe_url(), data).status_code == 403
     assert ShoeEvent.objects.filter(shoe=shoe).count() == 1
 

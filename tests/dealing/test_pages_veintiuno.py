@@ -25,11 +25,23 @@ def round_data(**changes) -> dict:
     20; seat 2, Caro, bets 20 on 5♦ 4♠, draws 7♣ and stands on 16; the bank's 6♠ 4♦ draws 7♦: 17.
     Beto is paid 10, Caro's 20 goes to the bank, which stays with Ana."""
     data = {
-        "round_id": str(uuid.uuid4()), "bank": "Ana",
-        "s1_player": "Beto", "s1_bet": "10", "s1_cards": "7H 3C", "s1_play": "KS stand",
-        "s2_player": "Caro", "s2_bet": "20", "s2_cards": "5d 4s", "s2_play": "7C stand",
-        "bank_cards": "6S 4D", "bank_draws": "7D", "bank_to": "Ana",
-        "h1_bet_result": "pay", "h1_bet_amount": "10", "h2_bet_result": "take", "h2_bet_amount": "20",
+        "round_id": str(uuid.uuid4()),
+        "bank": "Ana",
+        "s1_player": "Beto",
+        "s1_bet": "10",
+        "s1_cards": "7H 3C",
+        "s1_play": "KS stand",
+        "s2_player": "Caro",
+        "s2_bet": "20",
+        "s2_cards": "5d 4s",
+        "s2_play": "7C stand",
+        "bank_cards": "6S 4D",
+        "bank_draws": "7D",
+        "bank_to": "Ana",
+        "h1_bet_result": "pay",
+        "h1_bet_amount": "10",
+        "h2_bet_result": "take",
+        "h2_bet_amount": "20",
     }
     for key, value in changes.items():
         if value is None:
@@ -75,8 +87,23 @@ def test_a_clean_round_is_checked_saved_and_shown_on_its_page(dealer_client, sta
     assert doc["bank"] == "Ana" and doc["table"] == {"name": "Casa-21", "min": 5, "max": 100}
     assert doc["stakes"] == [{"id": "S1", "seat": 1, "player": "Beto"}, {"id": "S2", "seat": 2, "player": "Caro"}]
     assert [e["e"] for e in doc["events"]] == [
-        "deal", "deal", "deal", "bet", "bet", "deal", "deal", "deal", "hit", "stand", "hit", "stand", "draw",
-        "pay", "take", "bank_to"]
+        "deal",
+        "deal",
+        "deal",
+        "bet",
+        "bet",
+        "deal",
+        "deal",
+        "deal",
+        "hit",
+        "stand",
+        "hit",
+        "stand",
+        "draw",
+        "pay",
+        "take",
+        "bank_to",
+    ]
     assert Round.objects.count() == 0
     assert "Checked: clean" in response.content.decode()
 
@@ -113,9 +140,13 @@ def test_a_wrong_payout_and_a_wrong_next_bank_are_shown_on_their_fields(dealer_c
 
 def test_an_opened_pair_gets_a_result_row_per_hand(dealer_client, tables):
     """Seat 1 opens 7♥ 7♠ (20 on the new hand): 7♥ draws K♠ (17), 7♠ draws 3♦ and 4♣ (14)."""
-    data = round_data(s1_cards="7H 7S", s1_play="split 20 KS stand / 3D 4C stand", h1_bet_result=None,
-                      h1_bet_amount=None, **{"h1-1_bet_result": "take", "h1-1_bet_amount": "10",
-                                            "h1-2_bet_result": "take", "h1-2_bet_amount": "20"})
+    data = round_data(
+        s1_cards="7H 7S",
+        s1_play="split 20 KS stand / 3D 4C stand",
+        h1_bet_result=None,
+        h1_bet_amount=None,
+        **{"h1-1_bet_result": "take", "h1-1_bet_amount": "10", "h1-2_bet_result": "take", "h1-2_bet_amount": "20"},
+    )
     response = post(dealer_client, tables.veintiuno, data)
     form, result = response.context["form"], response.context["result"]
     assert form.hands[1] == ["1.1", "1.2"]
@@ -124,16 +155,19 @@ def test_an_opened_pair_gets_a_result_row_per_hand(dealer_client, tables):
     assert {"e": "split", "hand": "1", "amount": 20} in events
 
 
-@pytest.mark.parametrize("changes, field, message", [
-    ({"s1_cards": "7H"}, "s1_cards", "Enter the two dealt cards"),
-    ({"s1_cards": "7H 9C"}, "s1_cards", "9C: not in the 40-card pack"),
-    ({"s1_play": "KS flop"}, "s1_play", "neither a card"),
-    ({"s1_play": "KS / stand"}, "s1_play", "no opened hand is waiting"),
-    ({"s1_bet": None}, "s1_bet", "Enter the bet."),
-    ({"s2_player": "Ana"}, "s2_player", "holds the bank"),
-    ({"h1_bet_amount": ""}, "h1_bet_amount", "How much was paid?"),
-    ({"bank_cards": "6S"}, "bank_cards", "the bank's two cards"),
-])
+@pytest.mark.parametrize(
+    "changes, field, message",
+    [
+        ({"s1_cards": "7H"}, "s1_cards", "Enter the two dealt cards"),
+        ({"s1_cards": "7H 9C"}, "s1_cards", "9C: not in the 40-card pack"),
+        ({"s1_play": "KS flop"}, "s1_play", "neither a card"),
+        ({"s1_play": "KS / stand"}, "s1_play", "no opened hand is waiting"),
+        ({"s1_bet": None}, "s1_bet", "Enter the bet."),
+        ({"s2_player": "Ana"}, "s2_player", "holds the bank"),
+        ({"h1_bet_amount": ""}, "h1_bet_amount", "How much was paid?"),
+        ({"bank_cards": "6S"}, "bank_cards", "the bank's two cards"),
+    ],
+)
 def test_bad_input_is_refused_next_to_its_field(dealer_client, tables, changes, field, message):
     response = post(dealer_client, tables.veintiuno, round_data(**changes))
     form = response.context["form"]
@@ -151,9 +185,13 @@ def test_fill_puts_the_owed_results_and_the_next_bank_into_the_blanks(dealer_cli
 
 
 def test_a_stored_round_is_read_back_into_the_form_as_entered(dealer_client, tables):
-    data = round_data(s1_cards="7H 7S", s1_play="split 20 KS stand / 3D 4C stand", h1_bet_result=None,
-                      h1_bet_amount=None, **{"h1-1_bet_result": "take", "h1-1_bet_amount": "10",
-                                            "h1-2_bet_result": "take", "h1-2_bet_amount": "20"})
+    data = round_data(
+        s1_cards="7H 7S",
+        s1_play="split 20 KS stand / 3D 4C stand",
+        h1_bet_result=None,
+        h1_bet_amount=None,
+        **{"h1-1_bet_result": "take", "h1-1_bet_amount": "10", "h1-2_bet_result": "take", "h1-2_bet_amount": "20"},
+    )
     result = post(dealer_client, tables.veintiuno, data).context["result"]
     doc = result.built.document
     assert VeintiunoRoundForm.rebuild(doc)["events"] == doc["events"]
@@ -171,6 +209,7 @@ def test_a_declared_natural_is_paid_two_to_one_and_takes_the_bank(dealer_client,
     assert result.ok and result.findings == [], [f.message for f in result.findings]
     events = result.built.document["events"]
     assert {"e": "declare", "hand": "1"} in events and events[-1] == {"e": "bank_to", "player": "Beto"}
-    wrong = post(dealer_client, tables.veintiuno, round_data(s1_cards="AS KD", s1_declare="on", s1_play="",
-                                                            h1_bet_amount="10")).context["result"]
+    wrong = post(
+        dealer_client, tables.veintiuno, round_data(s1_cards="AS KD", s1_declare="on", s1_play="", h1_bet_amount="10")
+    ).context["result"]
     assert {f.code: f.field for f in wrong.findings} == {"WRONG_AMOUNT": "h1_bet_result", "BANK_SUCCESSION": "bank_to"}

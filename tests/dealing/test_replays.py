@@ -56,7 +56,8 @@ def dealer_client(staff):
 
 @pytest.mark.parametrize("which", ["ochko", "salon", "veintiuno"])
 def test_a_round_logged_through_the_api_is_replayed_once_and_once_more_by_its_audit(
-        which, staff, tables, deal, api, walks, eager, django_capture_on_commit_callbacks):
+    which, staff, tables, deal, api, walks, eager, django_capture_on_commit_callbacks
+):
     table = {"ochko": tables.ochko, "salon": tables.salon, "veintiuno": tables.veintiuno}[which]
     doc = deal(table, seed=7)
     walks.clear()
@@ -91,8 +92,16 @@ def test_the_ochko_form_asks_the_engine_once_and_the_save_replays_once_more(deal
 
 
 def test_an_ochko_round_without_an_instant_is_checked_with_one_replay(dealer_client, tables, walks):
-    data = ochko_round(s4a_player=None, s4a_ante=None, s4a_bet=None, b4_cards=None, s4a_bet_result=None,
-                       s4a_bet_amount=None, s4a_ante_result=None, s4a_ante_amount=None)
+    data = ochko_round(
+        s4a_player=None,
+        s4a_ante=None,
+        s4a_bet=None,
+        b4_cards=None,
+        s4a_bet_result=None,
+        s4a_bet_amount=None,
+        s4a_ante_result=None,
+        s4a_ante_amount=None,
+    )
     checking, saving = save_path(dealer_client, tables.ochko, data, walks)
     assert checking == 1 and saving == 2  # the builder's replay is the check's
 

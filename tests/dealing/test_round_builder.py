@@ -8,7 +8,14 @@ import pytest
 
 from dealing import engine
 from dealing.games.ochko.builder import (
-    BoxEntry, OchkoEntry, Result, Source, StakeEntry, amount_json, build_ochko, ochko_entry_from_document,
+    BoxEntry,
+    OchkoEntry,
+    Result,
+    Source,
+    StakeEntry,
+    amount_json,
+    build_ochko,
+    ochko_entry_from_document,
 )
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "ochko"
@@ -31,11 +38,15 @@ def test_the_builder_gives_back_every_clean_golden_round_event_for_event(path):
 
 
 def stake(sid, box, ante, bet=None, dealer_bet=None, results=None):
-    return StakeEntry(id=sid, box=box, player=f"P-{sid}", ante=Decimal(ante),
-                      bet=None if bet is None else Decimal(bet),
-                      dealer_bet=None if dealer_bet is None else Decimal(dealer_bet),
-                      results={w: Result(r[0], None if len(r) < 2 else Decimal(r[1]))
-                               for w, r in (results or {}).items()})
+    return StakeEntry(
+        id=sid,
+        box=box,
+        player=f"P-{sid}",
+        ante=Decimal(ante),
+        bet=None if bet is None else Decimal(bet),
+        dealer_bet=None if dealer_bet is None else Decimal(dealer_bet),
+        results={w: Result(r[0], None if len(r) < 2 else Decimal(r[1])) for w, r in (results or {}).items()},
+    )
 
 
 def events(built):
@@ -44,52 +55,107 @@ def events(built):
 
 def test_a_round_entered_box_by_box_is_logged_in_the_procedures_order():
     """Boxes entered 5 then 2; a fold on a shared box, an instant ochko, a dark card."""
-    box5 = BoxEntry(5, [stake("5a", 5, 100, bet="200", dealer_bet="10",
-                              results={"ante": ("pay", 100), "bet": ("leave",), "dealer_bet": ("pay", 10)})],
-                    cards=["TS", "6D"], dark="KC")
-    box2 = BoxEntry(2, [stake("2a", 2, 100, bet="100", results={"bet": ("pay", 100), "ante": ("pay", 100)}),
-                        stake("2b", 2, 200, results={"ante": ("take", 200)})],
-                    cards=["AH", "AS"])
+    box5 = BoxEntry(
+        5,
+        [
+            stake(
+                "5a",
+                5,
+                100,
+                bet="200",
+                dealer_bet="10",
+                results={"ante": ("pay", 100), "bet": ("leave",), "dealer_bet": ("pay", 10)},
+            )
+        ],
+        cards=["TS", "6D"],
+        dark="KC",
+    )
+    box2 = BoxEntry(
+        2,
+        [
+            stake("2a", 2, 100, bet="100", results={"bet": ("pay", 100), "ante": ("pay", 100)}),
+            stake("2b", 2, 200, results={"ante": ("take", 200)}),
+        ],
+        cards=["AH", "AS"],
+    )
     built = build_ochko(OchkoEntry([box5, box2], ["7C", "TD"]), header=HEADER)
     assert events(built) == [
-        ("deal", 2, "AH"), ("deal", 5, "TS"), ("deal", "dealer", "7C"),
-        ("bet", "2a", 100), ("fold", "2b"), ("take", "2b", "ante", 200), ("bet", "5a", 200),
+        ("deal", 2, "AH"),
+        ("deal", 5, "TS"),
+        ("deal", "dealer", "7C"),
+        ("bet", "2a", 100),
+        ("fold", "2b"),
+        ("take", "2b", "ante", 200),
+        ("bet", "5a", 200),
         ("open",),
-        ("hit", 2, "AS"), ("pay", "2a", "bet", 100), ("pay", "2a", "ante", 100),
-        ("hit", 5, "6D"), ("dark", 5, "KC"),
+        ("hit", 2, "AS"),
+        ("pay", "2a", "bet", 100),
+        ("pay", "2a", "ante", 100),
+        ("hit", 5, "6D"),
+        ("dark", 5, "KC"),
         ("draw", "TD"),
         ("reveal", 5),
-        ("pay", "5a", "ante", 100), ("leave", "5a", "bet"), ("pay", "5a", "dealer_bet", 10),
+        ("pay", "5a", "ante", 100),
+        ("leave", "5a", "bet"),
+        ("pay", "5a", "dealer_bet", 10),
     ]
     assert engine.replay(built.document).findings == []  # a pair of aces is ochko; 16 + K = 20 beats 17
 
 
 def test_an_instant_ochko_is_settled_right_after_its_card_with_dealer_bets_after_bet_and_ante():
-    box1 = BoxEntry(1, [stake("1a", 1, 100, bet="300", dealer_bet="5",
-                              results={"dealer_bet": ("pay", 5), "ante": ("pay", 100), "bet": ("pay", 300)})],
-                    cards=["TS", "AH"])
-    box3 = BoxEntry(3, [stake("3a", 3, 100, bet="100", results={"bet": ("take", 100), "ante": ("take", 100)})],
-                    cards=["9S", "8D"])
+    box1 = BoxEntry(
+        1,
+        [
+            stake(
+                "1a",
+                1,
+                100,
+                bet="300",
+                dealer_bet="5",
+                results={"dealer_bet": ("pay", 5), "ante": ("pay", 100), "bet": ("pay", 300)},
+            )
+        ],
+        cards=["TS", "AH"],
+    )
+    box3 = BoxEntry(
+        3, [stake("3a", 3, 100, bet="100", results={"bet": ("take", 100), "ante": ("take", 100)})], cards=["9S", "8D"]
+    )
     built = build_ochko(OchkoEntry([box1, box3], ["TC", "9H"]), header=HEADER)
     assert events(built) == [
-        ("deal", 1, "TS"), ("deal", 3, "9S"), ("deal", "dealer", "TC"),
-        ("bet", "1a", 300), ("bet", "3a", 100), ("open",),
-        ("hit", 1, "AH"), ("pay", "1a", "bet", 300), ("pay", "1a", "ante", 100), ("pay", "1a", "dealer_bet", 5),
-        ("hit", 3, "8D"), ("stand", 3),
+        ("deal", 1, "TS"),
+        ("deal", 3, "9S"),
+        ("deal", "dealer", "TC"),
+        ("bet", "1a", 300),
+        ("bet", "3a", 100),
+        ("open",),
+        ("hit", 1, "AH"),
+        ("pay", "1a", "bet", 300),
+        ("pay", "1a", "ante", 100),
+        ("pay", "1a", "dealer_bet", 5),
+        ("hit", 3, "8D"),
+        ("stand", 3),
         ("draw", "9H"),
-        ("take", "3a", "bet", 100), ("take", "3a", "ante", 100),
+        ("take", "3a", "bet", 100),
+        ("take", "3a", "ante", 100),
     ]
     assert engine.replay(built.document).findings == []
 
 
 def test_sources_point_back_at_the_form():
-    box1 = BoxEntry(1, [stake("1a", 1, 100, bet="150", results={"bet": ("pay", 100), "ante": ("pay", 100)})],
-                    cards=["TS", "8H"])
+    box1 = BoxEntry(
+        1, [stake("1a", 1, 100, bet="150", results={"bet": ("pay", 100), "ante": ("pay", 100)})], cards=["TS", "8H"]
+    )
     built = build_ochko(OchkoEntry([box1], ["9C", "8D"]), header=HEADER)
     assert built.sources == [
-        Source("card", 1, index=0), Source("dealer_card", index=0), Source("decision", 1, "1a", "bet"),
-        Source("open"), Source("card", 1, index=1), Source("stand", 1), Source("dealer_card", index=1),
-        Source("result", 1, "1a", "bet"), Source("result", 1, "1a", "ante"),
+        Source("card", 1, index=0),
+        Source("dealer_card", index=0),
+        Source("decision", 1, "1a", "bet"),
+        Source("open"),
+        Source("card", 1, index=1),
+        Source("stand", 1),
+        Source("dealer_card", index=1),
+        Source("result", 1, "1a", "bet"),
+        Source("result", 1, "1a", "ante"),
     ]
     finding = engine.replay(built.document).findings[0]
     assert finding.code == "WRONG_AMOUNT"
@@ -98,15 +164,28 @@ def test_sources_point_back_at_the_form():
 
 
 def test_a_fold_with_a_dealer_bet_is_settled_at_once_and_a_mnogo_at_its_card():
-    box1 = BoxEntry(1, [stake("1a", 1, 100, dealer_bet="5", results={"ante": ("take", 100), "dealer_bet": ("take",)})],
-                    cards=["6S"])
-    box2 = BoxEntry(2, [stake("2a", 2, 100, bet="200", results={"bet": ("take", 200), "ante": ("take", 100)})],
-                    cards=["TH", "8D", "KS"])
+    box1 = BoxEntry(
+        1, [stake("1a", 1, 100, dealer_bet="5", results={"ante": ("take", 100), "dealer_bet": ("take",)})], cards=["6S"]
+    )
+    box2 = BoxEntry(
+        2,
+        [stake("2a", 2, 100, bet="200", results={"bet": ("take", 200), "ante": ("take", 100)})],
+        cards=["TH", "8D", "KS"],
+    )
     built = build_ochko(OchkoEntry([box1, box2], ["7C"]), header=HEADER)
     assert events(built) == [
-        ("deal", 1, "6S"), ("deal", 2, "TH"), ("deal", "dealer", "7C"),
-        ("fold", "1a"), ("take", "1a", "ante", 100), ("take", "1a", "dealer_bet"), ("bet", "2a", 200), ("open",),
-        ("hit", 2, "8D"), ("hit", 2, "KS"), ("take", "2a", "bet", 200), ("take", "2a", "ante", 100),
+        ("deal", 1, "6S"),
+        ("deal", 2, "TH"),
+        ("deal", "dealer", "7C"),
+        ("fold", "1a"),
+        ("take", "1a", "ante", 100),
+        ("take", "1a", "dealer_bet"),
+        ("bet", "2a", 200),
+        ("open",),
+        ("hit", 2, "8D"),
+        ("hit", 2, "KS"),
+        ("take", "2a", "bet", 200),
+        ("take", "2a", "ante", 100),
     ]
     assert engine.replay(built.document).findings == []  # nothing open: the dealer does not draw
 

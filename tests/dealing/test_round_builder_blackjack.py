@@ -11,14 +11,26 @@ import pytest
 from dealing import chain, engine
 from dealing.engine.blackjack import simulator
 from dealing.games.blackjack.builder import (
-    BlackjackEntry, BoxEntry, HandEntry, Result, Source, StakeEntry, blackjack_entry_from_document, build_blackjack,
+    BlackjackEntry,
+    BoxEntry,
+    HandEntry,
+    Result,
+    Source,
+    StakeEntry,
+    blackjack_entry_from_document,
+    build_blackjack,
     full_cards,
 )
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "blackjack"
 CASES = sorted(GOLDEN.glob("*.json"))
-SALON = {"format": "round/1", "variant": "blackjack", "table": {"min": 100, "max": 5000}, "rules": {"preset": "salon"},
-         "dealer": "D-1"}
+SALON = {
+    "format": "round/1",
+    "variant": "blackjack",
+    "table": {"min": 100, "max": 5000},
+    "rules": {"preset": "salon"},
+    "dealer": "D-1",
+}
 ONLINE = {**SALON, "table": {"min": 1, "max": 500}, "rules": {"preset": "online"}}
 
 
@@ -39,7 +51,8 @@ def test_every_golden_round_is_rebuilt_event_for_event_from_its_entries(path):
     assert sorted(f["code"] for f in settlement["findings"]) == sorted(case["expected"]["finding_codes"])
     if not case["expected"]["finding_codes"]:
         assert [{**w, "amount": Decimal(w["amount"])} for w in settlement["wagers"]] == [
-            {**w, "amount": Decimal(w["amount"])} for w in case["expected"]["wagers"]]
+            {**w, "amount": Decimal(w["amount"])} for w in case["expected"]["wagers"]
+        ]
 
 
 @pytest.mark.parametrize("preset", ["salon", "online"])
@@ -54,17 +67,27 @@ def test_simulated_rounds_come_back_as_they_were_dealt(preset):
 
 
 def hand(name, cards, *, split=False, double_at=None, **results):
-    return HandEntry(name, cards.split(), split=split, double_at=double_at,
-                     results={w: Result(r[0], None if len(r) < 2 else Decimal(str(r[1]))) for w, r in results.items()})
+    return HandEntry(
+        name,
+        cards.split(),
+        split=split,
+        double_at=double_at,
+        results={w: Result(r[0], None if len(r) < 2 else Decimal(str(r[1]))) for w, r in results.items()},
+    )
 
 
 def box(number, bet, *hands, player=None, jackpot=None, insurance=None, even_money=False, settle=None):
     """A box: its stake, its hands and `settle` = {"insurance" | "jackpot": (result, amount)}."""
-    stake = StakeEntry(str(number), number, player or f"P-{number}", Decimal(bet),
-                       jackpot=None if jackpot is None else Decimal(jackpot),
-                       insurance=None if insurance is None else Decimal(insurance), even_money=even_money,
-                       results={w: Result(r[0], None if len(r) < 2 else Decimal(str(r[1])))
-                                for w, r in (settle or {}).items()})
+    stake = StakeEntry(
+        str(number),
+        number,
+        player or f"P-{number}",
+        Decimal(bet),
+        jackpot=None if jackpot is None else Decimal(jackpot),
+        insurance=None if insurance is None else Decimal(insurance),
+        even_money=even_money,
+        results={w: Result(r[0], None if len(r) < 2 else Decimal(str(r[1]))) for w, r in (settle or {}).items()},
+    )
     return BoxEntry(number, stake, {h.name: h for h in hands})
 
 
@@ -76,18 +99,33 @@ def test_the_seed_round_entered_box_by_box_is_logged_in_the_order_of_the_rules()
     """rules/blackjack.md's round, entered box 2 first: the deal interleaves the boxes, box 1's split
     hands play depth first, the stand is logged only where the hand could still play."""
     box2 = box(2, 500, hand("2", "9C 2D KS", double_at=2, bet=("pay", 500), double=("pay", 500)))
-    box1 = box(1, 200, hand("1", "8S 8H", split=True),
-               hand("1.1", "3C 9H", double_at=1, bet=("pay", 200), double=("pay", 200)),
-               hand("1.2", "TD", bet=("pay", 200)))
+    box1 = box(
+        1,
+        200,
+        hand("1", "8S 8H", split=True),
+        hand("1.1", "3C 9H", double_at=1, bet=("pay", 200), double=("pay", 200)),
+        hand("1.2", "TD", bet=("pay", 200)),
+    )
     built = build_blackjack(BlackjackEntry([box2, box1], "6H", "TC", ["7D"]), header=SALON)
     assert events(built) == [
-        ("deal", 1, "8S"), ("deal", 2, "9C"), ("deal", "dealer", "6H"), ("deal", 1, "8H"), ("deal", 2, "2D"),
+        ("deal", 1, "8S"),
+        ("deal", 2, "9C"),
+        ("deal", "dealer", "6H"),
+        ("deal", 1, "8H"),
+        ("deal", 2, "2D"),
         ("deal", "dealer", "TC"),
-        ("split", "1"), ("hit", "1.1", "3C"), ("double", "1.1", "9H"), ("hit", "1.2", "TD"), ("stand", "1.2"),
+        ("split", "1"),
+        ("hit", "1.1", "3C"),
+        ("double", "1.1", "9H"),
+        ("hit", "1.2", "TD"),
+        ("stand", "1.2"),
         ("double", "2", "KS"),
         ("draw", "7D"),
-        ("pay", "1", "1.1", "bet", 200), ("pay", "1", "1.1", "double", 200), ("pay", "1", "1.2", "bet", 200),
-        ("pay", "2", "2", "bet", 500), ("pay", "2", "2", "double", 500),
+        ("pay", "1", "1.1", "bet", 200),
+        ("pay", "1", "1.1", "double", 200),
+        ("pay", "1", "1.2", "bet", 200),
+        ("pay", "2", "2", "bet", 500),
+        ("pay", "2", "2", "double", 500),
     ]
     assert engine.replay(built.document).findings == []
 
@@ -98,20 +136,32 @@ def test_insurance_is_taken_after_the_peek_and_even_money_paid_at_once():
     box4 = box(4, 300, hand("4", "7C 5H 9S", bet=("pay", 300)))
     built = build_blackjack(BlackjackEntry([box1, box3, box4], "AC", "5S", ["2H"]), header=SALON)
     assert events(built) == [
-        ("deal", 1, "TS"), ("deal", 3, "AS"), ("deal", 4, "7C"), ("deal", "dealer", "AC"),
-        ("deal", 1, "9D"), ("deal", 3, "KD"), ("deal", 4, "5H"), ("deal", "dealer", "5S"),
-        ("insurance", "1", 100), ("even_money", "3"), ("pay", "3", "3", "bet", 100),
-        ("peek",), ("take", "1", "1", "insurance", 100),
-        ("stand", "1"), ("hit", "4", "9S"),  # 21: the hand is over, no stand
+        ("deal", 1, "TS"),
+        ("deal", 3, "AS"),
+        ("deal", 4, "7C"),
+        ("deal", "dealer", "AC"),
+        ("deal", 1, "9D"),
+        ("deal", 3, "KD"),
+        ("deal", 4, "5H"),
+        ("deal", "dealer", "5S"),
+        ("insurance", "1", 100),
+        ("even_money", "3"),
+        ("pay", "3", "3", "bet", 100),
+        ("peek",),
+        ("take", "1", "1", "insurance", 100),
+        ("stand", "1"),
+        ("hit", "4", "9S"),  # 21: the hand is over, no stand
         ("draw", "2H"),  # A 5 2: soft 18, the dealer stands
-        ("pay", "1", "1", "bet", 200), ("pay", "4", "4", "bet", 300),
+        ("pay", "1", "1", "bet", 200),
+        ("pay", "4", "4", "bet", 300),
     ]
     assert engine.replay(built.document).findings == []
     # A second draw on soft 18 breaks the rules: the engine says so, at the draw's field.
     built = build_blackjack(BlackjackEntry([box1, box3, box4], "AC", "5S", ["2H", "TD"]), header=SALON)
     outcome = engine.replay(built.document)
     assert [(f.code, built.source_of(f.event)) for f in outcome.findings if f.code == "DEALER_DRAW_RULE"] == [
-        ("DEALER_DRAW_RULE", Source("dealer_card", index=3))]
+        ("DEALER_DRAW_RULE", Source("dealer_card", index=3))
+    ]
 
 
 def test_the_dealers_blackjack_ends_the_round_and_each_box_is_settled_in_turn():
@@ -120,10 +170,14 @@ def test_the_dealers_blackjack_ends_the_round_and_each_box_is_settled_in_turn():
     box5 = box(5, 400, hand("5", "TH 7H", bet=("take", 400)), insurance=200, settle={"insurance": ("pay", 400)})
     built = build_blackjack(BlackjackEntry([box1, box2, box5], "AH", "KH"), header=SALON)
     assert events(built)[8:] == [
-        ("insurance", "1", 50), ("insurance", "5", 200), ("peek",),
-        ("pay", "1", "1", "insurance", 100), ("take", "1", "1", "bet", 100),
+        ("insurance", "1", 50),
+        ("insurance", "5", 200),
+        ("peek",),
+        ("pay", "1", "1", "insurance", 100),
+        ("take", "1", "1", "bet", 100),
         ("leave", "2", "2", "bet", 200),
-        ("pay", "5", "5", "insurance", 400), ("take", "5", "5", "bet", 400),
+        ("pay", "5", "5", "insurance", 400),
+        ("take", "5", "5", "bet", 400),
     ]
     assert engine.replay(built.document).findings == []
 
@@ -138,17 +192,27 @@ def test_an_online_blackjack_of_7_pays_10_50_and_the_jackpot_after_it():
 
 
 def test_sources_point_back_at_the_form_and_a_wrong_payout_at_its_hand():
-    box1 = box(1, 100, hand("1", "8S 8D", split=True), hand("1.1", "3C 9H", double_at=1,
-                                                              bet=("pay", 100), double=("pay", 50)),
-               hand("1.2", "KC", bet=("pay", 100)))
+    box1 = box(
+        1,
+        100,
+        hand("1", "8S 8D", split=True),
+        hand("1.1", "3C 9H", double_at=1, bet=("pay", 100), double=("pay", 50)),
+        hand("1.2", "KC", bet=("pay", 100)),
+    )
     built = build_blackjack(BlackjackEntry([box1], "6H", "TC", ["7D"]), header=SALON)
     assert built.sources == [
-        Source("card", 1, "1", hand="1", index=0), Source("dealer_card", index=0),
-        Source("card", 1, "1", hand="1", index=1), Source("dealer_card", index=1),
-        Source("split", 1, "1", hand="1"), Source("card", 1, "1", hand="1.1", index=0),
-        Source("double", 1, "1", "double", hand="1.1", index=1), Source("card", 1, "1", hand="1.2", index=0),
-        Source("stand", 1, "1", hand="1.2"), Source("dealer_card", index=2),
-        Source("result", 1, "1", "bet", hand="1.1"), Source("result", 1, "1", "double", hand="1.1"),
+        Source("card", 1, "1", hand="1", index=0),
+        Source("dealer_card", index=0),
+        Source("card", 1, "1", hand="1", index=1),
+        Source("dealer_card", index=1),
+        Source("split", 1, "1", hand="1"),
+        Source("card", 1, "1", hand="1.1", index=0),
+        Source("double", 1, "1", "double", hand="1.1", index=1),
+        Source("card", 1, "1", hand="1.2", index=0),
+        Source("stand", 1, "1", hand="1.2"),
+        Source("dealer_card", index=2),
+        Source("result", 1, "1", "bet", hand="1.1"),
+        Source("result", 1, "1", "double", hand="1.1"),
         Source("result", 1, "1", "bet", hand="1.2"),
     ]
     (finding,) = engine.replay(built.document).findings
@@ -157,16 +221,34 @@ def test_sources_point_back_at_the_form_and_a_wrong_payout_at_its_hand():
 
 
 def test_a_resplit_to_four_hands_plays_depth_first():
-    box1 = box(1, 100, hand("1", "KH TC", split=True), hand("1.1", "QS", split=True),
-               hand("1.1.1", "JD", split=True), hand("1.1.1.1", "9C", bet=("pay", 100)),
-               hand("1.1.1.2", "8S", bet=("pay", 100)), hand("1.1.2", "7S", bet=("pay", 100)),
-               hand("1.2", "TS", bet=("pay", 100)))
+    box1 = box(
+        1,
+        100,
+        hand("1", "KH TC", split=True),
+        hand("1.1", "QS", split=True),
+        hand("1.1.1", "JD", split=True),
+        hand("1.1.1.1", "9C", bet=("pay", 100)),
+        hand("1.1.1.2", "8S", bet=("pay", 100)),
+        hand("1.1.2", "7S", bet=("pay", 100)),
+        hand("1.2", "TS", bet=("pay", 100)),
+    )
     built = build_blackjack(BlackjackEntry([box1], "6H", "TD", ["8D"]), header=SALON)
     plays = [e for e in events(built) if e[0] in ("split", "hit", "stand")]
-    assert plays == [("split", "1"), ("hit", "1.1", "QS"), ("split", "1.1"), ("hit", "1.1.1", "JD"),
-                     ("split", "1.1.1"), ("hit", "1.1.1.1", "9C"), ("stand", "1.1.1.1"), ("hit", "1.1.1.2", "8S"),
-                     ("stand", "1.1.1.2"), ("hit", "1.1.2", "7S"), ("stand", "1.1.2"), ("hit", "1.2", "TS"),
-                     ("stand", "1.2")]
+    assert plays == [
+        ("split", "1"),
+        ("hit", "1.1", "QS"),
+        ("split", "1.1"),
+        ("hit", "1.1.1", "JD"),
+        ("split", "1.1.1"),
+        ("hit", "1.1.1.1", "9C"),
+        ("stand", "1.1.1.1"),
+        ("hit", "1.1.1.2", "8S"),
+        ("stand", "1.1.1.2"),
+        ("hit", "1.1.2", "7S"),
+        ("stand", "1.1.2"),
+        ("hit", "1.2", "TS"),
+        ("stand", "1.2"),
+    ]
     assert [h.name for h in box1.leaves()] == ["1.1.1.1", "1.1.1.2", "1.1.2", "1.2"]
     assert full_cards(box1, box1.hands["1.1.1.2"]) == ["JD", "8S"]
     assert full_cards(box1, box1.hands["1.2"]) == ["TC", "TS"]

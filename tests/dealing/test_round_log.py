@@ -2,7 +2,6 @@
 checked by the engine, chained, with its stakes; refused writes store nothing."""
 
 import json
-import uuid
 from decimal import Decimal
 
 import pytest
@@ -18,10 +17,12 @@ pytestmark = pytest.mark.django_db
 
 def _snapshot():
     """Everything a round write touches."""
-    return (list(Round.objects.order_by("pk").values_list("pk", "sha256", "status")),
-            list(Stake.objects.order_by("pk").values_list("pk", flat=True)),
-            list(Shoe.objects.order_by("pk").values_list("pk", "next_position", "ended_at")),
-            list(ShoeEvent.objects.order_by("pk").values_list("pk", flat=True)))
+    return (
+        list(Round.objects.order_by("pk").values_list("pk", "sha256", "status")),
+        list(Stake.objects.order_by("pk").values_list("pk", flat=True)),
+        list(Shoe.objects.order_by("pk").values_list("pk", "next_position", "ended_at")),
+        list(ShoeEvent.objects.order_by("pk").values_list("pk", flat=True)),
+    )
 
 
 def test_a_round_is_stored_completed_from_its_table_with_stakes_and_chain(staff, tables, deal):
@@ -76,32 +77,36 @@ def test_the_same_id_twice_is_one_round_and_a_different_body_is_a_conflict(staff
     assert Round.objects.count() == 1
 
 
-@pytest.mark.parametrize("change, code, path", [
-    (lambda d: d.update(variant="blackjack"), "variant_mismatch", "$.variant"),
-    (lambda d: d["table"].update(min=200), "limits_mismatch", "$.table.min"),
-    (lambda d: d["table"].update(max="4999.99"), "limits_mismatch", "$.table.max"),
-    (lambda d: d.update(rules={"dark_win_bet": "take"}), "rules_mismatch", "$.rules"),
-    (lambda d: d.update(rules={"no_such_rule": 1}), "unknown_rule", "$.rules.no_such_rule"),
-    (lambda d: d["table"].update(name="R-404"), "unknown_table", "$.table.name"),
-    (lambda d: d.pop("table"), "table_required", "$.table.name"),
-    (lambda d: d.update(dealer="inspector1"), "unknown_dealer", "$.dealer"),
-    (lambda d: d.update(dealer="dealer-c"), "unknown_dealer", "$.dealer"),
-    (lambda d: d.update(id="not-a-uuid"), "bad_id", "$.id"),
-    (lambda d: d.update(shoe="R-1/77"), "unknown_shoe", "$.shoe"),
-    (lambda d: d.update(format="round/2"), "wrong_format", "$.format"),
-    (lambda d: d.update(variant="poker"), "unknown_variant", "$.variant"),
-    (lambda d: d["events"][3].update(stake="zz"), "unknown_stake", "$.events[3].stake"),
-    (lambda d: d["stakes"][0].update(ante="1e3"), "bad_amount", "$.stakes[0].ante"),
-    (lambda d: d["stakes"][0].update(player="x" * 81), "too_long", "$.stakes[0].player"),
-    (lambda d: d["stakes"][0].update(player="nul\x00"), "bad_text", "$.stakes[0].player"),
-    (lambda d: d["stakes"][0].update(player="\ud800"), "bad_text", "$.stakes[0].player"),
-    (lambda d: d.update(extra={"a": Decimal("1E+400")}), "bad_number", "$.extra.a"),
-])
+@pytest.mark.parametrize(
+    "change, code, path",
+    [
+        (lambda d: d.update(variant="blackjack"), "variant_mismatch", "$.variant"),
+        (lambda d: d["table"].update(min=200), "limits_mismatch", "$.table.min"),
+        (lambda d: d["table"].update(max="4999.99"), "limits_mismatch", "$.table.max"),
+        (lambda d: d.update(rules={"dark_win_bet": "take"}), "rules_mismatch", "$.rules"),
+        (lambda d: d.update(rules={"no_such_rule": 1}), "unknown_rule", "$.rules.no_such_rule"),
+        (lambda d: d["table"].update(name="R-404"), "unknown_table", "$.table.name"),
+        (lambda d: d.pop("table"), "table_required", "$.table.name"),
+        (lambda d: d.update(dealer="inspector1"), "unknown_dealer", "$.dealer"),
+        (lambda d: d.update(dealer="dealer-c"), "unknown_dealer", "$.dealer"),
+        (lambda d: d.update(id="not-a-uuid"), "bad_id", "$.id"),
+        (lambda d: d.update(shoe="R-1/77"), "unknown_shoe", "$.shoe"),
+        (lambda d: d.update(format="round/2"), "wrong_format", "$.format"),
+        (lambda d: d.update(variant="poker"), "unknown_variant", "$.variant"),
+        (lambda d: d["events"][3].update(stake="zz"), "unknown_stake", "$.events[3].stake"),
+        (lambda d: d["stakes"][0].update(ante="1e3"), "bad_amount", "$.stakes[0].ante"),
+        (lambda d: d["stakes"][0].update(player="x" * 81), "too_long", "$.stakes[0].player"),
+        (lambda d: d["stakes"][0].update(player="nul\x00"), "bad_text", "$.stakes[0].player"),
+        (lambda d: d["stakes"][0].update(player="\ud800"), "bad_text", "$.stakes[0].player"),
+        (lambda d: d.update(extra={"a": Decimal("1E+400")}), "bad_number", "$.extra.a"),
+    ],
+)
 def test_a_refused_round_stores_nothing(staff, tables, deal, change, code, path):
     services.shoe_start(table=tables.ochko, shuffled_by=staff.dealer)
     doc = deal(tables.ochko, seed=6)
-    doc["events"][3] = {"e": "fold", "stake": doc["stakes"][0]["id"]} if doc["events"][3]["e"] != "fold" else \
-        doc["events"][3]
+    doc["events"][3] = (
+        {"e": "fold", "stake": doc["stakes"][0]["id"]} if doc["events"][3]["e"] != "fold" else doc["events"][3]
+    )
     services.round_log(document=deal(tables.ochko, seed=7), logged_by=staff.dealer)
     before = _snapshot()
     change(doc)
@@ -138,11 +143,20 @@ def test_a_failure_while_writing_rolls_everything_back(staff, tables, deal, monk
     assert shoe.next_position == 3
 
 
-@pytest.mark.parametrize("who, allowed", [
-    ("dealer", True), ("pitboss", True), ("admin", True),
-    ("inspector", False), ("auditor", False), ("trainee", False), ("nobody", False), ("dealer_c", False),
-    ("pitboss_c", False),
-])
+@pytest.mark.parametrize(
+    "who, allowed",
+    [
+        ("dealer", True),
+        ("pitboss", True),
+        ("admin", True),
+        ("inspector", False),
+        ("auditor", False),
+        ("trainee", False),
+        ("nobody", False),
+        ("dealer_c", False),
+        ("pitboss_c", False),
+    ],
+)
 def test_who_logs_rounds(staff, tables, deal, who, allowed):
     user = getattr(staff, who)
     doc = deal(tables.ochko, seed=11)  # dealt by dealer1
@@ -169,8 +183,7 @@ def test_rounds_take_their_place_in_the_open_shoe(staff, tables, deal):
     services.shoe_burn(shoe=shoe, card="9H", reason="load", recorded_by=staff.dealer)
     first, _ = services.round_log(document=deal(tables.ochko, seed=13), logged_by=staff.dealer)
     services.shoe_burn(shoe=shoe, card="TD", reason="paid", fee=50, recorded_by=staff.dealer)
-    second, _ = services.round_log(document=mutated(deal(tables.ochko, seed=14), shoe="R-1/1"),
-                                   logged_by=staff.dealer)
+    second, _ = services.round_log(document=mutated(deal(tables.ochko, seed=14), shoe="R-1/1"), logged_by=staff.dealer)
     assert (first.shoe, first.position, first.number) == (shoe, 3, 1)
     assert first.shoe.loaded_at == shoe.loaded_at  # the shoe read back while taking the place is whole
     assert (second.shoe, second.position, second.number) == (shoe, 5, 2)
@@ -200,16 +213,18 @@ def test_every_golden_case_is_stored_with_its_findings(staff, golden_table, vari
         case = golden(path)
         table = golden_table(case["round"])
         doc = mutated(case["round"], dealer="dealer1")
-        doc["events"] = [dict(ev, approved_by="pitboss1") if ev.get("approved_by") == "D-1" else ev
-                         for ev in doc["events"]]
+        doc["events"] = [
+            dict(ev, approved_by="pitboss1") if ev.get("approved_by") == "D-1" else ev for ev in doc["events"]
+        ]
         if engine.IMPOSSIBLE & set(case["expected"]["finding_codes"]):
             # Issue #20 item 3: a round that cannot have happened is refused with the engine's reason.
             stored = Round.objects.count()
             with pytest.raises(ServiceError) as refused:
                 services.round_log(document=json.dumps(doc), logged_by=staff.pitboss, table=table)
             assert (refused.value.status, refused.value.extra["code"]) == (422, "impossible_round"), path.name
-            assert {f["code"] for f in refused.value.extra["findings"]} == \
-                engine.IMPOSSIBLE & set(case["expected"]["finding_codes"]), path.name
+            assert {f["code"] for f in refused.value.extra["findings"]} == engine.IMPOSSIBLE & set(
+                case["expected"]["finding_codes"]
+            ), path.name
             assert Round.objects.count() == stored, path.name
             continue
         record, created = services.round_log(document=json.dumps(doc), logged_by=staff.pitboss, table=table)
@@ -251,6 +266,7 @@ def test_stake_rows_hold_exactly_what_the_round_says(staff, tables, deal):
 # Rounds at a table are checked against its row as this process last read it, and written only if
 # locking the table reads the same row (dealing.services.Link.table_named): a change to the table
 # between two rounds is never missed, whichever way it goes.
+
 
 def _table_named(name):
     from casino.models import Table

@@ -36,10 +36,18 @@ def test_packs_may_be_given_within_reason(staff, tables):
     assert err.value.extra["code"] == "bad_decks"
 
 
-@pytest.mark.parametrize("who, allowed", [
-    ("dealer", True), ("pitboss", True), ("admin", True), ("inspector", False), ("auditor", False),
-    ("trainee", False), ("dealer_c", False),
-])
+@pytest.mark.parametrize(
+    "who, allowed",
+    [
+        ("dealer", True),
+        ("pitboss", True),
+        ("admin", True),
+        ("inspector", False),
+        ("auditor", False),
+        ("trainee", False),
+        ("dealer_c", False),
+    ],
+)
 def test_who_loads_a_shoe(staff, tables, who, allowed):
     if allowed:
         services.shoe_start(table=tables.ochko, shuffled_by=getattr(staff, who))
@@ -87,9 +95,11 @@ def test_a_blackjack_shoe_burns_any_card_of_its_52(staff, tables):
 def test_an_ended_shoe_takes_nothing_more(staff, tables):
     shoe = services.shoe_start(table=tables.ochko, shuffled_by=staff.dealer)
     services.shoe_end(shoe=shoe, ended_by=staff.dealer)
-    for write in (lambda: services.shoe_burn(shoe=shoe, card="AS", reason="load", recorded_by=staff.dealer),
-                  lambda: services.shoe_dealer_change(shoe=shoe, dealer=staff.dealer2, recorded_by=staff.dealer),
-                  lambda: services.shoe_end(shoe=shoe, ended_by=staff.dealer)):
+    for write in (
+        lambda: services.shoe_burn(shoe=shoe, card="AS", reason="load", recorded_by=staff.dealer),
+        lambda: services.shoe_dealer_change(shoe=shoe, dealer=staff.dealer2, recorded_by=staff.dealer),
+        lambda: services.shoe_end(shoe=shoe, ended_by=staff.dealer),
+    ):
         with pytest.raises(ServiceError) as err:
             write()
         assert err.value.status == 409 and err.value.extra["code"] == "shoe_ended"
@@ -118,8 +128,7 @@ def _play_a_shoe(staff, tables, *, load_burns=6, rounds=5, seed=1):
     for _ in range(load_burns):
         services.shoe_burn(shoe=shoe, card=cards.pop(), reason="load", recorded_by=staff.dealer)
     for k in range(rounds):
-        doc = ochko_sim.simulate_round(rng, number=k, shoe=cards, dealer="dealer1", table_name="R-1",
-                                       incidents=0).doc
+        doc = ochko_sim.simulate_round(rng, number=k, shoe=cards, dealer="dealer1", table_name="R-1", incidents=0).doc
         services.round_log(document=doc, logged_by=staff.dealer)
     return shoe, cards
 
@@ -131,12 +140,14 @@ def test_the_shoe_document_follows_the_shoe_in_order_and_the_engine_judges_it(st
     services.shoe_burn(shoe=shoe, card=cards.pop(), reason="dealer_change", recorded_by=staff.dealer2)
     doc = selectors.shoe_document(shoe=shoe)
     assert doc["format"] == "shoe/1" and doc["variant"] == "ochko"
-    assert [item["e"] for item in doc["items"]] == (["shuffle"] + ["burn"] * 6 + ["round"] * 5
-                                                    + ["burn", "dealer_change", "burn"])
+    assert [item["e"] for item in doc["items"]] == (
+        ["shuffle"] + ["burn"] * 6 + ["round"] * 5 + ["burn", "dealer_change", "burn"]
+    )
     assert doc["items"][-3]["fee"] == 50 and doc["items"][-2]["dealer"] == "dealer2"
     assert engine.check_shoe(doc) == []
     assert selectors.shoe_cards_left(shoe=shoe) == 288 - 8 - sum(
-        len(engine.replay(item["round"]).cards) for item in doc["items"] if item["e"] == "round")
+        len(engine.replay(item["round"]).cards) for item in doc["items"] if item["e"] == "round"
+    )
 
 
 def test_missing_load_burns_are_the_engines_finding(staff, tables):

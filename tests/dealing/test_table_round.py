@@ -103,12 +103,24 @@ def test_the_migration_numbers_the_rounds_already_stored():
     dealer = UserFactory(username="dealer1")
     made = []
     for k, (table, corrects) in enumerate([(0, None), (1, None), (0, None), (0, 0), (1, None), (0, None)]):
-        made.append(OldRound.objects.create(
-            uid=uuid.uuid4(), table_id=tables[table].pk, dealer_id=dealer.pk, variant="ochko", house_rules={},
-            table_min=Decimal(100), table_max=Decimal(5000), document={"id": str(k)},
-            chain_index=sum(1 for r in made if r.table_id == tables[table].pk), sha256=f"{k:064x}",
-            revision=1 if corrects is None else 2, supersedes_id=None if corrects is None else made[corrects].pk,
-            logged_by_id=dealer.pk, logged_at=timezone.now()))
+        made.append(
+            OldRound.objects.create(
+                uid=uuid.uuid4(),
+                table_id=tables[table].pk,
+                dealer_id=dealer.pk,
+                variant="ochko",
+                house_rules={},
+                table_min=Decimal(100),
+                table_max=Decimal(5000),
+                document={"id": str(k)},
+                chain_index=sum(1 for r in made if r.table_id == tables[table].pk),
+                sha256=f"{k:064x}",
+                revision=1 if corrects is None else 2,
+                supersedes_id=None if corrects is None else made[corrects].pk,
+                logged_by_id=dealer.pk,
+                logged_at=timezone.now(),
+            )
+        )
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
     executor.migrate(executor.loader.graph.leaf_nodes())
@@ -126,8 +138,17 @@ def test_the_incident_form_names_the_round_by_its_number_at_the_table(staff, tab
     boss = login(staff.pitboss)
     prefilled = boss.get(reverse("dealing:incident_new") + f"?round={record.pk}").content.decode()
     assert 'value="1"' in prefilled and f'name="round" value="{record.pk}"' not in prefilled
-    response = boss.post(reverse("dealing:incident_new"), {
-        "kind": "misdrawn_card", "table": "R-1", "card": "9D", "resolution": "burned", "dealer": "dealer1",
-        "round": "1", "exposed": "on"})
+    response = boss.post(
+        reverse("dealing:incident_new"),
+        {
+            "kind": "misdrawn_card",
+            "table": "R-1",
+            "card": "9D",
+            "resolution": "burned",
+            "dealer": "dealer1",
+            "round": "1",
+            "exposed": "on",
+        },
+    )
     assert response.status_code == 302, response.context["form"].errors
     assert Incident.objects.get().round == record

@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from django.db import connection
 
 from dealing import chain, checkpoint_log, services
-from dealing.models import Approval, Incident, Round, Stake
+from dealing.models import Approval, Round, Stake
 
 pytestmark = pytest.mark.django_db
 
@@ -48,9 +48,15 @@ class Store:
         self.r9 = [logged(tables.ochko_b, staff.dealer, seed=20 + k) for k in range(3)]
         self.incidents = []
         for card in ("KH", "7S"):
-            incident = services.incident_report(table=tables.ochko, kind="dealer_card_exposed", card=card,
-                                                exposed=True, resolution="burned", dealer=staff.dealer,
-                                                reported_by=staff.inspector)
+            incident = services.incident_report(
+                table=tables.ochko,
+                kind="dealer_card_exposed",
+                card=card,
+                exposed=True,
+                resolution="burned",
+                dealer=staff.dealer,
+                reported_by=staff.inspector,
+            )
             services.incident_decide(incident=incident, decided_by=staff.pitboss, decision="approved")
             self.incidents.append(incident)
         self.approvals = list(Approval.objects.order_by("link"))
@@ -77,14 +83,33 @@ def _rechain(table, key: bytes, start: int = 0):
     for record in Round.objects.filter(table=table, chain_index__gte=start).order_by("chain_index"):
         record.prev_sha256 = prev
         sup = record.supersedes.sha256 if record.supersedes_id else None
-        digest = chain.link_digest(chain.record_payload(
-            key_id=record.chain_key, table_id=record.table_id, chain_index=record.chain_index, uid=record.uid,
-            revision=record.revision, supersedes_sha256=sup, amendment_reason=record.amendment_reason,
-            shoe_id=record.shoe_id, position=record.position, number=record.number, dealer_id=record.dealer_id,
-            logged_by_id=record.logged_by_id, logged_at=record.logged_at, variant=record.variant,
-            house_rules=record.house_rules, table_min=record.table_min, table_max=record.table_max,
-            float_owed=record.float_owed, float_logged=record.float_logged, document=record.document,
-            stakes_hmac=record.stakes_hmac, prev_sha256=prev), key)
+        digest = chain.link_digest(
+            chain.record_payload(
+                key_id=record.chain_key,
+                table_id=record.table_id,
+                chain_index=record.chain_index,
+                uid=record.uid,
+                revision=record.revision,
+                supersedes_sha256=sup,
+                amendment_reason=record.amendment_reason,
+                shoe_id=record.shoe_id,
+                position=record.position,
+                number=record.number,
+                dealer_id=record.dealer_id,
+                logged_by_id=record.logged_by_id,
+                logged_at=record.logged_at,
+                variant=record.variant,
+                house_rules=record.house_rules,
+                table_min=record.table_min,
+                table_max=record.table_max,
+                float_owed=record.float_owed,
+                float_logged=record.float_logged,
+                document=record.document,
+                stakes_hmac=record.stakes_hmac,
+                prev_sha256=prev,
+            ),
+            key,
+        )
         _sql("UPDATE dealing_round SET prev_sha256 = %s, sha256 = %s WHERE id = %s", [prev, digest, record.pk])
         prev = digest
 
@@ -93,6 +118,7 @@ def _round_update(column_sql, link=2):
     def tamper(s):
         _sql(f"UPDATE dealing_round SET {column_sql} WHERE id = %s", [s.r1[link].pk])
         return ("R-1", chain.ROUNDS, link)
+
     return tamper
 
 
@@ -100,6 +126,7 @@ def _stake_update(column_sql, link=1):
     def tamper(s):
         _sql(f"UPDATE dealing_stake SET {column_sql} WHERE id = %s", [s.stake(s.r1[link]).pk])
         return ("R-1", chain.STAKES, link)
+
     return tamper
 
 
@@ -107,6 +134,7 @@ def _approval_update(column_sql, link=1):
     def tamper(s):
         _sql(f"UPDATE dealing_approval SET {column_sql} WHERE id = %s", [s.approvals[link].pk])
         return ("approvals", chain.APPROVALS, link)
+
     return tamper
 
 
@@ -143,31 +171,39 @@ def t_reorder(s):
 def t_insert_at_end(s):
     """A forged round appended at the head, its link a plain SHA-256 (no key)."""
     last = s.r9[2]
-    _sql("INSERT INTO dealing_round (uid, table_id, shoe_id, position, number, dealer_id, variant, house_rules, "
-         "table_min, table_max, document, chain_index, sha256, prev_sha256, revision, supersedes_id, "
-         "amendment_reason, logged_by_id, logged_at, float_owed, "
-         "float_logged, chain_key, stakes_hmac) "
-         "SELECT %s, table_id, shoe_id, position, number, dealer_id, variant, house_rules, table_min, table_max, "
-         "document, 3, %s, sha256, 1, NULL, '', logged_by_id, logged_at, "
-         "float_owed, float_logged, chain_key, stakes_hmac FROM dealing_round WHERE id = %s",
-         [uuid.uuid4(), hashlib.sha256(b"forged").hexdigest(), last.pk])
+    _sql(
+        "INSERT INTO dealing_round (uid, table_id, shoe_id, position, number, dealer_id, variant, house_rules, "
+        "table_min, table_max, document, chain_index, sha256, prev_sha256, revision, supersedes_id, "
+        "amendment_reason, logged_by_id, logged_at, float_owed, "
+        "float_logged, chain_key, stakes_hmac) "
+        "SELECT %s, table_id, shoe_id, position, number, dealer_id, variant, house_rules, table_min, table_max, "
+        "document, 3, %s, sha256, 1, NULL, '', logged_by_id, logged_at, "
+        "float_owed, float_logged, chain_key, stakes_hmac FROM dealing_round WHERE id = %s",
+        [uuid.uuid4(), hashlib.sha256(b"forged").hexdigest(), last.pk],
+    )
     return ("R-9", chain.ROUNDS, 3)
 
 
 def t_insert_in_the_middle(s):
     """Room made at link 1 (every later link moved up one) for a copy of link 0."""
-    _sql("UPDATE dealing_round SET chain_index = chain_index + 100 WHERE table_id = %s AND chain_index >= 1",
-         [s.tables.ochko_b.pk])
-    _sql("UPDATE dealing_round SET chain_index = chain_index - 99 WHERE table_id = %s AND chain_index >= 100",
-         [s.tables.ochko_b.pk])
-    _sql("INSERT INTO dealing_round (uid, table_id, shoe_id, position, number, dealer_id, variant, house_rules, "
-         "table_min, table_max, document, chain_index, sha256, prev_sha256, revision, supersedes_id, "
-         "amendment_reason, logged_by_id, logged_at, float_owed, "
-         "float_logged, chain_key, stakes_hmac) "
-         "SELECT %s, table_id, shoe_id, position, number, dealer_id, variant, house_rules, table_min, table_max, "
-         "document, 1, %s, sha256, 1, NULL, '', logged_by_id, logged_at, "
-         "float_owed, float_logged, chain_key, stakes_hmac FROM dealing_round WHERE id = %s",
-         [uuid.uuid4(), "f" * 64, s.r9[0].pk])
+    _sql(
+        "UPDATE dealing_round SET chain_index = chain_index + 100 WHERE table_id = %s AND chain_index >= 1",
+        [s.tables.ochko_b.pk],
+    )
+    _sql(
+        "UPDATE dealing_round SET chain_index = chain_index - 99 WHERE table_id = %s AND chain_index >= 100",
+        [s.tables.ochko_b.pk],
+    )
+    _sql(
+        "INSERT INTO dealing_round (uid, table_id, shoe_id, position, number, dealer_id, variant, house_rules, "
+        "table_min, table_max, document, chain_index, sha256, prev_sha256, revision, supersedes_id, "
+        "amendment_reason, logged_by_id, logged_at, float_owed, "
+        "float_logged, chain_key, stakes_hmac) "
+        "SELECT %s, table_id, shoe_id, position, number, dealer_id, variant, house_rules, table_min, table_max, "
+        "document, 1, %s, sha256, 1, NULL, '', logged_by_id, logged_at, "
+        "float_owed, float_logged, chain_key, stakes_hmac FROM dealing_round WHERE id = %s",
+        [uuid.uuid4(), "f" * 64, s.r9[0].pk],
+    )
     return ("R-9", chain.ROUNDS, 1)
 
 
@@ -200,8 +236,9 @@ def t_rechain_after_deleting_the_head_with_the_stolen_key(s):
 
 
 def t_stake_moved(s):
-    _sql("UPDATE dealing_stake SET round_id = %s, stake_id = 'moved' WHERE id = %s",
-         [s.r1[0].pk, s.stake(s.r1[1], 1).pk])
+    _sql(
+        "UPDATE dealing_stake SET round_id = %s, stake_id = 'moved' WHERE id = %s", [s.r1[0].pk, s.stake(s.r1[1], 1).pk]
+    )
     return ("R-1", chain.STAKES, 0)
 
 
@@ -211,8 +248,11 @@ def t_stake_deleted(s):
 
 
 def t_stake_inserted(s):
-    _sql("INSERT INTO dealing_stake (round_id, stake_id, box, player, ante, bet, dealer_bet, owed_net, paid_net) "
-         "VALUES (%s, 'extra', 9, 'P-FRIEND', 100, NULL, NULL, 0, 900)", [s.r1[3].pk])
+    _sql(
+        "INSERT INTO dealing_stake (round_id, stake_id, box, player, ante, bet, dealer_bet, owed_net, paid_net) "
+        "VALUES (%s, 'extra', 9, 'P-FRIEND', 100, NULL, NULL, 0, 900)",
+        [s.r1[3].pk],
+    )
     return ("R-1", chain.STAKES, 3)
 
 
@@ -250,6 +290,7 @@ def _supersession_update(column_sql):
     def tamper(s):
         _sql(f"UPDATE dealing_supersession SET {column_sql} WHERE approval_id = %s", [s.approvals[0].pk])
         return ("approvals", chain.SUPERSESSIONS, 0)
+
     return tamper
 
 
@@ -261,9 +302,11 @@ def t_supersession_deleted(s):
 
 def t_supersession_inserted(s):
     """A forged supersession taking an R-9 round out of force, hung on an incident's approval."""
-    _sql("INSERT INTO dealing_supersession (superseded_id, superseding_id, approval_id, at) "
-         "SELECT %s, %s, id, decided_at FROM dealing_approval WHERE id = %s",
-         [s.r9[0].pk, s.r9[1].pk, s.approvals[1].pk])
+    _sql(
+        "INSERT INTO dealing_supersession (superseded_id, superseding_id, approval_id, at) "
+        "SELECT %s, %s, id, decided_at FROM dealing_approval WHERE id = %s",
+        [s.r9[0].pk, s.r9[1].pk, s.approvals[1].pk],
+    )
     return ("approvals", chain.SUPERSESSIONS, 1)
 
 
@@ -302,7 +345,8 @@ def t_checkpoint_forged_with_another_key(s):
     body["key"] = checkpoint_log.fingerprint(forger.public_key())
     body["sig"] = base64.b64encode(forger.sign(chain.canonical_json(body).encode())).decode()
     (path.parent / checkpoint_log.PUBLIC_KEY_FILE.format(fingerprint=body["key"])).write_bytes(
-        checkpoint_log.public_pem(forger.public_key()))
+        checkpoint_log.public_pem(forger.public_key())
+    )
     path.write_text("\n".join([lines[0], chain.canonical_json(body)]) + "\n")
     return ("checkpoints", chain.CHECKPOINTS, 2)
 
@@ -363,7 +407,8 @@ KINDS = {
     "supersession.superseded": _supersession_update("superseded_id = (SELECT min(id) FROM dealing_round)"),
     "supersession.superseding": _supersession_update(
         "superseding_id = (SELECT id FROM dealing_round WHERE table_id = "
-        "(SELECT table_id FROM dealing_round WHERE id = superseding_id) AND chain_index = 3)"),
+        "(SELECT table_id FROM dealing_round WHERE id = superseding_id) AND chain_index = 3)"
+    ),
     "supersession.approval": _supersession_update("approval_id = (SELECT id FROM dealing_approval WHERE link = 2)"),
     "supersession.at": _supersession_update("at = at + interval '1 day'"),
     "supersession deleted": t_supersession_deleted,
@@ -398,8 +443,9 @@ def test_each_kind_of_tampering_is_detected_and_named(kind, store):
     assert not report.ok, f"{kind}: not detected"
     named = [(b.chain, b.relation, b.link) for b in report.breaks]
     assert (expected_chain, expected_relation, expected_link) in named, f"{kind}: {[str(b) for b in report.breaks]}"
-    found = next(b for b in report.breaks if (b.chain, b.relation, b.link) == (expected_chain, expected_relation,
-                                                                               expected_link))
+    found = next(
+        b for b in report.breaks if (b.chain, b.relation, b.link) == (expected_chain, expected_relation, expected_link)
+    )
     assert found.problem, kind
 
 

@@ -14,22 +14,37 @@ from dealing.models import Round
 
 pytestmark = pytest.mark.django_db
 
-STAKES = [{"id": "1a", "box": 1, "player": "P-23", "ante": 100, "dealer_bet": 10},
-          {"id": "2a", "box": 2, "ante": 200}, {"id": "3a", "box": 3, "player": "P-8", "ante": 100}]
+STAKES = [
+    {"id": "1a", "box": 1, "player": "P-23", "ante": 100, "dealer_bet": 10},
+    {"id": "2a", "box": 2, "ante": 200},
+    {"id": "3a", "box": 3, "player": "P-8", "ante": 100},
+]
 EVENTS = [
-    {"e": "deal", "to": 1, "card": "9*"}, {"e": "deal", "to": 2, "card": "K*"}, {"e": "deal", "to": 3, "card": "7*"},
+    {"e": "deal", "to": 1, "card": "9*"},
+    {"e": "deal", "to": 2, "card": "K*"},
+    {"e": "deal", "to": 3, "card": "7*"},
     {"e": "deal", "to": "dealer", "card": "7*"},
-    {"e": "bet", "stake": "1a", "amount": 100}, {"e": "bet", "stake": "2a", "amount": 200},
-    {"e": "bet", "stake": "3a", "amount": 100}, {"e": "open"},
-    {"e": "hit", "box": 1, "card": "T*"}, {"e": "stand", "box": 1}, {"e": "dark", "box": 2, "card": "8*"},
-    {"e": "hit", "box": 3, "card": "9*"}, {"e": "stand", "box": 3},
-    {"e": "draw", "card": "6*"}, {"e": "draw", "card": "9*"}, {"e": "reveal", "box": 2},
+    {"e": "bet", "stake": "1a", "amount": 100},
+    {"e": "bet", "stake": "2a", "amount": 200},
+    {"e": "bet", "stake": "3a", "amount": 100},
+    {"e": "open"},
+    {"e": "hit", "box": 1, "card": "T*"},
+    {"e": "stand", "box": 1},
+    {"e": "dark", "box": 2, "card": "8*"},
+    {"e": "hit", "box": 3, "card": "9*"},
+    {"e": "stand", "box": 3},
+    {"e": "draw", "card": "6*"},
+    {"e": "draw", "card": "9*"},
+    {"e": "reveal", "box": 2},
 ]
 # The dealer busts with 22: every box wins; box 2's dark card is paid its Ante only (its Bet stays).
 PAYMENTS = [
-    {"e": "pay", "stake": "3a", "wager": "bet", "amount": 100}, {"e": "pay", "stake": "3a", "wager": "ante", "amount": 100},
-    {"e": "pay", "stake": "2a", "wager": "ante", "amount": 200}, {"e": "leave", "stake": "2a", "wager": "bet"},
-    {"e": "pay", "stake": "1a", "wager": "bet", "amount": 100}, {"e": "pay", "stake": "1a", "wager": "ante", "amount": 100},
+    {"e": "pay", "stake": "3a", "wager": "bet", "amount": 100},
+    {"e": "pay", "stake": "3a", "wager": "ante", "amount": 100},
+    {"e": "pay", "stake": "2a", "wager": "ante", "amount": 200},
+    {"e": "leave", "stake": "2a", "wager": "bet"},
+    {"e": "pay", "stake": "1a", "wager": "bet", "amount": 100},
+    {"e": "pay", "stake": "1a", "wager": "ante", "amount": 100},
     {"e": "pay", "stake": "1a", "wager": "dealer_bet", "amount": 10},
 ]
 
@@ -41,17 +56,30 @@ def client_of(user):
 
 
 def urls(table):
-    return {k: reverse(f"dealing:{n}", kwargs={"name": table.name})
-            for k, n in (("page", "terminal"), ("next", "terminal_next"), ("save", "terminal_save"))}
+    return {
+        k: reverse(f"dealing:{n}", kwargs={"name": table.name})
+        for k, n in (("page", "terminal"), ("next", "terminal_next"), ("save", "terminal_save"))
+    }
 
 
 def post(c, url, body):
     return c.post(url, json.dumps(body), content_type="application/json")
 
 
-@pytest.mark.parametrize("role, status", [("dealer", 200), ("inspector", 200), ("pitboss", 200), ("admin", 200),
-                                          ("auditor", 403), ("trainee", 403), ("nobody", 403),
-                                          ("dealer_c", 403), ("inspector_c", 403)])
+@pytest.mark.parametrize(
+    "role, status",
+    [
+        ("dealer", 200),
+        ("inspector", 200),
+        ("pitboss", 200),
+        ("admin", 200),
+        ("auditor", 403),
+        ("trainee", 403),
+        ("nobody", 403),
+        ("dealer_c", 403),
+        ("inspector_c", 403),
+    ],
+)
 def test_the_terminal_is_for_the_dealers_inspectors_and_pit_bosses_of_the_pit(staff, tables, role, status):
     c = client_of(getattr(staff, role))
     u = urls(tables.ochko)
@@ -72,7 +100,9 @@ def test_the_engine_offers_what_may_come_next_and_what_is_owed(staff, tables):
     answer = post(c, urls(tables.ochko)["next"], {"stakes": STAKES, "events": EVENTS}).json()
     assert answer["moves"][0]["event"] == {"e": "pay", "stake": "3a", "wager": "bet", "amount": "100"}
     assert {(w["stake"], w["wager"]): (w["result"], w["amount"]) for w in answer["owed"]}[("2a", "bet")] == (
-        "leave", "200")
+        "leave",
+        "200",
+    )
     assert answer["halt"] == [] and answer["error"] is None and not answer["done"]
 
 
@@ -112,16 +142,21 @@ def test_the_stored_round_is_the_forms_round_and_the_next_one_carries_the_stakes
     assert Round.objects.filter(table=tables.ochko).count() == 1
     # The next round's stakes: carried, with the Bet each played.
     page = c.get(u["page"])
-    config = json.loads(page.content.decode().split('id="terminal-config" type="application/json">')[1]
-                        .split("</script>")[0])
+    config = json.loads(
+        page.content.decode().split('id="terminal-config" type="application/json">')[1].split("</script>")[0]
+    )
     assert [(s["id"], s.get("player"), s["ante"], s.get("dealer_bet"), s["last_bet"]) for s in config["stakes"]] == [
-        ("1a", "P-23", 100, 10, 100), ("2a", None, 200, None, 200), ("3a", "P-8", 100, None, 100)]
+        ("1a", "P-23", 100, 10, 100),
+        ("2a", None, 200, None, 200),
+        ("3a", "P-8", 100, None, 100),
+    ]
 
 
 def test_an_inspector_follows_but_does_not_store(staff, tables):
     c = client_of(staff.inspector)
-    response = post(c, urls(tables.ochko)["save"], {"id": str(uuid.uuid4()), "stakes": STAKES,
-                                                    "events": EVENTS + PAYMENTS})
+    response = post(
+        c, urls(tables.ochko)["save"], {"id": str(uuid.uuid4()), "stakes": STAKES, "events": EVENTS + PAYMENTS}
+    )
     assert response.status_code == 403
     assert not Round.objects.exists()
 
@@ -137,8 +172,9 @@ def test_a_pit_boss_names_the_dealer(staff, tables):
 
 def test_an_impossible_log_is_stored_nowhere(staff, tables):
     c = client_of(staff.dealer)
-    response = post(c, urls(tables.ochko)["save"], {"id": str(uuid.uuid4()), "stakes": STAKES,
-                                                    "events": [{"e": "fly"}]})
+    response = post(
+        c, urls(tables.ochko)["save"], {"id": str(uuid.uuid4()), "stakes": STAKES, "events": [{"e": "fly"}]}
+    )
     assert response.status_code == 400 and response.json()["error"]["message"]
     assert not Round.objects.exists()
 
@@ -166,8 +202,11 @@ def test_services_stay_the_one_way_in(staff, tables, monkeypatch):
     calls = []
     real = services.round_log
     monkeypatch.setattr(services, "round_log", lambda **kw: calls.append(kw) or real(**kw))
-    post(client_of(staff.dealer), urls(tables.ochko)["save"], {"id": str(uuid.uuid4()), "stakes": STAKES,
-                                                               "events": EVENTS + PAYMENTS})
+    post(
+        client_of(staff.dealer),
+        urls(tables.ochko)["save"],
+        {"id": str(uuid.uuid4()), "stakes": STAKES, "events": EVENTS + PAYMENTS},
+    )
     assert len(calls) == 1 and calls[0]["table"] == tables.ochko
 
 
@@ -183,13 +222,17 @@ def test_the_tables_and_the_shoe_page_link_to_the_terminal(staff, tables):
 def test_a_jackpot_table_carries_the_side_bet_and_types_suits():
     from dealing.games import terminal as term
 
-    previous = {"variant": "blackjack", "stakes": [{"id": "1", "box": 1, "player": "P-13", "bet": 10, "jackpot": 1},
-                                                   {"id": "9", "box": 9, "bet": 10}], "events": []}
+    previous = {
+        "variant": "blackjack",
+        "stakes": [{"id": "1", "box": 1, "player": "P-13", "bet": 10, "jackpot": 1}, {"id": "9", "box": 9, "bet": 10}],
+        "events": [],
+    }
     assert term.extras("blackjack", {"preset": "online"}) == ("jackpot",)
     assert term.extras("blackjack", {"preset": "salon"}) == ()
     assert term.suited("blackjack", {"preset": "online"}) and not term.suited("ochko", {})
     assert term.carried_stakes("blackjack", previous, boxes=1, extra=("jackpot",)) == [
-        {"id": "1", "box": 1, "bet": 10, "player": "P-13", "jackpot": 1}]  # box 9 is not on a 1-box table
+        {"id": "1", "box": 1, "bet": 10, "player": "P-13", "jackpot": 1}
+    ]  # box 9 is not on a 1-box table
     assert term.carried_stakes("ochko", previous, boxes=6) == []  # another game's round carries nothing
 
 

@@ -95,8 +95,9 @@ def test_a_password_change_revokes_the_users_tokens(make_user, floor):
     dealer.set_password("a-new-long-password")
     dealer.save()
     assert _with(key).get(ROUNDS).status_code == 401
-    assert SecurityEvent.objects.filter(kind=SecurityEvent.Kind.TOKEN_REVOKED,
-                                        detail__startswith="password changed").exists()
+    assert SecurityEvent.objects.filter(
+        kind=SecurityEvent.Kind.TOKEN_REVOKED, detail__startswith="password changed"
+    ).exists()
 
 
 def test_a_deactivation_revokes_every_token_device_ones_too(make_user, floor):
@@ -134,8 +135,7 @@ def test_an_admin_issues_lists_and_revokes_device_tokens(make_user, floor):
     dealer = make_user(DEALER, pits=floor.pits)
     admin = Client()
     admin.force_login(make_user("superuser"))
-    response = admin.post(reverse("admin:casino_devicetoken_add"), {"name": "Shoe 11", "user": dealer.pk},
-                          follow=True)
+    response = admin.post(reverse("admin:casino_devicetoken_add"), {"name": "Shoe 11", "user": dealer.pk}, follow=True)
     assert response.status_code == 200
     device = DeviceToken.objects.get(name="Shoe 11")
     shown = [str(message) for message in response.context["messages"]]
@@ -143,8 +143,7 @@ def test_an_admin_issues_lists_and_revokes_device_tokens(make_user, floor):
     assert _with(key).get(ROUNDS).status_code == 200
     listing = admin.get(reverse("admin:casino_devicetoken_changelist"))
     assert "Shoe 11" in listing.content.decode()
-    admin.post(reverse("admin:casino_devicetoken_changelist"),
-               {"action": "revoke", "_selected_action": [device.pk]})
+    admin.post(reverse("admin:casino_devicetoken_changelist"), {"action": "revoke", "_selected_action": [device.pk]})
     assert _with(key).get(ROUNDS).status_code == 401
     device.refresh_from_db()
     assert device.revoked_at is not None

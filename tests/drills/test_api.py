@@ -65,8 +65,9 @@ def test_a_payout_round_through_the_api(api_for):
     doc = Drill.objects.get(pk=drill_id).rounds.get().doc
     answers = payout.simulated_answers(doc)
     answers[0] = {**answers[0], "result": "pay", "amount": "12345"}
-    answered = client.post(reverse("api:drill-answer", args=[drill_id]), {"round": 1, "answers": answers},
-                           format="json")
+    answered = client.post(
+        reverse("api:drill-answer", args=[drill_id]), {"round": 1, "answers": answers}, format="json"
+    )
     assert answered.status_code == 200, answered.json()
     body = answered.json()
     assert body["correct"] is False and body["round_done"] and body["finished"]
@@ -82,8 +83,11 @@ def test_payout_answers_with_bad_fields_are_refused_with_the_field(api_for):
     client = api_for(TRAINEE)
     drill_id = _start(client, rounds=1).json()["id"]
     client.post(reverse("api:drill-next", args=[drill_id]))
-    response = client.post(reverse("api:drill-answer", args=[drill_id]),
-                           {"answers": [{"stake": "1a", "wager": "ante", "result": "give"}]}, format="json")
+    response = client.post(
+        reverse("api:drill-answer", args=[drill_id]),
+        {"answers": [{"stake": "1a", "wager": "ante", "result": "give"}]},
+        format="json",
+    )
     assert response.status_code == 400 and "answers[0]" in response.json()["extra"]["fields"]
     response = client.post(reverse("api:drill-answer", args=[drill_id]), {"answers": []}, format="json")
     assert response.status_code == 400
@@ -100,8 +104,12 @@ def test_a_procedure_step_through_the_api(api_for):
     answered = client.post(reverse("api:drill-answer", args=[drill_id]), {"step": 0, "choice": right}, format="json")
     assert answered.status_code == 200 and answered.json()["correct"] is True
     assert client.post(reverse("api:drill-next", args=[drill_id])).json()["step"] == 1
-    assert client.post(reverse("api:drill-answer", args=[drill_id]), {"step": 0, "choice": right},
-                       format="json").status_code == 409
+    assert (
+        client.post(
+            reverse("api:drill-answer", args=[drill_id]), {"step": 0, "choice": right}, format="json"
+        ).status_code
+        == 409
+    )
     assert client.post(reverse("api:drill-answer", args=[drill_id]), {}, format="json").status_code == 400
 
 
@@ -110,8 +118,7 @@ def test_only_trainees_deal_and_answer(api_for, make_user, floor, role):
     drill = DrillFactory(trainee=make_user(TRAINEE, pits=floor.pits))
     client = api_for(role)
     assert client.post(reverse("api:drill-next", args=[drill.pk])).status_code == 403
-    assert client.post(reverse("api:drill-answer", args=[drill.pk]), {"choice": "1"},
-                       format="json").status_code == 403
+    assert client.post(reverse("api:drill-answer", args=[drill.pk]), {"choice": "1"}, format="json").status_code == 403
     assert api_for(None).post(reverse("api:drill-next", args=[drill.pk])).status_code == 401
 
 
@@ -120,20 +127,22 @@ def test_nobody_plays_another_trainees_drill(api_for, make_user, floor):
     drill_id = _start(owner, rounds=1).json()["id"]
     other = api_for(TRAINEE)
     assert other.post(reverse("api:drill-next", args=[drill_id])).status_code == 404
-    assert other.post(reverse("api:drill-answer", args=[drill_id]), {"answers": [{}]},
-                      format="json").status_code == 404
+    assert other.post(reverse("api:drill-answer", args=[drill_id]), {"answers": [{}]}, format="json").status_code == 404
     assert other.get(reverse("api:drill-results", args=[drill_id])).status_code == 404
 
 
-@pytest.mark.parametrize("role, pits, status", [
-    (TRAINEE, "a", 200),  # the trainee himself (below)
-    (PIT_BOSS, "a", 200),  # the pit boss of the trainee's pit
-    (PIT_BOSS, "b", 404),  # a pit boss of another pit
-    (AUDITOR, "none", 200),  # auditors read all
-    (DEALER, "a", 403),
-    (INSPECTOR, "a", 403),
-    (None, "a", 401),
-])
+@pytest.mark.parametrize(
+    "role, pits, status",
+    [
+        (TRAINEE, "a", 200),  # the trainee himself (below)
+        (PIT_BOSS, "a", 200),  # the pit boss of the trainee's pit
+        (PIT_BOSS, "b", 404),  # a pit boss of another pit
+        (AUDITOR, "none", 200),  # auditors read all
+        (DEALER, "a", 403),
+        (INSPECTOR, "a", 403),
+        (None, "a", 401),
+    ],
+)
 def test_results_per_role(api_for, make_user, floor, role, pits, status):
     trainee = make_user(TRAINEE, pits=[floor.pit_a])
     drill = DrillFactory(trainee=trainee)
@@ -151,8 +160,14 @@ def test_results_per_role(api_for, make_user, floor, role, pits, status):
 
 
 def test_standards_set_by_pit_bosses_read_by_auditors(api_for):
-    data = {"variant": "blackjack", "preset": "salon", "kind": "payout", "rounds_in_row": 50, "min_accuracy": "98",
-            "time_limit_s": 45}
+    data = {
+        "variant": "blackjack",
+        "preset": "salon",
+        "kind": "payout",
+        "rounds_in_row": 50,
+        "min_accuracy": "98",
+        "time_limit_s": 45,
+    }
     boss = api_for(PIT_BOSS)
     response = boss.post(reverse("api:drill-standard-set"), data, format="json")
     assert response.status_code == 201 and response.json()["set_by"] == boss.user.username
@@ -170,6 +185,10 @@ def test_the_schema_renders_with_the_drill_endpoints(api_for):
     response = api_for(AUDITOR).get(reverse("schema"), HTTP_ACCEPT="application/vnd.oai.openapi+json")
     assert response.status_code == 200
     paths = response.json()["paths"] if response["Content-Type"].endswith("json") else response.content.decode()
-    for path in ("/api/v1/drills/start/", "/api/v1/drills/{id}/next/", "/api/v1/drills/{id}/answer/",
-                 "/api/v1/drills/{id}/results/"):
+    for path in (
+        "/api/v1/drills/start/",
+        "/api/v1/drills/{id}/next/",
+        "/api/v1/drills/{id}/answer/",
+        "/api/v1/drills/{id}/results/",
+    ):
         assert path in paths

@@ -30,8 +30,9 @@ def browser_login(page, username):
 
 
 def row_in_focus(page) -> int:
-    return page.evaluate("(() => { const r = document.activeElement.closest('.sheet-row');"
-                         " return r ? +r.dataset.index : -1; })()")
+    return page.evaluate(
+        "(() => { const r = document.activeElement.closest('.sheet-row'); return r ? +r.dataset.index : -1; })()"
+    )
 
 
 def _settle_with_keys(page, drill, number, spoil=None):
@@ -127,7 +128,7 @@ def test_trainee_drills_and_the_pit_boss_sees_the_results(browser_page, make_use
     procedure = Drill.objects.get(trainee=trainee, kind="procedure")
     script = procedure.rounds.get().script
     handled = False
-    for k, step in enumerate(script["steps"]):
+    for _k, step in enumerate(script["steps"]):
         page.wait_for_selector(".prompt")
         right = next(c for c in step["choices"] if c["correct"])
         if step["kind"] == "incident":
@@ -176,15 +177,23 @@ def test_the_shortcuts_work_with_a_russian_keyboard_layout(browser_page, make_us
     page.fill("#id_rounds", "1")
     with page.expect_navigation():
         page.click("button:has-text('Deal')")
-    assert page.evaluate("[shortcutKey({key: 'з', code: 'KeyP'}), shortcutKey({key: 'a', code: 'KeyQ'}),"
-                         " shortcutKey({key: 'Enter', code: 'Enter'})]") == ["p", "a", "Enter"]
-    checked = "(() => { const r = document.activeElement.closest('.sheet-row');" \
-              " const c = r && r.querySelector('input[type=radio]:checked'); return c ? c.value : null; })()"
+    assert page.evaluate(
+        "[shortcutKey({key: 'з', code: 'KeyP'}), shortcutKey({key: 'a', code: 'KeyQ'}),"
+        " shortcutKey({key: 'Enter', code: 'Enter'})]"
+    ) == ["p", "a", "Enter"]
+    checked = (
+        "(() => { const r = document.activeElement.closest('.sheet-row');"
+        " const c = r && r.querySelector('input[type=radio]:checked'); return c ? c.value : null; })()"
+    )
     assert page.evaluate(checked) is None
-    page.evaluate("document.activeElement.dispatchEvent(new KeyboardEvent('keydown',"
-                  " {key: 'е', code: 'KeyT', bubbles: true, cancelable: true}))")
+    page.evaluate(
+        "document.activeElement.dispatchEvent(new KeyboardEvent('keydown',"
+        " {key: 'е', code: 'KeyT', bubbles: true, cancelable: true}))"
+    )
     assert page.evaluate(checked) == "take"
-    page.evaluate("document.activeElement.dispatchEvent(new KeyboardEvent('keydown',"
-                  " {key: 'з', code: 'KeyP', bubbles: true, cancelable: true}))")
+    page.evaluate(
+        "document.activeElement.dispatchEvent(new KeyboardEvent('keydown',"
+        " {key: 'з', code: 'KeyP', bubbles: true, cancelable: true}))"
+    )
     assert page.evaluate(checked) == "pay"
     assert page.evaluate("document.activeElement.classList.contains('amount')")

@@ -7,8 +7,8 @@ from decimal import Decimal
 import pytest
 
 from dealing import engine
-from drills import payout, setups
 from dealing.engine.simulators import module as simulator
+from drills import payout, setups
 
 GAMES = [("ochko", ""), ("blackjack", "salon"), ("blackjack", "online"), ("veintiuno", "")]
 SEEDS = range(60)
@@ -17,8 +17,9 @@ SEEDS = range(60)
 def _round(variant, preset, seed):
     setup = setups.tables_for(variant, preset)[0]
     options = setups.default_options(variant, preset)
-    return setups.deal_round(variant=variant, preset=preset, options=options, setup=setup,
-                             rng=setups.round_rng(seed, 1))
+    return setups.deal_round(
+        variant=variant, preset=preset, options=options, setup=setup, rng=setups.round_rng(seed, 1)
+    )
 
 
 def _perturb(doc, rng):
@@ -98,8 +99,9 @@ def test_a_drills_grading_equals_the_engines_audit_for_every_answer(variant, pre
 
 
 @pytest.mark.parametrize("variant", ["ochko", "blackjack", "veintiuno"])
-@pytest.mark.parametrize("mistake", ["wrong_amount", "wrong_result", "missing_settlement", "unexpected_settlement",
-                                     "payment_order"])
+@pytest.mark.parametrize(
+    "mistake", ["wrong_amount", "wrong_result", "missing_settlement", "unexpected_settlement", "payment_order"]
+)
 def test_a_simulated_dealers_mistake_graded_as_answers_is_the_audit_of_his_log(variant, mistake):
     """The simulator's own mistaken settlement, given as a trainee's answers, is graded exactly as
     the engine audits the simulator's log — with the finding code the simulator says it made."""

@@ -36,31 +36,44 @@ def setup(client, make_user, floor):
 READ_PAGES = ["results", "round", "progress"]
 
 
-@pytest.mark.parametrize("role, pits, expected", [
-    ("owner", "a", 200),
-    (TRAINEE, "a", 404),  # another trainee, even in the same pit
-    (PIT_BOSS, "a", 200),
-    (PIT_BOSS, "b", 404),
-    (AUDITOR, "none", 200),
-    (DEALER, "a", 403),
-    (INSPECTOR, "a", 403),
-    ("superuser", "none", 200),
-])
+@pytest.mark.parametrize(
+    "role, pits, expected",
+    [
+        ("owner", "a", 200),
+        (TRAINEE, "a", 404),  # another trainee, even in the same pit
+        (PIT_BOSS, "a", 200),
+        (PIT_BOSS, "b", 404),
+        (AUDITOR, "none", 200),
+        (DEALER, "a", 403),
+        (INSPECTOR, "a", 403),
+        ("superuser", "none", 200),
+    ],
+)
 def test_reading_a_trainees_drill_per_role(client, make_user, setup, role, pits, expected):
     floor = setup["floor"]
-    user = setup["trainee"] if role == "owner" else make_user(
-        role, pits={"a": [floor.pit_a], "b": [floor.pit_b], "none": []}[pits])
+    user = (
+        setup["trainee"]
+        if role == "owner"
+        else make_user(role, pits={"a": [floor.pit_a], "b": [floor.pit_b], "none": []}[pits])
+    )
     _login(client, user)
     drill = setup["drill"]
-    for url in (reverse("drills:results", args=[drill.pk]), reverse("drills:round", args=[drill.pk, 1]),
-                reverse("drills:progress", args=[drill.trainee_id])):
+    for url in (
+        reverse("drills:results", args=[drill.pk]),
+        reverse("drills:round", args=[drill.pk, 1]),
+        reverse("drills:progress", args=[drill.trainee_id]),
+    ):
         assert client.get(url).status_code == expected, url
 
 
 def test_anonymous_is_sent_to_login(client, setup):
     drill = setup["drill"]
-    for url in (reverse("drills:home"), reverse("drills:play", args=[drill.pk]),
-                reverse("drills:results", args=[drill.pk]), reverse("drills:trainees")):
+    for url in (
+        reverse("drills:home"),
+        reverse("drills:play", args=[drill.pk]),
+        reverse("drills:results", args=[drill.pk]),
+        reverse("drills:trainees"),
+    ):
         response = client.get(url)
         assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
 
@@ -95,9 +108,19 @@ def test_staff_land_on_the_floor(client, make_user, floor):
 
 def test_start_and_play_a_payout_drill_with_the_form(client, make_user, floor):
     client.force_login(make_user(TRAINEE))
-    response = client.post(reverse("drills:start"), {
-        "game": "ochko", "kind": "payout", "table": "r500", "rounds": "2", "boxes": "2", "f_ochko_folds": "on",
-        "incidents": "none", "seed": "31"})
+    response = client.post(
+        reverse("drills:start"),
+        {
+            "game": "ochko",
+            "kind": "payout",
+            "table": "r500",
+            "rounds": "2",
+            "boxes": "2",
+            "f_ochko_folds": "on",
+            "incidents": "none",
+            "seed": "31",
+        },
+    )
     drill = Drill.objects.get()
     assert response["Location"] == reverse("drills:play", args=[drill.pk])
     assert drill.table_min == 500 and drill.options["boxes"] == 2 and drill.options["folds"] is True
@@ -136,7 +159,7 @@ def test_a_wrong_settlement_shows_the_finding_and_the_right_settlement(client, s
     current = drill.rounds.get(number=2)
     sheet = current.script["sheet"]
     post = {"round": "2"}
-    for k, line in enumerate(sheet):
+    for k, _line in enumerate(sheet):
         post[f"r{k}_result"] = "pay"
         post[f"r{k}_amount"] = "999999"
     response = client.post(reverse("drills:answer", args=[drill.pk]), post)
@@ -157,9 +180,18 @@ def test_a_round_in_play_is_not_reviewed(client, setup):
 def test_procedure_page_and_number_choices(client, make_user):
     trainee = make_user(TRAINEE)
     client.force_login(trainee)
-    client.post(reverse("drills:start"), {"game": "ochko", "kind": "procedure", "table": "r100", "rounds": "1",
-                                          "incidents": "every", "incident_kinds": ["dealer_card_exposed"],
-                                          "seed": "8"})
+    client.post(
+        reverse("drills:start"),
+        {
+            "game": "ochko",
+            "kind": "procedure",
+            "table": "r100",
+            "rounds": "1",
+            "incidents": "every",
+            "incident_kinds": ["dealer_card_exposed"],
+            "seed": "8",
+        },
+    )
     drill = Drill.objects.get()
     page = client.get(reverse("drills:play", args=[drill.pk])).content.decode()
     assert 'class="choice"' in page and "<kbd>1</kbd>" in page
@@ -178,13 +210,16 @@ def test_pit_boss_sees_his_trainees_and_sets_standards(client, make_user, setup)
     _login(client, boss)
     page = client.get(reverse("drills:trainees")).content.decode()
     assert setup["trainee"].username in page and setup["other"].username not in page
-    response = client.post(reverse("drills:standards"), {"game": "ochko", "kind": "payout", "rounds_in_row": "50",
-                                                         "min_accuracy": "98", "time_limit_s": "60"})
+    response = client.post(
+        reverse("drills:standards"),
+        {"game": "ochko", "kind": "payout", "rounds_in_row": "50", "min_accuracy": "98", "time_limit_s": "60"},
+    )
     assert response.status_code == 302
     standard = CertificationStandard.objects.get()
     assert standard.set_by == boss and standard.rounds_in_row == 50
-    bad = client.post(reverse("drills:standards"), {"game": "ochko", "kind": "payout", "rounds_in_row": "0",
-                                                    "min_accuracy": "98"})
+    bad = client.post(
+        reverse("drills:standards"), {"game": "ochko", "kind": "payout", "rounds_in_row": "0", "min_accuracy": "98"}
+    )
     assert bad.status_code == 400
 
 
@@ -193,8 +228,9 @@ def test_auditors_read_the_standards_but_do_not_set_them(client, make_user):
     client.force_login(make_user(AUDITOR))
     page = client.get(reverse("drills:standards")).content.decode()
     assert "Set the standard" not in page and "in force" in page
-    response = client.post(reverse("drills:standards"), {"game": "ochko", "kind": "payout", "rounds_in_row": "5",
-                                                         "min_accuracy": "90"})
+    response = client.post(
+        reverse("drills:standards"), {"game": "ochko", "kind": "payout", "rounds_in_row": "5", "min_accuracy": "90"}
+    )
     assert response.status_code == 403
     assert CertificationStandard.objects.count() == 1
 

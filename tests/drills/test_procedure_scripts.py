@@ -4,8 +4,8 @@ engine's audit flags, incidents keep the round clean when handled right."""
 import pytest
 
 from dealing import engine
-from drills import procedure, setups
 from dealing.engine.errors import RoundError
+from drills import procedure, setups
 
 GAMES = [("ochko", ""), ("blackjack", "salon"), ("blackjack", "online"), ("veintiuno", "")]
 
@@ -13,15 +13,21 @@ GAMES = [("ochko", ""), ("blackjack", "salon"), ("blackjack", "online"), ("veint
 def _script(variant, preset, seed, incident=None):
     setup = setups.tables_for(variant, preset)[0]
     options = setups.default_options(variant, preset, "procedure")
-    doc = setups.deal_round(variant=variant, preset=preset, options=options, setup=setup,
-                            rng=setups.round_rng(seed, 1),
-                            incidents=1.0 if incident == "dealer_card_exposed" else 0.0)
+    doc = setups.deal_round(
+        variant=variant,
+        preset=preset,
+        options=options,
+        setup=setup,
+        rng=setups.round_rng(seed, 1),
+        incidents=1.0 if incident == "dealer_card_exposed" else 0.0,
+    )
     return doc, procedure.build_script(doc, setups.round_rng(seed, 1, "script"), incident=incident)
 
 
 def _moves_match(move, event):
-    return move["e"] == event["e"] and all(move.get(k) == event.get(k) for k in
-                                           ("to", "box", "hand", "stake", "wager", "player") if k in move)
+    return move["e"] == event["e"] and all(
+        move.get(k) == event.get(k) for k in ("to", "box", "hand", "stake", "wager", "player") if k in move
+    )
 
 
 @pytest.mark.parametrize("variant, preset", GAMES)
@@ -38,7 +44,7 @@ def test_scripts_follow_the_engine(variant, preset):
             assert 2 <= len(step["choices"]) <= 4
             if step["kind"] == "action":
                 # The right move is one the engine lists as "what may happen next".
-                moves = engine.next_events({**doc, "events": log[:step["at"]]})
+                moves = engine.next_events({**doc, "events": log[: step["at"]]})
                 assert any(_moves_match(m, log[step["at"]]) for m in moves), (seed, log[step["at"]])
                 assert step["listed"]
             for choice in step["choices"]:
@@ -61,7 +67,7 @@ def test_every_wrong_move_is_flagged_by_the_engine_with_its_code():
         for step in script["steps"]:
             if step["kind"] != "action":
                 continue
-            prefix, right, after = log[:step["at"]], log[step["at"]:step["end"]], log[step["end"]:]
+            prefix, right, after = log[: step["at"]], log[step["at"] : step["end"]], log[step["end"] :]
             totals, dealer_total = builder.totals_after(prefix)
             candidates = {c.label: c for c in builder._candidates(prefix, right, after, totals, dealer_total)}
             for choice in step["choices"]:

@@ -7,11 +7,22 @@ import pytest
 from drills import scoring
 
 
-@pytest.mark.parametrize("accuracy, band", [
-    ("100", "excellent"), ("95", "excellent"), ("94.99", "great"), ("94", "great"), ("85", "great"),
-    ("84.99", "good"), ("75", "good"), ("74.9", "fair"), ("60", "fair"), ("59.99", "needs_practice"),
-    ("0", "needs_practice"),
-])
+@pytest.mark.parametrize(
+    "accuracy, band",
+    [
+        ("100", "excellent"),
+        ("95", "excellent"),
+        ("94.99", "great"),
+        ("94", "great"),
+        ("85", "great"),
+        ("84.99", "good"),
+        ("75", "good"),
+        ("74.9", "fair"),
+        ("60", "fair"),
+        ("59.99", "needs_practice"),
+        ("0", "needs_practice"),
+    ],
+)
 def test_bands_at_the_boundaries(accuracy, band):
     assert scoring.band(Decimal(accuracy)).key == band
 
@@ -26,13 +37,16 @@ def test_band_from_counts_is_exact():
     assert scoring.accuracy(0, 0) is None
 
 
-@pytest.mark.parametrize("flags, current, best", [
-    ([], 0, 0),
-    ([True, True, False, True], 1, 2),
-    ([True, True, True], 3, 3),
-    ([False, False], 0, 0),
-    ([True, False, True, True, True, False], 0, 3),
-])
+@pytest.mark.parametrize(
+    "flags, current, best",
+    [
+        ([], 0, 0),
+        ([True, True, False, True], 1, 2),
+        ([True, True, True], 3, 3),
+        ([False, False], 0, 0),
+        ([True, False, True, True, True, False], 0, 3),
+    ],
+)
 def test_streaks(flags, current, best):
     assert scoring.streaks(flags) == (current, best)
 

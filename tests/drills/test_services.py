@@ -36,15 +36,36 @@ def _trainee(make_user):
 
 # --- starting and dealing -------------------------------------------------------------------------
 
+
 def test_start_checks_the_game_the_preset_the_table_and_the_role(make_user):
     trainee = _trainee(make_user)
-    drill = services.drill_start(trainee=trainee, variant="blackjack", preset="salon", kind="payout",
-                                 table="sacerdotes", rounds=4, seed=42, options={"boxes": 9, "insurance": False})
-    assert (drill.table_min, drill.table_max, drill.rounds_planned, drill.seed) == (Decimal(1000), Decimal(50000), 4,
-                                                                                    42)
+    drill = services.drill_start(
+        trainee=trainee,
+        variant="blackjack",
+        preset="salon",
+        kind="payout",
+        table="sacerdotes",
+        rounds=4,
+        seed=42,
+        options={"boxes": 9, "insurance": False},
+    )
+    assert (drill.table_min, drill.table_max, drill.rounds_planned, drill.seed) == (
+        Decimal(1000),
+        Decimal(50000),
+        4,
+        42,
+    )
     assert drill.options["boxes"] == 5 and drill.options["insurance"] is False  # clamped to the preset's boxes
-    bad = [dict(variant="poker"), dict(variant="blackjack", preset=""), dict(variant="ochko", preset="salon"),
-           dict(kind="exam"), dict(table="escribas"), dict(rounds=0), dict(rounds=101), dict(seed=-1)]
+    bad = [
+        dict(variant="poker"),
+        dict(variant="blackjack", preset=""),
+        dict(variant="ochko", preset="salon"),
+        dict(kind="exam"),
+        dict(table="escribas"),
+        dict(rounds=0),
+        dict(rounds=101),
+        dict(seed=-1),
+    ]
     for change in bad:
         kwargs = dict(variant="ochko", preset="", kind="payout", table="", rounds=None, seed=None) | change
         with pytest.raises(ServiceError) as refused:
@@ -62,7 +83,7 @@ def test_the_same_seed_deals_the_same_rounds(make_user, kind):
     options = {"incidents": "every"} if kind == "procedure" else {}
     a = services.drill_start(trainee=one, variant="ochko", kind=kind, seed=2024, rounds=3, options=options)
     b = services.drill_start(trainee=two, variant="ochko", kind=kind, seed=2024, rounds=3, options=options)
-    for number in (1, 2, 3):
+    for _number in (1, 2, 3):
         ra, rb = services.drill_next(drill=a, user=one), services.drill_next(drill=b, user=two)
         assert ra.doc == rb.doc and ra.script == rb.script
         if kind == "payout":
@@ -99,16 +120,23 @@ def test_next_keeps_the_round_in_play_until_it_is_answered(make_user):
 
 # --- payout answers -------------------------------------------------------------------------------
 
+
 def test_a_payout_answer_is_recorded_decision_by_decision_as_the_engine_graded_it(make_user):
     trainee = _trainee(make_user)
     drill = DrillFactory(trainee=trainee, seed=77)
     done = _answer_right(drill, trainee, spoil=0)
-    graded = payout.grade(done.doc, [{"stake": s.stake, "hand": s.hand or None, "wager": s.wager, **s.given}
-                                     for s in done.steps.filter(kind="settle").order_by("index")])
+    graded = payout.grade(
+        done.doc,
+        [
+            {"stake": s.stake, "hand": s.hand or None, "wager": s.wager, **s.given}
+            for s in done.steps.filter(kind="settle").order_by("index")
+        ],
+    )
     steps = list(done.steps.order_by("index"))
     assert [s.correct for s in steps if s.kind == "settle"] == [a["correct"] for a in graded.answers]
-    assert [s.codes for s in steps if s.kind == "settle"] == [[f["code"] for f in a["findings"]]
-                                                              for a in graded.answers]
+    assert [s.codes for s in steps if s.kind == "settle"] == [
+        [f["code"] for f in a["findings"]] for a in graded.answers
+    ]
     assert done.graded["findings"] == graded.findings
     assert not steps[0].correct and steps[0].messages  # the spoiled answer: the engine's words
     assert steps[0].expected["result"] in ("pay", "take", "leave")
@@ -139,8 +167,7 @@ def test_payout_answers_are_checked_before_grading(make_user):
     current.refresh_from_db()
     assert current.answered_at is None
     with pytest.raises(ServiceError) as refused:
-        services.payout_answer(drill=drill, user=trainee, answers=payout.simulated_answers(current.doc),
-                               round_number=2)
+        services.payout_answer(drill=drill, user=trainee, answers=payout.simulated_answers(current.doc), round_number=2)
     assert refused.value.status == 409
 
 
@@ -160,10 +187,17 @@ def test_blackjack_answers_name_the_hand_when_a_stake_has_several(make_user):
 
 # --- procedure answers ----------------------------------------------------------------------------
 
+
 def test_a_procedure_round_goes_on_from_the_right_move_after_a_wrong_one(make_user):
     trainee = _trainee(make_user)
-    drill = services.drill_start(trainee=trainee, variant="ochko", kind="procedure", rounds=1, seed=9,
-                                 options={"incidents": "every", "incident_kinds": ["dealer_card_exposed"]})
+    drill = services.drill_start(
+        trainee=trainee,
+        variant="ochko",
+        kind="procedure",
+        rounds=1,
+        seed=9,
+        options={"incidents": "every", "incident_kinds": ["dealer_card_exposed"]},
+    )
     current = services.drill_next(drill=drill, user=trainee)
     steps = current.script["steps"]
     assert steps[1]["kind"] == "incident"  # the deal, then the dealer's card flips
@@ -203,6 +237,7 @@ def test_procedure_answers_are_checked(make_user):
 
 # --- progress --------------------------------------------------------------------------------------
 
+
 def test_results_count_accuracy_streaks_time_and_mistakes(make_user):
     trainee = _trainee(make_user)
     drill = DrillFactory(trainee=trainee, rounds_planned=3, seed=31)
@@ -224,6 +259,7 @@ def test_results_count_accuracy_streaks_time_and_mistakes(make_user):
 
 # --- certification ------------------------------------------------------------------------------------
 
+
 def test_only_a_pit_boss_sets_a_standard_and_a_new_one_replaces_the_old(make_user):
     boss = make_user(PIT_BOSS)
     for user in (make_user(AUDITOR), make_user(TRAINEE), make_user(DEALER)):
@@ -231,13 +267,20 @@ def test_only_a_pit_boss_sets_a_standard_and_a_new_one_replaces_the_old(make_use
             services.standard_set(user=user, variant="ochko", kind="payout", rounds_in_row=5, min_accuracy=90)
         assert refused.value.status == 403
     first = services.standard_set(user=boss, variant="ochko", kind="payout", rounds_in_row=5, min_accuracy=90)
-    second = services.standard_set(user=boss, variant="ochko", kind="payout", rounds_in_row=50,
-                                   min_accuracy="98.5", time_limit_s=60)
+    second = services.standard_set(
+        user=boss, variant="ochko", kind="payout", rounds_in_row=50, min_accuracy="98.5", time_limit_s=60
+    )
     first.refresh_from_db()
     assert not first.is_active and second.is_active
     assert selectors.standard_for(variant="ochko", preset="", kind="payout") == second
-    for bad in [dict(min_accuracy="101"), dict(min_accuracy="98.555"), dict(rounds_in_row=0),
-                dict(time_limit_s=0), dict(variant="blackjack"), dict(kind="exam")]:
+    for bad in [
+        dict(min_accuracy="101"),
+        dict(min_accuracy="98.555"),
+        dict(rounds_in_row=0),
+        dict(time_limit_s=0),
+        dict(variant="blackjack"),
+        dict(kind="exam"),
+    ]:
         kwargs = dict(variant="ochko", kind="payout", rounds_in_row=5, min_accuracy=90) | bad
         with pytest.raises(ServiceError):
             services.standard_set(user=boss, **kwargs)
@@ -257,8 +300,13 @@ def test_a_certificate_is_issued_exactly_when_the_standard_is_met(make_user):
     assert not Certificate.objects.exists()  # the spoiled round is still among the latest three
     _answer_right(drill, trainee)
     cert = Certificate.objects.get()
-    assert (cert.trainee, cert.standard, cert.drill, cert.rounds, cert.accuracy) == (trainee, standard, drill, 3,
-                                                                                      Decimal("100.00"))
+    assert (cert.trainee, cert.standard, cert.drill, cert.rounds, cert.accuracy) == (
+        trainee,
+        standard,
+        drill,
+        3,
+        Decimal("100.00"),
+    )
     _answer_right(drill, trainee)
     assert Certificate.objects.count() == 1  # issued once
 
@@ -286,6 +334,7 @@ def test_a_standard_of_another_game_or_kind_is_not_met_by_these_rounds(make_user
 
 
 # --- who sees what ------------------------------------------------------------------------------------
+
 
 def test_visibility_trainee_own_pit_boss_his_pits_auditor_all(make_user, floor):
     mine = make_user(TRAINEE, pits=[floor.pit_a])

@@ -31,16 +31,19 @@ def trainee(make_user, floor):
 
 
 def _drill(trainee, variant="blackjack", preset="salon", **kwargs):
-    return services.drill_start(trainee=trainee, variant=variant, preset=preset, kind=Kind.STRATEGY,
-                                **{"seed": 41, "rounds": 3, **kwargs})
+    return services.drill_start(
+        trainee=trainee, variant=variant, preset=preset, kind=Kind.STRATEGY, **{"seed": 41, "rounds": 3, **kwargs}
+    )
 
 
 def _set_hand(drill, trainee, cards, dealer, draws=(), phase=None):
     """Deal round 1, then put a known hand on it (the situation under test)."""
     current = services.drill_next(drill=drill, user=trainee)
-    draws = list(draws) + [c for c in current.doc["draws"] if c not in draws][:10 - len(draws)]
+    draws = list(draws) + [c for c in current.doc["draws"] if c not in draws][: 10 - len(draws)]
     current.doc = {**current.doc, "cards": list(cards), "dealer": dealer, "draws": draws}
-    current.script = {"state": {**strategy.start_state(drill.variant, current.doc), **({"phase": phase} if phase else {})}}
+    current.script = {
+        "state": {**strategy.start_state(drill.variant, current.doc), **({"phase": phase} if phase else {})}
+    }
     current.save()
     return current
 
@@ -50,6 +53,7 @@ def _answer(drill, trainee, choice):
 
 
 # --- grading against the engine -------------------------------------------------------------------
+
 
 def test_hard_16_vs_ten_standing_costs_the_ev_gap_at_the_stakes(trainee):
     drill = _drill(trainee)
@@ -179,6 +183,7 @@ def test_the_trainer_refuses_a_game_it_does_not_know(trainee):
 
 # --- dealing --------------------------------------------------------------------------------------
 
+
 def test_the_same_seed_deals_the_same_hands(trainee):
     one = _drill(trainee, seed=777)
     two = _drill(trainee, seed=777)
@@ -206,13 +211,15 @@ def test_the_weight_favours_small_real_gaps():
 
 # --- counts, situations, pages and API ------------------------------------------------------------
 
+
 def test_mistakes_are_listed_by_situation_with_their_cost(trainee, client):
     drill = _drill(trainee, rounds=3)
     _set_hand(drill, trainee, ["TS", "6H"], "TD")
     wrong = _answer(drill, trainee, "S")
     results = selectors.drill_results(drill=drill)
     assert [(s.situation, s.count, s.cost) for s in results.situations] == [
-        ("hard 16 vs T", 1, Decimal(wrong.expected["cost"]))]
+        ("hard 16 vs T", 1, Decimal(wrong.expected["cost"]))
+    ]
     history = selectors.trainee_results(trainee=trainee, kind=Kind.STRATEGY)
     assert history.decisions == 1 and history.correct == 0 and history.situations[0].situation == "hard 16 vs T"
     client.force_login(trainee)
@@ -231,8 +238,9 @@ def test_the_play_page_offers_the_keys_and_grades_at_once(trainee, client):
     current = drill.rounds.get()
     decision = services.strategy_decision(current)
     chosen = next(o for o in decision.options if o != decision.best)
-    answered = client.post(reverse("drills:answer", args=[drill.pk]), {"choice": decision.keys[chosen], "step": 0,
-                                                                      "round": 1})
+    answered = client.post(
+        reverse("drills:answer", args=[drill.pk]), {"choice": decision.keys[chosen], "step": 0, "round": 1}
+    )
     assert answered.status_code == 302
     html = client.get(answered["Location"]).content.decode()
     step = current.steps.get()
@@ -240,6 +248,7 @@ def test_the_play_page_offers_the_keys_and_grades_at_once(trainee, client):
     cost = Decimal(step.expected["cost"])
     if cost:
         from casino.templatetags.casino_tags import money
+
         assert money(cost) in html
 
 
@@ -257,8 +266,11 @@ def api_for(make_user, floor):
 
 def test_the_trainer_through_the_api(api_for):
     client = api_for(TRAINEE)
-    started = client.post(reverse("api:drill-start"), {"variant": "blackjack", "preset": "salon",
-                                                       "kind": "strategy", "rounds": 1, "seed": 9}, format="json")
+    started = client.post(
+        reverse("api:drill-start"),
+        {"variant": "blackjack", "preset": "salon", "kind": "strategy", "rounds": 1, "seed": 9},
+        format="json",
+    )
     assert started.status_code == 201, started.json()
     pk = started.json()["id"]
     body = client.post(reverse("api:drill-next", args=[pk])).json()
@@ -280,8 +292,9 @@ def test_the_trainer_through_the_api(api_for):
 
 def test_ochko_through_the_api_hides_the_dealers_card_until_the_bet(api_for):
     client = api_for(TRAINEE)
-    pk = client.post(reverse("api:drill-start"), {"variant": "ochko", "kind": "strategy", "seed": 3},
-                     format="json").json()["id"]
+    pk = client.post(
+        reverse("api:drill-start"), {"variant": "ochko", "kind": "strategy", "seed": 3}, format="json"
+    ).json()["id"]
     hand = client.post(reverse("api:drill-next", args=[pk])).json()["hand"]
     assert hand["phase"] == "bet" and hand["dealer"]["code"] is None
     assert [o["key"] for o in hand["options"]] == ["F", "1", "2", "3", "4", "5", "6", "7", "8", "9", "0"]
@@ -293,8 +306,7 @@ def test_ochko_through_the_api_hides_the_dealers_card_until_the_bet(api_for):
 
 @pytest.mark.parametrize("role", [DEALER, INSPECTOR, PIT_BOSS, AUDITOR])
 def test_only_trainees_start_the_trainer(api_for, role):
-    refused = api_for(role).post(reverse("api:drill-start"), {"variant": "ochko", "kind": "strategy"},
-                                 format="json")
+    refused = api_for(role).post(reverse("api:drill-start"), {"variant": "ochko", "kind": "strategy"}, format="json")
     assert refused.status_code == 403
     assert not Drill.objects.exists()
 

@@ -51,8 +51,11 @@ def test_trainee_plays_the_strategy_trainer_with_keys(browser_page, make_user, f
         decision = services.strategy_decision(current)
         key = decision.keys[decision.best]
         if not mistake_made:
-            wrong = [o for o in decision.options
-                     if o != decision.best and decision.options[o] != decision.options[decision.best]]
+            wrong = [
+                o
+                for o in decision.options
+                if o != decision.best and decision.options[o] != decision.options[decision.best]
+            ]
             if wrong:
                 key, mistake_made = decision.keys[wrong[0]], True
         assert page.locator(f'.choice[data-key="{key}"]').count() == 1
@@ -137,11 +140,16 @@ def test_trainee_plays_ochko_at_a_table_with_its_own_house_rules(browser_page, m
 
 def test_a_split_is_drawn_hand_by_hand(browser_page, make_user, floor):
     trainee = make_user(TRAINEE, pits=[floor.pit_a], username="trainee3")
-    drill = services.drill_start(trainee=trainee, variant="blackjack", preset="salon", kind="strategy", seed=5,
-                                 rounds=1)
+    drill = services.drill_start(
+        trainee=trainee, variant="blackjack", preset="salon", kind="strategy", seed=5, rounds=1
+    )
     current = services.drill_next(drill=drill, user=trainee)
-    current.doc = {**current.doc, "cards": ["8S", "8H"], "dealer": "AC",
-                   "draws": ["3D", "TC", "2S"] + current.doc["draws"][3:]}
+    current.doc = {
+        **current.doc,
+        "cards": ["8S", "8H"],
+        "dealer": "AC",
+        "draws": ["3D", "TC", "2S"] + current.doc["draws"][3:],
+    }
     current.script = {"state": strategy.start_state("blackjack", current.doc)}
     current.save()
     page = browser_page

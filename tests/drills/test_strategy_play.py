@@ -27,8 +27,9 @@ def trainee(make_user, floor):
 
 
 def _drill(trainee, variant="blackjack", preset="salon", **kwargs):
-    return services.drill_start(trainee=trainee, variant=variant, preset=preset, kind=Kind.STRATEGY,
-                                **{"seed": 41, "rounds": 3, **kwargs})
+    return services.drill_start(
+        trainee=trainee, variant=variant, preset=preset, kind=Kind.STRATEGY, **{"seed": 41, "rounds": 3, **kwargs}
+    )
 
 
 def _set_hand(drill, trainee, cards, dealer, draws=()):
@@ -51,6 +52,7 @@ def _state(current):
 
 
 # --- play after a split ---------------------------------------------------------------------------
+
 
 def test_each_hand_of_a_split_is_played_and_graded_in_turn(trainee):
     drill = _drill(trainee, rounds=1)
@@ -76,8 +78,9 @@ def test_each_hand_of_a_split_is_played_and_graded_in_turn(trainee):
     assert second.expected["options"] == engine["options"]
     assert engine["best"] != "stand" and not second.correct
     best = Decimal(engine["options"][engine["best"]])
-    assert Decimal(second.expected["cost"]) == ((best - Decimal(engine["options"]["stand"])) * drill.table_min
-                                                ).quantize(Decimal("0.01"))
+    assert Decimal(second.expected["cost"]) == (
+        (best - Decimal(engine["options"]["stand"])) * drill.table_min
+    ).quantize(Decimal("0.01"))
     assert second.expected["hand"] == 1 and second.expected["hands"] == 2
     state = _state(current)
     assert current.done and state["end"] == "double · stand"
@@ -92,8 +95,7 @@ def test_the_presets_decide_resplits(trainee):
     current.refresh_from_db()
     decision = services.strategy_decision(current)
     assert decision.cards == ["8S", "8D"] and "split" in decision.options  # salon: up to 4 hands
-    assert decision.options == bj_math.ev(["8S", "8D"], dealer="TC", preset="salon", hands=2,
-                                          removed=["8H"])["options"]
+    assert decision.options == bj_math.ev(["8S", "8D"], dealer="TC", preset="salon", hands=2, removed=["8H"])["options"]
 
     online = _drill(trainee, preset="online", seed=42)
     current = _set_hand(online, trainee, ["8S", "8H"], "TC", draws=["8D"])
@@ -112,11 +114,11 @@ def test_split_aces_take_one_card_each_and_nothing_is_asked(trainee):
     assert [h["cards"] for h in state["hands"]] == [["AS", "5D"], ["AH", "KC"]]
     assert [h["end"] for h in state["hands"]] == ["stand", "21"]  # an ace and a ten after a split: a plain 21
     assert current.done and current.decisions == 1 and step.expected["choice"] == "split"
-    assert set(bj_math.ev(["AS", "5D"], dealer="6C", preset="salon", hands=2, removed=["AH"])["options"]) == {
-        "stand"}
+    assert set(bj_math.ev(["AS", "5D"], dealer="6C", preset="salon", hands=2, removed=["AH"])["options"]) == {"stand"}
 
 
 # --- insurance and even money ---------------------------------------------------------------------
+
 
 def test_insurance_is_graded_against_its_ev_then_the_hand_is_played(trainee):
     drill = _drill(trainee)
@@ -153,6 +155,7 @@ def test_even_money_is_offered_on_a_blackjack_against_an_ace(trainee):
 
 def test_a_blackjack_against_a_ten_is_never_dealt():
     import random
+
     for n in range(30):
         hand = strategy.deal("blackjack", "salon", random.Random(f"bj/{n}"))
         assert not (bj_strategy.STRATEGY.no_decision(hand))
@@ -193,8 +196,17 @@ def test_the_start_page_sets_the_ochko_house_rules(trainee, client):
     client.force_login(trainee)
     page = client.get(reverse("drills:home"))
     assert 'name="dark_win_bet"' in page.content.decode()
-    started = client.post(reverse("drills:start"), {"game": "ochko", "kind": "strategy", "table": "r100", "incidents": "none",
-                                                   "dark_win_bet": "take", "dark_double_bust_bet": "leave"})
+    started = client.post(
+        reverse("drills:start"),
+        {
+            "game": "ochko",
+            "kind": "strategy",
+            "table": "r100",
+            "incidents": "none",
+            "dark_win_bet": "take",
+            "dark_double_bust_bet": "leave",
+        },
+    )
     assert started.status_code == 302
     drill = Drill.objects.get(trainee=trainee)
     assert drill.options["house_rules"] == {"dark_win_bet": "take"}  # the default is not kept
@@ -214,8 +226,10 @@ def test_a_split_through_the_api_shows_every_hand(trainee):
 
 # --- veintiuno ------------------------------------------------------------------------------------
 
+
 def test_veintiuno_hands_are_graded_against_the_engines_values(trainee):
     from dealing.engine.veintiuno.math import ev as veintiuno_ev
+
     drill = _drill(trainee, variant="veintiuno", preset="", rounds=1)
     current = _set_hand(drill, trainee, ["6S", "7H"], "KC", draws=["4D", "5C"])
     hand = services.strategy_decision(current)
@@ -236,6 +250,7 @@ def test_veintiuno_hands_are_graded_against_the_engines_values(trainee):
 
 def test_veintiuno_values_by_hand():
     from dealing.engine.veintiuno.math import ev as veintiuno_ev
+
     # a 20 stands, a 10 draws, against any up card; a moñona stands (it pays 3:1 unless the bank has a natural)
     for up in ("2S", "7H", "KC", "AD"):
         assert veintiuno_ev.ev(["KS", "QH"], bank=up)["best"] == "stand"
@@ -255,8 +270,12 @@ def test_the_play_page_asks_insurance_then_draws_every_hand_of_a_split(trainee, 
     html = client.get(url).content.decode()
     assert 'data-key="I"' in html and 'data-key="N"' in html and 'data-key="P"' not in html
     for step, choice in enumerate(("N", "P")):
-        assert client.post(reverse("drills:answer", args=[drill.pk]),
-                           {"choice": choice, "step": step, "round": 1}).status_code == 302
+        assert (
+            client.post(
+                reverse("drills:answer", args=[drill.pk]), {"choice": choice, "step": step, "round": 1}
+            ).status_code
+            == 302
+        )
     html = client.get(url).content.decode()
     assert html.count('class="s-row s-box s-split') == 2 and 'data-hand="1" aria-current="true"' in html
     assert "No insurance. The dealer checked: no blackjack." in html
@@ -284,14 +303,16 @@ def test_a_split_hands_values_are_those_of_its_cards_with_the_other_hands_cards_
 def test_veintiuno_through_the_api_and_the_page(trainee, client):
     api = APIClient()
     api.force_authenticate(trainee)
-    started = api.post(reverse("api:drill-start"), {"variant": "veintiuno", "kind": "strategy", "rounds": 1,
-                                                    "seed": 12}, format="json")
+    started = api.post(
+        reverse("api:drill-start"), {"variant": "veintiuno", "kind": "strategy", "rounds": 1, "seed": 12}, format="json"
+    )
     assert started.status_code == 201, started.json()
     pk = started.json()["id"]
     hand = api.post(reverse("api:drill-next", args=[pk])).json()["hand"]
     assert len(hand["cards"]) == 2 and hand["dealer"]["code"]
     assert {o["key"] for o in hand["options"]} <= {"S", "H", "T", "W"} and {"S", "H"} <= {
-        o["key"] for o in hand["options"]}
+        o["key"] for o in hand["options"]
+    }
     client.force_login(trainee)
     html = client.get(reverse("drills:play", args=[pk])).content.decode()
     assert 'data-key="T"' in html and "Tapo y quedo" in html
@@ -331,16 +352,25 @@ def _veintiuno_play(hand, up, option, rng):
     return 1 if mine <= 21 and mine > bank_count else -1
 
 
-@pytest.mark.parametrize("hand,up,option", [(["KS", "QH"], "7H", "stand"), (["4S", "6H"], "7H", "tapo"),
-                                            (["5S", "2H"], "5C", "stand"), (["QS", "2S"], "5C", "stand")])
+@pytest.mark.parametrize(
+    "hand,up,option",
+    [
+        (["KS", "QH"], "7H", "stand"),
+        (["4S", "6H"], "7H", "tapo"),
+        (["5S", "2H"], "5C", "stand"),
+        (["QS", "2S"], "5C", "stand"),
+    ],
+)
 def test_veintiuno_values_agree_with_rounds_played_out(hand, up, option):
     import random
+
     from dealing.engine.veintiuno.math import ev as veintiuno_ev
+
     rng = random.Random(f"{hand}/{up}/{option}")
     n = 40_000
     mean = sum(_veintiuno_play(hand, up, option, rng) for _k in range(n)) / n
     exact = float(veintiuno_ev.ev(hand, bank=up)["options"][option])
-    assert abs(mean - exact) < 4 * 2 / n ** 0.5  # within 4 standard errors (|net| ≤ 2)
+    assert abs(mean - exact) < 4 * 2 / n**0.5  # within 4 standard errors (|net| ≤ 2)
 
 
 @pytest.mark.parametrize("rules", [{}, TAKE_BOTH])

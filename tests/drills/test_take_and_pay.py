@@ -15,8 +15,18 @@ pytestmark = pytest.mark.django_db
 
 def _start(client, make_user, seed="31"):
     client.force_login(make_user(TRAINEE, username="trainee1"))
-    client.post(reverse("drills:start"), {"game": "ochko", "kind": "payout", "table": "r500", "rounds": "1",
-                                          "boxes": "4", "incidents": "none", "seed": seed})
+    client.post(
+        reverse("drills:start"),
+        {
+            "game": "ochko",
+            "kind": "payout",
+            "table": "r500",
+            "rounds": "1",
+            "boxes": "4",
+            "incidents": "none",
+            "seed": seed,
+        },
+    )
     drill = Drill.objects.get()
     client.get(reverse("drills:play", args=[drill.pk]))
     return drill

@@ -7,6 +7,7 @@ import pytest
 from dealing import engine
 from dealing.engine import RoundError
 
+
 def bj(stakes, events, *, preset="salon", rules=None, table=None):
     return {
         "format": "round/1",
@@ -28,8 +29,12 @@ def deal(*cards_and_targets):
 
 
 def one_box(first, up, second, hole, *, bet=100, preset="salon", rules=None, extra=(), **stake_extra):
-    return bj([stake(1, bet, **stake_extra)], deal((1, first), ("dealer", up), (1, second), ("dealer", hole))
-              + list(extra), preset=preset, rules=rules)
+    return bj(
+        [stake(1, bet, **stake_extra)],
+        deal((1, first), ("dealer", up), (1, second), ("dealer", hole)) + list(extra),
+        preset=preset,
+        rules=rules,
+    )
 
 
 def ev(e, **fields):

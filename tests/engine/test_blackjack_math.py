@@ -35,6 +35,7 @@ def _f(text: str) -> float:
 
 # --- the dealer ------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("preset", ["salon", "online"])
 def test_the_dealer_polynomials_give_the_exact_path_walk_odds(preset):
     exact = odds.exact(preset)
@@ -62,6 +63,7 @@ def test_the_seeds_dealer_bust_figures():
 
 
 # --- option values against an independent recursion in Fractions ------------------------------------
+
 
 def _left(hand_codes, up_code, decks=6):
     shoe = [4 * decks] * 9 + [16 * decks]
@@ -114,8 +116,16 @@ def _nb(shoe, up) -> Fraction:
     return 1 - Fraction(shoe[9] if up == 0 else shoe[0] if up == 9 else 0, n)
 
 
-@pytest.mark.parametrize("cards,dealer", [(["TS", "6H"], "TC"), (["9S", "7H"], "AD"), (["TS", "2H"], "4C"),
-                                          (["AS", "6H"], "9D"), (["TS", "5D", "3H"], "7S")])
+@pytest.mark.parametrize(
+    "cards,dealer",
+    [
+        (["TS", "6H"], "TC"),
+        (["9S", "7H"], "AD"),
+        (["TS", "2H"], "4C"),
+        (["AS", "6H"], "9D"),
+        (["TS", "5D", "3H"], "7S"),
+    ],
+)
 def test_stand_hit_and_double_are_the_independent_recursions_values(cards, dealer):
     shoe = _left(cards, dealer)
     up = RANK[dealer[0]]
@@ -194,17 +204,36 @@ UP = "23456789TA"
 # strategy (e.g. wizardofodds.com "4-deck to 8-deck blackjack strategy", Griffin, Schlesinger's
 # Blackjack Attack): H hit, S stand, D double (else hit), Ds double (else stand), P split.
 PUBLISHED = {
-    ("hard", 5): "HHHHHHHHHH", ("hard", 6): "HHHHHHHHHH", ("hard", 7): "HHHHHHHHHH",
-    ("hard", 8): "HHHHHHHHHH", ("hard", 9): "HDDDDHHHHH", ("hard", 10): "DDDDDDDDHH",
-    ("hard", 11): "DDDDDDDDDH", ("hard", 12): "HHSSSHHHHH", ("hard", 13): "SSSSSHHHHH",
-    ("hard", 14): "SSSSSHHHHH", ("hard", 15): "SSSSSHHHHH", ("hard", 16): "SSSSSHHHHH",
+    ("hard", 5): "HHHHHHHHHH",
+    ("hard", 6): "HHHHHHHHHH",
+    ("hard", 7): "HHHHHHHHHH",
+    ("hard", 8): "HHHHHHHHHH",
+    ("hard", 9): "HDDDDHHHHH",
+    ("hard", 10): "DDDDDDDDHH",
+    ("hard", 11): "DDDDDDDDDH",
+    ("hard", 12): "HHSSSHHHHH",
+    ("hard", 13): "SSSSSHHHHH",
+    ("hard", 14): "SSSSSHHHHH",
+    ("hard", 15): "SSSSSHHHHH",
+    ("hard", 16): "SSSSSHHHHH",
     ("hard", 17): "SSSSSSSSSS",
-    ("soft", 13): "HHHDDHHHHH", ("soft", 14): "HHHDDHHHHH", ("soft", 15): "HHDDDHHHHH",
-    ("soft", 16): "HHDDDHHHHH", ("soft", 17): "HDDDDHHHHH", ("soft", 18): "SDDDDSSHHH",
-    ("soft", 19): "SSSSSSSSSS", ("soft", 20): "SSSSSSSSSS",
-    ("pair", "2"): "PPPPPPHHHH", ("pair", "3"): "PPPPPPHHHH", ("pair", "4"): "HHHPPHHHHH",
-    ("pair", "5"): "DDDDDDDDHH", ("pair", "6"): "PPPPPHHHHH", ("pair", "7"): "PPPPPPHHHH",
-    ("pair", "8"): "PPPPPPPPPP", ("pair", "9"): "PPPPPSPPSS", ("pair", "T"): "SSSSSSSSSS",
+    ("soft", 13): "HHHDDHHHHH",
+    ("soft", 14): "HHHDDHHHHH",
+    ("soft", 15): "HHDDDHHHHH",
+    ("soft", 16): "HHDDDHHHHH",
+    ("soft", 17): "HDDDDHHHHH",
+    ("soft", 18): "SDDDDSSHHH",
+    ("soft", 19): "SSSSSSSSSS",
+    ("soft", 20): "SSSSSSSSSS",
+    ("pair", "2"): "PPPPPPHHHH",
+    ("pair", "3"): "PPPPPPHHHH",
+    ("pair", "4"): "HHHPPHHHHH",
+    ("pair", "5"): "DDDDDDDDHH",
+    ("pair", "6"): "PPPPPHHHHH",
+    ("pair", "7"): "PPPPPPHHHH",
+    ("pair", "8"): "PPPPPPPPPP",
+    ("pair", "9"): "PPPPPSPPSS",
+    ("pair", "T"): "SSSSSSSSSS",
     ("pair", "A"): "PPPPPPPPPP",
 }
 # Cells where the computed chart departs from the published one, with the reason (razor-thin
@@ -257,6 +286,7 @@ def test_every_cell_has_its_margin_over_the_next_best():
 
 # --- the house edge --------------------------------------------------------------------------------
 
+
 def test_the_salon_edge_is_the_published_six_deck_figure():
     # 6 decks, S17, DAS, no surrender, no resplit of aces: 0.42 % (thecolorofblackjack.com/solution_one.html,
     # after Wizard of Odds' rule-effect table: single-deck baseline 0.02 % + six decks 0.53 % − DAS 0.13 %)
@@ -278,6 +308,7 @@ def test_the_online_edge_is_the_published_eight_deck_figure():
 
 # --- Monte Carlo: the real simulator deals, the computed chart plays, the real engine settles ----------
 
+
 def _chart_player(preset: str):
     chart = bj.chart(bj.read_rules(preset, None))
 
@@ -287,8 +318,12 @@ def _chart_player(preset: str):
             hand[RANK[c[0]]] += 1
         hand = tuple(hand)
         u = RANK[up[0]]
-        if can_split and len(cards) == 2 and RANK[cards[0][0]] == RANK[cards[1][0]] and chart.resplits(
-                RANK[cards[0][0]], u):
+        if (
+            can_split
+            and len(cards) == 2
+            and RANK[cards[0][0]] == RANK[cards[1][0]]
+            and chart.resplits(RANK[cards[0][0]], u)
+        ):
             return "split"
         if len(cards) == 2:
             opts = {"stand": 1, "hit": 1, **({"double": 1} if can_double else {})}
@@ -304,8 +339,9 @@ def play_rounds(n: int, seed: int, preset: str, monkeypatch) -> list[float]:
     rng = random.Random(seed)
     nets = []
     for k in range(n):
-        sim = simulator.simulate_round(rng, number=k, preset=preset, boxes=(1, 1), insurance=0.0, even_money=0.0,
-                                       errors=0.0, jackpot=0.0)
+        sim = simulator.simulate_round(
+            rng, number=k, preset=preset, boxes=(1, 1), insurance=0.0, even_money=0.0, errors=0.0, jackpot=0.0
+        )
         settled = engine.settle(sim.doc)
         assert settled["findings"] == [], (sim.doc, settled)
         bet = Decimal(sim.doc["stakes"][0]["bet"])
@@ -340,27 +376,33 @@ def test_monte_carlo_rounds_settled_by_the_engine_land_within_4_se(preset, round
 def test_monte_carlo_of_a_million_rounds(monkeypatch):
     start = time.perf_counter()
     mean, expected, se = _check(1_000_000, 2026, "salon", monkeypatch)
-    print(f"1,000,000 rounds: mean {mean:.6f}, exact {expected:.6f}, se {se:.6f}, "
-          f"{(mean - expected) / se:+.2f} se, {time.perf_counter() - start:.0f} s")
+    print(
+        f"1,000,000 rounds: mean {mean:.6f}, exact {expected:.6f}, se {se:.6f}, "
+        f"{(mean - expected) / se:+.2f} se, {time.perf_counter() - start:.0f} s"
+    )
     assert abs(mean - expected) < 4 * se, (mean, expected, se)
 
 
 # --- bad questions and the command line ------------------------------------------------------------
 
-@pytest.mark.parametrize("argv,field", [
-    (["ev", "blackjack", "--cards", "XS", "6H", "--dealer", "TC"], "cards"),
-    (["ev", "blackjack", "--cards", "TS", "6H", "--dealer", "1C"], "dealer"),
-    (["ev", "blackjack", "--cards", "TS", "6H", "TD", "--dealer", "TC"], "cards"),  # 26: bust
-    (["ev", "blackjack", "--cards", "AS", "KH", "--dealer", "9C"], "cards"),  # a blackjack is settled
-    (["ev", "blackjack", "--cards", "TS", "--dealer", "9C"], "cards"),
-    (["ev", "blackjack", "--cards", "TS", "6H"], "dealer"),
-    (["ev", "blackjack", "--cards", "TS", "TS", "--dealer", "TS", "--removed", "TS", "TS", "TS", "TS"], "removed"),
-    (["ev", "blackjack", "--cards", "TS", "6H", "--dealer", "TC", "--rule", "surrender=maybe"], "rules"),
-    (["ev", "blackjack", "--cards", "TS", "6H", "--dealer", "TC", "--rule", "tip=1"], "rules"),
-    (["ev", "blackjack", "--cards", "TS", "6H", "--dealer", "TC", "--rule", "decks=9"], "rules"),
-    (["edge", "blackjack", "--preset", "casino"], "preset"),
-    (["edge", "blackjack", "--strategy", "lucky"], "strategy"),
-])
+
+@pytest.mark.parametrize(
+    "argv,field",
+    [
+        (["ev", "blackjack", "--cards", "XS", "6H", "--dealer", "TC"], "cards"),
+        (["ev", "blackjack", "--cards", "TS", "6H", "--dealer", "1C"], "dealer"),
+        (["ev", "blackjack", "--cards", "TS", "6H", "TD", "--dealer", "TC"], "cards"),  # 26: bust
+        (["ev", "blackjack", "--cards", "AS", "KH", "--dealer", "9C"], "cards"),  # a blackjack is settled
+        (["ev", "blackjack", "--cards", "TS", "--dealer", "9C"], "cards"),
+        (["ev", "blackjack", "--cards", "TS", "6H"], "dealer"),
+        (["ev", "blackjack", "--cards", "TS", "TS", "--dealer", "TS", "--removed", "TS", "TS", "TS", "TS"], "removed"),
+        (["ev", "blackjack", "--cards", "TS", "6H", "--dealer", "TC", "--rule", "surrender=maybe"], "rules"),
+        (["ev", "blackjack", "--cards", "TS", "6H", "--dealer", "TC", "--rule", "tip=1"], "rules"),
+        (["ev", "blackjack", "--cards", "TS", "6H", "--dealer", "TC", "--rule", "decks=9"], "rules"),
+        (["edge", "blackjack", "--preset", "casino"], "preset"),
+        (["edge", "blackjack", "--strategy", "lucky"], "strategy"),
+    ],
+)
 def test_a_question_that_cannot_be_asked_exits_2_with_one_line(argv, field, capsys):
     assert cli.main(argv) == 2
     out, err = capsys.readouterr()
@@ -386,11 +428,12 @@ def test_the_cli_prints_the_documents(capsys):
 
 def test_the_engine_command_runs_without_django():
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
-    code = ("import sys, runpy; sys.argv = ['x', 'ev', 'blackjack', '--cards', 'TS', '6H', '--dealer', 'TC'];"
-            "from dealing.engine.math import cli; rc = cli.main(sys.argv[1:]);"
-            "assert 'django' not in sys.modules; sys.exit(rc)")
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=120)
+    code = (
+        "import sys, runpy; sys.argv = ['x', 'ev', 'blackjack', '--cards', 'TS', '6H', '--dealer', 'TC'];"
+        "from dealing.engine.math import cli; rc = cli.main(sys.argv[1:]);"
+        "assert 'django' not in sys.modules; sys.exit(rc)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["options"]["hit"].startswith("-0.534")
 

@@ -18,9 +18,8 @@ from hypothesis import strategies as st
 from dealing import engine
 from dealing.engine import RoundError
 from dealing.engine.blackjack.odds import RESULTS, exact, outcomes, without_blackjack
-from dealing.engine.simulators import simulate
 from dealing.engine.blackjack.simulator import MISTAKES, simulate_round, simulate_shoe
-
+from dealing.engine.simulators import simulate
 
 ROOT = Path(__file__).resolve().parents[2]
 PRESETS = ("salon", "online")
@@ -29,6 +28,7 @@ PROPERTY = settings(max_examples=120, deadline=None, suppress_health_check=[Heal
 
 
 # --- properties over simulated rounds of both presets -------------------------------------------------
+
 
 def one(seed, preset, **kw):
     return next(simulate("blackjack", 1, seed=seed, preset=preset, **kw))
@@ -93,14 +93,58 @@ def test_a_dealt_shoe_that_cannot_host_a_mistake_gives_a_correct_round():
 
 # --- fuzz --------------------------------------------------------------------------------------
 
-_values = st.one_of(st.none(), st.booleans(), st.integers(-3, 12), st.sampled_from(
-    ["1", "2", "1.1", "1.2", "1.1.1", "dealer", "AS", "TD", "KH", "5C", "ZZ", "bet", "double", "insurance",
-     "jackpot", "100", "7.50", "0", "-1", "1e2", "0.001"]), st.decimals(allow_nan=False, places=3))
+_values = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 12),
+    st.sampled_from(
+        [
+            "1",
+            "2",
+            "1.1",
+            "1.2",
+            "1.1.1",
+            "dealer",
+            "AS",
+            "TD",
+            "KH",
+            "5C",
+            "ZZ",
+            "bet",
+            "double",
+            "insurance",
+            "jackpot",
+            "100",
+            "7.50",
+            "0",
+            "-1",
+            "1e2",
+            "0.001",
+        ]
+    ),
+    st.decimals(allow_nan=False, places=3),
+)
 _event = st.fixed_dictionaries(
-    {"e": st.sampled_from(["deal", "insurance", "even_money", "peek", "hit", "stand", "double", "split", "draw",
-                           "pay", "take", "leave"])},
-    optional={"to": _values, "card": _values, "hand": _values, "stake": _values, "amount": _values,
-              "wager": _values})
+    {
+        "e": st.sampled_from(
+            [
+                "deal",
+                "insurance",
+                "even_money",
+                "peek",
+                "hit",
+                "stand",
+                "double",
+                "split",
+                "draw",
+                "pay",
+                "take",
+                "leave",
+            ]
+        )
+    },
+    optional={"to": _values, "card": _values, "hand": _values, "stake": _values, "amount": _values, "wager": _values},
+)
 
 
 def _never_crashes(doc):
@@ -125,6 +169,7 @@ def test_bad_input_raises_only_round_error(preset, seed, extra, data):
 
 
 # --- the shoe -----------------------------------------------------------------------------------
+
 
 def shoe_doc(preset, rounds, seed=1):
     return json.loads(json.dumps(simulate_shoe(random.Random(seed), rounds=rounds, preset=preset), default=str))
@@ -154,9 +199,13 @@ def test_salon_reshuffle_point_both_ways():
 
 
 def test_a_seventh_copy_of_a_card_in_a_salon_shoe():
-    doc = {"format": "shoe/1", "variant": "blackjack", "table": {"min": 100, "max": 5000},
-           "rules": {"preset": "salon"},
-           "items": [{"e": "shuffle"}] + [{"e": "burn", "card": "AS", "reason": "other"}] * 7}
+    doc = {
+        "format": "shoe/1",
+        "variant": "blackjack",
+        "table": {"min": 100, "max": 5000},
+        "rules": {"preset": "salon"},
+        "items": [{"e": "shuffle"}] + [{"e": "burn", "card": "AS", "reason": "other"}] * 7,
+    }
     assert _found(doc) == [("CARD_COUNT", 7)]
 
 
@@ -170,6 +219,7 @@ def test_online_every_round_from_a_fresh_shoe():
 
 
 # --- dealer odds --------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_each_up_card_sums_to_exactly_one(preset):
@@ -208,7 +258,7 @@ def test_the_recursion_against_every_ordering_of_a_tiny_shoe():
         out = {}
         for k in range(len(cards)):
             v = cards[k]
-            rest = cards[:k] + cards[k + 1:]
+            rest = cards[:k] + cards[k + 1 :]
             for r, p in naive(rest, hard + v, ace or v == 1, n + 1).items():
                 out[r] = out.get(r, 0) + p / len(cards)
         return out
@@ -224,9 +274,13 @@ def test_the_recursion_against_every_ordering_of_a_tiny_shoe():
 
 
 def test_odds_command_for_blackjack():
-    result = subprocess.run([sys.executable, "-m", "dealing.engine", "odds", "blackjack", "--preset", "online"],
-                            capture_output=True, text=True, cwd=ROOT,
-                            env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)})
+    result = subprocess.run(
+        [sys.executable, "-m", "dealing.engine", "odds", "blackjack", "--preset", "online"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
+    )
     out = json.loads(result.stdout)
     assert (out["variant"], out["preset"]) == ("blackjack", "online")
     assert set(out["no_blackjack"]) == {"T", "A"}

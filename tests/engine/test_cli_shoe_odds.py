@@ -20,8 +20,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def cli(*args, stdin=""):
     # No Django settings in the environment: the engine's CLI must not need them.
-    return subprocess.run([sys.executable, "-m", "dealing.engine", *args], input=stdin, capture_output=True,
-                          text=True, cwd=ROOT, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)})
+    return subprocess.run(
+        [sys.executable, "-m", "dealing.engine", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
+    )
 
 
 def test_settle_one_document_from_a_file(tmp_path):
@@ -69,6 +75,7 @@ def test_next_on_a_round_in_progress():
 
 # --- shoe ----------------------------------------------------------------------------------------
 
+
 def shoe(seed=1, rounds=30):
     import random
 
@@ -94,10 +101,15 @@ def test_a_missing_load_burn_a_wrong_fee_and_a_dealer_change_without_a_burn():
 
 
 def test_a_ninth_copy_of_a_card_in_one_shoe():
-    doc = {"format": "shoe/1", "variant": "ochko", "table": {"min": 100, "max": 5000},
-           "items": [{"e": "shuffle"}] + [{"e": "burn", "card": "AS", "reason": "load"}] * 6
-           + [{"e": "round", "round": one_box_win()}]
-           + [{"e": "burn", "card": "AS", "reason": "other"}] * 3}
+    doc = {
+        "format": "shoe/1",
+        "variant": "ochko",
+        "table": {"min": 100, "max": 5000},
+        "items": [{"e": "shuffle"}]
+        + [{"e": "burn", "card": "AS", "reason": "load"}] * 6
+        + [{"e": "round", "round": one_box_win()}]
+        + [{"e": "burn", "card": "AS", "reason": "other"}] * 3,
+    }
     found = engine.check_shoe(doc)
     assert [(f.code, f.event) for f in found] == [("CARD_COUNT", 10)]
     doc["items"].insert(9, {"e": "shuffle"})  # a fresh shoe before the 8th burn: counts start again
@@ -114,6 +126,7 @@ def test_a_shoe_with_an_unreadable_round_is_refused_with_its_path():
 
 
 # --- odds ----------------------------------------------------------------------------------------
+
 
 def test_ochko_dealer_odds_are_exact_and_complete():
     table = exact()

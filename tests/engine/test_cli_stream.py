@@ -22,8 +22,9 @@ from .ochko_logs import one_box_win
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
 # The CLI with msgspec hidden: `import msgspec` fails, so every line goes the standard library's way.
-WITHOUT_MSGSPEC = ("import sys; sys.modules['msgspec'] = None; from dealing.engine.__main__ import main; "
-                   "sys.exit(main())")
+WITHOUT_MSGSPEC = (
+    "import sys; sys.modules['msgspec'] = None; from dealing.engine.__main__ import main; sys.exit(main())"
+)
 
 
 # The CLI's settle before it streamed, run in a child of its own (Python's recursion limit, which
@@ -58,13 +59,16 @@ sys.exit(0 if ok else 1)
 
 def reference(data: bytes) -> tuple[bytes, int]:
     """What `settle` printed when it read the whole input as text, and its exit code."""
-    done = subprocess.run([sys.executable, "-c", REFERENCE], input=data, capture_output=True, cwd=ROOT, env=ENV,
-                          timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", REFERENCE], input=data, capture_output=True, cwd=ROOT, env=ENV, timeout=300
+    )
     assert done.stderr == b""
     return done.stdout, done.returncode
 
 
-def settle_cli(data: bytes, *, fast: bool = True, path: Path | None = None, jobs: int = 1) -> subprocess.CompletedProcess:
+def settle_cli(
+    data: bytes, *, fast: bool = True, path: Path | None = None, jobs: int = 1
+) -> subprocess.CompletedProcess:
     head = [sys.executable, "-m", "dealing.engine"] if fast else [sys.executable, "-c", WITHOUT_MSGSPEC]
     args = [*head, "settle", *(["--jobs", str(jobs)] if jobs != 1 else []), str(path) if path else "-"]
     return subprocess.run(args, input=None if path else data, capture_output=True, cwd=ROOT, env=ENV, timeout=300)
@@ -130,30 +134,50 @@ def test_worker_processes_answer_as_one_process_does():
 
 def test_each_line_is_the_engines_own_settlement_and_bad_lines_are_named_by_number():
     good = to_json(one_box_win())
-    lines = [good, "{broken", "", "   ", good.replace('"amount":300', '"amount":"12.345"'), '"a text"', "null",
-             "[1, 2]", '{"format": "round/1", "variant": "nope"}', good]
+    lines = [
+        good,
+        "{broken",
+        "",
+        "   ",
+        good.replace('"amount":300', '"amount":"12.345"'),
+        '"a text"',
+        "null",
+        "[1, 2]",
+        '{"format": "round/1", "variant": "nope"}',
+        good,
+    ]
     done = settle_cli(("\n".join(lines) + "\n").encode("utf-8"))
     assert done.returncode == 1
     out = [json.loads(line) for line in done.stdout.decode("utf-8").splitlines()]
     assert [o.get("line") for o in out] == [None, 2, 5, 6, 7, 8, 9, None]  # blank lines 3 and 4: no answer
     assert out[0] == out[-1] == engine.settle(good)
-    assert [o["error"] for o in out[1:-1]] == ["not_json", "bad_amount", "wrong_type", "wrong_type", "wrong_type",
-                                               "unknown_variant"]
+    assert [o["error"] for o in out[1:-1]] == [
+        "not_json",
+        "bad_amount",
+        "wrong_type",
+        "wrong_type",
+        "wrong_type",
+        "unknown_variant",
+    ]
 
 
-@pytest.mark.parametrize("data", [
-    pytest.param(b"", id="empty"),
-    pytest.param(b"\n \n\t\n", id="blank-lines-only"),
-    pytest.param(json.dumps(one_box_win(), indent=2).encode(), id="one-document-pretty"),
-    pytest.param(json.dumps(one_box_win(), indent=2).replace("\n", "\r\n").encode(), id="one-document-crlf"),
-    pytest.param(b"\n\n" + to_json({**one_box_win(), "stakes": 3}).encode() + b"\n\n", id="one-line-refused"),
-    pytest.param(b'{"format": "round/1",\n "variant": "ochko"}\n', id="two-line-document-refused"),
-    pytest.param(b"[\n" + to_json(one_box_win()).encode() + b"\n]", id="an-array-over-lines"),
-    pytest.param(b"[\n" + to_json(one_box_win()).encode() + b"\n" + to_json(one_box_win()).encode(),
-                 id="broken-first-line"),
-    pytest.param(b"\xef\xbb\xbf" + to_json(one_box_win()).encode(), id="byte-order-mark"),
-    pytest.param(b"\xc2\xa0" + to_json(one_box_win()).encode() + b"\xc2\xa0", id="unicode-spaces-around"),
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        pytest.param(b"", id="empty"),
+        pytest.param(b"\n \n\t\n", id="blank-lines-only"),
+        pytest.param(json.dumps(one_box_win(), indent=2).encode(), id="one-document-pretty"),
+        pytest.param(json.dumps(one_box_win(), indent=2).replace("\n", "\r\n").encode(), id="one-document-crlf"),
+        pytest.param(b"\n\n" + to_json({**one_box_win(), "stakes": 3}).encode() + b"\n\n", id="one-line-refused"),
+        pytest.param(b'{"format": "round/1",\n "variant": "ochko"}\n', id="two-line-document-refused"),
+        pytest.param(b"[\n" + to_json(one_box_win()).encode() + b"\n]", id="an-array-over-lines"),
+        pytest.param(
+            b"[\n" + to_json(one_box_win()).encode() + b"\n" + to_json(one_box_win()).encode(), id="broken-first-line"
+        ),
+        pytest.param(b"\xef\xbb\xbf" + to_json(one_box_win()).encode(), id="byte-order-mark"),
+        pytest.param(b"\xc2\xa0" + to_json(one_box_win()).encode() + b"\xc2\xa0", id="unicode-spaces-around"),
+    ],
+)
 def test_one_document_or_json_lines_is_decided_as_before(data, tmp_path):
     assert_as_before(data, tmp_path)
 
@@ -163,8 +187,10 @@ def test_line_breaks_blank_lines_and_odd_values_as_before(tmp_path):
     lines = [
         good + "\r",  # CRLF
         good.replace('"D-1"', '"D\u20281"'),  # a line break str.splitlines() cuts at, inside a string
-        good.replace('"D-1"', '"\u0416\u0428-\u00e9\U0001F600"'),  # other characters, their bytes 0xa8, 0x85
-        "\x1f", "\u3000", "\x0c",  # blank to str.strip()
+        good.replace('"D-1"', '"\u0416\u0428-\u00e9\U0001f600"'),  # other characters, their bytes 0xa8, 0x85
+        "\x1f",
+        "\u3000",
+        "\x0c",  # blank to str.strip()
         good.replace('"amount":300', '"amount":300.00'),  # a JSON number with decimals: a Decimal
         good.replace('"amount":300', '"amount":NaN'),
         good.replace('"amount":300', '"amount":1e999'),
@@ -193,23 +219,37 @@ def test_a_line_that_is_not_utf8_is_refused_on_its_own():
 # A child that settles stdin, then writes its peak resident set size (KiB) to stderr: VmHWM, the
 # high-water mark of this program's own memory (getrusage's ru_maxrss would count the parent's
 # pages the child had before it became Python).
-MEASURED = ("import re, sys; from dealing.engine.__main__ import main; code = main(['settle', '-']); "
-            "status = open('/proc/self/status').read(); "
-            "sys.stderr.write(re.search(r'VmHWM:\\s*(\\d+) kB', status).group(1)); sys.exit(code)")
+MEASURED = (
+    "import re, sys; from dealing.engine.__main__ import main; code = main(['settle', '-']); "
+    "status = open('/proc/self/status').read(); "
+    "sys.stderr.write(re.search(r'VmHWM:\\s*(\\d+) kB', status).group(1)); sys.exit(code)"
+)
 # A child that writes N rounds, a few lines repeated, as fast as a pipe takes them.
-GENERATOR = ("import sys; lines = sys.argv[2:]; block = ('\\n'.join(lines * 1000) + '\\n').encode(); "
-             "out = sys.stdout.buffer\nfor _ in range(int(sys.argv[1]) // (1000 * len(lines))): out.write(block)")
+GENERATOR = (
+    "import sys; lines = sys.argv[2:]; block = ('\\n'.join(lines * 1000) + '\\n').encode(); "
+    "out = sys.stdout.buffer\nfor _ in range(int(sys.argv[1]) // (1000 * len(lines))): out.write(block)"
+)
 
 
 @pytest.mark.slow  # about 45 s compiled on a busy 2-core machine
 def test_a_million_rounds_stream_through_in_flat_memory():
     rounds = 1_000_000
     good = to_json(one_box_win())
-    lines = [good, good.replace('"P-1"', '"P-2"'), good.replace('"P-1"', '"P-3"'),
-             good.replace('"amount":300', '"amount":-300')]
+    lines = [
+        good,
+        good.replace('"P-1"', '"P-2"'),
+        good.replace('"P-1"', '"P-3"'),
+        good.replace('"amount":300', '"amount":-300'),
+    ]
     feed = subprocess.Popen([sys.executable, "-c", GENERATOR, str(rounds), *lines], stdout=subprocess.PIPE)
-    cli = subprocess.Popen([sys.executable, "-c", MEASURED], stdin=feed.stdout, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, cwd=ROOT, env=ENV)
+    cli = subprocess.Popen(
+        [sys.executable, "-c", MEASURED],
+        stdin=feed.stdout,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        env=ENV,
+    )
     feed.stdout.close()  # the CLI holds the pipe now
     answers = settled = 0
     rest = last = b""

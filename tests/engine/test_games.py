@@ -55,20 +55,32 @@ class _HighCard(loop.Round):
             bet = Decimal(stake["bet"])
             won = self.card_of.get(sid, "")[:1] == "A"
             owed[(sid, None, "bet")] = Owed(sid, None, "bet", PAY if won else TAKE, bet, bet)
-        compare_settlements(owed, self.settled, self.findings, who=lambda s, h: {"who": "stake", "stake": s},
-                            game="high_card")
-        return Outcome("high_card", sorted(owed.values(), key=lambda o: o.stake), loop.sort_findings(self.findings),
-                       self.shoe_cards, self.rules, settled=self.settled)
+        compare_settlements(
+            owed, self.settled, self.findings, who=lambda s, h: {"who": "stake", "stake": s}, game="high_card"
+        )
+        return Outcome(
+            "high_card",
+            sorted(owed.values(), key=lambda o: o.stake),
+            loop.sort_findings(self.findings),
+            self.shoe_cards,
+            self.rules,
+            settled=self.settled,
+        )
 
     def moves(self):
-        return [loop.move("deal", f"Deal stake {sid} a card.", needs=["card"], stake=sid)
-                for sid in self.stakes if sid not in self.card_of]
+        return [
+            loop.move("deal", f"Deal stake {sid} a card.", needs=["card"], stake=sid)
+            for sid in self.stakes
+            if sid not in self.card_of
+        ]
 
 
 _PACK = pack("23456789TJQKA")
-_HANDLERS = {"deal": (_HighCard._deal, frozenset({"e", "stake", "card"})),
-             "pay": (_HighCard._settle, frozenset({"e", "stake", "wager", "amount"})),
-             "take": (_HighCard._settle, frozenset({"e", "stake", "wager", "amount"}))}
+_HANDLERS = {
+    "deal": (_HighCard._deal, frozenset({"e", "stake", "card"})),
+    "pay": (_HighCard._settle, frozenset({"e", "stake", "wager", "amount"})),
+    "take": (_HighCard._settle, frozenset({"e", "stake", "wager", "amount"})),
+}
 
 
 @pytest.fixture
@@ -83,18 +95,27 @@ def high_card():
 
 
 def _round(*events):
-    return {"format": "round/1", "variant": "high_card", "stakes": [{"id": "s1", "bet": 10}, {"id": "s2", "bet": 5}],
-            "events": list(events)}
+    return {
+        "format": "round/1",
+        "variant": "high_card",
+        "stakes": [{"id": "s1", "bet": 10}, {"id": "s2", "bet": 5}],
+        "events": list(events),
+    }
 
 
 def test_a_game_registered_at_run_time_is_played_like_the_others(high_card):
     assert "high_card" in engine.VARIANTS and engine.variant("high_card") is high_card
-    doc = _round({"e": "deal", "stake": "s1", "card": "AS"}, {"e": "deal", "stake": "s2", "card": "7H"},
-                 {"e": "pay", "stake": "s1", "wager": "bet", "amount": 10},
-                 {"e": "take", "stake": "s2", "wager": "bet", "amount": 10})
+    doc = _round(
+        {"e": "deal", "stake": "s1", "card": "AS"},
+        {"e": "deal", "stake": "s2", "card": "7H"},
+        {"e": "pay", "stake": "s1", "wager": "bet", "amount": 10},
+        {"e": "take", "stake": "s2", "wager": "bet", "amount": 10},
+    )
     settlement = engine.settle(doc)
-    assert settlement["wagers"] == [{"stake": "s1", "wager": "bet", "result": "pay", "amount": "10"},
-                                    {"stake": "s2", "wager": "bet", "result": "take", "amount": "5"}]
+    assert settlement["wagers"] == [
+        {"stake": "s1", "wager": "bet", "result": "pay", "amount": "10"},
+        {"stake": "s2", "wager": "bet", "result": "take", "amount": "5"},
+    ]
     assert [f["code"] for f in settlement["findings"]] == ["WRONG_AMOUNT"]
     assert engine.next_events(_round({"e": "deal", "stake": "s1", "card": "AS"}))[0]["stake"] == "s2"
     with pytest.raises(engine.RoundError) as refused:

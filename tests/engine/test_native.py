@@ -24,8 +24,9 @@ ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden"
 
 COMPILED, WHY = native.check()
-needs_build = pytest.mark.skipif(not COMPILED, reason=f"the compiled engine is not built here ({WHY}); "
-                                                     "make install builds it")
+needs_build = pytest.mark.skipif(
+    not COMPILED, reason=f"the compiled engine is not built here ({WHY}); make install builds it"
+)
 
 
 def _settle_lines(lines: list[str], *, pure: bool) -> list[str]:
@@ -33,8 +34,15 @@ def _settle_lines(lines: list[str], *, pure: bool) -> list[str]:
     env.pop(native.PURE_ENV, None)
     if pure:
         env[native.PURE_ENV] = "1"
-    done = subprocess.run([sys.executable, "-m", "dealing.engine", "settle", "-"], input="\n".join(lines) + "\n",
-                          capture_output=True, text=True, cwd=ROOT, env=env, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-m", "dealing.engine", "settle", "-"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=600,
+    )
     assert done.returncode in (0, 1), done.stderr
     return done.stdout.splitlines()
 
@@ -57,13 +65,15 @@ def _break(doc: dict, rng: random.Random) -> dict:
         candidates = [ev for ev in events if with_key in ev]
         if candidates:
             ev = rng.choice(candidates)
-            ev[with_key] = rng.choice({
-                "amount": [100, 250, "7.5", 0, -100, "1e2", True],
-                "card": ["AS", "TH", "6C", "XX", "as", 7],
-                "e": ["pay", "take", "leave", "hit", "stand", "nope"],
-                "box": [1, 2, 6, 9, "3", None],
-                "stake": ["1a", "2a", "zz", 3],
-            }[with_key])
+            ev[with_key] = rng.choice(
+                {
+                    "amount": [100, 250, "7.5", 0, -100, "1e2", True],
+                    "card": ["AS", "TH", "6C", "XX", "as", 7],
+                    "e": ["pay", "take", "leave", "hit", "stand", "nope"],
+                    "box": [1, 2, 6, 9, "3", None],
+                    "stake": ["1a", "2a", "zz", 3],
+                }[with_key]
+            )
     return doc
 
 
@@ -92,8 +102,10 @@ def test_compiled_and_pure_engines_give_the_same_answers():
     pure = _settle_lines(lines, pure=True)
     assert len(compiled) == len(pure) == len(lines)
     differ = [k for k, (a, b) in enumerate(zip(compiled, pure)) if a != b]
-    assert not differ, f"{len(differ)} rounds differ, e.g. line {differ[0]}:\n{lines[differ[0]]}\n" \
-                       f"compiled: {compiled[differ[0]]}\npure: {pure[differ[0]]}"
+    assert not differ, (
+        f"{len(differ)} rounds differ, e.g. line {differ[0]}:\n{lines[differ[0]]}\n"
+        f"compiled: {compiled[differ[0]]}\npure: {pure[differ[0]]}"
+    )
     # The corpus exercises both outcomes: settled rounds with findings and refused documents.
     assert any('"findings":[{' in line for line in pure)
     assert any('"error"' in line for line in pure)
@@ -112,24 +124,26 @@ def test_this_process_runs_the_compiled_engine():
 def test_a_compiled_game_package_still_imports_the_python_modules_of_its_folder():
     # mypyc gives a compiled package a __path__ the standard finder cannot search; a game's math,
     # odds and simulator are plain Python beside its compiled rules.
-    code = ("from pathlib import Path; from dealing.engine import games, native;"
-            "print(native.implementation());"
-            "print(*sorted({Path(getattr(games, slot)(name).__file__).suffix"
-            " for name in ('ochko', 'blackjack', 'veintiuno') for slot in ('math', 'simulator')}))")
+    code = (
+        "from pathlib import Path; from dealing.engine import games, native;"
+        "print(native.implementation());"
+        "print(*sorted({Path(getattr(games, slot)(name).__file__).suffix"
+        " for name in ('ochko', 'blackjack', 'veintiuno') for slot in ('math', 'simulator')}))"
+    )
     env = {k: v for k, v in os.environ.items() if k != native.PURE_ENV}
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env,
-                          check=True)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, check=True)
     first, second = done.stdout.splitlines()
     assert first.startswith("compiled")
     assert second == ".py"
 
 
 def test_pure_mode_imports_every_module_from_its_source():
-    code = ("from pathlib import Path; import dealing.engine as e; from dealing.engine import native, ochko, base;"
-            "print(native.implementation()); print(Path(ochko.__file__).suffix, Path(base.__file__).suffix)")
+    code = (
+        "from pathlib import Path; import dealing.engine as e; from dealing.engine import native, ochko, base;"
+        "print(native.implementation()); print(Path(ochko.__file__).suffix, Path(base.__file__).suffix)"
+    )
     env = dict(os.environ, **{native.PURE_ENV: "1"})
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env,
-                          check=True)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, check=True)
     first, second = done.stdout.splitlines()
     assert first.startswith("pure Python") and native.PURE_ENV in first
     assert second == ".py .py"

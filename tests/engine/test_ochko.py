@@ -22,6 +22,7 @@ def codes(settlement):
 
 # --- settlement --------------------------------------------------------------------------------
 
+
 def test_a_winning_box_is_paid_bet_and_ante():
     s = engine.settle(one_box_win())
     assert owed(s) == {("1a", "ante"): ("pay", 100), ("1a", "bet"): ("pay", 300)}
@@ -220,10 +221,21 @@ def test_a_wrong_payout_does_not_hide_the_boxes_after_it():
 
 # --- incidents ---------------------------------------------------------------------------------
 
+
 def misdrawn(exposed, resolution, approved_by="PB-1", reported_by="I-1"):
     doc = one_box_win()
-    doc["events"].insert(4, {"e": "incident", "kind": "misdrawn_card", "card": "7S", "exposed": exposed,
-                             "resolution": resolution, "reported_by": reported_by, "approved_by": approved_by})
+    doc["events"].insert(
+        4,
+        {
+            "e": "incident",
+            "kind": "misdrawn_card",
+            "card": "7S",
+            "exposed": exposed,
+            "resolution": resolution,
+            "reported_by": reported_by,
+            "approved_by": approved_by,
+        },
+    )
     return doc
 
 
@@ -247,6 +259,7 @@ def test_an_incident_needs_a_pit_boss_other_than_its_reporter_and_the_dealer(app
 
 
 # --- what may happen next ----------------------------------------------------------------------
+
 
 def prefix(doc, n):
     out = copy.deepcopy(doc)
@@ -286,10 +299,13 @@ def test_next_events_put_an_instant_ochko_payment_before_anything_else():
     )
     moves = engine.next_events(doc)
     assert [(m["e"], m["stake"], m["wager"], m["amount"]) for m in moves] == [
-        ("pay", "1a", "bet", "200"), ("pay", "1a", "ante", "100")]
+        ("pay", "1a", "bet", "200"),
+        ("pay", "1a", "ante", "100"),
+    ]
 
 
 # --- documents we cannot follow ----------------------------------------------------------------
+
 
 def refused(doc):
     with pytest.raises(RoundError) as caught:
@@ -308,30 +324,56 @@ def refused(doc):
         (lambda d: {**d, "stakes": d["stakes"] * 2}, "duplicate_stake", None, "$.stakes[1].id"),
         (lambda d: {**d, "stakes": [{**d["stakes"][0], "box": "1"}]}, "wrong_type", None, "$.stakes[0].box"),
         (lambda d: {**d, "stakes": [{**d["stakes"][0], "ante": "1e3"}]}, "bad_amount", None, "$.stakes[0].ante"),
-        (lambda d: {**d, "stakes": [{**d["stakes"][0], "ante": "100.555"}]}, "bad_amount", None,
-         "$.stakes[0].ante"),
+        (lambda d: {**d, "stakes": [{**d["stakes"][0], "ante": "100.555"}]}, "bad_amount", None, "$.stakes[0].ante"),
         (lambda d: {**d, "stakes": [{**d["stakes"][0], "ante": -100}]}, "bad_amount", None, "$.stakes[0].ante"),
         (lambda d: {**d, "stakes": [{**d["stakes"][0], "ante": 0}]}, "bad_amount", None, "$.stakes[0].ante"),
         (lambda d: {**d, "stakes": [{**d["stakes"][0], "ante": True}]}, "wrong_type", None, "$.stakes[0].ante"),
-        (lambda d: {**d, "stakes": [{**d["stakes"][0], "antte": 5}]}, "unknown_field", None,
-         "$.stakes[0].antte"),
+        (lambda d: {**d, "stakes": [{**d["stakes"][0], "antte": 5}]}, "unknown_field", None, "$.stakes[0].antte"),
         (lambda d: {**d, "rules": {"colour": "red"}}, "unknown_rule", None, "$.rules.colour"),
         (lambda d: {**d, "rules": {"dark_win_bet": "pay"}}, "bad_rule", None, "$.rules.dark_win_bet"),
-        (lambda d: {**d, "events": d["events"][:2] + [{"e": "bet", "stake": "9z", "amount": 100}]},
-         "unknown_stake", 2, "$.events[2].stake"),
-        (lambda d: {**d, "events": d["events"][:2] + [{"e": "double", "stake": "1a"}]}, "unknown_event", 2,
-         "$.events[2].e"),
-        (lambda d: {**d, "events": d["events"][:2] + [{"e": "bet", "stake": "1a", "amount": "12.345"}]},
-         "bad_amount", 2, "$.events[2].amount"),
-        (lambda d: {**d, "events": d["events"][:2] + [{"e": "bet", "stake": "1a", "amount": "NaN"}]},
-         "bad_amount", 2, "$.events[2].amount"),
-        (lambda d: {**d, "events": d["events"][:2] + [{"e": "bet", "stake": "1a"}]}, "missing_field", 2,
-         "$.events[2].amount"),
-        (lambda d: {**d, "events": d["events"][:1] + [{"e": "deal", "to": "dealer", "card": 7}]}, "wrong_type",
-         1, "$.events[1].card"),
+        (
+            lambda d: {**d, "events": d["events"][:2] + [{"e": "bet", "stake": "9z", "amount": 100}]},
+            "unknown_stake",
+            2,
+            "$.events[2].stake",
+        ),
+        (
+            lambda d: {**d, "events": d["events"][:2] + [{"e": "double", "stake": "1a"}]},
+            "unknown_event",
+            2,
+            "$.events[2].e",
+        ),
+        (
+            lambda d: {**d, "events": d["events"][:2] + [{"e": "bet", "stake": "1a", "amount": "12.345"}]},
+            "bad_amount",
+            2,
+            "$.events[2].amount",
+        ),
+        (
+            lambda d: {**d, "events": d["events"][:2] + [{"e": "bet", "stake": "1a", "amount": "NaN"}]},
+            "bad_amount",
+            2,
+            "$.events[2].amount",
+        ),
+        (
+            lambda d: {**d, "events": d["events"][:2] + [{"e": "bet", "stake": "1a"}]},
+            "missing_field",
+            2,
+            "$.events[2].amount",
+        ),
+        (
+            lambda d: {**d, "events": d["events"][:1] + [{"e": "deal", "to": "dealer", "card": 7}]},
+            "wrong_type",
+            1,
+            "$.events[1].card",
+        ),
         (lambda d: {**d, "events": d["events"][:1] + ["deal"]}, "wrong_type", 1, "$.events[1]"),
-        (lambda d: {**d, "events": d["events"] + [{"e": "pay", "stake": "1a", "wager": "tip", "amount": 5}]},
-         "bad_value", 9, "$.events[9].wager"),
+        (
+            lambda d: {**d, "events": d["events"] + [{"e": "pay", "stake": "1a", "wager": "tip", "amount": 5}]},
+            "bad_value",
+            9,
+            "$.events[9].wager",
+        ),
     ],
 )
 def test_a_log_the_engine_cannot_follow_is_refused_with_where_and_why(mutate, code, event, path):
@@ -357,8 +399,11 @@ def test_the_engine_does_not_change_the_document_it_reads():
 
 
 def test_house_rules_in_force_and_their_options():
-    assert engine.house_rules("ochko") == {"dark_win_bet": "leave", "dark_double_bust_bet": "leave",
-                                           "dealer_bet_min": Decimal(1)}
+    assert engine.house_rules("ochko") == {
+        "dark_win_bet": "leave",
+        "dark_double_bust_bet": "leave",
+        "dealer_bet_min": Decimal(1),
+    }
     assert engine.house_rules("ochko", {"dealer_bet_min": "5"})["dealer_bet_min"] == Decimal(5)
     names = {o["name"] for o in engine.options("ochko")}
     assert names == {"dark_win_bet", "dark_double_bust_bet", "dealer_bet_min"}

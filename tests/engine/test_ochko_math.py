@@ -34,14 +34,17 @@ SUIT = "S"
 
 # --- an independent reference: Fractions, one card at a time -------------------------------------
 
+
 def dealer_results(left: tuple, up: str) -> dict:
     """The dealer's results from the shoe `left` (rank counts) with `up` as his first card."""
     k = RANKS.index(up)
     p = odds.outcomes(left, odds.VALUE[k], 1, odds.PICTURE[k])
     table = dict(zip(odds.RESULTS, p))
-    return {"scores": {s: table[str(s)] for s in range(17, 21)} | {21: table["21"] + table["pair_of_aces"]
-                                                                   + table["five_pictures"]},
-            "bust": table["bust"]}
+    return {
+        "scores": {s: table[str(s)] for s in range(17, 21)}
+        | {21: table["21"] + table["pair_of_aces"] + table["five_pictures"]},
+        "bust": table["bust"],
+    }
 
 
 def beats(score: int, dealer: dict) -> Fraction:
@@ -51,7 +54,7 @@ def beats(score: int, dealer: dict) -> Fraction:
 def minus(left: tuple, rank: str) -> tuple:
     k = RANKS.index(rank)
     assert left[k] > 0
-    return left[:k] + (left[k] - 1,) + left[k + 1:]
+    return left[:k] + (left[k] - 1,) + left[k + 1 :]
 
 
 def hand_total(hand: list) -> int:
@@ -135,6 +138,7 @@ def close(a: Fraction, b: str) -> bool:
 
 # --- exactness ------------------------------------------------------------------------------------
 
+
 def test_the_dealer_odds_of_the_integer_scale_are_those_of_the_path_walk():
     shoe = om.Shoe(FULL)
     table = odds.exact()
@@ -152,10 +156,16 @@ def test_the_dealer_odds_of_the_integer_scale_are_those_of_the_path_walk():
     assert Fraction(mine[om.BUST], scale) == dealer_results(left, "9")["bust"] != table["9"]["bust"]
 
 
-@pytest.mark.parametrize("cards,dealer,bet", [
-    (["TS", "6H"], "9C", 10), (["TS", "6H"], "9C", 1), (["JS", "QH", "KD", "9C"], "AS", 4),
-    (["AS"], "6D", 2), (["8S", "JD"], "TD", 10),
-])
+@pytest.mark.parametrize(
+    "cards,dealer,bet",
+    [
+        (["TS", "6H"], "9C", 10),
+        (["TS", "6H"], "9C", 1),
+        (["JS", "QH", "KD", "9C"], "AS", 4),
+        (["AS"], "6D", 2),
+        (["8S", "JD"], "TD", 10),
+    ],
+)
 def test_stand_is_the_brute_force_value_from_the_dealer_odds(cards, dealer, bet):
     doc = om.ev(cards, dealer=dealer, bet=bet)
     hand = [c[0] for c in cards]
@@ -165,10 +175,16 @@ def test_stand_is_the_brute_force_value_from_the_dealer_odds(cards, dealer, bet)
 
 
 @pytest.mark.parametrize("rules", om.RULE_COMBINATIONS)
-@pytest.mark.parametrize("cards,dealer", [
-    (["TS", "6H"], "9C"), (["9S", "8H"], "AD"), (["KS", "QS", "JS", "KH"], "7C"), (["TS", "KD"], "6S"),
-    (["7S", "9D"], "TC"),
-])
+@pytest.mark.parametrize(
+    "cards,dealer",
+    [
+        (["TS", "6H"], "9C"),
+        (["9S", "8H"], "AD"),
+        (["KS", "QS", "JS", "KH"], "7C"),
+        (["TS", "KD"], "6S"),
+        (["7S", "9D"], "TC"),
+    ],
+)
 @pytest.mark.parametrize("bet", [1, 10])
 def test_every_option_is_the_value_of_an_independent_recursion(rules, cards, dealer, bet):
     doc = om.ev(cards, dealer=dealer, bet=bet, rules=rules)
@@ -203,9 +219,10 @@ def test_the_one_card_question_folds_at_minus_one_and_averages_the_bet_over_the_
     for k in (1, 7, 10):
         expected = Fraction(0)
         for up, s in zip(RANKS, left):
-            expected += Fraction(s, sum(left)) * Fraction(max(Decimal(v) for v in om.ev(["QS"], dealer=up + "H",
-                                                                                            bet=k)["options"].values()))
-        assert abs(Fraction(Decimal(doc["options"][f"bet:{k}"])) - expected) < Fraction(1, 10 ** 15)
+            expected += Fraction(s, sum(left)) * Fraction(
+                max(Decimal(v) for v in om.ev(["QS"], dealer=up + "H", bet=k)["options"].values())
+            )
+        assert abs(Fraction(Decimal(doc["options"][f"bet:{k}"])) - expected) < Fraction(1, 10**15)
     best = max(values(doc).items(), key=lambda item: item[1])
     assert doc["best"] == best[0]
 
@@ -231,8 +248,9 @@ def test_the_edge_document_is_the_contracts_and_adds_up():
     assert doc["format"] == "edge/1" and doc["variant"] == "ochko" and doc["strategy"] == "optimal"
     assert doc["rules"]["dark_win_bet"] == doc["rules"]["dark_double_bust_bet"] == "leave"
     assert Decimal(doc["house_edge"]) == -Decimal(doc["expected_return"])
-    assert abs(Decimal(doc["edge_per_wagered"]) - Decimal(doc["house_edge"]) / Decimal(doc["wagered"])) < \
-        Decimal("1e-16")
+    assert abs(Decimal(doc["edge_per_wagered"]) - Decimal(doc["house_edge"]) / Decimal(doc["wagered"])) < Decimal(
+        "1e-16"
+    )
     for field in ("house_edge", "edge_per_wagered", "sd"):
         assert len(doc[field].lstrip("-0.")) >= 12  # at least 12 significant digits
     # The round's value is the first-card decisions averaged over the first card.
@@ -240,12 +258,14 @@ def test_the_edge_document_is_the_contracts_and_adds_up():
     for rank in RANKS:
         best = max(Fraction(Decimal(v)) for v in om.ev([rank + "S"])["options"].values())
         expected += Fraction(1, 9) * best
-    assert abs(Fraction(Decimal(doc["expected_return"])) - expected) < Fraction(1, 10 ** 15)
+    assert abs(Fraction(Decimal(doc["expected_return"])) - expected) < Fraction(1, 10**15)
 
 
 def test_taking_the_bet_of_a_winning_dark_card_makes_the_dark_card_worthless():
-    table = {(e["rules"]["dark_win_bet"], e["rules"]["dark_double_bust_bet"]): Decimal(e["house_edge"])
-             for e in om.edge_table()}
+    table = {
+        (e["rules"]["dark_win_bet"], e["rules"]["dark_double_bust_bet"]): Decimal(e["house_edge"])
+        for e in om.edge_table()
+    }
     without_dark = Decimal(om.edge(dark=False)["house_edge"])
     assert table[("leave", "leave")] < table[("leave", "take")] < table[("take", "leave")]
     assert table[("take", "leave")] == table[("take", "take")] == without_dark
@@ -267,29 +287,53 @@ def test_the_chart_covers_every_hand_and_up_card_with_an_action_and_a_margin():
         assert all(c["action"] == "hit" for row in doc["rows"][:9] for c in row["cells"].values())
         dark = doc["dark_value"]
         assert Decimal(dark["value"]) > 0
-        assert abs(Decimal(dark["value"]) - (Decimal(dark["house_edge_without_dark"]) - Decimal(dark["house_edge"]))) \
-            < Decimal("1e-17")
+        assert abs(
+            Decimal(dark["value"]) - (Decimal(dark["house_edge_without_dark"]) - Decimal(dark["house_edge"]))
+        ) < Decimal("1e-17")
 
 
 # --- bad questions ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("argv,field", [
-    (["ev", "ochko", "--cards", "5S"], "cards"),  # not in the 36-card pack
-    (["ev", "ochko", "--cards", "TS", "XX", "--dealer", "9C"], "cards"),
-    (["ev", "ochko", "--cards", "TS", "--dealer", "2C"], "dealer"),
-    (["ev", "ochko", "--cards", "TS", "6H", "--dealer", "9C", "--removed", "9C", "9C", "9C", "9C", "9C", "9C",
-      "9C", "9C"], "removed"),  # a ninth 9♣
-    (["ev", "ochko", "--cards", "AS", "AH", "--dealer", "9C"], "cards"),  # pair of aces: ochko
-    (["ev", "ochko", "--cards", "TS", "AH", "--dealer", "9C"], "cards"),  # 21
-    (["ev", "ochko", "--cards", "TS", "9H", "6D", "--dealer", "9C"], "cards"),  # mnogo
-    (["ev", "ochko", "--cards", "JS", "JH", "QD", "KC", "QS", "--dealer", "9C"], "cards"),  # five pictures
-    (["ev", "ochko", "--cards", "TS", "6H"], "dealer"),  # two cards are played after the dealer opens
-    (["ev", "ochko", "--cards", "TS", "--bet", "3"], "bet"),  # the Bet is the one-card question
-    (["ev", "ochko", "--cards", "TS", "6H", "--dealer", "9C", "--bet", "11"], "bet"),
-    (["ev", "ochko", "--cards", "TS", "6H", "--dealer", "9C", "--rule", "dark_win_bet=maybe"], "rules"),
-    (["edge", "ochko", "--rule", "no_such_rule=1"], "rules"),
-    (["strategy", "ochko", "--bet", "0"], "bet"),
-])
+
+@pytest.mark.parametrize(
+    "argv,field",
+    [
+        (["ev", "ochko", "--cards", "5S"], "cards"),  # not in the 36-card pack
+        (["ev", "ochko", "--cards", "TS", "XX", "--dealer", "9C"], "cards"),
+        (["ev", "ochko", "--cards", "TS", "--dealer", "2C"], "dealer"),
+        (
+            [
+                "ev",
+                "ochko",
+                "--cards",
+                "TS",
+                "6H",
+                "--dealer",
+                "9C",
+                "--removed",
+                "9C",
+                "9C",
+                "9C",
+                "9C",
+                "9C",
+                "9C",
+                "9C",
+                "9C",
+            ],
+            "removed",
+        ),  # a ninth 9♣
+        (["ev", "ochko", "--cards", "AS", "AH", "--dealer", "9C"], "cards"),  # pair of aces: ochko
+        (["ev", "ochko", "--cards", "TS", "AH", "--dealer", "9C"], "cards"),  # 21
+        (["ev", "ochko", "--cards", "TS", "9H", "6D", "--dealer", "9C"], "cards"),  # mnogo
+        (["ev", "ochko", "--cards", "JS", "JH", "QD", "KC", "QS", "--dealer", "9C"], "cards"),  # five pictures
+        (["ev", "ochko", "--cards", "TS", "6H"], "dealer"),  # two cards are played after the dealer opens
+        (["ev", "ochko", "--cards", "TS", "--bet", "3"], "bet"),  # the Bet is the one-card question
+        (["ev", "ochko", "--cards", "TS", "6H", "--dealer", "9C", "--bet", "11"], "bet"),
+        (["ev", "ochko", "--cards", "TS", "6H", "--dealer", "9C", "--rule", "dark_win_bet=maybe"], "rules"),
+        (["edge", "ochko", "--rule", "no_such_rule=1"], "rules"),
+        (["strategy", "ochko", "--bet", "0"], "bet"),
+    ],
+)
 def test_a_question_that_cannot_be_asked_exits_2_with_one_line(argv, field, capsys):
     assert cli.main(argv) == 2
     out, err = capsys.readouterr()
@@ -323,26 +367,44 @@ def test_the_cli_prints_the_documents(capsys):
 
 
 def test_the_module_runs_as_a_command_without_django():
-    result = subprocess.run([sys.executable, "-m", "dealing.engine.math.cli", "ev", "ochko", "--cards", "AS"],
-                            capture_output=True, text=True, cwd=ROOT,
-                            env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)})
+    result = subprocess.run(
+        [sys.executable, "-m", "dealing.engine.math.cli", "ev", "ochko", "--cards", "AS"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
+    )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["best"] == "bet:10"
-    bad = subprocess.run([sys.executable, "-m", "dealing.engine.math.cli", "ev", "ochko", "--cards", "2S"],
-                         capture_output=True, text=True, cwd=ROOT,
-                         env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)})
+    bad = subprocess.run(
+        [sys.executable, "-m", "dealing.engine.math.cli", "ev", "ochko", "--cards", "2S"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
+    )
     assert bad.returncode == 2 and bad.stdout == "" and bad.stderr.count("\n") == 1
 
 
 def test_the_engine_command_line_answers_the_math_questions():
     # `python -m dealing.engine ev|edge|strategy`, the contract's command lines (analytics-format.md).
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
-    ev = subprocess.run([sys.executable, "-m", "dealing.engine", "ev", "ochko", "--cards", "TS", "6H", "--dealer",
-                         "9C", "--bet", "10"], capture_output=True, text=True, cwd=ROOT, env=env)
+    ev = subprocess.run(
+        [sys.executable, "-m", "dealing.engine", "ev", "ochko", "--cards", "TS", "6H", "--dealer", "9C", "--bet", "10"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+    )
     assert ev.returncode == 0, ev.stderr
     assert json.loads(ev.stdout) == om.ev(["TS", "6H"], dealer="9C", bet=10)
-    bad = subprocess.run([sys.executable, "-m", "dealing.engine", "edge", "ochko", "--rule", "no_such_rule=1"],
-                         capture_output=True, text=True, cwd=ROOT, env=env)
+    bad = subprocess.run(
+        [sys.executable, "-m", "dealing.engine", "edge", "ochko", "--rule", "no_such_rule=1"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+    )
     assert bad.returncode == 2 and bad.stdout == "" and bad.stderr.count("\n") == 1
 
 
@@ -355,6 +417,7 @@ def test_a_warm_question_answers_in_under_50_ms():
 
 
 # --- Monte Carlo: the real engine settles rounds played with the optimal strategy ----------------
+
 
 def _policy(rules: dict):
     solver = om.solve(rules)
@@ -379,10 +442,10 @@ def play_rounds(n: int, seed: int, rules: dict, start: tuple | None = None) -> l
             pack.remove(code)
     ante = 100
     nets = []
-    for number in range(n):
+    for _number in range(n):
         shoe = pack[:]
 
-        def card():
+        def card(shoe=shoe):
             i = rng.randrange(len(shoe))
             shoe[i], shoe[-1] = shoe[-1], shoe[i]
             return shoe.pop()
@@ -426,8 +489,14 @@ def play_rounds(n: int, seed: int, rules: dict, start: tuple | None = None) -> l
                     events.append({"e": "draw", "card": c})
                 if action == om.DARK:
                     events.append({"e": "reveal", "box": 1})
-        doc = {"format": "round/1", "variant": "ochko", "table": {"min": 100, "max": 5000}, "rules": rules,
-               "stakes": [{"id": "1a", "box": 1, "player": "P-1", "ante": ante}], "events": events}
+        doc = {
+            "format": "round/1",
+            "variant": "ochko",
+            "table": {"min": 100, "max": 5000},
+            "rules": rules,
+            "stakes": [{"id": "1a", "box": 1, "player": "P-1", "ante": ante}],
+            "events": events,
+        }
         settled = engine.settle(doc)
         assert settled["findings"] == [], (doc, settled)
         # The float's change is what the box lost: its net is minus that, per Ante.
@@ -458,10 +527,15 @@ def test_monte_carlo_rounds_settled_by_the_engine_land_within_4_se(rules, rounds
 
 
 @pytest.mark.parametrize("rules", om.RULE_COMBINATIONS)
-@pytest.mark.parametrize("cards,dealer,bet,action", [
-    (["TS", "6H"], "9C", 10, om.DARK), (["KS", "QH", "JD", "6C"], "7H", 1, om.DARK),
-    (["AS"], "TD", 10, om.DARK), (["8S", "9H"], "6D", 3, om.STAND),
-])
+@pytest.mark.parametrize(
+    "cards,dealer,bet,action",
+    [
+        (["TS", "6H"], "9C", 10, om.DARK),
+        (["KS", "QH", "JD", "6C"], "7H", 1, om.DARK),
+        (["AS"], "TD", 10, om.DARK),
+        (["8S", "9H"], "6D", 3, om.STAND),
+    ],
+)
 def test_monte_carlo_of_one_option_settled_by_the_engine_lands_within_4_se(rules, cards, dealer, bet, action):
     # The dark card's payments (Ante only; the Bet left or taken) as the engine settles them.
     mean, se, _ = _mean_se(play_rounds(4_000, 7, dict(rules), start=(cards, dealer, bet, action)))
@@ -475,8 +549,10 @@ def test_monte_carlo_of_one_option_settled_by_the_engine_lands_within_4_se(rules
 def test_monte_carlo_of_a_million_rounds():
     start = time.perf_counter()
     mean, expected, se = _within_4_se(1_000_000, 2026, {})
-    print(f"1,000,000 rounds: mean {mean:.6f}, exact {expected:.6f}, se {se:.6f}, "
-          f"{(mean - expected) / se:+.2f} se, {time.perf_counter() - start:.0f} s")
+    print(
+        f"1,000,000 rounds: mean {mean:.6f}, exact {expected:.6f}, se {se:.6f}, "
+        f"{(mean - expected) / se:+.2f} se, {time.perf_counter() - start:.0f} s"
+    )
     assert abs(mean - expected) < 4 * se, (mean, expected, se)
 
 

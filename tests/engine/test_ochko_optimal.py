@@ -30,12 +30,12 @@ def house_win_per_ante(doc: dict) -> float:
     return float(win / ante)
 
 
-@pytest.mark.parametrize("rules", [{}, {"dark_win_bet": "take", "dark_double_bust_bet": "take"}],
-                         ids=["default", "take_take"])
+@pytest.mark.parametrize(
+    "rules", [{}, {"dark_win_bet": "take", "dark_double_bust_bet": "take"}], ids=["default", "take_take"]
+)
 def test_the_house_wins_the_optimal_edge_per_ante(rules):
     rng = random.Random(2026)
-    wins = [house_win_per_ante(simulate_round(rng, play="optimal", rules=rules, **HEADS_UP).doc)
-            for _ in range(ROUNDS)]
+    wins = [house_win_per_ante(simulate_round(rng, play="optimal", rules=rules, **HEADS_UP).doc) for _ in range(ROUNDS)]
     mean = statistics.fmean(wins)
     se = statistics.stdev(wins) / len(wins) ** 0.5
     expected = float(edge(rules)["house_edge"])

@@ -26,7 +26,7 @@ def _imported(path: Path, node: ast.AST) -> list[str]:
     if node.level == 0:
         return [node.module or ""]
     package = _package_of(path)
-    base = package[:len(package) - (node.level - 1)] if node.level - 1 <= len(package) else []
+    base = package[: len(package) - (node.level - 1)] if node.level - 1 <= len(package) else []
     head = ".".join(base + ([node.module] if node.module else []))
     # `from . import x` may import the module `x`: name it too, so that it is checked like the rest.
     return [head] + [f"{head}.{a.name}" for a in node.names] if not node.module else [head]
@@ -38,8 +38,14 @@ def _engine_modules() -> list[Path]:
 
 def test_the_walk_sees_every_engine_module_and_subpackage():
     found = {p.relative_to(ENGINE).as_posix() for p in _engine_modules()}
-    assert {"__init__.py", "loop.py", "games.py", "simulators/__init__.py", "simulators/injection.py",
-            "odds/__init__.py"} <= found
+    assert {
+        "__init__.py",
+        "loop.py",
+        "games.py",
+        "simulators/__init__.py",
+        "simulators/injection.py",
+        "odds/__init__.py",
+    } <= found
     for directory in {p.parent for p in _engine_modules()}:
         assert (directory / "__init__.py").exists(), f"{directory} is not a package"
 
@@ -53,8 +59,11 @@ def test_no_module_of_the_engine_imports_django_or_services():
                 where = f"{path.relative_to(ENGINE)}:{getattr(node, 'lineno', '?')} imports {name}"
                 if name.split(".")[0] in FORBIDDEN:
                     offenders.append(where)
-                elif isinstance(node, ast.ImportFrom) and node.level and not (
-                        name == PACKAGE or name.startswith(PACKAGE + ".")):
+                elif (
+                    isinstance(node, ast.ImportFrom)
+                    and node.level
+                    and not (name == PACKAGE or name.startswith(PACKAGE + "."))
+                ):
                     offenders.append(where + " (a relative import that leaves the engine)")
                 elif name.startswith("dealing.") and not name.startswith(PACKAGE + ".") and name != PACKAGE:
                     offenders.append(where + " (the Django side of the project)")
@@ -79,6 +88,11 @@ def test_the_engine_and_its_cli_load_without_django():
         "[(e.variant(g), games.simulator(g), games.get(g).odds and games.odds(g)) for g in e.VARIANTS]; "
         "assert not any(m == 'django' or m.startswith('django.') for m in sys.modules), 'django was imported'"
     )
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                            env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)})
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
+    )
     assert result.returncode == 0, result.stderr

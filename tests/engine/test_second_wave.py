@@ -16,31 +16,57 @@ SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 
 
 def ochko(events, stakes=None):
-    return {"format": "round/1", "variant": "ochko", "table": {"name": "R-1", "min": 100, "max": 5000},
-            "rules": {}, "stakes": stakes or [{"id": "1a", "box": 1, "ante": 100, "dealer_bet": 10},
-                                              {"id": "2a", "box": 2, "player": "P-2", "ante": 200}],
-            "events": events}
+    return {
+        "format": "round/1",
+        "variant": "ochko",
+        "table": {"name": "R-1", "min": 100, "max": 5000},
+        "rules": {},
+        "stakes": stakes
+        or [
+            {"id": "1a", "box": 1, "ante": 100, "dealer_bet": 10},
+            {"id": "2a", "box": 2, "player": "P-2", "ante": 200},
+        ],
+        "events": events,
+    }
 
 
 OCHKO_EVENTS = [
-    {"e": "deal", "to": 1, "card": "9*"}, {"e": "deal", "to": 2, "card": "k*"},
+    {"e": "deal", "to": 1, "card": "9*"},
+    {"e": "deal", "to": 2, "card": "k*"},
     {"e": "deal", "to": "dealer", "card": "7*"},
-    {"e": "bet", "stake": "1a", "amount": 100}, {"e": "bet", "stake": "2a", "amount": 200}, {"e": "open"},
-    {"e": "hit", "box": 1, "card": "10*"}, {"e": "stand", "box": 1},
-    {"e": "dark", "box": 2, "card": "A*"}, {"e": "draw", "card": "T*"}, {"e": "reveal", "box": 2},
+    {"e": "bet", "stake": "1a", "amount": 100},
+    {"e": "bet", "stake": "2a", "amount": 200},
+    {"e": "open"},
+    {"e": "hit", "box": 1, "card": "10*"},
+    {"e": "stand", "box": 1},
+    {"e": "dark", "box": 2, "card": "A*"},
+    {"e": "draw", "card": "T*"},
+    {"e": "reveal", "box": 2},
 ]
 
 
 def blackjack(events, preset="salon", **table):
-    return {"format": "round/1", "variant": "blackjack", "table": {"min": 100, "max": 5000, **table},
-            "rules": {"preset": preset}, "stakes": [{"id": "1", "box": 1, "bet": 100}], "events": events}
+    return {
+        "format": "round/1",
+        "variant": "blackjack",
+        "table": {"min": 100, "max": 5000, **table},
+        "rules": {"preset": preset},
+        "stakes": [{"id": "1", "box": 1, "bet": 100}],
+        "events": events,
+    }
 
 
 SPLIT_EVENTS = [
-    {"e": "deal", "to": 1, "card": "8*"}, {"e": "deal", "to": "dealer", "card": "6*"},
-    {"e": "deal", "to": 1, "card": "8*"}, {"e": "deal", "to": "dealer", "card": "T*"},
-    {"e": "split", "hand": "1"}, {"e": "hit", "hand": "1.1", "card": "3*"}, {"e": "stand", "hand": "1.1"},
-    {"e": "hit", "hand": "1.2", "card": "K*"}, {"e": "stand", "hand": "1.2"}, {"e": "draw", "card": "9*"},
+    {"e": "deal", "to": 1, "card": "8*"},
+    {"e": "deal", "to": "dealer", "card": "6*"},
+    {"e": "deal", "to": 1, "card": "8*"},
+    {"e": "deal", "to": "dealer", "card": "T*"},
+    {"e": "split", "hand": "1"},
+    {"e": "hit", "hand": "1.1", "card": "3*"},
+    {"e": "stand", "hand": "1.1"},
+    {"e": "hit", "hand": "1.2", "card": "K*"},
+    {"e": "stand", "hand": "1.2"},
+    {"e": "draw", "card": "9*"},
 ]
 
 
@@ -57,16 +83,23 @@ def strip_suits(doc):
 
 def summary(outcome):
     s = outcome.settlement()
-    return s["wagers"], s["float"], sorted((f["code"], f["event"], f.get("stake"), f.get("wager"),
-                                            f.get("player_delta")) for f in s["findings"])
+    return (
+        s["wagers"],
+        s["float"],
+        sorted((f["code"], f["event"], f.get("stake"), f.get("wager"), f.get("player_delta")) for f in s["findings"]),
+    )
 
 
 def test_an_ochko_round_of_suitless_cards_and_anonymous_stakes_is_settled():
     out = engine.settle(ochko(OCHKO_EVENTS))
     assert out["findings"] == []
     assert {(w["stake"], w["wager"]): (w["result"], w["amount"]) for w in out["wagers"]} == {
-        ("1a", "ante"): ("pay", "100"), ("1a", "bet"): ("pay", "100"), ("1a", "dealer_bet"): ("pay", "10"),
-        ("2a", "ante"): ("take", "200"), ("2a", "bet"): ("take", "200")}  # the dark 15 loses to 17
+        ("1a", "ante"): ("pay", "100"),
+        ("1a", "bet"): ("pay", "100"),
+        ("1a", "dealer_bet"): ("pay", "10"),
+        ("2a", "ante"): ("take", "200"),
+        ("2a", "bet"): ("take", "200"),
+    }  # the dark 15 loses to 17
     assert engine.replay(ochko(OCHKO_EVENTS)).cards == ["9*", "K*", "7*", "T*", "A*", "T*"]
 
 
@@ -88,14 +121,26 @@ def test_a_salon_blackjack_split_of_suitless_cards():
     assert out["findings"] == []
     # 11 v 25: dealer 16 + 9 busts; both hands win their bet.
     assert [(w["hand"], w["wager"], w["result"], w["amount"]) for w in out["wagers"] if w["wager"] == "bet"] == [
-        ("1.1", "bet", "pay", "100"), ("1.2", "bet", "pay", "100")]
+        ("1.1", "bet", "pay", "100"),
+        ("1.2", "bet", "pay", "100"),
+    ]
 
 
-@pytest.mark.parametrize("doc", [
-    blackjack(SPLIT_EVENTS, preset="online", boxes=1),
-    {"format": "round/1", "variant": "veintiuno", "bank": "B", "table": {"min": 5, "max": 100},
-     "stakes": [{"id": "1", "seat": 1, "player": "S"}], "events": [{"e": "deal", "to": 1, "card": "7*"}]},
-], ids=["blackjack-online", "veintiuno"])
+@pytest.mark.parametrize(
+    "doc",
+    [
+        blackjack(SPLIT_EVENTS, preset="online", boxes=1),
+        {
+            "format": "round/1",
+            "variant": "veintiuno",
+            "bank": "B",
+            "table": {"min": 5, "max": 100},
+            "stakes": [{"id": "1", "seat": 1, "player": "S"}],
+            "events": [{"e": "deal", "to": 1, "card": "7*"}],
+        },
+    ],
+    ids=["blackjack-online", "veintiuno"],
+)
 def test_a_suitless_card_where_the_suit_matters_is_refused_naming_the_event(doc):
     for ask in (engine.settle, engine.next_events):
         with pytest.raises(engine.RoundError) as exc:
@@ -115,9 +160,14 @@ def test_a_salon_table_that_offers_the_jackpot_needs_the_suits():
 
 def test_suitless_cards_count_against_their_rank_in_one_round():
     # A one-pack shoe holds four aces: the fifth ace, suited or not, is one too many.
-    events = [{"e": "deal", "to": 1, "card": "A*"}, {"e": "deal", "to": "dealer", "card": "AS"},
-              {"e": "deal", "to": 1, "card": "A*"}, {"e": "deal", "to": "dealer", "card": "6H"},
-              {"e": "split", "hand": "1"}, {"e": "hit", "hand": "1.1", "card": "A*"}]
+    events = [
+        {"e": "deal", "to": 1, "card": "A*"},
+        {"e": "deal", "to": "dealer", "card": "AS"},
+        {"e": "deal", "to": 1, "card": "A*"},
+        {"e": "deal", "to": "dealer", "card": "6H"},
+        {"e": "split", "hand": "1"},
+        {"e": "hit", "hand": "1.1", "card": "A*"},
+    ]
     doc = blackjack(events)
     doc["rules"] = {"preset": "salon", "decks": 1}
     assert [f.code for f in engine.replay(doc).findings if f.code == "CARD_COUNT"] == []
@@ -128,8 +178,13 @@ def test_suitless_cards_count_against_their_rank_in_one_round():
 
 
 def _shoe(rounds):
-    return {"format": "shoe/1", "variant": "ochko", "table": {"min": 100, "max": 5000}, "rules": {},
-            "items": [{"e": "round", "round": r} for r in rounds]}
+    return {
+        "format": "shoe/1",
+        "variant": "ochko",
+        "table": {"min": 100, "max": 5000},
+        "rules": {},
+        "items": [{"e": "round", "round": r} for r in rounds],
+    }
 
 
 def test_a_shoe_counts_suitless_cards_against_their_rank_only():
@@ -148,7 +203,12 @@ def test_a_shoe_counts_suitless_cards_against_their_rank_only():
 
 
 def test_a_suitless_card_is_labelled_by_its_rank():
-    assert (cards.label("T*"), cards.label("9*"), cards.suitless("10*"), cards.suitless("9S")) == ("10", "9", "T*", None)
+    assert (cards.label("T*"), cards.label("9*"), cards.suitless("10*"), cards.suitless("9S")) == (
+        "10",
+        "9",
+        "T*",
+        None,
+    )
 
 
 @PROPERTY

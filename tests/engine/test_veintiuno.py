@@ -12,8 +12,8 @@ from dealing.engine import veintiuno as v21
 
 from .veintiuno_rounds import codes, owed, rnd, settle
 
-
 # --- the pack and the values -----------------------------------------------------------------
+
 
 def test_the_pack_has_forty_cards_without_eights_nines_and_tens():
     assert len(v21.PACK) == 40
@@ -36,6 +36,7 @@ def test_an_ace_counts_eleven_unless_that_goes_over():
 
 # --- naturals and the bank --------------------------------------------------------------------
 
+
 def test_a_declared_natural_wins_two_to_one_and_takes_the_bank_even_against_a_bank_natural():
     s = settle(rnd({1: ("AS", "KD")}, ("AC", "QH"), ["declare 1", "pay 1 20", "bank_to Beto"]))
     assert owed(s) == {"1": ("pay", 20)}
@@ -44,16 +45,26 @@ def test_a_declared_natural_wins_two_to_one_and_takes_the_bank_even_against_a_ba
 
 def test_the_first_declared_natural_in_playing_order_takes_the_bank():
     # Dani (seat 3) declares first, Beto (seat 1) a moment later: Beto plays first, so Beto takes it.
-    s = settle(rnd({1: ("AD", "QS"), 2: ("5C", "KH"), 3: ("AH", "JC")}, ("6S", "KC"),
-                   ["declare 3", "declare 1", "hit 2 2D", "stand 2", "draw 3C"]))
+    s = settle(
+        rnd(
+            {1: ("AD", "QS"), 2: ("5C", "KH"), 3: ("AH", "JC")},
+            ("6S", "KC"),
+            ["declare 3", "declare 1", "hit 2 2D", "stand 2", "draw 3C"],
+        )
+    )
     assert owed(s) == {"1": ("pay", 20), "2": ("take", 10), "3": ("pay", 20)}
     assert s["bank_next"] == "Beto"
 
 
 def test_a_natural_on_a_split_hand_comes_before_the_later_seats():
-    s = settle(rnd({1: ("KH", "KD"), 2: ("AH", "JC")}, ("6S", "QC"),
-                   ["declare 2", "split 1 20", "hit 1.1 AS", "declare 1.1", "hit 1.2 7S", "stand 1.2"],
-                   bets={1: 10, 2: 5}))
+    s = settle(
+        rnd(
+            {1: ("KH", "KD"), 2: ("AH", "JC")},
+            ("6S", "QC"),
+            ["declare 2", "split 1 20", "hit 1.1 AS", "declare 1.1", "hit 1.2 7S", "stand 1.2"],
+            bets={1: 10, 2: 5},
+        )
+    )
     # Bank 16: 1.1 (K A, declared) 2:1 on 10; 1.2 (K 7 = 17) 1:1 on 20; seat 2 (declared first) 2:1 on 5.
     assert owed(s) == {"1.1": ("pay", 20), "1.2": ("pay", 20), "2": ("pay", 10)}
     assert s["bank_next"] == "Beto" and codes(s) == []
@@ -66,8 +77,13 @@ def test_an_undeclared_natural_is_a_plain_21_and_a_tie_with_the_bank_loses():
 
 
 def test_a_natural_declared_late_is_illegal_and_plays_as_a_plain_21():
-    s = settle(rnd({1: ("KS", "7D"), 2: ("AH", "QD")}, ("JC", "4H"),
-                   ["stand 1", "declare 2", "stand 2", "draw 5C", "bank_to Ana"]))
+    s = settle(
+        rnd(
+            {1: ("KS", "7D"), 2: ("AH", "QD")},
+            ("JC", "4H"),
+            ["stand 1", "declare 2", "stand 2", "draw 5C", "bank_to Ana"],
+        )
+    )
     assert codes(s) == ["ILLEGAL_ACTION"]
     assert owed(s) == {"1": ("take", 10), "2": ("pay", 10)}  # bank 19: 17 loses, the plain 21 wins 1:1
     assert s["bank_next"] == "Ana"
@@ -88,6 +104,7 @@ def test_a_declared_natural_is_finished():
 
 
 # --- moñona, twelves, relancina, trillona -----------------------------------------------------
+
 
 def test_monona_pays_three_to_one_also_when_the_bank_goes_over():
     s = settle(rnd({1: ("AH", "AD")}, ("6C", "KC"), ["stand 1", "draw 7S"]))
@@ -114,8 +131,7 @@ def test_two_aces_that_draw_on_count_their_cards_normally():
 
 @pytest.mark.parametrize("rules, pays", [(None, 20), ({"suited_twelve_pays": 3}, 30)])
 def test_a_suited_twelve_counts_21_and_pays_the_house_rule(rules, pays):
-    s = settle(rnd({1: ("5H", "7H"), 2: ("2S", "JS")}, ("KC", "6C"), ["stand 1", "stand 2", "draw 3D"],
-                   rules=rules))
+    s = settle(rnd({1: ("5H", "7H"), 2: ("2S", "JS")}, ("KC", "6C"), ["stand 1", "stand 2", "draw 3D"], rules=rules))
     assert owed(s) == {"1": ("pay", pays), "2": ("pay", pays)}
 
 
@@ -181,9 +197,15 @@ def test_21_in_eight_cards_is_a_plain_21():
 
 # --- bank over, ties, hands over ---------------------------------------------------------------
 
+
 def test_a_hand_under_ten_is_paid_when_the_bank_goes_over_and_a_hand_over_21_loses_anyway():
-    s = settle(rnd({1: ("4H", "5S"), 2: ("KS", "7D")}, ("6C", "QH"),
-                   ["stand 1", "hit 2 6S", "take 2 10", "draw 7C", "pay 1 10", "bank_to Ana"]))
+    s = settle(
+        rnd(
+            {1: ("4H", "5S"), 2: ("KS", "7D")},
+            ("6C", "QH"),
+            ["stand 1", "hit 2 6S", "take 2 10", "draw 7C", "pay 1 10", "bank_to Ana"],
+        )
+    )
     assert owed(s) == {"1": ("pay", 10), "2": ("take", 10)} and codes(s) == []
 
 
@@ -200,24 +222,38 @@ def test_a_tie_paid_is_a_wrong_result_with_the_players_gain():
 
 # --- withdraw and void on 13 -----------------------------------------------------------------
 
+
 @pytest.mark.parametrize("cards", [("6C", "7D"), ("3H", "KS"), ("AH", "2C")])
 def test_a_two_card_13_may_withdraw_and_the_bet_comes_back(cards):
-    s = settle(rnd({1: ("KH", "KS" if cards[1] != "KS" else "QS"), 2: cards}, ("7S", "KC"),
-                   ["stand 1", "withdraw 2", "pay 1 10", "leave 2 10"]))
+    s = settle(
+        rnd(
+            {1: ("KH", "KS" if cards[1] != "KS" else "QS"), 2: cards},
+            ("7S", "KC"),
+            ["stand 1", "withdraw 2", "pay 1 10", "leave 2 10"],
+        )
+    )
     assert owed(s)["2"] == ("leave", 10) and codes(s) == []
     assert s["float"] == "-10"
 
 
 @pytest.mark.parametrize("cards, extra", [(("6C", "6D"), []), (("5C", "5D"), ["hit 2 3S"])])
 def test_a_withdraw_without_a_two_card_13_is_illegal_but_the_bet_was_returned(cards, extra):
-    s = settle(rnd({1: ("KH", "KS"), 2: cards}, ("7S", "KC"), ["stand 1"] + extra + ["withdraw 2", "pay 1 10", "leave 2 10"]))
+    s = settle(
+        rnd({1: ("KH", "KS"), 2: cards}, ("7S", "KC"), ["stand 1"] + extra + ["withdraw 2", "pay 1 10", "leave 2 10"])
+    )
     assert codes(s) == ["ILLEGAL_ACTION"]
     assert owed(s)["2"] == ("leave", 10)
 
 
 def test_pie_de_banco_voids_the_hand_and_every_bet_is_returned():
-    s = settle(rnd({1: ("6H", "7D"), 2: ("QC", "JD"), 3: ("AH", "KH")}, ("7S", "KS"),
-                   ["declare 3", "void 1"], bets={1: 10, 2: 20, 3: 30}))
+    s = settle(
+        rnd(
+            {1: ("6H", "7D"), 2: ("QC", "JD"), 3: ("AH", "KH")},
+            ("7S", "KS"),
+            ["declare 3", "void 1"],
+            bets={1: 10, 2: 20, 3: 30},
+        )
+    )
     # A natural declared before the void is returned like every other bet, and the bank stays.
     assert owed(s) == {"1": ("leave", 10), "2": ("leave", 20), "3": ("leave", 30)}
     assert s["float"] == "0" and s["bank_next"] == "Ana" and codes(s) == []
@@ -228,8 +264,9 @@ def test_pie_de_banco_is_the_first_seat_in_play():
     assert codes(s) == [] and owed(s) == {"2": ("leave", 10), "3": ("leave", 10)}
 
 
-@pytest.mark.parametrize("hands, voider", [({1: ("KH", "5C"), 2: ("6H", "7D")}, "2"),
-                                           ({1: ("6H", "6D"), 2: ("QC", "JD")}, "1")])
+@pytest.mark.parametrize(
+    "hands, voider", [({1: ("KH", "5C"), 2: ("6H", "7D")}, "2"), ({1: ("6H", "6D"), 2: ("QC", "JD")}, "1")]
+)
 def test_a_void_not_by_pie_de_banco_or_without_13_is_illegal_and_returns_every_bet(hands, voider):
     play = ["stand 1"] if voider == "2" else []
     s = settle(rnd(hands, ("7S", "KS"), play + [f"void {voider}"]))
@@ -245,9 +282,15 @@ def test_nothing_is_played_after_a_void():
 
 # --- al puje ----------------------------------------------------------------------------------
 
+
 def test_al_puje_hands_under_21_draw_until_21_or_over():
-    s = settle(rnd({1: ("KC", "6D"), 2: ("7C", "5D")}, ("KH", "QD"),
-                   ["puje", "hit 1 5H", "stand 1", "hit 2 4S", "hit 2 JS", "take 2 10", "pay 1 10"]))
+    s = settle(
+        rnd(
+            {1: ("KC", "6D"), 2: ("7C", "5D")},
+            ("KH", "QD"),
+            ["puje", "hit 1 5H", "stand 1", "hit 2 4S", "hit 2 JS", "take 2 10", "pay 1 10"],
+        )
+    )
     assert owed(s) == {"1": ("pay", 10), "2": ("take", 10)} and codes(s) == []
 
 
@@ -267,8 +310,17 @@ def test_a_tapo_al_puje_is_illegal():
     assert codes(s) == ["ILLEGAL_ACTION"]
 
 
-@pytest.mark.parametrize("bank_cards, legal", [(("KH", "QD"), True), (("KH", "KD"), True), (("5C", "7D"), True),
-                                               (("5C", "7C"), False), (("KH", "7D"), False), (("AH", "KD"), False)])
+@pytest.mark.parametrize(
+    "bank_cards, legal",
+    [
+        (("KH", "QD"), True),
+        (("KH", "KD"), True),
+        (("5C", "7D"), True),
+        (("5C", "7C"), False),
+        (("KH", "7D"), False),
+        (("AH", "KD"), False),
+    ],
+)
 def test_puje_needs_a_two_card_20_for_the_bank(bank_cards, legal):
     s = settle(rnd({1: ("JC", "6S")}, bank_cards, ["puje", "hit 1 5H", "stand 1"]))
     assert codes(s) == ([] if legal else ["ILLEGAL_ACTION"])
@@ -281,9 +333,20 @@ def test_puje_after_the_bank_drew_is_illegal():
 
 # --- opening (split) --------------------------------------------------------------------------
 
+
 def test_opening_takes_twice_the_bet_and_may_open_again():
-    play = ["split 1 20", "hit 1.1 7D", "split 1.1 20", "hit 1.1.1 AS", "stand 1.1.1", "hit 1.1.2 KS",
-            "stand 1.1.2", "hit 1.2 3C", "hit 1.2 AH", "stand 1.2"]
+    play = [
+        "split 1 20",
+        "hit 1.1 7D",
+        "split 1.1 20",
+        "hit 1.1.1 AS",
+        "stand 1.1.1",
+        "hit 1.1.2 KS",
+        "stand 1.1.2",
+        "hit 1.2 3C",
+        "hit 1.2 AH",
+        "stand 1.2",
+    ]
     s = settle(rnd({1: ("7S", "7H")}, ("KC", "QC"), play))
     # Bank 20: 7 A = 18 loses its 10; 7 K = 17 loses its 20; 7 3 A = 21 wins 20.
     assert owed(s) == {"1.1.1": ("take", 10), "1.1.2": ("take", 20), "1.2": ("pay", 20)}
@@ -295,8 +358,9 @@ def test_an_opened_hand_is_finished():
     assert codes(s) == ["ILLEGAL_ACTION"]
 
 
-@pytest.mark.parametrize("cards, amount", [(("KH", "KD"), 10), (("KH", "KD"), 30), (("JH", "QD"), 20),
-                                           (("5H", "6D"), 20)])
+@pytest.mark.parametrize(
+    "cards, amount", [(("KH", "KD"), 10), (("KH", "KD"), 30), (("JH", "QD"), 20), (("5H", "6D"), 20)]
+)
 def test_opening_with_the_wrong_amount_unequal_cards_or_a_relancina_is_illegal_and_settled_as_placed(cards, amount):
     play = [f"split 1 {amount}", "hit 1.1 7S", "stand 1.1", "hit 1.2 6S", "stand 1.2", "draw 7D"]
     s = settle(rnd({1: cards}, ("QC", "6C"), play))
@@ -319,13 +383,17 @@ def test_a_tapo_on_an_opened_hand_is_illegal():
 
 # --- tapo y quedo -----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("tapo, bank_draw, result", [
-    ("QS", "7D", "leave"),   # tapo over, bank over: the bet comes back
-    ("4S", "7D", "pay"),     # tapo 19, bank over: paid
-    ("4S", "2D", "pay"),     # tapo 19 against the bank's 18: paid as any other
-    ("QS", "2D", "take"),    # tapo over, the bank stands: lost
-    ("2S", "2D", "take"),    # tapo 17 against 18: lost
-])
+
+@pytest.mark.parametrize(
+    "tapo, bank_draw, result",
+    [
+        ("QS", "7D", "leave"),  # tapo over, bank over: the bet comes back
+        ("4S", "7D", "pay"),  # tapo 19, bank over: paid
+        ("4S", "2D", "pay"),  # tapo 19 against the bank's 18: paid as any other
+        ("QS", "2D", "take"),  # tapo over, the bank stands: lost
+        ("2S", "2D", "take"),  # tapo 17 against 18: lost
+    ],
+)
 def test_tapo_y_quedo(tapo, bank_draw, result):
     s = settle(rnd({1: ("KH", "5C")}, ("6C", "QD"), [f"tapo 1 {tapo}", f"draw {bank_draw}"]))
     assert owed(s) == {"1": (result, 10)} and codes(s) == []
@@ -340,6 +408,7 @@ def test_any_action_after_a_tapo_is_illegal(after):
 
 # --- limits, succession, cards, order ---------------------------------------------------------
 
+
 @pytest.mark.parametrize("amount", [4, 101, "4.99"])
 def test_a_bet_outside_the_banks_limits(amount):
     s = settle(rnd({1: ("KH", "7C")}, ("6C", "QD"), ["stand 1", "draw 7D"], bets={1: amount}))
@@ -348,8 +417,14 @@ def test_a_bet_outside_the_banks_limits(amount):
 
 
 def test_opening_may_go_over_the_maximum():
-    s = settle(rnd({1: ("KH", "KD")}, ("QC", "6C"), ["split 1 200", "hit 1.1 7S", "stand 1.1", "hit 1.2 6S",
-                                                       "stand 1.2", "draw 7D"], bets={1: 100}))
+    s = settle(
+        rnd(
+            {1: ("KH", "KD")},
+            ("QC", "6C"),
+            ["split 1 200", "hit 1.1 7S", "stand 1.1", "hit 1.2 6S", "stand 1.2", "draw 7D"],
+            bets={1: 100},
+        )
+    )
     assert codes(s) == []
 
 
@@ -368,8 +443,7 @@ def test_no_bank_to_event_is_no_finding_and_a_second_one_is_illegal():
     assert codes(s) == ["ILLEGAL_ACTION"]
 
 
-@pytest.mark.parametrize("rules, copies, found", [(None, 2, True), ({"packs": 2}, 2, False),
-                                                  ({"packs": 2}, 3, True)])
+@pytest.mark.parametrize("rules, copies, found", [(None, 2, True), ({"packs": 2}, 2, False), ({"packs": 2}, 3, True)])
 def test_a_card_more_often_than_the_packs_hold(rules, copies, found):
     play = ["hit 1 2C"] * (copies - 1) + ["stand 1"]
     s = settle(rnd({1: ("2C", "3D")}, ("6C", "QD"), play, rules=rules))
@@ -411,9 +485,16 @@ def test_bets_come_after_the_first_card_and_before_the_second():
 
 # --- money ----------------------------------------------------------------------------------
 
+
 def test_amounts_are_exact_decimals():
-    s = settle(rnd({1: ("AH", "KC"), 2: ("5H", "7H")}, ("6C", "QD"),
-                   ["declare 1", "stand 2", "pay 1 25.00", "pay 2 25"], bets={1: "12.50", 2: "12.5"}))
+    s = settle(
+        rnd(
+            {1: ("AH", "KC"), 2: ("5H", "7H")},
+            ("6C", "QD"),
+            ["declare 1", "stand 2", "pay 1 25.00", "pay 2 25"],
+            bets={1: "12.50", 2: "12.5"},
+        )
+    )
     assert owed(s) == {"1": ("pay", Decimal("25")), "2": ("pay", Decimal("25"))}
     assert codes(s) == [] and s["float"] == "-50"
     s = settle(rnd({1: ("AH", "KC")}, ("6C", "QD"), ["declare 1", "pay 1 12.50"], bets={1: "12.50"}))
@@ -428,10 +509,20 @@ def test_missing_and_unexpected_settlements():
 
 
 def test_a_settlement_names_its_hand():
-    s = settle(rnd({1: ("KH", "KD")}, ("QC", "6C"), ["split 1 20", "hit 1.1 7S", "stand 1.1", "hit 1.2 6S",
-                                                       "stand 1.2", "draw 7D", "pay 1.2 20", "pay 1.1 10"]))
+    s = settle(
+        rnd(
+            {1: ("KH", "KD")},
+            ("QC", "6C"),
+            ["split 1 20", "hit 1.1 7S", "stand 1.1", "hit 1.2 6S", "stand 1.2", "draw 7D", "pay 1.2 20", "pay 1.1 10"],
+        )
+    )
     assert codes(s) == []
-    s = settle(rnd({1: ("KH", "KD")}, ("QC", "6C"), ["split 1 20", "hit 1.1 7S", "stand 1.1", "hit 1.2 6S",
-                                                       "stand 1.2", "draw 7D", "pay 1.1 20", "pay 1.2 10"]))
+    s = settle(
+        rnd(
+            {1: ("KH", "KD")},
+            ("QC", "6C"),
+            ["split 1 20", "hit 1.1 7S", "stand 1.1", "hit 1.2 6S", "stand 1.2", "draw 7D", "pay 1.1 20", "pay 1.2 10"],
+        )
+    )
     assert codes(s) == ["WRONG_AMOUNT"]
     assert sum(Decimal(f["player_delta"]) for f in s["findings"]) == 0

@@ -12,12 +12,15 @@ from dealing.engine.veintiuno import simulator as sim
 
 from .veintiuno_rounds import ev, rnd, settle
 
-
 # --- errors: a log the engine cannot follow ---------------------------------------------------
 
+
 def _broken(change):
-    doc = rnd({1: ("KH", "7C"), 2: ("JS", "5D")}, ("6C", "QD"),
-              ["stand 1", "hit 2 3C", "stand 2", "draw 2D", "pay 1 10", "take 2 10", "bank_to Ana"])
+    doc = rnd(
+        {1: ("KH", "7C"), 2: ("JS", "5D")},
+        ("6C", "QD"),
+        ["stand 1", "hit 2 3C", "stand 2", "draw 2D", "pay 1 10", "take 2 10", "bank_to Ana"],
+    )
     change(doc)
     return doc
 
@@ -31,38 +34,42 @@ def _set(path, value):
             del target[path[-1]]
         else:
             target[path[-1]] = value
+
     return change
 
 
-@pytest.mark.parametrize("change, code, event, path", [
-    (_set(("bank",), KeyError), "missing_field", None, "$.bank"),
-    (_set(("bank",), 7), "wrong_type", None, "$.bank"),
-    (_set(("stakes", 1, "seat"), 0), "bad_value", None, "$.stakes[1].seat"),
-    (_set(("stakes", 1, "seat"), 1), "duplicate_seat", None, "$.stakes[1].seat"),
-    (_set(("stakes", 1, "seat"), "2"), "wrong_type", None, "$.stakes[1].seat"),
-    (_set(("stakes", 1, "player"), "Ana"), "bad_value", None, "$.stakes[1].player"),
-    (_set(("stakes", 1, "box"), 2), "unknown_field", None, "$.stakes[1].box"),
-    (_set(("stakes",), []), "no_stakes", None, "$.stakes"),
-    (_set(("table", "min"), 200), "bad_value", None, "$.table"),
-    (_set(("rules",), {"packs": 0}), "bad_rule", None, "$.rules.packs"),
-    (_set(("rules",), {"decks": 2}), "unknown_rule", None, "$.rules.decks"),
-    (_set(("events",), {}), "wrong_type", None, "$.events"),
-    (_set(("events", 9), {"e": "double", "hand": "1"}), "unknown_event", 9, "$.events[9].e"),
-    (_set(("events", 9), {"e": "stand", "hand": "1", "box": 1}), "unknown_field", 9, "$.events[9].box"),
-    (_set(("events", 9), {"e": "stand"}), "missing_field", 9, "$.events[9].hand"),
-    (_set(("events", 9), {"e": "stand", "hand": 1}), "wrong_type", 9, "$.events[9].hand"),
-    (_set(("events", 9), {"e": "stand", "hand": "3"}), "unknown_hand", 9, "$.events[9].hand"),
-    (_set(("events", 10), {"e": "hit", "hand": "2", "card": 3}), "wrong_type", 10, "$.events[10].card"),
-    (_set(("events", 0, "to"), "dealer"), "wrong_type", 0, "$.events[0].to"),
-    (_set(("events", 3, "stake"), "S9"), "unknown_stake", 3, "$.events[3].stake"),
-    (_set(("events", 3, "amount"), "1e3"), "bad_amount", 3, "$.events[3].amount"),
-    (_set(("events", 3, "amount"), -5), "bad_amount", 3, "$.events[3].amount"),
-    (_set(("events", 13, "wager"), "ante"), "bad_value", 13, "$.events[13].wager"),
-    (_set(("events", 12, "amount"), KeyError), "missing_field", 12, "$.events[12].amount"),
-    (_set(("events", 13, "hand"), KeyError), "missing_field", 13, "$.events[13].hand"),
-    (_set(("events", 14, "player"), None), "wrong_type", 14, "$.events[14].player"),
-    (_set(("events", 9), "stand 1"), "wrong_type", 9, "$.events[9]"),
-])
+@pytest.mark.parametrize(
+    "change, code, event, path",
+    [
+        (_set(("bank",), KeyError), "missing_field", None, "$.bank"),
+        (_set(("bank",), 7), "wrong_type", None, "$.bank"),
+        (_set(("stakes", 1, "seat"), 0), "bad_value", None, "$.stakes[1].seat"),
+        (_set(("stakes", 1, "seat"), 1), "duplicate_seat", None, "$.stakes[1].seat"),
+        (_set(("stakes", 1, "seat"), "2"), "wrong_type", None, "$.stakes[1].seat"),
+        (_set(("stakes", 1, "player"), "Ana"), "bad_value", None, "$.stakes[1].player"),
+        (_set(("stakes", 1, "box"), 2), "unknown_field", None, "$.stakes[1].box"),
+        (_set(("stakes",), []), "no_stakes", None, "$.stakes"),
+        (_set(("table", "min"), 200), "bad_value", None, "$.table"),
+        (_set(("rules",), {"packs": 0}), "bad_rule", None, "$.rules.packs"),
+        (_set(("rules",), {"decks": 2}), "unknown_rule", None, "$.rules.decks"),
+        (_set(("events",), {}), "wrong_type", None, "$.events"),
+        (_set(("events", 9), {"e": "double", "hand": "1"}), "unknown_event", 9, "$.events[9].e"),
+        (_set(("events", 9), {"e": "stand", "hand": "1", "box": 1}), "unknown_field", 9, "$.events[9].box"),
+        (_set(("events", 9), {"e": "stand"}), "missing_field", 9, "$.events[9].hand"),
+        (_set(("events", 9), {"e": "stand", "hand": 1}), "wrong_type", 9, "$.events[9].hand"),
+        (_set(("events", 9), {"e": "stand", "hand": "3"}), "unknown_hand", 9, "$.events[9].hand"),
+        (_set(("events", 10), {"e": "hit", "hand": "2", "card": 3}), "wrong_type", 10, "$.events[10].card"),
+        (_set(("events", 0, "to"), "dealer"), "wrong_type", 0, "$.events[0].to"),
+        (_set(("events", 3, "stake"), "S9"), "unknown_stake", 3, "$.events[3].stake"),
+        (_set(("events", 3, "amount"), "1e3"), "bad_amount", 3, "$.events[3].amount"),
+        (_set(("events", 3, "amount"), -5), "bad_amount", 3, "$.events[3].amount"),
+        (_set(("events", 13, "wager"), "ante"), "bad_value", 13, "$.events[13].wager"),
+        (_set(("events", 12, "amount"), KeyError), "missing_field", 12, "$.events[12].amount"),
+        (_set(("events", 13, "hand"), KeyError), "missing_field", 13, "$.events[13].hand"),
+        (_set(("events", 14, "player"), None), "wrong_type", 14, "$.events[14].player"),
+        (_set(("events", 9), "stand 1"), "wrong_type", 9, "$.events[9]"),
+    ],
+)
 def test_a_log_the_engine_cannot_follow_is_refused_with_its_place(change, code, event, path):
     with pytest.raises(RoundError) as err:
         settle(_broken(change))
@@ -75,7 +82,7 @@ def test_a_log_the_engine_cannot_follow_is_refused_with_its_place(change, code, 
 def test_the_error_reads_as_a_sentence():
     with pytest.raises(RoundError) as err:
         settle(_broken(_set(("events", 9), {"e": "stand", "hand": "3"})))
-    assert "Event 9" in err.value.message and "hand \"3\"" in err.value.message
+    assert "Event 9" in err.value.message and 'hand "3"' in err.value.message
 
 
 def test_json_text_is_read_exactly():
@@ -90,6 +97,7 @@ def test_json_text_is_read_exactly():
 
 # --- house rules --------------------------------------------------------------------------------
 
+
 def test_house_rules_and_their_defaults():
     assert engine.house_rules("veintiuno", None) == {"suited_twelve_pays": 2, "packs": 1}
     assert engine.house_rules("veintiuno", {"suited_twelve_pays": 3})["suited_twelve_pays"] == 3
@@ -100,6 +108,7 @@ def test_house_rules_and_their_defaults():
 
 
 # --- next events -------------------------------------------------------------------------------
+
 
 def moves(doc):
     return [(m["e"], m.get("hand", m.get("to", m.get("stake", m.get("player"))))) for m in engine.next_events(doc)]

@@ -2,6 +2,7 @@
 independent count, and the bank's exact edge against rounds dealt from a shuffled pack, played
 by the documented strategies here and settled by the engine's own replay."""
 
+import functools
 import math
 import os
 import random
@@ -34,8 +35,11 @@ def test_the_two_card_hands_match_a_count_by_hand():
         return hard + 10 if "A" in (a[0], b[0]) and hard <= 11 else hard
 
     chance = vm.specials()
-    assert chance["natural"] == share(lambda a, b: {a[0], b[0]} & {"A"} and ({a[0], b[0]} - {"A"}) <= set("JQK")
-                                      and a[0] != b[0]) == Fraction(4 * 12 * 2, 1560)
+    assert (
+        chance["natural"]
+        == share(lambda a, b: {a[0], b[0]} & {"A"} and ({a[0], b[0]} - {"A"}) <= set("JQK") and a[0] != b[0])
+        == Fraction(4 * 12 * 2, 1560)
+    )
     assert chance["monona"] == Fraction(4 * 3, 1560)
     assert chance["suited_twelve"] == share(lambda a, b: twelve(a, b) and a[1] == b[1])
     assert chance["twelve"] == share(lambda a, b: twelve(a, b) and a[1] != b[1])
@@ -49,22 +53,27 @@ def test_the_chasing_trillona_matches_a_card_by_card_recursion_in_fractions():
     # Independently: follow the actual cards (not value classes), memoised on the values left,
     # in Fractions. A chaser draws while under 21; a two-card 21 (natural, moñona, suited 12)
     # stops; the chance the hand ends on 21 with exactly its seventh card.
-    from functools import lru_cache
 
     def count(hard, aces):
         return hard + 10 if aces and hard <= 11 else hard
 
     values = (1, 2, 3, 4, 5, 6, 7, 10)
 
-    @lru_cache(maxsize=None)
+    @functools.cache
     def chase(left, hard, aces, n):
         c = count(hard, aces)
         if c >= 21 or n == 7:
             return Fraction(int(c == 21 and n == 7))
         total = sum(left)
-        return sum((Fraction(k, total) * chase(left[:i] + (k - 1,) + left[i + 1:], hard + values[i],
-                                                aces + (i == 0), n + 1)
-                    for i, k in enumerate(left) if k), Fraction(0))
+        return sum(
+            (
+                Fraction(k, total)
+                * chase(left[:i] + (k - 1,) + left[i + 1 :], hard + values[i], aces + (i == 0), n + 1)
+                for i, k in enumerate(left)
+                if k
+            ),
+            Fraction(0),
+        )
 
     start = Fraction(0)
     for a, b in permutations(PACK, 2):
@@ -111,6 +120,7 @@ def test_bad_questions_are_refused():
 
 # --- Monte Carlo through the engine ----------------------------------------------------------
 
+
 def _value(cards: list[str]) -> int:
     hard = sum(VALUE[c[0]] for c in cards)
     return hard + 10 if any(c[0] == "A" for c in cards) and hard <= 11 else hard
@@ -139,9 +149,13 @@ def play_rounds(n: int, seed: int, threshold: int = vm.THRESHOLD, stands: int = 
         pack = PACK[:]
         rng.shuffle(pack)
         p1, b1, p2, b2 = pack.pop(), pack.pop(), pack.pop(), pack.pop()
-        events = [{"e": "deal", "to": 1, "card": p1}, {"e": "deal", "to": "bank", "card": b1},
-                  {"e": "bet", "stake": "P", "amount": 10},
-                  {"e": "deal", "to": 1, "card": p2}, {"e": "deal", "to": "bank", "card": b2}]
+        events = [
+            {"e": "deal", "to": 1, "card": p1},
+            {"e": "deal", "to": "bank", "card": b1},
+            {"e": "bet", "stake": "P", "amount": 10},
+            {"e": "deal", "to": 1, "card": p2},
+            {"e": "deal", "to": "bank", "card": b2},
+        ]
         hand, bank = [p1, p2], [b1, b2]
         kind, value = _two_card(hand)
         still_in = True
@@ -168,8 +182,14 @@ def play_rounds(n: int, seed: int, threshold: int = vm.THRESHOLD, stands: int = 
                 bank.append(card)
                 events.append({"e": "draw", "card": card})
                 bank_value = _value(bank)
-        doc = {"format": "round/1", "variant": "veintiuno", "table": {"min": 5, "max": 100}, "bank": "Ana",
-               "stakes": [{"id": "P", "seat": 1, "player": "Pia"}], "events": events}
+        doc = {
+            "format": "round/1",
+            "variant": "veintiuno",
+            "table": {"min": 5, "max": 100},
+            "bank": "Ana",
+            "stakes": [{"id": "P", "seat": 1, "player": "Pia"}],
+            "events": events,
+        }
         settled = engine.settle(doc)
         (wager,) = settled["wagers"]
         amount = Decimal(wager["amount"]) / 10
@@ -208,15 +228,17 @@ def test_monte_carlo_of_a_million_rounds():
 
 # --- the command line --------------------------------------------------------------------------
 
+
 def _cli(*args):
     import subprocess
     import sys
-    return subprocess.run([sys.executable, "-m", "dealing.engine", *args], capture_output=True, text=True,
-                          timeout=600)
+
+    return subprocess.run([sys.executable, "-m", "dealing.engine", *args], capture_output=True, text=True, timeout=600)
 
 
 def test_the_cli_prints_the_edge_and_the_special_hands():
     import json
+
     edge = _cli("edge", "veintiuno")
     assert edge.returncode == 0, edge.stderr
     assert json.loads(edge.stdout) == json.loads(json.dumps(vm.edge()))
@@ -224,14 +246,17 @@ def test_the_cli_prints_the_edge_and_the_special_hands():
     assert json.loads(specials.stdout)["chances"]["monona"] == "0.0076923076923076"
 
 
-@pytest.mark.parametrize("args,words", [
-    (("ev", "veintiuno", "--cards", "AS"), "edge` and `specials"),
-    (("edge", "veintiuno", "--rule", "suited_twelve_pays=0"), "suited_twelve_pays"),
-    (("edge", "veintiuno", "--threshold", "40"), "threshold"),
-    (("edge", "veintiuno", "--strategy", "optimal"), "documented"),
-    (("specials", "ochko"), "only veintiuno"),
-    (("edge", "ochko", "--threshold", "12"), "veintiuno only"),
-])
+@pytest.mark.parametrize(
+    "args,words",
+    [
+        (("ev", "veintiuno", "--cards", "AS"), "edge` and `specials"),
+        (("edge", "veintiuno", "--rule", "suited_twelve_pays=0"), "suited_twelve_pays"),
+        (("edge", "veintiuno", "--threshold", "40"), "threshold"),
+        (("edge", "veintiuno", "--strategy", "optimal"), "documented"),
+        (("specials", "ochko"), "only veintiuno"),
+        (("edge", "ochko", "--threshold", "12"), "veintiuno only"),
+    ],
+)
 def test_the_cli_refuses_a_question_it_cannot_answer_in_one_line(args, words):
     done = _cli(*args)
     assert done.returncode == 2 and done.stdout == ""

@@ -16,8 +16,8 @@ from dealing.engine import veintiuno as v21
 from dealing.engine.shoe import Shoe, ShoeItem
 from dealing.engine.veintiuno import simulator as sim
 
-
 # --- the pack across a game night --------------------------------------------------------------
+
 
 def _shoe(*rounds, packs=1):
     items = []
@@ -75,14 +75,20 @@ PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
 
 
 @PROPERTY
-@given(seed=SEEDS, rules=st.sampled_from([None, {"suited_twelve_pays": 3}, {"packs": 2}]),
-       specials=st.sampled_from([0.0, 0.35, 1.0]))
+@given(
+    seed=SEEDS,
+    rules=st.sampled_from([None, {"suited_twelve_pays": 3}, {"packs": 2}]),
+    specials=st.sampled_from([0.0, 0.35, 1.0]),
+)
 def test_a_correct_round_settles_as_the_simulator_did(seed, rules, specials):
     s = sim.simulate_round(random.Random(seed), rules=rules, specials=specials)
     outcome = engine.replay(s.doc)
     assert [f.message for f in outcome.findings] == []
-    logged = {(e["stake"], e["hand"]): (e["e"], Decimal(e["amount"])) for e in s.doc["events"]
-              if e["e"] in ("pay", "take", "leave")}
+    logged = {
+        (e["stake"], e["hand"]): (e["e"], Decimal(e["amount"]))
+        for e in s.doc["events"]
+        if e["e"] in ("pay", "take", "leave")
+    }
     assert {(w.stake, w.hand): (w.result, w.amount) for w in outcome.wagers} == logged
     assert outcome.float == sum(a if r == "take" else -a if r == "pay" else 0 for r, a in logged.values())
     passed = [e["player"] for e in s.doc["events"] if e["e"] == "bank_to"]
@@ -102,8 +108,13 @@ def test_a_sessions_balances_sum_to_zero_and_the_bank_passes_by_the_rules(seed, 
         players = {st_["id"]: st_["player"] for st_ in doc["stakes"]}
         gains = Decimal(0)
         for w in s["wagers"]:
-            delta = Decimal(w["amount"]) if w["result"] == "pay" else -Decimal(w["amount"]) \
-                if w["result"] == "take" else Decimal(0)
+            delta = (
+                Decimal(w["amount"])
+                if w["result"] == "pay"
+                else -Decimal(w["amount"])
+                if w["result"] == "take"
+                else Decimal(0)
+            )
             balances[players[w["stake"]]] += delta
             gains += delta
         assert gains == -Decimal(s["float"])  # what the players won, the bank lost
@@ -162,16 +173,23 @@ _cards = st.sampled_from(["AS", "KD", "7H", "2C", "9H", "10D", "x", "QS", "5C"])
 _hands = st.sampled_from(["1", "2", "1.1", "1.2", "2.1", "3", "1.1.1", ""])
 _event = st.one_of(
     st.builds(lambda t, c: {"e": "deal", "to": t, "card": c}, st.sampled_from([1, 2, 3, "bank"]), _cards),
-    st.builds(lambda s, a: {"e": "bet", "stake": s, "amount": a}, st.sampled_from(["S1", "S2"]),
-              st.sampled_from([5, 10, "7.50", 200])),
+    st.builds(
+        lambda s, a: {"e": "bet", "stake": s, "amount": a},
+        st.sampled_from(["S1", "S2"]),
+        st.sampled_from([5, 10, "7.50", 200]),
+    ),
     st.builds(lambda e, h: {"e": e, "hand": h}, st.sampled_from(["declare", "withdraw", "void", "stand"]), _hands),
     st.builds(lambda e, h, c: {"e": e, "hand": h, "card": c}, st.sampled_from(["hit", "tapo"]), _hands, _cards),
     st.builds(lambda h, a: {"e": "split", "hand": h, "amount": a}, _hands, st.sampled_from([10, 20, 5])),
     st.builds(lambda c: {"e": "draw", "card": c}, _cards),
     st.just({"e": "puje"}),
-    st.builds(lambda e, s, h, a: {"e": e, "stake": s, "hand": h, "wager": "bet", "amount": a},
-              st.sampled_from(["pay", "take", "leave"]), st.sampled_from(["S1", "S2"]), _hands,
-              st.sampled_from([10, 20, "5.5"])),
+    st.builds(
+        lambda e, s, h, a: {"e": e, "stake": s, "hand": h, "wager": "bet", "amount": a},
+        st.sampled_from(["pay", "take", "leave"]),
+        st.sampled_from(["S1", "S2"]),
+        _hands,
+        st.sampled_from([10, 20, "5.5"]),
+    ),
     st.builds(lambda p: {"e": "bank_to", "player": p}, st.sampled_from(["Ana", "Beto", "Zoe"])),
 )
 
@@ -179,9 +197,14 @@ _event = st.one_of(
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(events=st.lists(_event, max_size=30))
 def test_random_event_sequences_never_raise_anything_but_round_error(events):
-    doc = {"format": "round/1", "variant": "veintiuno", "table": {"min": 5, "max": 100}, "bank": "Ana",
-           "stakes": [{"id": "S1", "seat": 1, "player": "Beto"}, {"id": "S2", "seat": 2, "player": "Caro"}],
-           "events": events}
+    doc = {
+        "format": "round/1",
+        "variant": "veintiuno",
+        "table": {"min": 5, "max": 100},
+        "bank": "Ana",
+        "stakes": [{"id": "S1", "seat": 1, "player": "Beto"}, {"id": "S2", "seat": 2, "player": "Caro"}],
+        "events": events,
+    }
     for call in (engine.settle, engine.next_events):
         try:
             out = call(doc)

@@ -40,9 +40,14 @@ def rnd(hands: dict, bank_cards, play=(), *, bets=None, bank="Ana", rules=None, 
     events += [{"e": "deal", "to": s, "card": hands[s][1]} for s in seats]
     events.append({"e": "deal", "to": "bank", "card": bank_cards[1]})
     events += [ev(x) for x in play]
-    doc = {"format": "round/1", "variant": "veintiuno", "table": {"min": table[0], "max": table[1]},
-           "bank": bank, "stakes": [{"id": f"S{s}", "seat": s, "player": NAMES[s]} for s in seats],
-           "events": events}
+    doc = {
+        "format": "round/1",
+        "variant": "veintiuno",
+        "table": {"min": table[0], "max": table[1]},
+        "bank": bank,
+        "stakes": [{"id": f"S{s}", "seat": s, "player": NAMES[s]} for s in seats],
+        "events": events,
+    }
     if rules is not None:
         doc["rules"] = rules
     return doc

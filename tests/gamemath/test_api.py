@@ -17,15 +17,22 @@ def _post(client, body):
     return client.post(EV, body, content_type="application/json")
 
 
-@pytest.mark.parametrize("body, args", [
-    ({"cards": ["TS", "6H"], "dealer": "9C", "bet": 10}, (["TS", "6H"], "9C", 10, (), None)),
-    ({"cards": ["10S", "6H"], "dealer": "9C"}, (["TS", "6H"], "9C", None, (), None)),
-    ({"cards": ["AS"]}, (["AS"], None, None, (), None)),
-    ({"cards": ["7S", "7H"], "dealer": "AC", "bet": 3, "rules": {"dark_double_bust_bet": "take"}},
-     (["7S", "7H"], "AC", 3, (), {"dark_double_bust_bet": "take"})),
-    ({"cards": ["KS", "QH", "6D"], "dealer": "TC", "removed": ["6S", "6S", "AH"]},
-     (["KS", "QH", "6D"], "TC", None, ["6S", "6S", "AH"], None)),
-])
+@pytest.mark.parametrize(
+    "body, args",
+    [
+        ({"cards": ["TS", "6H"], "dealer": "9C", "bet": 10}, (["TS", "6H"], "9C", 10, (), None)),
+        ({"cards": ["10S", "6H"], "dealer": "9C"}, (["TS", "6H"], "9C", None, (), None)),
+        ({"cards": ["AS"]}, (["AS"], None, None, (), None)),
+        (
+            {"cards": ["7S", "7H"], "dealer": "AC", "bet": 3, "rules": {"dark_double_bust_bet": "take"}},
+            (["7S", "7H"], "AC", 3, (), {"dark_double_bust_bet": "take"}),
+        ),
+        (
+            {"cards": ["KS", "QH", "6D"], "dealer": "TC", "removed": ["6S", "6S", "AH"]},
+            (["KS", "QH", "6D"], "TC", None, ["6S", "6S", "AH"], None),
+        ),
+    ],
+)
 def test_ev_is_the_engines(client_for, body, args):
     response = _post(client_for("trainee"), body)
     assert response.status_code == 200, response.json()
@@ -39,22 +46,26 @@ def test_edge_and_strategy_are_the_engines(client_for):
     rules = {"dark_win_bet": "take", "dark_double_bust_bet": "leave"}
     assert client.get(EDGE, rules).json() == ochko.edge(rules)
     assert client.get(STRATEGY, {"bet": 10}).json() == ochko.strategy(10)
-    assert client.get(STRATEGY, {"bet": 1, "dark_double_bust_bet": "take"}).json() == \
-        ochko.strategy(1, {"dark_double_bust_bet": "take"})
+    assert client.get(STRATEGY, {"bet": 1, "dark_double_bust_bet": "take"}).json() == ochko.strategy(
+        1, {"dark_double_bust_bet": "take"}
+    )
 
 
-@pytest.mark.parametrize("body, field", [
-    ({"cards": ["5S", "6H"], "dealer": "9C"}, "cards"),
-    ({"cards": ["TS", "6H"], "dealer": "XX"}, "dealer"),
-    ({"cards": ["AS", "AH"], "dealer": "9C"}, "cards"),  # a settled hand
-    ({"cards": ["TS", "5H"], "dealer": "9C"}, "cards"),  # not in the pack
-    ({"cards": ["TS", "6H"], "dealer": "9C", "removed": ["TS"] * 8}, "removed"),  # more copies than the shoe
-    ({"cards": ["AS"], "bet": 2}, "bet"),  # a Bet on the one-card question
-    ({"cards": ["TS", "6H"], "dealer": "9C", "bet": 11}, "bet"),  # an option the rules forbid
-    ({"cards": ["TS", "6H"]}, "dealer"),
-    ({"cards": []}, "cards"),
-    ({"cards": ["TS"], "rules": {"dark_win_bet": "pay"}}, "rules"),
-])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"cards": ["5S", "6H"], "dealer": "9C"}, "cards"),
+        ({"cards": ["TS", "6H"], "dealer": "XX"}, "dealer"),
+        ({"cards": ["AS", "AH"], "dealer": "9C"}, "cards"),  # a settled hand
+        ({"cards": ["TS", "5H"], "dealer": "9C"}, "cards"),  # not in the pack
+        ({"cards": ["TS", "6H"], "dealer": "9C", "removed": ["TS"] * 8}, "removed"),  # more copies than the shoe
+        ({"cards": ["AS"], "bet": 2}, "bet"),  # a Bet on the one-card question
+        ({"cards": ["TS", "6H"], "dealer": "9C", "bet": 11}, "bet"),  # an option the rules forbid
+        ({"cards": ["TS", "6H"]}, "dealer"),
+        ({"cards": []}, "cards"),
+        ({"cards": ["TS"], "rules": {"dark_win_bet": "pay"}}, "rules"),
+    ],
+)
 def test_a_bad_question_is_a_400_naming_the_field(client_for, body, field):
     response = _post(client_for("dealer"), body)
     assert response.status_code == 400
@@ -63,8 +74,10 @@ def test_a_bad_question_is_a_400_naming_the_field(client_for, body, field):
     assert field in data["extra"]["fields"], data
 
 
-@pytest.mark.parametrize("url, query, field", [(STRATEGY, {"bet": 0}, "bet"), (STRATEGY, {"bet": "x"}, "bet"),
-                                               (EDGE, {"dark_win_bet": "pay"}, "dark_win_bet")])
+@pytest.mark.parametrize(
+    "url, query, field",
+    [(STRATEGY, {"bet": 0}, "bet"), (STRATEGY, {"bet": "x"}, "bet"), (EDGE, {"dark_win_bet": "pay"}, "dark_win_bet")],
+)
 def test_a_bad_query_is_a_400_naming_the_field(client_for, url, query, field):
     response = client_for("inspector").get(url, query)
     assert response.status_code == 400

@@ -35,8 +35,9 @@ def test_every_role_reads_the_chart_and_asks(client_for, role):
     for url in (CHART, ASK + "?cards=TS+6H&dealer=TC"):
         assert client.get(url).status_code == 200, (role, url)
     assert client.get(API_STRATEGY).status_code == 200
-    assert client.post(API_EV, {"cards": ["TS", "6H"], "dealer": "TC"}, content_type="application/json"
-                       ).status_code == 200
+    assert (
+        client.post(API_EV, {"cards": ["TS", "6H"], "dealer": "TC"}, content_type="application/json").status_code == 200
+    )
 
 
 def test_anonymous_is_sent_to_login_and_refused_by_the_api(client):
@@ -44,17 +45,22 @@ def test_anonymous_is_sent_to_login_and_refused_by_the_api(client):
         response = client.get(url)
         assert response.status_code == 302 and response["Location"] == f"{reverse('login')}?next={url}"
     assert client.get(API_EDGE).status_code in (401, 403)
-    assert client.post(API_EV, {"cards": ["TS", "6H"], "dealer": "TC"},
-                       content_type="application/json").status_code in (401, 403)
+    assert client.post(
+        API_EV, {"cards": ["TS", "6H"], "dealer": "TC"}, content_type="application/json"
+    ).status_code in (401, 403)
 
 
 @pytest.mark.parametrize("preset", ["salon", "online"])
 def test_the_charts_on_the_page_are_the_engines(client_for, preset):
     html = client_for("trainee").get(CHART + f"?preset={preset}").content.decode()
     document = blackjack.strategy(preset=preset)
-    for chart, key, hand, up in [("hard", "hard", "hard 16", "T"), ("hard", "hard", "hard 11", "A"),
-                                 ("soft", "soft", "soft 18", "3"), ("pairs", "pairs", "9,9", "7"),
-                                 ("pairs", "pairs", "8,8", "T")]:
+    for chart, key, hand, up in [
+        ("hard", "hard", "hard 16", "T"),
+        ("hard", "hard", "hard 11", "A"),
+        ("soft", "soft", "soft 18", "3"),
+        ("pairs", "pairs", "9,9", "7"),
+        ("pairs", "pairs", "8,8", "T"),
+    ]:
         row = next(r for r in document[key] if r["hand"] == hand)
         cell = next(c for c in row["cells"] if c["up"] == up)
         shown = _cell(html, chart, hand.replace("T", "10"), "10" if up == "T" else up)
@@ -92,7 +98,8 @@ def test_a_bad_question_is_shown_on_its_field(client_for):
 def test_the_api_answers_the_engines_documents(client_for):
     client = client_for("auditor")
     assert client.get(API_EDGE, {"preset": "online", "strategy": "basic"}).json() == blackjack.edge(
-        preset="online", strategy="basic")
+        preset="online", strategy="basic"
+    )
     assert client.get(API_STRATEGY).json()["hard"][12]["cells"][8] == blackjack.strategy()["hard"][12]["cells"][8]
     assert client.get(API_JACKPOT).json() == blackjack_effects.jackpot("online")
     body = {"cards": ["8S", "8H"], "dealer": "6D", "rules": {"max_hands": 2, "hit_soft_17": True}}
@@ -101,13 +108,16 @@ def test_the_api_answers_the_engines_documents(client_for):
     assert response.json() == blackjack.ev(["8S", "8H"], dealer="6D", rules={"max_hands": 2, "hit_soft_17": True})
 
 
-@pytest.mark.parametrize("body, field", [
-    ({"cards": ["TS", "XS"], "dealer": "TC"}, "cards"),
-    ({"cards": ["TS", "6H"], "dealer": "QQ"}, "dealer"),
-    ({"cards": ["AS", "KH"], "dealer": "9C"}, "cards"),
-    ({"cards": ["TS", "6H"], "dealer": "TC", "rules": {"surrender": "maybe"}}, "rules"),
-    ({"cards": ["TS", "6H"], "dealer": "TC", "preset": "casino"}, "preset"),
-])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"cards": ["TS", "XS"], "dealer": "TC"}, "cards"),
+        ({"cards": ["TS", "6H"], "dealer": "QQ"}, "dealer"),
+        ({"cards": ["AS", "KH"], "dealer": "9C"}, "cards"),
+        ({"cards": ["TS", "6H"], "dealer": "TC", "rules": {"surrender": "maybe"}}, "rules"),
+        ({"cards": ["TS", "6H"], "dealer": "TC", "preset": "casino"}, "preset"),
+    ],
+)
 def test_a_bad_api_question_is_a_400_naming_the_field(client_for, body, field):
     response = client_for("trainee").post(API_EV, body, content_type="application/json")
     assert response.status_code == 400
@@ -119,6 +129,11 @@ def test_the_schema_documents_the_blackjack_endpoints(client_for):
     if schema.status_code != 200:
         pytest.skip("no schema endpoint under this name")
     text = schema.content.decode()
-    for operation in ("math_blackjack_edge", "math_blackjack_strategy", "math_blackjack_ev",
-                      "math_blackjack_rule_effects", "math_blackjack_jackpot"):
+    for operation in (
+        "math_blackjack_edge",
+        "math_blackjack_strategy",
+        "math_blackjack_ev",
+        "math_blackjack_rule_effects",
+        "math_blackjack_jackpot",
+    ):
         assert operation in text

@@ -53,13 +53,22 @@ def test_the_navigation_entry_is_for_every_role(make_user):
     assert not any(i["url_name"] == "gamemath:ochko" for i in navigation.items_for(make_user(None)))
 
 
-@pytest.mark.parametrize("query, rules", [("", None),
-                                          ("?dark_win_bet=leave&dark_double_bust_bet=take",
-                                           {"dark_win_bet": "leave", "dark_double_bust_bet": "take"})])
+@pytest.mark.parametrize(
+    "query, rules",
+    [
+        ("", None),
+        ("?dark_win_bet=leave&dark_double_bust_bet=take", {"dark_win_bet": "leave", "dark_double_bust_bet": "take"}),
+    ],
+)
 def test_the_charts_on_the_page_are_the_engines(client_for, query, rules):
     html = client_for("trainee").get(OCHKO + query).content.decode()
-    for bet, kind, hand, up in [(1, "total", "16", "7"), (1, "total", "14", "9"), (10, "total", "17", "A"),
-                                (10, "one_card", "A", "T"), (1, "total", "18", "6")]:
+    for bet, kind, hand, up in [
+        (1, "total", "16", "7"),
+        (1, "total", "14", "9"),
+        (10, "total", "17", "A"),
+        (10, "one_card", "A", "T"),
+        (1, "total", "18", "6"),
+    ]:
         shown = _cell(html, bet, f"{kind}:{'10' if hand == 'T' else hand}", "10" if up == "T" else up)
         expected = _engine_cell(bet, kind, hand, up, rules)
         assert shown == {"action": expected["action"], "margin": expected["margin"]}, (bet, hand, up)
@@ -78,13 +87,14 @@ def test_the_bet_decision_and_the_house_edge_are_the_engines(client_for):
     table = re.search(r'<table class="gm-table" id="rule-effects">(.*?)</table>', html, re.S).group(1)
     for document in ochko.edge_table():
         rules = document["rules"]
-        line = re.search(rf'<tr data-rules="{rules["dark_win_bet"]}/{rules["dark_double_bust_bet"]}"[^>]*>(.*?)</tr>',
-                         table, re.S).group(1)
+        line = re.search(
+            rf'<tr data-rules="{rules["dark_win_bet"]}/{rules["dark_double_bust_bet"]}"[^>]*>(.*?)</tr>', table, re.S
+        ).group(1)
         assert f'data-house-edge="{document["house_edge"]}"' in line
         shown = re.search(r'data-house-edge="[^"]+" title="[^"]+">([0-9.]+) %<', line).group(1)
         assert Decimal(shown) == (Decimal(document["house_edge"]) * 100).quantize(Decimal("0.0001"))
     dark = ochko.strategy(1)["dark_value"]["value"]
-    assert f'{(Decimal(dark) * 100).quantize(Decimal("0.001"))} %' in html
+    assert f"{(Decimal(dark) * 100).quantize(Decimal('0.001'))} %" in html
     # The bar chart's data is a JSON element (not executed) and the drawing a static script: no inline code.
     assert '<script id="gamemath-edge-chart" type="application/json">' in html
     assert "gamemath/edge_chart.js" in html
@@ -96,7 +106,7 @@ def test_a_question_is_answered_with_the_best_option_marked(client_for):
     html = client.get(ASK, {"cards": "10S 6H", "dealer": "9C", "bet": "10"}).content.decode()
     answer = ochko.ev(["TS", "6H"], dealer="9C", bet=10)
     table = re.search(r'<table class="gm-table" id="answer-options">(.*?)</table>', html, re.S).group(1)
-    for name, value in answer["options"].items():
+    for _name, value in answer["options"].items():
         assert f"<code>{value}</code>" in table
     assert f'<tr data-option="{answer["best"]}" class="best">' in table
     # The one-card question: fold or a Bet, under a house rule chosen on the form.
@@ -106,19 +116,22 @@ def test_a_question_is_answered_with_the_best_option_marked(client_for):
     assert all(f"<code>{v}</code>" in html for v in answer["options"].values())
 
 
-@pytest.mark.parametrize("query, field, words", [
-    ({"cards": "5S 6H", "dealer": "9C"}, "cards", "not a card of the 36-card ochko pack"),
-    ({"cards": "TS 6H", "dealer": "1C"}, "dealer", "not a card of the 36-card ochko pack"),
-    ({"cards": "AS AH", "dealer": "9C"}, "cards", "already settled"),
-    ({"cards": "TS 6H", "dealer": "TS", "removed": "TS TS TS TS TS TS TS"}, "removed", "the shoe holds only 8"),
-    ({"cards": "AS", "bet": "3"}, "bet", "a Bet needs the dealer"),
-    ({"cards": "TS 6H", "dealer": "9C", "bet": "11"}, "bet", "The Bet is 1 to 10"),
-    ({"cards": "TS 6H"}, "dealer", "name his up card"),
-])
+@pytest.mark.parametrize(
+    "query, field, words",
+    [
+        ({"cards": "5S 6H", "dealer": "9C"}, "cards", "not a card of the 36-card ochko pack"),
+        ({"cards": "TS 6H", "dealer": "1C"}, "dealer", "not a card of the 36-card ochko pack"),
+        ({"cards": "AS AH", "dealer": "9C"}, "cards", "already settled"),
+        ({"cards": "TS 6H", "dealer": "TS", "removed": "TS TS TS TS TS TS TS"}, "removed", "the shoe holds only 8"),
+        ({"cards": "AS", "bet": "3"}, "bet", "a Bet needs the dealer"),
+        ({"cards": "TS 6H", "dealer": "9C", "bet": "11"}, "bet", "The Bet is 1 to 10"),
+        ({"cards": "TS 6H"}, "dealer", "name his up card"),
+    ],
+)
 def test_a_bad_question_is_shown_next_to_its_field(client_for, query, field, words):
     html = client_for("pit_boss").get(ASK, query).content.decode()
     error = re.search(rf'<p class="field-error" id="{field}-error">([^<]*)</p>', html)
-    assert error is not None, html[html.find("gm-form"):][:2000]
+    assert error is not None, html[html.find("gm-form") :][:2000]
     assert words in error.group(1).replace("&#x27;", "'")
     assert 'id="answer-options"' not in html
 

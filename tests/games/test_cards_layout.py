@@ -6,10 +6,18 @@ from dealing.games.layout import CARDS
 
 
 def test_each_card_lies_where_its_event_put_it_and_burns_lie_aside():
-    doc = {"format": "round/1", "variant": "toy", "stakes": [{"id": "a", "box": 2, "player": "P-2", "bet": 10}],
-           "events": [{"e": "burn", "card": "2D", "reason": "load"}, {"e": "deal", "to": 2, "card": "9S"},
-                      {"e": "deal", "to": "dealer", "card": "5H"}, {"e": "hit", "hand": "2", "card": "KC"},
-                      {"e": "take", "stake": "a", "wager": "bet", "amount": 10}]}
+    doc = {
+        "format": "round/1",
+        "variant": "toy",
+        "stakes": [{"id": "a", "box": 2, "player": "P-2", "bet": 10}],
+        "events": [
+            {"e": "burn", "card": "2D", "reason": "load"},
+            {"e": "deal", "to": 2, "card": "9S"},
+            {"e": "deal", "to": "dealer", "card": "5H"},
+            {"e": "hit", "hand": "2", "card": "KC"},
+            {"e": "take", "stake": "a", "wager": "bet", "amount": 10},
+        ],
+    }
     table = CARDS.table(doc, flagged_events={3}, boxes=3)
     assert [b.number for b in table.boxes] == [1, 2, 3]  # the table's every box, empty ones too
     (box,) = [b for b in table.boxes if b.number == 2]

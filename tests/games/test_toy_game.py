@@ -41,8 +41,9 @@ def floor(game):
     # The table model lists the shipped games as its variant's choices; they describe, they do not
     # bind: a table of a registered game is stored like any other (its clean() only checks the games
     # the floor knows the limits of).
-    table = TableFactory(name="Toy-1", pit=pit, variant="toy", boxes=2, min_bet=Decimal(10), max_bet=Decimal(100),
-                         chips=[])
+    table = TableFactory(
+        name="Toy-1", pit=pit, variant="toy", boxes=2, min_bet=Decimal(10), max_bet=Decimal(100), chips=[]
+    )
     dealer, boss = UserFactory(username="toy-dealer", role=DEALER), UserFactory(username="toy-boss", role=PIT_BOSS)
     for user in (dealer, boss):
         StaffFactory(user=user, pits=[pit])
@@ -57,9 +58,20 @@ def login(user) -> Client:
 
 def round_data(**changes) -> dict:
     """Box 1 (20 on 9♠) beats the dealer's 5♥ and is paid 20; box 2 (10 on 3♣) loses and is taken."""
-    data = {"round_id": str(uuid.uuid4()), "s1_player": "P-1", "s1_bet": "20", "b1_card": "9S",
-            "s1_bet_result": "pay", "s1_bet_amount": "20", "s2_player": "P-2", "s2_bet": "10", "b2_card": "3C",
-            "s2_bet_result": "take", "s2_bet_amount": "10", "dealer_card": "5H"}
+    data = {
+        "round_id": str(uuid.uuid4()),
+        "s1_player": "P-1",
+        "s1_bet": "20",
+        "b1_card": "9S",
+        "s1_bet_result": "pay",
+        "s1_bet_amount": "20",
+        "s2_player": "P-2",
+        "s2_bet": "10",
+        "b2_card": "3C",
+        "s2_bet_result": "take",
+        "s2_bet_amount": "10",
+        "dealer_card": "5H",
+    }
     data.update(changes)
     return data
 
@@ -126,10 +138,18 @@ def test_a_wrong_toy_payout_is_found_on_its_field_and_by_the_audit(floor, eager,
 
 def test_a_toy_round_is_logged_through_the_api(floor):
     table, dealer, _boss = floor
-    doc = {"format": "round/1", "variant": "toy", "id": str(uuid.uuid4()), "table": {"name": table.name},
-           "stakes": [{"id": "1", "box": 1, "player": "P-1", "bet": 20}],
-           "events": [{"e": "deal", "to": 1, "card": "KS"}, {"e": "deal", "to": "dealer", "card": "QH"},
-                      {"e": "pay", "stake": "1", "wager": "bet", "amount": 20}]}
+    doc = {
+        "format": "round/1",
+        "variant": "toy",
+        "id": str(uuid.uuid4()),
+        "table": {"name": table.name},
+        "stakes": [{"id": "1", "box": 1, "player": "P-1", "bet": 20}],
+        "events": [
+            {"e": "deal", "to": 1, "card": "KS"},
+            {"e": "deal", "to": "dealer", "card": "QH"},
+            {"e": "pay", "stake": "1", "wager": "bet", "amount": 20},
+        ],
+    }
     client = login(dealer)
     response = client.post("/api/v1/rounds/", data=json.dumps(doc), content_type="application/json")
     assert response.status_code == 201, response.content
@@ -138,6 +158,7 @@ def test_a_toy_round_is_logged_through_the_api(floor):
 
 
 # --- the drills, the theory and the math pages reach the toy through the registry --------------------
+
 
 def test_the_drill_pages_list_the_toy_and_a_payout_drill_of_it_is_dealt_and_graded(game):
     from drills import payout, services
@@ -149,8 +170,10 @@ def test_the_drill_pages_list_the_toy_and_a_payout_drill_of_it_is_dealt_and_grad
     assert home.status_code == 200 and "Toy game" in home.content.decode()  # the toy's `drills` labels
     assert ("toy", "Toy game") in list(home.context["form"].fields["game"].choices)
 
-    started = client.post(reverse("drills:start"), {"game": "toy", "kind": "payout", "table": "toy10", "rounds": 2,
-                                                    "incidents": "none", "seed": 7})
+    started = client.post(
+        reverse("drills:start"),
+        {"game": "toy", "kind": "payout", "table": "toy10", "rounds": 2, "incidents": "none", "seed": 7},
+    )
     drill = Drill.objects.get(trainee=trainee)
     assert started.status_code == 302 and (drill.variant, drill.kind, drill.table_name) == ("toy", Kind.PAYOUT, "Toy-1")
     current = services.drill_next(drill=drill, user=trainee)

@@ -24,11 +24,21 @@ class Casa:
 
 @pytest.fixture
 def casa(floor, make_user) -> Casa:
-    table = TableFactory(name="Casa-21", pit=floor.pit_a, variant=Variant.VEINTIUNO, min_bet=Decimal(5),
-                         max_bet=Decimal(100), boxes=6, chips=["5", "10", "25", "50"])
-    return Casa(table, make_user("dealer", pits=[floor.pit_a], username="dealer1"),
-                make_user("pit_boss", pits=[floor.pit_a], username="pitboss1"),
-                make_user("auditor", username="auditor1"))
+    table = TableFactory(
+        name="Casa-21",
+        pit=floor.pit_a,
+        variant=Variant.VEINTIUNO,
+        min_bet=Decimal(5),
+        max_bet=Decimal(100),
+        boxes=6,
+        chips=["5", "10", "25", "50"],
+    )
+    return Casa(
+        table,
+        make_user("dealer", pits=[floor.pit_a], username="dealer1"),
+        make_user("pit_boss", pits=[floor.pit_a], username="pitboss1"),
+        make_user("auditor", username="auditor1"),
+    )
 
 
 @pytest.fixture
@@ -36,8 +46,14 @@ def night(casa):
     """night(players=..., first=...) → a night at Casa-21 whose first bank is `first` (by the draw)."""
 
     def make(players=PLAYERS, first="Ana", unit=5, buy_in=None, by=None) -> GameSession:
-        session = services.session_create(table=casa.table, players=list(players), unit=unit,
-                                          created_by=by or casa.dealer, buy_in=buy_in, name="Viernes")
+        session = services.session_create(
+            table=casa.table,
+            players=list(players),
+            unit=unit,
+            created_by=by or casa.dealer,
+            buy_in=buy_in,
+            name="Viernes",
+        )
         low = iter(["2S", "3S", "4S", "5S", "6S", "7S", "JS"])
         cards = {p: ("AH" if p == first else next(low)) for p in players}
         services.session_draw(session=session, by=by or casa.dealer, cards=cards)
@@ -70,9 +86,13 @@ def deal(bank, seats, bank_cards, *, limits=(5, 50), draws=(), bank_to=None, uid
             events.append({"hand": str(place), **ev})
     for card in draws:
         events.append({"e": "draw", "card": card})
-    doc = {"format": "round/1", "variant": "veintiuno", "bank": bank,
-           "stakes": [{"id": f"S{place}", "seat": place, "player": p} for place, p, *_ in seats],
-           "events": events}
+    doc = {
+        "format": "round/1",
+        "variant": "veintiuno",
+        "bank": bank,
+        "stakes": [{"id": f"S{place}", "seat": place, "player": p} for place, p, *_ in seats],
+        "events": events,
+    }
     if limits is not None:
         doc["table"] = {"min": limits[0], "max": limits[1]}
     if uid:
@@ -80,8 +100,13 @@ def deal(bank, seats, bank_cards, *, limits=(5, 50), draws=(), bank_to=None, uid
     if settle:
         owed = engine.replay({**doc, "table": doc.get("table") or {"min": 1, "max": 10**6}}).wagers
         for w in owed:
-            ev = {"e": w.result, "stake": w.stake, "hand": w.hand, "wager": "bet",
-                  "amount": str(w.amount if w.result == "pay" else w.size)}
+            ev = {
+                "e": w.result,
+                "stake": w.stake,
+                "hand": w.hand,
+                "wager": "bet",
+                "amount": str(w.amount if w.result == "pay" else w.size),
+            }
             events.append(ev)
         out = engine.replay({**doc, "table": doc.get("table") or {"min": 1, "max": 10**6}})
         events.append({"e": "bank_to", "player": bank_to or out.extra["bank_next"]})

@@ -28,8 +28,14 @@ def post(client, url, body):
 
 
 def start(api, **extra):
-    body = {"table": "Casa-21", "name": "Viernes", "players": ["Ana", "Beto", "Caro"], "unit": "5",
-            "draw": [{"Ana": "KS", "Beto": "KD", "Caro": "2C"}, {"Ana": "AH", "Beto": "7S"}], **extra}
+    body = {
+        "table": "Casa-21",
+        "name": "Viernes",
+        "players": ["Ana", "Beto", "Caro"],
+        "unit": "5",
+        "draw": [{"Ana": "KS", "Beto": "KD", "Caro": "2C"}, {"Ana": "AH", "Beto": "7S"}],
+        **extra,
+    }
     return post(api, "/api/v1/ledger/sessions/create/", body)
 
 
@@ -38,20 +44,34 @@ def test_a_night_from_start_to_finish(api, casa):
     assert response.status_code == 201, response.json()
     night = response.json()
     assert night["first_bank"] == "Ana" and night["bank"] == "Ana" and night["status"] == "playing"
-    assert night["draw"] == [{"pass": 1, "cards": {"Ana": "KS", "Beto": "KD", "Caro": "2C"}},
-                             {"pass": 2, "cards": {"Ana": "AH", "Beto": "7S"}}]
+    assert night["draw"] == [
+        {"pass": 1, "cards": {"Ana": "KS", "Beto": "KD", "Caro": "2C"}},
+        {"pass": 2, "cards": {"Ana": "AH", "Beto": "7S"}},
+    ]
     assert night["players"] == [{"place": 1, "name": "Ana"}, {"place": 2, "name": "Beto"}, {"place": 3, "name": "Caro"}]
     assert night["limits"] is None and night["unit"] == "5" and night["dealer"] == "dealer1"
     url = f"/api/v1/ledger/sessions/{night['id']}"
 
     # Round 1: limits announced with it; Caro (place 2) declares a natural and takes the bank.
-    doc = deal("Ana", [(1, "Beto", "7.50", ["KH", "7S"], [{"e": "stand"}]), (2, "Caro", 10, ["AS", "KD"], [])],
-               ["QC", "7D"], limits=(5, 50), declares=[2], uid=str(uuid.uuid4()))
+    doc = deal(
+        "Ana",
+        [(1, "Beto", "7.50", ["KH", "7S"], [{"e": "stand"}]), (2, "Caro", 10, ["AS", "KD"], [])],
+        ["QC", "7D"],
+        limits=(5, 50),
+        declares=[2],
+        uid=str(uuid.uuid4()),
+    )
     response = post(api, f"{url}/rounds/", doc)
     assert response.status_code == 400 and response.json()["extra"]["code"] == "unit"  # 7.50 is not a multiple of 5
     assert response.json()["extra"]["event"] == 3
-    doc = deal("Ana", [(1, "Beto", 10, ["KH", "7S"], [{"e": "stand"}]), (2, "Caro", 10, ["AS", "KD"], [])],
-               ["QC", "7D"], limits=(5, 50), declares=[2], uid=str(uuid.uuid4()))
+    doc = deal(
+        "Ana",
+        [(1, "Beto", 10, ["KH", "7S"], [{"e": "stand"}]), (2, "Caro", 10, ["AS", "KD"], [])],
+        ["QC", "7D"],
+        limits=(5, 50),
+        declares=[2],
+        uid=str(uuid.uuid4()),
+    )
     response = post(api, f"{url}/rounds/", doc)
     assert response.status_code == 201, response.json()
     body = response.json()
@@ -65,14 +85,17 @@ def test_a_night_from_start_to_finish(api, casa):
     wrong = deal("Ana", [(1, "Beto", 10, ["KH", "7S"], [{"e": "stand"}])], ["QC", "6D"])
     response = post(api, f"{url}/rounds/", wrong)
     assert response.status_code == 400
-    assert response.json() == {"message": "The bank is Caro's this round, not Ana's.",
-                               "extra": {"code": "bank_mismatch", "path": "$.bank", "event": None,
-                                         "expected": "Caro"}}
+    assert response.json() == {
+        "message": "The bank is Caro's this round, not Ana's.",
+        "extra": {"code": "bank_mismatch", "path": "$.bank", "event": None, "expected": "Caro"},
+    }
     # Caro's first round: Ana sits at place 1 (her right), Beto at 2; the tie is paid by mistake.
     doc2 = deal("Caro", [(1, "Ana", 20, ["KC", "6S"], [{"e": "stand"}])], ["QS", "6D"], limits=(10, 100))
     doc2["events"] = [e for e in doc2["events"] if e["e"] not in ("take", "pay", "leave", "bank_to")]
-    doc2["events"] += [{"e": "pay", "stake": "S1", "hand": "1", "wager": "bet", "amount": 20},
-                       {"e": "bank_to", "player": "Caro"}]
+    doc2["events"] += [
+        {"e": "pay", "stake": "S1", "hand": "1", "wager": "bet", "amount": 20},
+        {"e": "bank_to", "player": "Caro"},
+    ]
     response = post(api, f"{url}/rounds/", doc2)
     assert response.status_code == 201
     assert [f["code"] for f in response.json()["findings"]] == ["WRONG_RESULT"]
@@ -84,16 +107,22 @@ def test_a_night_from_start_to_finish(api, casa):
     assert ledger["rounds"][1]["gains"] == {"Ana": "-20", "Beto": "0", "Caro": "20"}
     assert ledger["balances"] == {"Ana": "-30", "Beto": "-10", "Caro": "40"} and ledger["total"] == "0"
     assert ledger["bank"] == "Caro" and ledger["limits"] == {"min": "10", "max": "100"}
-    assert sorted((p["from"], p["to"], p["amount"]) for p in ledger["payments"]) == \
-        [("Ana", "Caro", "30"), ("Beto", "Caro", "10")]
+    assert sorted((p["from"], p["to"], p["amount"]) for p in ledger["payments"]) == [
+        ("Ana", "Caro", "30"),
+        ("Beto", "Caro", "10"),
+    ]
 
     response = post(api, f"{url}/end/", {"reason": "agreement", "note": "a la una"})
     assert response.status_code == 200
     assert response.json()["status"] == "ended" and response.json()["end_reason"] == "agreement"
     assert response.json()["bank"] is None
     assert post(api, f"{url}/end/", {}).status_code == 409
-    assert post(api, f"{url}/rounds/", deal("Caro", [(1, "Ana", 20, ["KH", "6S"], [{"e": "stand"}])],
-                                            ["QC", "6D"])).status_code == 409
+    assert (
+        post(
+            api, f"{url}/rounds/", deal("Caro", [(1, "Ana", 20, ["KH", "6S"], [{"e": "stand"}])], ["QC", "6D"])
+        ).status_code
+        == 409
+    )
 
 
 def test_the_draw_may_be_dealt_by_the_server(api):
@@ -104,15 +133,18 @@ def test_the_draw_may_be_dealt_by_the_server(api):
     assert set(night["draw"][0]["cards"]) == {"Ana", "Beto", "Caro"}
 
 
-@pytest.mark.parametrize("body, field", [
-    ({"players": ["Ana"]}, "players"),
-    ({"unit": "2.345"}, "unit"),
-    ({"unit": -5}, "unit"),
-    ({"table": "R-1"}, None),  # an ochko table
-    ({"table": "Nowhere"}, None),
-    ({"draw": [{"Ana": "AH", "Beto": "AS", "Caro": "2C"}]}, None),  # a tie: undecided
-    ({"draw": [{"Ana": "9H", "Beto": "AS", "Caro": "2C"}]}, None),
-])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"players": ["Ana"]}, "players"),
+        ({"unit": "2.345"}, "unit"),
+        ({"unit": -5}, "unit"),
+        ({"table": "R-1"}, None),  # an ochko table
+        ({"table": "Nowhere"}, None),
+        ({"draw": [{"Ana": "AH", "Beto": "AS", "Caro": "2C"}]}, None),  # a tie: undecided
+        ({"draw": [{"Ana": "9H", "Beto": "AS", "Caro": "2C"}]}, None),
+    ],
+)
 def test_a_bad_night_is_refused_and_nothing_is_stored(api, body, field):
     response = start(api, **body)
     assert response.status_code == 400, response.json()
@@ -151,8 +183,13 @@ def test_the_schema_describes_the_endpoints(api):
     schema = api.get("/api/schema/?format=json")
     assert schema.status_code == 200
     paths = json.loads(schema.content)["paths"]
-    for path in ("/api/v1/ledger/sessions/", "/api/v1/ledger/sessions/create/", "/api/v1/ledger/sessions/{id}/",
-                 "/api/v1/ledger/sessions/{id}/rounds/", "/api/v1/ledger/sessions/{id}/end/"):
+    for path in (
+        "/api/v1/ledger/sessions/",
+        "/api/v1/ledger/sessions/create/",
+        "/api/v1/ledger/sessions/{id}/",
+        "/api/v1/ledger/sessions/{id}/rounds/",
+        "/api/v1/ledger/sessions/{id}/end/",
+    ):
         assert path in paths, sorted(paths)
 
 

@@ -41,9 +41,22 @@ def test_a_short_night_in_the_browser(browser_page, casa):
     # Round 1, Caro's bank: Ana sits at her right (place 1), Beto at place 2 and declares a natural.
     page.wait_for_selector("h1:has-text('Round 1')")
     assert page.locator(".msg").first.inner_text() == "Caro holds the first bank."
-    fill_round(page, {"min_bet": "5", "max_bet": "50", "bank_card_1": "QC", "bank_card_2": "7D",
-                      "s1_bet": "10", "s1_c1": "KH", "s1_c2": "5S", "s1_play": "4C stand",
-                      "s2_bet": "10", "s2_c1": "A♦", "s2_c2": "kd"})
+    fill_round(
+        page,
+        {
+            "min_bet": "5",
+            "max_bet": "50",
+            "bank_card_1": "QC",
+            "bank_card_2": "7D",
+            "s1_bet": "10",
+            "s1_c1": "KH",
+            "s1_c2": "5S",
+            "s1_play": "4C stand",
+            "s2_bet": "10",
+            "s2_c1": "A♦",
+            "s2_c2": "kd",
+        },
+    )
     page.check("#id_s2_declare")
     page.click("button[value=check]")
     page.wait_for_selector("text=What the rules engine sees")
@@ -58,9 +71,23 @@ def test_a_short_night_in_the_browser(browser_page, casa):
     page.click("text=Log round 2")
     page.wait_for_selector("h1:has-text('Round 2')")
     assert "Beto" in page.locator(".bank-card h2").inner_text()
-    fill_round(page, {"min_bet": "5", "max_bet": "25", "bank_card_1": "JC", "bank_card_2": "6D",
-                      "s1_bet": "5", "s1_c1": "JH", "s1_c2": "7S", "s1_play": "stand",
-                      "s2_bet": "20", "s2_c1": "3H", "s2_c2": "2H", "s2_play": "QS stand"})
+    fill_round(
+        page,
+        {
+            "min_bet": "5",
+            "max_bet": "25",
+            "bank_card_1": "JC",
+            "bank_card_2": "6D",
+            "s1_bet": "5",
+            "s1_c1": "JH",
+            "s1_c2": "7S",
+            "s1_play": "stand",
+            "s2_bet": "20",
+            "s2_c1": "3H",
+            "s2_c2": "2H",
+            "s2_play": "QS stand",
+        },
+    )
     page.click("button[value=check]")
     page.wait_for_selector("text=What the rules engine sees")
     assert "stays with Beto" in page.locator(".preview").inner_text()
@@ -68,8 +95,9 @@ def test_a_short_night_in_the_browser(browser_page, casa):
     page.wait_for_selector("text=Round 2 saved.")
 
     # The ledger: round 1 Caro −30 (bank), Ana +10, Beto +20; round 2 Beto (bank) +15, Caro +5, Ana −20.
-    balances = {li.get_attribute("data-player"): li.locator(".amount").inner_text()
-                for li in page.locator("#balances li").all()}
+    balances = {
+        li.get_attribute("data-player"): li.locator(".amount").inner_text() for li in page.locator("#balances li").all()
+    }
     assert balances == {"Ana": "−10", "Beto": "+35", "Caro": "−25"}
     assert page.locator(".sum-check").inner_text().strip().startswith("Sum: 0")
     rounds = page.locator("#rounds tbody tr")

@@ -4,10 +4,10 @@ import pytest
 from django.core.management import call_command
 
 from dealing.choices import AuditStatus
+from dealing.models import Round
 from ledger import demo, selectors
 from ledger.choices import SessionStatus
 from ledger.models import GameSession
-from dealing.models import Round
 
 from .conftest import audited
 

@@ -34,25 +34,32 @@ def test_a_tie_redraws_among_the_tied_only():
 
 
 def test_suits_never_break_a_tie_and_a_tie_can_repeat():
-    passes = [{"Ana": "QS", "Beto": "QH", "Caro": "2C", "Dani": "4D"},
-              {"Ana": "6S", "Beto": "6H"},
-              {"Ana": "7C", "Beto": "2H"}]
+    passes = [
+        {"Ana": "QS", "Beto": "QH", "Caro": "2C", "Dani": "4D"},
+        {"Ana": "6S", "Beto": "6H"},
+        {"Ana": "7C", "Beto": "2H"},
+    ]
     states = [draw_state(PLAYERS, passes[:k]) for k in (1, 2, 3)]
     assert states[0].contenders == ["Ana", "Beto"]
     assert states[1].contenders == ["Ana", "Beto"] and not states[1].decided
     assert states[2].winner == "Ana"
 
 
-@pytest.mark.parametrize("passes, message", [
-    ([{"Ana": "AS", "Beto": "2S", "Caro": "3S"}], "Dani has no card"),
-    ([{"Ana": "AS", "Beto": "2S", "Caro": "3S", "Dani": "4S", "Eva": "5S"}], "Eva is not at the table"),
-    ([{"Ana": "9S", "Beto": "2S", "Caro": "3S", "Dani": "4S"}], "not a card of the 40-card pack"),
-    ([{"Ana": "TS", "Beto": "2S", "Caro": "3S", "Dani": "4S"}], "not a card of the 40-card pack"),
-    ([{"Ana": "AS", "Beto": "AS", "Caro": "3S", "Dani": "4S"}], "drawn by both Ana and Beto"),
-    ([{"Ana": "AS", "Beto": "AH", "Caro": "3S", "Dani": "4S"}, {"Ana": "KS", "Beto": "2S", "Caro": "5C"}],
-     "Caro is not in the tie"),
-    ([{"Ana": "AS", "Beto": "2H", "Caro": "3S", "Dani": "4S"}, {"Ana": "KS"}], "pass 2 is one too many"),
-])
+@pytest.mark.parametrize(
+    "passes, message",
+    [
+        ([{"Ana": "AS", "Beto": "2S", "Caro": "3S"}], "Dani has no card"),
+        ([{"Ana": "AS", "Beto": "2S", "Caro": "3S", "Dani": "4S", "Eva": "5S"}], "Eva is not at the table"),
+        ([{"Ana": "9S", "Beto": "2S", "Caro": "3S", "Dani": "4S"}], "not a card of the 40-card pack"),
+        ([{"Ana": "TS", "Beto": "2S", "Caro": "3S", "Dani": "4S"}], "not a card of the 40-card pack"),
+        ([{"Ana": "AS", "Beto": "AS", "Caro": "3S", "Dani": "4S"}], "drawn by both Ana and Beto"),
+        (
+            [{"Ana": "AS", "Beto": "AH", "Caro": "3S", "Dani": "4S"}, {"Ana": "KS", "Beto": "2S", "Caro": "5C"}],
+            "Caro is not in the tie",
+        ),
+        ([{"Ana": "AS", "Beto": "2H", "Caro": "3S", "Dani": "4S"}, {"Ana": "KS"}], "pass 2 is one too many"),
+    ],
+)
 def test_a_wrong_draw_is_refused_with_the_reason(passes, message):
     with pytest.raises(DrawError, match=message):
         draw_state(PLAYERS, passes)

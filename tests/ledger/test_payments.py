@@ -29,7 +29,7 @@ def partitions(items):
     first, rest = items[0], items[1:]
     for smaller in partitions(rest):
         for k in range(len(smaller)):
-            yield smaller[:k] + [[first] + smaller[k]] + smaller[k + 1:]
+            yield smaller[:k] + [[first] + smaller[k]] + smaller[k + 1 :]
         yield [[first]] + smaller
 
 
@@ -47,8 +47,11 @@ def brute_force_minimum(balances) -> int:
 
 def balances_strategy(max_players=8):
     """Balances in whole units or cents, summing to zero, some often cancelling exactly."""
-    amounts = st.lists(st.sampled_from([5, 10, 15, 20, 25, 35, 50, 75, 100]) | st.integers(-400, 400),
-                       min_size=1, max_size=max_players - 1)
+    amounts = st.lists(
+        st.sampled_from([5, 10, 15, 20, 25, 35, 50, 75, 100]) | st.integers(-400, 400),
+        min_size=1,
+        max_size=max_players - 1,
+    )
 
     def close(values):
         values = [Decimal(v) for v in values] + [Decimal(-sum(values))]
@@ -126,8 +129,7 @@ def test_above_the_exact_limit_the_greedy_still_settles_everything():
     assert all(v == 0 for v in apply(balances, payments).values())
     assert payments == greedy(balances)
     # And the exact search finds the cancelling pairs a forced small limit would miss.
-    paired = {"A": Decimal(5), "B": Decimal(-5), "C": Decimal(7), "D": Decimal(-7), "E": Decimal(1),
-              "F": Decimal(-1)}
+    paired = {"A": Decimal(5), "B": Decimal(-5), "C": Decimal(7), "D": Decimal(-7), "E": Decimal(1), "F": Decimal(-1)}
     assert len(settle_up(paired)) == 3
     assert len(settle_up(paired, exact_limit=2)) >= 3
 
@@ -147,8 +149,7 @@ def test_fifteen_players_are_solved_exactly_and_quickly():
 
 def test_the_answer_is_stable():
     balances = {"Ana": Decimal(20), "Beto": Decimal(20), "Caro": Decimal(-20), "Dani": Decimal(-20)}
-    assert settle_up(balances) == settle_up(dict(reversed(list(balances.items())))) or \
-        len(settle_up(balances)) == 2
+    assert settle_up(balances) == settle_up(dict(reversed(list(balances.items())))) or len(settle_up(balances)) == 2
     assert settle_up(balances) == settle_up(balances)
 
 

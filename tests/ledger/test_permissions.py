@@ -73,8 +73,11 @@ def test_pages(who, people, night, casa):
     session = night()
     from ledger import services
 
-    services.session_round_add(session=session, document=deal("Ana", [(1, "Beto", 10, ["KH", "7S"], [{"e": "stand"}])],
-                                                              ["QC", "6D"]), logged_by=casa.dealer)
+    services.session_round_add(
+        session=session,
+        document=deal("Ana", [(1, "Beto", 10, ["KH", "7S"], [{"e": "stand"}])], ["QC", "6D"]),
+        logged_by=casa.dealer,
+    )
     client = page_client(people[who])
     base = f"/ledger/{session.pk}"
     # Lists and the create form: the night's pit does not come into it.
@@ -82,8 +85,9 @@ def test_pages(who, people, night, casa):
     assert listing.status_code == expected_page(who, READ | {"outsider"}, hidden_from_outsider=False)
     if listing.status_code == 200:
         assert (session.name in listing.content.decode()) == (who != "outsider")
-    assert client.get("/ledger/new/").status_code == expected_page(who, RUN | {"dealer", "outsider"},
-                                                                     hidden_from_outsider=False)
+    assert client.get("/ledger/new/").status_code == expected_page(
+        who, RUN | {"dealer", "outsider"}, hidden_from_outsider=False
+    )
     # One night's pages.
     assert client.get(f"{base}/").status_code == expected_page(who, READ)
     assert client.get(f"{base}/draw/").status_code == expected_page(who, READ)
@@ -113,7 +117,8 @@ def test_starting_a_night_and_drawing(who, people, casa):
         assert client.post(f"/ledger/{session.pk}/draw/", {"deal": "1"}).status_code == 302
     else:
         assert response.status_code == expected_page(who, set(), hidden_from_outsider=False) or (
-            who == "outsider" and response.status_code == 200)  # an outsider sees no table of this pit
+            who == "outsider" and response.status_code == 200
+        )  # an outsider sees no table of this pit
         assert not GameSession.objects.exists()
 
 

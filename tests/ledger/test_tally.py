@@ -27,8 +27,12 @@ LIGHT = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCh
 
 
 @LIGHT
-@given(seed=st.integers(0, 2**32 - 1), rounds=st.integers(1, 40), mistake_rate=st.sampled_from([0.0, 0.0, 0.2, 0.6]),
-       players=st.integers(2, 8))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    rounds=st.integers(1, 40),
+    mistake_rate=st.sampled_from([0.0, 0.0, 0.2, 0.6]),
+    players=st.integers(2, 8),
+)
 def test_balances_after_every_round_sum_to_zero(seed, rounds, mistake_rate, players):
     rng = random.Random(seed)
     names = rng.sample(["Ana", "Beto", "Caro", "Dani", "Eva", "Fede", "Gabi", "Hugo", "Inés", "Juan"], players)
@@ -68,13 +72,25 @@ def test_a_wrongly_passed_bank_shows_on_the_round_and_the_next(seed):
 
 
 def test_gains_are_pay_minus_take_and_the_bank_gets_the_float():
-    doc = {"format": "round/1", "variant": "veintiuno", "table": {"min": 5, "max": 100}, "bank": "Ana",
-           "stakes": [{"id": "B", "seat": 1, "player": "Beto"}, {"id": "C", "seat": 2, "player": "Caro"}],
-           "events": [{"e": "deal", "to": 1, "card": "KH"}, {"e": "deal", "to": 2, "card": "AS"},
-                      {"e": "deal", "to": "bank", "card": "AC"}, {"e": "bet", "stake": "B", "amount": 10},
-                      {"e": "bet", "stake": "C", "amount": 15}, {"e": "deal", "to": 1, "card": "KD"},
-                      {"e": "deal", "to": 2, "card": "KS"}, {"e": "deal", "to": "bank", "card": "QC"},
-                      {"e": "declare", "hand": "2"}, {"e": "stand", "hand": "1"}]}
+    doc = {
+        "format": "round/1",
+        "variant": "veintiuno",
+        "table": {"min": 5, "max": 100},
+        "bank": "Ana",
+        "stakes": [{"id": "B", "seat": 1, "player": "Beto"}, {"id": "C", "seat": 2, "player": "Caro"}],
+        "events": [
+            {"e": "deal", "to": 1, "card": "KH"},
+            {"e": "deal", "to": 2, "card": "AS"},
+            {"e": "deal", "to": "bank", "card": "AC"},
+            {"e": "bet", "stake": "B", "amount": 10},
+            {"e": "bet", "stake": "C", "amount": 15},
+            {"e": "deal", "to": 1, "card": "KD"},
+            {"e": "deal", "to": 2, "card": "KS"},
+            {"e": "deal", "to": "bank", "card": "QC"},
+            {"e": "declare", "hand": "2"},
+            {"e": "stand", "hand": "1"},
+        ],
+    }
     gains = gains_of(doc, engine.replay(doc), ["Ana", "Beto", "Caro", "Dani"])
     assert gains == {"Ana": Decimal(-20), "Beto": Decimal(-10), "Caro": Decimal(30), "Dani": ZERO}
     t = tally(["Ana", "Beto", "Caro", "Dani"], "Ana", [doc])

@@ -21,11 +21,23 @@ def dealer(casa):
 
 def form(**fields):
     """A round of the night: Ana's bank; Beto (place 1), Caro (2), Dani (3)."""
-    data = {"uid": "4c3f0f3e-8d1a-4b59-9a38-1d7c5d6f1a01", "min_bet": "5", "max_bet": "50",
-            "bank_card_1": "QC", "bank_card_2": "7D", "bank_draws": "",
-            "s1_bet": "10", "s1_c1": "KH", "s1_c2": "JS", "s1_play": "stand",
-            "s2_bet": "5", "s2_c1": "5D", "s2_c2": "QH", "s2_play": "stand",
-            "s3_out": "on"}
+    data = {
+        "uid": "4c3f0f3e-8d1a-4b59-9a38-1d7c5d6f1a01",
+        "min_bet": "5",
+        "max_bet": "50",
+        "bank_card_1": "QC",
+        "bank_card_2": "7D",
+        "bank_draws": "",
+        "s1_bet": "10",
+        "s1_c1": "KH",
+        "s1_c2": "JS",
+        "s1_play": "stand",
+        "s2_bet": "5",
+        "s2_c1": "5D",
+        "s2_c2": "QH",
+        "s2_play": "stand",
+        "s3_out": "on",
+    }
     data.update(fields)
     return {k: v for k, v in data.items() if v is not None}
 
@@ -50,8 +62,15 @@ def test_check_then_save(dealer, night):
     assert 'value="save"' in html
     assert not SessionRound.objects.exists()
 
-    data = {**form(), "pay_1_result": "pay", "pay_1_amount": "10", "pay_2_result": "take", "pay_2_amount": "5",
-            "bank_to": "Ana", "action": "save"}
+    data = {
+        **form(),
+        "pay_1_result": "pay",
+        "pay_1_amount": "10",
+        "pay_2_result": "take",
+        "pay_2_amount": "5",
+        "bank_to": "Ana",
+        "action": "save",
+    }
     saved = dealer.post(url, data)
     assert saved.status_code == 302 and saved["Location"] == f"/ledger/{session.pk}/#round-1"
     entry = SessionRound.objects.get()
@@ -72,14 +91,17 @@ def test_check_then_save(dealer, night):
     assert dealer.get(f"/ledger/{session.pk}/rounds/2/").status_code == 404
 
 
-@pytest.mark.parametrize("fields, field, message", [
-    ({"s1_c1": "9H"}, "s1_c1", "Not a card of the 40-card pack"),
-    ({"s1_c2": ""}, "s1_c2", "Needed, or tick"),
-    ({"s1_play": "5C fly"}, "s1_play", "fly"),
-    ({"bank_draws": "5C 10H"}, "bank_draws", "10H"),
-    ({"max_bet": "500"}, "max_bet", "outside table Casa-21"),
-    ({"s1_bet": "7"}, "s1_bet", "multiple of the night"),
-])
+@pytest.mark.parametrize(
+    "fields, field, message",
+    [
+        ({"s1_c1": "9H"}, "s1_c1", "Not a card of the 40-card pack"),
+        ({"s1_c2": ""}, "s1_c2", "Needed, or tick"),
+        ({"s1_play": "5C fly"}, "s1_play", "fly"),
+        ({"bank_draws": "5C 10H"}, "bank_draws", "10H"),
+        ({"max_bet": "500"}, "max_bet", "outside table Casa-21"),
+        ({"s1_bet": "7"}, "s1_bet", "multiple of the night"),
+    ],
+)
 def test_errors_show_next_to_their_fields(dealer, night, fields, field, message):
     session = night()
     response = dealer.post(f"/ledger/{session.pk}/rounds/new/", {**form(**fields), "action": "check"})
@@ -90,14 +112,14 @@ def test_errors_show_next_to_their_fields(dealer, night, fields, field, message)
 
 def test_nobody_playing_is_an_error(dealer, night):
     session = night()
-    response = dealer.post(f"/ledger/{session.pk}/rounds/new/",
-                           {**form(s1_out="on", s2_out="on"), "action": "check"})
+    response = dealer.post(f"/ledger/{session.pk}/rounds/new/", {**form(s1_out="on", s2_out="on"), "action": "check"})
     assert "Nobody played" in response.content.decode()
 
 
 def test_the_draw_page_records_passes_until_one_is_highest(dealer, casa):
-    response = dealer.post("/ledger/new/", {"table": casa.table.pk, "players": "Ana\nBeto\nCaro", "unit": "5",
-                                            "name": "Sábado"})
+    response = dealer.post(
+        "/ledger/new/", {"table": casa.table.pk, "players": "Ana\nBeto\nCaro", "unit": "5", "name": "Sábado"}
+    )
     session = GameSession.objects.get()
     assert response["Location"] == f"/ledger/{session.pk}/draw/"
     page = dealer.get(f"/ledger/{session.pk}/draw/")

@@ -39,5 +39,7 @@ class Command(BaseCommand):
                 self.stderr.write(f"{done} rounds read")
 
         rounds, findings = rollups.rebuild(batch=batch, progress=progress)
-        self.stdout.write(f"Rollups rebuilt: {rounds} rows of rounds, {findings} rows of findings "
-                          f"({time.monotonic() - started:.1f} s).")
+        self.stdout.write(
+            f"Rollups rebuilt: {rounds} rows of rounds, {findings} rows of findings "
+            f"({time.monotonic() - started:.1f} s)."
+        )

@@ -42,6 +42,8 @@ def kept_sections() -> str:
     text = DOC.read_text(encoding="utf-8") if DOC.exists() else ""
     at = text.find(KEPT)
     return "\n" + (text[at:] if at >= 0 else KEPT + "\n")
+
+
 TARGETS = {
     "engine": "≥ 30,000 rounds/s (ochko); blackjack and veintiuno of the same order",
     "api": "≥ 300 rounds/s, p99 < 100 ms",
@@ -62,10 +64,17 @@ class Command(BaseCommand):
         parser.add_argument("--skip-db", action="store_true", help="only the engine")
         parser.add_argument("--db-only", action="store_true", help=argparse_hidden())
         parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md")
-        parser.add_argument("--chain-rounds", type=int, nargs="*", default=[],
-                            help="optional: verify_chain's speed and peak memory at these sizes (bench/chain.py; "
-                                 "needs PostgreSQL as the configured database)")
-        parser.add_argument("--chain-only", action="store_true", help="only the --chain-rounds part; implies --no-write")
+        parser.add_argument(
+            "--chain-rounds",
+            type=int,
+            nargs="*",
+            default=[],
+            help="optional: verify_chain's speed and peak memory at these sizes (bench/chain.py; "
+            "needs PostgreSQL as the configured database)",
+        )
+        parser.add_argument(
+            "--chain-only", action="store_true", help="only the --chain-rounds part; implies --no-write"
+        )
 
     def handle(self, *args, **opts):
         if opts["chain_only"]:
@@ -80,10 +89,12 @@ class Command(BaseCommand):
         pure = engine_bench.pure_rates(opts["rounds"])
         for row in results["engine"]:
             row["rounds_per_s_pure_python"] = pure.get(row["variant"])
-            self.stdout.write(f"engine {row['variant']}: {row['rounds_per_s_from_dicts']} rounds/s from documents "
-                              f"({row['engine']}), {row['rounds_per_s_from_json']} from JSON text "
-                              f"({row['events_per_round']} events a round); pure Python "
-                              f"{row['rounds_per_s_pure_python']} from documents")
+            self.stdout.write(
+                f"engine {row['variant']}: {row['rounds_per_s_from_dicts']} rounds/s from documents "
+                f"({row['engine']}), {row['rounds_per_s_from_json']} from JSON text "
+                f"({row['events_per_round']} events a round); pure Python "
+                f"{row['rounds_per_s_pure_python']} from documents"
+            )
         if opts["skip_db"]:
             results["db_note"] = "skipped (--skip-db)"
         elif connection.vendor == "postgresql":
@@ -111,8 +122,10 @@ class Command(BaseCommand):
         # The bench's chains are verified against a checkpoint log of their own: in the development log
         # (var/checkpoints) a head signed for another database's table of the same id is a break here (an
         # import into a database whose tables are numbered 1-30 made the median API pass "BROKEN").
-        with tempfile.TemporaryDirectory(prefix="bench-checkpoints-") as checkpoints, \
-                override_settings(CHECKPOINT_DIR=Path(checkpoints)):
+        with (
+            tempfile.TemporaryDirectory(prefix="bench-checkpoints-") as checkpoints,
+            override_settings(CHECKPOINT_DIR=Path(checkpoints)),
+        ):
             return self._db_measured(opts)
 
     def _db_measured(self, opts) -> dict:
@@ -139,7 +152,8 @@ class Command(BaseCommand):
         if len(results) > 1:
             chosen["passes"] = ", ".join(
                 f"{r.get('rounds_per_s')} rounds/s" + (f" (p99 {r['p99_ms']} ms)" if "p99_ms" in r else "")
-                for r in results)
+                for r in results
+            )
             chosen["reported"] = "the median pass"
         return chosen
 
@@ -147,8 +161,7 @@ class Command(BaseCommand):
         try:
             import psycopg
 
-            admin = psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True,
-                                    connect_timeout=3)
+            admin = psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True, connect_timeout=3)
         except Exception as exc:  # noqa: BLE001 - any failure means: no PostgreSQL to measure with
             return {"db_note": f"not measured: no PostgreSQL on 127.0.0.1:5432 ({exc.__class__.__name__})"}
         name = f"casino_bench_{uuid.uuid4().hex[:8]}"
@@ -159,10 +172,24 @@ class Command(BaseCommand):
             manage = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py")]
             subprocess.run(manage + ["migrate", "--noinput", "-v", "0"], env=env, check=True)
             child = subprocess.run(
-                manage + ["bench", "--db-only", "--api-rounds", str(opts["api_rounds"]),
-                          "--api-passes", str(opts["api_passes"]), "--audit-rounds", str(opts["audit_rounds"]),
-                          "--audit-passes", str(opts["audit_passes"])],
-                env=env, check=True, capture_output=True, text=True)
+                manage
+                + [
+                    "bench",
+                    "--db-only",
+                    "--api-rounds",
+                    str(opts["api_rounds"]),
+                    "--api-passes",
+                    str(opts["api_passes"]),
+                    "--audit-rounds",
+                    str(opts["audit_rounds"]),
+                    "--audit-passes",
+                    str(opts["audit_passes"]),
+                ],
+                env=env,
+                check=True,
+                capture_output=True,
+                text=True,
+            )
             return json.loads(child.stdout.strip().splitlines()[-1])
         except (subprocess.CalledProcessError, ValueError, IndexError) as exc:
             detail = getattr(exc, "stderr", "") or str(exc)
@@ -203,15 +230,22 @@ def render(results: dict) -> str:
     ]
     for row in results["engine"]:
         pure = row.get("rounds_per_s_pure_python")
-        lines.append(f"| {row['variant']} | {row['events_per_round']} | {row['rounds_per_s_from_dicts']:,} "
-                     f"{_spread(row.get('spread_from_dicts'))} | {row['events_per_s_from_dicts']:,} | "
-                     f"{row['rounds_per_s_from_json']:,} {_spread(row.get('spread_from_json'))} | "
-                     f"{'–' if pure is None else f'{pure:,}'} |")
+        lines.append(
+            f"| {row['variant']} | {row['events_per_round']} | {row['rounds_per_s_from_dicts']:,} "
+            f"{_spread(row.get('spread_from_dicts'))} | {row['events_per_s_from_dicts']:,} | "
+            f"{row['rounds_per_s_from_json']:,} {_spread(row.get('spread_from_json'))} | "
+            f"{'–' if pure is None else f'{pure:,}'} |"
+        )
     lines += ["", "Reproduce one figure: `python -m dealing.engine.bench --variant ochko`.", ""]
-    lines += _section("API ingestion: `POST /api/v1/rounds/`", results.get("api"), results.get("db_note"),
-                      TARGETS["api"])
-    lines += _section("Audit throughput: an audit run with 2 worker processes", results.get("audit"),
-                      results.get("db_note"), TARGETS["audit"])
+    lines += _section(
+        "API ingestion: `POST /api/v1/rounds/`", results.get("api"), results.get("db_note"), TARGETS["api"]
+    )
+    lines += _section(
+        "Audit throughput: an audit run with 2 worker processes",
+        results.get("audit"),
+        results.get("db_note"),
+        TARGETS["audit"],
+    )
     for row in results.get("chain", []):  # optional: --chain-rounds
         lines += _section(f"verify_chain at {row.get('rounds', '?'):,} rounds", row, None, TARGETS["chain"])
     return "\n".join(lines) + "\n"

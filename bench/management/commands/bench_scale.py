@@ -30,12 +30,21 @@ class Command(BaseCommand):
         parser.add_argument("--database", default="casino_bench_scale", help="the throwaway database's name")
         parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
         parser.add_argument("--child", action="store_true", help="run on the configured database (no create/drop)")
-        parser.add_argument("--clone", action="store_true",
-                            help="reach --rounds by copying the imported --compare rounds in SQL (bench/clone.py)")
-        parser.add_argument("--worker-memory", action="store_true",
-                            help="at each size, 2 workers re-audit the newest day: their peak RSS (bench/workermem.py)")
-        parser.add_argument("--previous", metavar="FILE",
-                            help="the --json of an earlier run on this (kept) database: its sizes' pages not timed again")
+        parser.add_argument(
+            "--clone",
+            action="store_true",
+            help="reach --rounds by copying the imported --compare rounds in SQL (bench/clone.py)",
+        )
+        parser.add_argument(
+            "--worker-memory",
+            action="store_true",
+            help="at each size, 2 workers re-audit the newest day: their peak RSS (bench/workermem.py)",
+        )
+        parser.add_argument(
+            "--previous",
+            metavar="FILE",
+            help="the --json of an earlier run on this (kept) database: its sizes' pages not timed again",
+        )
         parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON to FILE")
 
     def handle(self, *args, **opts):
@@ -45,16 +54,31 @@ class Command(BaseCommand):
         name = opts["database"]
         _admin(server, f'DROP DATABASE IF EXISTS "{name}"')
         _admin(server, f'CREATE DATABASE "{name}"')
-        env = {**os.environ, "DATABASE_URL": f"{server}/{name}", "ALLOWED_HOSTS": "testserver",
-               "LOG_LEVEL": os.environ.get("LOG_LEVEL", "WARNING")}
+        env = {
+            **os.environ,
+            "DATABASE_URL": f"{server}/{name}",
+            "ALLOWED_HOSTS": "testserver",
+            "LOG_LEVEL": os.environ.get("LOG_LEVEL", "WARNING"),
+        }
         env.setdefault("AUDIT_QUEUE_LINGER_MS", "100")
         # The throwaway database's checkpoints go with it, not into the development log.
         env["CHECKPOINT_DIR"] = tempfile.mkdtemp(prefix="bench-scale-checkpoints-")
         try:
             manage = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py")]
             subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], env=env, check=True)
-            argv = [*manage, "bench_scale", "--child", "--rounds", str(opts["rounds"]), "--compare",
-                    str(opts["compare"]), "--repeat", str(opts["repeat"]), "--workers", str(opts["workers"])]
+            argv = [
+                *manage,
+                "bench_scale",
+                "--child",
+                "--rounds",
+                str(opts["rounds"]),
+                "--compare",
+                str(opts["compare"]),
+                "--repeat",
+                str(opts["repeat"]),
+                "--workers",
+                str(opts["workers"]),
+            ]
             if opts["json"]:
                 argv += ["--json", opts["json"]]
             if opts["clone"]:
@@ -71,12 +95,13 @@ class Command(BaseCommand):
     def _child(self, opts):
         from django.test.utils import override_settings
 
-        from bench.scale import report, scale_run
-
         if connection.vendor != "postgresql":
             raise CommandError("bench_scale measures PostgreSQL; set DATABASE_URL")
         # The pages are rendered without `collectstatic` (the manifest's lookup is not what is measured).
-        static = {**settings.STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
+        static = {
+            **settings.STORAGES,
+            "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+        }
         with override_settings(STORAGES=static):
             self._measure(opts)
 
@@ -84,12 +109,21 @@ class Command(BaseCommand):
         from bench.scale import report, scale_run
 
         previous = json.loads(Path(opts["previous"]).read_text()) if opts["previous"] else None
-        results = scale_run(rounds=opts["rounds"], compare=opts["compare"], repeat=opts["repeat"],
-                            workers=opts["workers"], clone=opts["clone"], worker_memory=opts["worker_memory"],
-                            previous=previous, log=lambda line: self.stdout.write(line))
-        self.stdout.write(f"\nbench-scale, {opts['rounds']:,} rounds (compared with {opts['compare']:,}), "
-                          f"{opts['workers']} audit workers, {os.cpu_count()} cores, load average "
-                          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}\n")
+        results = scale_run(
+            rounds=opts["rounds"],
+            compare=opts["compare"],
+            repeat=opts["repeat"],
+            workers=opts["workers"],
+            clone=opts["clone"],
+            worker_memory=opts["worker_memory"],
+            previous=previous,
+            log=lambda line: self.stdout.write(line),
+        )
+        self.stdout.write(
+            f"\nbench-scale, {opts['rounds']:,} rounds (compared with {opts['compare']:,}), "
+            f"{opts['workers']} audit workers, {os.cpu_count()} cores, load average "
+            f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}\n"
+        )
         self.stdout.write(report(results))
         if opts["json"]:
             Path(opts["json"]).write_text(json.dumps(results, indent=1, default=str))

@@ -29,10 +29,15 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--from", dest="date_from", type=_day, metavar="DATE", help="first day of the period")
-        parser.add_argument("--to", dest="date_to", type=_day, metavar="DATE",
-                            help="last day of the period (default: yesterday)")
-        parser.add_argument("--days", type=int, default=None,
-                            help="the period's length in days, ending --to (default SIGNALS_WINDOW_DAYS)")
+        parser.add_argument(
+            "--to", dest="date_to", type=_day, metavar="DATE", help="last day of the period (default: yesterday)"
+        )
+        parser.add_argument(
+            "--days",
+            type=int,
+            default=None,
+            help="the period's length in days, ending --to (default SIGNALS_WINDOW_DAYS)",
+        )
         parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
 
     def handle(self, *args, **opts):
@@ -53,5 +58,7 @@ class Command(BaseCommand):
         if opts["json"]:
             self.stdout.write(json.dumps(summary))
         else:
-            self.stdout.write(f"{summary['from']} to {summary['to']}: {summary['tests']} tests, "
-                              f"{summary['created']} new signals, {summary['updated']} updated.")
+            self.stdout.write(
+                f"{summary['from']} to {summary['to']}: {summary['tests']} tests, "
+                f"{summary['created']} new signals, {summary['updated']} updated."
+            )

@@ -19,8 +19,11 @@ class Command(BaseCommand):
         for what in result.created:
             self.stdout.write(f"created {what}")
         for name in result.unchecked_rules:
-            self.stdout.write(self.style.WARNING(
-                f"table {name}: house rules stored unchecked (the rules engine has no module for its game yet)"))
+            self.stdout.write(
+                self.style.WARNING(
+                    f"table {name}: house rules stored unchecked (the rules engine has no module for its game yet)"
+                )
+            )
         if not result.created:
             self.stdout.write("demo floor already loaded; nothing changed")
         names = ", ".join(username for username, *_ in USERS)

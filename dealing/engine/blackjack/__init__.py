@@ -18,11 +18,39 @@ from .. import loop
 from ..findings import Finding
 from ..sentences import finding
 from .replay import Replay
-from .rules import (CUT, EVERY_ROUND, MAX_TABLE_BOXES, NAME, OPTIONS, PACK, PRESETS, WAGERS, WAGER_LABEL, Hand, Stake,
-                    blackjack_pay, house_rules)
+from .rules import (
+    CUT,
+    EVERY_ROUND,
+    MAX_TABLE_BOXES,
+    NAME,
+    OPTIONS,
+    PACK,
+    PRESETS,
+    WAGER_LABEL,
+    WAGERS,
+    Hand,
+    Stake,
+    blackjack_pay,
+    house_rules,
+)
 
-__all__ = ["NAME", "PACK", "MAX_TABLE_BOXES", "WAGERS", "WAGER_LABEL", "CUT", "EVERY_ROUND", "OPTIONS", "PRESETS",
-           "house_rules", "blackjack_pay", "Hand", "Stake", "Replay", "shoe_findings"]
+__all__ = [
+    "NAME",
+    "PACK",
+    "MAX_TABLE_BOXES",
+    "WAGERS",
+    "WAGER_LABEL",
+    "CUT",
+    "EVERY_ROUND",
+    "OPTIONS",
+    "PRESETS",
+    "house_rules",
+    "blackjack_pay",
+    "Hand",
+    "Stake",
+    "Replay",
+    "shoe_findings",
+]
 
 
 def shoe_findings(shoe) -> list[Finding]:
@@ -45,18 +73,31 @@ def shoe_findings(shoe) -> list[Finding]:
     for item in shoe.items:
         if item.e == "shuffle":
             if not every_round and used and full - used >= cut:
-                findings.append(finding("RESHUFFLE_POINT", {"rule": "early", "item": item.index, "n": full - used,
-                                                            "cut": cut}, event=item.index))
+                findings.append(
+                    finding(
+                        "RESHUFFLE_POINT",
+                        {"rule": "early", "item": item.index, "n": full - used, "cut": cut},
+                        event=item.index,
+                    )
+                )
             used = 0
             continue
         if item.e == "round":
             if every_round:
                 if used:
-                    findings.append(finding("RESHUFFLE_POINT", {"rule": "no_shuffle", "item": item.index, "n": used},
-                                            event=item.index))
+                    findings.append(
+                        finding(
+                            "RESHUFFLE_POINT", {"rule": "no_shuffle", "item": item.index, "n": used}, event=item.index
+                        )
+                    )
             elif full - used < cut:
-                findings.append(finding("RESHUFFLE_POINT", {"rule": "past_cut", "item": item.index, "n": full - used,
-                                                            "cut": cut}, event=item.index))
+                findings.append(
+                    finding(
+                        "RESHUFFLE_POINT",
+                        {"rule": "past_cut", "item": item.index, "n": full - used, "cut": cut},
+                        event=item.index,
+                    )
+                )
         used += len(item.cards)
     count_cards(shoe.items, decks, PACK, findings)
     return loop.sort_findings(findings)

@@ -24,7 +24,7 @@ class Play(Table):
         super().__init__(doc, _HANDLERS)
 
     def _deal(self, i: int, ev: dict) -> None:
-        to = deal_target(i, ev, "dealer", "a box number or \"dealer\"")
+        to = deal_target(i, ev, "dealer", 'a box number or "dealer"')
         info = self._card(i, ev)
         if to != "dealer" and to not in self.by_box:
             self._say("DEAL_ORDER", {"rule": "no_stake", "event": i, "box": to}, i)
@@ -44,8 +44,11 @@ class Play(Table):
             else:
                 filled[slot] = True
                 if slot != first:
-                    self._say("DEAL_ORDER", {"rule": "deal_out_of_turn", "event": i, "to": _target(to),
-                                             "last": self.order[-1]}, i)
+                    self._say(
+                        "DEAL_ORDER",
+                        {"rule": "deal_out_of_turn", "event": i, "to": _target(to), "last": self.order[-1]},
+                        i,
+                    )
                 while first < len(slots) and filled[first]:
                     first += 1
                 self.deal_next = first
@@ -85,14 +88,24 @@ class Play(Table):
         if why is None and stake.hand.natural:
             why = say("offer_blackjack")
         if why is not None:
-            self._say("ILLEGAL_ACTION", {"rule": "void_insurance", "event": i, "box": stake.box, "amount": fmt(amount),
-                                         "why": why}, i, stake=stake.id, wager="insurance")
+            self._say(
+                "ILLEGAL_ACTION",
+                {"rule": "void_insurance", "event": i, "box": stake.box, "amount": fmt(amount), "why": why},
+                i,
+                stake=stake.id,
+                wager="insurance",
+            )
             return
         stake.insurance = amount
         stake.insured_at = i
         if amount * 2 > stake.bet:
-            self._say("INSURANCE_AMOUNT", {"rule": "over_half", "event": i, "box": stake.box, "amount": fmt(amount),
-                                           "bet": fmt(stake.bet)}, i, stake=stake.id, wager="insurance")
+            self._say(
+                "INSURANCE_AMOUNT",
+                {"rule": "over_half", "event": i, "box": stake.box, "amount": fmt(amount), "bet": fmt(stake.bet)},
+                i,
+                stake=stake.id,
+                wager="insurance",
+            )
 
     def _even_money(self, i: int, ev: dict) -> None:
         stake = self._stake(i, ev)
@@ -101,8 +114,13 @@ class Play(Table):
         if why is None and not hand.natural:
             why = say("offer_not_blackjack", value=value(hand))
         if why is not None:
-            self._say("ILLEGAL_ACTION", {"rule": "void_even_money", "event": i, "box": stake.box, "why": why}, i,
-                      stake=stake.id, wager="bet")
+            self._say(
+                "ILLEGAL_ACTION",
+                {"rule": "void_even_money", "event": i, "box": stake.box, "why": why},
+                i,
+                stake=stake.id,
+                wager="bet",
+            )
             return
         stake.even_money = i
         hand.state = EVEN
@@ -110,8 +128,13 @@ class Play(Table):
     def _peek(self, i: int, ev: dict) -> None:
         self._close_deal(i)
         if not self._peek_due():
-            self._say("ILLEGAL_ACTION", {"rule": "peek_up_card", "event": i, "card": _cards.label(self.dealer.cards[0])}
-                      if self.dealer.cards else {"rule": "peek_no_card", "event": i}, i)
+            self._say(
+                "ILLEGAL_ACTION",
+                {"rule": "peek_up_card", "event": i, "card": _cards.label(self.dealer.cards[0])}
+                if self.dealer.cards
+                else {"rule": "peek_no_card", "event": i},
+                i,
+            )
         elif self.peeked:
             self._say("ILLEGAL_ACTION", {"rule": "peek_twice", "event": i}, i)
         elif self.phase >= PLAY and not self.peek_flagged:
@@ -126,8 +149,17 @@ class Play(Table):
             self.phase = PLAY
             if self._peek_due() and not self.peeked and not self.peek_flagged:
                 self.peek_flagged = True
-                self._say("ILLEGAL_ACTION", {"rule": "before_peek", "event": i, "hand": hand, "play": play,
-                                             "card": _cards.label(self.dealer.cards[0])}, i)
+                self._say(
+                    "ILLEGAL_ACTION",
+                    {
+                        "rule": "before_peek",
+                        "event": i,
+                        "hand": hand,
+                        "play": play,
+                        "card": _cards.label(self.dealer.cards[0]),
+                    },
+                    i,
+                )
         if self.dealer_bj:
             self._say("ILLEGAL_ACTION", {"rule": "after_dealer_blackjack", "event": i, "hand": hand, "play": play}, i)
             return False
@@ -140,17 +172,32 @@ class Play(Table):
             return False
         stake_id = hand.stake.id if hand.stake else None
         if hand.state == SPLIT:
-            self._say("ILLEGAL_ACTION", {"rule": "was_split", "event": i, "hand": hand.name, "play": what}, i,
-                      stake=stake_id, hand=hand.name)
+            self._say(
+                "ILLEGAL_ACTION",
+                {"rule": "was_split", "event": i, "hand": hand.name, "play": what},
+                i,
+                stake=stake_id,
+                hand=hand.name,
+            )
             return False
         if self.dealer_drew:
-            self._say("DRAW_ORDER", {"rule": "after_dealer_drew", "event": i, "hand": hand.name}, i,
-                      stake=stake_id, hand=hand.name)
+            self._say(
+                "DRAW_ORDER",
+                {"rule": "after_dealer_drew", "event": i, "hand": hand.name},
+                i,
+                stake=stake_id,
+                hand=hand.name,
+            )
         elif hand.state == PLAYING:
             current = self._current()  # never None: this hand is still playing
             if current is not None and current is not hand:
-                self._say("DRAW_ORDER", {"rule": "hand_early", "event": i, "hand": hand.name, "current": current.name},
-                          i, stake=stake_id, hand=hand.name)
+                self._say(
+                    "DRAW_ORDER",
+                    {"rule": "hand_early", "event": i, "hand": hand.name, "current": current.name},
+                    i,
+                    stake=stake_id,
+                    hand=hand.name,
+                )
         hand.acted = True
         self.last_action = i
         return True
@@ -164,8 +211,13 @@ class Play(Table):
         if why is None and self._ace_limit(hand):
             why = _SPLIT_ACE
         if why is not None:
-            self._say("ILLEGAL_ACTION", {"rule": "cannot_hit", "event": i, "hand": hand.name, "why": why}, i,
-                      stake=hand.stake.id, hand=hand.name)
+            self._say(
+                "ILLEGAL_ACTION",
+                {"rule": "cannot_hit", "event": i, "hand": hand.name, "why": why},
+                i,
+                stake=hand.stake.id,
+                hand=hand.name,
+            )
         hand.add(info)
         self._after_card(hand)
 
@@ -176,14 +228,24 @@ class Play(Table):
         state = hand.state
         if state == PLAYING:
             if len(hand.cards) < 2:
-                self._say("ILLEGAL_ACTION", {"rule": "stood_one_card", "event": i, "hand": hand.name}, i,
-                          stake=hand.stake.id, hand=hand.name)
+                self._say(
+                    "ILLEGAL_ACTION",
+                    {"rule": "stood_one_card", "event": i, "hand": hand.name},
+                    i,
+                    stake=hand.stake.id,
+                    hand=hand.name,
+                )
             hand.state = STOOD
         elif state == DONE and hand.hard <= 21 and not self._later_acted(hand):
             hand.state = STOOD  # a stand on a finished 21, double or split ace says nothing new
         else:
-            self._say("ILLEGAL_ACTION", {"rule": "cannot_stand", "event": i, "hand": hand.name,
-                                         "why": self._finished_words(hand)}, i, stake=hand.stake.id, hand=hand.name)
+            self._say(
+                "ILLEGAL_ACTION",
+                {"rule": "cannot_stand", "event": i, "hand": hand.name, "why": self._finished_words(hand)},
+                i,
+                stake=hand.stake.id,
+                hand=hand.name,
+            )
 
     def _double(self, i: int, ev: dict) -> None:
         hand = self._hand(i, ev)
@@ -205,8 +267,14 @@ class Play(Table):
             elif amount != hand.bet:
                 why = say("double_amount", amount=fmt(amount), bet=fmt(hand.bet))
         if why is not None:
-            self._say("ILLEGAL_ACTION", {"rule": "bad_double", "event": i, "hand": hand.name, "why": why}, i,
-                      stake=hand.stake.id, hand=hand.name, wager="double")
+            self._say(
+                "ILLEGAL_ACTION",
+                {"rule": "bad_double", "event": i, "hand": hand.name, "why": why},
+                i,
+                stake=hand.stake.id,
+                hand=hand.name,
+                wager="double",
+            )
         hand.double = amount if hand.double is None else hand.double + amount
         hand.add(info)
         if hand.state == PLAYING:
@@ -220,8 +288,13 @@ class Play(Table):
         cards = hand.cards
         stake_id = hand.stake.id
         if len(cards) != 2:
-            self._say("ILLEGAL_ACTION", {"rule": "split_not_pair", "event": i, "hand": hand.name, "n": len(cards)}, i,
-                      stake=stake_id, hand=hand.name)
+            self._say(
+                "ILLEGAL_ACTION",
+                {"rule": "split_not_pair", "event": i, "hand": hand.name, "n": len(cards)},
+                i,
+                stake=stake_id,
+                hand=hand.name,
+            )
             return
         a, b = CARD.get(cards[0]), CARD.get(cards[1])
         aces = a is not None and b is not None and a[2] and b[2]
@@ -236,8 +309,13 @@ class Play(Table):
         elif hands_now + 1 > self.max_hands:
             why = say("too_many_hands", n=hands_now + 1, box=hand.stake.box, most=self.max_hands)
         if why is not None:
-            self._say("ILLEGAL_ACTION", {"rule": "bad_split", "event": i, "hand": hand.name, "why": why}, i,
-                      stake=stake_id, hand=hand.name)
+            self._say(
+                "ILLEGAL_ACTION",
+                {"rule": "bad_split", "event": i, "hand": hand.name, "why": why},
+                i,
+                stake=stake_id,
+                hand=hand.name,
+            )
         first = Hand(hand.name + ".1", hand.stake, hand.bet, True)
         second = Hand(hand.name + ".2", hand.stake, hand.bet, True)
         for child, code in ((first, cards[0]), (second, cards[1])):
@@ -246,7 +324,7 @@ class Play(Table):
             self.hands[child.name] = child
         hand.state = SPLIT
         k = self.play.index(hand)
-        self.play[k:k + 1] = [first, second]
+        self.play[k : k + 1] = [first, second]
 
     def _draw(self, i: int, ev: dict) -> None:
         info = self._card(i, ev)
@@ -255,8 +333,11 @@ class Play(Table):
             self.phase = PLAY
             if self._peek_due() and not self.peeked and not self.peek_flagged:
                 self.peek_flagged = True
-                self._say("ILLEGAL_ACTION", {"rule": "no_peek_draw", "event": i,
-                                             "card": _cards.label(self.dealer.cards[0])}, i)
+                self._say(
+                    "ILLEGAL_ACTION",
+                    {"rule": "no_peek_draw", "event": i, "card": _cards.label(self.dealer.cards[0])},
+                    i,
+                )
         if not self.dealer_drew:
             current = self._current()
             if current is not None:
@@ -284,8 +365,9 @@ class Play(Table):
         if type(wager) is not str or wager not in _WAGER_SET:
             if "wager" not in ev:
                 raise doc_.missing("wager", f"$.events[{i}]", i)
-            raise doc_.bad_value("wager", wager, "a blackjack wager is \"bet\", \"double\", \"insurance\" or "
-                                 "\"jackpot\".", f"$.events[{i}]", i)
+            raise doc_.bad_value(
+                "wager", wager, 'a blackjack wager is "bet", "double", "insurance" or "jackpot".', f"$.events[{i}]", i
+            )
         amount = doc_.event_amount(ev, i, required=result == PAY)
         self.settled.append(Settled(i, stake.id, hand, wager, result, amount))
 

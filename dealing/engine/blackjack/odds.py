@@ -8,7 +8,7 @@ the peek having found no blackjack.
 """
 
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 from ..odds import as_decimal
 
@@ -28,7 +28,7 @@ def _shoe(decks: int) -> tuple:
     return (4 * decks,) * 9 + (16 * decks,)
 
 
-@lru_cache(maxsize=None)
+@cache
 def outcomes(left: tuple, hard: int, ace: bool, n: int) -> tuple:
     """Probabilities of each final result (RESULTS order) from this dealer hand and shoe."""
     best = hard + 10 if ace and hard <= 11 else hard
@@ -43,7 +43,7 @@ def outcomes(left: tuple, hard: int, ace: bool, n: int) -> tuple:
     for k, count in enumerate(left):
         if not count:
             continue
-        sub = outcomes(left[:k] + (count - 1,) + left[k + 1:], hard + k + 1, ace or k == 0, n + 1)
+        sub = outcomes(left[:k] + (count - 1,) + left[k + 1 :], hard + k + 1, ace or k == 0, n + 1)
         weight = Fraction(count, remaining)
         for j, p in enumerate(sub):
             if p:
@@ -51,7 +51,7 @@ def outcomes(left: tuple, hard: int, ace: bool, n: int) -> tuple:
     return tuple(acc)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _one(result: str) -> tuple:
     out = list(_ZERO)
     out[_INDEX[result]] = Fraction(1)
@@ -66,7 +66,7 @@ def exact(preset: str = "salon") -> dict[str, dict[str, Fraction]]:
     table = {}
     for card in UP_CARDS:
         v = _value(card)
-        left = full[:v - 1] + (full[v - 1] - 1,) + full[v:]
+        left = full[: v - 1] + (full[v - 1] - 1,) + full[v:]
         table[card] = dict(zip(RESULTS, outcomes(left, v, v == 1, 1)))
     return table
 
@@ -85,6 +85,7 @@ def dealer_odds(preset: str | None = None) -> dict:
         "preset": preset,
         "decks": DECKS[preset],
         "up_cards": {card: {r: as_decimal(p) for r, p in row.items()} for card, row in table.items()},
-        "no_blackjack": {card: {r: as_decimal(p) for r, p in without_blackjack(table[card]).items()}
-                         for card in ("T", "A")},
+        "no_blackjack": {
+            card: {r: as_decimal(p) for r, p in without_blackjack(table[card]).items()} for card in ("T", "A")
+        },
     }

@@ -36,8 +36,9 @@ class Replay(Play):
             wagers = sorted(owed.values(), key=_wager_key)
             if self.settled:
                 compare_settlements(owed, self.settled, self.findings, who=self._who_params, game=NAME)
-        return Outcome(NAME, wagers, loop.sort_findings(self.findings), self.shoe_cards, self.rules,
-                       settled=self.settled)
+        return Outcome(
+            NAME, wagers, loop.sort_findings(self.findings), self.shoe_cards, self.rules, settled=self.settled
+        )
 
     def _stop_event(self) -> int | None:
         """The first settlement after the last play or draw: where the dealer stopped."""
@@ -70,27 +71,40 @@ class Replay(Play):
             root = stake.hand
             root_name = root.name
             if stake.even_money is not None:
-                owed[(sid, root_name, "bet")] = Owed(sid, root_name, "bet", PAY, stake.bet, stake.bet, "even_money",
-                                                     say("even_money_paid"), stake.even_money)
+                owed[(sid, root_name, "bet")] = Owed(
+                    sid,
+                    root_name,
+                    "bet",
+                    PAY,
+                    stake.bet,
+                    stake.bet,
+                    "even_money",
+                    say("even_money_paid"),
+                    stake.even_money,
+                )
             else:
                 for hand in leaves[stake]:
                     self._owe_hand(owed, hand, dealer_bj, d_bust, d_best, d_words)
             if stake.insurance is not None:
                 ins = stake.insurance
                 if dealer_bj:
-                    owed[(sid, root_name, "insurance")] = Owed(sid, root_name, "insurance", PAY, ins * 2, ins,
-                                                               why=say("insurance_wins"))
+                    owed[(sid, root_name, "insurance")] = Owed(
+                        sid, root_name, "insurance", PAY, ins * 2, ins, why=say("insurance_wins")
+                    )
                 else:
-                    owed[(sid, root_name, "insurance")] = Owed(sid, root_name, "insurance", TAKE, ins, ins,
-                                                               why=say("dealer_no_blackjack"))
+                    owed[(sid, root_name, "insurance")] = Owed(
+                        sid, root_name, "insurance", TAKE, ins, ins, why=say("dealer_no_blackjack")
+                    )
             if stake.jackpot is not None:
                 first_two = frozenset(root.cards[:2])
                 if len(root.cards) >= 2 and first_two == JACKPOT_CARDS:
-                    owed[(sid, root_name, "jackpot")] = Owed(sid, root_name, "jackpot", PAY, jackpot_pays,
-                                                             stake.jackpot, why=say("jackpot_won"))
+                    owed[(sid, root_name, "jackpot")] = Owed(
+                        sid, root_name, "jackpot", PAY, jackpot_pays, stake.jackpot, why=say("jackpot_won")
+                    )
                 else:
-                    owed[(sid, root_name, "jackpot")] = Owed(sid, root_name, "jackpot", TAKE, stake.jackpot,
-                                                             stake.jackpot, why=say("jackpot_lost"))
+                    owed[(sid, root_name, "jackpot")] = Owed(
+                        sid, root_name, "jackpot", TAKE, stake.jackpot, stake.jackpot, why=say("jackpot_lost")
+                    )
         return owed
 
     @staticmethod
@@ -105,8 +119,9 @@ class Replay(Play):
                 result, why = TAKE, say("round_ends", dealer=d_words)
             owed[(sid, name, "bet")] = Owed(sid, name, "bet", result, bet, bet, why=why)
             if double is not None:
-                owed[(sid, name, "double")] = Owed(sid, name, "double", LEAVE, double, double,
-                                                   why=say("initial_bet_only", dealer=d_words))
+                owed[(sid, name, "double")] = Owed(
+                    sid, name, "double", LEAVE, double, double, why=say("initial_bet_only", dealer=d_words)
+                )
             return
         p_best = hand.best
         if hand.hard > 21:
@@ -138,8 +153,11 @@ class Replay(Play):
                     return [_move("deal", "Deal your hole card face down.", needs=["card"], to="dealer")]
                 return [_move("deal", "Deal your up card face up.", needs=["card"], to="dealer")]
             n = len(self.by_box[to].hand.cards)
-            return [_move("deal", f"Deal {'a' if n == 0 else 'the second'} card face up to box {to}.",
-                          needs=["card"], to=to)]
+            return [
+                _move(
+                    "deal", f"Deal {'a' if n == 0 else 'the second'} card face up to box {to}.", needs=["card"], to=to
+                )
+            ]
         done = {(s.stake, s.hand, s.wager) for s in self.settled}
         owed = self._owed()
         unsettled = [o for key, o in owed.items() if key not in done]
@@ -155,12 +173,24 @@ class Replay(Play):
                     if stake.even_money is not None or stake.insurance is not None:
                         continue
                     if stake.hand.natural:
-                        moves.append(_move("even_money", f"Box {number} holds blackjack: it may take even money "
-                                           f"({fmt(stake.bet)} now).", stake=stake.id))
+                        moves.append(
+                            _move(
+                                "even_money",
+                                f"Box {number} holds blackjack: it may take even money ({fmt(stake.bet)} now).",
+                                stake=stake.id,
+                            )
+                        )
                     else:
                         most = (stake.bet / 2).quantize(CENT, rounding=ROUND_DOWN)
-                        moves.append(_move("insurance", f"Box {number} may insure up to {fmt(most)}.",
-                                           needs=["amount"], stake=stake.id, max=fmt(most)))
+                        moves.append(
+                            _move(
+                                "insurance",
+                                f"Box {number} may insure up to {fmt(most)}.",
+                                needs=["amount"],
+                                stake=stake.id,
+                                max=fmt(most),
+                            )
+                        )
             if self._peek_due():
                 moves.append(_move("peek", "Check your hole card for blackjack."))
                 return moves
@@ -182,19 +212,33 @@ class Replay(Play):
         if len(hand.cards) < 2:
             return [_move("hit", f"Deal hand {name} its second card.", needs=["card"], hand=name)]
         say = f"Hand {name} ({hand.words()})"
-        moves = [_move("hit", f"{say} may hit.", needs=["card"], hand=name),
-                 _move("stand", f"{say} may stand.", hand=name)]
+        moves = [
+            _move("hit", f"{say} may hit.", needs=["card"], hand=name),
+            _move("stand", f"{say} may stand.", hand=name),
+        ]
         rules = self.rules
         split = _move("split", f"{say} may split (a second bet of {fmt(hand.bet)}).", hand=name)
         if self._ace_limit(hand):  # a split ace dealt another ace, where aces resplit
             return [split, moves[1]]
         if len(hand.cards) == 2:
             if not hand.is_split or rules["double_after_split"]:
-                moves.append(_move("double", f"{say} may double for {fmt(hand.bet)}.", needs=["card"], hand=name,
-                                   amount=fmt(hand.bet)))
+                moves.append(
+                    _move(
+                        "double",
+                        f"{say} may double for {fmt(hand.bet)}.",
+                        needs=["card"],
+                        hand=name,
+                        amount=fmt(hand.bet),
+                    )
+                )
             a, b = CARD.get(hand.cards[0]), CARD.get(hand.cards[1])
-            if a is not None and b is not None and a[1] == b[1] and self._hands_of(hand) < self.max_hands and \
-                    not (hand.split_aces and not rules["resplit_aces"]):
+            if (
+                a is not None
+                and b is not None
+                and a[1] == b[1]
+                and self._hands_of(hand) < self.max_hands
+                and not (hand.split_aces and not rules["resplit_aces"])
+            ):
                 moves.append(split)
         return moves
 
@@ -207,13 +251,31 @@ def _settle_move(o: Owed) -> dict:
     label = WAGER_LABEL[o.wager]
     who = f"stake {o.stake}, hand {o.hand}"
     if o.result == PAY:
-        return _move(PAY, f"Pay {who} its {label}: {fmt(o.amount)}.", stake=o.stake, hand=o.hand, wager=o.wager,
-                     amount=fmt(o.amount))
+        return _move(
+            PAY,
+            f"Pay {who} its {label}: {fmt(o.amount)}.",
+            stake=o.stake,
+            hand=o.hand,
+            wager=o.wager,
+            amount=fmt(o.amount),
+        )
     if o.result == TAKE:
-        return _move(TAKE, f"Take {who}'s {label} ({fmt(o.size)}).", stake=o.stake, hand=o.hand, wager=o.wager,
-                     amount=fmt(o.size))
-    return _move(LEAVE, f"Leave {who}'s {label} ({fmt(o.size)}: a push, returned).", stake=o.stake, hand=o.hand,
-                 wager=o.wager, amount=fmt(o.size))
+        return _move(
+            TAKE,
+            f"Take {who}'s {label} ({fmt(o.size)}).",
+            stake=o.stake,
+            hand=o.hand,
+            wager=o.wager,
+            amount=fmt(o.size),
+        )
+    return _move(
+        LEAVE,
+        f"Leave {who}'s {label} ({fmt(o.size)}: a push, returned).",
+        stake=o.stake,
+        hand=o.hand,
+        wager=o.wager,
+        amount=fmt(o.size),
+    )
 
 
 def _wager_key(o: Owed):

@@ -11,7 +11,6 @@ from ..base import Option, resolve_rules
 from ..loop import PLAYING, SPLIT
 from ..money import ZERO
 
-
 NAME: Final = "blackjack"
 PACK: Final = _cards.pack(_cards.RANKS)
 MAX_TABLE_BOXES: Final = 7
@@ -23,38 +22,82 @@ CUT: Final = "cut"
 EVERY_ROUND: Final = "every_round"
 
 OPTIONS: Final = {
-    "preset": Option("preset", "salon", "choice",
-                     "The ruleset the other options start from: the six-deck salon game (seed 002) or the "
-                     "eight-deck online game (seed 001).", choices=("salon", "online")),
+    "preset": Option(
+        "preset",
+        "salon",
+        "choice",
+        "The ruleset the other options start from: the six-deck salon game (seed 002) or the "
+        "eight-deck online game (seed 001).",
+        choices=("salon", "online"),
+    ),
     "decks": Option("decks", 6, "int", "52-card packs in the shoe.", minimum=1, maximum=8),
-    "reshuffle": Option("reshuffle", CUT, "choice",
-                        "When a new shoe is due: at the cut (fewer than `cut_remaining` cards left before a deal) "
-                        "or before every round.", choices=(CUT, EVERY_ROUND)),
-    "cut_remaining": Option("cut_remaining", 78, "int",
-                            "With reshuffle \"cut\": a new shoe when fewer than this many cards remain before a deal.",
-                            minimum=1, maximum=416),
-    "boxes": Option("boxes", 5, "int", "Boxes (player positions) on the table.", minimum=1,
-                    maximum=MAX_TABLE_BOXES),
-    "max_hands": Option("max_hands", 4, "int", "The most hands one box may have after splitting (1: no split).",
-                        minimum=1, maximum=8),
+    "reshuffle": Option(
+        "reshuffle",
+        CUT,
+        "choice",
+        "When a new shoe is due: at the cut (fewer than `cut_remaining` cards left before a deal) "
+        "or before every round.",
+        choices=(CUT, EVERY_ROUND),
+    ),
+    "cut_remaining": Option(
+        "cut_remaining",
+        78,
+        "int",
+        'With reshuffle "cut": a new shoe when fewer than this many cards remain before a deal.',
+        minimum=1,
+        maximum=416,
+    ),
+    "boxes": Option("boxes", 5, "int", "Boxes (player positions) on the table.", minimum=1, maximum=MAX_TABLE_BOXES),
+    "max_hands": Option(
+        "max_hands", 4, "int", "The most hands one box may have after splitting (1: no split).", minimum=1, maximum=8
+    ),
     "resplit_aces": Option("resplit_aces", False, "bool", "A split ace that receives another ace may split again."),
-    "hit_split_aces": Option("hit_split_aces", False, "bool",
-                             "Split aces may draw more than their one card (and double, with double_after_split)."),
-    "double_after_split": Option("double_after_split", True, "bool",
-                                 "A split hand may double on its first two cards."),
-    "jackpot": Option("jackpot", False, "bool",
-                      "The jackpot side bet is offered: it wins when the box's first two cards are A♠ and J♠."),
+    "hit_split_aces": Option(
+        "hit_split_aces",
+        False,
+        "bool",
+        "Split aces may draw more than their one card (and double, with double_after_split).",
+    ),
+    "double_after_split": Option("double_after_split", True, "bool", "A split hand may double on its first two cards."),
+    "jackpot": Option(
+        "jackpot",
+        False,
+        "bool",
+        "The jackpot side bet is offered: it wins when the box's first two cards are A♠ and J♠.",
+    ),
     "jackpot_bet": Option("jackpot_bet", Decimal(1), "amount", "The jackpot side bet's stake."),
     "jackpot_amount": Option("jackpot_amount", Decimal(1000), "amount", "What a winning jackpot bet is paid."),
 }
 
 PRESETS: Final = {
-    "salon": {"preset": "salon", "decks": 6, "reshuffle": CUT, "cut_remaining": 78, "boxes": 5, "max_hands": 4,
-              "resplit_aces": False, "hit_split_aces": False, "double_after_split": True, "jackpot": False,
-              "jackpot_bet": Decimal(1), "jackpot_amount": Decimal(1000)},
-    "online": {"preset": "online", "decks": 8, "reshuffle": EVERY_ROUND, "cut_remaining": 78, "boxes": 1,
-               "max_hands": 2, "resplit_aces": False, "hit_split_aces": False, "double_after_split": True,
-               "jackpot": True, "jackpot_bet": Decimal(1), "jackpot_amount": Decimal(1000)},
+    "salon": {
+        "preset": "salon",
+        "decks": 6,
+        "reshuffle": CUT,
+        "cut_remaining": 78,
+        "boxes": 5,
+        "max_hands": 4,
+        "resplit_aces": False,
+        "hit_split_aces": False,
+        "double_after_split": True,
+        "jackpot": False,
+        "jackpot_bet": Decimal(1),
+        "jackpot_amount": Decimal(1000),
+    },
+    "online": {
+        "preset": "online",
+        "decks": 8,
+        "reshuffle": EVERY_ROUND,
+        "cut_remaining": 78,
+        "boxes": 1,
+        "max_hands": 2,
+        "resplit_aces": False,
+        "hit_split_aces": False,
+        "double_after_split": True,
+        "jackpot": True,
+        "jackpot_bet": Decimal(1),
+        "jackpot_amount": Decimal(1000),
+    },
 }
 
 
@@ -101,8 +144,20 @@ def blackjack_pay(bet: Decimal) -> Decimal:
 class Hand:
     """A player's hand (or the dealer's). Aces count 1 in `hard`; `best` counts one as 11 when it fits."""
 
-    __slots__ = ("name", "stake", "cards", "hard", "ace", "invalid", "bet", "double", "state", "is_split",
-                 "split_aces", "acted")
+    __slots__ = (
+        "name",
+        "stake",
+        "cards",
+        "hard",
+        "ace",
+        "invalid",
+        "bet",
+        "double",
+        "state",
+        "is_split",
+        "split_aces",
+        "acted",
+    )
 
     def __init__(self, name=None, stake=None, bet=ZERO, is_split=False):
         self.name = name

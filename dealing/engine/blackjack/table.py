@@ -11,7 +11,7 @@ from ..errors import RoundError
 from ..loop import PLAYING, STOOD, Handlers, Round, first_in, lookup, stake_of
 from ..money import fmt
 from ..sentences import say
-from .rules import CARD, DEAL, SUITED, DONE, EVEN, MAX_TABLE_BOXES, NAME, Hand, Stake, house_rules
+from .rules import CARD, DEAL, DONE, EVEN, MAX_TABLE_BOXES, NAME, SUITED, Hand, Stake, house_rules
 from .sentences import value
 
 
@@ -31,8 +31,9 @@ class Table(Round):
         self.min = doc_.amount(table, "min", "$.table")
         self.max = doc_.amount(table, "max", "$.table")
         if self.min > self.max:
-            raise RoundError("bad_value", f"The table minimum {fmt(self.min)} is above its maximum {fmt(self.max)}.",
-                             path="$.table")
+            raise RoundError(
+                "bad_value", f"The table minimum {fmt(self.min)} is above its maximum {fmt(self.max)}.", path="$.table"
+            )
         self.rules = rules = house_rules(doc.get("rules"))
         if rules["jackpot"]:  # the A♠ J♠ jackpot: every card needs its suit
             self.card_table = SUITED
@@ -72,8 +73,7 @@ class Table(Round):
     def _read_stakes(self, raw) -> None:
         raw = doc_.expect_list(raw, "$.stakes")
         if not raw:
-            raise RoundError("no_stakes", "The round has no stakes: at least one box must be played.",
-                             path="$.stakes")
+            raise RoundError("no_stakes", "The round has no stakes: at least one box must be played.", path="$.stakes")
         rules = self.rules
         for k, item in enumerate(raw):
             path = f"$.stakes[{k}]"
@@ -81,31 +81,61 @@ class Table(Round):
             doc_.unknown_fields(item, _STAKE_FIELDS, path)
             sid = doc_.text(item, "id", path)
             if sid in self.stakes:
-                raise RoundError("duplicate_stake", f"Two stakes have the id \"{sid}\".", path=f"{path}.id")
+                raise RoundError("duplicate_stake", f'Two stakes have the id "{sid}".', path=f"{path}.id")
             box = doc_.integer(item, "box", path)
             if box < 1:
                 raise doc_.bad_value("box", box, "boxes are numbered from 1.", path)
             if box in self.by_box:
-                raise RoundError("duplicate_box", f"Box {box} has two stakes (\"{self.by_box[box].id}\" and \"{sid}\"); "
-                                 f"a blackjack box has one player.", path=f"{path}.box")
+                raise RoundError(
+                    "duplicate_box",
+                    f'Box {box} has two stakes ("{self.by_box[box].id}" and "{sid}"); a blackjack box has one player.',
+                    path=f"{path}.box",
+                )
             player = doc_.text(item, "player", path, required=False)
             bet = doc_.amount(item, "bet", path)
             jackpot = doc_.amount(item, "jackpot", path, required=False)
             doc_.boolean(item, "owner", path, required=False)
             if jackpot is not None and not rules["jackpot"]:
-                raise RoundError("no_jackpot", f"Stake \"{sid}\" has a jackpot bet, but this table offers no jackpot "
-                                 f"side bet (house rule \"jackpot\" is false).", path=f"{path}.jackpot")
+                raise RoundError(
+                    "no_jackpot",
+                    f'Stake "{sid}" has a jackpot bet, but this table offers no jackpot '
+                    f'side bet (house rule "jackpot" is false).',
+                    path=f"{path}.jackpot",
+                )
             stake = Stake(sid, box, player, bet, jackpot)
             self.stakes[sid] = stake
             self.by_box[box] = stake
             if box > self.n_boxes:
                 self._say("BOX_PLAYERS", {"rule": "no_box", "box": box, "boxes": self.n_boxes}, None, stake=sid)
             if bet < self.min or bet > self.max:
-                self._say("BET_LIMITS", {"rule": "table_limits", "box": box, "stake": sid, "bet": fmt(bet),
-                                         "low": fmt(self.min), "high": fmt(self.max)}, None, stake=sid, wager="bet")
+                self._say(
+                    "BET_LIMITS",
+                    {
+                        "rule": "table_limits",
+                        "box": box,
+                        "stake": sid,
+                        "bet": fmt(bet),
+                        "low": fmt(self.min),
+                        "high": fmt(self.max),
+                    },
+                    None,
+                    stake=sid,
+                    wager="bet",
+                )
             if jackpot is not None and jackpot != rules["jackpot_bet"]:
-                self._say("BET_LIMITS", {"rule": "jackpot_bet", "box": box, "stake": sid, "jackpot": fmt(jackpot),
-                                         "due": fmt(rules["jackpot_bet"])}, None, stake=sid, wager="jackpot")
+                self._say(
+                    "BET_LIMITS",
+                    {
+                        "rule": "jackpot_bet",
+                        "box": box,
+                        "stake": sid,
+                        "jackpot": fmt(jackpot),
+                        "due": fmt(rules["jackpot_bet"]),
+                    },
+                    None,
+                    stake=sid,
+                    wager="jackpot",
+                )
 
     # --- helpers ----------------------------------------------------------------------------
 
@@ -131,12 +161,17 @@ class Table(Round):
         if type(name) is not str:
             if "hand" not in ev:
                 raise doc_.missing("hand", f"$.events[{i}]", i)
-            raise doc_.wrong_type("hand", name, "a hand name such as \"2\" or \"2.1\"", f"$.events[{i}]", i)
+            raise doc_.wrong_type("hand", name, 'a hand name such as "2" or "2.1"', f"$.events[{i}]", i)
         if name in _GOOD_NAMES:
             return name
         if not _well_formed(name):
-            raise doc_.bad_value("hand", name, "a hand is named by its box number, and a split hand H by H.1 and "
-                                 "H.2 (\"2\", \"2.1\", \"2.1.2\").", f"$.events[{i}]", i)
+            raise doc_.bad_value(
+                "hand",
+                name,
+                'a hand is named by its box number, and a split hand H by H.1 and H.2 ("2", "2.1", "2.1.2").',
+                f"$.events[{i}]",
+                i,
+            )
         if len(_GOOD_NAMES) < 10_000:
             _GOOD_NAMES.add(name)
         return name
@@ -148,8 +183,9 @@ class Table(Round):
         return hand
 
     def _too_many(self, i: int, code: str, n: int) -> None:
-        self._say("CARD_COUNT", {"rule": "shoe_of", "event": i, "card": _cards.label(code), "n": n,
-                                 "decks": self.copies}, i)
+        self._say(
+            "CARD_COUNT", {"rule": "shoe_of", "event": i, "card": _cards.label(code), "n": n, "decks": self.copies}, i
+        )
 
     def _dealer_card(self, info: tuple) -> None:
         dealer = self.dealer
@@ -208,8 +244,13 @@ class Table(Round):
     def _may_resplit(self, hand: Hand) -> bool:
         """A split ace dealt another ace, where the house resplits aces and the box has room."""
         cards = hand.cards
-        return (len(cards) == 2 and self.rules["resplit_aces"] and cards[0][0] == "A" and cards[1][0] == "A"
-                and self._hands_of(hand) < self.max_hands)
+        return (
+            len(cards) == 2
+            and self.rules["resplit_aces"]
+            and cards[0][0] == "A"
+            and cards[1][0] == "A"
+            and self._hands_of(hand) < self.max_hands
+        )
 
     def _hands_of(self, hand: Hand) -> int:
         stake = hand.stake
@@ -218,7 +259,7 @@ class Table(Round):
     def _later_acted(self, hand: Hand) -> bool:
         play = self.play
         k = play.index(hand)
-        return any(h.acted for h in play[k + 1:])
+        return any(h.acted for h in play[k + 1 :])
 
 
 def _well_formed(name: str) -> bool:

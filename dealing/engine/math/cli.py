@@ -92,8 +92,9 @@ def run(argv: list[str]):
     extras = getattr(module, "CLI_EXTRAS", ())
     if args.command == "specials" and "specials" not in extras:
         raise Refused(f"specials: only {_taking('specials')} has a table of special hands, not {args.variant}")
-    if "counts" not in extras and (getattr(args, "threshold", None) is not None
-                                   or getattr(args, "bank_stands", None) is not None):
+    if "counts" not in extras and (
+        getattr(args, "threshold", None) is not None or getattr(args, "bank_stands", None) is not None
+    ):
         raise Refused(f"--threshold and --bank-stands apply to {_taking('counts')} only")
     return module.cli(args, rules)
 

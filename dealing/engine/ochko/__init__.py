@@ -17,11 +17,39 @@ from ..findings import Finding
 from ..money import fmt
 from ..sentences import finding
 from .replay import Replay
-from .rules import (BET_MULTIPLE_MAX, DECKS, MAX_BOXES, MAX_STAKES_PER_BOX, NAME, OPTIONS, PACK, WAGER_LABEL, WAGERS,
-                    Box, Hand, Stake, house_rules)
+from .rules import (
+    BET_MULTIPLE_MAX,
+    DECKS,
+    MAX_BOXES,
+    MAX_STAKES_PER_BOX,
+    NAME,
+    OPTIONS,
+    PACK,
+    WAGER_LABEL,
+    WAGERS,
+    Box,
+    Hand,
+    Stake,
+    house_rules,
+)
 
-__all__ = ["NAME", "PACK", "DECKS", "MAX_BOXES", "MAX_STAKES_PER_BOX", "BET_MULTIPLE_MAX", "WAGERS", "WAGER_LABEL",
-           "OPTIONS", "house_rules", "Hand", "Stake", "Box", "Replay", "shoe_findings"]
+__all__ = [
+    "NAME",
+    "PACK",
+    "DECKS",
+    "MAX_BOXES",
+    "MAX_STAKES_PER_BOX",
+    "BET_MULTIPLE_MAX",
+    "WAGERS",
+    "WAGER_LABEL",
+    "OPTIONS",
+    "house_rules",
+    "Hand",
+    "Stake",
+    "Box",
+    "Replay",
+    "shoe_findings",
+]
 
 LOAD_BURNS: Final = 6
 DEALER_CHANGE_BURNS: Final = 1
@@ -38,22 +66,33 @@ def shoe_findings(shoe) -> list[Finding]:
     burns = 0
     for item in shoe.items:
         if item.e in ("shuffle", "dealer_change"):
-            due = ("load", LOAD_BURNS, item.index) if item.e == "shuffle" else \
-                ("dealer_change", DEALER_CHANGE_BURNS, item.index)
+            due = (
+                ("load", LOAD_BURNS, item.index)
+                if item.e == "shuffle"
+                else ("dealer_change", DEALER_CHANGE_BURNS, item.index)
+            )
             burns = 0
         elif item.e == "burn":
             if item.reason == "paid":
                 if item.fee != fee_due:
-                    params = {"rule": "no_fee", "item": item.index, "fee": fmt(fee_due)} if item.fee is None else \
-                        {"rule": "wrong_fee", "item": item.index, "paid": fmt(item.fee), "fee": fmt(fee_due)}
+                    params = (
+                        {"rule": "no_fee", "item": item.index, "fee": fmt(fee_due)}
+                        if item.fee is None
+                        else {"rule": "wrong_fee", "item": item.index, "paid": fmt(item.fee), "fee": fmt(fee_due)}
+                    )
                     findings.append(finding("BURN_FEE", params, event=item.index))
             elif due is not None:
                 burns += 1
         elif item.e == "round" and due is not None:
             what, wanted, at = due
             if burns != wanted:
-                findings.append(finding("BURN_COUNT", {"rule": what, "item": item.index, "at": at, "n": burns,
-                                                       "want": wanted}, event=item.index))
+                findings.append(
+                    finding(
+                        "BURN_COUNT",
+                        {"rule": what, "item": item.index, "at": at, "n": burns, "want": wanted},
+                        event=item.index,
+                    )
+                )
             due = None
     count_cards(shoe.items, DECKS, PACK, findings)
     return loop.sort_findings(findings)

@@ -10,9 +10,26 @@ from .. import document as doc_
 from ..base import LEAVE, PAY, TAKE, Settled
 from ..loop import STOOD, Handlers, deal_target
 from ..money import fmt
-from .rules import BET, BET_MULTIPLE_MAX, CARD, DARK, DEAL, DEALER, DECIDE, DRAWING, DRAWING_BOX, FOLD, MNOGO, OCHKO
-from .rules import OUT, WAGERS, WAITING, Box, Stake
 from ..sentences import say
+from .rules import (
+    BET,
+    BET_MULTIPLE_MAX,
+    CARD,
+    DARK,
+    DEAL,
+    DEALER,
+    DECIDE,
+    DRAWING,
+    DRAWING_BOX,
+    FOLD,
+    MNOGO,
+    OCHKO,
+    OUT,
+    WAGERS,
+    WAITING,
+    Box,
+    Stake,
+)
 from .sentences import value
 from .table import Table
 
@@ -30,11 +47,14 @@ class Play(Table):
         self.dealer_stop_event = last + 1 if last is not None and last + 1 < n else None
 
     def _deal(self, i: int, ev: dict) -> None:
-        to = deal_target(i, ev, "dealer", "a box number or \"dealer\"")
+        to = deal_target(i, ev, "dealer", 'a box number or "dealer"')
         info = self._card(i, ev)
         if self.phase != DEAL:
-            self._say("DEAL_ORDER", {"rule": "late_dealer", "event": i} if to == "dealer" else
-                      {"rule": "late_box", "event": i, "box": to}, i)
+            self._say(
+                "DEAL_ORDER",
+                {"rule": "late_dealer", "event": i} if to == "dealer" else {"rule": "late_box", "event": i, "box": to},
+                i,
+            )
         if to == "dealer":
             if self.replace_dealer_card:
                 self.replace_dealer_card = False
@@ -60,23 +80,30 @@ class Play(Table):
             for first in self.in_order:
                 if not first.dealt:
                     if first is not box:
-                        self._say("DEAL_ORDER", {"rule": "out_of_turn", "event": i, "box": to, "first": first.number},
-                                  i)
+                        self._say(
+                            "DEAL_ORDER", {"rule": "out_of_turn", "event": i, "box": to, "first": first.number}, i
+                        )
                     break
         box.dealt = True
         box.hand.add(info)
 
     def _decide(self, i: int, stake: Stake, what: str) -> bool:
         if self.opened:
-            self._say("ILLEGAL_ACTION", {"rule": what + "_after_open", "event": i, "stake": stake.id}, i,
-                      stake=stake.id)
+            self._say(
+                "ILLEGAL_ACTION", {"rule": what + "_after_open", "event": i, "stake": stake.id}, i, stake=stake.id
+            )
         if stake.decision is not None:
             if stake.decision == FOLD:
-                self._say("ILLEGAL_ACTION", {"rule": "already_folded", "event": i, "stake": stake.id}, i,
-                          stake=stake.id)
+                self._say(
+                    "ILLEGAL_ACTION", {"rule": "already_folded", "event": i, "stake": stake.id}, i, stake=stake.id
+                )
             else:
-                self._say("ILLEGAL_ACTION", {"rule": "already_bet", "event": i, "stake": stake.id,
-                                             "bet": fmt(cast(Decimal, stake.bet))}, i, stake=stake.id)
+                self._say(
+                    "ILLEGAL_ACTION",
+                    {"rule": "already_bet", "event": i, "stake": stake.id, "bet": fmt(cast(Decimal, stake.bet))},
+                    i,
+                    stake=stake.id,
+                )
             return False
         if not self.deal_checked:  # the first decision: the deal is over
             if self.phase == DEAL:
@@ -115,9 +142,20 @@ class Play(Table):
                 box.state = DRAWING_BOX
         ante = stake.ante
         if amount < ante or amount > ante * BET_MULTIPLE_MAX:
-            self._say("BET_RANGE", {"rule": "range", "box": stake.box, "stake": stake.id, "bet": fmt(amount),
-                                    "low": fmt(stake.ante), "high": fmt(stake.ante * BET_MULTIPLE_MAX)}, i,
-                      stake=stake.id, wager="bet")
+            self._say(
+                "BET_RANGE",
+                {
+                    "rule": "range",
+                    "box": stake.box,
+                    "stake": stake.id,
+                    "bet": fmt(amount),
+                    "low": fmt(stake.ante),
+                    "high": fmt(stake.ante * BET_MULTIPLE_MAX),
+                },
+                i,
+                stake=stake.id,
+                wager="bet",
+            )
 
     def _open(self, i: int, ev: dict) -> None:
         if self.opened:
@@ -141,15 +179,21 @@ class Play(Table):
         for box in self.in_order:
             for stake in box.stakes:
                 if stake.decision is None:
-                    self._say("ILLEGAL_ACTION", {"rule": "undecided", "stake": stake.id, "box": box.number}, i,
-                              stake=stake.id)
+                    self._say(
+                        "ILLEGAL_ACTION", {"rule": "undecided", "stake": stake.id, "box": box.number}, i, stake=stake.id
+                    )
                     self._do_fold(i, stake)
 
     def _ensure_open(self, i: int, box: int | None) -> None:
         """A box (or, with None, the dealer) drew: the dealer opens his card first."""
         if not self.opened:
-            self._say("ILLEGAL_ACTION", {"rule": "dealer_drew_unopened", "event": i} if box is None else
-                      {"rule": "box_drew_unopened", "event": i, "box": box}, i)
+            self._say(
+                "ILLEGAL_ACTION",
+                {"rule": "dealer_drew_unopened", "event": i}
+                if box is None
+                else {"rule": "box_drew_unopened", "event": i, "box": box},
+                i,
+            )
             self._do_open(i)
 
     def _box_event(self, i: int, ev: dict) -> None:
@@ -167,8 +211,13 @@ class Play(Table):
             if box is None or box.state == OUT:
                 self._say("ILLEGAL_ACTION", {"rule": "not_in_play", "event": i, "box": n}, i)
             else:
-                params = {"rule": "box_finished", "event": i, "box": n, "box_state": _FINISHED[box.state],
-                          "box_action": action}
+                params = {
+                    "rule": "box_finished",
+                    "event": i,
+                    "box": n,
+                    "box_state": _FINISHED[box.state],
+                    "box_action": action,
+                }
                 if box.state == STOOD or box.state == MNOGO:
                     params["total"] = box.hand.total
                 self._say("ILLEGAL_ACTION", params, i, stake=box.stakes[0].id)
@@ -248,8 +297,15 @@ class Play(Table):
                 self._say("DEALER_DRAW_RULE", {"rule": "nothing_open", "event": i}, i)
         elif self.dealer.dealer_stops():
             combo = self.dealer.combination
-            self._say("DEALER_DRAW_RULE", {"rule": "drew_on" if combo is None else "drew_on_combination",
-                                           "event": i, "value": value(combo, self.dealer.total)}, i)
+            self._say(
+                "DEALER_DRAW_RULE",
+                {
+                    "rule": "drew_on" if combo is None else "drew_on_combination",
+                    "event": i,
+                    "value": value(combo, self.dealer.total),
+                },
+                i,
+            )
         self.dealer.add(info)
         self.last_draw = i
         self.drawing_actions.append(i)
@@ -278,8 +334,9 @@ class Play(Table):
             stake = self._stake(i, ev)  # raises the precise error, or the wager's below
             if "wager" not in ev:
                 raise doc_.missing("wager", f"$.events[{i}]", i) from None
-            raise doc_.bad_value("wager", ev["wager"], "an ochko wager is \"ante\", \"bet\" or \"dealer_bet\".",
-                                 f"$.events[{i}]", i) from None
+            raise doc_.bad_value(
+                "wager", ev["wager"], 'an ochko wager is "ante", "bet" or "dealer_bet".', f"$.events[{i}]", i
+            ) from None
         amount = doc_.event_amount(ev, i, required=result == PAY)
         self.settled.append(Settled(i, stake.id, None, wager, result, amount))
 
@@ -297,7 +354,7 @@ class Play(Table):
         path = f"$.events[{i}]"
         kind = doc_.text(ev, "kind", path, i)
         if kind not in ("dealer_card_exposed", "misdrawn_card"):
-            raise doc_.bad_value("kind", kind, "an incident is \"dealer_card_exposed\" or \"misdrawn_card\".", path, i)
+            raise doc_.bad_value("kind", kind, 'an incident is "dealer_card_exposed" or "misdrawn_card".', path, i)
         text = doc_.text(ev, "card", path, i)
         exposed = doc_.boolean(ev, "exposed", path, i)
         resolution = ev.get("resolution")
@@ -308,24 +365,22 @@ class Play(Table):
         elif resolution not in ("burned", "under_shoe"):
             if "resolution" not in ev:
                 raise doc_.missing("resolution", path, i)
-            raise doc_.bad_value("resolution", resolution, "it is \"burned\", \"under_shoe\" or {\"to\": <box>}.",
-                                 path, i)
+            raise doc_.bad_value("resolution", resolution, 'it is "burned", "under_shoe" or {"to": <box>}.', path, i)
         reported_by = doc_.text(ev, "reported_by", path, i)
         approved_by = doc_.text(ev, "approved_by", path, i, required=False, nullable=True)
         doc_.text(ev, "note", path, i, required=False, nullable=True)
         if approved_by is None:
             self._say("INCIDENT_UNAPPROVED", {"rule": "unapproved", "event": i, "incident": kind, "card": text}, i)
         elif approved_by == reported_by:
-            self._say("INCIDENT_UNAPPROVED", {"rule": "own_report", "event": i, "incident": kind, "by": approved_by},
-                      i)
+            self._say("INCIDENT_UNAPPROVED", {"rule": "own_report", "event": i, "incident": kind, "by": approved_by}, i)
         elif self.dealer_id is not None and approved_by == self.dealer_id:
-            self._say("INCIDENT_UNAPPROVED", {"rule": "own_dealer", "event": i, "incident": kind, "by": approved_by},
-                      i)
+            self._say("INCIDENT_UNAPPROVED", {"rule": "own_dealer", "event": i, "incident": kind, "by": approved_by}, i)
         code = _cards.normalize(text) or text
         if kind == "dealer_card_exposed":
             if resolution != "burned":
-                self._say("INCIDENT_RESOLUTION", _resolution({"rule": "exposed_dealer_card", "event": i}, resolution),
-                          i)
+                self._say(
+                    "INCIDENT_RESOLUTION", _resolution({"rule": "exposed_dealer_card", "event": i}, resolution), i
+                )
             if self.dealer.cards:
                 # The exposed card is already counted; its burn only confirms it left play.
                 self.pending_burn.append(self.dealer.cards[-1])

@@ -6,7 +6,7 @@ drawn without replacement, so the recursion carries the shoe's composition.
 """
 
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 from ..odds import as_decimal
 
@@ -31,7 +31,7 @@ def _final(total: int, n: int, pictures_only: bool) -> str | None:
     return None
 
 
-@lru_cache(maxsize=None)
+@cache
 def outcomes(left: tuple, total: int, n: int, pictures_only: bool) -> tuple:
     """Probabilities of each result (in RESULTS order) from this state, as Fractions."""
     result = _final(total, n, pictures_only)
@@ -42,7 +42,7 @@ def outcomes(left: tuple, total: int, n: int, pictures_only: bool) -> tuple:
     for k, count in enumerate(left):
         if not count:
             continue
-        after = left[:k] + (count - 1,) + left[k + 1:]
+        after = left[:k] + (count - 1,) + left[k + 1 :]
         sub = outcomes(after, total + VALUE[k], n + 1, pictures_only and PICTURE[k])
         weight = Fraction(count, remaining)
         for j, p in enumerate(sub):

@@ -14,7 +14,7 @@ from ..loop import move as _move
 from ..money import fmt
 from ..sentences import say
 from .events import Play
-from .rules import BET, BET_MULTIPLE_MAX, DARK, DEAL, DEALER, DRAWING_BOX, NAME, WAGER_LABEL, Box, Hand, Stake
+from .rules import BET, BET_MULTIPLE_MAX, DARK, DEAL, DEALER, DRAWING_BOX, NAME, WAGER_LABEL, Box
 from .sentences import value
 
 
@@ -54,8 +54,9 @@ class Replay(Play):
             if self.settled and not self._settled_as_owed():
                 first = compare_settlements(self.owed, self.settled, self.findings, who=self._who_params, game=NAME)
                 self._check_timing(first)
-        return Outcome(NAME, wagers, loop.sort_findings(self.findings), self.shoe_cards, self.rules,
-                       settled=self.settled)
+        return Outcome(
+            NAME, wagers, loop.sort_findings(self.findings), self.shoe_cards, self.rules, settled=self.settled
+        )
 
     def _settle_open_boxes(self, open_boxes: list[Box]) -> None:
         dealer = self.dealer
@@ -89,8 +90,11 @@ class Replay(Play):
                 outcome, why = "tie", say("tie_loses", value=b_words, dealer_value=d_value)
             else:
                 outcome = "loss"
-                why = (say("dark_busts", n=hand.total, dealer=d_words) if b_bust else
-                       say("box_loses", value=b_words, dealer=d_words))
+                why = (
+                    say("dark_busts", n=hand.total, dealer=d_words)
+                    if b_bust
+                    else say("box_loses", value=b_words, dealer=d_words)
+                )
             for s in box.playing:
                 if outcome in ("win", "double_bust"):
                     self._owe(s, "ante", PAY, s.ante, "final", why)
@@ -173,8 +177,14 @@ class Replay(Play):
                 if k < len(actions) and actions[k] < at:
                     a = actions[k]
                     params = self._who_params(o.stake)
-                    params.update(rule="ochko" if o.result == PAY else "mnogo", event=at, wager=o.wager, game=NAME,
-                                  at=o.event, action=a)
+                    params.update(
+                        rule="ochko" if o.result == PAY else "mnogo",
+                        event=at,
+                        wager=o.wager,
+                        game=NAME,
+                        at=o.event,
+                        action=a,
+                    )
                     self._say("LATE_SETTLEMENT", params, at, stake=o.stake, wager=o.wager)
                 continue
             stake = stakes[s.stake]
@@ -192,8 +202,13 @@ class Replay(Play):
                 self._say("PAYMENT_ORDER", params, s.event, stake=s.stake, wager=s.wager)
                 continue
             if last_box is not None and box_no > last_box:
-                self._say("PAYMENT_ORDER", {"rule": "box_order", "event": s.event, "box": box_no, "after": last_box},
-                          s.event, stake=s.stake, wager=s.wager)
+                self._say(
+                    "PAYMENT_ORDER",
+                    {"rule": "box_order", "event": s.event, "box": box_no, "after": last_box},
+                    s.event,
+                    stake=s.stake,
+                    wager=s.wager,
+                )
             last_box = box_no
 
     # --- what may happen next -------------------------------------------------------------------
@@ -213,9 +228,17 @@ class Replay(Play):
                 for s in self.boxes[number].stakes:
                     if s.decision is None:
                         moves.append(_move("fold", f"Stake {s.id} (box {number}) may fold.", stake=s.id))
-                        moves.append(_move("bet", f"Stake {s.id} (box {number}) may play: a Bet of "
-                                           f"{fmt(s.ante)}–{fmt(s.ante * BET_MULTIPLE_MAX)}.", needs=["amount"],
-                                           stake=s.id, min=fmt(s.ante), max=fmt(s.ante * BET_MULTIPLE_MAX)))
+                        moves.append(
+                            _move(
+                                "bet",
+                                f"Stake {s.id} (box {number}) may play: a Bet of "
+                                f"{fmt(s.ante)}–{fmt(s.ante * BET_MULTIPLE_MAX)}.",
+                                needs=["amount"],
+                                stake=s.id,
+                                min=fmt(s.ante),
+                                max=fmt(s.ante * BET_MULTIPLE_MAX),
+                            )
+                        )
             fold_takes = [o for o in unsettled if o.kind == "fold"]
             moves.extend(self._settle_move(o) for o in fold_takes)
             if not moves:
@@ -231,8 +254,11 @@ class Replay(Play):
         if box is not None and self.phase < DEALER:
             n = box.number
             say = f"Box {n} ({box.hand.total}) may hit, stand or take a dark card."
-            return [_move("hit", say, needs=["card"], box=n), _move("stand", say, box=n),
-                    _move("dark", say, needs=["card"], box=n)]
+            return [
+                _move("hit", say, needs=["card"], box=n),
+                _move("stand", say, box=n),
+                _move("dark", say, needs=["card"], box=n),
+            ]
         open_boxes = [self.boxes[n] for n in self.order if self.boxes[n].state in (STOOD, DARK)]
         if not open_boxes:
             return []
@@ -249,19 +275,20 @@ class Replay(Play):
             box = self.boxes[number]
             if box not in open_boxes:
                 continue
-            main = [final[(s.id, None, w)] for s in box.playing for w in ("bet", "ante")
-                    if (s.id, w) not in done]
+            main = [final[(s.id, None, w)] for s in box.playing for w in ("bet", "ante") if (s.id, w) not in done]
             if main:
                 return [self._settle_move(o) for o in main]
-            extra = [final[(s.id, None, "dealer_bet")] for s in box.playing
-                     if s.dealer_bet is not None and (s.id, "dealer_bet") not in done]
+            extra = [
+                final[(s.id, None, "dealer_bet")]
+                for s in box.playing
+                if s.dealer_bet is not None and (s.id, "dealer_bet") not in done
+            ]
             if extra:
                 return [self._settle_move(o) for o in extra]
         return []
 
     def _all_dealt(self) -> bool:
-        return all(self.boxes[n].dealt for n in self.order) and bool(self.dealer.cards) \
-            and not self.replace_dealer_card
+        return all(self.boxes[n].dealt for n in self.order) and bool(self.dealer.cards) and not self.replace_dealer_card
 
     def _unsettled(self) -> list[Owed]:
         done = {(s.stake, s.wager) for s in self.settled}
@@ -271,14 +298,18 @@ class Replay(Play):
         label = WAGER_LABEL[o.wager]
         who = f"stake {o.stake} (box {self.stakes[o.stake].box})"
         if o.result == PAY:
-            return _move(PAY, f"Pay {who} its {label} {fmt(o.amount)}.", stake=o.stake, wager=o.wager,
-                         amount=fmt(o.amount))
+            return _move(
+                PAY, f"Pay {who} its {label} {fmt(o.amount)}.", stake=o.stake, wager=o.wager, amount=fmt(o.amount)
+            )
         if o.result == TAKE:
-            return _move(TAKE, f"Take {who}'s {label} {fmt(o.size)} to the float.", stake=o.stake, wager=o.wager,
-                         amount=fmt(o.size))
-        return _move(LEAVE, f"Leave {who}'s {label} {fmt(o.size)} (returned, not paid).", stake=o.stake,
-                     wager=o.wager)
-
+            return _move(
+                TAKE,
+                f"Take {who}'s {label} {fmt(o.size)} to the float.",
+                stake=o.stake,
+                wager=o.wager,
+                amount=fmt(o.size),
+            )
+        return _move(LEAVE, f"Leave {who}'s {label} {fmt(o.size)} (returned, not paid).", stake=o.stake, wager=o.wager)
 
 
 class _Probe:

@@ -9,7 +9,6 @@ from .. import cards as _cards
 from .. import loop
 from ..base import LEAVE, TAKE, Option, plain_rules
 
-
 # Final: the compiled engine (native.py) reads these as C constants instead of module lookups.
 NAME: Final = "ochko"
 PACK: Final = _cards.pack("6789TJQKA")
@@ -22,12 +21,21 @@ WAGERS: Final = ("ante", "bet", "dealer_bet")
 WAGER_LABEL: Final = {"ante": "Ante", "bet": "Bet", "dealer_bet": "dealer bet"}
 
 OPTIONS = {
-    "dark_win_bet": Option("dark_win_bet", LEAVE, "choice",
-                           "A winning dark-card box is paid its Ante only; its Bet is returned (leave) or taken.",
-                           choices=(LEAVE, TAKE)),
-    "dark_double_bust_bet": Option("dark_double_bust_bet", LEAVE, "choice",
-                                   "A dark-card box that busts when the dealer busts too is paid its Ante only; "
-                                   "its Bet is returned (leave) or taken.", choices=(LEAVE, TAKE)),
+    "dark_win_bet": Option(
+        "dark_win_bet",
+        LEAVE,
+        "choice",
+        "A winning dark-card box is paid its Ante only; its Bet is returned (leave) or taken.",
+        choices=(LEAVE, TAKE),
+    ),
+    "dark_double_bust_bet": Option(
+        "dark_double_bust_bet",
+        LEAVE,
+        "choice",
+        "A dark-card box that busts when the dealer busts too is paid its Ante only; "
+        "its Bet is returned (leave) or taken.",
+        choices=(LEAVE, TAKE),
+    ),
     "dealer_bet_min": Option("dealer_bet_min", Decimal(1), "amount", "The smallest dealer bet, in table units."),
 }
 

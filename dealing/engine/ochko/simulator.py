@@ -73,11 +73,26 @@ def dealer_stops(cards: list[str]) -> bool:
     return combination(cards) or total(cards) >= 17
 
 
-def simulate_round(rng, *, mistake: str | None = None, number: int = 0, table_min=100, table_max=5000,
-                   rules: dict | None = None, shoe: list[str] | None = None, dealer: str = "D-1",
-                   table_name: str | None = None, boxes: tuple[int, int] = (1, 6), shared: float = 0.25,
-                   fold: float = 0.12, dark: float = 0.12, dealer_bets: float = 0.3, incidents: float = 0.02,
-                   attempts: int = 25, play: str = "casual") -> Simulated:
+def simulate_round(
+    rng,
+    *,
+    mistake: str | None = None,
+    number: int = 0,
+    table_min=100,
+    table_max=5000,
+    rules: dict | None = None,
+    shoe: list[str] | None = None,
+    dealer: str = "D-1",
+    table_name: str | None = None,
+    boxes: tuple[int, int] = (1, 6),
+    shared: float = 0.25,
+    fold: float = 0.12,
+    dark: float = 0.12,
+    dealer_bets: float = 0.3,
+    incidents: float = 0.02,
+    attempts: int = 25,
+    play: str = "casual",
+) -> Simulated:
     """One round. With `mistake`, retry until the dealt round gives that mistake a place to happen.
     `play`: "casual" (random decisions, dealer bets) or "optimal" (the game math's decisions, no
     dealer bets); see the module's docstring."""
@@ -85,16 +100,49 @@ def simulate_round(rng, *, mistake: str | None = None, number: int = 0, table_mi
         raise ValueError(f"unknown mistake {mistake!r} (known: {', '.join(MISTAKES)})")
     if play not in PLAYS:
         raise ValueError(f"unknown play {play!r} (known: {', '.join(PLAYS)})")
-    options = dict(table_min=Decimal(table_min), table_max=Decimal(table_max), rules=rules or {}, dealer=dealer,
-                   table_name=table_name, boxes=boxes, shared=shared, fold=fold, dark=dark, dealer_bets=dealer_bets,
-                   incidents=incidents, play=play)
-    return until_written(mistake, attempts, shoe, lambda: new_shoe(rng), lambda source, wanted: _Round(
-        rng, source, wanted if wanted in _DEALT_MISTAKES else None, **options))
+    options = dict(
+        table_min=Decimal(table_min),
+        table_max=Decimal(table_max),
+        rules=rules or {},
+        dealer=dealer,
+        table_name=table_name,
+        boxes=boxes,
+        shared=shared,
+        fold=fold,
+        dark=dark,
+        dealer_bets=dealer_bets,
+        incidents=incidents,
+        play=play,
+    )
+    return until_written(
+        mistake,
+        attempts,
+        shoe,
+        lambda: new_shoe(rng),
+        lambda source, wanted: _Round(rng, source, wanted if wanted in _DEALT_MISTAKES else None, **options),
+    )
 
 
 class _Round(Log):
-    def __init__(self, rng, shoe, dealt_mistake, *, table_min, table_max, rules, dealer, table_name, boxes, shared,
-                 fold, dark, dealer_bets, incidents, play="casual"):
+    def __init__(
+        self,
+        rng,
+        shoe,
+        dealt_mistake,
+        *,
+        table_min,
+        table_max,
+        rules,
+        dealer,
+        table_name,
+        boxes,
+        shared,
+        fold,
+        dark,
+        dealer_bets,
+        incidents,
+        play="casual",
+    ):
         self.rng = rng
         self.shoe = shoe
         self.used: list[str] = []
@@ -159,9 +207,18 @@ class _Round(Log):
         self._emit({"e": "deal", "to": "dealer", "card": dealer_card}, kind="deal")
         exposed = self.mistake == "incident_unapproved" or rng.random() < incidents
         if exposed:
-            self._emit({"e": "incident", "kind": "dealer_card_exposed", "card": dealer_card, "exposed": True,
-                        "resolution": "burned", "reported_by": "I-1",
-                        "approved_by": None if self.mistake == "incident_unapproved" else "PB-1"}, kind="incident")
+            self._emit(
+                {
+                    "e": "incident",
+                    "kind": "dealer_card_exposed",
+                    "card": dealer_card,
+                    "exposed": True,
+                    "resolution": "burned",
+                    "reported_by": "I-1",
+                    "approved_by": None if self.mistake == "incident_unapproved" else "PB-1",
+                },
+                kind="incident",
+            )
             self._emit({"e": "burn", "card": dealer_card, "reason": "dealer_card_exposed"}, kind="burn")
             dealer_card = self._card()
             self._emit({"e": "deal", "to": "dealer", "card": dealer_card}, kind="deal")
@@ -309,19 +366,32 @@ class _Round(Log):
 
     def write(self, mistake: str | None) -> Simulated | None:
         table = {"min": self.min, "max": self.max, **({"name": self.table_name} if self.table_name else {})}
-        return self._write_log(mistake, MISTAKES, mistake not in _DEALT_MISTAKES, {
-            "variant": "ochko",
-            "table": table,
-            "rules": {k: v for k, v in self.rules.items() if k in ("dark_win_bet", "dark_double_bust_bet")
-                      and v != "leave"},
-            "dealer": self.dealer,
-            "stakes": [{k: v for k, v in s.items() if k in ("id", "box", "player", "ante", "dealer_bet")}
-                       for s in self.stakes],
-        })
+        return self._write_log(
+            mistake,
+            MISTAKES,
+            mistake not in _DEALT_MISTAKES,
+            {
+                "variant": "ochko",
+                "table": table,
+                "rules": {
+                    k: v
+                    for k, v in self.rules.items()
+                    if k in ("dark_win_bet", "dark_double_bust_bet") and v != "leave"
+                },
+                "dealer": self.dealer,
+                "stakes": [
+                    {k: v for k, v in s.items() if k in ("id", "box", "player", "ante", "dealer_bet")}
+                    for s in self.stakes
+                ],
+            },
+        )
 
     def _settlements(self, results=("pay", "take", "leave")) -> list[int]:
-        return [k for k, m in enumerate(self.meta)
-                if m.get("kind") in ("fold", "instant", "final") and self.events[k]["e"] in results]
+        return [
+            k
+            for k, m in enumerate(self.meta)
+            if m.get("kind") in ("fold", "instant", "final") and self.events[k]["e"] in results
+        ]
 
     def _mistake_payment_order(self):
         finals = [k for k, m in enumerate(self.meta) if m.get("kind") == "final"]
@@ -333,8 +403,8 @@ class _Round(Log):
         second = [k for k in finals if self.meta[k]["block"] == blocks[j + 1]]
         lo, hi = first[0], second[-1]
         order = second + first
-        self.events[lo:hi + 1] = [self.events[k] for k in order]
-        self.meta[lo:hi + 1] = [self.meta[k] for k in order]
+        self.events[lo : hi + 1] = [self.events[k] for k in order]
+        self.meta[lo : hi + 1] = [self.meta[k] for k in order]
         return True
 
     def _mistake_late_settlement(self):
@@ -352,12 +422,22 @@ class _Round(Log):
         moved_m = [self.meta[k] for k in ks]
         action_e, action_m = self.events[after], self.meta[after]
         lo = ks[0]
-        self.events[lo:after + 1] = [action_e] + moved_e
-        self.meta[lo:after + 1] = [action_m] + moved_m
+        self.events[lo : after + 1] = [action_e] + moved_e
+        self.meta[lo : after + 1] = [action_m] + moved_m
         return True
 
-def simulate_shoe(rng, *, rounds: int, table_min=100, table_max=5000, dealer: str = "D-1",
-                  table_name: str | None = None, cut: int = 60, **options) -> dict:
+
+def simulate_shoe(
+    rng,
+    *,
+    rounds: int,
+    table_min=100,
+    table_max=5000,
+    dealer: str = "D-1",
+    table_name: str | None = None,
+    cut: int = 60,
+    **options,
+) -> dict:
     """A `shoe/1` document: a shoe loaded with 6 burns, rounds until the cut, a dealer change and a
     paid burn now and then — a correct shoe."""
     shoe = new_shoe(rng)
@@ -373,7 +453,16 @@ def simulate_shoe(rng, *, rounds: int, table_min=100, table_max=5000, dealer: st
             items.append({"e": "burn", "card": shoe.pop(), "reason": "dealer_change"})
         if k and rng.random() < 0.03:
             items.append({"e": "burn", "card": shoe.pop(), "reason": "paid", "fee": Decimal(table_min) / 2})
-        sim = simulate_round(rng, number=k, table_min=table_min, table_max=table_max, shoe=shoe, dealer=current,
-                             table_name=table_name, incidents=0, **options)
+        sim = simulate_round(
+            rng,
+            number=k,
+            table_min=table_min,
+            table_max=table_max,
+            shoe=shoe,
+            dealer=current,
+            table_name=table_name,
+            incidents=0,
+            **options,
+        )
         items.append({"e": "round", "round": sim.doc})
     return {"format": "shoe/1", "variant": "ochko", "table": {"min": table_min, "max": table_max}, "items": items}

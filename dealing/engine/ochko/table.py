@@ -1,5 +1,4 @@
-"""An ochko round's header and state: what the events of events.py read and change.
-"""
+"""An ochko round's header and state: what the events of events.py read and change."""
 
 from decimal import Decimal
 from typing import Final
@@ -32,8 +31,9 @@ class Table(Round):
         self.min = doc_.amount(table, "min", "$.table")
         self.max = doc_.amount(table, "max", "$.table")
         if self.min > self.max:
-            raise RoundError("bad_value", f"The table minimum {fmt(self.min)} is above its maximum {fmt(self.max)}.",
-                             path="$.table")
+            raise RoundError(
+                "bad_value", f"The table minimum {fmt(self.min)} is above its maximum {fmt(self.max)}.", path="$.table"
+            )
         n_boxes = doc_.integer(table, "boxes", "$.table", required=False)
         self.n_boxes = MAX_BOXES if n_boxes is None else n_boxes
         if not 1 <= self.n_boxes <= MAX_BOXES:
@@ -63,8 +63,7 @@ class Table(Round):
     def _read_stakes(self, raw) -> None:
         raw = doc_.expect_list(raw, "$.stakes")
         if not raw:
-            raise RoundError("no_stakes", "The round has no stakes: at least one box must be played.",
-                             path="$.stakes")
+            raise RoundError("no_stakes", "The round has no stakes: at least one box must be played.", path="$.stakes")
         owners: dict[int, str] = {}
         stakes, boxes = self.stakes, self.boxes
         for k, item in enumerate(raw):
@@ -82,12 +81,14 @@ class Table(Round):
                 dealer_bet = doc_.amount(item, "dealer_bet", path, required=False)
                 owner = doc_.boolean(item, "owner", path, required=False)
             if sid in stakes:
-                raise RoundError("duplicate_stake", f"Two stakes have the id \"{sid}\".",
-                                 path=f"$.stakes[{k}].id")
+                raise RoundError("duplicate_stake", f'Two stakes have the id "{sid}".', path=f"$.stakes[{k}].id")
             if owner:
                 if box_no in owners:
-                    raise RoundError("bad_value", f"Box {box_no} has two owners: stakes \"{owners[box_no]}\" and "
-                                     f"\"{sid}\".", path=f"$.stakes[{k}].owner")
+                    raise RoundError(
+                        "bad_value",
+                        f'Box {box_no} has two owners: stakes "{owners[box_no]}" and "{sid}".',
+                        path=f"$.stakes[{k}].owner",
+                    )
                 owners[box_no] = sid
             stake = stakes[sid] = Stake(sid, box_no, player, ante, dealer_bet, bool(owner))
             box = boxes.get(box_no)
@@ -106,24 +107,62 @@ class Table(Round):
         for number in sorted(self.boxes):
             box = self.boxes[number]
             if not 1 <= number <= self.n_boxes:
-                add(finding("BOX_PLAYERS", {"rule": "no_box", "box": number, "boxes": self.n_boxes},
-                            stake=box.stakes[0].id))
+                add(
+                    finding(
+                        "BOX_PLAYERS", {"rule": "no_box", "box": number, "boxes": self.n_boxes}, stake=box.stakes[0].id
+                    )
+                )
             if len(box.stakes) > MAX_STAKES_PER_BOX:
-                add(finding("BOX_PLAYERS", {"rule": "crowded", "box": number, "n": len(box.stakes),
-                                            "most": MAX_STAKES_PER_BOX}, stake=box.stakes[MAX_STAKES_PER_BOX].id))
+                add(
+                    finding(
+                        "BOX_PLAYERS",
+                        {"rule": "crowded", "box": number, "n": len(box.stakes), "most": MAX_STAKES_PER_BOX},
+                        stake=box.stakes[MAX_STAKES_PER_BOX].id,
+                    )
+                )
             for s in box.stakes:
                 if s.ante < lo or s.ante > hi:
-                    add(finding("ANTE_LIMITS", {"rule": "ante", "box": number, "stake": s.id, "ante": fmt(s.ante),
-                                                "low": fmt(lo), "high": fmt(hi)}, stake=s.id, wager="ante"))
+                    add(
+                        finding(
+                            "ANTE_LIMITS",
+                            {
+                                "rule": "ante",
+                                "box": number,
+                                "stake": s.id,
+                                "ante": fmt(s.ante),
+                                "low": fmt(lo),
+                                "high": fmt(hi),
+                            },
+                            stake=s.id,
+                            wager="ante",
+                        )
+                    )
                 if s.dealer_bet is not None and s.dealer_bet < dealer_bet_min:
-                    add(finding("DEALER_BET_MIN", {"rule": "under", "box": number, "stake": s.id,
-                                                   "bet": fmt(s.dealer_bet), "low": fmt(dealer_bet_min)}, stake=s.id,
-                                wager="dealer_bet"))
+                    add(
+                        finding(
+                            "DEALER_BET_MIN",
+                            {
+                                "rule": "under",
+                                "box": number,
+                                "stake": s.id,
+                                "bet": fmt(s.dealer_bet),
+                                "low": fmt(dealer_bet_min),
+                            },
+                            stake=s.id,
+                            wager="dealer_bet",
+                        )
+                    )
             if len(box.stakes) > 1:  # one stake's Ante was checked against the maximum just above
                 total = sum((s.ante for s in box.stakes), ZERO)
                 if total > hi:
-                    add(finding("ANTE_LIMITS", {"rule": "box_total", "box": number, "total": fmt(total),
-                                                "high": fmt(hi)}, stake=box.stakes[-1].id, wager="ante"))
+                    add(
+                        finding(
+                            "ANTE_LIMITS",
+                            {"rule": "box_total", "box": number, "total": fmt(total), "high": fmt(hi)},
+                            stake=box.stakes[-1].id,
+                            wager="ante",
+                        )
+                    )
 
     # --- helpers ----------------------------------------------------------------------------
 
@@ -164,8 +203,9 @@ class Table(Round):
             return {"who": "stake", "stake": stake_id}
         return {"who": "box", "box": stake.box, "stake": stake_id}
 
-    def _owe(self, stake: Stake, wager: str, result: str, size: Decimal, kind: str, why: dict,
-             event: int | None = None) -> None:
+    def _owe(
+        self, stake: Stake, wager: str, result: str, size: Decimal, kind: str, why: dict, event: int | None = None
+    ) -> None:
         # Every ochko wager pays 1:1, so the amount paid is the wager itself.
         self.owed[(stake.id, None, wager)] = Owed(stake.id, None, wager, result, size, size, kind, why, event)
 

@@ -9,9 +9,9 @@ compare independent implementations.
 """
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Iterator
 
 
 @dataclass
@@ -36,8 +36,15 @@ def mistakes(variant: str) -> dict[str, str]:
     return dict(module(variant).MISTAKES)
 
 
-def simulate(variant: str, n: int, *, seed: int | None = None, mistake_rate: float = 0.0,
-             kinds: list[str] | None = None, **options) -> Iterator[Simulated]:
+def simulate(
+    variant: str,
+    n: int,
+    *,
+    seed: int | None = None,
+    mistake_rate: float = 0.0,
+    kinds: list[str] | None = None,
+    **options,
+) -> Iterator[Simulated]:
     """`n` rounds from one seed: the same seed deals the same rounds."""
     sim = module(variant)
     rng = random.Random(seed)

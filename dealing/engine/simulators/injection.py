@@ -39,8 +39,9 @@ class Log:
         """The indexes of the settlement events a mistake may change."""
         raise NotImplementedError
 
-    def _write_log(self, mistake: str | None, mistakes: dict[str, str], written: bool,
-                   header: dict) -> Simulated | None:
+    def _write_log(
+        self, mistake: str | None, mistakes: dict[str, str], written: bool, header: dict
+    ) -> Simulated | None:
         """The log with `mistake` in it (None when this round has no place for it).
 
         `written`: the mistake is made now, in the finished log (the others were made while

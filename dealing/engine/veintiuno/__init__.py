@@ -44,10 +44,22 @@ from .. import loop
 from ..findings import Finding
 from ..sentences import finding, where
 from .replay import Replay
-from .rules import NAME, OPTIONS, PACK, PACK_SIZE, RANKS, WAGERS, WAGER_LABEL, Hand, Stake, house_rules
+from .rules import NAME, OPTIONS, PACK, PACK_SIZE, RANKS, WAGER_LABEL, WAGERS, Hand, Stake, house_rules
 
-__all__ = ["NAME", "RANKS", "PACK", "PACK_SIZE", "WAGERS", "WAGER_LABEL", "OPTIONS", "house_rules", "Hand", "Stake",
-           "Replay", "shoe_findings"]
+__all__ = [
+    "NAME",
+    "RANKS",
+    "PACK",
+    "PACK_SIZE",
+    "WAGERS",
+    "WAGER_LABEL",
+    "OPTIONS",
+    "house_rules",
+    "Hand",
+    "Stake",
+    "Replay",
+    "shoe_findings",
+]
 
 
 def shoe_findings(shoe) -> list[Finding]:
@@ -82,8 +94,19 @@ def shoe_findings(shoe) -> list[Finding]:
             if n:
                 available[code] = n - 1
             else:
-                findings.append(finding("CARD_COUNT", {"rule": "pack_not_run_out", "item": item.index,
-                                                       "where": where(item), "card": _cards.label(code),
-                                                       "n": pack_size - left, "size": pack_size}, event=item.index))
+                findings.append(
+                    finding(
+                        "CARD_COUNT",
+                        {
+                            "rule": "pack_not_run_out",
+                            "item": item.index,
+                            "where": where(item),
+                            "card": _cards.label(code),
+                            "n": pack_size - left,
+                            "size": pack_size,
+                        },
+                        event=item.index,
+                    )
+                )
             on_table[code] = on_table.get(code, 0) + 1
     return loop.sort_findings(findings)

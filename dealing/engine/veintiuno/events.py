@@ -29,8 +29,11 @@ class Play(Round):
         self.min = doc_.amount(table, "min", "$.table")
         self.max = doc_.amount(table, "max", "$.table")
         if self.min > self.max:
-            raise RoundError("bad_value", f"The bank's minimum bet {fmt(self.min)} is above its maximum "
-                             f"{fmt(self.max)}.", path="$.table")
+            raise RoundError(
+                "bad_value",
+                f"The bank's minimum bet {fmt(self.min)} is above its maximum {fmt(self.max)}.",
+                path="$.table",
+            )
         self.bank_player = doc_.text(doc, "bank", "$")
         self.rules = house_rules(doc.get("rules"))
         self.copies = self.rules["packs"]  # 40-card packs shuffled together
@@ -69,13 +72,20 @@ class Play(Round):
     def _read_stakes(self, raw) -> None:
         raw = doc_.expect_list(raw, "$.stakes")
         if not raw:
-            raise RoundError("no_stakes", "The round has no stakes: at least one player must sit against the bank.",
-                             path="$.stakes")
+            raise RoundError(
+                "no_stakes", "The round has no stakes: at least one player must sit against the bank.", path="$.stakes"
+            )
         for k, item in enumerate(raw):
             path = f"$.stakes[{k}]"
-            if type(item) is dict and item.keys() <= _STAKE_FIELDS and type(item.get("id")) is str \
-                    and type(item.get("seat")) is int and type(item.get("player")) is str \
-                    and item["id"].strip() and item["player"].strip():
+            if (
+                type(item) is dict
+                and item.keys() <= _STAKE_FIELDS
+                and type(item.get("id")) is str
+                and type(item.get("seat")) is int
+                and type(item.get("player")) is str
+                and item["id"].strip()
+                and item["player"].strip()
+            ):
                 sid, seat, player = item["id"], item["seat"], item["player"]  # well formed: no ceremony
             else:
                 doc_.expect_object(item, path)
@@ -84,16 +94,21 @@ class Play(Round):
                 seat = doc_.integer(item, "seat", path)
                 player = doc_.text(item, "player", path)
             if sid in self.stakes:
-                raise RoundError("duplicate_stake", f"Two stakes have the id \"{sid}\".", path=f"{path}.id")
+                raise RoundError("duplicate_stake", f'Two stakes have the id "{sid}".', path=f"{path}.id")
             if seat < 1:
-                raise doc_.bad_value("seat", seat, "seats are numbered from 1 (pie de banco, at the bank's right).",
-                                     path)
+                raise doc_.bad_value(
+                    "seat", seat, "seats are numbered from 1 (pie de banco, at the bank's right).", path
+                )
             if seat in self.by_seat:
-                raise RoundError("duplicate_seat", f"Stakes \"{self.by_seat[seat].id}\" and \"{sid}\" both sit at "
-                                 f"seat {seat}; one player per seat.", path=f"{path}.seat")
+                raise RoundError(
+                    "duplicate_seat",
+                    f'Stakes "{self.by_seat[seat].id}" and "{sid}" both sit at seat {seat}; one player per seat.',
+                    path=f"{path}.seat",
+                )
             if player == self.bank_player:
-                raise doc_.bad_value("player", player, "this player holds the bank this round and cannot also bet "
-                                     "against it.", path)
+                raise doc_.bad_value(
+                    "player", player, "this player holds the bank this round and cannot also bet against it.", path
+                )
             stake = Stake(sid, seat, player)
             self.stakes[sid] = stake
             self.by_seat[seat] = stake
@@ -103,8 +118,15 @@ class Play(Round):
     def _illegal(self, i: int | None, hand: Hand | None, params: dict) -> None:
         """An ILLEGAL_ACTION (veintiuno/sentences.py) about `hand` (or the bank, with None)."""
         stake = hand.stake.id if hand is not None and hand.stake is not None else None
-        self.findings.append(finding("ILLEGAL_ACTION", params, event=i, stake=stake,
-                                     hand=hand.name if hand is not None and hand.stake is not None else None))
+        self.findings.append(
+            finding(
+                "ILLEGAL_ACTION",
+                params,
+                event=i,
+                stake=stake,
+                hand=hand.name if hand is not None and hand.stake is not None else None,
+            )
+        )
 
     def _about(self, rule: str, i: int, hand: Hand, **params) -> dict:
         """A finding's params about a hand: rule, the event's head, who (sentences.who) and `params`."""
@@ -130,11 +152,20 @@ class Play(Round):
         try:  # a hand in play: the usual event, without a call
             return self.hands[ev["hand"]]
         except (KeyError, TypeError):
-            return lookup(self.hands, i, ev, "hand", "a hand name such as \"2\" or \"2.1\"", "in play (hands so far: ")
+            return lookup(self.hands, i, ev, "hand", 'a hand name such as "2" or "2.1"', "in play (hands so far: ")
 
     def _too_many(self, i: int, code: str, n: int) -> None:
-        self._say("CARD_COUNT", {"rule": "one_pack" if self.copies == 1 else "packs", "event": i,
-                                 "card": _cards.label(code), "n": n, "copies": self.copies}, i)
+        self._say(
+            "CARD_COUNT",
+            {
+                "rule": "one_pack" if self.copies == 1 else "packs",
+                "event": i,
+                "card": _cards.label(code),
+                "n": n,
+                "copies": self.copies,
+            },
+            i,
+        )
 
     def _who(self, stake_id: str, hand: str | None = None) -> str:
         stake = self.stakes.get(stake_id)
@@ -189,8 +220,13 @@ class Play(Round):
         else:
             current = self._current()
             if current is not None and current.rank < hand.rank:
-                self._say("DRAW_ORDER", self._about("seat_order", i, hand, current=_hand_phrase(current)), i,
-                          stake=hand.stake.id, hand=hand.name)
+                self._say(
+                    "DRAW_ORDER",
+                    self._about("seat_order", i, hand, current=_hand_phrase(current)),
+                    i,
+                    stake=hand.stake.id,
+                    hand=hand.name,
+                )
         self.last_action = i
         if self.play_started is None:
             self.play_started = i
@@ -199,7 +235,7 @@ class Play(Round):
     # --- events -------------------------------------------------------------------------------
 
     def _deal(self, i: int, ev: dict) -> None:
-        to = deal_target(i, ev, "bank", "a seat number or \"bank\"")
+        to = deal_target(i, ev, "bank", 'a seat number or "bank"')
         info = self._card(i, ev)
         if to == "bank":
             hand = self.bank
@@ -210,8 +246,13 @@ class Play(Round):
                 return
             hand = stake.hand
         n = hand.dealt
-        if n < 2 and self.plan_at < len(self.plan) and self.plan[self.plan_at] == (n, to) \
-                and self.play_started is None and self.voided is None:
+        if (
+            n < 2
+            and self.plan_at < len(self.plan)
+            and self.plan[self.plan_at] == (n, to)
+            and self.play_started is None
+            and self.voided is None
+        ):
             # The deal going as it should: the common case, without ceremony.
             self.plan_at += 1
             self.deal_left -= 1
@@ -236,8 +277,11 @@ class Play(Round):
             self.plan_at = len(self.plan)  # out of order: from now on the slow way
             due = self._next_deal()
             if due != (n, to):
-                self._say("DEAL_ORDER", {"rule": "pass_order", "event": i, "to": whom, "due": _to(due[1]),
-                                         "pass": _PASSES[due[0]]}, i)
+                self._say(
+                    "DEAL_ORDER",
+                    {"rule": "pass_order", "event": i, "to": whom, "due": _to(due[1]), "pass": _PASSES[due[0]]},
+                    i,
+                )
         if n == 1:
             self.second_pass = True
             hand.second_at = i
@@ -253,21 +297,44 @@ class Play(Round):
         amount = doc_.event_amount(ev, i)
         hand = stake.hand
         if stake.bet is not None:
-            self._illegal(i, hand, {"rule": "stake_already_bet", "event": i, "stake": stake.id, "name": stake.player,
-                                    "bet": fmt(stake.bet)})
+            self._illegal(
+                i,
+                hand,
+                {
+                    "rule": "stake_already_bet",
+                    "event": i,
+                    "stake": stake.id,
+                    "name": stake.player,
+                    "bet": fmt(stake.bet),
+                },
+            )
             return
         if self.voided is not None:
             self._illegal(i, hand, {"rule": "bet_after_void", "event": i, "voided": self.voided})
             return
         if self.second_pass:
-            self._illegal(i, hand, {"rule": "bet_after_second_pass", "event": i, "stake": stake.id,
-                                    "name": stake.player})
+            self._illegal(
+                i, hand, {"rule": "bet_after_second_pass", "event": i, "stake": stake.id, "name": stake.player}
+            )
         stake.bet = amount
         hand.bet = amount
         if amount < self.min or amount > self.max:
-            self._say("BET_LIMITS", {"rule": "bank_limits", "seat": stake.seat, "stake": stake.id, "name": stake.player,
-                                     "bet": fmt(amount), "low": fmt(self.min), "high": fmt(self.max)}, i,
-                      stake=stake.id, hand=hand.name, wager="bet")
+            self._say(
+                "BET_LIMITS",
+                {
+                    "rule": "bank_limits",
+                    "seat": stake.seat,
+                    "stake": stake.id,
+                    "name": stake.player,
+                    "bet": fmt(amount),
+                    "low": fmt(self.min),
+                    "high": fmt(self.max),
+                },
+                i,
+                stake=stake.id,
+                hand=hand.name,
+                wager="bet",
+            )
 
     def _declare(self, i: int, ev: dict) -> None:
         hand = self._hand(i, ev)
@@ -279,8 +346,13 @@ class Play(Round):
             return
         if hand.kind != NATURAL:
             cards = hand.cards_label()
-            self._illegal(i, hand, self._about("not_a_natural", i, hand, cards=cards) if cards else
-                          self._about("not_a_natural_no_cards", i, hand))
+            self._illegal(
+                i,
+                hand,
+                self._about("not_a_natural", i, hand, cards=cards)
+                if cards
+                else self._about("not_a_natural_no_cards", i, hand),
+            )
             return
         if self.last_action > hand.second_at:
             self._illegal(i, hand, self._about("late_declaration", i, hand, last=self.last_action))
@@ -292,8 +364,7 @@ class Play(Round):
         if not self._ready(i, hand, "withdraw"):
             return
         if not hand.thirteen:
-            self._illegal(i, hand, self._about("withdraw_not_13", i, hand, cards=hand.cards_label(),
-                                               value=value(hand)))
+            self._illegal(i, hand, self._about("withdraw_not_13", i, hand, cards=hand.cards_label(), value=value(hand)))
         hand.state = WITHDRAWN
 
     def _void(self, i: int, ev: dict) -> None:
@@ -302,8 +373,9 @@ class Play(Round):
             return
         not_pie, not_13 = hand.seat != self.pie, not hand.thirteen
         if not_pie and not_13:
-            self._illegal(i, hand, self._about("void_neither", i, hand, pie=self.pie, cards=hand.cards_label(),
-                                               value=value(hand)))
+            self._illegal(
+                i, hand, self._about("void_neither", i, hand, pie=self.pie, cards=hand.cards_label(), value=value(hand))
+            )
         elif not_pie:
             self._illegal(i, hand, self._about("void_not_pie", i, hand, pie=self.pie))
         elif not_13:
@@ -320,8 +392,11 @@ class Play(Round):
         bank = self.bank
         if len(bank.infos) != 2 or bank.value != 20:
             held = bank.cards_label()
-            self._illegal(i, None, {"rule": "puje_not_20", "event": i, "cards": held} if held else
-                          {"rule": "puje_no_cards", "event": i})
+            self._illegal(
+                i,
+                None,
+                {"rule": "puje_not_20", "event": i, "cards": held} if held else {"rule": "puje_no_cards", "event": i},
+            )
         self.puje = i
 
     def _hit(self, i: int, ev: dict) -> None:
@@ -378,7 +453,7 @@ class Play(Round):
         self.hands[first.name] = first
         self.hands[second.name] = second
         k = self.order.index(hand)
-        self.order[k:k + 1] = [first, second]
+        self.order[k : k + 1] = [first, second]
         for rank, h in enumerate(self.order):
             h.rank = rank
 
@@ -393,8 +468,7 @@ class Play(Round):
         else:
             current = self._current()
             if current is not None:
-                self._say("DRAW_ORDER", {"rule": "bank_while_playing", "event": i, "current": _hand_phrase(current)},
-                          i)
+                self._say("DRAW_ORDER", {"rule": "bank_while_playing", "event": i, "current": _hand_phrase(current)}, i)
         if bank.best > 21:
             self._illegal(i, None, {"rule": "bank_over", "event": i, "n": bank.best})
         bank.add(info)
@@ -414,7 +488,7 @@ class Play(Round):
         if wager != "bet":
             if "wager" not in ev:
                 raise doc_.missing("wager", f"$.events[{i}]", i)
-            raise doc_.bad_value("wager", wager, "the only veintiuno wager is \"bet\".", f"$.events[{i}]", i)
+            raise doc_.bad_value("wager", wager, 'the only veintiuno wager is "bet".', f"$.events[{i}]", i)
         amount = doc_.event_amount(ev, i, required=result == PAY)
         self.settled.append(Settled(i, stake.id, hand, wager, result, amount))
 
@@ -455,7 +529,8 @@ _FIELDS: Final = {
 # event name -> (handler, the fields it may carry)
 _HANDLERS: Final[Handlers] = {
     name: (getattr(Play, "_settle" if name in (PAY, TAKE, LEAVE) else "_" + name), fields)
-    for name, fields in _FIELDS.items()}
+    for name, fields in _FIELDS.items()
+}
 
 
 # --- the pack across rounds ----------------------------------------------------------------------

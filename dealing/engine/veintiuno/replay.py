@@ -12,7 +12,7 @@ from ..loop import move as _move
 from ..money import fmt
 from ..sentences import finding, say, total
 from .events import Play
-from .rules import BUST, DECLARED, KIND_VALUE, MONONA, NAME, NATURAL, SUITED_TWELVE, TAPO, WITHDRAWN, Hand, Stake
+from .rules import BUST, DECLARED, KIND_VALUE, MONONA, NAME, NATURAL, SUITED_TWELVE, TAPO, WITHDRAWN, Hand
 from .sentences import KIND_PHRASE, SPECIAL, to
 from .sentences import value as hand_value
 
@@ -38,8 +38,9 @@ class Replay(Play):
             why = say("voided", at=self.voided)
             for hand in self.order:
                 if hand.bet is not None:
-                    owed[(hand.stake.id, hand.name, "bet")] = Owed(hand.stake.id, hand.name, "bet", LEAVE, hand.bet,
-                                                                   hand.bet, "final", why)
+                    owed[(hand.stake.id, hand.name, "bet")] = Owed(
+                        hand.stake.id, hand.name, "bet", LEAVE, hand.bet, hand.bet, "final", why
+                    )
             return owed
         bank = self.bank
         b_best = bank.best
@@ -93,26 +94,34 @@ class Replay(Play):
                 else:
                     why = say("loses_bank", value=words, bank=b_words)
             amount = bet * multiple if result == PAY else bet
-            owed[(hand.stake.id, hand.name, "bet")] = Owed(hand.stake.id, hand.name, "bet", result, amount, bet,
-                                                           "final", why)
+            owed[(hand.stake.id, hand.name, "bet")] = Owed(
+                hand.stake.id, hand.name, "bet", result, amount, bet, "final", why
+            )
         return owed
 
     def finish(self) -> Outcome:
         for seat in self.seats:
             stake = self.by_seat[seat]
             if stake.bet is None:
-                self._illegal(None, stake.hand, {"rule": "never_bet", "stake": stake.id, "name": stake.player,
-                                                 "seat": seat})
+                self._illegal(
+                    None, stake.hand, {"rule": "never_bet", "stake": stake.id, "name": stake.player, "seat": seat}
+                )
         if self.voided is None:
             if not self._deal_done():
                 due = self._next_deal()
-                self._say("DEAL_ORDER", {"rule": "never_completed", "to": to(due[1]),
-                                         "nth": "first" if due[0] == 0 else "second"}, None)
+                self._say(
+                    "DEAL_ORDER",
+                    {"rule": "never_completed", "to": to(due[1]), "nth": "first" if due[0] == 0 else "second"},
+                    None,
+                )
             if self.puje is not None:
                 for hand in self.order:
                     if hand.state == PLAYING and hand.bet is not None and hand.value < 21:
-                        self._illegal(None, hand, {"rule": "stopped_al_puje", "hand": hand.name,
-                                                   "name": hand.stake.player, "n": hand.value})
+                        self._illegal(
+                            None,
+                            hand,
+                            {"rule": "stopped_al_puje", "hand": hand.name, "name": hand.stake.player, "n": hand.value},
+                        )
         invalid = self.bank.invalid or any(h.invalid for h in self.hands.values() if h.bet is not None)
         extra: dict[str, str | None] = {"bank_next": None}
         if invalid:
@@ -126,11 +135,24 @@ class Replay(Play):
             for i, player in self.bank_to[:1]:
                 if player != nxt:
                     why = say("bank_stays" if nxt == self.bank_player else "natural_takes_bank")
-                    self.findings.append(finding(
-                        "BANK_SUCCESSION", {"rule": "wrong_player", "event": i, "player": player, "due": nxt,
-                                            "why": why}, event=i, expected={"player": nxt}, actual={"player": player}))
-        return Outcome(NAME, wagers, loop.sort_findings(self.findings), self.shoe_cards, self.rules, extra=extra,
-                       settled=self.settled)
+                    self.findings.append(
+                        finding(
+                            "BANK_SUCCESSION",
+                            {"rule": "wrong_player", "event": i, "player": player, "due": nxt, "why": why},
+                            event=i,
+                            expected={"player": nxt},
+                            actual={"player": player},
+                        )
+                    )
+        return Outcome(
+            NAME,
+            wagers,
+            loop.sort_findings(self.findings),
+            self.shoe_cards,
+            self.rules,
+            extra=extra,
+            settled=self.settled,
+        )
 
     # --- what may happen next -------------------------------------------------------------------
 
@@ -146,38 +168,60 @@ class Replay(Play):
             pass_no, to = due
             bets = []
             if pass_no == 1 and not self.second_pass:
-                bets = [_move("bet", f"Stake {s.id} ({s.player}, seat {s.seat}) places a bet of "
-                              f"{fmt(self.min)}–{fmt(self.max)}.", needs=["amount"], stake=s.id, min=fmt(self.min),
-                              max=fmt(self.max))
-                        for seat in self.seats if (s := self.by_seat[seat]).bet is None]
+                bets = [
+                    _move(
+                        "bet",
+                        f"Stake {s.id} ({s.player}, seat {s.seat}) places a bet of {fmt(self.min)}–{fmt(self.max)}.",
+                        needs=["amount"],
+                        stake=s.id,
+                        min=fmt(self.min),
+                        max=fmt(self.max),
+                    )
+                    for seat in self.seats
+                    if (s := self.by_seat[seat]).bet is None
+                ]
             if bets:
                 return bets
             face = "face down" if pass_no == 0 else "face up"
             if to == "bank":
-                return [_move("deal", f"Deal the bank's own {'first' if pass_no == 0 else 'second'} card, {face}.",
-                              needs=["card"], to="bank")]
+                return [
+                    _move(
+                        "deal",
+                        f"Deal the bank's own {'first' if pass_no == 0 else 'second'} card, {face}.",
+                        needs=["card"],
+                        to="bank",
+                    )
+                ]
             return [_move("deal", f"Deal seat {to} a card {face}.", needs=["card"], to=to)]
         owed = self.owed()
         # Hands over 21 hand their bet to the bank at once.
-        busts = {h.name for h in self.order if h.state == BUST and h.bet is not None and (h.stake.id, h.name) not in done}
+        busts = {
+            h.name for h in self.order if h.state == BUST and h.bet is not None and (h.stake.id, h.name) not in done
+        }
         if busts:
             return self._settle_moves({k: o for k, o in owed.items() if o.hand in busts}, done)
         moves = []
         if not self.bank_drew:
             for hand in self.order:
                 if hand.state == PLAYING and hand.kind == NATURAL and self.last_action <= hand.second_at:
-                    moves.append(_move("declare", f"{self._hand_who(hand).capitalize()} holds a natural: declare it "
-                                       f"at once (2:1 and the bank).", hand=hand.name))
-            if self.puje is None and self.play_started is None and len(self.bank.infos) == 2 \
-                    and self.bank.value == 20:
+                    moves.append(
+                        _move(
+                            "declare",
+                            f"{self._hand_who(hand).capitalize()} holds a natural: declare it "
+                            f"at once (2:1 and the bank).",
+                            hand=hand.name,
+                        )
+                    )
+            if self.puje is None and self.play_started is None and len(self.bank.infos) == 2 and self.bank.value == 20:
                 moves.append(_move("puje", "The bank holds 20 in two cards: it may send the table al puje."))
             # Hands on 21 may stand; the first hand under 21 is the one to play.
             for hand in self.order:
                 if hand.state != PLAYING or hand.bet is None:
                     continue
                 if hand.value >= 21 and len(hand.infos) >= 2:
-                    moves.append(_move("stand", f"{self._hand_who(hand).capitalize()} has 21: it stands.",
-                                       hand=hand.name))
+                    moves.append(
+                        _move("stand", f"{self._hand_who(hand).capitalize()} has 21: it stands.", hand=hand.name)
+                    )
                     moves.extend(m for m in self._hand_moves(hand) if m["e"] == "split")
                     continue
                 moves.extend(self._hand_moves(hand))
@@ -186,8 +230,13 @@ class Replay(Play):
                 moves.extend(self._settle_moves({k: o for k, o in owed.items() if o.hand in known}, done))
                 return moves
         if self.bank.best <= 21:
-            moves.append(_move("draw", f"The bank plays by its own choice: draw (it has {self.bank.best}) or stand "
-                               f"and settle.", needs=["card"]))
+            moves.append(
+                _move(
+                    "draw",
+                    f"The bank plays by its own choice: draw (it has {self.bank.best}) or stand and settle.",
+                    needs=["card"],
+                )
+            )
         settle = self._settle_moves(owed, done)
         moves.extend(settle)
         if not settle:
@@ -210,14 +259,24 @@ class Replay(Play):
         if len(hand.infos) == 2:
             a, b = hand.infos
             if a[0][0] == b[0][0] and hand.bet is not None:
-                moves.append(_move("split", f"{say} may open the pair with {fmt(hand.bet * 2)} on the new hand.",
-                                   hand=n, amount=fmt(hand.bet * 2)))
+                moves.append(
+                    _move(
+                        "split",
+                        f"{say} may open the pair with {fmt(hand.bet * 2)} on the new hand.",
+                        hand=n,
+                        amount=fmt(hand.bet * 2),
+                    )
+                )
             if hand.thirteen:
-                moves.append(_move("withdraw", f"{say} holds 13 in two cards: it may withdraw (bet returned).",
-                                   hand=n))
+                moves.append(_move("withdraw", f"{say} holds 13 in two cards: it may withdraw (bet returned).", hand=n))
                 if hand.seat == self.pie:
-                    moves.append(_move("void", f"{say} is pie de banco with 13: it may void the hand (every bet "
-                                       f"returned, deal again).", hand=n))
+                    moves.append(
+                        _move(
+                            "void",
+                            f"{say} is pie de banco with 13: it may void the hand (every bet returned, deal again).",
+                            hand=n,
+                        )
+                    )
         return moves
 
     def _settle_moves(self, owed: dict, done: set) -> list[dict]:
@@ -227,14 +286,38 @@ class Replay(Play):
                 continue
             who = f"stake {o.stake} ({self.stakes[o.stake].player}), hand {o.hand}"
             if o.result == PAY:
-                out.append(_move(PAY, f"Pay {who} {fmt(o.amount)} — {o.why}.", stake=o.stake, hand=o.hand,
-                                 wager="bet", amount=fmt(o.amount)))
+                out.append(
+                    _move(
+                        PAY,
+                        f"Pay {who} {fmt(o.amount)} — {o.why}.",
+                        stake=o.stake,
+                        hand=o.hand,
+                        wager="bet",
+                        amount=fmt(o.amount),
+                    )
+                )
             elif o.result == TAKE:
-                out.append(_move(TAKE, f"Take {who}'s bet {fmt(o.size)} — {o.why}.", stake=o.stake, hand=o.hand,
-                                 wager="bet", amount=fmt(o.size)))
+                out.append(
+                    _move(
+                        TAKE,
+                        f"Take {who}'s bet {fmt(o.size)} — {o.why}.",
+                        stake=o.stake,
+                        hand=o.hand,
+                        wager="bet",
+                        amount=fmt(o.size),
+                    )
+                )
             else:
-                out.append(_move(LEAVE, f"Return {who}'s bet {fmt(o.size)} — {o.why}.", stake=o.stake, hand=o.hand,
-                                 wager="bet", amount=fmt(o.size)))
+                out.append(
+                    _move(
+                        LEAVE,
+                        f"Return {who}'s bet {fmt(o.size)} — {o.why}.",
+                        stake=o.stake,
+                        hand=o.hand,
+                        wager="bet",
+                        amount=fmt(o.size),
+                    )
+                )
         return out
 
     def _bank_to_move(self) -> dict:

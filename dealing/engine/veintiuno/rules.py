@@ -10,7 +10,6 @@ from .. import loop
 from ..base import Option, plain_rules
 from ..loop import PLAYING, SPLIT, STOOD
 
-
 NAME: Final = "veintiuno"
 RANKS: Final = "A234567JQK"
 PACK: Final = _cards.pack(RANKS)
@@ -22,11 +21,22 @@ WAGERS: Final = ("bet",)
 WAGER_LABEL: Final = {"bet": "bet"}
 
 OPTIONS: Final = {
-    "suited_twelve_pays": Option("suited_twelve_pays", 2, "int",
-                                 "A two-card 12 of one suit counts 21 and pays this many times the bet "
-                                 "(unless the bank holds a natural).", minimum=1, maximum=10),
-    "packs": Option("packs", 1, "int", "How many 40-card packs are shuffled together (one by default, more by "
-                    "agreement).", minimum=1, maximum=8),
+    "suited_twelve_pays": Option(
+        "suited_twelve_pays",
+        2,
+        "int",
+        "A two-card 12 of one suit counts 21 and pays this many times the bet (unless the bank holds a natural).",
+        minimum=1,
+        maximum=10,
+    ),
+    "packs": Option(
+        "packs",
+        1,
+        "int",
+        "How many 40-card packs are shuffled together (one by default, more by agreement).",
+        minimum=1,
+        maximum=8,
+    ),
 }
 
 # Two-card hands (rules/veintiuno.md, Special hands).
@@ -36,12 +46,31 @@ RELANCINA: Final = "relancina"
 TWELVE: Final = "twelve"
 SUITED_TWELVE: Final = "suited twelve"
 KIND_VALUE: Final = {NATURAL: 21, MONONA: 21, SUITED_TWELVE: 21, TWELVE: 20, RELANCINA: 20}
-KIND_WORDS: Final = {NATURAL: "a natural (A + picture)", MONONA: "a moñona (two aces)", RELANCINA: "a relancina",
-              TWELVE: "a two-card 12 (counts 20)", SUITED_TWELVE: "a suited two-card 12 (counts 21)"}
+KIND_WORDS: Final = {
+    NATURAL: "a natural (A + picture)",
+    MONONA: "a moñona (two aces)",
+    RELANCINA: "a relancina",
+    TWELVE: "a two-card 12 (counts 20)",
+    SUITED_TWELVE: "a suited two-card 12 (counts 21)",
+}
 
 # Card facts by spelling: (code, value with A as 1, is_ace, is_picture, in_pack). Cards outside the
 # 40-card pack keep their face value so the rest of the round can still be checked around them.
-_FACE: Final = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 10, "Q": 10, "K": 10, "A": 1}
+_FACE: Final = {
+    "2": 2,
+    "3": 3,
+    "4": 4,
+    "5": 5,
+    "6": 6,
+    "7": 7,
+    "8": 8,
+    "9": 9,
+    "T": 10,
+    "J": 10,
+    "Q": 10,
+    "K": 10,
+    "A": 1,
+}
 CARD: Final = loop.card_table(_FACE.__getitem__, PACK)
 _BY_CODE: Final = {info[0]: info for info in CARD.values()}
 
@@ -92,8 +121,21 @@ def house_rules(rules) -> dict:
 class Hand:
     """The cards of one hand (or of the bank). Aces count 11 when that does not take it over 21."""
 
-    __slots__ = ("name", "seat", "stake", "infos", "hard", "aces", "bet", "state", "split_child", "dealt",
-                 "second_at", "invalid", "rank")
+    __slots__ = (
+        "name",
+        "seat",
+        "stake",
+        "infos",
+        "hard",
+        "aces",
+        "bet",
+        "state",
+        "split_child",
+        "dealt",
+        "second_at",
+        "invalid",
+        "rank",
+    )
 
     def __init__(self, name: str, seat, stake, bet: Decimal | None = None, split_child: bool = False):
         self.name = name

@@ -153,8 +153,10 @@ def build_blackjack(entry: BlackjackEntry, *, header: dict) -> Built:
         for box in boxes:
             root = box.root
             if len(root.cards) > k:
-                log.add({"e": "deal", "to": box.number, "card": root.cards[k]},
-                        Source("card", box.number, box.stake.id, hand=root.name, index=k))
+                log.add(
+                    {"e": "deal", "to": box.number, "card": root.cards[k]},
+                    Source("card", box.number, box.stake.id, hand=root.name, index=k),
+                )
         if dealer_card:
             log.add({"e": "deal", "to": "dealer", "card": dealer_card}, Source("dealer_card", index=k))
 
@@ -166,8 +168,10 @@ def build_blackjack(entry: BlackjackEntry, *, header: dict) -> Built:
             log.add({"e": "even_money", "stake": s.id}, Source("even_money", box.number, s.id, "bet"))
             log.settle_hand(box, box.root, "bet")
         elif s.insurance is not None:
-            log.add({"e": "insurance", "stake": s.id, "amount": amount_json(s.insurance)},
-                    Source("insurance", box.number, s.id, "insurance"))
+            log.add(
+                {"e": "insurance", "stake": s.id, "amount": amount_json(s.insurance)},
+                Source("insurance", box.number, s.id, "insurance"),
+            )
             insured.append(box)
 
     # 3. The peek, where the up card calls for one.
@@ -225,6 +229,7 @@ def _round_over(log: _BlackjackLog) -> bool:
 
 # --- a stored round read back ----------------------------------------------------------------------
 
+
 def blackjack_entry_from_document(doc: dict) -> BlackjackEntry:
     """What the form would hold for a logged blackjack round: each box's stake, its hands (split,
     doubled) and their cards, insurance and even money, the dealer's cards and the first settlement
@@ -239,9 +244,13 @@ def blackjack_entry_from_document(doc: dict) -> BlackjackEntry:
         if not isinstance(item, dict) or type(item.get("box")) is not int:
             continue
         jackpot = item.get("jackpot")
-        stake = StakeEntry(id=str(item.get("id")), box=item["box"], player=str(item.get("player", "")),
-                           bet=_decimal(item.get("bet")) or Decimal(0),
-                           jackpot=_decimal(jackpot) if jackpot is not None else None)
+        stake = StakeEntry(
+            id=str(item.get("id")),
+            box=item["box"],
+            player=str(item.get("player", "")),
+            bet=_decimal(item.get("bet")) or Decimal(0),
+            jackpot=_decimal(jackpot) if jackpot is not None else None,
+        )
         box = boxes.setdefault(stake.box, BoxEntry(stake.box, stake))
         box.root  # noqa: B018 - creates the box's hand
         stakes[stake.id] = box
@@ -321,6 +330,5 @@ def full_cards(box: BoxEntry, hand: HandEntry) -> list[str]:
         return list(hand.cards)
     parent_name, _, side = hand.name.rpartition(".")
     parent = full_cards(box, box.hand(parent_name))
-    first = parent[int(side) - 1:int(side)] if side in ("1", "2") else []
+    first = parent[int(side) - 1 : int(side)] if side in ("1", "2") else []
     return first + list(hand.cards)
-

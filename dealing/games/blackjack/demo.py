@@ -13,8 +13,14 @@ def deal(table, dealer, rng, rounds: int) -> int:
     preset = (table.rules or {}).get("preset", "salon")
     rules = engine.house_rules("blackjack", table.rules)
     cut = sim.PRESETS[preset]["cut_remaining"]
-    options = dict(preset=preset, table_min=table.min_bet, table_max=table.max_bet, dealer=dealer.username,
-                   table_name=table.name, boxes=(1, table.boxes))
+    options = dict(
+        preset=preset,
+        table_min=table.min_bet,
+        table_max=table.max_bet,
+        dealer=dealer.username,
+        table_name=table.name,
+        boxes=(1, table.boxes),
+    )
     cards: list[str] = []
     for k in range(rounds):
         if cut is None or len(cards) < cut:  # online: a freshly shuffled shoe every round

@@ -3,7 +3,8 @@ insurance and even money, 3:2 on odd bets."""
 
 from decimal import Decimal
 
-from django.utils.translation import gettext as _, gettext_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from dealing import engine
 from dealing.engine import blackjack as rules
@@ -12,9 +13,14 @@ from dealing.games.drills import DEAL_PAIRED, DEALER_DRAWS, GameDrills
 
 def knobs(preset: str, options: dict, table_min, table_max, incidents: float = 0.0) -> dict:
     on = options.get
-    return dict(preset=preset or "salon", table_min=table_min, table_max=table_max,
-                boxes=(1, max(1, int(options.get("boxes", 6)))),
-                insurance=0.5 if on("insurance") else 0.0, even_money=0.5 if on("insurance") else 0.0)
+    return dict(
+        preset=preset or "salon",
+        table_min=table_min,
+        table_max=table_max,
+        boxes=(1, max(1, int(options.get("boxes", 6)))),
+        insurance=0.5 if on("insurance") else 0.0,
+        even_money=0.5 if on("insurance") else 0.0,
+    )
 
 
 def features_of(doc: dict, outcome=None) -> set[str]:

@@ -19,12 +19,23 @@ from .builder import BlackjackEntry, Built, HandEntry, Result, Source, blackjack
 from .builder import BoxEntry as BjBoxEntry
 from .builder import StakeEntry as BjStakeEntry
 from .hands import (
-    HAND_NAME, BlackjackBoxView, HandView, hand_key, hand_names, parse_splits, same_value, tokens,
+    HAND_NAME,
+    BlackjackBoxView,
+    HandView,
+    hand_key,
+    hand_names,
+    parse_splits,
+    same_value,
+    tokens,
 )
 
 BLACKJACK_PACK = engine.variant("blackjack").PACK
-BJ_WAGER_LABELS = {"bet": gettext_lazy("Bet"), "double": gettext_lazy("Double"),
-                   "insurance": gettext_lazy("Insurance"), "jackpot": gettext_lazy("Jackpot")}
+BJ_WAGER_LABELS = {
+    "bet": gettext_lazy("Bet"),
+    "double": gettext_lazy("Double"),
+    "insurance": gettext_lazy("Insurance"),
+    "jackpot": gettext_lazy("Jackpot"),
+}
 
 
 class BlackjackRoundForm(RoundForm):
@@ -42,12 +53,20 @@ class BlackjackRoundForm(RoundForm):
     pack_words = gettext_lazy("the 52-card pack")
     script = "dealing/round_form_blackjack.js"
     tab_help = gettext_lazy("next field: box by box, each hand in play order, then your cards")
-    key_help = ((("H", "S", "D", "P"), gettext_lazy(
-        "in a hand's cards, before a card: H hit (type the card), S stand (next hand), D double (the next card is the "
-        "double), P split the pair")),)
-    cards_help = gettext_lazy("Cards: rank and suit — TS, AH, 10D, 7c — separated by spaces. A box's first two cards "
-                              "are the ones dealt; then each card it drew. After a split, each hand takes the cards it "
-                              "drew after the split.")
+    key_help = (
+        (
+            ("H", "S", "D", "P"),
+            gettext_lazy(
+                "in a hand's cards, before a card: H hit (type the card), S stand (next hand), D double (the next card is the "
+                "double), P split the pair"
+            ),
+        ),
+    )
+    cards_help = gettext_lazy(
+        "Cards: rank and suit — TS, AH, 10D, 7c — separated by spaces. A box's first two cards "
+        "are the ones dealt; then each card it drew. After a split, each hand takes the cards it "
+        "drew after the split."
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -63,9 +82,13 @@ class BlackjackRoundForm(RoundForm):
             p = f"s{n}_"
             f[p + "id"] = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
             f[f"b{n}_splits"] = forms.CharField(required=False, max_length=200, widget=forms.HiddenInput)
-            f[p + "player"] = forms.CharField(required=False, max_length=80, label=_("Player"),
-                                              validators=[PlayerNameValidator()],
-                                              widget=forms.TextInput(attrs={"autocomplete": "off", "class": "player"}))
+            f[p + "player"] = forms.CharField(
+                required=False,
+                max_length=80,
+                label=_("Player"),
+                validators=[PlayerNameValidator()],
+                widget=forms.TextInput(attrs={"autocomplete": "off", "class": "player"}),
+            )
             f[p + "bet"] = AmountField(label=_("Bet"))
             if self.offers_jackpot:
                 f[p + "jackpot"] = AmountField(label=_("Jackpot"))
@@ -74,11 +97,13 @@ class BlackjackRoundForm(RoundForm):
             f[p + "even_money"] = forms.BooleanField(required=False, label=_("even money"))
             for name in hand_names(n, self.splits[n]):
                 k = f"h{hand_key(name)}_"
-                f[k + "cards"] = CardsField(pack=BLACKJACK_PACK, pack_words=self.pack_words,
-                                            label=_("Hand %(hand)s cards") % {"hand": name})
+                f[k + "cards"] = CardsField(
+                    pack=BLACKJACK_PACK, pack_words=self.pack_words, label=_("Hand %(hand)s cards") % {"hand": name}
+                )
                 # Examples of what goes here (card codes read the same in every language).
                 f[k + "cards"].widget.attrs["placeholder"] = (
-                    "8S 8H …" if name == str(n) else "8D" if name in self.splits[n] else "3C …")
+                    "8S 8H …" if name == str(n) else "8D" if name in self.splits[n] else "3C …"
+                )
                 f[k + "double"] = forms.BooleanField(required=False, label=_("double"))
                 if name not in self.splits[n]:
                     for wager in ("bet", "double"):
@@ -124,13 +149,25 @@ class BlackjackRoundForm(RoundForm):
     @classmethod
     def initial_from_document(cls, doc: dict) -> dict:
         entry = blackjack_entry_from_document(doc)
-        data = {"round_id": doc.get("id"), "dealer": doc.get("dealer"), "dealer_up": entry.dealer_up or "",
-                "dealer_hole": entry.dealer_hole or "", "dealer_draws": " ".join(entry.dealer_draws)}
+        data = {
+            "round_id": doc.get("id"),
+            "dealer": doc.get("dealer"),
+            "dealer_up": entry.dealer_up or "",
+            "dealer_hole": entry.dealer_hole or "",
+            "dealer_draws": " ".join(entry.dealer_draws),
+        }
         for box in entry.boxes:
             n, s = box.number, box.stake
             p = f"s{n}_"
-            data.update({p + "id": s.id, p + "player": s.player, p + "bet": text_of(s.bet),
-                         p + "jackpot": text_of(s.jackpot), p + "insurance": text_of(s.insurance)})
+            data.update(
+                {
+                    p + "id": s.id,
+                    p + "player": s.player,
+                    p + "bet": text_of(s.bet),
+                    p + "jackpot": text_of(s.jackpot),
+                    p + "insurance": text_of(s.insurance),
+                }
+            )
             if s.even_money:
                 data[p + "even_money"] = "on"
             for wager, entered in s.results.items():
@@ -164,9 +201,14 @@ class BlackjackRoundForm(RoundForm):
         if m:
             hand = m.group(1).replace("-", ".")
             part = m.group(2)
-            what = {"cards": _("cards"), "double": _("double"),
-                    "bet_result": _("Bet paid, taken or left"), "bet_amount": _("Bet amount"),
-                    "double_result": _("Double paid, taken or left"), "double_amount": _("Double amount")}[part]
+            what = {
+                "cards": _("cards"),
+                "double": _("double"),
+                "bet_result": _("Bet paid, taken or left"),
+                "bet_amount": _("Bet amount"),
+                "double_result": _("Double paid, taken or left"),
+                "double_amount": _("Double amount"),
+            }[part]
             return _("Box %(n)s, hand %(hand)s: %(what)s") % {"n": hand.split(".")[0], "hand": hand, "what": what}
         m = re.fullmatch(r"s(\d)_(\w+?)(_result|_amount)?", name)
         if m:
@@ -188,8 +230,20 @@ class BlackjackRoundForm(RoundForm):
 
     def _box_used(self, n: int) -> bool:
         data, p = self.cleaned_data, f"s{n}_"
-        keys = [p + k for k in ("player", "bet", "jackpot", "insurance", "even_money", "insurance_result",
-                                "insurance_amount", "jackpot_result", "jackpot_amount")]
+        keys = [
+            p + k
+            for k in (
+                "player",
+                "bet",
+                "jackpot",
+                "insurance",
+                "even_money",
+                "insurance_result",
+                "insurance_amount",
+                "jackpot_result",
+                "jackpot_amount",
+            )
+        ]
         for name in self._hands(n)[1:]:
             keys.append(f"h{hand_key(name)}_cards")
         for name in self._hands(n):
@@ -197,8 +251,7 @@ class BlackjackRoundForm(RoundForm):
             keys += [k + "double", k + "bet_result", k + "bet_amount", k + "double_result", k + "double_amount"]
         if any(data.get(k) not in (None, "", False, []) for k in keys):
             return True
-        return any(k.startswith((p, f"h{n}-")) or k in (f"h{n}_bet_result", f"h{n}_bet_amount")
-                   for k in self.errors)
+        return any(k.startswith((p, f"h{n}-")) or k in (f"h{n}_bet_result", f"h{n}_bet_amount") for k in self.errors)
 
     def clean(self):
         data = super().clean()
@@ -213,8 +266,10 @@ class BlackjackRoundForm(RoundForm):
         if not any_box and not any(k.startswith(("s", "h")) for k in self.errors):
             raise forms.ValidationError(_("Enter at least one box: a player and a bet."), code="no_stakes")
         if any_box:
-            for key, message in (("dealer_up", _("Enter your up card.")),
-                                 ("dealer_hole", _("Enter your hole card (face down until you turn it)."))):
+            for key, message in (
+                ("dealer_up", _("Enter your up card.")),
+                ("dealer_hole", _("Enter your hole card (face down until you turn it).")),
+            ):
                 if key not in self.errors and not data.get(key):
                     self.add_error(key, message)
         return data
@@ -237,29 +292,51 @@ class BlackjackRoundForm(RoundForm):
             if name in splits:
                 wanted = 2 if root else 1
                 if len(cards) != wanted:
-                    self.add_error(k + "cards", (
-                        _("Hand %(hand)s was split: its pair only here; the cards after the split go on %(hand)s.1 "
-                          "and %(hand)s.2.") if root else
-                        _("Hand %(hand)s was split again: only its second card here; the cards after the split go "
-                          "on %(hand)s.1 and %(hand)s.2.")) % {"hand": name})
+                    self.add_error(
+                        k + "cards",
+                        (
+                            _(
+                                "Hand %(hand)s was split: its pair only here; the cards after the split go on %(hand)s.1 "
+                                "and %(hand)s.2."
+                            )
+                            if root
+                            else _(
+                                "Hand %(hand)s was split again: only its second card here; the cards after the split go "
+                                "on %(hand)s.1 and %(hand)s.2."
+                            )
+                        )
+                        % {"hand": name},
+                    )
                 if root and data.get(p + "even_money"):
                     self.add_error(p + "even_money", _("Even money is paid at once: the box plays no further."))
             elif root and len(cards) < 2:
                 self.add_error(k + "cards", _("Enter the box's two cards, then each card it drew."))
             elif not root and not cards:
-                self.add_error(k + "cards", _("Enter hand %(hand)s's second card, then each card it drew.")
-                               % {"hand": name})
+                self.add_error(
+                    k + "cards", _("Enter hand %(hand)s's second card, then each card it drew.") % {"hand": name}
+                )
             elif data.get(k + "double") and len(cards) < (3 if root else 2):
                 self.add_error(k + "cards", _("A double gets one more card: enter it last."))
             if name not in splits:
                 self._clean_result(k, "bet", None)
-                self._clean_result(k, "double", None if data.get(k + "double")
-                                   else _("This hand did not double: nothing to settle."))
-        self._clean_result(p, "insurance", None if data.get(p + "insurance") is not None or p + "insurance" in
-                           self.errors else _("This box took no insurance."))
+                self._clean_result(
+                    k, "double", None if data.get(k + "double") else _("This hand did not double: nothing to settle.")
+                )
+        self._clean_result(
+            p,
+            "insurance",
+            None
+            if data.get(p + "insurance") is not None or p + "insurance" in self.errors
+            else _("This box took no insurance."),
+        )
         if self.offers_jackpot:
-            self._clean_result(p, "jackpot", None if data.get(p + "jackpot") is not None or p + "jackpot" in
-                               self.errors else _("This box placed no jackpot bet."))
+            self._clean_result(
+                p,
+                "jackpot",
+                None
+                if data.get(p + "jackpot") is not None or p + "jackpot" in self.errors
+                else _("This box placed no jackpot bet."),
+            )
 
     # --- the document -------------------------------------------------------------------------------
 
@@ -277,9 +354,16 @@ class BlackjackRoundForm(RoundForm):
                     results[wager] = Result(data[f"{p}{wager}_result"], data.get(f"{p}{wager}_amount"))
             sid = (data.get(p + "id") or "").strip() or str(n)
             self.stake_boxes[sid] = n
-            stake = BjStakeEntry(sid, n, data[p + "player"].strip(), data[p + "bet"], jackpot=data.get(p + "jackpot"),
-                                 insurance=data.get(p + "insurance"), even_money=bool(data.get(p + "even_money")),
-                                 results=results)
+            stake = BjStakeEntry(
+                sid,
+                n,
+                data[p + "player"].strip(),
+                data[p + "bet"],
+                jackpot=data.get(p + "jackpot"),
+                insurance=data.get(p + "insurance"),
+                even_money=bool(data.get(p + "even_money")),
+                results=results,
+            )
             hands = {}
             for name in self._hands(n):
                 k = f"h{hand_key(name)}_"
@@ -381,9 +465,17 @@ class BlackjackRoundForm(RoundForm):
             keys = ["id", "player", "bet", "insurance", "even_money"] + (["jackpot"] if self.offers_jackpot else [])
             fields = {k: self[p + k] for k in keys}
             fields["splits"] = self[f"b{n}_splits"]
-            stake_rows = [self._wager_row(wager, BJ_WAGER_LABELS[wager], p, owed.get((sid, str(n), wager)),
-                                          absent="" if fields[wager].value() else f"data-needs-{wager}")
-                          for wager in ("insurance", "jackpot") if f"{p}{wager}_result" in self.fields]
+            stake_rows = [
+                self._wager_row(
+                    wager,
+                    BJ_WAGER_LABELS[wager],
+                    p,
+                    owed.get((sid, str(n), wager)),
+                    absent="" if fields[wager].value() else f"data-needs-{wager}",
+                )
+                for wager in ("insurance", "jackpot")
+                if f"{p}{wager}_result" in self.fields
+            ]
             used = any(self[p + k].value() not in (None, "", False) for k in ("player", "bet"))
             views.append(BlackjackBoxView(n, fields, self._hand_view(n, str(n), sid, owed, [], 0), stake_rows, used))
         return views
@@ -396,9 +488,16 @@ class BlackjackRoundForm(RoundForm):
         split = name in splits
         if not split:
             doubled = self[k + "double"].value()
-            rows = [self._wager_row(wager, BJ_WAGER_LABELS[wager], k, owed.get((sid, name, wager)),
-                                    absent="data-needs-double" if wager == "double" and not doubled else "")
-                    for wager in ("bet", "double")]
+            rows = [
+                self._wager_row(
+                    wager,
+                    BJ_WAGER_LABELS[wager],
+                    k,
+                    owed.get((sid, name, wager)),
+                    absent="data-needs-double" if wager == "double" and not doubled else "",
+                )
+                for wager in ("bet", "double")
+            ]
             bet_owed = owed.get((sid, name, "bet"))
             verdict = bet_owed if bet_owed is not None else ""  # an Owed: its verdict, said by |verdict
         whole = inherited + typed
@@ -406,12 +505,24 @@ class BlackjackRoundForm(RoundForm):
         if split:
             pair = whole[:2]
             for side in (1, 2):
-                first = pair[side - 1:side]
+                first = pair[side - 1 : side]
                 children.append(self._hand_view(n, f"{name}.{side}", sid, owed, first, depth + 1))
-        can_split = (not split and len(whole) == 2 and same_value(whole[0], whole[1])
-                     and len(splits) + 1 < self.max_hands)
-        return HandView(name, hand_key(name), self[k + "cards"], self[k + "double"], inherited, split, children,
-                        rows, can_split, verdict, depth)
+        can_split = (
+            not split and len(whole) == 2 and same_value(whole[0], whole[1]) and len(splits) + 1 < self.max_hands
+        )
+        return HandView(
+            name,
+            hand_key(name),
+            self[k + "cards"],
+            self[k + "double"],
+            inherited,
+            split,
+            children,
+            rows,
+            can_split,
+            verdict,
+            depth,
+        )
 
     @property
     def dealer_fields(self):

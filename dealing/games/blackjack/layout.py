@@ -36,6 +36,7 @@ TABLE_SPOTS = {"salon": 5, "online": 1}
 
 # --- the walk ------------------------------------------------------------------------------------
 
+
 class BlackjackWalk(Walk):
     def amounts(self):
         return (("bet", lazy("bet")), ("jackpot", lazy("jackpot")))
@@ -57,8 +58,15 @@ class BlackjackWalk(Walk):
         if e == "deal":
             if ev.get("to") == "dealer":
                 hole = len(dealer.cards) == 1
-                dealer.cards.append(self.card(ev, i, note=lazy("hole card") if hole else "", hidden=hole,
-                                              face_up=not hole or self.dealer_plays))
+                dealer.cards.append(
+                    self.card(
+                        ev,
+                        i,
+                        note=lazy("hole card") if hole else "",
+                        hidden=hole,
+                        face_up=not hole or self.dealer_plays,
+                    )
+                )
             else:
                 hand_in(boxes, ev.get("to")).cards.append(self.card(ev, i))
                 self.focus(box_of(ev.get("to")))
@@ -98,8 +106,14 @@ class BlackjackWalk(Walk):
             stake = self.stake(ev)
             if stake is not None:
                 stake.amounts.append((lazy("insurance"), amount(ev.get("amount"))))
-                stake.wagers.append(WagerView("insurance", wager_label("insurance"), amount(ev.get("amount")),
-                                              hand=str(self.spot_of(stake.id))))
+                stake.wagers.append(
+                    WagerView(
+                        "insurance",
+                        wager_label("insurance"),
+                        amount(ev.get("amount")),
+                        hand=str(self.spot_of(stake.id)),
+                    )
+                )
         elif e == "even_money":
             stake = self.stake(ev)
             if stake is not None:
@@ -110,7 +124,8 @@ class BlackjackWalk(Walk):
         elif e in ("pay", "take", "leave"):
             # Even money is paid, and a lost insurance taken, before the dealer turns his hole card.
             early = (ev.get("wager") == "bet" and str(ev.get("stake")) in self.even_money) or (
-                ev.get("wager") == "insurance" and e == "take")
+                ev.get("wager") == "insurance" and e == "take"
+            )
             if not early:
                 self.show_hole()
             self.settle(ev)
@@ -127,12 +142,14 @@ class BlackjackWalk(Walk):
 
 # --- the round page ------------------------------------------------------------------------------
 
+
 def round_page(record, outcome) -> dict:
     """The stored round for the template: boxes, hands side by side, doubles, insurance, even money
     and the jackpot, what was logged and what was owed; the dealer's cards."""
     entry = blackjack_entry_from_document(record.document)
-    owed, wrong = owed_and_wrong(outcome, lambda w: (w.stake, w.hand, w.wager),
-                                 lambda f: (f.stake, f.hand or "", f.wager))
+    owed, wrong = owed_and_wrong(
+        outcome, lambda w: (w.stake, w.hand, w.wager), lambda f: (f.stake, f.hand or "", f.wager)
+    )
     labels = {"bet": _("Bet"), "double": _("Double"), "insurance": _("Insurance"), "jackpot": _("Jackpot")}
 
     def line(sid, hand, wager, logged):
@@ -170,12 +187,25 @@ def round_page(record, outcome) -> dict:
             lines.append(line(s.id, box.root.name, "insurance", s.results.get("insurance")))
         if s.jackpot is not None:
             lines.append(line(s.id, box.root.name, "jackpot", s.results.get("jackpot")))
-        drawn.append({"number": n, "box": box, "stake": s, "hand": draw(box, box.root), "lines": lines,
-                      "leaves": len(box.leaves())})
-    return {"blackjack": {"boxes": drawn, "up": entry.dealer_up, "hole": entry.dealer_hole,
-                          "draws": entry.dealer_draws,
-                          "rules": engine.house_rules("blackjack", record.document.get("rules"))
-                          if outcome is not None else {}}}
+        drawn.append(
+            {
+                "number": n,
+                "box": box,
+                "stake": s,
+                "hand": draw(box, box.root),
+                "lines": lines,
+                "leaves": len(box.leaves()),
+            }
+        )
+    return {
+        "blackjack": {
+            "boxes": drawn,
+            "up": entry.dealer_up,
+            "hole": entry.dealer_hole,
+            "draws": entry.dealer_draws,
+            "rules": engine.house_rules("blackjack", record.document.get("rules")) if outcome is not None else {},
+        }
+    }
 
 
 class BlackjackLayout(Layout):

@@ -8,12 +8,15 @@ from decimal import Decimal
 
 # The walk's words (tags, notes, a card's note) are lazy: the replay shows them, the drills' many
 # walks of a prefix never do, and translating each one as it is placed is most of a walk's time.
-from django.utils.translation import gettext as _, gettext_lazy as lazy, gettext_noop
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as lazy
+from django.utils.translation import gettext_noop
 
 from dealing.engine.cards import RANK_NAMES, SUIT_SYMBOLS, normalize
 from dealing.engine.money import fmt
 
 RED_SUITS = {"H", "D"}
+
 
 @dataclass
 class CardView:
@@ -192,7 +195,7 @@ def split_hand(boxes: dict[int, BoxView], name, i: int, flagged: set) -> tuple[H
             first = HandView(f"{name}.1", cards=h.cards[:1], tags=[lazy("split")])
             second = HandView(f"{name}.2", cards=h.cards[1:], tags=[lazy("split")])
             first.flagged = second.flagged = i in flagged
-            box.hands[k:k + 1] = [first, second]
+            box.hands[k : k + 1] = [first, second]
             return first, second
     return None
 
@@ -212,12 +215,16 @@ def finish_table(layout: TableLayout, *, flagged_stakes=(), boxes: int | None = 
     for box in layout.boxes:
         for stake in box.stakes:
             stake.flagged = stake.id in stakes_flagged
-        box.flagged = (any(s.flagged for s in box.stakes) or any(h.flagged for h in box.hands)
-                       or any(c.flagged for h in box.hands for c in h.cards))
+        box.flagged = (
+            any(s.flagged for s in box.stakes)
+            or any(h.flagged for h in box.hands)
+            or any(c.flagged for h in box.hands for c in h.cards)
+        )
     return layout
 
 
 # --- the chips on the felt, with their settlement ------------------------------------------------
+
 
 @dataclass
 class WagerView:
@@ -230,8 +237,12 @@ class WagerView:
 
 
 _WAGER_WORDS = {
-    "ante": gettext_noop("Ante"), "bet": gettext_noop("Bet"), "dealer_bet": gettext_noop("dealer bet"),
-    "double": gettext_noop("double"), "insurance": gettext_noop("insurance"), "jackpot": gettext_noop("jackpot"),
+    "ante": gettext_noop("Ante"),
+    "bet": gettext_noop("Bet"),
+    "dealer_bet": gettext_noop("dealer bet"),
+    "double": gettext_noop("double"),
+    "insurance": gettext_noop("insurance"),
+    "jackpot": gettext_noop("jackpot"),
 }
 
 

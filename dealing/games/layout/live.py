@@ -4,10 +4,10 @@ up or down, hands with the engine's count, stakes with their chips, the places o
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from dealing.engine.cards import RANK_NAMES, SUIT_SYMBOLS, label as card_label
+from dealing.engine.cards import RANK_NAMES, SUIT_SYMBOLS
+from dealing.engine.cards import label as card_label
 
 from .felt import Chips, WagerView
-
 
 
 @dataclass

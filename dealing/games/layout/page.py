@@ -5,7 +5,6 @@ findings keyed as a game's page reads them."""
 from dataclasses import dataclass, field
 
 
-
 @dataclass
 class WagerLine:
     label: str

@@ -9,9 +9,20 @@ from django.utils.translation import gettext_lazy as lazy
 from dealing.engine.money import fmt
 
 from .felt import (
-    CardView, HandView, StakeView, TableLayout, WagerView, box_of, burn, card, finish_table, hand_in, stakes_by_box,
+    CardView,
+    HandView,
+    StakeView,
+    TableLayout,
+    WagerView,
+    box_of,
+    burn,
+    card,
+    finish_table,
+    hand_in,
+    stakes_by_box,
 )
 from .live import LiveCard, LiveHand, LiveStake, SpotView, TableView
+
 
 class Walk:
     """One walk of a round's log: the table after the events walked, for the replay and the drills
@@ -84,6 +95,7 @@ class Walk:
 
 # --- a game's layout -----------------------------------------------------------------------------
 
+
 class Layout:
     """How one game is drawn (module docstring): its `Walk`, what its cards count, and how the
     table in play labels its places. A game subclasses it once, in its package."""
@@ -107,8 +119,9 @@ class Layout:
         layout = self.walker(doc, flagged=flagged_events).walk(doc.get("events") or [])
         return finish_table(layout, flagged_stakes=flagged_stakes, boxes=boxes)
 
-    def live(self, doc: dict, events: list[dict] | None = None, *, reveal_all: bool = False,
-             name: str = "") -> TableView:
+    def live(
+        self, doc: dict, events: list[dict] | None = None, *, reveal_all: bool = False, name: str = ""
+    ) -> TableView:
         """The table after `events` (the whole log when None), as the players see it. `reveal_all`
         shows every card face up (the payout drill's finished table)."""
         layout = self.walker(doc, reveal_all=reveal_all).walk(doc["events"] if events is None else events)
@@ -129,9 +142,16 @@ class Layout:
             spots[layout.focus].active = True
         table = doc.get("table", {})
         shown = [spots[n] for n in sorted(spots) if self.shows_spot(doc, n)] or [spots[n] for n in sorted(spots)]
-        return TableView(doc["variant"], name or table.get("name", ""), fmt(Decimal(str(table.get("min", 0)))),
-                         fmt(Decimal(str(table.get("max", 0)))), shown, dealer, self.dealer_label(doc),
-                         layout.focus)
+        return TableView(
+            doc["variant"],
+            name or table.get("name", ""),
+            fmt(Decimal(str(table.get("min", 0)))),
+            fmt(Decimal(str(table.get("max", 0)))),
+            shown,
+            dealer,
+            self.dealer_label(doc),
+            layout.focus,
+        )
 
     @staticmethod
     def live_hand(hand: HandView, name: str | None = None) -> LiveHand:
@@ -162,14 +182,16 @@ class Layout:
 
 # --- a game without a layout of its own ------------------------------------------------------------
 
+
 class CardsWalk(Walk):
     """The walk of a game that has no layout of its own (its `layout` slot empty): each card laid
     where its event says it went — the box or hand it names (`to`, `box`, `hand`), else the dealer —
     burns aside. It knows no game's events: it shows what was dealt, not how the game is played."""
 
     def start(self) -> TableLayout:
-        return TableLayout(str(self.doc.get("variant") or ""), lazy("Box"), lazy("Dealer"), [],
-                           HandView(lazy("Dealer")))
+        return TableLayout(
+            str(self.doc.get("variant") or ""), lazy("Box"), lazy("Dealer"), [], HandView(lazy("Dealer"))
+        )
 
     def apply(self, i: int, e, ev: dict) -> None:
         if e == "burn":

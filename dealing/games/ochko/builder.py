@@ -20,8 +20,21 @@ from decimal import Decimal
 from dealing import engine
 from dealing.games.building import LEAVE, PAY, RESULTS, TAKE, Built, Log, Result, Source, amount_json
 
-__all__ = ["PAY", "TAKE", "LEAVE", "RESULTS", "Built", "Result", "Source", "amount_json", "StakeEntry",
-           "BoxEntry", "OchkoEntry", "build_ochko", "ochko_entry_from_document"]
+__all__ = [
+    "PAY",
+    "TAKE",
+    "LEAVE",
+    "RESULTS",
+    "Built",
+    "Result",
+    "Source",
+    "amount_json",
+    "StakeEntry",
+    "BoxEntry",
+    "OchkoEntry",
+    "build_ochko",
+    "ochko_entry_from_document",
+]
 
 # A stake's wagers in the order a box is settled: Bet and Ante first, dealer bets after the box's.
 MAIN_WAGERS = ("bet", "ante")
@@ -146,8 +159,10 @@ def _write(entry: OchkoEntry, header: dict, instants: dict[int, int]) -> Built:
                 for wager in OCHKO_WAGERS:
                     log.settle(s, wager)
             else:
-                log.add({"e": "bet", "stake": s.id, "amount": amount_json(s.bet)},
-                        Source("decision", box.number, s.id, "bet"))
+                log.add(
+                    {"e": "bet", "stake": s.id, "amount": amount_json(s.bet)},
+                    Source("decision", box.number, s.id, "bet"),
+                )
 
     # 3. The dealer closes the Bets and opens his card.
     log.add({"e": "open"}, Source("open"))
@@ -196,9 +211,13 @@ def ochko_entry_from_document(doc: dict) -> OchkoEntry:
     stakes: dict[str, StakeEntry] = {}
     for item in doc.get("stakes", []):
         ante, dealer_bet = item.get("ante"), item.get("dealer_bet")
-        stake = StakeEntry(id=str(item["id"]), box=item["box"], player=str(item.get("player", "")),
-                           ante=Decimal(str(ante)) if ante is not None else Decimal(0),
-                           dealer_bet=Decimal(str(dealer_bet)) if dealer_bet is not None else None)
+        stake = StakeEntry(
+            id=str(item["id"]),
+            box=item["box"],
+            player=str(item.get("player", "")),
+            ante=Decimal(str(ante)) if ante is not None else Decimal(0),
+            dealer_bet=Decimal(str(dealer_bet)) if dealer_bet is not None else None,
+        )
         stakes[stake.id] = stake
         boxes.setdefault(stake.box, BoxEntry(stake.box, [])).stakes.append(stake)
     dealer: list[str] = []
@@ -222,5 +241,6 @@ def ochko_entry_from_document(doc: dict) -> OchkoEntry:
         elif e in RESULTS and ev.get("stake") in stakes:
             amount = ev.get("amount")
             stakes[ev["stake"]].results.setdefault(
-                ev.get("wager"), Result(e, Decimal(str(amount)) if amount is not None else None))
+                ev.get("wager"), Result(e, Decimal(str(amount)) if amount is not None else None)
+            )
     return OchkoEntry(sorted(boxes.values(), key=lambda b: b.number), dealer)

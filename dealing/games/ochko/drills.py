@@ -1,7 +1,8 @@
 """ochko's drill set-ups (dealing.games.drills): practice tables R-1..R-3, shared boxes, folds,
 dark cards, dealer bets and instants; incidents woven into the procedure (rules/ochko.md)."""
 
-from django.utils.translation import gettext as _, gettext_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from dealing import engine
 from dealing.engine import ochko as rules
@@ -10,9 +11,16 @@ from dealing.games.drills import DARK_CARDS, DEAL_TWICE, DEALER_DRAWS, SETTLE_OR
 
 def knobs(preset: str, options: dict, table_min, table_max, incidents: float = 0.0) -> dict:
     on = options.get
-    return dict(table_min=table_min, table_max=table_max, boxes=(1, max(1, int(options.get("boxes", 6)))),
-                incidents=incidents, shared=0.35 if on("shared") else 0.0, fold=0.15 if on("folds") else 0.0,
-                dark=0.2 if on("dark") else 0.0, dealer_bets=0.4 if on("dealer_bets") else 0.0)
+    return dict(
+        table_min=table_min,
+        table_max=table_max,
+        boxes=(1, max(1, int(options.get("boxes", 6)))),
+        incidents=incidents,
+        shared=0.35 if on("shared") else 0.0,
+        fold=0.15 if on("folds") else 0.0,
+        dark=0.2 if on("dark") else 0.0,
+        dealer_bets=0.4 if on("dealer_bets") else 0.0,
+    )
 
 
 def features_of(doc: dict, outcome=None) -> set[str]:
@@ -47,11 +55,13 @@ def deal_prompt(doc: dict, prefix: list[dict]) -> str:
 DRILLS = GameDrills(
     variant="ochko",
     labels={"": "21 Ochko"},
-    tables={"": [
-        ("r100", "R-1", 100, 5000, [1, 5, 25, 100, 500, 1000, 5000]),
-        ("r500", "R-2", 500, 25000, [1, 5, 25, 100, 500, 1000, 5000, 25000]),
-        ("r1000", "R-3", 1000, 50000, [1, 5, 25, 100, 500, 1000, 5000, 10000, 50000]),
-    ]},
+    tables={
+        "": [
+            ("r100", "R-1", 100, 5000, [1, 5, 25, 100, 500, 1000, 5000]),
+            ("r500", "R-2", 500, 25000, [1, 5, 25, 100, 500, 1000, 5000, 25000]),
+            ("r1000", "R-3", 1000, 50000, [1, 5, 25, 100, 500, 1000, 5000, 10000, 50000]),
+        ]
+    },
     max_boxes={"": 6},
     features=[
         ("shared", gettext_lazy("Shared boxes (2–3 players on a box)")),

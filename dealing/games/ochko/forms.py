@@ -18,10 +18,13 @@ from .builder import BoxEntry, Built, OchkoEntry, Result, Source, StakeEntry, bu
 
 OCHKO_PACK = engine.variant("ochko").PACK
 STAKE_LETTERS = "abc"
-OCHKO_WAGER_LABELS = {"bet": gettext_lazy("Bet"), "ante": gettext_lazy("Ante"), "dealer_bet": gettext_lazy("Dealer bet")}
+OCHKO_WAGER_LABELS = {
+    "bet": gettext_lazy("Bet"),
+    "ante": gettext_lazy("Ante"),
+    "dealer_bet": gettext_lazy("Dealer bet"),
+}
 # Settlement rows in the order a box is paid: Bet, Ante, then the dealer bet.
 OCHKO_SETTLE_ORDER = ("bet", "ante", "dealer_bet")
-
 
 
 @dataclass
@@ -68,16 +71,21 @@ class OchkoRoundForm(RoundForm):
         self.box_numbers = list(range(1, min(self.table.boxes, 6) + 1))
         f = self.fields
         for n in self.box_numbers:
-            f[f"b{n}_cards"] = CardsField(pack=OCHKO_PACK, pack_words=self.pack_words,
-                                          label=_("Box %(n)d cards") % {"n": n})
-            f[f"b{n}_dark"] = CardsField(pack=OCHKO_PACK, pack_words=self.pack_words, most=1,
-                                         label=_("Box %(n)d dark card") % {"n": n})
+            f[f"b{n}_cards"] = CardsField(
+                pack=OCHKO_PACK, pack_words=self.pack_words, label=_("Box %(n)d cards") % {"n": n}
+            )
+            f[f"b{n}_dark"] = CardsField(
+                pack=OCHKO_PACK, pack_words=self.pack_words, most=1, label=_("Box %(n)d dark card") % {"n": n}
+            )
             for letter in STAKE_LETTERS:
                 p = f"s{n}{letter}_"
-                f[p + "player"] = forms.CharField(required=False, max_length=80, label=_("Player"),
-                                                  validators=[PlayerNameValidator()],
-                                                  widget=forms.TextInput(attrs={"autocomplete": "off",
-                                                                                "class": "player"}))
+                f[p + "player"] = forms.CharField(
+                    required=False,
+                    max_length=80,
+                    label=_("Player"),
+                    validators=[PlayerNameValidator()],
+                    widget=forms.TextInput(attrs={"autocomplete": "off", "class": "player"}),
+                )
                 f[p + "ante"] = AmountField(label=_("Ante"))
                 f[p + "dealer_bet"] = AmountField(label=_("Dealer bet"))
                 f[p + "bet"] = AmountField(label=_("Bet"))
@@ -93,16 +101,21 @@ class OchkoRoundForm(RoundForm):
     @classmethod
     def initial_from_document(cls, doc: dict) -> dict:
         entry = ochko_entry_from_document(doc)
-        data = {"round_id": doc.get("id"), "dealer": doc.get("dealer"),
-                "dealer_cards": " ".join(entry.dealer_cards)}
+        data = {"round_id": doc.get("id"), "dealer": doc.get("dealer"), "dealer_cards": " ".join(entry.dealer_cards)}
         for box in entry.boxes:
             n = box.number
             data[f"b{n}_cards"] = " ".join(box.cards)
             data[f"b{n}_dark"] = box.dark or ""
             for letter, stake in zip(STAKE_LETTERS, box.stakes):
                 p = f"s{n}{letter}_"
-                data.update({p + "player": stake.player, p + "ante": text_of(stake.ante),
-                             p + "dealer_bet": text_of(stake.dealer_bet), p + "bet": text_of(stake.bet)})
+                data.update(
+                    {
+                        p + "player": stake.player,
+                        p + "ante": text_of(stake.ante),
+                        p + "dealer_bet": text_of(stake.dealer_bet),
+                        p + "bet": text_of(stake.bet),
+                    }
+                )
                 if stake.folded:
                     data[p + "fold"] = "on"
                 for wager, entered in stake.results.items():
@@ -138,7 +151,8 @@ class OchkoRoundForm(RoundForm):
     def _stake_used(self, p: str) -> bool:
         data = self.cleaned_data
         keys = ["player", "ante", "dealer_bet", "bet", "fold"] + [
-            f"{w}_{part}" for w in OCHKO_SETTLE_ORDER for part in ("result", "amount")]
+            f"{w}_{part}" for w in OCHKO_SETTLE_ORDER for part in ("result", "amount")
+        ]
         return any(data.get(p + k) not in (None, "", False) for k in keys)
 
     def clean(self):
@@ -163,8 +177,7 @@ class OchkoRoundForm(RoundForm):
             if data.get(dark_key) and not data.get(cards_key) and cards_key not in self.errors and box_used:
                 pass  # the missing first card is already reported on the cards field
         if not any_stake and not any(k.startswith("s") for k in self.errors):
-            raise forms.ValidationError(_("Enter at least one stake: a player and an Ante on a box."),
-                                        code="no_stakes")
+            raise forms.ValidationError(_("Enter at least one stake: a player and an Ante on a box."), code="no_stakes")
         if any_stake and "dealer_cards" not in self.errors and not data.get("dealer_cards"):
             self.add_error("dealer_cards", _("Enter your cards: the face-down card first, then each card drawn."))
         return data
@@ -205,10 +218,17 @@ class OchkoRoundForm(RoundForm):
                     result = data.get(f"{p}{wager}_result")
                     if result:
                         results[wager] = Result(result, data.get(f"{p}{wager}_amount"))
-                stakes.append(StakeEntry(
-                    id=f"{n}{letter}", box=n, player=data[p + "player"].strip(), ante=data[p + "ante"],
-                    dealer_bet=data.get(p + "dealer_bet"), bet=None if data.get(p + "fold") else data.get(p + "bet"),
-                    results=results))
+                stakes.append(
+                    StakeEntry(
+                        id=f"{n}{letter}",
+                        box=n,
+                        player=data[p + "player"].strip(),
+                        ante=data[p + "ante"],
+                        dealer_bet=data.get(p + "dealer_bet"),
+                        bet=None if data.get(p + "fold") else data.get(p + "bet"),
+                        results=results,
+                    )
+                )
             dark = data.get(f"b{n}_dark") or []
             boxes.append(BoxEntry(n, stakes, list(data.get(f"b{n}_cards") or []), dark[0] if dark else None))
         return OchkoEntry(boxes, list(data.get("dealer_cards") or []))
@@ -238,8 +258,12 @@ class OchkoRoundForm(RoundForm):
             return None
         if code in SETTLEMENT_CODES and wager in OCHKO_SETTLE_ORDER:
             return f"s{sid}_{wager}_result"
-        return {"BET_RANGE": f"s{sid}_bet", "ANTE_LIMITS": f"s{sid}_ante",
-                "DEALER_BET_MIN": f"s{sid}_dealer_bet", "BOX_PLAYERS": f"s{sid}_player"}.get(code)
+        return {
+            "BET_RANGE": f"s{sid}_bet",
+            "ANTE_LIMITS": f"s{sid}_ante",
+            "DEALER_BET_MIN": f"s{sid}_dealer_bet",
+            "BOX_PLAYERS": f"s{sid}_player",
+        }.get(code)
 
     def field_of_path(self, path: str | None, built: Built) -> str | None:
         found = self._stake_of_path(path, built)
@@ -257,8 +281,9 @@ class OchkoRoundForm(RoundForm):
             if data.get(p + "_result"):
                 continue
             data[p + "_result"] = owed.result
-            data[p + "_amount"] = "" if owed.result == LEAVE else amount_json_text(
-                owed.amount if owed.result == PAY else owed.size)
+            data[p + "_amount"] = (
+                "" if owed.result == LEAVE else amount_json_text(owed.amount if owed.result == PAY else owed.size)
+            )
             filled += 1
         return filled
 
@@ -273,16 +298,27 @@ class OchkoRoundForm(RoundForm):
             for letter in STAKE_LETTERS:
                 sid, p = f"{n}{letter}", f"s{n}{letter}_"
                 fields = {k: self[p + k] for k in ("player", "ante", "dealer_bet", "bet", "fold")}
-                absent = {"dealer_bet": "" if fields["dealer_bet"].value() else "data-needs-db",
-                          "bet": "data-folded" if fields["fold"].value() else ""}
-                wagers = [self._wager_row(wager, OCHKO_WAGER_LABELS[wager], p, owed.get((sid, wager)),
-                                          absent=absent.get(wager, ""), leave_amount=False)
-                          for wager in OCHKO_SETTLE_ORDER]
-                used = any(self[p + k].value() not in (None, "", False) for k in ("player", "ante", "dealer_bet", "bet",
-                                                                                   "fold"))
+                absent = {
+                    "dealer_bet": "" if fields["dealer_bet"].value() else "data-needs-db",
+                    "bet": "data-folded" if fields["fold"].value() else "",
+                }
+                wagers = [
+                    self._wager_row(
+                        wager,
+                        OCHKO_WAGER_LABELS[wager],
+                        p,
+                        owed.get((sid, wager)),
+                        absent=absent.get(wager, ""),
+                        leave_amount=False,
+                    )
+                    for wager in OCHKO_SETTLE_ORDER
+                ]
+                used = any(
+                    self[p + k].value() not in (None, "", False)
+                    for k in ("player", "ante", "dealer_bet", "bet", "fold")
+                )
                 stakes.append(StakeView(sid, letter, fields, wagers, used))
-            verdict = next((w.owed for s in stakes for w in s.wagers
-                            if w.owed is not None and w.wager == "bet"), "")
+            verdict = next((w.owed for s in stakes for w in s.wagers if w.owed is not None and w.wager == "bet"), "")
             views.append(BoxView(n, self[f"b{n}_cards"], self[f"b{n}_dark"], stakes, verdict))
         return views
 

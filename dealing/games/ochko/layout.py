@@ -4,8 +4,8 @@ dark cards across the box, the dealer's card opened after the Bets; incidents an
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as lazy
 
-from dealing.engine.ochko import rules
 from dealing.engine.cards import normalize
+from dealing.engine.ochko import rules
 from dealing.games.layout import (
     BoxView,
     CardView,
@@ -29,6 +29,7 @@ from dealing.games.layout import (
 from dealing.games.ochko.builder import ochko_entry_from_document
 
 # --- the walk ------------------------------------------------------------------------------------
+
 
 class OchkoWalk(Walk):
     def amounts(self):
@@ -69,8 +70,17 @@ class OchkoWalk(Walk):
             self.hand(ev.get("box")).cards.append(self.card(ev, i))
             self.focus(ev.get("box"))
         elif e == "dark":
-            self.hand(ev.get("box")).cards.append(self.card(ev, i, note=lazy("dark card"), badge=lazy("dark"),
-                                                            hidden=True, face_up=self.reveal_all, sideways=True))
+            self.hand(ev.get("box")).cards.append(
+                self.card(
+                    ev,
+                    i,
+                    note=lazy("dark card"),
+                    badge=lazy("dark"),
+                    hidden=True,
+                    face_up=self.reveal_all,
+                    sideways=True,
+                )
+            )
             self.focus(ev.get("box"))
         elif e == "reveal":
             h = self.hand(ev.get("box"))
@@ -120,22 +130,26 @@ class OchkoWalk(Walk):
         resolution = ev.get("resolution")
         text = str(ev.get("card"))
         who = lazy("reported by %(reporter)s, approved by %(approver)s") % {
-            "reporter": ev.get("reported_by") or "—", "approver": ev.get("approved_by") or lazy("nobody")}
+            "reporter": ev.get("reported_by") or "—",
+            "approver": ev.get("approved_by") or lazy("nobody"),
+        }
         if kind == "dealer_card_exposed":
             self.replace_dealer = True
             if dealer.cards:
                 exposed = dealer.cards[-1]
                 exposed.struck, exposed.note, exposed.badge = True, lazy("exposed, burned"), lazy("exposed")
                 exposed.face_up = True
-                layout.burns.append(CardView(exposed.text, i, exposed.code, lazy("exposed dealer card"),
-                                             flagged=i in flagged))
+                layout.burns.append(
+                    CardView(exposed.text, i, exposed.code, lazy("exposed dealer card"), flagged=i in flagged)
+                )
                 self.pending_burn.append(exposed.code)
             what = lazy("The dealer's card %(card)s was exposed") % {"card": text}
         else:
             what = lazy("Card %(card)s was drawn by mistake") % {"card": text}
             if isinstance(resolution, dict):
-                self.hand(resolution.get("to")).cards.append(card(text, i, flagged, note=lazy("placed by the pit boss"),
-                                                                  badge=lazy("placed")))
+                self.hand(resolution.get("to")).cards.append(
+                    card(text, i, flagged, note=lazy("placed by the pit boss"), badge=lazy("placed"))
+                )
             else:
                 layout.burns.append(card(text, i, flagged, note=lazy("misdrawn")))
                 self.pending_burn.append(normalize(text))
@@ -150,6 +164,7 @@ class OchkoWalk(Walk):
 
 # --- the round page ------------------------------------------------------------------------------
 
+
 def round_page(record, outcome) -> dict:
     """The stored round as boxes for the template: stakes, cards, what was logged and owed; the dealer's cards."""
     entry = ochko_entry_from_document(record.document)
@@ -161,9 +176,11 @@ def round_page(record, outcome) -> dict:
         box = boxes.get(n)
         stakes = []
         for s in box.stakes if box else []:
-            lines = [WagerLine(labels[w], s.results.get(w), owed.get((s.id, w)), wrong.get((s.id, w), []))
-                     for w in ("bet", "ante", "dealer_bet") if (w != "bet" or not s.folded)
-                     and (w != "dealer_bet" or s.dealer_bet is not None)]
+            lines = [
+                WagerLine(labels[w], s.results.get(w), owed.get((s.id, w)), wrong.get((s.id, w), []))
+                for w in ("bet", "ante", "dealer_bet")
+                if (w != "bet" or not s.folded) and (w != "dealer_bet" or s.dealer_bet is not None)
+            ]
             stakes.append({"stake": s, "lines": lines})
         drawn.append({"number": n, "box": box, "stakes": stakes})
     return {"boxes": drawn, "dealer_cards": entry.dealer_cards}

@@ -44,13 +44,26 @@ RESULTS = (PAY, TAKE, LEAVE)
 
 # Words of a play line → the action they stand for.
 WORDS = {
-    "stand": "stand", "s": "stand", "planto": "stand", "me planto": "stand",
-    "tapo": "tapo", "t": "tapo",
-    "split": "split", "abro": "split", "abrir": "split", "open": "split",
-    "withdraw": "withdraw", "retiro": "withdraw", "me retiro": "withdraw",
-    "void": "void", "anulo": "void",
-    "declare": "declare", "canto": "declare", "21": "declare",
-    "/": "next", "|": "next",
+    "stand": "stand",
+    "s": "stand",
+    "planto": "stand",
+    "me planto": "stand",
+    "tapo": "tapo",
+    "t": "tapo",
+    "split": "split",
+    "abro": "split",
+    "abrir": "split",
+    "open": "split",
+    "withdraw": "withdraw",
+    "retiro": "withdraw",
+    "me retiro": "withdraw",
+    "void": "void",
+    "anulo": "void",
+    "declare": "declare",
+    "canto": "declare",
+    "21": "declare",
+    "/": "next",
+    "|": "next",
 }
 
 
@@ -142,9 +155,14 @@ def parse_play(text: str) -> list[Action]:
         if kind is None:
             card = read_card(word)
             if card is None:
-                raise PlayError(_("“%(word)s” is neither a card of the 40-card pack (such as 7H, AS, K♠) nor a word "
-                                  "of the play (stand, tapo, split, withdraw, void, declare, /).") % {"word": word},
-                                position)
+                raise PlayError(
+                    _(
+                        "“%(word)s” is neither a card of the 40-card pack (such as 7H, AS, K♠) nor a word "
+                        "of the play (stand, tapo, split, withdraw, void, declare, /)."
+                    )
+                    % {"word": word},
+                    position,
+                )
             actions.append(Action("hit", card=card))
         elif kind == "tapo":
             if k + 1 >= len(words) or read_card(words[k + 1]) is None:
@@ -157,11 +175,13 @@ def parse_play(text: str) -> list[Action]:
                 try:
                     amount = Decimal(words[k + 1])
                 except InvalidOperation:
-                    raise PlayError(_("“%(word)s” after “split” is not an amount.") % {"word": words[k + 1]},
-                                    position + 1) from None
+                    raise PlayError(
+                        _("“%(word)s” after “split” is not an amount.") % {"word": words[k + 1]}, position + 1
+                    ) from None
                 if not amount.is_finite() or amount <= 0:
-                    raise PlayError(_("“%(word)s” after “split” is not an amount.") % {"word": words[k + 1]},
-                                    position + 1)
+                    raise PlayError(
+                        _("“%(word)s” after “split” is not an amount.") % {"word": words[k + 1]}, position + 1
+                    )
                 k += 1
             actions.append(Action("split", amount=amount))
         else:
@@ -210,8 +230,10 @@ def _seat_play(entry: SeatEntry) -> _SeatPlay:
     for action in entry.play:
         if action.kind == "next":
             if not pending:
-                raise PlayError(_("Place %(seat)d: “/” moves to the next hand, but no opened hand is waiting.")
-                                % {"seat": entry.seat})
+                raise PlayError(
+                    _("Place %(seat)d: “/” moves to the next hand, but no opened hand is waiting.")
+                    % {"seat": entry.seat}
+                )
             finished.append(current)
             current = pending.pop()
             continue
@@ -368,9 +390,16 @@ def sheet_from_document(doc: dict) -> RoundSheet:
     table = doc.get("table") if isinstance(doc.get("table"), dict) else {}
     bank2 = bank_cards + ["", ""]
     return RoundSheet(
-        bank=str(doc.get("bank", "")), limits=(_amount(table.get("min")), _amount(table.get("max"))),
-        seats=sorted(seats.values(), key=lambda s: s.seat), bank_cards=(bank2[0], bank2[1]), puje=puje,
-        bank_draws=draws, payments=payments, bank_to=bank_to, id=doc.get("id"))
+        bank=str(doc.get("bank", "")),
+        limits=(_amount(table.get("min")), _amount(table.get("max"))),
+        seats=sorted(seats.values(), key=lambda s: s.seat),
+        bank_cards=(bank2[0], bank2[1]),
+        puje=puje,
+        bank_draws=draws,
+        payments=payments,
+        bank_to=bank_to,
+        id=doc.get("id"),
+    )
 
 
 def _amount(value) -> Decimal:

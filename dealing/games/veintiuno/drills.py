@@ -1,7 +1,8 @@
 """veintiuno's drill set-ups (dealing.games.drills): the Casa-21 table, special hands, splits
 (abrir) and tapo y quedo; the bank is a player, so the dealer never draws for himself."""
 
-from django.utils.translation import gettext as _, gettext_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from dealing import engine
 from dealing.engine import veintiuno as rules
@@ -10,9 +11,14 @@ from dealing.games.drills import GameDrills
 
 def knobs(preset: str, options: dict, table_min, table_max, incidents: float = 0.0) -> dict:
     on = options.get
-    return dict(table_min=table_min, table_max=table_max, seats=(1, max(1, int(options.get("boxes", 6)))),
-                specials=0.5 if on("specials") else 0.0, split=0.6 if on("splits") else 0.0,
-                tapo=0.2 if on("tapo") else 0.0)
+    return dict(
+        table_min=table_min,
+        table_max=table_max,
+        seats=(1, max(1, int(options.get("boxes", 6)))),
+        specials=0.5 if on("specials") else 0.0,
+        split=0.6 if on("splits") else 0.0,
+        tapo=0.2 if on("tapo") else 0.0,
+    )
 
 
 def features_of(doc: dict, outcome=None) -> set[str]:
@@ -48,9 +54,11 @@ def deal_prompt(doc: dict, prefix: list[dict]) -> str:
 DRILLS = GameDrills(
     variant="veintiuno",
     labels={"": "Veintiuno"},
-    tables={"": [
-        ("casa", "Casa-21", 5, 100, [1, 5, 10, 25, 100]),
-    ]},
+    tables={
+        "": [
+            ("casa", "Casa-21", 5, 100, [1, 5, 10, 25, 100]),
+        ]
+    },
     max_boxes={"": 5},
     features=[
         ("specials", gettext_lazy("Special hands (natural, moñona, 12, relancina, trillona)")),

@@ -21,7 +21,15 @@ from dealing.forms.rounds import SETTLEMENT_CODES, RoundForm, WagerRow, header_o
 from dealing.games.building import Built, Source, amount_json
 
 from .builder import (
-    Payment, PlayError, RoundSheet, SeatEntry, build_round, parse_play, play_text, seat_hands, sheet_from_document,
+    Payment,
+    PlayError,
+    RoundSheet,
+    SeatEntry,
+    build_round,
+    parse_play,
+    play_text,
+    seat_hands,
+    sheet_from_document,
     stake_id,
 )
 
@@ -61,8 +69,10 @@ class VeintiunoRoundForm(RoundForm):
     default_renderer = QUICK_WIDGETS
     pack_words = gettext_lazy("the 40-card pack (A, 2–7, J, Q, K)")
     tab_help = gettext_lazy("next field: seat by seat from pie de banco, then the bank")
-    cards_help = gettext_lazy("Cards: rank and suit — AS, 7H, K♠ — separated by spaces (no 8, 9 or 10). A seat's two "
-                              "cards are the ones dealt; its play line says what it drew and did.")
+    cards_help = gettext_lazy(
+        "Cards: rank and suit — AS, 7H, K♠ — separated by spaces (no 8, 9 or 10). A seat's two "
+        "cards are the ones dealt; its play line says what it drew and did."
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -71,17 +81,25 @@ class VeintiunoRoundForm(RoundForm):
         text = {"autocomplete": "off", "spellcheck": "false"}
         for n in self.seat_numbers:
             p = f"s{n}_"
-            f[p + "player"] = forms.CharField(required=False, max_length=80, label=_("Player"),
-                                              validators=[PlayerNameValidator()],
-                                              widget=forms.TextInput(attrs={**text, "class": "player"}))
+            f[p + "player"] = forms.CharField(
+                required=False,
+                max_length=80,
+                label=_("Player"),
+                validators=[PlayerNameValidator()],
+                widget=forms.TextInput(attrs={**text, "class": "player"}),
+            )
             f[p + "bet"] = AmountField(label=_("Bet"))
-            f[p + "cards"] = CardsField(pack=PACK, pack_words=self.pack_words,
-                                        label=_("Seat %(n)d: the two dealt cards") % {"n": n})
+            f[p + "cards"] = CardsField(
+                pack=PACK, pack_words=self.pack_words, label=_("Seat %(n)d: the two dealt cards") % {"n": n}
+            )
             f[p + "cards"].widget.attrs["placeholder"] = "AS KD"
             f[p + "declare"] = forms.BooleanField(required=False, label=_("21 declared"))
             f[p + "play"] = forms.CharField(
-                required=False, max_length=400, label=_("Play"),
-                widget=forms.TextInput(attrs={**text, "class": "play-input", "placeholder": "5C 2D stand"}))
+                required=False,
+                max_length=400,
+                label=_("Play"),
+                widget=forms.TextInput(attrs={**text, "class": "play-input", "placeholder": "5C 2D stand"}),
+            )
         source = self.data if self.is_bound else self.initial
         self.hands = {n: self._hands_of(source, n) for n in self.seat_numbers}
         for n in self.seat_numbers:
@@ -89,8 +107,9 @@ class VeintiunoRoundForm(RoundForm):
                 k = f"h{hand_key(hand)}_"
                 f[k + "bet_result"] = ResultField(label=_("Hand %(hand)s") % {"hand": hand})
                 f[k + "bet_amount"] = AmountField(label=_("amount"))
-        f["bank"] = forms.CharField(max_length=80, label=_("Who holds the bank"),
-                                    widget=forms.TextInput(attrs={**text, "class": "player"}))
+        f["bank"] = forms.CharField(
+            max_length=80, label=_("Who holds the bank"), widget=forms.TextInput(attrs={**text, "class": "player"})
+        )
         f["bank_min"] = AmountField(label=_("The bank's minimum bet"))
         f["bank_max"] = AmountField(label=_("The bank's maximum bet"))
         f["bank_min"].widget.attrs["placeholder"] = amount_json_text(self.table.min_bet)
@@ -99,8 +118,12 @@ class VeintiunoRoundForm(RoundForm):
         f["puje"] = forms.BooleanField(required=False, label=_("al puje"))
         f["bank_draws"] = CardsField(pack=PACK, pack_words=self.pack_words, label=_("The bank's draws"))
         f["bank_draws"].widget.attrs["placeholder"] = _("each card the bank drew, in order")
-        f["bank_to"] = forms.CharField(required=False, max_length=80, label=_("The bank goes to"),
-                                       widget=forms.TextInput(attrs={**text, "class": "player"}))
+        f["bank_to"] = forms.CharField(
+            required=False,
+            max_length=80,
+            label=_("The bank goes to"),
+            widget=forms.TextInput(attrs={**text, "class": "player"}),
+        )
         if "dealer" in f:
             f["dealer"] = f.pop("dealer")
 
@@ -118,17 +141,28 @@ class VeintiunoRoundForm(RoundForm):
     @classmethod
     def initial_from_document(cls, doc: dict) -> dict:
         sheet = sheet_from_document(doc)
-        data = {"round_id": doc.get("id"), "dealer": doc.get("dealer"), "bank": sheet.bank,
-                "bank_min": text_of(sheet.limits[0]) if sheet.limits[0] else "",
-                "bank_max": text_of(sheet.limits[1]) if sheet.limits[1] else "",
-                "bank_cards": " ".join(c for c in sheet.bank_cards if c), "bank_draws": " ".join(sheet.bank_draws),
-                "bank_to": sheet.bank_to or ""}
+        data = {
+            "round_id": doc.get("id"),
+            "dealer": doc.get("dealer"),
+            "bank": sheet.bank,
+            "bank_min": text_of(sheet.limits[0]) if sheet.limits[0] else "",
+            "bank_max": text_of(sheet.limits[1]) if sheet.limits[1] else "",
+            "bank_cards": " ".join(c for c in sheet.bank_cards if c),
+            "bank_draws": " ".join(sheet.bank_draws),
+            "bank_to": sheet.bank_to or "",
+        }
         if sheet.puje:
             data["puje"] = "on"
         for seat in sheet.seats:
             p = f"s{seat.seat}_"
-            data.update({p + "player": seat.player, p + "bet": text_of(seat.bet),
-                         p + "cards": " ".join(c for c in seat.cards if c), p + "play": play_text(seat.play)})
+            data.update(
+                {
+                    p + "player": seat.player,
+                    p + "bet": text_of(seat.bet),
+                    p + "cards": " ".join(c for c in seat.cards if c),
+                    p + "play": play_text(seat.play),
+                }
+            )
             if seat.declare:
                 data[p + "declare"] = "on"
         for payment in sheet.payments:
@@ -177,8 +211,9 @@ class VeintiunoRoundForm(RoundForm):
                 any_seat = True
                 self._clean_seat(n)
         if not any_seat and not any(k.startswith(("s", "h")) for k in self.errors):
-            raise forms.ValidationError(_("Enter at least one seat: a player, the bet and the two cards."),
-                                        code="no_stakes")
+            raise forms.ValidationError(
+                _("Enter at least one seat: a player, the bet and the two cards."), code="no_stakes"
+            )
         if any_seat and "bank_cards" not in self.errors and len(data.get("bank_cards") or []) != 2:
             self.add_error("bank_cards", _("Enter the bank's two cards: the one face down, then the one face up."))
         low, high = data.get("bank_min"), data.get("bank_max")
@@ -192,8 +227,9 @@ class VeintiunoRoundForm(RoundForm):
         if not player and p + "player" not in self.errors:
             self.add_error(p + "player", _("Who sits here?"))
         elif player == (data.get("bank") or "").strip():
-            self.add_error(p + "player", _("%(player)s holds the bank this round: the bank plays no seat.")
-                           % {"player": player})
+            self.add_error(
+                p + "player", _("%(player)s holds the bank this round: the bank plays no seat.") % {"player": player}
+            )
         if data.get(p + "bet") is None and p + "bet" not in self.errors:
             self.add_error(p + "bet", _("Enter the bet."))
         if p + "cards" not in self.errors and len(data.get(p + "cards") or []) != 2:
@@ -218,19 +254,33 @@ class VeintiunoRoundForm(RoundForm):
             if not self._seat_used(n):
                 continue
             cards = data[f"s{n}_cards"]
-            seats.append(SeatEntry(n, data[f"s{n}_player"].strip(), data[f"s{n}_bet"], (cards[0], cards[1]),
-                                   declare=bool(data.get(f"s{n}_declare")), play=self.plays.get(n, [])))
+            seats.append(
+                SeatEntry(
+                    n,
+                    data[f"s{n}_player"].strip(),
+                    data[f"s{n}_bet"],
+                    (cards[0], cards[1]),
+                    declare=bool(data.get(f"s{n}_declare")),
+                    play=self.plays.get(n, []),
+                )
+            )
             for hand in self.hands[n]:
                 k = f"h{hand_key(hand)}_"
                 if data.get(k + "bet_result"):
                     payments.append(Payment(hand, data[k + "bet_result"], data.get(k + "bet_amount")))
         limits = (data.get("bank_min") or self.table.min_bet, data.get("bank_max") or self.table.max_bet)
         bank_cards = data.get("bank_cards") or []
-        return RoundSheet(bank=data["bank"].strip(), limits=limits, seats=seats,
-                          bank_cards=(bank_cards[0], bank_cards[1]), puje=bool(data.get("puje")),
-                          bank_draws=list(data.get("bank_draws") or []),
-                          payments=payments, bank_to=(data.get("bank_to") or "").strip() or None,
-                          id=str(data["round_id"]))
+        return RoundSheet(
+            bank=data["bank"].strip(),
+            limits=limits,
+            seats=seats,
+            bank_cards=(bank_cards[0], bank_cards[1]),
+            puje=bool(data.get("puje")),
+            bank_draws=list(data.get("bank_draws") or []),
+            payments=payments,
+            bank_to=(data.get("bank_to") or "").strip() or None,
+            id=str(data["round_id"]),
+        )
 
     def build(self) -> Built:
         sheet = self.sheet()
@@ -322,8 +372,9 @@ class VeintiunoRoundForm(RoundForm):
                 w = owed.get((sid, hand, "bet"))
                 rows.append(self._wager_row("bet", _("Hand %(hand)s") % {"hand": hand}, f"h{hand_key(hand)}_", w))
                 if w is not None and w.why:
-                    verdicts.append({"hand_label": hand if len(self.hands[n]) > 1 else None, "verdict": w.verdict,
-                                     "why": w.why})
+                    verdicts.append(
+                        {"hand_label": hand if len(self.hands[n]) > 1 else None, "verdict": w.verdict, "why": w.why}
+                    )
             used = any(fields[k].value() not in (None, "", False) for k in ("player", "bet", "cards"))
             views.append(SeatView(n, fields, rows, used, verdicts))
         return views

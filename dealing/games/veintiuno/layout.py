@@ -1,19 +1,32 @@
 """veintiuno drawn as a table (dealing.games.layout): seats and the bank (a player), the first pass
 dealt face down, tapo cards turned, hands opened into two (abrir); al puje and the bank passing on."""
 
-from django.utils.translation import gettext as _, gettext_lazy as lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as lazy
 
 from dealing.engine.veintiuno import rules
 from dealing.games.layout import (
-    HandView, Layout, TableLayout, WagerView, Walk, amount, box_of, burn, hand_in, note, split_hand, tag, wager_label,
+    HandView,
+    Layout,
+    TableLayout,
+    WagerView,
+    Walk,
+    amount,
+    box_of,
+    burn,
+    hand_in,
+    note,
+    split_hand,
+    tag,
+    wager_label,
 )
-
 
 # What a player's decision about his hand is called on the felt.
 DECISIONS = {"stand": lazy("stands"), "declare": lazy("declares"), "withdraw": lazy("withdraws"), "void": lazy("voids")}
 
 
 # --- the walk ------------------------------------------------------------------------------------
+
 
 class VeintiunoWalk(Walk):
     seat_key = "seat"
@@ -34,8 +47,11 @@ class VeintiunoWalk(Walk):
             key = "bank" if to == "bank" else str(to)
             down = key not in self.first_pass  # the first pass is dealt face down
             self.first_pass.add(key)
-            target.cards.append(self.card(ev, i, note=lazy("face down") if down else "", hidden=down,
-                                          face_up=not down or self.reveal_all))
+            target.cards.append(
+                self.card(
+                    ev, i, note=lazy("face down") if down else "", hidden=down, face_up=not down or self.reveal_all
+                )
+            )
             if to != "bank":
                 self.focus(box_of(to))
         elif e == "bet":
@@ -50,8 +66,11 @@ class VeintiunoWalk(Walk):
             self.focus(box_of(ev.get("hand")))
         elif e == "tapo":
             h = hand_in(boxes, ev.get("hand"))
-            h.cards.append(self.card(ev, i, note=lazy("tapo"), badge=lazy("tapo"), hidden=True,
-                                     face_up=self.reveal_all, sideways=True))
+            h.cards.append(
+                self.card(
+                    ev, i, note=lazy("tapo"), badge=lazy("tapo"), hidden=True, face_up=self.reveal_all, sideways=True
+                )
+            )
             tag(h, lazy("tapo y quedo"), i, flagged)
             self.focus(box_of(ev.get("hand")))
         elif e == "split":
@@ -64,8 +83,9 @@ class VeintiunoWalk(Walk):
                 bet = stakes[0].wager("bet", name)
                 if bet is not None:
                     bet.hand = halves[0].name
-                    stakes[0].wagers.append(WagerView("bet", wager_label("bet"), amount(ev.get("amount", bet.amount)),
-                                                      hand=halves[1].name))
+                    stakes[0].wagers.append(
+                        WagerView("bet", wager_label("bet"), amount(ev.get("amount", bet.amount)), hand=halves[1].name)
+                    )
             self.focus(box_of(name))
         elif e in ("stand", "declare", "withdraw", "void"):
             h = hand_in(boxes, ev.get("hand"))

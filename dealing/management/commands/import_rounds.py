@@ -24,16 +24,33 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="A .jsonl file, or - for standard input.")
-        parser.add_argument("--as", dest="username", metavar="USERNAME",
-                            help="Log every round as this user (a dealer or pit boss of the tables' pits). "
-                                 "By default each round is logged by the dealer it names.")
-        parser.add_argument("--table", metavar="NAME",
-                            help="Log every round at this table (the documents may then leave out table.name).")
-        parser.add_argument("--batch", type=int, default=services.IMPORT_BATCH, metavar="N",
-                            help="Lines written per transaction (default %(default)s).")
-        parser.add_argument("--jobs", type=int, default=None, metavar="N",
-                            help="Check the lines in N processes while this one writes (PostgreSQL; default: "
-                                 "one per processor there outside a transaction, else 1: in this one).")
+        parser.add_argument(
+            "--as",
+            dest="username",
+            metavar="USERNAME",
+            help="Log every round as this user (a dealer or pit boss of the tables' pits). "
+            "By default each round is logged by the dealer it names.",
+        )
+        parser.add_argument(
+            "--table",
+            metavar="NAME",
+            help="Log every round at this table (the documents may then leave out table.name).",
+        )
+        parser.add_argument(
+            "--batch",
+            type=int,
+            default=services.IMPORT_BATCH,
+            metavar="N",
+            help="Lines written per transaction (default %(default)s).",
+        )
+        parser.add_argument(
+            "--jobs",
+            type=int,
+            default=None,
+            metavar="N",
+            help="Check the lines in N processes while this one writes (PostgreSQL; default: "
+            "one per processor there outside a transaction, else 1: in this one).",
+        )
 
     def handle(self, *args, file, username=None, table=None, batch=services.IMPORT_BATCH, jobs=None, **options):
         if jobs is None:
@@ -51,8 +68,9 @@ class Command(BaseCommand):
                 raise CommandError(f"There is no table named {table!r}.")
         stream = sys.stdin.buffer if file == "-" else self._open(file)
         try:
-            summary = services.rounds_import(stream, logged_by=user, table=at, refused=self._refused,
-                                             batch=max(1, batch), jobs=max(1, jobs))
+            summary = services.rounds_import(
+                stream, logged_by=user, table=at, refused=self._refused, batch=max(1, batch), jobs=max(1, jobs)
+            )
         finally:
             if stream is not sys.stdin.buffer:
                 stream.close()

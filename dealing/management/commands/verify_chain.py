@@ -13,8 +13,10 @@ from dealing import services
 
 
 class Command(BaseCommand):
-    help = ("Check the keyed chains of rounds, stakes and approvals and the signed checkpoints: "
-            "'chain intact' or the first broken link of each chain.")
+    help = (
+        "Check the keyed chains of rounds, stakes and approvals and the signed checkpoints: "
+        "'chain intact' or the first broken link of each chain."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--table", metavar="NAME", help="Only this table's chain (and the checkpoint log).")
@@ -30,6 +32,8 @@ class Command(BaseCommand):
         for note in report.notes:
             self.stderr.write(f"note: {note}")
         if not report.ok:
-            raise CommandError("chain broken: " + "\nchain broken: ".join(str(b) for b in report.breaks)
-                               + f"\n({report.summary()})", returncode=1)
+            raise CommandError(
+                "chain broken: " + "\nchain broken: ".join(str(b) for b in report.breaks) + f"\n({report.summary()})",
+                returncode=1,
+            )
         self.stdout.write(f"chain intact ({report.summary()})")

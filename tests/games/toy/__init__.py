@@ -23,16 +23,20 @@ from . import rules as toy_engine
 from . import simulator as toy_simulator
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
-GAME = Game(variant="toy", form="tests.games.toy.forms.ToyRoundForm", drills="tests.games.toy.drills.DRILLS",
-            strategy="tests.games.toy.strategy.STRATEGY", theory="tests.games.toy.theory.edge",
-            math="tests.games.toy.math.MATH")
+GAME = Game(
+    variant="toy",
+    form="tests.games.toy.forms.ToyRoundForm",
+    drills="tests.games.toy.drills.DRILLS",
+    strategy="tests.games.toy.strategy.STRATEGY",
+    theory="tests.games.toy.theory.edge",
+    math="tests.games.toy.math.MATH",
+)
 
 
 def register_engine() -> None:
     """The engine side: the toy's rules module and simulator in the engine's registry (`unregister()`
     takes it out)."""
-    engine_games.register(engine_games.Game(name=toy_engine.NAME, module=toy_engine,
-                                            simulator=toy_simulator))
+    engine_games.register(engine_games.Game(name=toy_engine.NAME, module=toy_engine, simulator=toy_simulator))
 
 
 def reload_urls() -> None:

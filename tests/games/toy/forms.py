@@ -40,8 +40,13 @@ class ToyRoundForm(RoundForm):
     def build(self):
         data = self.cleaned_data
         used = [n for n in self.box_numbers if self._used(n)]
-        log = Log(self.header(), [{"id": str(n), "box": n, "player": data[f"s{n}_player"],
-                                   "bet": amount_json(data[f"s{n}_bet"])} for n in used])
+        log = Log(
+            self.header(),
+            [
+                {"id": str(n), "box": n, "player": data[f"s{n}_player"], "bet": amount_json(data[f"s{n}_bet"])}
+                for n in used
+            ],
+        )
         for n in used:
             log.add({"e": "deal", "to": n, "card": data[f"b{n}_card"][0]}, Source("card", n, str(n), index=0))
         log.add({"e": "deal", "to": "dealer", "card": data["dealer_card"][0]}, Source("dealer_card", index=0))

@@ -55,52 +55,97 @@ def _outcome(doc: dict, events: list) -> Outcome:
         if e == "deal":
             card = ev.get("card")
             if card not in PACK:
-                raise RoundError("bad_card", f"Event {i}: {card!r} is not a card of the toy pack.", event=i,
-                                 path=f"$.events[{i}].card")
+                raise RoundError(
+                    "bad_card",
+                    f"Event {i}: {card!r} is not a card of the toy pack.",
+                    event=i,
+                    path=f"$.events[{i}].card",
+                )
             cards[ev.get("to")] = card
         elif e in (PAY, TAKE, LEAVE):
             if ev.get("stake") not in stakes:
-                raise RoundError("unknown_stake", f"Event {i}: there is no stake {ev.get('stake')!r}.", event=i,
-                                 path=f"$.events[{i}].stake")
+                raise RoundError(
+                    "unknown_stake",
+                    f"Event {i}: there is no stake {ev.get('stake')!r}.",
+                    event=i,
+                    path=f"$.events[{i}].stake",
+                )
             amount = parse_amount(ev["amount"], f"$.events[{i}].amount") if "amount" in ev else None
             settled.append(Settled(i, ev["stake"], None, "bet", e, amount))
         else:
-            raise RoundError("unknown_event", f"Event {i}: the toy game has no event {e!r}.", event=i,
-                             path=f"$.events[{i}].e")
+            raise RoundError(
+                "unknown_event", f"Event {i}: the toy game has no event {e!r}.", event=i, path=f"$.events[{i}].e"
+            )
     if "dealer" not in cards:
         raise RoundError("no_dealer_card", "The dealer has no card.", path="$.events")
     owed: dict[str, Owed] = {}
     for sid, stake in stakes.items():
         if not low <= stake["bet"] <= high:
-            findings.append(Finding("BET_LIMITS", f"Stake {sid}: bet {fmt(stake['bet'])} outside the table limits.",
-                                    stake=sid, wager="bet"))
+            findings.append(
+                Finding(
+                    "BET_LIMITS",
+                    f"Stake {sid}: bet {fmt(stake['bet'])} outside the table limits.",
+                    stake=sid,
+                    wager="bet",
+                )
+            )
         card = cards.get(stake["box"])
         if card is None:
             raise RoundError("no_card", f"Box {stake['box']} has no card.", path="$.events")
         win = _rank(card) > _rank(cards["dealer"])
-        owed[sid] = Owed(sid, None, "bet", PAY if win else TAKE, stake["bet"], stake["bet"],
-                         why="higher than the dealer's card" if win else "not higher than the dealer's card")
+        owed[sid] = Owed(
+            sid,
+            None,
+            "bet",
+            PAY if win else TAKE,
+            stake["bet"],
+            stake["bet"],
+            why="higher than the dealer's card" if win else "not higher than the dealer's card",
+        )
     first: dict[str, Settled] = {}
     for s in settled:
         o = owed[s.stake]
         if first.setdefault(s.stake, s) is not s:
-            findings.append(Finding("UNEXPECTED_SETTLEMENT", f"Stake {s.stake}: settled a second time.", event=s.event,
-                                    stake=s.stake, wager="bet"))
+            findings.append(
+                Finding(
+                    "UNEXPECTED_SETTLEMENT",
+                    f"Stake {s.stake}: settled a second time.",
+                    event=s.event,
+                    stake=s.stake,
+                    wager="bet",
+                )
+            )
         elif s.result != o.result:
-            findings.append(Finding("WRONG_RESULT", f"Stake {s.stake}: {s.result}, owed {o.result}.", event=s.event,
-                                    stake=s.stake, wager="bet", player_delta=s.delta(o.size) - o.delta))
+            findings.append(
+                Finding(
+                    "WRONG_RESULT",
+                    f"Stake {s.stake}: {s.result}, owed {o.result}.",
+                    event=s.event,
+                    stake=s.stake,
+                    wager="bet",
+                    player_delta=s.delta(o.size) - o.delta,
+                )
+            )
         elif s.result == PAY and s.amount != o.amount:
-            findings.append(Finding("WRONG_AMOUNT", f"Stake {s.stake}: paid {fmt(s.amount)}, owed {fmt(o.amount)}.",
-                                    event=s.event, stake=s.stake, wager="bet",
-                                    expected={"result": o.result, "amount": fmt(o.amount)},
-                                    actual={"result": s.result, "amount": fmt(s.amount)},
-                                    player_delta=s.delta(o.size) - o.delta))
+            findings.append(
+                Finding(
+                    "WRONG_AMOUNT",
+                    f"Stake {s.stake}: paid {fmt(s.amount)}, owed {fmt(o.amount)}.",
+                    event=s.event,
+                    stake=s.stake,
+                    wager="bet",
+                    expected={"result": o.result, "amount": fmt(o.amount)},
+                    actual={"result": s.result, "amount": fmt(s.amount)},
+                    player_delta=s.delta(o.size) - o.delta,
+                )
+            )
     if settled:
         for sid in owed:
             if sid not in first:
                 findings.append(Finding("MISSING_SETTLEMENT", f"Stake {sid}: never settled.", stake=sid, wager="bet"))
-    return Outcome(NAME, sorted(owed.values(), key=lambda w: w.stake), findings, list(cards.values()), {},
-                   settled=settled)
+    return Outcome(
+        NAME, sorted(owed.values(), key=lambda w: w.stake), findings, list(cards.values()), {}, settled=settled
+    )
 
 
 class Replay(loop.Round):
@@ -120,4 +165,3 @@ class Replay(loop.Round):
 
     def moves(self):
         return []
-

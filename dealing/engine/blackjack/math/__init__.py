@@ -18,11 +18,33 @@ from collections import OrderedDict
 from ...math.questions import Refused
 from .dealer import ACE, N_RANKS, TEN, no_blackjack
 from .question import (
-    PAYOUT, RANK_INDEX, RANK_NAMES, QuestionError, best_option, check_copies, counts, decimal, decimal_sqrt, full_shoe,
-    read_cards, read_rules, rules_jsonable, rules_key,
+    PAYOUT,
+    RANK_INDEX,
+    RANK_NAMES,
+    QuestionError,
+    best_option,
+    check_copies,
+    counts,
+    decimal,
+    decimal_sqrt,
+    full_shoe,
+    read_cards,
+    read_rules,
+    rules_jsonable,
+    rules_key,
 )
 from .solver import (
-    DOUBLE, HIT, ORDER, SPLIT, STAND, SURRENDER, Solver, can_double, deal_probabilities, natural, total,
+    DOUBLE,
+    HIT,
+    ORDER,
+    SPLIT,
+    STAND,
+    SURRENDER,
+    Solver,
+    can_double,
+    deal_probabilities,
+    natural,
+    total,
 )
 
 __all__ = ["QuestionError", "ev", "edge", "strategy", "solver", "chart", "clear_cache", "EV_ORDER"]
@@ -75,6 +97,7 @@ def solver(rules: dict, removed: tuple = (0,) * N_RANKS) -> Solver:
 
 # --- ev/1 ------------------------------------------------------------------------------------------
 
+
 def ev(cards, dealer=None, removed=(), rules=None, preset=None, hands=1) -> dict:
     """Every legal option of the hand against the up card, in units of the bet (see the module).
 
@@ -93,8 +116,10 @@ def ev(cards, dealer=None, removed=(), rules=None, preset=None, hands=1) -> dict
     if len(up_codes) != 1:
         raise QuestionError("dealer", "Name the dealer's up card: one card (e.g. TC).")
     removed_codes = read_cards(removed, "removed")
-    check_copies([("cards", c) for c in hand_codes] + [("dealer", up_codes[0])]
-                 + [("removed", c) for c in removed_codes], in_force["decks"])
+    check_copies(
+        [("cards", c) for c in hand_codes] + [("dealer", up_codes[0])] + [("removed", c) for c in removed_codes],
+        in_force["decks"],
+    )
     hand = counts(hand_codes)
     up = counts(up_codes).index(1)
     best, soft = total(hand)
@@ -129,11 +154,18 @@ def ev(cards, dealer=None, removed=(), rules=None, preset=None, hands=1) -> dict
             out.pop(HIT, None)
         if up == ACE and len(hand_codes) == 2:
             out["insurance"] = 3 * shoe[TEN] / sum(shoe) - 1
-    doc = {"format": "ev/1", "variant": "blackjack", "preset": in_force["preset"], "cards": hand_codes,
-           "dealer": up_codes[0], "bet": None, "removed": removed_codes,
-           "options": {k: decimal(v) for k, v in out.items()},
-           "best": best_option({k: v for k, v in out.items() if k != "insurance"}, EV_ORDER),
-           "rules": rules_jsonable(in_force)}
+    doc = {
+        "format": "ev/1",
+        "variant": "blackjack",
+        "preset": in_force["preset"],
+        "cards": hand_codes,
+        "dealer": up_codes[0],
+        "bet": None,
+        "removed": removed_codes,
+        "options": {k: decimal(v) for k, v in out.items()},
+        "best": best_option({k: v for k, v in out.items() if k != "insurance"}, EV_ORDER),
+        "rules": rules_jsonable(in_force),
+    }
     if hands > 1:
         doc["hands"] = hands
     return doc
@@ -158,6 +190,7 @@ def _split_hand(s: Solver, rules: dict, up: int, hand: tuple, codes: list[str], 
 
 
 # --- the chart -------------------------------------------------------------------------------------
+
 
 class Chart:
     """The total-dependent basic strategy: one action per (hard total | soft total | pair) × up card."""
@@ -248,8 +281,13 @@ def chart(rules: dict) -> Chart:
                 else:
                     action, second = ranked[0], ranked[1]
                 fallback = HIT if values[HIT] > values[STAND] else STAND
-                cells[(kind, row, up)] = {"action": action, "second": second, "fallback": fallback,
-                                          "margin": values[action] - values[second], "values": values}
+                cells[(kind, row, up)] = {
+                    "action": action,
+                    "second": second,
+                    "fallback": fallback,
+                    "margin": values[action] - values[second],
+                    "values": values,
+                }
     got = _CHARTS[key] = Chart(cells)
     return got
 
@@ -261,8 +299,13 @@ def strategy(rules=None, preset=None) -> dict:
     in_force = read_rules(preset, rules)
     table = chart(in_force)
     ups = [RANK_NAMES[u] for u in (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)]
-    out = {"format": "strategy/1", "variant": "blackjack", "preset": in_force["preset"], "up_cards": ups,
-           "rules": rules_jsonable(in_force)}
+    out = {
+        "format": "strategy/1",
+        "variant": "blackjack",
+        "preset": in_force["preset"],
+        "up_cards": ups,
+        "rules": rules_jsonable(in_force),
+    }
     for kind, rows in (("hard", HARD_ROWS), ("soft", SOFT_ROWS), ("pair", PAIR_ROWS)):
         grid = []
         for row in rows:
@@ -272,17 +315,28 @@ def strategy(rules=None, preset=None) -> dict:
                 code = LETTER[cell["action"]]
                 if cell["action"] in (DOUBLE, SURRENDER):
                     code += LETTER[cell["fallback"]].lower()
-                cells.append({"up": RANK_NAMES[up], "action": cell["action"], "code": code,
-                              "fallback": cell["fallback"], "margin": decimal(cell["margin"]),
-                              "options": {k: decimal(v) for k, v in cell["values"].items()}})
-            name = f"{RANK_NAMES[row]},{RANK_NAMES[row]}" if kind == "pair" else (
-                f"soft {row}" if kind == "soft" else f"hard {row}")
+                cells.append(
+                    {
+                        "up": RANK_NAMES[up],
+                        "action": cell["action"],
+                        "code": code,
+                        "fallback": cell["fallback"],
+                        "margin": decimal(cell["margin"]),
+                        "options": {k: decimal(v) for k, v in cell["values"].items()},
+                    }
+                )
+            name = (
+                f"{RANK_NAMES[row]},{RANK_NAMES[row]}"
+                if kind == "pair"
+                else (f"soft {row}" if kind == "soft" else f"hard {row}")
+            )
             grid.append({"hand": name, "total": row if kind != "pair" else None, "cells": cells})
         out["pairs" if kind == "pair" else kind] = grid
     return out
 
 
 # --- edge/1 ----------------------------------------------------------------------------------------
+
 
 def round_value(rules: dict, strategy_name: str = "optimal") -> dict:
     """E[net], E[wagered], E[net²] of one round off the top, and how often each first action is taken."""
@@ -323,13 +377,22 @@ def edge(rules=None, preset=None, strategy="optimal") -> dict:
         raise QuestionError("strategy", f"--strategy {strategy}: it is optimal or basic.")
     got = round_value(in_force, strategy)
     house = -got["mean"]
-    return {"format": "edge/1", "variant": "blackjack", "preset": in_force["preset"], "strategy": strategy,
-            "house_edge": decimal(house), "expected_return": decimal(got["mean"]),
-            "wagered": decimal(got["wager"]), "edge_per_wagered": decimal(house / got["wager"]),
-            "sd": decimal_sqrt(got["square"] - got["mean"] ** 2), "rules": rules_jsonable(in_force)}
+    return {
+        "format": "edge/1",
+        "variant": "blackjack",
+        "preset": in_force["preset"],
+        "strategy": strategy,
+        "house_edge": decimal(house),
+        "expected_return": decimal(got["mean"]),
+        "wagered": decimal(got["wager"]),
+        "edge_per_wagered": decimal(house / got["wager"]),
+        "sd": decimal_sqrt(got["square"] - got["mean"] ** 2),
+        "rules": rules_jsonable(in_force),
+    }
 
 
 # --- the command line (math/cli.py) ----------------------------------------------------------------
+
 
 def cli(args, rules: dict):
     """The answer to `ev|edge|strategy blackjack …` (math/cli.py has parsed it and read its rules)."""

@@ -66,8 +66,11 @@ def _source(up: int, hit_soft_17: bool) -> str:
         factors = [f"f{r}_{d}" for r, d in sorted(copies.items())]
         term = "*".join(([str(orders)] if orders != 1 else []) + factors)
         terms.setdefault((result, len(ranks)), []).append(term)
-    lines = ["def odds(s):", "    " + ", ".join(f"s{r}" for r in range(N_RANKS)) + " = s",
-             "    n = float(" + " + ".join(f"s{r}" for r in range(N_RANKS)) + ")"]
+    lines = [
+        "def odds(s):",
+        "    " + ", ".join(f"s{r}" for r in range(N_RANKS)) + " = s",
+        "    n = float(" + " + ".join(f"s{r}" for r in range(N_RANKS)) + ")",
+    ]
     for r, most in sorted(need.items()):
         lines.append(f"    f{r}_1 = float(s{r})")
         for d in range(2, most + 1):

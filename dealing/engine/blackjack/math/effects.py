@@ -51,14 +51,26 @@ def rule_effects(preset: str = "salon") -> dict:
         basic = base_basic if same else bj.edge(rules=change, preset=preset, strategy="basic")
         if not same:
             bj.forget(rules)
-        rows.append({"rule": name, "value": next(iter(change.values())), "preset_value": base_rules[name],
-                     "unchanged": same,
-                     "house_edge": optimal["house_edge"], "basic_house_edge": basic["house_edge"],
-                     "change": decimal(float(Decimal(optimal["house_edge"]) - Decimal(base["house_edge"]))),
-                     "basic_change": decimal(float(Decimal(basic["house_edge"])
-                                                   - Decimal(base_basic["house_edge"])))})
-    return {"format": "rule-effects/1", "variant": "blackjack", "preset": preset,
-            "house_edge": base["house_edge"], "basic_house_edge": base_basic["house_edge"], "rows": rows}
+        rows.append(
+            {
+                "rule": name,
+                "value": next(iter(change.values())),
+                "preset_value": base_rules[name],
+                "unchanged": same,
+                "house_edge": optimal["house_edge"],
+                "basic_house_edge": basic["house_edge"],
+                "change": decimal(float(Decimal(optimal["house_edge"]) - Decimal(base["house_edge"]))),
+                "basic_change": decimal(float(Decimal(basic["house_edge"]) - Decimal(base_basic["house_edge"]))),
+            }
+        )
+    return {
+        "format": "rule-effects/1",
+        "variant": "blackjack",
+        "preset": preset,
+        "house_edge": base["house_edge"],
+        "basic_house_edge": base_basic["house_edge"],
+        "rows": rows,
+    }
 
 
 def jackpot(preset: str = "online", rules=None) -> dict:
@@ -71,10 +83,19 @@ def jackpot(preset: str = "online", rules=None) -> dict:
     stake = Fraction(str(in_force["jackpot_bet"]))
     ev = (p * amount - (1 - p) * stake) / stake
     break_even = (1 - p) * stake / p
-    return {"format": "jackpot/1", "variant": "blackjack", "preset": in_force["preset"], "decks": decks,
-            "probability": _dec(p), "one_in": _dec(1 / p), "jackpot_amount": format(in_force["jackpot_amount"], "f"),
-            "jackpot_bet": format(in_force["jackpot_bet"], "f"), "ev": _dec(ev), "house_edge": _dec(-ev),
-            "break_even_amount": _dec(break_even)}
+    return {
+        "format": "jackpot/1",
+        "variant": "blackjack",
+        "preset": in_force["preset"],
+        "decks": decks,
+        "probability": _dec(p),
+        "one_in": _dec(1 / p),
+        "jackpot_amount": format(in_force["jackpot_amount"], "f"),
+        "jackpot_bet": format(in_force["jackpot_bet"], "f"),
+        "ev": _dec(ev),
+        "house_edge": _dec(-ev),
+        "break_even_amount": _dec(break_even),
+    }
 
 
 def _dec(value: Fraction) -> str:
@@ -85,6 +106,7 @@ def _dec(value: Fraction) -> str:
 
 
 # --- the cut card, by simulation -------------------------------------------------------------------
+
 
 class _Player:
     """One box playing the chart, settled with plain arithmetic (ranks 0 ace … 9 ten-value)."""
@@ -142,8 +164,8 @@ class _Player:
                     action = HIT if chart.hits(best, soft, up) else STAND
                 if action == SPLIT:
                     split = True
-                    hands[k:k + 1] = [[cards[0]], [cards[1]]]
-                    stakes[k:k + 1] = [1.0, 1.0]
+                    hands[k : k + 1] = [[cards[0]], [cards[1]]]
+                    stakes[k : k + 1] = [1.0, 1.0]
                     k -= 1
                     break
                 if action == DOUBLE:
@@ -210,7 +232,7 @@ def simulate(rounds: int, seed: int, preset: str = "salon", cut: int | None = 78
         total_sq += net * net
     mean = total_net / rounds
     var = (total_sq - rounds * mean * mean) / (rounds - 1)
-    return {"rounds": rounds, "mean": mean, "se": (var / rounds) ** 0.5, "sd": var ** 0.5}
+    return {"rounds": rounds, "mean": mean, "se": (var / rounds) ** 0.5, "sd": var**0.5}
 
 
 def cut_card(rounds: int = 200_000, seed: int = 2026, preset: str = "salon") -> dict:
@@ -222,13 +244,22 @@ def cut_card(rounds: int = 200_000, seed: int = 2026, preset: str = "salon") -> 
     continuous = simulate(rounds, seed + 1, preset, None)
     diff = continuous["mean"] - at_cut["mean"]  # the cut card's house edge minus the continuous one's
     se = (at_cut["se"] ** 2 + continuous["se"] ** 2) ** 0.5
-    return {"format": "cut-card/1", "variant": "blackjack", "preset": preset, "cut_remaining": cut,
-            "rounds": rounds, "seed": seed,
-            "cut_house_edge": decimal(-at_cut["mean"]), "cut_se": decimal(at_cut["se"]),
-            "continuous_house_edge": decimal(-continuous["mean"]), "continuous_se": decimal(continuous["se"]),
-            "difference": decimal(diff), "difference_low": decimal(diff - 1.96 * se),
-            "difference_high": decimal(diff + 1.96 * se),
-            "exact_house_edge": bj.edge(preset=preset, strategy="basic")["house_edge"]}
+    return {
+        "format": "cut-card/1",
+        "variant": "blackjack",
+        "preset": preset,
+        "cut_remaining": cut,
+        "rounds": rounds,
+        "seed": seed,
+        "cut_house_edge": decimal(-at_cut["mean"]),
+        "cut_se": decimal(at_cut["se"]),
+        "continuous_house_edge": decimal(-continuous["mean"]),
+        "continuous_se": decimal(continuous["se"]),
+        "difference": decimal(diff),
+        "difference_low": decimal(diff - 1.96 * se),
+        "difference_high": decimal(diff + 1.96 * se),
+        "exact_house_edge": bj.edge(preset=preset, strategy="basic")["house_edge"],
+    }
 
 
 # --- insurance and even money ----------------------------------------------------------------------
@@ -243,9 +274,22 @@ def insurance(preset: str = "salon", rules=None) -> dict:
     for name, cards in INSURANCE_HANDS:
         doc = bj.ev(cards, dealer="AC", rules=rules, preset=preset)
         value = Decimal(doc["options"]["insurance"])
-        rows.append({"hand": name, "cards": cards, "insurance": doc["options"]["insurance"],
-                     "dealer_blackjack": decimal(float((value + 1) / 3)), "best": doc["best"]})
+        rows.append(
+            {
+                "hand": name,
+                "cards": cards,
+                "insurance": doc["options"]["insurance"],
+                "dealer_blackjack": decimal(float((value + 1) / 3)),
+                "best": doc["best"],
+            }
+        )
     natural = bj.ev(["AS", "KH"], dealer="AD", rules=rules, preset=preset)
-    return {"format": "insurance/1", "variant": "blackjack", "preset": natural["preset"], "rows": rows,
-            "even_money": natural["options"]["even_money"], "decline": natural["options"]["stand"],
-            "even_money_best": natural["best"] == "even_money"}
+    return {
+        "format": "insurance/1",
+        "variant": "blackjack",
+        "preset": natural["preset"],
+        "rows": rows,
+        "even_money": natural["options"]["even_money"],
+        "decline": natural["options"]["stand"],
+        "even_money_best": natural["best"] == "even_money",
+    }

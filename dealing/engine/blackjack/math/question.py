@@ -22,8 +22,19 @@ MATH_OPTIONS = {
     "double": ("choice", "any", "Double on any first two cards, or on a hard 9, 10 or 11 only.", ("any", "9-11")),
 }
 PAYOUT = {"3:2": 1.5, "6:5": 1.2}
-ENGINE_RULES = ("decks", "max_hands", "resplit_aces", "hit_split_aces", "double_after_split", "jackpot",
-                "jackpot_bet", "jackpot_amount", "reshuffle", "cut_remaining", "boxes")
+ENGINE_RULES = (
+    "decks",
+    "max_hands",
+    "resplit_aces",
+    "hit_split_aces",
+    "double_after_split",
+    "jackpot",
+    "jackpot_bet",
+    "jackpot_amount",
+    "reshuffle",
+    "cut_remaining",
+    "boxes",
+)
 
 
 def _coerce(name: str, value, kind: str):
@@ -36,12 +47,12 @@ def _coerce(name: str, value, kind: str):
             return True
         if low in ("false", "no", "0", "off"):
             return False
-        raise QuestionError("rules", f"House rule \"{name}\" must be true or false, not {value!r}.")
+        raise QuestionError("rules", f'House rule "{name}" must be true or false, not {value!r}.')
     if kind == "int":
         try:
             return int(value)
         except ValueError:
-            raise QuestionError("rules", f"House rule \"{name}\" must be a whole number, not {value!r}.") from None
+            raise QuestionError("rules", f'House rule "{name}" must be a whole number, not {value!r}.') from None
     return value
 
 
@@ -60,16 +71,17 @@ def read_rules(preset, rules) -> dict:
             kind, _default, _help, *choices = MATH_OPTIONS[name]
             value = _coerce(name, value, kind)
             if kind == "bool" and type(value) is not bool:
-                raise QuestionError("rules", f"House rule \"{name}\" must be true or false, not {value!r}.")
+                raise QuestionError("rules", f'House rule "{name}" must be true or false, not {value!r}.')
             if kind == "choice" and value not in choices[0]:
-                raise QuestionError("rules", f"House rule \"{name}\" is {value!r}; it must be one of "
-                                             f"{', '.join(choices[0])}.")
+                raise QuestionError(
+                    "rules", f'House rule "{name}" is {value!r}; it must be one of {", ".join(choices[0])}.'
+                )
             math[name] = value
         elif name in OPTIONS and name != "preset":
             engine[name] = _coerce(name, value, OPTIONS[name].kind)
         else:
             known = sorted(set(ENGINE_RULES) | set(MATH_OPTIONS))
-            raise QuestionError("rules", f"There is no blackjack house rule \"{name}\" (known: {', '.join(known)}).")
+            raise QuestionError("rules", f'There is no blackjack house rule "{name}" (known: {", ".join(known)}).')
     try:
         in_force = house_rules({"preset": preset, **engine})
     except RoundError as error:

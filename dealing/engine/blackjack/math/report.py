@@ -15,8 +15,11 @@ from . import effects as fx
 
 
 def _pct(text: str, places: int = 3) -> str:
-    return f"{Decimal(text) * 100:+.{places}f} %".replace("+", "") if Decimal(text) >= 0 else \
-        f"{Decimal(text) * 100:.{places}f} %"
+    return (
+        f"{Decimal(text) * 100:+.{places}f} %".replace("+", "")
+        if Decimal(text) >= 0
+        else f"{Decimal(text) * 100:.{places}f} %"
+    )
 
 
 def _delta(text: str, places: int = 3) -> str:
@@ -32,47 +35,64 @@ def blackjack_report(cut_rounds: int = 1_000_000) -> str:
     for preset in ("salon", "online"):
         for strategy in ("optimal", "basic"):
             doc = bj.edge(preset=preset, strategy=strategy)
-            add(f"| {preset} | {strategy} | {_pct(doc['house_edge'], 4)} | {Decimal(doc['wagered']):.6f} "
-                f"| {_pct(doc['edge_per_wagered'], 4)} | {Decimal(doc['sd']):.6f} |")
+            add(
+                f"| {preset} | {strategy} | {_pct(doc['house_edge'], 4)} | {Decimal(doc['wagered']):.6f} "
+                f"| {_pct(doc['edge_per_wagered'], 4)} | {Decimal(doc['sd']):.6f} |"
+            )
     add("")
     for preset in ("salon", "online"):
         doc = bj.strategy(preset=preset)
         add(f"### The basic-strategy chart, {preset}\n")
-        add("H hit, S stand, D double (Dh: else hit, Ds: else stand), P split; the figure is the EV margin over "
-            "the next best option, in units of the bet.\n")
+        add(
+            "H hit, S stand, D double (Dh: else hit, Ds: else stand), P split; the figure is the EV margin over "
+            "the next best option, in units of the bet.\n"
+        )
         add("| hand | " + " | ".join("10" if u == "T" else u for u in doc["up_cards"]) + " |")
         add("|---|" + "---|" * len(doc["up_cards"]))
         for key in ("hard", "soft", "pairs"):
             for row in doc[key]:
-                add(f"| {row['hand']} | " + " | ".join(f"{c['code']} {Decimal(c['margin']):.3f}" for c in row["cells"])
-                    + " |")
+                add(
+                    f"| {row['hand']} | "
+                    + " | ".join(f"{c['code']} {Decimal(c['margin']):.3f}" for c in row["cells"])
+                    + " |"
+                )
         add("")
     for preset in ("salon", "online"):
         effects = fx.rule_effects(preset)
         add(f"### Rule effects, {preset} (each rule changed alone)\n")
-        add(f"The preset's edge: {_pct(effects['house_edge'], 4)} optimal, {_pct(effects['basic_house_edge'], 4)} "
-            "basic strategy.\n")
-        add("| rule | value | preset's value | house edge (optimal) | change (points of %) | house edge (basic) "
-            "| change (basic) |")
+        add(
+            f"The preset's edge: {_pct(effects['house_edge'], 4)} optimal, {_pct(effects['basic_house_edge'], 4)} "
+            "basic strategy.\n"
+        )
+        add(
+            "| rule | value | preset's value | house edge (optimal) | change (points of %) | house edge (basic) "
+            "| change (basic) |"
+        )
         add("|---|---|---|---:|---:|---:|---:|")
         for row in effects["rows"]:
-            add(f"| {row['rule']} | {row['value']} | {row['preset_value']} | {_pct(row['house_edge'], 4)} "
-                f"| {_delta(row['change'])} | {_pct(row['basic_house_edge'], 4)} | {_delta(row['basic_change'])} |")
+            add(
+                f"| {row['rule']} | {row['value']} | {row['preset_value']} | {_pct(row['house_edge'], 4)} "
+                f"| {_delta(row['change'])} | {_pct(row['basic_house_edge'], 4)} | {_delta(row['basic_change'])} |"
+            )
         add("")
     jp = fx.jackpot()
     add("### The jackpot side bet (online, A♠ J♠)\n")
-    add(f"P = {jp['probability']} (1 in {Decimal(jp['one_in']):.2f}); at a jackpot of {jp['jackpot_amount']} on a "
+    add(
+        f"P = {jp['probability']} (1 in {Decimal(jp['one_in']):.2f}); at a jackpot of {jp['jackpot_amount']} on a "
         f"{jp['jackpot_bet']} bet its EV is {Decimal(jp['ev']):+.6f} per unit (house edge "
-        f"{_pct(jp['house_edge'], 3)}); break-even jackpot {Decimal(jp['break_even_amount']):.2f}.\n")
+        f"{_pct(jp['house_edge'], 3)}); break-even jackpot {Decimal(jp['break_even_amount']):.2f}.\n"
+    )
     started = time.perf_counter()
     cut = fx.cut_card(cut_rounds)
     add(f"### The cut card (salon: reshuffle below {cut['cut_remaining']} cards) against a continuous shuffle\n")
-    add(f"{cut['rounds']:,} rounds each, heads up, basic strategy, seed {cut['seed']}: house edge with the cut card "
+    add(
+        f"{cut['rounds']:,} rounds each, heads up, basic strategy, seed {cut['seed']}: house edge with the cut card "
         f"{_pct(cut['cut_house_edge'], 3)} (se {_pct(cut['cut_se'], 3)}), continuous shuffle "
         f"{_pct(cut['continuous_house_edge'], 3)} (se {_pct(cut['continuous_se'], 3)}); the difference "
         f"(cut − continuous) {_delta(cut['difference'])} points, 95 % interval [{_delta(cut['difference_low'])}, "
         f"{_delta(cut['difference_high'])}]. Exact edge of the chart off the top: {_pct(cut['exact_house_edge'], 4)}. "
-        f"({time.perf_counter() - started:.0f} s.)\n")
+        f"({time.perf_counter() - started:.0f} s.)\n"
+    )
     return "\n".join(out) + "\n"
 
 
@@ -97,8 +117,12 @@ def blackjack_speed() -> str:
             bj.ev(cards, dealer=up)
             times.append(time.perf_counter() - t)
     times.sort()
-    lines.append(f"warm ev (1,000 questions): median {times[len(times) // 2] * 1000:.3f} ms, "
-                 f"99th percentile {times[int(len(times) * 0.99)] * 1000:.3f} ms, max {times[-1] * 1000:.3f} ms")
-    timed("cold ev on a depleted shoe (T,6 v T, 20 cards removed)",
-          lambda: bj.ev(["TS", "6H"], dealer="TC", removed=["2S", "3S", "4S", "5S", "6S"] * 4))
+    lines.append(
+        f"warm ev (1,000 questions): median {times[len(times) // 2] * 1000:.3f} ms, "
+        f"99th percentile {times[int(len(times) * 0.99)] * 1000:.3f} ms, max {times[-1] * 1000:.3f} ms"
+    )
+    timed(
+        "cold ev on a depleted shoe (T,6 v T, 20 cards removed)",
+        lambda: bj.ev(["TS", "6H"], dealer="TC", removed=["2S", "3S", "4S", "5S", "6S"] * 4),
+    )
     return "\n".join(lines) + "\n"

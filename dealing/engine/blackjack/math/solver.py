@@ -42,7 +42,7 @@ def total(hand: tuple) -> tuple[int, bool]:
 
 
 def _add(hand: tuple, r: int) -> tuple:
-    return hand[:r] + (hand[r] + 1,) + hand[r + 1:]
+    return hand[:r] + (hand[r] + 1,) + hand[r + 1 :]
 
 
 def _sub(shoe: tuple, hand: tuple) -> tuple:
@@ -102,7 +102,7 @@ class Solver:
             else:
                 i = best - 17
                 win = bust + sum(odds[:i])
-                lose = sum(odds[i + 1:5])
+                lose = sum(odds[i + 1 : 5])
             got = (win - lose, nb, win + lose)
         self._stand[key] = got
         return got
@@ -119,7 +119,7 @@ class Solver:
             for r in range(N_RANKS):
                 if shoe[r]:
                     child = _add(hand, r)
-                    memo.setdefault((up, child), shoe[:r] + (shoe[r] - 1,) + shoe[r + 1:])
+                    memo.setdefault((up, child), shoe[:r] + (shoe[r] - 1,) + shoe[r + 1 :])
                     got.append((r, shoe[r] / n, child))
             memo[key] = got
         return got
@@ -173,8 +173,10 @@ class Solver:
 
     def options(self, up: int, hand: tuple, *, split_hand: bool = False, policy=None) -> dict:
         """{option: value} for a two-card hand (split_hand: a hand made by splitting)."""
-        out = {STAND: self.stand(up, hand),
-               HIT: self.hit(up, hand) if policy is None else self._policy_hit(up, hand, policy)}
+        out = {
+            STAND: self.stand(up, hand),
+            HIT: self.hit(up, hand) if policy is None else self._policy_hit(up, hand, policy),
+        }
         if self.can_double(hand, split_hand):
             out[DOUBLE] = self.double(up, hand)
         pair = next((r for r in range(N_RANKS) if hand[r] == 2), None)
@@ -247,7 +249,7 @@ class Solver:
         hands = e_non + e_pair
         mean = e_non * non_pair[0] + e_pair * as_pair[0]
         wager = e_non * non_pair[1] + e_pair * as_pair[1]
-        each_sq = (e_non * non_pair[2] + e_pair * as_pair[2])
+        each_sq = e_non * non_pair[2] + e_pair * as_pair[2]
         # the cross terms: E[X_i X_j | no blackjack] taken as the product of the hands' means
         mu = mean / hands / nb
         square = each_sq + hands * (hands - 1) * mu * mu * nb

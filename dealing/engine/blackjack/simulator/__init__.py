@@ -19,15 +19,42 @@ from .cards import CENT, PLAYERS, RANKS, VALUE, basic_strategy, natural, new_sho
 from .round import Round
 from .rules import DEALT_MISTAKES, MISTAKES, PRESETS, RULE_NAMES
 
-__all__ = ["MISTAKES", "PRESETS", "RANKS", "VALUE", "PLAYERS", "CENT", "new_shoe", "total", "natural", "three_to_two",
-           "basic_strategy", "simulate_round", "simulate_shoe"]
+__all__ = [
+    "MISTAKES",
+    "PRESETS",
+    "RANKS",
+    "VALUE",
+    "PLAYERS",
+    "CENT",
+    "new_shoe",
+    "total",
+    "natural",
+    "three_to_two",
+    "basic_strategy",
+    "simulate_round",
+    "simulate_shoe",
+]
 
 
-def simulate_round(rng, *, mistake: str | None = None, number: int = 0, preset: str = "salon",
-                   table_min=None, table_max=None, rules: dict | None = None, shoe: list[str] | None = None,
-                   dealer: str = "D-1", table_name: str | None = None, boxes: tuple[int, int] | None = None,
-                   insurance: float = 0.15, even_money: float = 0.35, errors: float = 0.04, jackpot: float = 0.5,
-                   attempts: int = 25) -> Simulated:
+def simulate_round(
+    rng,
+    *,
+    mistake: str | None = None,
+    number: int = 0,
+    preset: str = "salon",
+    table_min=None,
+    table_max=None,
+    rules: dict | None = None,
+    shoe: list[str] | None = None,
+    dealer: str = "D-1",
+    table_name: str | None = None,
+    boxes: tuple[int, int] | None = None,
+    insurance: float = 0.15,
+    even_money: float = 0.35,
+    errors: float = 0.04,
+    jackpot: float = 0.5,
+    attempts: int = 25,
+) -> Simulated:
     """One round. With `mistake`, retry until the dealt round gives that mistake a place to happen.
 
     Options: `preset` (salon | online), `table_min` / `table_max`, `rules` (house-rule overrides),
@@ -45,22 +72,50 @@ def simulate_round(rng, *, mistake: str | None = None, number: int = 0, preset: 
         in_force[key] = Decimal(in_force[key])
     lo = Decimal(table_min) if table_min is not None else PRESETS[preset]["min"]
     hi = Decimal(table_max) if table_max is not None else PRESETS[preset]["max"]
-    options = dict(preset=preset, overrides=overrides, rules=in_force, table_min=lo, table_max=hi, dealer=dealer,
-                   table_name=table_name, boxes=boxes or (1, in_force["boxes"]), insurance=insurance,
-                   even_money=even_money, errors=errors, jackpot=jackpot)
+    options = dict(
+        preset=preset,
+        overrides=overrides,
+        rules=in_force,
+        table_min=lo,
+        table_max=hi,
+        dealer=dealer,
+        table_name=table_name,
+        boxes=boxes or (1, in_force["boxes"]),
+        insurance=insurance,
+        even_money=even_money,
+        errors=errors,
+        jackpot=jackpot,
+    )
 
     def deal(source: list[str], wanted: str | None) -> Round:
         # Rigged for a dealt mistake only from a fresh shoe: a given shoe is dealt as it lies.
-        return Round(rng, source, wanted if wanted in DEALT_MISTAKES else None,
-                      rig=shoe is None and wanted is not None, wanted=wanted, **options)
+        return Round(
+            rng,
+            source,
+            wanted if wanted in DEALT_MISTAKES else None,
+            rig=shoe is None and wanted is not None,
+            wanted=wanted,
+            **options,
+        )
 
     return until_written(mistake, attempts, shoe, lambda: new_shoe(rng, in_force["decks"]), deal)
 
 
 # --- a shoe ------------------------------------------------------------------------------------
 
-def simulate_shoe(rng, *, rounds: int, preset: str = "salon", rules: dict | None = None, table_min=None,
-                  table_max=None, dealer: str = "D-1", table_name: str | None = None, **options) -> dict:
+
+def simulate_shoe(
+    rng,
+    *,
+    rounds: int,
+    preset: str = "salon",
+    rules: dict | None = None,
+    table_min=None,
+    table_max=None,
+    dealer: str = "D-1",
+    table_name: str | None = None,
+    **options,
+) -> dict:
     """A correct `shoe/1` document of `rounds` rounds: salon shoes are played down to the cut and
     replaced; online, every round comes from a freshly shuffled shoe."""
     in_force = {**PRESETS[preset], **(rules or {})}
@@ -74,11 +129,26 @@ def simulate_shoe(rng, *, rounds: int, preset: str = "salon", rules: dict | None
         if not shoe or cut is None or len(shoe) < cut:
             shoe = new_shoe(rng, decks)
             items.append({"e": "shuffle", "by": dealer})
-        sim = simulate_round(rng, number=k, preset=preset, rules=rules, table_min=lo, table_max=hi, shoe=shoe,
-                             dealer=dealer, table_name=table_name, **options)
+        sim = simulate_round(
+            rng,
+            number=k,
+            preset=preset,
+            rules=rules,
+            table_min=lo,
+            table_max=hi,
+            shoe=shoe,
+            dealer=dealer,
+            table_name=table_name,
+            **options,
+        )
         items.append({"e": "round", "round": sim.doc})
         if cut is None:
             shoe = []
-    doc = {"format": "shoe/1", "variant": "blackjack", "table": {"min": lo, "max": hi},
-           "rules": {"preset": preset, **(rules or {})}, "items": items}
+    doc = {
+        "format": "shoe/1",
+        "variant": "blackjack",
+        "table": {"min": lo, "max": hi},
+        "rules": {"preset": preset, **(rules or {})},
+        "items": items,
+    }
     return doc

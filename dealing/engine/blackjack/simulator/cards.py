@@ -5,8 +5,7 @@ property tests compare the two."""
 from decimal import ROUND_DOWN, Decimal
 
 RANKS = "23456789TJQKA"
-VALUE = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 10, "Q": 10, "K": 10,
-         "A": 1}
+VALUE = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 10, "Q": 10, "K": 10, "A": 1}
 PLAYERS = [f"P-{n}" for n in range(1, 25)]
 CENT = Decimal("0.01")
 
@@ -39,6 +38,7 @@ def three_to_two(bet: Decimal) -> Decimal:
 
 # --- basic strategy: multi-deck, dealer stands on soft 17, double after split, no surrender ----------
 
+
 def _up_value(card: str) -> int:
     v = VALUE[card[0]]
     return 11 if v == 1 else v
@@ -48,9 +48,18 @@ def basic_strategy(cards: list[str], up: str, *, can_double: bool, can_split: bo
     d = _up_value(up)
     if can_split and len(cards) == 2 and VALUE[cards[0][0]] == VALUE[cards[1][0]]:
         pair = VALUE[cards[0][0]]
-        split = {1: True, 8: True, 10: False, 5: False,
-                 9: d in (2, 3, 4, 5, 6, 8, 9), 7: d <= 7, 6: d <= 6, 4: d in (5, 6),
-                 3: d <= 7, 2: d <= 7}[pair]
+        split = {
+            1: True,
+            8: True,
+            10: False,
+            5: False,
+            9: d in (2, 3, 4, 5, 6, 8, 9),
+            7: d <= 7,
+            6: d <= 6,
+            4: d in (5, 6),
+            3: d <= 7,
+            2: d <= 7,
+        }[pair]
         if split:
             return "split"
     best, soft = total(cards)

@@ -9,6 +9,7 @@ from ...simulators.injection import Log
 from .cards import CENT, LOW, PLAYERS, TEN, VALUE, basic_strategy, natural, three_to_two, total
 from .rules import DEALT_MISTAKES, MISTAKES
 
+
 class _Hand:
     __slots__ = ("name", "cards", "bet", "double", "split", "aces")
 
@@ -37,8 +38,27 @@ _RIGS = {
 class Round(Log):
     halve_rounding = ROUND_DOWN
 
-    def __init__(self, rng, shoe, dealt_mistake, *, rig, wanted, preset, overrides, rules, table_min, table_max,
-                 dealer, table_name, boxes, insurance, even_money, errors, jackpot):
+    def __init__(
+        self,
+        rng,
+        shoe,
+        dealt_mistake,
+        *,
+        rig,
+        wanted,
+        preset,
+        overrides,
+        rules,
+        table_min,
+        table_max,
+        dealer,
+        table_name,
+        boxes,
+        insurance,
+        even_money,
+        errors,
+        jackpot,
+    ):
         self.rng = rng
         self.shoe = shoe
         self.used: list[str] = []
@@ -85,8 +105,11 @@ class Round(Log):
             ranks = {want} if isinstance(want, str) else want
             pos = len(shoe) - 1 - pop
             if shoe[pos][0] not in ranks:
-                j = next(j for j in range(len(shoe)) if j not in taken and j != pos and shoe[j][0] in ranks
-                         and len(shoe) - 1 - j not in wants)
+                j = next(
+                    j
+                    for j in range(len(shoe))
+                    if j not in taken and j != pos and shoe[j][0] in ranks and len(shoe) - 1 - j not in wants
+                )
                 shoe[pos], shoe[j] = shoe[j], shoe[pos]
             taken.add(pos)
 
@@ -180,8 +203,13 @@ class Round(Log):
             if number not in self.even:
                 self._play_box(number)
 
-        live = [h for number in numbers if number not in self.even for h in self.hands[number]
-                if total(h.cards)[0] <= 21 and not (not h.split and natural(h.cards))]
+        live = [
+            h
+            for number in numbers
+            if number not in self.even
+            for h in self.hands[number]
+            if total(h.cards)[0] <= 21 and not (not h.split and natural(h.cards))
+        ]
         if live:
             self._dealer_plays()
         for number in numbers:
@@ -216,8 +244,11 @@ class Round(Log):
                     break
                 two = len(h.cards) == 2
                 pair = two and VALUE[h.cards[0][0]] == VALUE[h.cards[1][0]]
-                can_double = two and (not h.split or rules["double_after_split"]) and not (
-                    h.aces and not rules["hit_split_aces"])
+                can_double = (
+                    two
+                    and (not h.split or rules["double_after_split"])
+                    and not (h.aces and not rules["hit_split_aces"])
+                )
                 can_split = pair and len(hands) < rules["max_hands"] and not (h.aces and not rules["resplit_aces"])
                 action = basic_strategy(h.cards, self.up, can_double=can_double, can_split=can_split)
                 if rng.random() < self.p_errors:
@@ -259,8 +290,10 @@ class Round(Log):
         h = hands[k]
         aces = h.cards[0][0] == "A" and h.cards[1][0] == "A"
         self._emit({"e": "split", "hand": h.name}, kind="action", hand=h.name)
-        hands[k:k + 1] = [_Hand(h.name + ".1", [h.cards[0]], h.bet, True, aces),
-                          _Hand(h.name + ".2", [h.cards[1]], h.bet, True, aces)]
+        hands[k : k + 1] = [
+            _Hand(h.name + ".1", [h.cards[0]], h.bet, True, aces),
+            _Hand(h.name + ".2", [h.cards[1]], h.bet, True, aces),
+        ]
 
     def _dealer_plays(self) -> None:
         cards = self.dealer_cards
@@ -280,10 +313,16 @@ class Round(Log):
 
     # --- settling ---------------------------------------------------------------------------
 
-    def _settle(self, number: int, hand: str, wager: str, result: str, size: Decimal, paid: Decimal, kind: str,
-                **meta) -> None:
-        event = {"e": result, "stake": self.stakes[number]["id"], "hand": hand, "wager": wager,
-                 "amount": paid if result == "pay" else size}
+    def _settle(
+        self, number: int, hand: str, wager: str, result: str, size: Decimal, paid: Decimal, kind: str, **meta
+    ) -> None:
+        event = {
+            "e": result,
+            "stake": self.stakes[number]["id"],
+            "hand": hand,
+            "wager": wager,
+            "amount": paid if result == "pay" else size,
+        }
         delta = paid if result == "pay" else (-size if result == "take" else Decimal(0))
         self._emit(event, kind=kind, size=size, delta=delta, **meta)
 
@@ -323,13 +362,18 @@ class Round(Log):
 
     def write(self, mistake: str | None) -> Simulated | None:
         table = {"min": self.min, "max": self.max, **({"name": self.table_name} if self.table_name else {})}
-        return self._write_log(mistake, MISTAKES, mistake not in DEALT_MISTAKES, {
-            "variant": "blackjack",
-            "table": table,
-            "rules": {"preset": self.preset, **self.overrides},
-            "dealer": self.dealer,
-            "stakes": [self.stakes[n] for n in self.numbers],
-        })
+        return self._write_log(
+            mistake,
+            MISTAKES,
+            mistake not in DEALT_MISTAKES,
+            {
+                "variant": "blackjack",
+                "table": table,
+                "rules": {"preset": self.preset, **self.overrides},
+                "dealer": self.dealer,
+                "stakes": [self.stakes[n] for n in self.numbers],
+            },
+        )
 
     def _settlements(self, results=("pay", "take", "leave")) -> list[int]:
         return [k for k, m in enumerate(self.meta) if "delta" in m and self.events[k]["e"] in results]

@@ -5,15 +5,46 @@ the audit must give it."""
 from decimal import Decimal
 
 PRESETS = {
-    "salon": {"decks": 6, "boxes": 5, "max_hands": 4, "resplit_aces": False, "hit_split_aces": False,
-              "double_after_split": True, "jackpot": False, "jackpot_bet": Decimal(1),
-              "jackpot_amount": Decimal(1000), "cut_remaining": 78, "min": Decimal(100), "max": Decimal(5000)},
-    "online": {"decks": 8, "boxes": 1, "max_hands": 2, "resplit_aces": False, "hit_split_aces": False,
-               "double_after_split": True, "jackpot": True, "jackpot_bet": Decimal(1),
-               "jackpot_amount": Decimal(1000), "cut_remaining": None, "min": Decimal(1), "max": Decimal(500)},
+    "salon": {
+        "decks": 6,
+        "boxes": 5,
+        "max_hands": 4,
+        "resplit_aces": False,
+        "hit_split_aces": False,
+        "double_after_split": True,
+        "jackpot": False,
+        "jackpot_bet": Decimal(1),
+        "jackpot_amount": Decimal(1000),
+        "cut_remaining": 78,
+        "min": Decimal(100),
+        "max": Decimal(5000),
+    },
+    "online": {
+        "decks": 8,
+        "boxes": 1,
+        "max_hands": 2,
+        "resplit_aces": False,
+        "hit_split_aces": False,
+        "double_after_split": True,
+        "jackpot": True,
+        "jackpot_bet": Decimal(1),
+        "jackpot_amount": Decimal(1000),
+        "cut_remaining": None,
+        "min": Decimal(1),
+        "max": Decimal(500),
+    },
 }
-RULE_NAMES = ("decks", "boxes", "max_hands", "resplit_aces", "hit_split_aces", "double_after_split", "jackpot",
-               "jackpot_bet", "jackpot_amount")
+RULE_NAMES = (
+    "decks",
+    "boxes",
+    "max_hands",
+    "resplit_aces",
+    "hit_split_aces",
+    "double_after_split",
+    "jackpot",
+    "jackpot_bet",
+    "jackpot_amount",
+)
 
 MISTAKES = {
     "wrong_amount": "WRONG_AMOUNT",
@@ -35,5 +66,13 @@ MISTAKES = {
     "draw_order": "DRAW_ORDER",
 }
 # Mistakes made while dealing and playing (the rest are made when the finished log is written down).
-DEALT_MISTAKES = {"dealer_hits_soft_17", "dealer_stands_on_16", "insurance_over_half", "bet_limits",
-                   "hit_split_aces", "split_over_max", "split_unequal", "double_on_three_cards"}
+DEALT_MISTAKES = {
+    "dealer_hits_soft_17",
+    "dealer_stands_on_16",
+    "insurance_over_half",
+    "bet_limits",
+    "hit_split_aces",
+    "split_over_max",
+    "split_unequal",
+    "double_on_three_cards",
+}

@@ -70,11 +70,13 @@ ACTIONS = ("stand", "hit", "dark")  # also the order that breaks ties (analytics
 RESULTS = ("17", "18", "19", "20", "21", "bust")  # the dealer's: the combinations count 21
 BUST = 5
 
-RULE_COMBINATIONS = tuple({"dark_win_bet": w, "dark_double_bust_bet": b}
-                          for w in ("leave", "take") for b in ("leave", "take"))
+RULE_COMBINATIONS = tuple(
+    {"dark_win_bet": w, "dark_double_bust_bet": b} for w in ("leave", "take") for b in ("leave", "take")
+)
 
 
 # --- the dealer's draws, independent of the shoe --------------------------------------------------
+
 
 def _dealer_result(total: int, n: int, pictures_only: bool) -> int | None:
     """The dealer's result (index into RESULTS) if he stops here, else None."""
@@ -103,7 +105,7 @@ def _dealer_draws(up: int) -> list[tuple[int, list[tuple[int, int, tuple]]]]:
                 entry[1] += 1
             return
         for r in range(N_RANKS):
-            walk(drawn[:r] + (drawn[r] + 1,) + drawn[r + 1:], total + VALUE[r], n + 1, pictures_only and PICTURE[r])
+            walk(drawn[:r] + (drawn[r] + 1,) + drawn[r + 1 :], total + VALUE[r], n + 1, pictures_only and PICTURE[r])
 
     walk((0,) * N_RANKS, VALUE[up], 1, PICTURE[up])
     by_length: dict[int, list] = {}
@@ -116,8 +118,10 @@ def _dealer_draws(up: int) -> list[tuple[int, list[tuple[int, int, tuple]]]]:
 DEALER_DRAWS = tuple(_dealer_draws(up) for up in range(N_RANKS))
 MAX_DEALER_DRAWS = max(m for draws in DEALER_DRAWS for m, _ in draws)
 # FALLING[s][d] = s (s-1) … (s-d+1): the ways to draw d given cards in order from s of them.
-FALLING = tuple(tuple(factorial(s) // factorial(s - d) if d <= s else 0 for d in range(MAX_DEALER_DRAWS + 1))
-                for s in range(PER_RANK + 1))
+FALLING = tuple(
+    tuple(factorial(s) // factorial(s - d) if d <= s else 0 for d in range(MAX_DEALER_DRAWS + 1))
+    for s in range(PER_RANK + 1)
+)
 
 
 class Shoe:
@@ -245,7 +249,7 @@ class Solver:
                 for i, k in enumerate(BETS):
                     hit[i] -= (1 + k) * w
             else:
-                child = self.node(hand[:c] + (hand[c] + 1,) + hand[c + 1:], up).best
+                child = self.node(hand[:c] + (hand[c] + 1,) + hand[c + 1 :], up).best
                 for i in range(len(BETS)):
                     hit[i] += s * child[i]
         options = {STAND: stand, HIT: tuple(hit)}
@@ -256,7 +260,7 @@ class Solver:
                 s = left[c]
                 if not s:
                     continue
-                dd = shoe.dealer(left[:c] + (s - 1,) + left[c + 1:], up)
+                dd = shoe.dealer(left[:c] + (s - 1,) + left[c + 1 :], up)
                 t = total + VALUE[c]
                 combination = c in completes
                 if t > 21 and not combination:
@@ -313,9 +317,9 @@ class Solver:
                     if t >= 21 or combination:
                         got += s * lose2 * below
                     else:
-                        got += s * self.second_moment(hand[:c] + (hand[c] + 1,) + hand[c + 1:], up, i)
+                        got += s * self.second_moment(hand[:c] + (hand[c] + 1,) + hand[c + 1 :], up, i)
                     continue
-                dd = shoe.dealer(left[:c] + (s - 1,) + left[c + 1:], up)
+                dd = shoe.dealer(left[:c] + (s - 1,) + left[c + 1 :], up)
                 if t > 21 and not combination:
                     good, take = dd[BUST], self.double_bust_take
                 else:
@@ -438,6 +442,7 @@ def _is_counts(value) -> bool:
 
 # --- the questions --------------------------------------------------------------------------------
 
+
 def ev(cards, dealer=None, bet=None, removed=(), rules=None) -> dict:
     """The `ev/1` document: every legal option's exact EV in Antes, and the best one.
 
@@ -454,15 +459,22 @@ def ev(cards, dealer=None, bet=None, removed=(), rules=None) -> dict:
     if dealer is not None:
         got = read_cards([dealer], "dealer")
         dealer_code = got[0]
-    check_copies([("cards", c) for c in hand_codes] + ([("dealer", dealer_code)] if dealer_code else [])
-                  + [("removed", c) for c in removed_codes])
+    check_copies(
+        [("cards", c) for c in hand_codes]
+        + ([("dealer", dealer_code)] if dealer_code else [])
+        + [("removed", c) for c in removed_codes]
+    )
     check_not_settled(hand_codes)
     if dealer_code is None and len(hand_codes) > 1:
-        raise QuestionError("dealer", "A box with two or more cards draws after the dealer opened his card: name "
-                                      "his up card.")
+        raise QuestionError(
+            "dealer", "A box with two or more cards draws after the dealer opened his card: name his up card."
+        )
     if dealer_code is None and bet is not None:
-        raise QuestionError("bet", "With one card and no dealer's card the question is the Bet itself (fold or "
-                                   "bet:1 … bet:10); a Bet needs the dealer's up card.")
+        raise QuestionError(
+            "bet",
+            "With one card and no dealer's card the question is the Bet itself (fold or "
+            "bet:1 … bet:10); a Bet needs the dealer's up card.",
+        )
     if bet is None:
         bet = 1 if dealer_code is not None else None
     elif type(bet) is not int or not 1 <= bet <= BET_MULTIPLE_MAX:
@@ -470,8 +482,10 @@ def ev(cards, dealer=None, bet=None, removed=(), rules=None) -> dict:
     counts = shoe_counts(removed_codes)
     named = len(hand_codes) + (dealer_code is not None)
     if sum(counts) - named < SHOE_MIN:
-        raise QuestionError("removed", f"The shoe would keep {sum(counts) - named} cards after those named; the "
-                                       f"model needs at least {SHOE_MIN}.")
+        raise QuestionError(
+            "removed",
+            f"The shoe would keep {sum(counts) - named} cards after those named; the model needs at least {SHOE_MIN}.",
+        )
     solver = solve(rules, counts)
     hand = hand_counts(hand_codes)
     if dealer_code is None:
@@ -481,8 +495,13 @@ def ev(cards, dealer=None, bet=None, removed=(), rules=None) -> dict:
         scale = solver.shoe.scale[node.n - solver.shoe.floor]
         values = {ACTIONS[a]: Fraction(v[bet - 1], scale) for a, v in sorted(node.options.items())}
     return {
-        "format": "ev/1", "variant": "ochko", "preset": None, "cards": hand_codes, "dealer": dealer_code,
-        "bet": bet, "removed": removed_codes,
+        "format": "ev/1",
+        "variant": "ochko",
+        "preset": None,
+        "cards": hand_codes,
+        "dealer": dealer_code,
+        "bet": bet,
+        "removed": removed_codes,
         "options": {name: decimal(v) for name, v in values.items()},
         "best": best_option(values),
     }
@@ -493,9 +512,14 @@ def edge(rules=None, *, dark: bool = True) -> dict:
     rules = read_rules(rules)
     figures = _round(rules, dark)
     return {
-        "format": "edge/1", "variant": "ochko", "preset": None, "strategy": "optimal",
-        "house_edge": decimal(-figures["mean"]), "expected_return": decimal(figures["mean"]),
-        "wagered": decimal(figures["wagered"]), "edge_per_wagered": decimal(-figures["mean"] / figures["wagered"]),
+        "format": "edge/1",
+        "variant": "ochko",
+        "preset": None,
+        "strategy": "optimal",
+        "house_edge": decimal(-figures["mean"]),
+        "expected_return": decimal(figures["mean"]),
+        "wagered": decimal(figures["wagered"]),
+        "edge_per_wagered": decimal(-figures["mean"] / figures["wagered"]),
         "sd": decimal_sqrt(figures["square"] - figures["mean"] ** 2),
         "rules": rules_jsonable(rules),
     }
@@ -556,7 +580,8 @@ def strategy(bet=1, rules=None) -> dict:
             by_action = found["by_action"]
             a = max(sorted(by_action), key=lambda b: by_action[b][0])  # the first in tie order wins ties
             line_cells[RANKS[up]] = {
-                "action": ACTIONS[a], "margin": decimal(by_action[a][1] / found["weight"]),
+                "action": ACTIONS[a],
+                "margin": decimal(by_action[a][1] / found["weight"]),
                 "agree": decimal(by_action[a][0] / found["weight"]),
             }
         rows.append({"hand": str(row[1]), "kind": "one_card" if row[0] == "card" else "total", "cells": line_cells})
@@ -565,15 +590,28 @@ def strategy(bet=1, rules=None) -> dict:
         values = solver.first_values(card)
         name = best_option(values)
         others = [v for n_, v in values.items() if n_ != name]
-        bet_decision[RANKS[card]] = {"action": name, "ev": decimal(values[name]),
-                                     "margin": decimal(values[name] - max(others))}
+        bet_decision[RANKS[card]] = {
+            "action": name,
+            "ev": decimal(values[name]),
+            "margin": decimal(values[name] - max(others)),
+        }
     with_dark = _round(rules, True)["mean"]
     without = _round(rules, False)["mean"]
     return {
-        "format": "strategy/1", "variant": "ochko", "preset": None, "strategy": "optimal", "bet": bet,
-        "rules": rules_jsonable(rules), "up_cards": list(RANKS), "rows": rows, "bet_decision": bet_decision,
-        "dark_value": {"house_edge": decimal(-with_dark), "house_edge_without_dark": decimal(-without),
-                       "value": decimal(with_dark - without)},
+        "format": "strategy/1",
+        "variant": "ochko",
+        "preset": None,
+        "strategy": "optimal",
+        "bet": bet,
+        "rules": rules_jsonable(rules),
+        "up_cards": list(RANKS),
+        "rows": rows,
+        "bet_decision": bet_decision,
+        "dark_value": {
+            "house_edge": decimal(-with_dark),
+            "house_edge_without_dark": decimal(-without),
+            "value": decimal(with_dark - without),
+        },
     }
 
 
@@ -603,13 +641,14 @@ def _reach(solver: Solver, i: int) -> dict:
                 s = node.left[c]
                 if not s or total + VALUE[c] >= 21 or c in completes:
                     continue  # settled at once
-                key = (hand[:c] + (hand[c] + 1,) + hand[c + 1:], up)
+                key = (hand[:c] + (hand[c] + 1,) + hand[c + 1 :], up)
                 following[key] = following.get(key, 0) + p * Fraction(s, node.n)
         frontier = following
     return reach
 
 
 # --- the command line (math/cli.py) ----------------------------------------------------------------
+
 
 def cli(args, rules: dict):
     """The answer to `ev|edge|strategy ochko …` (math/cli.py has parsed it and read its rules)."""

@@ -14,7 +14,7 @@ def optimal_bet(solver: Solver, card: str) -> int:
 
 
 def optimal_action(solver: Solver, cards, dealer: str, bet: int) -> str:
-    """"stand", "hit" or "dark": the optimal option for a box holding `cards` (codes, unsettled) with
+    """ "stand", "hit" or "dark": the optimal option for a box holding `cards` (codes, unsettled) with
     a Bet of `bet` Antes against the dealer's up card `dealer` — the action `edge` assumes (the
     shoe is the solver's minus these cards only, composition-dependent as in the full solve)."""
     hand = [0] * N_RANKS

@@ -18,9 +18,8 @@ PER_RANK = 4 * DECKS
 DIGITS = 18  # significant digits of the decimal strings (the contract asks for at least 12)
 
 
-
-
 # --- reading the question -------------------------------------------------------------------------
+
 
 def read_rules(rules) -> dict:
     try:
@@ -76,6 +75,7 @@ def hand_counts(codes: list[str]) -> tuple:
 
 
 # --- the answers ----------------------------------------------------------------------------------
+
 
 def best_option(values: dict) -> str:
     """The option with the highest EV; ties go to the first in the contract's order (dicts keep it)."""

@@ -27,26 +27,34 @@ def ochko_report() -> str:
     out: list[str] = []
     add = out.append
     add("### House edge under optimal play, per combination of the dark-card house rules\n")
-    add("| dark_win_bet | dark_double_bust_bet | house edge per Ante | wagered (Ante + Bet) | edge per unit wagered "
-        "| sd of a round | house edge without the dark card | the dark card's value |")
+    add(
+        "| dark_win_bet | dark_double_bust_bet | house edge per Ante | wagered (Ante + Bet) | edge per unit wagered "
+        "| sd of a round | house edge without the dark card | the dark card's value |"
+    )
     add("|---|---|---:|---:|---:|---:|---:|---:|")
     for combination in ochko.RULE_COMBINATIONS:
         doc = ochko.edge(dict(combination))
         without = ochko.edge(dict(combination), dark=False)
         value = Decimal(without["house_edge"]) - Decimal(doc["house_edge"])
-        add(f"| {combination['dark_win_bet']} | {combination['dark_double_bust_bet']} | {_pct(doc['house_edge'])} "
+        add(
+            f"| {combination['dark_win_bet']} | {combination['dark_double_bust_bet']} | {_pct(doc['house_edge'])} "
             f"| {Decimal(doc['wagered']):.6f} | {_pct(doc['edge_per_wagered'])} | {Decimal(doc['sd']):.6f} "
-            f"| {_pct(without['house_edge'])} | {_pct(str(value))} |")
+            f"| {_pct(without['house_edge'])} | {_pct(str(value))} |"
+        )
     solve_time = time.perf_counter() - started
     solver = ochko.solve()
     add("")
-    add(f"Size of the default solve: {len(solver._nodes):,} states (the box's cards × the up card), "
+    add(
+        f"Size of the default solve: {len(solver._nodes):,} states (the box's cards × the up card), "
         f"{len(solver.shoe._dealer):,} dealer distributions; the dealer's draw multisets per up card: "
         + ", ".join(f"{r} {sum(len(g) for _, g in draws)}" for r, draws in zip(ochko.RANKS, ochko.DEALER_DRAWS))
-        + ".\n")
-    add("Exact values (default rules, `edge ochko`): house edge "
+        + ".\n"
+    )
+    add(
+        "Exact values (default rules, `edge ochko`): house edge "
         f"{ochko.edge()['house_edge']}, edge per unit wagered {ochko.edge()['edge_per_wagered']}, "
-        f"sd {ochko.edge()['sd']}.\n")
+        f"sd {ochko.edge()['sd']}.\n"
+    )
     add("### The Bet after the first card (default rules)\n")
     add("EV in Antes of folding and of each Bet, before the dealer opens his card (`ev ochko --cards …`).\n")
     add("| first card | fold | " + " | ".join(f"bet {k}" for k in ochko.BETS) + " | best |")
@@ -59,9 +67,11 @@ def ochko_report() -> str:
     for bet in (1, 10):
         doc = ochko.strategy(bet=bet)
         add(f"### The chart for a Bet of {bet} Ante{'s' if bet > 1 else ''} (default rules)\n")
-        add("S stand, H hit, D dark card; the figure is the margin in Antes over the next best option "
+        add(
+            "S stand, H hit, D dark card; the figure is the margin in Antes over the next best option "
             "(the cell's hands weighed by how often optimal play reaches them); * marks a cell where "
-            "some of its hands play otherwise (the share that agrees follows the star).\n")
+            "some of its hands play otherwise (the share that agrees follows the star).\n"
+        )
         add("| hand | " + " | ".join(doc["up_cards"]) + " |")
         add("|---|" + "---|" * len(doc["up_cards"]))
         for row in doc["rows"]:
@@ -76,8 +86,10 @@ def ochko_report() -> str:
                 grid.append(f"{cell['action'][0].upper()} {Decimal(cell['margin']):.3f}{star}")
             add(f"| {name} | " + " | ".join(grid) + " |")
         add("")
-    add(f"(Generated in {time.perf_counter() - started:.1f} s; the four rule sets with and without the dark card "
-        f"solved from cold in {solve_time:.1f} s.)")
+    add(
+        f"(Generated in {time.perf_counter() - started:.1f} s; the four rule sets with and without the dark card "
+        f"solved from cold in {solve_time:.1f} s.)"
+    )
     return "\n".join(out) + "\n"
 
 
@@ -108,10 +120,16 @@ def ochko_speed() -> str:
             ochko.ev(cards, dealer=dealer, bet=bet)
             times.append(time.perf_counter() - t)
     times.sort()
-    lines.append(f"warm ev (1,000 questions): median {times[len(times) // 2] * 1000:.3f} ms, "
-                 f"99th percentile {times[int(len(times) * 0.99)] * 1000:.3f} ms, max {times[-1] * 1000:.3f} ms")
-    timed("cold ev on a depleted shoe, a two-card hand against an up card",
-          lambda: ochko.ev(["TS", "6H"], dealer="9C", bet=10, removed=["6S", "7S", "TD"]))
-    timed("cold ev on a depleted shoe, the one-card question (all nine up cards)",
-          lambda: ochko.ev(["JS"], removed=["6S", "7S", "TD"]))
+    lines.append(
+        f"warm ev (1,000 questions): median {times[len(times) // 2] * 1000:.3f} ms, "
+        f"99th percentile {times[int(len(times) * 0.99)] * 1000:.3f} ms, max {times[-1] * 1000:.3f} ms"
+    )
+    timed(
+        "cold ev on a depleted shoe, a two-card hand against an up card",
+        lambda: ochko.ev(["TS", "6H"], dealer="9C", bet=10, removed=["6S", "7S", "TD"]),
+    )
+    timed(
+        "cold ev on a depleted shoe, the one-card question (all nine up cards)",
+        lambda: ochko.ev(["JS"], removed=["6S", "7S", "TD"]),
+    )
     return "\n".join(lines) + "\n"

@@ -31,7 +31,7 @@ after it only the values matter.
 
 from collections import Counter
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 from ...errors import RoundError
 from ...math.questions import QuestionError, Refused
@@ -61,6 +61,7 @@ def best_total(hard: int, aces: int) -> int:
 
 
 # --- the special hands -----------------------------------------------------------------------
+
 
 def specials(packs: int = 1, threshold: int = THRESHOLD) -> dict:
     """The chance of each special hand: the two-card ones counted over every ordered pair of cards
@@ -125,8 +126,11 @@ def trillona_played(threshold: int, packs: int = 1) -> Fraction:
     total = 0
     for (a, b, suited), orderings in _pairs(copies).items():
         hard, aces = CLASS_VALUE[a] + CLASS_VALUE[b], (a == ACE) + (b == ACE)
-        if (two_card_kind(a, b, suited) is not None or best_total(hard, aces) == 13
-                or two_card_value(a, b, suited) >= threshold):
+        if (
+            two_card_kind(a, b, suited) is not None
+            or best_total(hard, aces) == 13
+            or two_card_value(a, b, suited) >= threshold
+        ):
             continue  # a two-card special, a withdrawn 13 or a standing hand: two cards, no trillona
         for (count, n, left), w in _player(take(take(full, a), b), hard, aces, 2, threshold):
             if count == 21 and n == R.TRILLONA_CARDS:
@@ -134,14 +138,15 @@ def trillona_played(threshold: int, packs: int = 1) -> Fraction:
     return Fraction(total, _factorial(sum(full)))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _chase(rem: tuple, hard: int, aces: int, n: int) -> int:
     """The orderings of `rem` in which the chasing hand ends on 21 with its seventh card."""
     best = best_total(hard, aces)
     if best >= 21 or n >= R.TRILLONA_CARDS:
         return _factorial(sum(rem)) if best == 21 and n == R.TRILLONA_CARDS else 0
-    return sum(k * _chase(take(rem, c), hard + CLASS_VALUE[c], aces + (c == ACE), n + 1)
-               for c, k in enumerate(rem) if k)
+    return sum(
+        k * _chase(take(rem, c), hard + CLASS_VALUE[c], aces + (c == ACE), n + 1) for c, k in enumerate(rem) if k
+    )
 
 
 # --- the round, heads up -----------------------------------------------------------------------
@@ -151,8 +156,9 @@ def _chase(rem: tuple, hard: int, aces: int, n: int) -> int:
 # its end (the orderings of the rest complete it), so the paths of any length share the one
 # denominator (n)! of the whole pack, and no fraction is reduced on the way.
 
+
 def take(rem: tuple, c: int) -> tuple:
-    return rem[:c] + (rem[c] - 1,) + rem[c + 1:]
+    return rem[:c] + (rem[c] - 1,) + rem[c + 1 :]
 
 
 def class_of(code: str) -> int:
@@ -197,7 +203,7 @@ def _pairs(copies: dict) -> dict:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def _deals(packs: int) -> tuple:
     """The deal (the player's two cards, the bank's two) by value class and suitedness:
     ((player a, b, suited), (bank c, d, suited), orderings), summing to n·(n−1)·(n−2)·(n−3)."""
@@ -220,12 +226,12 @@ def _deals(packs: int) -> tuple:
     return tuple(deals.items())
 
 
-@lru_cache(maxsize=None)
+@cache
 def _factorial(n: int) -> int:
     return 1 if n < 2 else n * _factorial(n - 1)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _bank(rem: tuple, hard: int, aces: int, value: int, stands: int) -> tuple:
     """The bank's final count as ((count, weight), …), 22 for over 21, drawing from `rem` while it
     counts under `stands`; the weights sum to (cards in rem)!. `value` is its count now (a
@@ -243,7 +249,7 @@ def _bank(rem: tuple, hard: int, aces: int, value: int, stands: int) -> tuple:
     return tuple(final.items())
 
 
-@lru_cache(maxsize=None)
+@cache
 def _player(rem: tuple, hard: int, aces: int, n: int, threshold: int) -> tuple:
     """The player's drawn hand as ((count, cards, what is left), weight) pairs, weight the product
     of the copies drawn: it draws while under `threshold`; 22 is over 21."""
@@ -261,7 +267,7 @@ def _player(rem: tuple, hard: int, aces: int, n: int, threshold: int) -> tuple:
     return tuple(out.items())
 
 
-@lru_cache(maxsize=None)
+@cache
 def round_distribution(threshold: int, bank_stands: int, suited_pays: int, packs: int = 1) -> dict:
     """The distribution of one round's net result (per unit bet) and two tallies, as Fractions."""
     full = tuple(n * packs for n in FULL)
@@ -299,13 +305,19 @@ def round_distribution(threshold: int, bank_stands: int, suited_pays: int, packs
             elif trillona or special is not None:
                 results[7 if trillona else special] += whole
             else:
-                wins = sum(bw for bank_count, bw in _bank(left, bank_hard, bank_aces, bank_value, bank_stands)
-                           if bank_count == BUST or count > bank_count)
+                wins = sum(
+                    bw
+                    for bank_count, bw in _bank(left, bank_hard, bank_aces, bank_value, bank_stands)
+                    if bank_count == BUST or count > bank_count
+                )
                 results[1] += weight * wins
                 results[-1] += whole - weight * wins
     total = _factorial(sum(full))
-    return {"results": {Fraction(net): Fraction(w, total) for net, w in results.items()},
-            "trillona": Fraction(tally["trillona"], total), "withdrawn": Fraction(tally["withdrawn"], total)}
+    return {
+        "results": {Fraction(net): Fraction(w, total) for net, w in results.items()},
+        "trillona": Fraction(tally["trillona"], total),
+        "withdrawn": Fraction(tally["withdrawn"], total),
+    }
 
 
 def decimal(x: Fraction, digits: int = 16) -> str:
@@ -334,16 +346,30 @@ def edge(rules=None, *, threshold: int = THRESHOLD, bank_stands: int = BANK_STAN
     variance = square - mean * mean
     sd = _sqrt(variance)
     return {
-        "format": "edge/1", "variant": "veintiuno", "preset": None, "strategy": "documented",
-        "house_edge": decimal(-mean), "expected_return": decimal(mean),
-        "wagered": "1", "edge_per_wagered": decimal(-mean), "sd": sd,
+        "format": "edge/1",
+        "variant": "veintiuno",
+        "preset": None,
+        "strategy": "documented",
+        "house_edge": decimal(-mean),
+        "expected_return": decimal(mean),
+        "wagered": "1",
+        "edge_per_wagered": decimal(-mean),
+        "sd": sd,
         "rules": rules,
-        "player": {"threshold": threshold, "declares_naturals": True, "withdraws_thirteen": True,
-                   "opens_pairs": False, "tapo_y_quedo": False, "voids": False},
+        "player": {
+            "threshold": threshold,
+            "declares_naturals": True,
+            "withdraws_thirteen": True,
+            "opens_pairs": False,
+            "tapo_y_quedo": False,
+            "voids": False,
+        },
         "bank": {"stands_on": bank_stands, "puje": False},
-        "probabilities": {"total": decimal(sum(results.values())),
-                          "withdrawn": decimal(solved["withdrawn"]),
-                          "trillona": decimal(solved["trillona"])},
+        "probabilities": {
+            "total": decimal(sum(results.values())),
+            "withdrawn": decimal(solved["withdrawn"]),
+            "trillona": decimal(solved["trillona"]),
+        },
     }
 
 
@@ -351,13 +377,20 @@ def grid(rules=None, thresholds=range(12, 21), banks=range(15, 21)) -> list[dict
     """The bank's edge for each pair of fixed counts: the player's drawing threshold and the
     count the bank stands on (about a second a pair, cached)."""
     rules = read_rules(rules)
-    return [{"threshold": t, "bank_stands": b,
-             "house_edge": decimal(-expected_return(t, b, rules["suited_twelve_pays"], rules["packs"]))}
-            for b in banks for t in thresholds]
+    return [
+        {
+            "threshold": t,
+            "bank_stands": b,
+            "house_edge": decimal(-expected_return(t, b, rules["suited_twelve_pays"], rules["packs"])),
+        }
+        for b in banks
+        for t in thresholds
+    ]
 
 
-def expected_return(threshold: int = THRESHOLD, bank_stands: int = BANK_STANDS, suited_pays: int = 2,
-                    packs: int = 1) -> Fraction:
+def expected_return(
+    threshold: int = THRESHOLD, bank_stands: int = BANK_STANDS, suited_pays: int = 2, packs: int = 1
+) -> Fraction:
     """The player's exact expected net per unit bet (tests compare a simulation with it)."""
     results = round_distribution(threshold, bank_stands, suited_pays, packs)["results"]
     return sum(net * p for net, p in results.items())
@@ -366,7 +399,8 @@ def expected_return(threshold: int = THRESHOLD, bank_stands: int = BANK_STANDS, 
 def _sqrt(x: Fraction, digits: int = 16) -> str:
     """√x to `digits` decimal places, rounded down (integer square root: exact digits)."""
     from math import isqrt
-    scale = 10 ** digits
+
+    scale = 10**digits
     root = isqrt(x.numerator * scale * scale // x.denominator)
     whole, frac = divmod(root, scale)
     return f"{whole}.{frac:0{digits}d}"
@@ -374,9 +408,13 @@ def _sqrt(x: Fraction, digits: int = 16) -> str:
 
 def specials_document(packs: int = 1, threshold: int = THRESHOLD) -> dict:
     """The chances of the special hands as a JSON-able document (decimal strings)."""
-    return {"format": "specials/1", "variant": "veintiuno", "packs": packs,
-            "player_threshold": threshold,
-            "chances": {name: decimal(p) for name, p in specials(packs, threshold).items()}}
+    return {
+        "format": "specials/1",
+        "variant": "veintiuno",
+        "packs": packs,
+        "player_threshold": threshold,
+        "chances": {name: decimal(p) for name, p in specials(packs, threshold).items()},
+    }
 
 
 # --- the command line (math/cli.py) ----------------------------------------------------------------
@@ -395,8 +433,10 @@ def cli(args, rules: dict):
             raise Refused(f"--rule packs={packs}: a whole number of packs")
         return specials_document(int(packs))
     if args.command != "edge":
-        raise Refused(f"{args.command} veintiuno: veintiuno's math is `edge` and `specials`; its player's "
-                      "strategy is documented in docs/veintiuno-math.md")
+        raise Refused(
+            f"{args.command} veintiuno: veintiuno's math is `edge` and `specials`; its player's "
+            "strategy is documented in docs/veintiuno-math.md"
+        )
     if args.preset is not None:
         raise Refused("--preset does not apply to veintiuno")
     if args.strategy not in (None, "documented"):

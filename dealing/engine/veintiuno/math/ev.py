@@ -33,8 +33,19 @@ from functools import lru_cache
 from ...math.questions import QuestionError, read_cards
 from .. import rules as R
 from . import (
-    ACE, BANK_STANDS, BUST, CLASS_VALUE, FULL, best_total, class_of, decimal, is_twelve, read_rules, take,
-    two_card_kind, two_card_value,
+    ACE,
+    BANK_STANDS,
+    BUST,
+    CLASS_VALUE,
+    FULL,
+    best_total,
+    class_of,
+    decimal,
+    is_twelve,
+    read_rules,
+    take,
+    two_card_kind,
+    two_card_value,
 )
 
 __all__ = ["ev", "OPTION_ORDER"]
@@ -42,6 +53,7 @@ __all__ = ["ev", "OPTION_ORDER"]
 
 def _F(numerator, denominator=1) -> float:
     return numerator / denominator
+
 
 OPTION_ORDER = ("stand", "hit", "tapo", "withdraw")  # also the order that breaks ties
 
@@ -165,8 +177,13 @@ class _Hand:
                 yield c, _F(k, n), after, partners
 
     def hit(self, rem, partners, hard, aces, n) -> float:
-        return sum((p * self.best(after, left, hard + CLASS_VALUE[c], aces + (c == ACE), n + 1)
-                    for c, p, after, left in self.draws(rem, partners)), _F(0))
+        return sum(
+            (
+                p * self.best(after, left, hard + CLASS_VALUE[c], aces + (c == ACE), n + 1)
+                for c, p, after, left in self.draws(rem, partners)
+            ),
+            _F(0),
+        )
 
     def tapo(self, rem, partners, hard, aces, n) -> float:
         total = _F(0)
@@ -260,6 +277,16 @@ def ev(cards, bank=None, removed=(), rules=None, *, bank_stands: int = BANK_STAN
             options["withdraw"] = _F(0)
     best = max(OPTION_ORDER, key=lambda k: (k in options, options.get(k, _F(-10))))
     best = next(k for k in OPTION_ORDER if k in options and options[k] == options[best])
-    return {"format": "ev/1", "variant": "veintiuno", "preset": None, "cards": hand, "dealer": ups[0],
-            "bet": None, "removed": gone, "options": {k: decimal(Fraction(options[k])) for k in OPTION_ORDER if k in options},
-            "best": best, "rules": in_force, "bank": {"stands_on": bank_stands, "puje": False}}
+    return {
+        "format": "ev/1",
+        "variant": "veintiuno",
+        "preset": None,
+        "cards": hand,
+        "dealer": ups[0],
+        "bet": None,
+        "removed": gone,
+        "options": {k: decimal(Fraction(options[k])) for k in OPTION_ORDER if k in options},
+        "best": best,
+        "rules": in_force,
+        "bank": {"stands_on": bank_stands, "puje": False},
+    }

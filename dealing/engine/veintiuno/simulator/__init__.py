@@ -20,8 +20,24 @@ from ...simulators import Simulated
 from .cards import HIGH_CARD, PLAYERS, RANKS, SUITS, Pack, PackExhausted, best, hand_result, hard, points, special
 from .round import MISTAKES, simulate_round
 
-__all__ = ["MISTAKES", "Pack", "PackExhausted", "Session", "draw_for_bank", "simulate_round", "simulate_session",
-           "simulate_shoe", "hand_result", "hard", "best", "special", "points", "HIGH_CARD", "PLAYERS", "RANKS"]
+__all__ = [
+    "MISTAKES",
+    "Pack",
+    "PackExhausted",
+    "Session",
+    "draw_for_bank",
+    "simulate_round",
+    "simulate_session",
+    "simulate_shoe",
+    "hand_result",
+    "hard",
+    "best",
+    "special",
+    "points",
+    "HIGH_CARD",
+    "PLAYERS",
+    "RANKS",
+]
 
 
 @dataclass
@@ -55,9 +71,18 @@ def draw_for_bank(rng, players: list[str]) -> tuple[str, list[dict]]:
             return contenders[0], draws
 
 
-def simulate_session(rng, *, players: list[str] | None = None, rounds: int = 30, unit=5, packs: int = 1,
-                     rules: dict | None = None, mistake_rate: float = 0.0, kinds: list[str] | None = None,
-                     **options) -> Session:
+def simulate_session(
+    rng,
+    *,
+    players: list[str] | None = None,
+    rounds: int = 30,
+    unit=5,
+    packs: int = 1,
+    rules: dict | None = None,
+    mistake_rate: float = 0.0,
+    kinds: list[str] | None = None,
+    **options,
+) -> Session:
     """A game night of `rounds` rounds. The pack is dealt to the end and gathered again; the bank
     passes to the first declared natural of each round and announces its limits when it takes over.
     Balances follow the money the log shows moving (so an injected mistake moves them too)."""
@@ -82,8 +107,19 @@ def simulate_session(rng, *, players: list[str] | None = None, rounds: int = 30,
         kind = rng.choice(pool) if mistake_rate and rng.random() < mistake_rate else None
         if kind in ("card_twice", "card_invalid"):
             kind = None  # a made-up card would break the pack's own bookkeeping
-        sim = simulate_round(rng, mistake=kind, number=number, table_min=limits[0], table_max=limits[1], unit=unit,
-                             rules=rules, pack=pack, bank=bank, players=seated, **options)
+        sim = simulate_round(
+            rng,
+            mistake=kind,
+            number=number,
+            table_min=limits[0],
+            table_max=limits[1],
+            unit=unit,
+            rules=rules,
+            pack=pack,
+            bank=bank,
+            players=seated,
+            **options,
+        )
         session.simulated.append(sim)
         session.rounds.append(sim.doc)
         session.banks.append(bank)
@@ -100,8 +136,13 @@ def simulate_session(rng, *, players: list[str] | None = None, rounds: int = 30,
             elif ev["e"] == "bank_to":
                 passed = ev["player"]
         bank = passed if passed in players else bank
-    session.shoe = {"format": "shoe/1", "variant": "veintiuno", "table": {"min": unit, "max": unit * 40},
-                    "rules": rules, "items": items}
+    session.shoe = {
+        "format": "shoe/1",
+        "variant": "veintiuno",
+        "table": {"min": unit, "max": unit * 40},
+        "rules": rules,
+        "items": items,
+    }
     return session
 
 

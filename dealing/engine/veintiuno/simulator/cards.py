@@ -5,7 +5,6 @@ dealt to the end and gathered again.
 
 from decimal import Decimal
 
-
 RANKS = "A234567JQK"
 SUITS = "SHDC"
 POINTS = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "J": 10, "Q": 10, "K": 10}
@@ -23,14 +22,18 @@ SPECIALS = {
     "relancina": [("J", "QK"), ("Q", "JK"), ("K", "JQ")],
     "thirteen": [("6", "7"), ("7", "6"), ("3", "JQK"), ("JQK", "3")],
     "pair": [(r, r) for r in RANKS],
-    "trillona": [("2", "3", "4", "5", "5", "A", "A"), ("3", "2", "2", "4", "3", "6", "A"),
-                 ("2", "4", "A", "3", "2", "4", "5")],
+    "trillona": [
+        ("2", "3", "4", "5", "5", "A", "A"),
+        ("3", "2", "2", "4", "3", "6", "A"),
+        ("2", "4", "A", "3", "2", "4", "5"),
+    ],
     "twenty": [("J", "QK"), ("K", "K"), ("Q", "Q"), ("5", "7"), ("2", "JQK")],  # for the bank
 }
 SUITED = {"suited_twelve": "same", "twelve": "other", "twenty": "other"}
 
 
 # --- the simulator's own arithmetic ---------------------------------------------------------------
+
 
 def hard(cards: list[str]) -> int:
     return sum(POINTS[c[0]] for c in cards)
@@ -105,6 +108,7 @@ def hand_result(cards: list[str], bet: Decimal, how: str, bank: list[str], suite
 
 # --- the pack -------------------------------------------------------------------------------------
 
+
 class PackExhausted(RuntimeError):
     """Every card of the pack is on the table and a hand wants one more: the round is dealt again."""
 
@@ -146,8 +150,11 @@ class Pack:
     def pick(self, on_table: list[str], ranks: str, suit: str | None = None, other_suit: str | None = None):
         """A card of one of `ranks` (of `suit`, or not of `other_suit`) taken from the pack, or None."""
         self._refill(on_table)
-        found = [k for k, c in enumerate(self.cards) if c[0] in ranks and (suit is None or c[1] == suit)
-                 and (other_suit is None or c[1] != other_suit)]
+        found = [
+            k
+            for k, c in enumerate(self.cards)
+            if c[0] in ranks and (suit is None or c[1] == suit) and (other_suit is None or c[1] != other_suit)
+        ]
         if not found:
             return None
         return self.cards.pop(self.rng.choice(found))

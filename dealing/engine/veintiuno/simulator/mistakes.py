@@ -27,11 +27,24 @@ MISTAKES = {
     "draw_order": "DRAW_ORDER",
 }
 # Mistakes that change how the round is played (the rest are made when the log is written down).
-PLAYED = {"natural_paid_even", "tapo_over_taken", "bet_limits", "split_single_bet", "split_relancina",
-           "withdraw_without_thirteen", "stand_al_puje", "action_after_tapo"}
+PLAYED = {
+    "natural_paid_even",
+    "tapo_over_taken",
+    "bet_limits",
+    "split_single_bet",
+    "split_relancina",
+    "withdraw_without_thirteen",
+    "stand_al_puje",
+    "action_after_tapo",
+}
 # Mistakes written into the finished log (some of them need a round played for them first).
-WRITTEN = set(MISTAKES) - {"bet_limits", "split_single_bet", "split_relancina", "withdraw_without_thirteen",
-                            "stand_al_puje"}
+WRITTEN = set(MISTAKES) - {
+    "bet_limits",
+    "split_single_bet",
+    "split_relancina",
+    "withdraw_without_thirteen",
+    "stand_al_puje",
+}
 
 
 class Written(injection.Log):
@@ -103,8 +116,13 @@ class Written(injection.Log):
         declared = {h.name for h in self.hands if h.how == "declared"}
         for k, m in enumerate(self.meta):
             ev = self.events[k]
-            if "card" in ev and ev["card"][0] in FACES and m.get("hand") not in opened \
-                    and m.get("hand") not in declared and "." not in (m.get("hand") or ""):
+            if (
+                "card" in ev
+                and ev["card"][0] in FACES
+                and m.get("hand") not in opened
+                and m.get("hand") not in declared
+                and "." not in (m.get("hand") or "")
+            ):
                 eligible.append(k)
         if not eligible:
             return None

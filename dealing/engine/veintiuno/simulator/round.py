@@ -10,8 +10,21 @@ from .mistakes import MISTAKES, PLAYED, WRITTEN, Written
 
 
 class _Hand:
-    __slots__ = ("name", "seat", "stake", "cards", "bet", "how", "child", "chase", "want", "suited", "decided",
-                 "settled", "arranged")
+    __slots__ = (
+        "name",
+        "seat",
+        "stake",
+        "cards",
+        "bet",
+        "how",
+        "child",
+        "chase",
+        "want",
+        "suited",
+        "decided",
+        "settled",
+        "arranged",
+    )
 
     def __init__(self, name, seat, stake, bet=None, child=False):
         self.name = name
@@ -27,10 +40,29 @@ class _Hand:
         self.decided = False  # the two-card decisions (withdraw, void, open) are behind it
         self.settled = False
         self.arranged: str | None = None  # the special the simulator arranged for it
+
+
 class _Round(Written):
-    def __init__(self, rng, pack: Pack, *, bank: str, seated: list[tuple[int, str]], table_min: Decimal,
-                 table_max: Decimal, unit: Decimal, rules: dict, mistake: str | None, specials: float,
-                 declare: float, tapo: float, withdraw: float, void: float, split: float, puje: float):
+    def __init__(
+        self,
+        rng,
+        pack: Pack,
+        *,
+        bank: str,
+        seated: list[tuple[int, str]],
+        table_min: Decimal,
+        table_max: Decimal,
+        unit: Decimal,
+        rules: dict,
+        mistake: str | None,
+        specials: float,
+        declare: float,
+        tapo: float,
+        withdraw: float,
+        void: float,
+        split: float,
+        puje: float,
+    ):
         self.rng = rng
         self.pack = pack
         self.bank = bank
@@ -40,8 +72,7 @@ class _Round(Written):
         self.suited_pays = self.rules["suited_twelve_pays"]
         self.mistake = mistake
         self.applicable = mistake not in PLAYED
-        self.p = {"declare": declare, "tapo": tapo, "withdraw": withdraw, "void": void, "split": split,
-                  "puje": puje}
+        self.p = {"declare": declare, "tapo": tapo, "withdraw": withdraw, "void": void, "split": split, "puje": puje}
         self.events: list[dict] = []
         self.meta: list[dict] = []
         self.on_table: list[str] = []
@@ -101,9 +132,25 @@ class _Round(Written):
             if rng.random() < 0.2:
                 self._arrange(self.bank_hand, rng.choice(("twenty", "natural", "monona", "suited_twelve")))
             else:
-                self._arrange(target, rng.choice(("natural", "natural", "monona", "twelve", "suited_twelve",
-                                                  "relancina", "trillona", "trillona", "thirteen", "thirteen",
-                                                  "pair", "pair")))
+                self._arrange(
+                    target,
+                    rng.choice(
+                        (
+                            "natural",
+                            "natural",
+                            "monona",
+                            "twelve",
+                            "suited_twelve",
+                            "relancina",
+                            "trillona",
+                            "trillona",
+                            "thirteen",
+                            "thirteen",
+                            "pair",
+                            "pair",
+                        )
+                    ),
+                )
         if mistake == "tapo_over_taken":
             target.want = ["JQK", "JQK", "JQK"]  # 20 in two cards, then a picture hidden: over
         # First pass, face down; the bets; the second pass, face up.
@@ -132,8 +179,11 @@ class _Round(Written):
                     if sure:
                         self.applicable = True
         bank_cards = self.bank_hand.cards
-        if points(bank_cards) == 20 and len(bank_cards) == 2 and mistake not in ("tapo_over_taken",
-                                                                               "action_after_tapo"):
+        if (
+            points(bank_cards) == 20
+            and len(bank_cards) == 2
+            and mistake not in ("tapo_over_taken", "action_after_tapo")
+        ):
             if mistake == "stand_al_puje" or rng.random() < self.p["puje"]:
                 self.puje = True
                 self._emit({"e": "puje"}, kind="puje")
@@ -150,8 +200,7 @@ class _Round(Written):
 
     def _hit(self, hand: "_Hand") -> None:
         card = self._card(hand)
-        self._emit({"e": "hit", "hand": hand.name, "card": card}, kind="hit", hand=hand.name,
-                   pos=len(hand.cards) - 1)
+        self._emit({"e": "hit", "hand": hand.name, "card": card}, kind="hit", hand=hand.name, pos=len(hand.cards) - 1)
         if best(hand.cards) > 21:
             hand.how = "over"
             self._settle(hand)  # the bet goes to the bank at once
@@ -193,8 +242,13 @@ class _Round(Written):
                 continue
             if value >= 21:
                 self._stand(hand)
-            elif value >= 12 and target and mistake in ("tapo_over_taken", "action_after_tapo") \
-                    and not self.applicable and not hand.child:
+            elif (
+                value >= 12
+                and target
+                and mistake in ("tapo_over_taken", "action_after_tapo")
+                and not self.applicable
+                and not hand.child
+            ):
                 self._tapo(hand)
                 self.applicable = mistake == "action_after_tapo" or best(hand.cards) > 21
             elif value < limit:
@@ -208,8 +262,7 @@ class _Round(Written):
     def _tapo(self, hand: "_Hand") -> None:
         card = self._card(hand)
         hand.how = "tapo"
-        self._emit({"e": "tapo", "hand": hand.name, "card": card}, kind="tapo", hand=hand.name,
-                   pos=len(hand.cards) - 1)
+        self._emit({"e": "tapo", "hand": hand.name, "card": card}, kind="tapo", hand=hand.name, pos=len(hand.cards) - 1)
 
     def _decide(self, hand: "_Hand", target: bool, value: int) -> bool:
         """The two-card decisions: withdraw or void on 13, open a pair. True when the turn is over."""
@@ -243,8 +296,11 @@ class _Round(Written):
             opening = hand.bet
         elif mistake == "split_relancina" and target and special(cards) == "relancina" and not self.applicable:
             opening = hand.bet * 2
-        elif r1 == r2 and rng.random() < (0.9 if hand.arranged == "pair" else p["split"]) \
-                and mistake not in ("split_single_bet", "split_relancina", "tapo_over_taken"):
+        elif (
+            r1 == r2
+            and rng.random() < (0.9 if hand.arranged == "pair" else p["split"])
+            and mistake not in ("split_single_bet", "split_relancina", "tapo_over_taken")
+        ):
             opening = hand.bet * 2
         if opening is not None:
             if mistake in ("split_single_bet", "split_relancina") and target:
@@ -261,7 +317,7 @@ class _Round(Written):
         hand.how = "split"
         self._emit({"e": "split", "hand": hand.name, "amount": amount}, kind="split", hand=hand.name)
         k = self.hands.index(hand)
-        self.hands[k + 1:k + 1] = [first, second]
+        self.hands[k + 1 : k + 1] = [first, second]
 
     def _all_hands(self):
         return [h for h in self.hands if h.how != "split"]
@@ -292,8 +348,7 @@ class _Round(Written):
             result, amount, why = hand_result(hand.cards, hand.bet, how, self.bank_hand.cards, self.suited_pays)
         event = {"e": result, "stake": hand.stake["id"], "hand": hand.name, "wager": "bet", "amount": amount}
         delta = amount if result == "pay" else (-hand.bet if result == "take" else Decimal(0))
-        self._emit(event, kind="settle", hand=hand.name, size=hand.bet, owed=amount, delta=delta, why=why,
-                   how=hand.how)
+        self._emit(event, kind="settle", hand=hand.name, size=hand.bet, owed=amount, delta=delta, why=why, how=hand.how)
 
     def _settle_all(self) -> None:
         for hand in self._all_hands():
@@ -309,19 +364,42 @@ class _Round(Written):
     # --- writing the log down, with the mistake if any ------------------------------------------
 
     def write(self, mistake: str | None, number: int) -> Simulated | None:
-        return self._write_log(mistake, MISTAKES, mistake in WRITTEN, {
-            "variant": "veintiuno",
-            "table": {"min": self.min, "max": self.max},
-            "rules": {k: v for k, v in self.rules.items() if v != {"suited_twelve_pays": 2, "packs": 1}[k]},
-            "bank": self.bank,
-            "stakes": [dict(s) for s in self.stakes],
-        })
+        return self._write_log(
+            mistake,
+            MISTAKES,
+            mistake in WRITTEN,
+            {
+                "variant": "veintiuno",
+                "table": {"min": self.min, "max": self.max},
+                "rules": {k: v for k, v in self.rules.items() if v != {"suited_twelve_pays": 2, "packs": 1}[k]},
+                "bank": self.bank,
+                "stakes": [dict(s) for s in self.stakes],
+            },
+        )
 
-def simulate_round(rng, *, mistake: str | None = None, number: int = 0, table_min=5, table_max=100, unit=None,
-                   rules: dict | None = None, pack: Pack | None = None, bank: str | None = None,
-                   players: list[str] | None = None, seats: tuple[int, int] = (1, 5), specials: float = 0.35,
-                   declare: float = 0.92, tapo: float = 0.12, withdraw: float = 0.4, void: float = 0.2,
-                   split: float = 0.5, puje: float = 0.5, attempts: int = 40) -> Simulated:
+
+def simulate_round(
+    rng,
+    *,
+    mistake: str | None = None,
+    number: int = 0,
+    table_min=5,
+    table_max=100,
+    unit=None,
+    rules: dict | None = None,
+    pack: Pack | None = None,
+    bank: str | None = None,
+    players: list[str] | None = None,
+    seats: tuple[int, int] = (1, 5),
+    specials: float = 0.35,
+    declare: float = 0.92,
+    tapo: float = 0.12,
+    withdraw: float = 0.4,
+    void: float = 0.2,
+    split: float = 0.5,
+    puje: float = 0.5,
+    attempts: int = 40,
+) -> Simulated:
     """One round. `players` are the seated players in seat order (seat 1 = pie de banco); without them,
     1–5 random players sit against a random bank. With `mistake`, retry until the dealt round gives
     that mistake a place to happen; if none does, the round is dealt correctly."""
@@ -345,9 +423,21 @@ def simulate_round(rng, *, mistake: str | None = None, number: int = 0, table_mi
     else:
         seated = list(enumerate(players, start=1))
         bank = bank or "Bank"
-    options = dict(bank=bank, seated=seated, table_min=table_min, table_max=table_max, unit=unit, rules=rules,
-                   specials=specials, declare=declare, tapo=tapo, withdraw=withdraw, void=void, split=split,
-                   puje=puje)
+    options = dict(
+        bank=bank,
+        seated=seated,
+        table_min=table_min,
+        table_max=table_max,
+        unit=unit,
+        rules=rules,
+        specials=specials,
+        declare=declare,
+        tapo=tapo,
+        withdraw=withdraw,
+        void=void,
+        split=split,
+        puje=puje,
+    )
     source = pack if pack is not None else Pack(rng, packs)
     tries = attempts if mistake else 0
     # First the tries at the mistake, then correct rounds. Any try is dealt again when a big table

@@ -14,32 +14,51 @@ from dealing.games.math import READERS, asked, query
 from . import selectors
 
 DECIMAL_HELP = "An exact decimal string (15 significant digits), in units of the bet."
-RULES_HELP = ("House rules over the preset's: the engine's (decks, max_hands, resplit_aces, hit_split_aces, "
-              "double_after_split, jackpot_amount …) and the model's hit_soft_17 (bool), blackjack_pays "
-              "(3:2 | 6:5), surrender (bool), double (any | 9-11).")
+RULES_HELP = (
+    "House rules over the preset's: the engine's (decks, max_hands, resplit_aces, hit_split_aces, "
+    "double_after_split, jackpot_amount …) and the model's hit_soft_17 (bool), blackjack_pays "
+    "(3:2 | 6:5), surrender (bool), double (any | 9-11)."
+)
 
 
 class BlackjackPresetIn(serializers.Serializer):
-    preset = serializers.ChoiceField(choices=list(selectors.PRESETS), default="salon",
-                                     help_text="salon (6 decks, seed 002) or online (8 decks, seed 001).")
+    preset = serializers.ChoiceField(
+        choices=list(selectors.PRESETS),
+        default="salon",
+        help_text="salon (6 decks, seed 002) or online (8 decks, seed 001).",
+    )
 
 
 class BlackjackJackpotIn(serializers.Serializer):
-    preset = serializers.ChoiceField(choices=list(selectors.PRESETS), default="online",
-                                     help_text="The jackpot is the online preset's side bet (its default).")
+    preset = serializers.ChoiceField(
+        choices=list(selectors.PRESETS),
+        default="online",
+        help_text="The jackpot is the online preset's side bet (its default).",
+    )
 
 
 class BlackjackEdgeIn(BlackjackPresetIn):
-    strategy = serializers.ChoiceField(choices=list(selectors.STRATEGIES), default="optimal",
-                                       help_text="optimal (composition-dependent) or basic (the chart).")
+    strategy = serializers.ChoiceField(
+        choices=list(selectors.STRATEGIES),
+        default="optimal",
+        help_text="optimal (composition-dependent) or basic (the chart).",
+    )
 
 
 class BlackjackEvIn(BlackjackPresetIn):
-    cards = serializers.ListField(child=serializers.CharField(max_length=4), min_length=2, max_length=21,
-                                  help_text="The hand's cards as codes (10S or TS, 6H …).")
+    cards = serializers.ListField(
+        child=serializers.CharField(max_length=4),
+        min_length=2,
+        max_length=21,
+        help_text="The hand's cards as codes (10S or TS, 6H …).",
+    )
     dealer = serializers.CharField(max_length=4, help_text="The dealer's up card.")
-    removed = serializers.ListField(child=serializers.CharField(max_length=4), max_length=300, default=list,
-                                    help_text="Cards already gone from the shoe.")
+    removed = serializers.ListField(
+        child=serializers.CharField(max_length=4),
+        max_length=300,
+        default=list,
+        help_text="Cards already gone from the shoe.",
+    )
     rules = serializers.DictField(required=False, default=dict, help_text=RULES_HELP)
 
 
@@ -90,9 +109,11 @@ class BlackjackEvOut(serializers.Serializer):
     dealer = serializers.CharField()
     bet = serializers.IntegerField(allow_null=True)
     removed = serializers.ListField(child=serializers.CharField())
-    options = serializers.DictField(child=serializers.CharField(),
-                                    help_text="Every legal option (stand, hit, double, split, surrender, insurance, "
-                                              "even_money) and its EV. " + DECIMAL_HELP)
+    options = serializers.DictField(
+        child=serializers.CharField(),
+        help_text="Every legal option (stand, hit, double, split, surrender, insurance, "
+        "even_money) and its EV. " + DECIMAL_HELP,
+    )
     best = serializers.CharField()
     rules = serializers.DictField()
 
@@ -138,19 +159,26 @@ class _Reader(APIView):
 class BlackjackEdgeApi(_Reader):
     """The house edge of blackjack off the top, under optimal play or the basic-strategy chart."""
 
-    @extend_schema(operation_id="math_blackjack_edge", parameters=[BlackjackEdgeIn],
-                   responses={200: BlackjackEdgeOut, **errors(400, 401, 403)})
+    @extend_schema(
+        operation_id="math_blackjack_edge",
+        parameters=[BlackjackEdgeIn],
+        responses={200: BlackjackEdgeOut, **errors(400, 401, 403)},
+    )
     def get(self, request):
         data = query(BlackjackEdgeIn, request)
-        return Response(BlackjackEdgeOut(asked(lambda: selectors.edge(preset=data["preset"],
-                                                               strategy=data["strategy"]))).data)
+        return Response(
+            BlackjackEdgeOut(asked(lambda: selectors.edge(preset=data["preset"], strategy=data["strategy"]))).data
+        )
 
 
 class BlackjackStrategyApi(_Reader):
     """The basic-strategy chart of a preset: hard, soft and pairs by the dealer's up card."""
 
-    @extend_schema(operation_id="math_blackjack_strategy", parameters=[BlackjackPresetIn],
-                   responses={200: BlackjackStrategyOut, **errors(400, 401, 403)})
+    @extend_schema(
+        operation_id="math_blackjack_strategy",
+        parameters=[BlackjackPresetIn],
+        responses={200: BlackjackStrategyOut, **errors(400, 401, 403)},
+    )
     def get(self, request):
         data = query(BlackjackPresetIn, request)
         return Response(BlackjackStrategyOut(asked(lambda: selectors.strategy(preset=data["preset"]))).data)
@@ -159,8 +187,11 @@ class BlackjackStrategyApi(_Reader):
 class BlackjackRuleEffectsApi(_Reader):
     """The house edge with each single rule changed (the rule-effects table)."""
 
-    @extend_schema(operation_id="math_blackjack_rule_effects", parameters=[BlackjackPresetIn],
-                   responses={200: BlackjackEffectsOut, **errors(400, 401, 403)})
+    @extend_schema(
+        operation_id="math_blackjack_rule_effects",
+        parameters=[BlackjackPresetIn],
+        responses={200: BlackjackEffectsOut, **errors(400, 401, 403)},
+    )
     def get(self, request):
         data = query(BlackjackPresetIn, request)
         return Response(BlackjackEffectsOut(asked(lambda: selectors.rule_effects(preset=data["preset"]))).data)
@@ -169,8 +200,11 @@ class BlackjackRuleEffectsApi(_Reader):
 class BlackjackJackpotApi(_Reader):
     """The online jackpot side bet (A♠ J♠): probability, EV at the table's jackpot, break-even."""
 
-    @extend_schema(operation_id="math_blackjack_jackpot", parameters=[BlackjackJackpotIn],
-                   responses={200: BlackjackJackpotOut, **errors(400, 401, 403)})
+    @extend_schema(
+        operation_id="math_blackjack_jackpot",
+        parameters=[BlackjackJackpotIn],
+        responses={200: BlackjackJackpotOut, **errors(400, 401, 403)},
+    )
     def get(self, request):
         data = query(BlackjackJackpotIn, request)
         return Response(BlackjackJackpotOut(asked(lambda: selectors.jackpot(preset=data["preset"]))).data)
@@ -179,16 +213,30 @@ class BlackjackJackpotApi(_Reader):
 class BlackjackEvApi(_Reader):
     """The exact EV of every option of a blackjack hand against an up card (`ev/1`); nothing is stored."""
 
-    @extend_schema(operation_id="math_blackjack_ev", request=BlackjackEvIn,
-                   responses={200: BlackjackEvOut, **errors(400, 401, 403)},
-                   examples=[OpenApiExample("Sixteen against a ten", value={"cards": ["TS", "6H"], "dealer": "TC"},
-                                            request_only=True),
-                             OpenApiExample("Eights against a six, online", request_only=True,
-                                            value={"cards": ["8S", "8H"], "dealer": "6D", "preset": "online"})])
+    @extend_schema(
+        operation_id="math_blackjack_ev",
+        request=BlackjackEvIn,
+        responses={200: BlackjackEvOut, **errors(400, 401, 403)},
+        examples=[
+            OpenApiExample("Sixteen against a ten", value={"cards": ["TS", "6H"], "dealer": "TC"}, request_only=True),
+            OpenApiExample(
+                "Eights against a six, online",
+                request_only=True,
+                value={"cards": ["8S", "8H"], "dealer": "6D", "preset": "online"},
+            ),
+        ],
+    )
     def post(self, request):
         serializer = BlackjackEvIn(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        answer = asked(lambda: selectors.ev(cards=data["cards"], dealer=data["dealer"], removed=data["removed"],
-                                             preset=data["preset"], rules=data["rules"] or None))
+        answer = asked(
+            lambda: selectors.ev(
+                cards=data["cards"],
+                dealer=data["dealer"],
+                removed=data["removed"],
+                preset=data["preset"],
+                rules=data["rules"] or None,
+            )
+        )
         return Response(BlackjackEvOut(answer).data)

@@ -23,32 +23,53 @@ DECIMAL_HELP = "An exact decimal string (18 significant digits), in Antes."
 
 # --- input ----------------------------------------------------------------------------------------
 
+
 class RulesIn(serializers.Serializer):
-    dark_win_bet = serializers.ChoiceField(choices=RULE_CHOICES, default="leave",
-                                           help_text="A winning dark card's Bet: left to the box or taken.")
-    dark_double_bust_bet = serializers.ChoiceField(choices=RULE_CHOICES, default="leave",
-                                                   help_text="A dark card's Bet when box and dealer both bust.")
+    dark_win_bet = serializers.ChoiceField(
+        choices=RULE_CHOICES, default="leave", help_text="A winning dark card's Bet: left to the box or taken."
+    )
+    dark_double_bust_bet = serializers.ChoiceField(
+        choices=RULE_CHOICES, default="leave", help_text="A dark card's Bet when box and dealer both bust."
+    )
 
 
 class StrategyIn(RulesIn):
-    bet = serializers.IntegerField(min_value=1, max_value=max(selectors.BETS), default=1,
-                                   help_text="The Bet in Antes the chart is for (1 to 10).")
+    bet = serializers.IntegerField(
+        min_value=1, max_value=max(selectors.BETS), default=1, help_text="The Bet in Antes the chart is for (1 to 10)."
+    )
 
 
 class EvIn(JsonInput):
-    cards = serializers.ListField(child=serializers.CharField(max_length=4), min_length=1, max_length=40,
-                                  help_text="The box's cards as codes (10S or TS, 6H …); one card alone asks the "
-                                            "Bet decision.")
-    dealer = serializers.CharField(max_length=4, required=False, allow_null=True, default=None,
-                                   help_text="The dealer's up card; absent for the one-card question.")
-    bet = serializers.IntegerField(required=False, allow_null=True, default=None,
-                                   help_text="The Bet in Antes (1 to 10; default 1); only with the dealer's card.")
-    removed = serializers.ListField(child=serializers.CharField(max_length=4), max_length=300, default=list,
-                                    help_text="Cards already gone from the shoe.")
+    cards = serializers.ListField(
+        child=serializers.CharField(max_length=4),
+        min_length=1,
+        max_length=40,
+        help_text="The box's cards as codes (10S or TS, 6H …); one card alone asks the Bet decision.",
+    )
+    dealer = serializers.CharField(
+        max_length=4,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The dealer's up card; absent for the one-card question.",
+    )
+    bet = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The Bet in Antes (1 to 10; default 1); only with the dealer's card.",
+    )
+    removed = serializers.ListField(
+        child=serializers.CharField(max_length=4),
+        max_length=300,
+        default=list,
+        help_text="Cards already gone from the shoe.",
+    )
     rules = RulesIn(required=False, help_text="The dark-card house rules (both default to leave).")
 
 
 # --- output ---------------------------------------------------------------------------------------
+
 
 class RulesOut(serializers.Serializer):
     dark_win_bet = serializers.CharField()
@@ -114,9 +135,10 @@ class EvOut(serializers.Serializer):
     dealer = serializers.CharField(allow_null=True)
     bet = serializers.IntegerField(allow_null=True)
     removed = serializers.ListField(child=serializers.CharField())
-    options = serializers.DictField(child=serializers.CharField(),
-                                    help_text="Every legal option (stand, hit, dark; or fold, bet:1 … bet:10) and "
-                                              "its EV. " + DECIMAL_HELP)
+    options = serializers.DictField(
+        child=serializers.CharField(),
+        help_text="Every legal option (stand, hit, dark; or fold, bet:1 … bet:10) and its EV. " + DECIMAL_HELP,
+    )
     best = serializers.CharField()
 
 
@@ -129,8 +151,9 @@ class OchkoEdgeApi(APIView):
 
     permission_classes = [HasRole(*READERS)]
 
-    @extend_schema(operation_id="math_ochko_edge", parameters=[RulesIn], responses={200: EdgeOut,
-                                                                                  **errors(400, 401, 403)})
+    @extend_schema(
+        operation_id="math_ochko_edge", parameters=[RulesIn], responses={200: EdgeOut, **errors(400, 401, 403)}
+    )
     def get(self, request):
         rules = _rules(query(RulesIn, request))
         return Response(EdgeOut(asked(lambda: selectors.edge(rules=rules))).data)
@@ -141,8 +164,11 @@ class OchkoStrategyApi(APIView):
 
     permission_classes = [HasRole(*READERS)]
 
-    @extend_schema(operation_id="math_ochko_strategy", parameters=[StrategyIn],
-                   responses={200: StrategyOut, **errors(400, 401, 403)})
+    @extend_schema(
+        operation_id="math_ochko_strategy",
+        parameters=[StrategyIn],
+        responses={200: StrategyOut, **errors(400, 401, 403)},
+    )
     def get(self, request):
         data = query(StrategyIn, request)
         return Response(StrategyOut(asked(lambda: selectors.strategy(bet=data["bet"], rules=_rules(data)))).data)
@@ -153,17 +179,27 @@ class OchkoEvApi(APIView):
 
     permission_classes = [HasRole(*READERS)]
 
-    @extend_schema(operation_id="math_ochko_ev", request=EvIn, responses={200: EvOut, **errors(400, 401, 403)},
-                   examples=[OpenApiExample("Ten and six against a nine, Bet 10",
-                                            value={"cards": ["TS", "6H"], "dealer": "9C", "bet": 10},
-                                            request_only=True),
-                             OpenApiExample("The Bet decision on an ace", value={"cards": ["AS"]},
-                                            request_only=True)])
+    @extend_schema(
+        operation_id="math_ochko_ev",
+        request=EvIn,
+        responses={200: EvOut, **errors(400, 401, 403)},
+        examples=[
+            OpenApiExample(
+                "Ten and six against a nine, Bet 10",
+                value={"cards": ["TS", "6H"], "dealer": "9C", "bet": 10},
+                request_only=True,
+            ),
+            OpenApiExample("The Bet decision on an ace", value={"cards": ["AS"]}, request_only=True),
+        ],
+    )
     def post(self, request):
         serializer = EvIn(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         rules = dict(data.get("rules") or {"dark_win_bet": "leave", "dark_double_bust_bet": "leave"})
-        answer = asked(lambda: selectors.ev(cards=data["cards"], dealer=data["dealer"], bet=data["bet"],
-                                             removed=data["removed"], rules=rules))
+        answer = asked(
+            lambda: selectors.ev(
+                cards=data["cards"], dealer=data["dealer"], bet=data["bet"], removed=data["removed"], rules=rules
+            )
+        )
         return Response(EvOut(answer).data)

@@ -11,10 +11,12 @@ RULE_CHOICES = [(v, v) for v in RULE_VALUES]
 class RulesForm(forms.Form):
     """The two dark-card house rules (rules/ochko.md); both default to `leave`."""
 
-    dark_win_bet = forms.ChoiceField(label=_("A winning dark card's Bet"), choices=RULE_CHOICES, initial="leave",
-                                     required=False)
-    dark_double_bust_bet = forms.ChoiceField(label=_("A dark card's Bet when both bust"), choices=RULE_CHOICES,
-                                             initial="leave", required=False)
+    dark_win_bet = forms.ChoiceField(
+        label=_("A winning dark card's Bet"), choices=RULE_CHOICES, initial="leave", required=False
+    )
+    dark_double_bust_bet = forms.ChoiceField(
+        label=_("A dark card's Bet when both bust"), choices=RULE_CHOICES, initial="leave", required=False
+    )
 
     def rules(self) -> dict:
         """The chosen rules (the defaults for anything left out or unreadable)."""
@@ -25,14 +27,24 @@ class RulesForm(forms.Form):
 class QuestionForm(RulesForm):
     """An Ochko question: the box's cards, the dealer's up card and the Bet; the engine judges them."""
 
-    cards = forms.CharField(label=_("The box's cards"), max_length=120,
-                            help_text=_("Card codes separated by spaces, e.g. 10S 6H (one card alone: the Bet "
-                                        "decision)."))
-    dealer = forms.CharField(label=_("The dealer's up card"), max_length=4, required=False,
-                             help_text=_("e.g. 9C; leave empty for the one-card question."))
+    cards = forms.CharField(
+        label=_("The box's cards"),
+        max_length=120,
+        help_text=_("Card codes separated by spaces, e.g. 10S 6H (one card alone: the Bet decision)."),
+    )
+    dealer = forms.CharField(
+        label=_("The dealer's up card"),
+        max_length=4,
+        required=False,
+        help_text=_("e.g. 9C; leave empty for the one-card question."),
+    )
     bet = forms.IntegerField(label=_("The Bet (Antes)"), required=False, help_text=_("1 to 10; default 1."))
-    removed = forms.CharField(label=_("Cards already gone from the shoe"), max_length=800, required=False,
-                              help_text=_("Optional: card codes separated by spaces."))
+    removed = forms.CharField(
+        label=_("Cards already gone from the shoe"),
+        max_length=800,
+        required=False,
+        help_text=_("Optional: card codes separated by spaces."),
+    )
 
     field_order = ["cards", "dealer", "bet", "removed", "dark_win_bet", "dark_double_bust_bet"]
 
@@ -41,5 +53,10 @@ class QuestionForm(RulesForm):
 
     def question(self) -> dict:
         data = self.cleaned_data
-        return {"cards": data["cards"].split(), "dealer": data["dealer"].strip() or None, "bet": data["bet"],
-                "removed": data["removed"].split(), "rules": self.rules()}
+        return {
+            "cards": data["cards"].split(),
+            "dealer": data["dealer"].strip() or None,
+            "bet": data["bet"],
+            "removed": data["removed"].split(),
+            "rules": self.rules(),
+        }

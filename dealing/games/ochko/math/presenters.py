@@ -29,12 +29,23 @@ def chart(document: dict) -> dict:
             if cell is None:
                 cells.append(None)
                 continue
-            cells.append({**cell, "up": card_label(up), "letter": ACTION_LETTERS[cell["action"]],
-                          "label": ACTION_LABELS[cell["action"]], "mixed": cell["agree"] != "1"})
+            cells.append(
+                {
+                    **cell,
+                    "up": card_label(up),
+                    "letter": ACTION_LETTERS[cell["action"]],
+                    "label": ACTION_LABELS[cell["action"]],
+                    "mixed": cell["agree"] != "1",
+                }
+            )
         hand = card_label(row["hand"])
         rows.append({"hand": hand, "kind": row["kind"], "cells": cells})
-    return {"bet": document["bet"], "ups": [card_label(u) for u in ups], "rows": rows,
-            "legend": [{"action": a, "letter": ACTION_LETTERS[a], "label": ACTION_LABELS[a]} for a in ACTION_LETTERS]}
+    return {
+        "bet": document["bet"],
+        "ups": [card_label(u) for u in ups],
+        "rows": rows,
+        "legend": [{"action": a, "letter": ACTION_LETTERS[a], "label": ACTION_LABELS[a]} for a in ACTION_LETTERS],
+    }
 
 
 def option_label(name: str) -> str:
@@ -46,8 +57,10 @@ def option_label(name: str) -> str:
 
 def options(answer: dict) -> list[dict]:
     """An `ev/1` answer's options in the engine's order, the best one marked."""
-    return [{"name": name, "label": option_label(name), "ev": value, "best": name == answer["best"]}
-            for name, value in answer["options"].items()]
+    return [
+        {"name": name, "label": option_label(name), "ev": value, "best": name == answer["best"]}
+        for name, value in answer["options"].items()
+    ]
 
 
 def bet_decision(document: dict, rules: dict | None) -> list[dict]:
@@ -55,21 +68,29 @@ def bet_decision(document: dict, rules: dict | None) -> list[dict]:
     lines = []
     for rank, decision in document["bet_decision"].items():
         answer = selectors.ev(cards=[f"{rank}S"], rules=rules)
-        lines.append({"card": card_label(rank), "decision": decision, "options": options(answer),
-                      "best_label": option_label(decision["action"])})
+        lines.append(
+            {
+                "card": card_label(rank),
+                "decision": decision,
+                "options": options(answer),
+                "best_label": option_label(decision["action"]),
+            }
+        )
     return lines
 
 
 def edge_chart_data(effects: list[dict]) -> dict:
     """The house-edge bar chart's series, as the engine's decimal strings (the script only draws them)."""
     return {
-        "labels": [f'{e["rules"]["dark_win_bet"]} / {e["rules"]["dark_double_bust_bet"]}' for e in effects],
+        "labels": [f"{e['rules']['dark_win_bet']} / {e['rules']['dark_double_bust_bet']}" for e in effects],
         "house_edge": [e["edge"]["house_edge"] for e in effects],
         "edge_per_wagered": [e["edge"]["edge_per_wagered"] for e in effects],
         "without_dark": [e["without_dark"]["house_edge"] for e in effects],
-        "words": {"house_edge": str(_("House edge per Ante")),
-                  "edge_per_wagered": str(_("Per unit wagered")),
-                  "without_dark": str(_("Without the dark card")),
-                  # xgettext:no-python-format — a per cent sign, not a directive ("% o"), whatever the translation
-                  "axis": str(_("House edge, % of the Ante"))},
+        "words": {
+            "house_edge": str(_("House edge per Ante")),
+            "edge_per_wagered": str(_("Per unit wagered")),
+            "without_dark": str(_("Without the dark card")),
+            # xgettext:no-python-format — a per cent sign, not a directive ("% o"), whatever the translation
+            "axis": str(_("House edge, % of the Ante")),
+        },
     }

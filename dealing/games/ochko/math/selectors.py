@@ -76,8 +76,14 @@ def rule_effects() -> list[dict]:
     rows = []
     for document in _edge_table():
         key = rules_key(document["rules"])
-        rows.append({"rules": document["rules"], "edge": document, "without_dark": _edge_without_dark(key),
-                     "dark_value": _strategy(1, key)["dark_value"]})
+        rows.append(
+            {
+                "rules": document["rules"],
+                "edge": document,
+                "without_dark": _edge_without_dark(key),
+                "dark_value": _strategy(1, key)["dark_value"],
+            }
+        )
     return rows
 
 

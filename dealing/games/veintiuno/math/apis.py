@@ -16,8 +16,9 @@ DECIMAL_HELP = "An exact decimal string (16 decimal places), per unit bet."
 
 
 class VeintiunoRulesIn(serializers.Serializer):
-    suited_twelve_pays = serializers.IntegerField(min_value=1, max_value=10, default=2,
-                                                  help_text="What a suited two-card 12 pays, to 1 (default 2).")
+    suited_twelve_pays = serializers.IntegerField(
+        min_value=1, max_value=10, default=2, help_text="What a suited two-card 12 pays, to 1 (default 2)."
+    )
 
 
 class VeintiunoEdgeOut(serializers.Serializer):
@@ -33,8 +34,9 @@ class VeintiunoEdgeOut(serializers.Serializer):
     rules = serializers.DictField(help_text="suited_twelve_pays and packs.")
     player = serializers.DictField(help_text="The player's documented strategy (threshold: stands from this count).")
     bank = serializers.DictField(help_text="The bank's documented strategy (stands_on).")
-    probabilities = serializers.DictField(child=serializers.CharField(),
-                                          help_text="total (1), withdrawn (a 13 in two cards), trillona.")
+    probabilities = serializers.DictField(
+        child=serializers.CharField(), help_text="total (1), withdrawn (a 13 in two cards), trillona."
+    )
 
 
 class VeintiunoSpecialsOut(serializers.Serializer):
@@ -42,9 +44,13 @@ class VeintiunoSpecialsOut(serializers.Serializer):
     variant = serializers.CharField()
     packs = serializers.IntegerField()
     player_threshold = serializers.IntegerField()
-    chances = serializers.DictField(child=serializers.CharField(), help_text=(
-        "natural, monona, suited_twelve, twelve, relancina, thirteen (two-card hands over every ordered pair), "
-        "trillona (for the documented player) and trillona_chasing (a player drawing while under 21)."))
+    chances = serializers.DictField(
+        child=serializers.CharField(),
+        help_text=(
+            "natural, monona, suited_twelve, twelve, relancina, thirteen (two-card hands over every ordered pair), "
+            "trillona (for the documented player) and trillona_chasing (a player drawing while under 21)."
+        ),
+    )
 
 
 class VeintiunoEdgeApi(APIView):
@@ -52,8 +58,11 @@ class VeintiunoEdgeApi(APIView):
 
     permission_classes = [HasRole(*READERS)]
 
-    @extend_schema(operation_id="math_veintiuno_edge", parameters=[VeintiunoRulesIn],
-                   responses={200: VeintiunoEdgeOut, **errors(400, 401, 403)})
+    @extend_schema(
+        operation_id="math_veintiuno_edge",
+        parameters=[VeintiunoRulesIn],
+        responses={200: VeintiunoEdgeOut, **errors(400, 401, 403)},
+    )
     def get(self, request):
         pays = query(VeintiunoRulesIn, request)["suited_twelve_pays"]
         return Response(VeintiunoEdgeOut(vs.edge(suited_twelve_pays=pays)).data)
@@ -64,7 +73,6 @@ class VeintiunoSpecialsApi(APIView):
 
     permission_classes = [HasRole(*READERS)]
 
-    @extend_schema(operation_id="math_veintiuno_specials", responses={200: VeintiunoSpecialsOut,
-                                                                       **errors(401, 403)})
+    @extend_schema(operation_id="math_veintiuno_specials", responses={200: VeintiunoSpecialsOut, **errors(401, 403)})
     def get(self, request):
         return Response(VeintiunoSpecialsOut(vs.specials()).data)

@@ -23,8 +23,11 @@ def _edge(suited_twelve_pays: int) -> dict:
 
 @lru_cache(maxsize=16)
 def _thresholds(suited_twelve_pays: int) -> tuple:
-    return tuple(veintiuno.grid({"suited_twelve_pays": suited_twelve_pays}, thresholds=THRESHOLDS,
-                                banks=(veintiuno.BANK_STANDS,)))
+    return tuple(
+        veintiuno.grid(
+            {"suited_twelve_pays": suited_twelve_pays}, thresholds=THRESHOLDS, banks=(veintiuno.BANK_STANDS,)
+        )
+    )
 
 
 def edge(*, suited_twelve_pays: int = 2) -> dict:
