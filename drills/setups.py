@@ -127,6 +127,11 @@ def weaves_incidents(variant: str, kind: str = "procedure") -> bool:
     return kind == Kind.PROCEDURE and drills is not None and drills.incidents
 
 
+def incident_games() -> list[str]:
+    """The games whose procedure drills weave in the floor's incidents, in the registry's order."""
+    return [d.variant for d in drilled() if weaves_incidents(d.variant)]
+
+
 def default_options(variant: str, preset: str = "", kind: str = "payout") -> dict:
     options = {name: True for name, _label in _features_of(variant)}
     options["boxes"] = max_boxes(variant, preset)

@@ -221,6 +221,15 @@ def house_rules_of(variant: str) -> tuple[str, ...]:
     return found.house_rules if found is not None else ()
 
 
+def house_rule_groups() -> list[tuple[str, list[str]]]:
+    """(game, the names of its house-rule fields) of every game whose trainer table has house rules."""
+    return [
+        (found.variant, [name for name, _label, _choices in strategy.house_rule_fields])
+        for found, strategy in games.filled("strategy")
+        if strategy.house_rule_fields
+    ]
+
+
 def house_rule_fields() -> list[tuple[str, object, tuple]]:
     """(name, label, choices) of every house rule a trainee may choose, of every game (the default first)."""
     return [field for _found, strategy in games.filled("strategy") for field in strategy.house_rule_fields]

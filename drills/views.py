@@ -16,7 +16,7 @@ from casino.errors import ServiceError
 from casino.roles import AUDITOR, PIT_BOSS, TRAINEE, has_role, role_required
 from dealing.games.drills import game_of
 
-from . import presenters, selectors, services, setups
+from . import presenters, selectors, services, setups, strategy
 from .choices import CODE_LABELS, Kind, StepKind
 from .forms import DrillStartForm, StandardForm, feature_fields, game_choices, tables_by_game
 from .table import wager_label
@@ -54,6 +54,10 @@ def _home(request, form, status=200):
         "certificates": selectors.certificates_of(trainee=trainee),
         "standards": standards,
         "feature_groups": [(variant, form.features_of(variant)) for variant in setups.features()],
+        "incident_games": " ".join(setups.incident_games()),
+        "house_rule_groups": [
+            (variant, [form[name] for name in names]) for variant, names in strategy.house_rule_groups()
+        ],
         "tables_by_game": json.dumps(tables_by_game()),
         "feature_names": json.dumps({name: variant for name, variant, _label in feature_fields()}),
     }

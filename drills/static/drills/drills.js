@@ -37,8 +37,9 @@
       if (allowed.indexOf(table.value) < 0 && allowed.length) table.value = allowed[0];
       $$(".feature-group", form).forEach(function (el) { el.hidden = el.dataset.variant !== variant; });
       $$("[data-only]", form).forEach(function (el) {
-        var only = el.dataset.only.split(" ");  // "<game> <kind>": shown for that game's drills of that kind
-        el.hidden = !(variant === only[0] && kind === only[1]);
+        var only = el.dataset.only.split(" ");  // "<game> … <kind>": shown for those games' drills of that kind
+        var onlyKind = only.pop();
+        el.hidden = !(only.indexOf(variant) >= 0 && kind === onlyKind);
       });
     }
     form.addEventListener("change", refresh);
