@@ -52,21 +52,26 @@ run: install
 
 # Uses DATABASE_URL / CELERY_BROKER_URL when they are set, SQLite and eager tasks otherwise.
 # Lint and the layer contracts first (a few seconds): an import that crosses a layer fails the
-# target before any test runs. Then the whole suite in parallel, one process per core, each with a
-# database of its own (pytest-xdist; JOBS=1 runs it in one process). The tests run the engine's
+# target before any test runs. Then the whole suite in parallel, each process with a database of
+# its own (pytest-xdist; JOBS=1 runs it in one process): three processes on two cores, as the tests
+# also wait on PostgreSQL, browsers and the processes they start (docs/benchmarks.md, "The test loop"). The tests run the engine's
 # Python source (ENGINE_PURE=1): an engine edit needs no mypyc build before the tests;
 # `make test-compiled` runs the engine's tests on the compiled build. pytest's exit code 5 ("no
 # tests collected") is not a failure.
-JOBS ?= auto
+JOBS ?= 3
 test: $(STAMP) lint
 	ENGINE_PURE=1 $(BIN)/python -m pytest -n $(JOBS) $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
-# The edit loop: everything but the browser, the real worker and the slow tests, on SQLite,
-# stopping at the first failure; PYTEST_ARGS=tests/engine (or any path) narrows it further.
-# Not a replacement for `make test`.
+# The edit loop, under a minute: the engine's rules, golden rounds and properties, the games'
+# seam (the toy game through every page), the layer and private-name checks, on SQLite, stopping
+# at the first failure; no browser, no real worker, nothing marked slow, not the exhaustive game
+# math. `make test-fast FAST=tests/books` runs another folder the same way. Not a replacement for
+# `make test`.
+FAST ?= tests/engine tests/games tests/test_contracts.py tests/test_private_imports.py
 test-fast: $(STAMP)
 	env -u DATABASE_URL -u CELERY_BROKER_URL ENGINE_PURE=1 $(BIN)/python -m pytest -n $(JOBS) -q -x \
-	  -p no:cacheprovider -m "not browser and not worker and not slow" $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	  -p no:cacheprovider -m "not browser and not worker and not slow" --ignore-glob='*_math.py' \
+	  --ignore=tests/engine/test_ochko_optimal.py $(FAST) $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 # The engine's tests on the engine compiled with mypyc, as a server runs it (CI runs it after
 # `make test`): the golden rounds, the properties, the fuzzing, each game's rules and the
