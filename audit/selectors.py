@@ -402,7 +402,7 @@ OVER = Sum("player_delta", filter=Q(player_delta__gt=0))
 UNDER = Sum("player_delta", filter=Q(player_delta__lt=0))
 
 
-def _rollups(model, *, user, period: Period) -> QuerySet:
+def rollups_in(model, *, user, period: Period) -> QuerySet:
     return restrict(model.objects.filter(day__gte=period.date_from, day__lte=period.date_to), user).order_by()
 
 
@@ -432,11 +432,11 @@ def pending_count(*, user, period: Period) -> int:
 def dashboard(*, user, period: Period) -> dict:
     """The audit dashboard's figures over a period, from the rollups (audit/rollups.py) — no read of
     the period's rounds or findings but the few rounds not audited yet and the latest open findings."""
-    totals = _rollups(Rollup, user=user, period=period).aggregate(
+    totals = rollups_in(Rollup, user=user, period=period).aggregate(
         clean=Sum("clean"), with_findings=Sum("with_findings"), errors=Sum("errors")
     )
     pending = pending_count(user=user, period=period)
-    counted = finding_totals(_rollups(RollupFinding, user=user, period=period))
+    counted = finding_totals(rollups_in(RollupFinding, user=user, period=period))
     by_code, by_severity, by_review = counted["by_code"], counted["by_severity"], counted["by_review"]
     names = _names(row["dealer_id"] for row in counted["by_dealer"])
     by_dealer = [{"dealer__username": names.get(row["dealer_id"], ("?", ""))[0], **row} for row in counted["by_dealer"]]
@@ -497,7 +497,7 @@ def finding_totals(findings: QuerySet) -> dict:
     seven grouped statements read them seven times (12–29 ms each). SQLite, which has no GROUPING
     SETS, runs the seven."""
     if connection.vendor != "postgresql":
-        return _finding_totals_each(findings)
+        return finding_totals_each(findings)
     select, params = findings.values(*_BY, "n", "over", "under").query.sql_with_params()
     q = connection.ops.quote_name
     by, kept = ", ".join(q(name) for name in _BY), f"FILTER (WHERE {q('status')} <> %s)"
@@ -539,7 +539,7 @@ def finding_totals(findings: QuerySet) -> dict:
     return out
 
 
-def _finding_totals_each(findings: QuerySet) -> dict:
+def finding_totals_each(findings: QuerySet) -> dict:
     money = findings.exclude(status=FindingStatus.DISMISSED)
     over, under = Sum("over"), Sum("under")
     return {
@@ -578,7 +578,7 @@ def dealer_error_rates(*, user, period: Period) -> list[dict]:
     """Per dealer over a period: rounds audited, findings (not dismissed), errors per 100 rounds,
     confirmed dealer errors, and the money the findings moved — from the rollups."""
     rounds = (
-        _rollups(Rollup, user=user, period=period)
+        rollups_in(Rollup, user=user, period=period)
         .exclude(dealer_id=0)
         .values("dealer_id")
         .annotate(rounds=Sum("rounds"), with_findings=Sum("with_findings"))
@@ -587,7 +587,7 @@ def dealer_error_rates(*, user, period: Period) -> list[dict]:
     findings = {
         row["dealer_id"]: row
         for row in (
-            _rollups(RollupFinding, user=user, period=period)
+            rollups_in(RollupFinding, user=user, period=period)
             .filter(of_shoe=False)
             .exclude(status=FindingStatus.DISMISSED)
             .values("dealer_id")
@@ -632,7 +632,7 @@ def handle_and_win(*, user, period: Period, by: tuple[str, ...] = ("table__name"
     period, grouped by `by` (fields of Rollup: table__name, dealer_id, day, shift_date, shift,
     variant) — what the pit's books stand on."""
     return list(
-        _rollups(Rollup, user=user, period=period)
+        rollups_in(Rollup, user=user, period=period)
         .values(*by)
         .annotate(
             rounds=Sum("rounds"),

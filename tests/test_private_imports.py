@@ -17,9 +17,8 @@ Dunder names (`__version__`, `__all__`) are public, and so are Django's document
 module (renamed without the underscore), or moved where both may import it; a test reads what the
 code under test publishes. Names of other libraries are not this check's business.
 
-`ALLOW` lists the offences left in files other changes are rewriting at the same time (`file:name`,
-one a line); it only shrinks: an entry no longer found fails the test too, so it is struck out with
-the fix.
+`ALLOW` held the offences left while other changes rewrote their files (`file:name`, one a line);
+it is empty now. An entry no longer found fails the test too, so it could only shrink.
 """
 
 import ast
@@ -28,16 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("casino", "dealing", "audit", "drills", "ledger", "gamemath", "books", "bench", "tests")
 
-# To be emptied as the work on these files lands (issue 30; each group names its item).
-ALLOW: set[str] = {
-    # The game-math pages' warm-up (item 1).
-    "tests/gamemath/test_warm.py:_edge",
-    "tests/gamemath/test_warm.py:_rule_effects",
-    "tests/gamemath/test_warm.py:_thresholds",
-    # audit/selectors.py's _rollups (the rows a user may see), where the row scoping lands (item 3).
-    "tests/audit/test_dashboard_grouped.py:_finding_totals_each",
-    "tests/audit/test_dashboard_grouped.py:_rollups",
-}
+ALLOW: set[str] = set()
 
 
 # A model's options and managers: Django's public API despite the underscore.

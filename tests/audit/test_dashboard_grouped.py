@@ -96,10 +96,10 @@ def test_one_grouped_statement_counts_what_the_seven_queries_count(people, floor
     ]
     for user in (people.auditor, people.pit_boss, people.dealer):
         for period in periods:
-            findings = selectors._rollups(RollupFinding, user=user, period=period)
+            findings = selectors.rollups_in(RollupFinding, user=user, period=period)
             grouped = selectors.finding_totals(findings)
-            assert _same(grouped) == _same(selectors._finding_totals_each(findings)), (user, period)
-    everything = selectors.finding_totals(selectors._rollups(RollupFinding, user=people.auditor, period=periods[0]))
+            assert _same(grouped) == _same(selectors.finding_totals_each(findings)), (user, period)
+    everything = selectors.finding_totals(selectors.rollups_in(RollupFinding, user=people.auditor, period=periods[0]))
     assert everything["by_code"] and everything["by_table"] and everything["by_dealer"]  # the floor was counted
 
 
@@ -118,7 +118,7 @@ def test_the_grouped_counts_are_whole_numbers_and_the_money_decimals(people, flo
     today = dt.date.today()
     RollupFinding.objects.bulk_create(_rows(random.Random(4), [floor.table_a], [people.dealer.pk], today, 40))
     period = selectors.Period(today - dt.timedelta(days=60), today)
-    counted = selectors.finding_totals(selectors._rollups(RollupFinding, user=people.auditor, period=period))
+    counted = selectors.finding_totals(selectors.rollups_in(RollupFinding, user=people.auditor, period=period))
     rows = counted["by_code"] + counted["by_table"] + counted["by_dealer"] + list(counted["by_day"].values())
     assert rows and all(type(row["n"]) is int for row in rows)
     assert all(type(n) is int for n in [*counted["by_severity"].values(), *counted["by_review"].values()])

@@ -7,6 +7,6 @@ from gamemath import warm
 
 def test_warming_fills_the_caches_the_slow_endpoints_read():
     warm.warm()
-    assert blackjack_selectors._rule_effects.cache_info().currsize >= 2  # both presets
-    assert veintiuno_selectors._edge.cache_info().currsize >= 1
-    assert veintiuno_selectors._thresholds.cache_info().currsize >= 1
+    assert blackjack_selectors.cached()["rule_effects"] >= 2  # both presets
+    assert veintiuno_selectors.cached()["edge"] >= 1
+    assert veintiuno_selectors.cached()["thresholds"] >= 1

@@ -82,7 +82,21 @@ def ev(*, cards, dealer=None, removed=(), preset: str = "salon", rules: dict | N
     return blackjack.ev(cards, dealer=dealer, removed=removed, rules=rules, preset=preset)
 
 
+_CACHED = {
+    "strategy": _strategy,
+    "edge": _edge,
+    "rule_effects": _rule_effects,
+    "cut_card": _cut_card,
+    "insurance": _insurance,
+}
+
+
+def cached() -> dict[str, int]:
+    """How many figures each cache holds (what warming at start-up filled)."""
+    return {name: fn.cache_info().currsize for name, fn in _CACHED.items()}
+
+
 def clear_cache() -> None:
-    for fn in (_strategy, _edge, _rule_effects, _cut_card, _insurance):
+    for fn in _CACHED.values():
         fn.cache_clear()
     blackjack.clear_cache()

@@ -38,3 +38,8 @@ def edge(*, suited_twelve_pays: int = 2) -> dict:
 def thresholds(*, suited_twelve_pays: int = 2) -> list[dict]:
     """The bank's edge for each drawing threshold of the player against the documented bank."""
     return list(_thresholds(suited_twelve_pays))
+
+
+def cached() -> dict[str, int]:
+    """How many figures each cache holds (what warming at start-up filled)."""
+    return {"edge": _edge.cache_info().currsize, "thresholds": _thresholds.cache_info().currsize}
