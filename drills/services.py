@@ -15,14 +15,14 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from casino.errors import ServiceError
-from casino.roles import PIT_BOSS, TRAINEE, has_role
+from casino.roles import TRAINEE, has_role
 from dealing.engine.errors import RoundError
 from dealing.engine.money import fmt, parse_amount
 
 from . import payout, procedure, setups, strategy
+from .certification import certificates_check, refuse, standard_met, standard_set  # noqa: F401 (the drills' writes, one module to call)
 from .choices import Kind, Status, StepKind
-from .models import Certificate, CertificationStandard, Drill, DrillRound, DrillStep
+from .models import Drill, DrillRound, DrillStep
 
 DEFAULT_ROUNDS = {Kind.PAYOUT: 10, Kind.PROCEDURE: 3, Kind.STRATEGY: 10}
 MAX_SEED = 2**63 - 1
@@ -39,18 +39,14 @@ def jsonable(value):
     return value
 
 
-def _refuse(message: str, status: int = 400, **extra):
-    raise ServiceError(message, extra=extra, status=status)
-
-
 def _own(drill: Drill, user) -> None:
     if drill.trainee_id != getattr(user, "pk", None):
-        _refuse(_("Only the trainee who started this drill may play it."), status=403)
+        refuse(_("Only the trainee who started this drill may play it."), status=403)
 
 
 def _active(drill: Drill) -> None:
     if drill.status != Status.ACTIVE:
-        _refuse(_("This drill is finished."), status=409, drill=drill.pk)
+        refuse(_("This drill is finished."), status=409, drill=drill.pk)
 
 
 def _ms(start: datetime | None, end: datetime) -> int:
@@ -79,35 +75,35 @@ def drill_start(
     table and options) the same rounds are dealt again.
     """
     if not has_role(trainee, TRAINEE):
-        _refuse(_("Drills are for trainees."), status=403)
+        refuse(_("Drills are for trainees."), status=403)
     if variant not in setups.features():
-        _refuse(_("Choose a game: ochko, blackjack or veintiuno."), field="variant")
+        refuse(_("Choose a game: ochko, blackjack or veintiuno."), field="variant")
     preset = preset or ""
     presets = setups.presets().get(variant, ())
     if presets and preset not in presets:
-        _refuse(_("Choose the blackjack preset: salon or online."), field="preset")
+        refuse(_("Choose the blackjack preset: salon or online."), field="preset")
     if not presets and preset:
-        _refuse(_("This game has no presets."), field="preset")
+        refuse(_("This game has no presets."), field="preset")
     if kind not in Kind.values:
-        _refuse(_("Choose a payout drill, a procedure drill or the strategy trainer."), field="kind")
+        refuse(_("Choose a payout drill, a procedure drill or the strategy trainer."), field="kind")
     if kind == Kind.STRATEGY and variant not in strategy.strategy_games():
-        _refuse(_("The strategy trainer deals blackjack, ochko or veintiuno."), field="variant")
+        refuse(_("The strategy trainer deals blackjack, ochko or veintiuno."), field="variant")
     try:
         setup = setups.table_setup(variant, preset, table)
     except KeyError:
-        _refuse(_("There is no such practice table for this game."), field="table")
+        refuse(_("There is no such practice table for this game."), field="table")
     try:
         cleaned = setups.clean_options(variant, preset, kind, options)
     except (TypeError, ValueError):
-        _refuse(_("The difficulty options are not valid."), field="options")
+        refuse(_("The difficulty options are not valid."), field="options")
     if rounds is None:
         rounds = DEFAULT_ROUNDS[kind]
     if type(rounds) is not int or not 1 <= rounds <= setups.MAX_ROUNDS:
-        _refuse(_("A drill has 1 to %(n)d rounds.") % {"n": setups.MAX_ROUNDS}, field="rounds")
+        refuse(_("A drill has 1 to %(n)d rounds.") % {"n": setups.MAX_ROUNDS}, field="rounds")
     if seed is None:
         seed = secrets.randbelow(2**53)
     if type(seed) is not int or not 0 <= seed <= MAX_SEED:
-        _refuse(_("The seed is a whole number from 0 to %(n)d.") % {"n": MAX_SEED}, field="seed")
+        refuse(_("The seed is a whole number from 0 to %(n)d.") % {"n": MAX_SEED}, field="seed")
     return Drill.objects.create(
         trainee=trainee,
         variant=variant,
@@ -203,9 +199,9 @@ def drill_next(*, drill: Drill, user) -> DrillRound | None:
 def _current_round(drill: Drill, number: int | None) -> DrillRound:
     current = drill.rounds.filter(answered_at__isnull=True).order_by("number").first()
     if current is None or current.presented_at is None:
-        _refuse(_("There is no round waiting for an answer: ask for the next round first."), status=409)
+        refuse(_("There is no round waiting for an answer: ask for the next round first."), status=409)
     if number is not None and number != current.number:
-        _refuse(
+        refuse(
             _("Round %(n)s is not the round in play (round %(current)s is).")
             % {"n": number, "current": current.number},
             status=409,
@@ -220,7 +216,7 @@ def _current_round(drill: Drill, number: int | None) -> DrillRound:
 def _clean_answers(doc: dict, sheet: list[dict], answers) -> list[dict]:
     """The answers as the engine reads them, or a ServiceError naming the answer and the field."""
     if not isinstance(answers, list) or not answers:
-        _refuse(_("Settle at least one wager."), field="answers")
+        refuse(_("Settle at least one wager."), field="answers")
     stakes = {s["id"] for s in doc["stakes"]}
     wagers = payout.wagers_of(doc["variant"])
     hands = {(line["stake"], line["hand"]) for line in sheet}
@@ -228,7 +224,7 @@ def _clean_answers(doc: dict, sheet: list[dict], answers) -> list[dict]:
     for k, answer in enumerate(answers):
 
         def bad(message, field, k=k):
-            _refuse(message, field=f"answers[{k}].{field}", answer=k)
+            refuse(message, field=f"answers[{k}].{field}", answer=k)
 
         if not isinstance(answer, dict):
             bad(_("Each answer names a stake, a wager and a result."), "stake")
@@ -274,7 +270,7 @@ def payout_answer(*, drill: Drill, user, answers: list[dict], round_number: int 
     drill = Drill.objects.select_for_update().get(pk=drill.pk)
     _active(drill)
     if drill.kind != Kind.PAYOUT:
-        _refuse(_("This is a procedure drill: answer with the move you choose."), status=409)
+        refuse(_("This is a procedure drill: answer with the move you choose."), status=409)
     current = _current_round(drill, round_number)
     cleaned = _clean_answers(current.doc, current.script.get("sheet", []), answers)
     graded = payout.grade(current.doc, cleaned)
@@ -371,10 +367,10 @@ def _step_in_play(
     drill = Drill.objects.select_for_update().get(pk=drill.pk)
     _active(drill)
     if drill.kind != kind:
-        _refuse(wrong_kind, status=409)
+        refuse(wrong_kind, status=409)
     current = _current_round(drill, round_number)
     if step is not None and step != current.step:
-        _refuse(
+        refuse(
             _("Step %(n)s is not the step in play (step %(current)s is).") % {"n": step, "current": current.step},
             status=409,
             step=current.step,
@@ -421,7 +417,7 @@ def procedure_answer(
     script_step = steps[index]
     chosen = next((c for c in script_step["choices"] if c["key"] == str(choice)), None)
     if chosen is None:
-        _refuse(
+        refuse(
             _("Choose one of the moves offered (%(keys)s).")
             % {"keys": ", ".join(c["key"] for c in script_step["choices"])},
             field="choice",
@@ -475,7 +471,7 @@ def strategy_answer(
     decision = strategy_decision(current, with_chart=True)
     chosen = strategy.choose(decision, choice or "")
     if chosen is None:
-        _refuse(
+        refuse(
             _("Choose one of the options offered (%(keys)s).")
             % {"keys": ", ".join(f"{k} {o}" for o, k in decision.keys.items())},
             field="choice",
@@ -544,101 +540,3 @@ def drill_finish(*, drill: Drill, user) -> Drill:
     drill = Drill.objects.select_for_update().get(pk=drill.pk)
     _finish(drill)
     return drill
-
-
-# --- certification -----------------------------------------------------------------------------------
-
-
-@transaction.atomic
-def standard_set(
-    *,
-    user,
-    variant: str,
-    kind: str,
-    rounds_in_row: int,
-    min_accuracy,
-    preset: str = "",
-    time_limit_s: int | None = None,
-) -> CertificationStandard:
-    """A pit boss sets the certification standard of a game: it replaces the one in force."""
-    if not has_role(user, PIT_BOSS):
-        _refuse(_("Only a pit boss sets certification standards."), status=403)
-    if variant not in setups.features():
-        _refuse(_("Choose a game: ochko, blackjack or veintiuno."), field="variant")
-    presets = setups.presets().get(variant, ())
-    preset = preset or ""
-    if (presets and preset not in presets) or (not presets and preset):
-        _refuse(_("Blackjack needs its preset (salon or online); the other games have none."), field="preset")
-    if kind not in Kind.values:
-        _refuse(_("Choose a payout drill, a procedure drill or the strategy trainer."), field="kind")
-    if type(rounds_in_row) is not int or not 1 <= rounds_in_row <= 1000:
-        _refuse(_("Rounds in a row: a whole number from 1 to 1000."), field="rounds_in_row")
-    try:
-        accuracy = Decimal(str(min_accuracy))
-    except ArithmeticError:
-        accuracy = None
-    if (
-        accuracy is None
-        or not accuracy.is_finite()
-        or not 0 <= accuracy <= 100
-        or accuracy != accuracy.quantize(Decimal("0.01"))
-    ):
-        _refuse(_("The minimum accuracy is a percentage from 0 to 100, with at most 2 decimals."), field="min_accuracy")
-    if time_limit_s is not None and (type(time_limit_s) is not int or time_limit_s < 1):
-        _refuse(_("The time limit is a whole number of seconds, at least 1 (or none)."), field="time_limit_s")
-    CertificationStandard.objects.select_for_update().filter(
-        variant=variant, preset=preset, kind=kind, is_active=True
-    ).update(is_active=False)
-    return CertificationStandard.objects.create(
-        variant=variant,
-        preset=preset,
-        kind=kind,
-        rounds_in_row=rounds_in_row,
-        min_accuracy=accuracy,
-        time_limit_s=time_limit_s,
-        set_by=user,
-    )
-
-
-def standard_met(*, standard: CertificationStandard, trainee) -> tuple[bool, Decimal | None, int]:
-    """Whether a trainee's latest rounds meet a standard: (met, accuracy over them, rounds counted)."""
-    recent = list(
-        DrillRound.objects.filter(
-            drill__trainee=trainee,
-            drill__variant=standard.variant,
-            drill__preset=standard.preset,
-            drill__kind=standard.kind,
-            answered_at__isnull=False,
-        )
-        .order_by("-answered_at", "-pk")
-        .values("decisions", "correct", "time_ms")[: standard.rounds_in_row]
-    )
-    decisions = sum(r["decisions"] for r in recent)
-    correct = sum(r["correct"] for r in recent)
-    accuracy = (Decimal(correct) * 100 / Decimal(decisions)) if decisions else None
-    if len(recent) < standard.rounds_in_row or accuracy is None:
-        return False, accuracy, len(recent)
-    if standard.time_limit_s is not None and any((r["time_ms"] or 0) > standard.time_limit_s * 1000 for r in recent):
-        return False, accuracy, len(recent)
-    return accuracy >= standard.min_accuracy, accuracy, len(recent)
-
-
-def certificates_check(*, trainee, drill: Drill) -> list[Certificate]:
-    """Issue the certificate of the standard in force for the drill's game, when it is met now."""
-    issued = []
-    standards = CertificationStandard.objects.filter(
-        variant=drill.variant, preset=drill.preset, kind=drill.kind, is_active=True
-    ).exclude(certificates__trainee=trainee)
-    for standard in standards:
-        met, accuracy, rounds = standard_met(standard=standard, trainee=trainee)
-        if met:
-            issued.append(
-                Certificate.objects.create(
-                    trainee=trainee,
-                    standard=standard,
-                    drill=drill,
-                    rounds=rounds,
-                    accuracy=accuracy.quantize(Decimal("0.01")),
-                )
-            )
-    return issued
