@@ -27,12 +27,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from casino.choices import Variant
 from casino.errors import ServiceError
 from casino.models import Table
 from casino.roles import DEALER, PIT_BOSS, has_role
 from casino.scope import works_at
-from dealing import engine
+from dealing import engine, games
 from dealing.engine.money import fmt, parse_amount
 from dealing.services import complete_document, engine_error, round_log
 
@@ -121,7 +120,7 @@ def session_create(
     """Start a night at a veintiuno table: its players in the order they sit (the deal goes from the
     bank to the next player in this order), the betting unit, and optionally the chips each starts
     with. The first bank is then drawn (`session_draw`)."""
-    if table.variant != Variant.VEINTIUNO:
+    if games.slot_of(table.variant, "nights") is None:
         raise _refuse(
             _("Table %(table)s plays %(variant)s; game nights are kept at veintiuno tables.")
             % {"table": table.name, "variant": table.get_variant_display()},
@@ -353,7 +352,7 @@ def _prepare(session: GameSession, doc: dict, state, by) -> PreparedRound:
             "not_playing",
             status=409,
         )
-    if doc.get("variant") != Variant.VEINTIUNO:
+    if doc.get("variant") != session.table.variant:
         raise _refuse(
             _('A round of the night is a veintiuno round ("variant": "veintiuno").'),
             "variant_mismatch",

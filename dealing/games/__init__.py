@@ -33,6 +33,7 @@ class Game:
     theory: str = ""  # its house edge and sd for the books' theoretical win (dealing.games.theory)
     terminal: str = ""  # what the table terminal asks of a stake (dealing.games.terminal.TerminalGame)
     math: str = ""  # its game math pages and API (dealing.games.math.GameMath)
+    nights: str = ""  # the app that keeps its game nights, where the bank rotates among the players (ledger)
 
     def slot(self, name: str):
         """What a slot names, imported; None when the game leaves it empty."""

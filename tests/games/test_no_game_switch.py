@@ -26,11 +26,7 @@ REGISTRIES = {"dealing/games/__init__.py", "dealing/engine/games.py", "casino/ch
 
 # Modules that still switch on a game, each with what takes it away; the test fails when one no
 # longer does (take its line out then).
-PENDING = {
-    # The ledger is the veintiuno game nights' app: its guards say a night is kept at a veintiuno
-    # table and takes veintiuno rounds (it reads cards through dealing/games/veintiuno/builder.py).
-    "ledger/services.py": "the veintiuno game nights (a game's own app)",
-}
+PENDING: dict[str, str] = {}
 
 
 def game_names() -> set[str]:

@@ -11,4 +11,6 @@ GAME = Game(
     strategy="dealing.games.veintiuno.strategy.STRATEGY",
     math="dealing.games.veintiuno.math.MATH",
     theory="dealing.games.veintiuno.theory.edge",
+    # A night of veintiuno passes the bank from player to player; the ledger keeps its chips.
+    nights="ledger",
 )
