@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from casino.errors import ServiceError
-from casino.roles import role_required
+from casino.roles import PIT_BOSS, has_role, role_required
 from casino.scope import table_named
 
 from . import selectors, services
@@ -29,7 +29,14 @@ def shift_list(request):
     ]
     shifts = list(selectors.shift_list(user=request.user, status=request.GET.get("status"))[:100])
     return render(
-        request, "books/shift_list.html", {"tables": tables, "shifts": shifts, "status": request.GET.get("status", "")}
+        request,
+        "books/shift_list.html",
+        {
+            "tables": tables,
+            "shifts": shifts,
+            "status": request.GET.get("status", ""),
+            "is_pit_boss": has_role(request.user, PIT_BOSS),
+        },
     )
 
 

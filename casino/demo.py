@@ -44,6 +44,9 @@ USERS = [
     ("dealer1", "Dmitri", "Volkov", DEALER, "D-101"),
     ("inspector1", "Irina", "Sokolova", INSPECTOR, "I-201"),
     ("pitboss1", "Pavel", "Orlov", PIT_BOSS, "P-301"),
+    # A second pit boss, so that each one's own reports (an incident he filed, a shift he counted
+    # as a relief dealer) can be decided by the other: nobody approves his own.
+    ("pitboss2", "Oleg", "Zaitsev", PIT_BOSS, "P-302"),
     ("auditor1", "Anna", "Lebedeva", AUDITOR, "A-401"),
     ("trainee1", "Timur", "Kozlov", TRAINEE, "T-501"),
     ("admin", "Floor", "Administrator", None, ""),

@@ -161,3 +161,16 @@ def test_the_admin_shows_shifts_read_only(crew, open_shift, make_user):
     page = admin.get(f"/admin/books/tableshift/{shift.pk}/change/")
     assert page.status_code == 200 and b'name="_save"' not in page.content
     assert admin.get("/admin/books/tableshift/add/").status_code == 403
+
+
+def test_the_float_page_tells_a_pit_boss_who_opens_a_shift_and_how(crew):
+    """A pit boss cannot count the opening float (a dealer does, then he signs): the page says so
+    where the button would be, and the opening page refuses him with that sentence."""
+    boss, dealer = logged_in(crew.pit_boss), logged_in(crew.dealer)
+    page = boss.get("/books/").content.decode()
+    assert "How a shift opens" in page
+    assert "a dealer of Pit A counts it" in page
+    assert "/books/tables/R-1/open/" not in page
+    assert "/books/tables/R-1/open/" in dealer.get("/books/").content.decode()
+    refused = boss.get("/books/tables/R-1/open/")
+    assert refused.status_code == 403 and not TableShift.objects.exists()

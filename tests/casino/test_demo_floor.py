@@ -17,6 +17,7 @@ USERS = {
     "dealer1": "dealer",
     "inspector1": "inspector",
     "pitboss1": "pit_boss",
+    "pitboss2": "pit_boss",
     "auditor1": "auditor",
     "trainee1": "trainee",
 }
