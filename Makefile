@@ -31,9 +31,11 @@ LOCKS := requirements.txt requirements-build.txt requirements-dev.txt
 install: $(STAMP) $(NATIVE)
 
 $(NATIVE): $(STAMP) $(ENGINE_SOURCES)
+	@echo "==> compiling the rules engine with mypyc (a minute or two, once and after an engine edit)"
 	$(BIN)/python -m dealing.engine native build
 
 $(STAMP): $(LOCKS)
+	@echo "==> installing the locked packages into $(VENV) (once, and after a lock file changes)"
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --require-hashes --no-deps $(addprefix -r ,$(LOCKS))
 	touch $(STAMP)
@@ -45,9 +47,14 @@ lock: $(STAMP)
 	    --no-emit-find-links --output-file $$name.txt $$name.in || exit 1; done
 
 # DEBUG=1: the demo floor's users (password "demo") are for a development machine only.
+# The game math (about a minute of CPU) is solved once, in the serving process, while a person
+# logs in; each step is logged ("game math warm-up n/m").
 run: install
+	@echo "==> migrating the database"
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
+	@echo "==> loading the demo floor (users, tables, shoes, rounds, a night; once)"
 	DEBUG=1 $(BIN)/python manage.py demo_floor
+	@echo "==> serving http://127.0.0.1:$(PORT)/ (user dealer1, pitboss1, auditor1 …, password demo); the game math warms in the background"
 	DEBUG=1 GAMEMATH_WARM=background $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # Uses DATABASE_URL / CELERY_BROKER_URL when they are set, SQLite and eager tasks otherwise.

@@ -16,19 +16,4 @@ class DrillsConfig(AppConfig):
         register(NavItem(_("My progress"), "drills:my_progress", roles=(TRAINEE,), order=31, group="training"))
         register(NavItem(_("Trainees"), "drills:trainees", roles=(PIT_BOSS, AUDITOR), order=60, group="training"))
         register(NavItem(_("Certification"), "drills:standards", roles=(PIT_BOSS, AUDITOR), order=61, group="training"))
-
-        # GAMEMATH_WARM=1 with gunicorn --preload (gamemath/apps.py): the strategy trainer's charts
-        # too, so that no trainee's first graded decision waits for a chart's solve.
-        import os
-
-        mode = os.environ.get("GAMEMATH_WARM", "").lower()
-        if mode in ("1", "true", "yes"):
-            from . import strategy
-
-            strategy.warm()
-        elif mode == "background":  # `make run` (gamemath/apps.py)
-            import threading
-
-            from . import strategy
-
-            threading.Thread(target=strategy.warm, name="drills-warm", daemon=True).start()
+        # The trainer's charts are warmed with the game math (gamemath/warm.py).

@@ -240,13 +240,6 @@ def clean_house_rules(variant: str, raw) -> dict:
     return _game(variant).clean_house_rules(raw)
 
 
-def warm() -> None:
-    """Solve the charts the trainer compares with (every game's, e.g. both blackjack presets and
-    ochko's ten Bets)."""
-    for _found, strategy in games.filled("strategy"):
-        strategy.warm()
-
-
 __all__ = [
     "QuestionError",
     "Decision",

@@ -20,21 +20,8 @@ class GameMathConfig(AppConfig):
         if first is not None:
             register(NavItem(_("Game math"), f"gamemath:{first.home}", roles=READERS, order=70, group="training"))
 
-        # GAMEMATH_WARM=1 with gunicorn --preload: the figures every page and endpoint starts from
-        # are solved once in the master, before the workers fork, instead of on a user's first
-        # request (the blackjack rule effects take tens of seconds cold).
-        import os
+        # GAMEMATH_WARM: the figures every page, endpoint and trainer chart starts from, solved
+        # once at start-up instead of on a user's first request (gamemath/warm.py).
+        from . import warm
 
-        mode = os.environ.get("GAMEMATH_WARM", "").lower()
-        if mode in ("1", "true", "yes"):
-            from . import warm
-
-            warm.warm()
-        elif mode == "background":
-            # `make run`: the development server starts at once and solves while a person logs in,
-            # instead of the first visit to the books or the game math waiting ~20 s.
-            import threading
-
-            from . import warm
-
-            threading.Thread(target=warm.warm, name="gamemath-warm", daemon=True).start()
+        warm.start_from_env()

@@ -1,22 +1,70 @@
-"""Solving the game math every page and endpoint starts from, once, into the per-process caches
-(`GAMEMATH_WARM=1` with gunicorn `--preload` runs it in the master before the workers fork, so no
-user waits for a cold solve): what each game's math says it starts from (`warm()` of
-dealing/games/<variant>/math/urls.py: its default rule sets, e.g. the blackjack rule effects).
-About a minute of CPU."""
+"""Solving the game math every page, endpoint and the strategy trainer start from, once, into the
+per-process caches, so that no user waits for a cold solve: what each game's math says it starts
+from (`warm()` of dealing/games/<variant>/math/urls.py: its default rule sets, e.g. the blackjack
+rule effects) and each game's strategy-trainer charts (`warm()` of its dealing/games/<variant>/
+strategy.py). About a minute of CPU.
+
+`GAMEMATH_WARM` says when (read once, at start-up, by `start_from_env`):
+- `1`: now, before the process serves (gunicorn `--preload` runs it in the master before the
+  workers fork, so every worker shares the solved figures);
+- `background` (`make run`): in a thread, while a person logs in; never in the development
+  server's reloader parent, which serves nothing (warming there doubled the CPU and the memory of
+  a first `make run`).
+Each step is logged with its place in the whole, so a first run says what it is doing."""
 
 import logging
+import os
+import sys
+import threading
 import time
+
+from django.utils import autoreload
 
 from dealing import games
 
 log = logging.getLogger(__name__)
 
 
+def steps() -> list[tuple[str, object]]:
+    """(what, how) of every warming step, in order: each game's math, then each game's charts."""
+    found = [(f"{game.variant} math", math.load().warm) for game, math in games.filled("math")]
+    found += [(f"{game.variant} strategy charts", strategy.warm) for game, strategy in games.filled("strategy")]
+    return found
+
+
 def warm() -> float:
     """Fill the caches; the seconds it took."""
     start = time.perf_counter()
-    for _game, math in games.filled("math"):
-        math.load().warm()
+    todo = steps()
+    for i, (what, step) in enumerate(todo, 1):
+        began = time.perf_counter()
+        step()
+        log.info("game math warm-up %d/%d: %s in %.1f s", i, len(todo), what, time.perf_counter() - began)
     took = time.perf_counter() - start
     log.info("game math warmed in %.1f s", took)
     return took
+
+
+def reloader_parent(argv=None, environ=None) -> bool:
+    """True in `runserver`'s watching process, which only restarts the one that serves."""
+    argv = sys.argv if argv is None else argv
+    environ = os.environ if environ is None else environ
+    return (
+        "runserver" in argv[1:2]
+        and "--noreload" not in argv
+        and environ.get(autoreload.DJANGO_AUTORELOAD_ENV) != "true"
+    )
+
+
+def start_from_env(environ=None) -> str:
+    """Warm as `GAMEMATH_WARM` says; what was done ("now", "background" or "no")."""
+    environ = os.environ if environ is None else environ
+    mode = environ.get("GAMEMATH_WARM", "").lower()
+    if mode in ("1", "true", "yes"):
+        warm()
+        return "now"
+    if mode == "background" and not reloader_parent(environ=environ):
+        log.info("game math warm-up started in the background (%d steps)", len(steps()))
+        threading.Thread(target=warm, name="gamemath-warm", daemon=True).start()
+        return "background"
+    return "no"
