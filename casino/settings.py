@@ -45,6 +45,11 @@ CHECKPOINT_DIR = Path(env.str("CHECKPOINT_DIR", default=str(BASE_DIR / "var" / "
 CHECKPOINT_SIGNING_KEY = env.str("CHECKPOINT_SIGNING_KEY", default="")
 CHECKPOINT_PUBLIC_KEY = env.str("CHECKPOINT_PUBLIC_KEY", default="")
 CHECKPOINT_DEV_KEY = env.bool("CHECKPOINT_DEV_KEY", default=DEBUG)
+# How often beat takes a checkpoint; with a signing (or public) key configured, a record logged more
+# than CHECKPOINT_GRACE_S ago that no checkpoint signs fails verification: the log (or its tail) was
+# removed, or checkpoints are failing (docs/chain.md).
+CHECKPOINT_INTERVAL_S = env.int("CHECKPOINT_INTERVAL_S", default=5 * 60)
+CHECKPOINT_GRACE_S = env.int("CHECKPOINT_GRACE_S", default=2 * CHECKPOINT_INTERVAL_S + 60)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=[])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -186,6 +191,11 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # A worker's database connection lives CONN_MAX_AGE seconds across tasks (casino/celery.py closes
 # old and failed ones after each task); without this Celery's Django fixup closes it after every task.
 CELERY_DB_REUSE_MAX = 1_000_000
+# A chunk of an audit run is leased to the worker that takes it for AUDIT_CHUNK_LEASE_S; every
+# AUDIT_CHUNK_CHECK_S beat queues again the chunks whose lease ran out with no worker holding them
+# (it died): a run resumes by itself within lease + check (90 s by default; docs/audit.md).
+AUDIT_CHUNK_LEASE_S = env.int("AUDIT_CHUNK_LEASE_S", default=60)
+AUDIT_CHUNK_CHECK_S = env.int("AUDIT_CHUNK_CHECK_S", default=30)
 # Celery beat (`make beat`, or a worker with -B): the nightly audit of whatever is not audited yet
 # and of the shoes that ended, a watchdog that re-queues runs whose tasks were lost, and one that
 # re-queues the audits of rounds logged 10 minutes ago and still not audited.
@@ -195,12 +205,14 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": crontab(hour=env.int("AUDIT_NIGHTLY_HOUR", default=4), minute=0),
     },
     "audit-resume-stalled": {"task": "audit.tasks.audit_resume_stalled", "schedule": 15 * 60},
+    # Chunks whose worker died mid-chunk (their lease ran out, nobody holds them), queued again.
+    "audit-chunks-expired": {"task": "audit.tasks.audit_chunks_expired", "schedule": AUDIT_CHUNK_CHECK_S},
     # Rounds whose audit message never arrived (a web process killed before sending it).
     "audit-overdue-rounds": {"task": "audit.tasks.audit_overdue_rounds", "schedule": 5 * 60},
     # A signed checkpoint of every chain's head, and a full verification of the chains every night.
     "chain-checkpoint": {
         "task": "dealing.tasks.chain_checkpoint",
-        "schedule": env.int("CHECKPOINT_INTERVAL_S", default=5 * 60),
+        "schedule": CHECKPOINT_INTERVAL_S,
     },
     "chain-verify": {
         "task": "dealing.tasks.chain_verify",

@@ -10,8 +10,11 @@ One JSON line per checkpoint, in `CHECKPOINT_DIR/checkpoints-YYYY-MM-DD.jsonl` (
 
 Lines are numbered and chained (`seq`, `prev`), so a line removed or edited, or a file deleted,
 shows; the signature (Ed25519, `cryptography`) needs the private key, which never is in the
-database nor, outside development, in this directory. Appends are serialised by a lock file,
-written with one write and made durable with fsync (the directory too, for a new file).
+database nor, outside development, in this directory. Appends are serialised by a lock file and
+recorded only once they are on disk and read back: written whole, fsync'd (the directory too, for a
+new file), re-read and their signature checked. A write that fails part-way (a full disk) is cut
+back off at once; a tail torn anyway (the machine lost power mid-write) stops later appends until
+`manage.py checkpoint --repair-tail` (`repair_tail`) removes it.
 
 No Django model here (the layer of dealing.chain): the services write and the verifier reads.
 """
@@ -36,6 +39,7 @@ PUBLIC_KEY_FILE = "checkpoint-public-{fingerprint}.pem"
 DEV_KEY_FILE = "checkpoint-signing-dev.pem"
 LOCK_FILE = ".checkpoint.lock"
 LOG = "checkpoints"  # the name the log goes by in a report
+REPAIR = "manage.py checkpoint --repair-tail"
 
 
 class CheckpointError(Exception):
@@ -50,6 +54,14 @@ def _settings():
 
 def directory() -> Path:
     return Path(_settings().CHECKPOINT_DIR)
+
+
+def expected() -> bool:
+    """Whether checkpoints must exist: a signing or a public key is configured. A development key lives
+    in the directory itself, so whoever deletes the log deletes it too: without a configured key,
+    a missing log can only be noted."""
+    settings = _settings()
+    return bool((settings.CHECKPOINT_SIGNING_KEY or "").strip() or (settings.CHECKPOINT_PUBLIC_KEY or "").strip())
 
 
 def fingerprint(public: Ed25519PublicKey) -> str:
@@ -146,6 +158,12 @@ def _last_line(path: Path) -> bytes | None:
     return last
 
 
+def torn(raw: bytes) -> bool:
+    """A line without its newline: only a write that stopped part-way leaves one (every append ends
+    with the newline), so it can only be the last line of a file."""
+    return not raw.endswith(b"\n")
+
+
 def _parse(raw: bytes) -> dict:
     """A line of the log as a checkpoint (its `seq` a number, its `heads` a mapping), as signed;
     ValueError when it is not one."""
@@ -162,9 +180,66 @@ def line_digest(raw: bytes) -> str:
     return hashlib.sha256(raw.rstrip(b"\n")).hexdigest()
 
 
+def _write_public(where: Path, public: Ed25519PublicKey) -> None:
+    """The public key next to the log, written whole or not at all (a temporary file renamed): a key
+    file cut short by a full disk would never be rewritten."""
+    path = where / PUBLIC_KEY_FILE.format(fingerprint=fingerprint(public))
+    if path.exists():
+        return
+    partial = path.with_name(path.name + ".partial")
+    try:
+        partial.write_bytes(public_pem(public))
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+def _fsync_directory(where: Path) -> None:
+    directory_fd = os.open(where, os.O_RDONLY)
+    try:
+        os.fsync(directory_fd)
+    finally:
+        os.close(directory_fd)
+
+
+def _write_line(path: Path, raw: bytes, public: Ed25519PublicKey) -> None:
+    """Append `raw` and a newline to `path`, all of it on disk and read back as the signed line it is,
+    or nothing: the file is cut back to its size before (OSError, CheckpointError)."""
+    new = not path.exists()
+    descriptor = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        start = os.fstat(descriptor).st_size
+        try:
+            data = memoryview(raw + b"\n")
+            while data:  # a write may store fewer bytes than asked (a disk filling up)
+                data = data[os.write(descriptor, data) :]
+            os.fsync(descriptor)
+            back = os.pread(descriptor, len(raw) + 2, start)
+            if back != raw + b"\n" or _signed(_parse(back), {fingerprint(public): public}) is not None:
+                raise CheckpointError(f"The checkpoint written to {path} does not read back as written.")
+        except (OSError, ValueError, CheckpointError):
+            _cut(descriptor, start)
+            raise
+    finally:
+        os.close(descriptor)
+    if new:
+        _fsync_directory(path.parent)
+
+
+def _cut(descriptor: int, size: int) -> None:
+    """Take a failed append back off its file; if even that fails, the torn tail is left for
+    `repair_tail`, and appends stop until then."""
+    try:
+        os.ftruncate(descriptor, size)
+        os.fsync(descriptor)
+    except OSError:
+        pass
+
+
 def append(heads: dict[str, dict], *, at) -> tuple[int, str, Path]:
     """Sign `heads` (by chain: {"name", "count", "head"}) and append them as the next line of the
-    log; returns (seq, the line's sha256, the file). Raises CheckpointError when it cannot."""
+    log; returns (seq, the line's sha256, the file). Raises CheckpointError when it cannot — and then
+    nothing was appended."""
     where = directory()
     key = signing_key()
     if key is None:
@@ -172,15 +247,18 @@ def append(heads: dict[str, dict], *, at) -> tuple[int, str, Path]:
     try:
         where.mkdir(parents=True, exist_ok=True)
         public = key.public_key()
-        public_path = where / PUBLIC_KEY_FILE.format(fingerprint=fingerprint(public))
-        if not public_path.exists():
-            public_path.write_bytes(public_pem(public))
+        _write_public(where, public)
         with open(where / LOCK_FILE, "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             seq, prev = 1, ""
             for path in reversed(_files(where)):
                 raw = _last_line(path)
                 if raw is not None:
+                    if torn(raw):
+                        raise CheckpointError(
+                            f"The last line of {path} was torn by a write that stopped part-way "
+                            f"(a full disk?): repair it with `{REPAIR}` before it is appended to."
+                        )
                     try:
                         seq = int(_parse(raw)["seq"]) + 1
                     except ValueError:
@@ -200,22 +278,66 @@ def append(heads: dict[str, dict], *, at) -> tuple[int, str, Path]:
             body["sig"] = base64.b64encode(key.sign(canonical_json(body).encode("utf-8"))).decode("ascii")
             raw = canonical_json(body).encode("utf-8")
             path = where / f"checkpoints-{at.strftime('%Y-%m-%d')}.jsonl"
-            new = not path.exists()
-            descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-            try:
-                os.write(descriptor, raw + b"\n")
-                os.fsync(descriptor)
-            finally:
-                os.close(descriptor)
-            if new:
-                directory_fd = os.open(where, os.O_RDONLY)
-                try:
-                    os.fsync(directory_fd)
-                finally:
-                    os.close(directory_fd)
+            _write_line(path, raw, public)
     except OSError as exc:
-        raise CheckpointError(f"The checkpoint directory {where} cannot be written: {exc.strerror or exc}.") from None
+        raise CheckpointError(
+            f"The checkpoint directory {where} cannot be written: {exc.strerror or exc}. Nothing was recorded."
+        ) from None
     return seq, line_digest(raw), path
+
+
+@dataclass
+class Repair:
+    """What `repair_tail` did: the file, how many bytes it cut (0: none), whether the tail was a whole
+    signed checkpoint that only lacked its newline (then it is kept and the newline added)."""
+
+    path: Path | None = None
+    cut: int = 0
+    completed: bool = False
+
+    def __str__(self) -> str:
+        if self.path is None or (not self.cut and not self.completed):
+            return "the checkpoint log ends with a whole line: nothing to repair"
+        if self.completed:
+            return f"{self.path.name}: the last line was a whole signed checkpoint without its newline; the newline was added"
+        return f"{self.path.name}: cut the torn last line ({self.cut} bytes, not a signed checkpoint)"
+
+
+def repair_tail() -> Repair:
+    """Remove the torn end of the log's newest file — the bytes after its last newline — once it is
+    confirmed not to be a whole checkpoint signed by a trusted key (one that only lost its newline
+    gets it back). A checkpoint that verifies is never removed; an ordinary line is never touched."""
+    where = directory()
+    keys = trusted_keys()
+    try:
+        with open(where / LOCK_FILE, "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            for path in reversed(_files(where)):
+                data = path.read_bytes()
+                if not data.strip():
+                    continue
+                if data.endswith(b"\n"):
+                    return Repair(path)
+                keep = data.rfind(b"\n") + 1
+                tail = data[keep:]
+                try:
+                    whole = _signed(_parse(tail), keys) is None
+                except ValueError:
+                    whole = False
+                descriptor = os.open(path, os.O_RDWR)
+                try:
+                    if whole:
+                        os.lseek(descriptor, 0, os.SEEK_END)
+                        os.write(descriptor, b"\n")
+                    else:
+                        os.ftruncate(descriptor, keep)
+                    os.fsync(descriptor)
+                finally:
+                    os.close(descriptor)
+                return Repair(path, cut=0 if whole else len(tail), completed=whole)
+    except OSError as exc:
+        raise CheckpointError(f"The checkpoint log in {where} cannot be repaired: {exc.strerror or exc}.") from None
+    return Repair()
 
 
 def _signed(body: dict, keys: dict[str, Ed25519PublicKey]) -> str | None:
@@ -273,7 +395,14 @@ def read(*, want: int | None = None) -> LogState:
         try:
             body = _parse(raw)
         except ValueError:
-            fail(None, f"line {number} of {path.name} is not a checkpoint")
+            if torn(raw):
+                fail(
+                    None,
+                    f"line {number} of {path.name} is torn (a write stopped part-way: a full disk?); "
+                    f"checkpoints stop until `{REPAIR}` removes it",
+                )
+            else:
+                fail(None, f"line {number} of {path.name} is not a checkpoint")
             continue
         seq = int(body["seq"])
         wrong = _signed(body, keys)

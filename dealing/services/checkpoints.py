@@ -13,7 +13,9 @@
 import itertools
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
+from datetime import timedelta
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -148,6 +150,7 @@ def chain_verify(*, table: Table | None = None, record: bool = False, chunk: int
     heads = log.heads()
     if log.last is not None:
         report.checkpoint_seq, report.checkpoint_at = log.last_seq, log.last["at"]
+    due = _unsigned_before()
     tables = Table.objects.order_by("name")
     if table is not None:
         tables = tables.filter(pk=table.pk)
@@ -156,7 +159,7 @@ def chain_verify(*, table: Table | None = None, record: bool = False, chunk: int
         report.tables += 1
         seen.add(str(t[0]))
         with _snapshot():
-            broken = _walk_table(t[0], t[1], heads.get(str(t[0])), report, chunk)
+            broken = _walk_table(t[0], t[1], heads.get(str(t[0])), report, chunk, due)
         if broken is not None:
             report.breaks.append(broken)
     if table is None:
@@ -173,11 +176,14 @@ def chain_verify(*, table: Table | None = None, record: bool = False, chunk: int
                     )
                 )
         with _snapshot():
-            broken = _walk_approvals(heads.get(APPROVALS_CHAIN), report, chunk)
+            broken = _walk_approvals(heads.get(APPROVALS_CHAIN), report, chunk, due)
         if broken is not None:
             report.breaks.append(broken)
-    if log.last is None:
-        report.notes.append("no checkpoint has been written yet: the deletion of the newest records cannot be told")
+    if log.last is None and due is None:
+        report.notes.append(
+            "no checkpoint has been written yet and no checkpoint key is configured: "
+            "the deletion of the newest records cannot be told"
+        )
     if record:
         ChainCheck.objects.create(
             kind=ChainCheck.Kind.VERIFICATION,
@@ -202,8 +208,40 @@ def _snapshot():
         yield
 
 
-def _walk_table(table_id: int, name: str, checkpoint: Head | None, report: ChainReport, chunk: int) -> Break | None:
+def _unsigned_before():
+    """The time before which every record must be signed by a checkpoint, or None when checkpoints are
+    not required (no key configured, docs/chain.md): a checkpoint is taken every CHECKPOINT_INTERVAL_S,
+    and after each import and demo floor, so a record older than CHECKPOINT_GRACE_S that none signs
+    means the log, or its newest lines, were removed (and their ChainCheck rows with them) — or
+    that checkpoints are failing. Either way its deletion could no longer be told."""
+    if not checkpoint_log.expected():
+        return None
+    return timezone.now() - timedelta(seconds=settings.CHECKPOINT_GRACE_S)
+
+
+def _unsigned(chain_name: str, relation: str, row_id: int, link: int, at, checkpoint: Head | None) -> Break:
+    signed = (
+        "no checkpoint signs this chain"
+        if checkpoint is None
+        else f"the newest checkpoint ({checkpoint.at}) signs only its first {checkpoint.count} links"
+    )
+    return Break(
+        chain_name,
+        relation,
+        link,
+        row_id,
+        f"link {link} was stored at {at.isoformat(timespec='seconds')} but {signed}: checkpoints are missing "
+        f"(the checkpoint log or its newest lines were removed, or checkpoints have been failing for "
+        f"more than {settings.CHECKPOINT_GRACE_S} s)",
+    )
+
+
+def _walk_table(
+    table_id: int, name: str, checkpoint: Head | None, report: ChainReport, chunk: int, due=None
+) -> Break | None:
     walk = Walk(name, ROUNDS, checkpoint)
+    first_unsigned = 0 if checkpoint is None else checkpoint.count
+    unsigned = None
     rounds = selectors.chain_round_rows(table_id=table_id, chunk=chunk)
     stakes = selectors.chain_stake_rows(table_id=table_id, chunk=chunk * 4)
     # The rounds' query first: were a round committed between the two (outside one snapshot), its
@@ -218,6 +256,8 @@ def _walk_table(table_id: int, name: str, checkpoint: Head | None, report: Chain
                 mine.append(pending[1:])
                 pending = next(stakes, None)
             report.stakes += len(mine)
+            if due is not None and row.chain_index == first_unsigned and row.logged_at < due:
+                unsigned = _unsigned(name, ROUNDS, row.pk, row.chain_index, row.logged_at, checkpoint)
             if not walk.step(
                 link=row.chain_index,
                 row_id=row.pk,
@@ -230,15 +270,19 @@ def _walk_table(table_id: int, name: str, checkpoint: Head | None, report: Chain
     finally:
         rounds.close()
         stakes.close()
-    return walk.end()
+    return walk.end() or unsigned
 
 
-def _walk_approvals(checkpoint: Head | None, report: ChainReport, chunk: int) -> Break | None:
+def _walk_approvals(checkpoint: Head | None, report: ChainReport, chunk: int, due=None) -> Break | None:
     walk = Walk(APPROVALS_CHAIN, APPROVALS, checkpoint)
+    first_unsigned = 0 if checkpoint is None else checkpoint.count
+    unsigned = None
     rows = selectors.chain_approval_rows(chunk=chunk)
     try:
         for row in rows:
             report.approvals += 1
+            if due is not None and row.link == first_unsigned and row.decided_at < due:
+                unsigned = _unsigned(APPROVALS_CHAIN, APPROVALS, row.pk, row.link, row.decided_at, checkpoint)
             if not walk.step(
                 link=row.link,
                 row_id=row.pk,
@@ -250,4 +294,4 @@ def _walk_approvals(checkpoint: Head | None, report: ChainReport, chunk: int) ->
                 break
     finally:
         rows.close()
-    return walk.end()
+    return walk.end() or unsigned

@@ -1,6 +1,9 @@
-"""`python manage.py demo_floor`: load the demo floor and its users (development only)."""
+"""`python manage.py demo_floor`: load the demo floor and its users (development only), then sign
+every chain's head (`manage.py checkpoint`): without it the newest demo rounds could be deleted
+unseen until beat's first checkpoint."""
 
 from django.conf import settings
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from casino.demo import DEMO_PASSWORD, USERS, demo_floor_load
@@ -26,5 +29,10 @@ class Command(BaseCommand):
             )
         if not result.created:
             self.stdout.write("demo floor already loaded; nothing changed")
+        # By name: the floor imports none of the apps above it (dealing owns the chains).
+        try:
+            call_command("checkpoint", stdout=self.stdout, stderr=self.stderr)
+        except CommandError as exc:
+            self.stderr.write(self.style.WARNING(str(exc)))
         names = ", ".join(username for username, *_ in USERS)
         self.stdout.write(self.style.SUCCESS(f"demo users: {names} (password '{DEMO_PASSWORD}')"))

@@ -74,9 +74,9 @@ class Command(BaseCommand):
         finally:
             if stream is not sys.stdin.buffer:
                 stream.close()
-        # --- after a batch import: sign every chain's head (docs/chain.md). A checkpoint that
-        # fails is reported, the rounds stay.
-        self._checkpoint()
+            # Every chain's head signed (docs/chain.md), also when the import stopped part-way: the
+            # batches committed before stay. A checkpoint that fails is reported, the rounds stay.
+            self._checkpoint()
         if summary.refused:
             raise CommandError(str(summary), returncode=1)
         self.stdout.write(str(summary))
