@@ -257,6 +257,13 @@ class AuditRunChunk(models.Model):
         help_text=_("The first rounds the engine could not read, with its message."),
     )
     done_at = models.DateTimeField(_("done at"), null=True, blank=True)
+    # Set, and committed, when a worker takes the chunk; cleared when it is done. A pending chunk whose
+    # lease has run out and whose row no transaction holds lost its worker mid-chunk: the periodic
+    # `audit_chunks_expired` queues it again (services.runs.audit_chunks_requeue_expired).
+    leased_until = models.DateTimeField(_("leased until"), null=True, blank=True)
+    requeued = models.PositiveIntegerField(
+        _("re-queued"), default=0, help_text=_("How many times the chunk was queued again after its worker died.")
+    )
 
     class Meta:
         # By the run's id, not "run" (that orders by the run's own ordering, through a join — and a
@@ -265,7 +272,14 @@ class AuditRunChunk(models.Model):
         verbose_name = _("audit run chunk")
         verbose_name_plural = _("audit run chunks")
         constraints = [models.UniqueConstraint(fields=["run", "number"], name="chunk_number_per_run")]
-        indexes = [models.Index(fields=["run", "status"], name="chunk_run_status")]
+        indexes = [
+            models.Index(fields=["run", "status"], name="chunk_run_status"),
+            models.Index(
+                fields=["leased_until"],
+                condition=models.Q(status="pending", leased_until__isnull=False),
+                name="chunk_lease_expiry",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.run} / {self.number}"

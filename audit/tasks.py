@@ -7,12 +7,14 @@
 - `audit_run_plan(run_id)` — plans a slice of a run into chunks, queues them, and re-queues
   itself until the selection is planned (Saleor's batch pattern: memory stays flat).
 - `audit_run_chunk(chunk_id)` — audits one chunk; idempotent, so a redelivery counts once.
-- `audit_nightly()`, `audit_resume_stalled()`, `audit_overdue_rounds()` — scheduled by Celery beat
-  (CELERY_BEAT_SCHEDULE). Rounds whose audit message was lost need no beat: every worker sweeps
+- `audit_nightly()`, `audit_resume_stalled()`, `audit_overdue_rounds()`, `audit_chunks_expired()` —
+  scheduled by Celery beat (CELERY_BEAT_SCHEDULE). Rounds whose audit message was lost need no beat: every worker sweeps
   for them itself (audit/sweep.py).
 
 Every task acknowledges late: a worker killed mid-task leaves its message unacknowledged and the
-broker delivers it again (Redis: after the visibility timeout), to this worker or another.
+broker delivers it again (Redis: after the visibility timeout, an hour), to this worker or another.
+A run does not wait that long: a chunk is leased as it is taken, and `audit_chunks_expired` (every
+AUDIT_CHUNK_CHECK_S) queues again the chunks whose lease ran out with no worker holding them.
 Database hiccups are retried with backoff.
 """
 
@@ -113,3 +115,12 @@ def audit_overdue_rounds() -> int:
 @shared_task(name="audit.tasks.audit_resume_stalled", acks_late=True, **RETRY)
 def audit_resume_stalled() -> list[int]:
     return services.audit_runs_resume_stalled()
+
+
+@shared_task(name="audit.tasks.audit_chunks_expired", acks_late=True, **RETRY)
+def audit_chunks_expired() -> list[int]:
+    """The chunks whose worker died mid-chunk, queued again (services.audit_chunks_requeue_expired)."""
+    requeued = services.audit_chunks_requeue_expired()
+    if requeued:
+        log.warning("audit_chunks_expired: %d chunks lost their worker and were queued again", len(requeued))
+    return requeued

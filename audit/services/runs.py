@@ -8,6 +8,7 @@ import json
 from datetime import date, datetime, time, timedelta
 from time import monotonic
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Case, F, JSONField, Q, Value, When
 from django.db.models.expressions import RawSQL
@@ -184,6 +185,7 @@ def audit_run_chunk_process(*, chunk_id: int) -> bool:
     commit. The run's totals are added at the end by one UPDATE of increments (`_run_add`), whose
     row lock lasts only from that statement to the commit.
     """
+    _lease(chunk_id)
     with transaction.atomic():
         claimed = list(
             AuditRunChunk.objects.select_for_update(skip_locked=True, of=("self",))
@@ -208,10 +210,62 @@ def audit_run_chunk_process(*, chunk_id: int) -> bool:
             findings_by_code=dict(totals.findings_by_code),
             error_samples=totals.error_samples,
             done_at=timezone.now(),
+            leased_until=None,
         )
         # Planned rounds that no longer exist still count as done, or the run would never finish.
         _run_add(run_id, rounds_done=len(round_ids), totals=totals)
     return True
+
+
+def chunk_lease() -> timedelta:
+    return timedelta(seconds=settings.AUDIT_CHUNK_LEASE_S)
+
+
+def _lease(chunk_id: int) -> None:
+    """Mark a pending chunk taken until now + AUDIT_CHUNK_LEASE_S, in a transaction of its own, so the
+    mark outlives this worker: if it dies before the chunk commits, the lease runs out with nobody
+    holding the row, which is how `audit_chunks_requeue_expired` tells a dead worker from a live
+    one (a live one holds the chunk's row lock for as long as it works, however long that is: no
+    renewal needed). A chunk in another worker's hands is skipped, not waited for."""
+    with transaction.atomic():
+        free = list(
+            AuditRunChunk.objects.select_for_update(skip_locked=True, of=("self",))
+            .order_by()
+            .filter(pk=chunk_id, status=ChunkStatus.PENDING)
+            .values_list("pk", flat=True)
+        )
+        if free:
+            AuditRunChunk.objects.filter(pk=chunk_id).update(leased_until=timezone.now() + chunk_lease())
+
+
+def audit_chunks_requeue_expired(*, limit: int = 1000) -> list[int]:
+    """Queue again the chunks whose worker died mid-chunk: pending, their lease run out, and their row
+    free (SKIP LOCKED: a worker still at it holds it). The dead worker's transaction was rolled back,
+    so nothing of the chunk was stored; its own message, when the broker hands it back, finds the
+    chunk done and adds nothing. The lease is cleared (the next worker sets its own): a chunk
+    queued again and not taken yet is not queued over and over. The chunk ids, in order."""
+    with transaction.atomic():
+        expired = list(
+            AuditRunChunk.objects.select_for_update(skip_locked=True, of=("self",))
+            .order_by()
+            .filter(
+                status=ChunkStatus.PENDING,
+                leased_until__lt=timezone.now(),
+                run__status__in=[RunStatus.QUEUED, RunStatus.RUNNING],
+            )
+            .values_list("pk", "run_id")[:limit]
+        )
+        if not expired:
+            return []
+        AuditRunChunk.objects.filter(pk__in=[pk for pk, _ in expired]).update(
+            leased_until=None, requeued=F("requeued") + 1
+        )
+        by_run: dict[int, list[int]] = {}
+        for pk, run_id in sorted(expired):
+            by_run.setdefault(run_id, []).append(pk)
+        for run in AuditRun.objects.filter(pk__in=by_run):
+            queue_chunks(run, by_run[run.pk])
+    return sorted(pk for pk, _ in expired)
 
 
 def _run_add(run_id: int, *, rounds_done: int, totals) -> None:

@@ -92,3 +92,49 @@ def test_a_chunk_in_hand_is_skipped_not_waited_for_and_leaves_the_run_row_unlock
             by_code[code] = by_code.get(code, 0) + n
     assert run.findings_by_code == by_code
     assert not Round.objects.filter(audit_status=AuditStatus.PENDING).exists()
+
+
+def test_a_live_worker_past_its_lease_keeps_its_chunk_and_a_dead_ones_is_queued_again(
+    planned_run, monkeypatch, settings
+):
+    """The row lock is the heartbeat: a worker still at a chunk longer than its lease holds the row,
+    so the periodic look skips it; once that worker's connection is gone the chunk is free, its lease
+    run out, and it is queued again."""
+    first, second, _third = planned_run.chunks.order_by("number").values_list("pk", flat=True)
+    settings.AUDIT_CHUNK_LEASE_S = 0  # every lease has run out by the time anyone looks
+    queued = []
+    monkeypatch.setattr(services.runs, "queue_chunks", lambda run, chunk_ids: queued.extend(chunk_ids))
+    inside, release = threading.Event(), threading.Event()
+    real_audit = services.runs.rounds_audit
+
+    def held_audit(**kwargs):
+        if threading.current_thread().name == "slow-worker":
+            inside.set()
+            assert release.wait(30)
+            raise SystemExit  # then it dies: its transaction rolls back, its connection closes
+        return real_audit(**kwargs)
+
+    monkeypatch.setattr(services.runs, "rounds_audit", held_audit)
+
+    def slow_worker():
+        try:
+            services.audit_run_chunk_process(chunk_id=first)
+        except SystemExit:
+            pass
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=slow_worker, name="slow-worker")
+    thread.start()
+    try:
+        assert inside.wait(30)
+        assert AuditRunChunk.objects.get(pk=first).leased_until is not None
+        assert services.audit_chunks_requeue_expired() == [] and queued == []  # alive: left alone
+    finally:
+        release.set()
+        thread.join(30)
+    assert services.audit_chunks_requeue_expired() == [first] and queued == [first]
+    assert services.audit_chunks_requeue_expired() == []  # queued once, not at every look
+    assert AuditRunChunk.objects.get(pk=first).requeued == 1
+    assert AuditRunChunk.objects.get(pk=second).requeued == 0  # never taken: still in the queue
+    assert services.audit_run_chunk_process(chunk_id=first) is True

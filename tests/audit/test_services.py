@@ -6,6 +6,7 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.conf import settings
 from django.utils import timezone
 
 from audit import services
@@ -422,6 +423,83 @@ def test_stalled_runs_are_resumed_by_the_watchdog(people, logged, django_capture
     with django_capture_on_commit_callbacks(execute=True):
         assert services.audit_runs_resume_stalled() == [run.pk]
     assert AuditRun.objects.get(pk=run.pk).status == RunStatus.DONE
+
+
+class WorkerDied(BaseException):
+    """A worker killed mid-chunk: nothing after this point of its task runs, its transaction rolls back."""
+
+
+def test_a_chunk_in_hand_is_leased_and_its_lease_cleared_when_done(
+    people, logged, monkeypatch, django_capture_on_commit_callbacks, eager
+):
+    with django_capture_on_commit_callbacks(execute=False):
+        run = services.audit_run_start(only_unaudited=False, chunk_size=80)
+        services.audit_run_plan(run_id=run.pk)
+    chunk = run.chunks.get()
+    seen = []
+    real = services.runs.rounds_audit
+
+    def audit(**kwargs):
+        seen.append(AuditRunChunk.objects.values_list("leased_until", flat=True).get(pk=chunk.pk))
+        return real(**kwargs)
+
+    monkeypatch.setattr(services.runs, "rounds_audit", audit)
+    before = timezone.now()
+    assert services.audit_run_chunk_process(chunk_id=chunk.pk) is True
+    (leased,) = seen
+    assert before + timedelta(seconds=59) < leased <= timezone.now() + timedelta(seconds=60)
+    chunk.refresh_from_db()
+    assert chunk.status == ChunkStatus.DONE and chunk.leased_until is None
+
+
+def test_a_chunk_whose_worker_died_is_queued_again_and_every_round_is_audited_once(
+    people, logged, monkeypatch, django_capture_on_commit_callbacks, eager
+):
+    from audit.tasks import audit_chunks_expired
+
+    with django_capture_on_commit_callbacks(execute=False):  # the chunks' messages wait in the broker
+        run = services.audit_run_start(only_unaudited=False, chunk_size=20)
+        services.audit_run_plan(run_id=run.pk)
+    first, dying, *rest = run.chunks.order_by("number")
+    audited = Counter()
+    real = services.runs.rounds_audit
+
+    def audit(**kwargs):
+        totals = real(**kwargs)
+        audited.update(kwargs["round_ids"])
+        return totals
+
+    monkeypatch.setattr(services.runs, "rounds_audit", audit)
+    assert services.audit_run_chunk_process(chunk_id=first.pk) is True
+    # A worker takes the next chunk and is killed in the middle of it; its lease runs out.
+    monkeypatch.setattr(services.runs, "rounds_audit", lambda **kw: (_ for _ in ()).throw(WorkerDied()))
+    with pytest.raises(WorkerDied):
+        services.audit_run_chunk_process(chunk_id=dying.pk)
+    monkeypatch.setattr(services.runs, "rounds_audit", audit)
+    dying.refresh_from_db()
+    assert dying.status == ChunkStatus.PENDING and dying.leased_until is not None
+    assert services.audit_chunks_requeue_expired() == []  # the lease has not run out yet
+    AuditRunChunk.objects.filter(pk=dying.pk).update(leased_until=timezone.now() - timedelta(seconds=1))
+    # The periodic task queues it again — and only it: the chunks nobody took yet are still queued.
+    with django_capture_on_commit_callbacks(execute=True):
+        assert audit_chunks_expired.delay().get() == [dying.pk]
+    dying.refresh_from_db()
+    assert dying.status == ChunkStatus.DONE and dying.requeued == 1 and dying.leased_until is None
+    assert services.audit_chunks_requeue_expired() == []
+    for chunk in rest:  # their own messages
+        assert services.audit_run_chunk_process(chunk_id=chunk.pk) is True
+    # The dead worker's message comes back from the broker at last: the chunk is done, nothing is added.
+    assert services.audit_run_chunk_process(chunk_id=dying.pk) is False
+    run.refresh_from_db()
+    assert run.status == RunStatus.DONE and run.rounds_done == run.rounds_total == 80
+    assert audited == Counter({pk: 1 for pk in Round.objects.values_list("pk", flat=True)})
+    assert run.findings_total == Finding.objects.count() == sum(run.findings_by_code.values())
+
+
+def test_a_dead_workers_chunk_is_queued_again_within_two_minutes():
+    assert settings.AUDIT_CHUNK_LEASE_S + settings.AUDIT_CHUNK_CHECK_S <= 120
+    entry = settings.CELERY_BEAT_SCHEDULE["audit-chunks-expired"]
+    assert entry == {"task": "audit.tasks.audit_chunks_expired", "schedule": settings.AUDIT_CHUNK_CHECK_S}
 
 
 def test_the_nightly_task_audits_what_is_not_audited(people, logged, django_capture_on_commit_callbacks, eager):
