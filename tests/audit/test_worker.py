@@ -269,3 +269,44 @@ def test_rounds_whose_messages_the_broker_lost_are_audited_by_the_workers_sweep(
     for round_id, sim in zip(ids, sims):
         assert found.get(round_id, set()) == expected_codes(sim)
         assert Round.objects.get(pk=round_id).audit_status == (AuditStatus.FINDINGS if sim.code else AuditStatus.CLEAN)
+
+
+def test_a_run_whose_worker_died_mid_chunk_resumes_by_itself_long_before_the_broker_redelivers(
+    worker_env, people, floor, audits_counted
+):
+    """Issue #36 item 6: no one presses Resume, the broker keeps the dead worker's message for an hour;
+    the periodic look for expired leases (beat's audit_chunks_expired, called here as beat would)
+    queues the chunk again and a live worker finishes the run, every round audited once."""
+    for _batch in load_rounds(table=floor.table_a, dealer=people.dealer, n=200, seed=93, mistake_rate=0.25, pool=200):
+        pass
+    ids = sorted(Round.objects.values_list("pk", flat=True))
+    env = {**worker_env, "CELERY_VISIBILITY_TIMEOUT": "3600", "AUDIT_CHUNK_LEASE_S": "2"}
+    queue = queue_name()
+    run = start_run(queue, chunk_size=50)
+    with transaction.atomic():
+        RoundAudit.objects.select_for_update().filter(round_id=ids[100]).get()  # the third chunk's first round
+        with workers_running(1, queue, env=env, ready=False) as (first,):
+            wait_until(
+                lambda: AuditRun.objects.get(pk=run.pk).rounds_done == 100,
+                timeout=60,
+                what="two chunks to be audited",
+                procs=[first],
+            )
+            time.sleep(0.5)
+            os.kill(first.pid, signal.SIGKILL)  # mid-chunk: its message stays unacknowledged for an hour
+            first.wait(timeout=10)
+    started = time.monotonic()
+    with workers_running(1, queue, env=env) as procs:
+
+        def resumed():
+            services.audit_chunks_requeue_expired()
+            return AuditRun.objects.get(pk=run.pk).status == "done"
+
+        wait_until(resumed, timeout=60, what="the run to resume by itself", procs=procs)
+        assert "Traceback" not in worker_output(procs[0])
+    assert time.monotonic() - started < 60
+    run = AuditRun.objects.get(pk=run.pk)
+    assert (run.rounds_total, run.rounds_done) == (200, 200)
+    assert list(run.chunks.order_by("number").values_list("requeued", flat=True)) == [0, 0, 1, 0]
+    assert audits_counted() == Counter({round_id: 1 for round_id in ids})
+    assert run.findings_total == Finding.objects.count() == sum(run.findings_by_code.values())
