@@ -6,6 +6,8 @@ One JSON line per checkpoint, in `CHECKPOINT_DIR/checkpoints-YYYY-MM-DD.jsonl` (
      "key": "<fingerprint of the signing key>",
      "heads": {"<table id>": {"name": "R-1", "count": 1200, "head": "<link 1199>"}, …,
                "approvals": {"name": "approvals", "count": 7, "head": "<approval link 6>"}},
+     "verified": {"new": {"ok": true, "links": 12, "breaks": []},
+                  "full": {"ok": true, "at": "…", "records": 1207, "breaks": []} or null},
      "sig": "<base64 Ed25519 signature of the line without sig, as canonical JSON>"}
 
 Lines are numbered and chained (`seq`, `prev`), so a line removed or edited, or a file deleted,
@@ -236,10 +238,10 @@ def _cut(descriptor: int, size: int) -> None:
         pass
 
 
-def append(heads: dict[str, dict], *, at) -> tuple[int, str, Path]:
-    """Sign `heads` (by chain: {"name", "count", "head"}) and append them as the next line of the
-    log; returns (seq, the line's sha256, the file). Raises CheckpointError when it cannot — and then
-    nothing was appended."""
+def append(heads: dict[str, dict], *, at, verified: dict | None = None) -> tuple[int, str, Path]:
+    """Sign `heads` (by chain: {"name", "count", "head"}) — and `verified`, what the verification of
+    the chains found, when given — and append them as the next line of the log; returns (seq, the
+    line's sha256, the file). Raises CheckpointError when it cannot — and then nothing was appended."""
     where = directory()
     key = signing_key()
     if key is None:
@@ -275,6 +277,8 @@ def append(heads: dict[str, dict], *, at) -> tuple[int, str, Path]:
                 "key": fingerprint(public),
                 "heads": heads,
             }
+            if verified is not None:
+                body["verified"] = verified
             body["sig"] = base64.b64encode(key.sign(canonical_json(body).encode("utf-8"))).decode("ascii")
             raw = canonical_json(body).encode("utf-8")
             path = where / f"checkpoints-{at.strftime('%Y-%m-%d')}.jsonl"

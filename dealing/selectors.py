@@ -12,12 +12,14 @@ with each model's `row_scope` (dealing/models.py).
 
 import heapq
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import Http404
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino import selectors as floor_selectors
@@ -458,10 +460,14 @@ _APPROVAL_VALUES = tuple(
 )
 
 
-def chain_approval_rows(*, chunk: int = 2000):
-    """Every approval in chain order, with the link of the round it decides and its supersession,
-    streamed. A supersession names its approval (one each), so this walk sees every one of them."""
-    values = Approval.objects.order_by("link").values_list(*_APPROVAL_VALUES).iterator(chunk_size=chunk)
+def chain_approval_rows(*, chunk: int = 2000, start: int = 0, stop: int | None = None):
+    """Every approval in chain order (or those of links start…stop-1), with the link of the round it
+    decides and its supersession, streamed. A supersession names its approval (one each), so this
+    walk sees every one of them."""
+    rows = Approval.objects.filter(link__gte=start) if start else Approval.objects.all()
+    if stop is not None:
+        rows = rows.filter(link__lt=stop)
+    values = rows.order_by("link").values_list(*_APPROVAL_VALUES).iterator(chunk_size=chunk)
     return (_ApprovalRow(v) for v in values)
 
 
@@ -535,11 +541,16 @@ def round_chain_status(*, round: Round) -> RoundChainStatus:  # noqa: A002
 
 
 def chain_health() -> dict:
-    """The latest verification of the chains and the latest checkpoint attempt, with what is critical
-    (a failed verification, a checkpoint that could not be written): the audit dashboard's panel."""
+    """The chains' state for the audit dashboard, with what is critical — taken from the signed
+    checkpoint log first, which nobody can rewrite without the signing key: the breaks the latest
+    signed line records (new links checked at each checkpoint, and the latest full verification,
+    carried from line to line), a log that does not verify, a log that ends before the checkpoints
+    the database saw written, no checkpoint signed for longer than CHECKPOINT_GRACE_S (with a key
+    configured). Then the ChainCheck rows — the latest verification and checkpoint attempt — which
+    can only add to it: deleting a failed row or inserting a passing one hides nothing signed."""
     verification = ChainCheck.objects.filter(kind=ChainCheck.Kind.VERIFICATION).order_by("-at", "-id").first()
     checkpoint = ChainCheck.objects.filter(kind=ChainCheck.Kind.CHECKPOINT).order_by("-at", "-id").first()
-    last_written = (
+    latest_ok = (
         checkpoint
         if checkpoint is None or checkpoint.ok
         else ChainCheck.objects.filter(kind=ChainCheck.Kind.CHECKPOINT, ok=True).order_by("-at", "-id").first()
@@ -556,4 +567,32 @@ def chain_health() -> dict:
         )
     if checkpoint is not None and not checkpoint.ok:
         critical.append({"what": "checkpoint", "at": checkpoint.at, "message": checkpoint.message, "breaks": []})
+    try:
+        signed, problem = checkpoint_log.latest()
+    except checkpoint_log.CheckpointError as exc:
+        signed, problem = None, str(exc)
+    last_written = None
+    if problem is not None:
+        critical.append({"what": "log", "at": None, "message": problem, "breaks": []})
+    if signed is not None:
+        at = datetime.fromisoformat(signed["at"])
+        last_written = {"seq": signed["seq"], "at": at}
+        verified = signed.get("verified") or {}
+        for part in ("new", "full"):
+            outcome = verified.get(part) or {}
+            if outcome and not outcome.get("ok", True):
+                breaks = outcome.get("breaks") or []
+                critical.append({"what": "signed", "at": at, "message": "; ".join(breaks), "breaks": breaks})
+        if checkpoint_log.expected() and at < timezone.now() - timedelta(seconds=settings.CHECKPOINT_GRACE_S):
+            critical.append({"what": "stale", "at": at, "message": "", "breaks": []})
+    if latest_ok is not None and problem is None and (signed is None or int(signed["seq"]) < (latest_ok.seq or 0)):
+        critical.append(
+            {
+                "what": "cut",
+                "at": latest_ok.at,
+                "message": f"checkpoint {latest_ok.seq} was written, the log ends "
+                + ("with no line" if signed is None else f"at checkpoint {signed['seq']}"),
+                "breaks": [],
+            }
+        )
     return {"verification": verification, "checkpoint": checkpoint, "last_written": last_written, "critical": critical}

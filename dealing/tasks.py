@@ -1,6 +1,8 @@
 """Celery tasks of dealing: the chains' checkpoints and their verification (CELERY_BEAT_SCHEDULE).
 
-- `chain_checkpoint()` — signs every chain's head and appends it to the checkpoint log; a
+- `chain_checkpoint()` — verifies the links added since the latest checkpoint (a break fails the
+  task, is a critical item on the audit dashboard at once, and is signed into the log), signs every
+  chain's head and appends it to the checkpoint log; a
   directory that cannot be written fails the task with the reason (its status says it, and the
   audit dashboard shows it); rounds keep being logged meanwhile.
 - `chain_verify()` — walks every chain and the checkpoint log; a break fails the task and is a
@@ -28,6 +30,10 @@ def chain_checkpoint() -> str:
     if not check.ok:
         log.error("chain_checkpoint: %s", check.message)
         raise CheckpointError(check.message)
+    if check.breaks:  # written, but some chains' new links do not verify (logged critical already)
+        raise ChainBroken(
+            "; ".join(f"{b['chain']}: {b['relation']}, link {b['link']}: {b['problem']}" for b in check.breaks)
+        )
     return check.message
 
 

@@ -11,6 +11,7 @@
 """
 
 import itertools
+import logging
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import timedelta
@@ -26,6 +27,8 @@ from dealing.chain import APPROVALS, APPROVALS_CHAIN, CHECKPOINTS, ROUNDS, Break
 from ..models import Approval, ChainCheck, Round
 
 CHUNK = 2000
+
+log = logging.getLogger(__name__)
 
 
 def chain_heads() -> dict[str, dict]:
@@ -47,14 +50,52 @@ def chain_heads() -> dict[str, dict]:
     return heads
 
 
-def checkpoint_write_all() -> ChainCheck:
-    """Sign every chain's head and append it to the checkpoint log; record the outcome (ok, or the
-    error: rounds keep being logged whatever happens here). Returns the ChainCheck row."""
+def checkpoint_write_all(*, full: dict | None = None) -> ChainCheck:
+    """Verify the links added since the latest checkpoint, sign every chain's head and append it to the
+    checkpoint log; record the outcome (ok, or the error: rounds keep being logged whatever happens
+    here). Returns the ChainCheck row.
+
+    A chain whose new links do not verify keeps the head the latest checkpoint signed (a broken
+    chain is never signed over), and the break is recorded at once — a failed verification, a
+    critical item on the audit dashboard — and in the signed line itself (`verified`), so the
+    dashboard's state comes from the log, which nobody can rewrite without the signing key.
+    `full`: the outcome of a verification of the whole chains (`chain_verify(record=True)`), signed
+    in this line and carried into every later one until the next."""
     at = timezone.now()
-    with transaction.atomic():  # one snapshot on PostgreSQL's repeatable reads; cheap elsewhere
-        heads = chain_heads()
     try:
-        seq, digest, path = checkpoint_log.append(heads, at=at)
+        signed, problem = checkpoint_log.latest()
+    except checkpoint_log.CheckpointError as exc:
+        signed, problem = None, str(exc)
+    report = ChainReport()
+    with _snapshot():  # the heads and the links walked to them, as of one moment
+        heads = chain_heads()
+        # With the latest line unreadable nothing is known to be signed: the append refuses a torn
+        # tail, and the full verification reports the rest.
+        breaks = [] if problem is not None else _new_links_verify(heads, signed, report)
+    if breaks:
+        for broken in breaks:
+            key = _chain_key(broken, heads, signed)
+            previous = (signed or {}).get("heads", {}).get(key)
+            if previous is None:
+                heads.pop(key, None)
+            else:
+                heads[key] = previous
+        message = "; ".join(str(b) for b in breaks)
+        log.critical("checkpoint: new links do not verify: %s", message)
+        ChainCheck.objects.create(
+            kind=ChainCheck.Kind.VERIFICATION,
+            at=at,
+            ok=False,
+            records=report.records,
+            message=message,
+            breaks=[asdict(b) for b in breaks],
+        )
+    verified = {
+        "new": {"ok": not breaks, "links": report.records + report.approvals, "breaks": [str(b) for b in breaks]},
+        "full": full if full is not None else (signed or {}).get("verified", {}).get("full"),
+    }
+    try:
+        seq, digest, path = checkpoint_log.append(heads, at=at, verified=verified)
     except checkpoint_log.CheckpointError as exc:
         return ChainCheck.objects.create(kind=ChainCheck.Kind.CHECKPOINT, at=at, ok=False, message=str(exc))
     records = sum(h["count"] for name, h in heads.items() if name != APPROVALS_CHAIN)
@@ -65,8 +106,42 @@ def checkpoint_write_all() -> ChainCheck:
         records=records,
         seq=seq,
         digest=digest,
-        message=f"checkpoint {seq} in {path.name}: {len(heads)} chains",
+        message=f"checkpoint {seq} in {path.name}: {len(heads)} chains, "
+        f"{report.records + report.approvals} new links verified",
+        breaks=[asdict(b) for b in breaks],  # chains whose new links broke: signed at their previous head
     )
+
+
+def _chain_key(broken: Break, heads: dict, signed: dict | None) -> str:
+    """The key of a broken chain in a checkpoint's heads (a table's id, or "approvals")."""
+    if broken.chain == APPROVALS_CHAIN:
+        return APPROVALS_CHAIN
+    for source in (heads, (signed or {}).get("heads", {})):
+        for key, head in source.items():
+            if key != APPROVALS_CHAIN and head.get("name") == broken.chain:
+                return key
+    return broken.chain
+
+
+def _new_links_verify(heads: dict, signed: dict | None, report: "ChainReport", chunk: int = CHUNK) -> list[Break]:
+    """Walk every chain from the head the latest checkpoint signed (that link included: it must still
+    be the one signed) to the head about to be signed; a chain the latest checkpoint signed that has
+    fewer links now, or is gone, breaks too. The first break of each chain."""
+    before = {} if signed is None else signed.get("heads", {})
+    found = []
+    for key in sorted(set(heads) | set(before)):
+        now, then = heads.get(key), before.get(key)
+        head = None if then is None else Head(int(then["count"]), then["head"], signed["at"])
+        start = 0 if head is None else max(0, head.count - 1)
+        stop = 0 if now is None else int(now["count"])
+        if key == APPROVALS_CHAIN:
+            broken = _walk_approvals(head, report, chunk, start=start, stop=stop)
+        else:
+            name = (now or then).get("name", key)
+            broken = _walk_table(int(key), name, head, report, chunk, start=start, stop=stop)
+        if broken is not None:
+            found.append(broken)
+    return found
 
 
 @dataclass
@@ -185,12 +260,21 @@ def chain_verify(*, table: Table | None = None, record: bool = False, chunk: int
             "the deletion of the newest records cannot be told"
         )
     if record:
-        ChainCheck.objects.create(
+        check = ChainCheck.objects.create(
             kind=ChainCheck.Kind.VERIFICATION,
             ok=report.ok,
             records=report.records,
             message=report.summary() if report.ok else "; ".join(str(b) for b in report.breaks),
             breaks=[asdict(b) for b in report.breaks],
+        )
+        # …and signed into the log, where deleting this row or inserting a passing one changes nothing.
+        checkpoint_write_all(
+            full={
+                "ok": report.ok,
+                "at": check.at.isoformat(timespec="seconds"),
+                "records": report.records,
+                "breaks": [str(b) for b in report.breaks],
+            }
         )
     return report
 
@@ -237,17 +321,30 @@ def _unsigned(chain_name: str, relation: str, row_id: int, link: int, at, checkp
 
 
 def _walk_table(
-    table_id: int, name: str, checkpoint: Head | None, report: ChainReport, chunk: int, due=None
+    table_id: int,
+    name: str,
+    checkpoint: Head | None,
+    report: ChainReport,
+    chunk: int,
+    due=None,
+    *,
+    start: int = 0,
+    stop: int | None = None,
 ) -> Break | None:
+    """Walk a table's chain (`start`…`stop`-1 of it: from a link on, the first one's own previous-hash
+    is taken as it stands, the link itself recomputed)."""
     walk = Walk(name, ROUNDS, checkpoint)
+    walk.expected = start
     first_unsigned = 0 if checkpoint is None else checkpoint.count
     unsigned = None
-    rounds = selectors.chain_round_rows(table_id=table_id, chunk=chunk)
-    stakes = selectors.chain_stake_rows(table_id=table_id, chunk=chunk * 4)
+    rounds = selectors.chain_round_rows(table_id=table_id, chunk=chunk, start=start, stop=stop)
+    stakes = selectors.chain_stake_rows(table_id=table_id, chunk=chunk * 4, start=start, stop=stop)
     # The rounds' query first: were a round committed between the two (outside one snapshot), its
     # stake rows would come after every round read, and be left unread rather than judged.
     first = next(rounds, None)
     pending = None if first is None else next(stakes, None)
+    if start and first is not None:
+        walk.prev = first.prev_sha256
     try:
         for row in itertools.chain(() if first is None else (first,), rounds):
             report.records += 1
@@ -273,13 +370,18 @@ def _walk_table(
     return walk.end() or unsigned
 
 
-def _walk_approvals(checkpoint: Head | None, report: ChainReport, chunk: int, due=None) -> Break | None:
+def _walk_approvals(
+    checkpoint: Head | None, report: ChainReport, chunk: int, due=None, *, start: int = 0, stop: int | None = None
+) -> Break | None:
     walk = Walk(APPROVALS_CHAIN, APPROVALS, checkpoint)
+    walk.expected = start
     first_unsigned = 0 if checkpoint is None else checkpoint.count
     unsigned = None
-    rows = selectors.chain_approval_rows(chunk=chunk)
+    rows = selectors.chain_approval_rows(chunk=chunk, start=start, stop=stop)
     try:
         for row in rows:
+            if start and walk.expected == start == row.link:
+                walk.prev = row.prev_hmac  # the walk starts at a link: its previous-hash as it stands
             report.approvals += 1
             if due is not None and row.link == first_unsigned and row.decided_at < due:
                 unsigned = _unsigned(APPROVALS_CHAIN, APPROVALS, row.pk, row.link, row.decided_at, checkpoint)

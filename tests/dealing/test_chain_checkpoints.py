@@ -10,8 +10,10 @@ import uuid
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import connection
+from django.urls import reverse
 
-from dealing import checkpoint_log, services
+from dealing import checkpoint_log, selectors, services, tasks
 from dealing.models import ChainCheck, Round
 
 pytestmark = pytest.mark.django_db
@@ -215,3 +217,85 @@ def test_on_a_really_full_tmpfs_no_checkpoint_is_half_written(rounds, settings, 
     written = ChainCheck.objects.filter(kind="checkpoint", ok=True).count()
     assert run("checkpoint")[1].startswith(f"checkpoint {written + 1} in ")
     assert run("verify_chain")[0] == 0
+
+
+# --- new links verified as they are checkpointed; the dashboard's state from the signed log -------
+
+
+def sql(statement, params=()):
+    with connection.cursor() as cursor:
+        cursor.execute(statement, params)
+
+
+def critical():
+    return [item["what"] for item in selectors.chain_health()["critical"]]
+
+
+def test_new_links_are_verified_as_they_are_checkpointed_and_a_broken_chain_is_not_signed_over(
+    rounds, staff, tables, logged, settings
+):
+    run("checkpoint")
+    newer = logged(tables.ochko, staff.dealer, seed=8)
+    sql("UPDATE dealing_round SET table_min = 1 WHERE id = %s", [newer.pk])  # behind the application's back
+    code, message = run("checkpoint")
+    assert code == 1 and f"chain broken: R-1: dealing_round, link 3, row id {newer.pk}:" in message
+    assert "signed at their previous head" in message
+    body, problem = checkpoint_log.latest()
+    assert problem is None and body["seq"] == 2
+    assert body["heads"][str(tables.ochko.pk)]["count"] == 3  # the head signed before, not the broken one
+    assert body["verified"]["new"]["ok"] is False and "link 3" in body["verified"]["new"]["breaks"][0]
+    failed = ChainCheck.objects.get(kind=ChainCheck.Kind.VERIFICATION)
+    assert not failed.ok and failed.breaks[0]["link"] == 3  # on the dashboard at once, not after the night
+    assert critical() == ["verification", "signed"]
+
+
+def test_a_rewritten_signed_head_is_found_by_the_next_checkpoint(rounds, settings):
+    run("checkpoint")
+    sql("UPDATE dealing_round SET table_min = 1 WHERE id = %s", [rounds[2].pk])
+    code, message = run("checkpoint")
+    assert code == 1 and f"R-1: dealing_round, link 2, row id {rounds[2].pk}:" in message
+    with pytest.raises(tasks.ChainBroken, match="R-1: dealing_round, link 2"):
+        tasks.chain_checkpoint.apply(throw=True)
+
+
+def test_the_dashboard_takes_the_chains_state_from_the_signed_log_not_from_a_row(
+    rounds, staff, tables, logged, settings, client_for
+):
+    run("checkpoint")
+    newer = logged(tables.ochko, staff.dealer, seed=8)
+    sql("UPDATE dealing_round SET table_min = 1 WHERE id = %s", [newer.pk])
+    run("checkpoint")
+    # The insider deletes the failed check and inserts a passing one…
+    ChainCheck.objects.filter(ok=False).delete()
+    ChainCheck.objects.create(kind=ChainCheck.Kind.VERIFICATION, ok=True, records=4, message="chain intact")
+    assert critical() == ["signed"]  # …the signed line still says what was found
+    page = client_for("auditor").get(reverse("audit:dashboard")).content.decode()
+    assert 'data-what="signed"' in page and "R-1: dealing_round, link 3" in page
+    # Put right and verified whole, the signed state is clean again.
+    sql("UPDATE dealing_round SET table_min = %s WHERE id = %s", [newer.table_min, newer.pk])
+    assert run("verify_chain", "--record")[0] == 0
+    assert critical() == []
+    body, _ = checkpoint_log.latest()
+    assert body["verified"]["full"]["ok"] is True and body["verified"]["new"]["ok"] is True
+
+
+def test_a_full_verification_that_fails_stays_in_the_signed_log_until_the_next_one(rounds, settings):
+    run("checkpoint")
+    sql("UPDATE dealing_round SET table_min = 1 WHERE id = %s", [rounds[0].pk])  # deep in the signed part
+    assert run("verify_chain", "--record")[0] == 1
+    ChainCheck.objects.filter(kind=ChainCheck.Kind.VERIFICATION).delete()
+    run("checkpoint")  # the new links are fine; the full verification's failure is carried
+    body, _ = checkpoint_log.latest()
+    assert body["verified"]["new"]["ok"] is True and body["verified"]["full"]["ok"] is False
+    assert critical() == ["signed"]
+
+
+def test_a_cut_or_stale_log_is_critical_on_the_dashboard(rounds, settings, signing_key):
+    run("checkpoint")
+    run("checkpoint")
+    assert critical() == []
+    (path,) = log_files(settings)
+    path.write_bytes(path.read_bytes().splitlines(keepends=True)[0])
+    assert critical() == ["cut"]
+    settings.CHECKPOINT_GRACE_S = 0
+    assert critical() == ["stale", "cut"]
