@@ -88,6 +88,8 @@ class Command(BaseCommand):
         check = services.checkpoint_write_all()
         if not check.ok:
             self.stderr.write(f"checkpoint not written: {check.message}")
+        for broken in check.breaks:  # signed at their previous head; on the dashboard already
+            self.stderr.write(f"chain broken: {broken['chain']}: link {broken['link']}: {broken['problem']}")
 
     def _open(self, path):
         try:
