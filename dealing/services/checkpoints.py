@@ -71,10 +71,10 @@ def checkpoint_write_all(*, full: dict | None = None) -> ChainCheck:
         heads = chain_heads()
         # With the latest line unreadable nothing is known to be signed: the append refuses a torn
         # tail, and the full verification reports the rest.
-        breaks = [] if problem is not None else _new_links_verify(heads, signed, report)
+        broken_chains = {} if problem is not None else _new_links_verify(heads, signed, report)
+    breaks = list(broken_chains.values())
     if breaks:
-        for broken in breaks:
-            key = _chain_key(broken, heads, signed)
+        for key in broken_chains:
             previous = (signed or {}).get("heads", {}).get(key)
             if previous is None:
                 heads.pop(key, None)
@@ -112,23 +112,13 @@ def checkpoint_write_all(*, full: dict | None = None) -> ChainCheck:
     )
 
 
-def _chain_key(broken: Break, heads: dict, signed: dict | None) -> str:
-    """The key of a broken chain in a checkpoint's heads (a table's id, or "approvals")."""
-    if broken.chain == APPROVALS_CHAIN:
-        return APPROVALS_CHAIN
-    for source in (heads, (signed or {}).get("heads", {})):
-        for key, head in source.items():
-            if key != APPROVALS_CHAIN and head.get("name") == broken.chain:
-                return key
-    return broken.chain
-
-
-def _new_links_verify(heads: dict, signed: dict | None, report: "ChainReport", chunk: int = CHUNK) -> list[Break]:
+def _new_links_verify(heads: dict, signed: dict | None, report: "ChainReport", chunk: int = CHUNK) -> dict[str, Break]:
     """Walk every chain from the head the latest checkpoint signed (that link included: it must still
     be the one signed) to the head about to be signed; a chain the latest checkpoint signed that has
-    fewer links now, or is gone, breaks too. The first break of each chain."""
+    fewer links now, or is gone, breaks too. The first break of each chain, by its key in the heads
+    (a table's id, or "approvals")."""
     before = {} if signed is None else signed.get("heads", {})
-    found = []
+    found = {}
     for key in sorted(set(heads) | set(before)):
         now, then = heads.get(key), before.get(key)
         head = None if then is None else Head(int(then["count"]), then["head"], signed["at"])
@@ -140,7 +130,7 @@ def _new_links_verify(heads: dict, signed: dict | None, report: "ChainReport", c
             name = (now or then).get("name", key)
             broken = _walk_table(int(key), name, head, report, chunk, start=start, stop=stop)
         if broken is not None:
-            found.append(broken)
+            found[key] = broken
     return found
 
 
@@ -267,7 +257,10 @@ def chain_verify(*, table: Table | None = None, record: bool = False, chunk: int
             message=report.summary() if report.ok else "; ".join(str(b) for b in report.breaks),
             breaks=[asdict(b) for b in report.breaks],
         )
-        # …and signed into the log, where deleting this row or inserting a passing one changes nothing.
+        # …and, for the whole chains, signed into the log, where deleting this row or inserting a
+        # passing one changes nothing.
+        if table is not None:
+            return report
         checkpoint_write_all(
             full={
                 "ok": report.ok,

@@ -299,3 +299,13 @@ def test_a_cut_or_stale_log_is_critical_on_the_dashboard(rounds, settings, signi
     assert critical() == ["cut"]
     settings.CHECKPOINT_GRACE_S = 0
     assert critical() == ["stale", "cut"]
+
+
+def test_only_a_verification_of_the_whole_chains_is_signed_as_full(rounds, settings):
+    run("checkpoint")
+    assert run("verify_chain", "--table", "R-1", "--record")[0] == 0
+    body, _ = checkpoint_log.latest()
+    assert body["seq"] == 1 and body["verified"]["full"] is None  # one table checked: nothing signed as full
+    assert run("verify_chain", "--record")[0] == 0
+    body, _ = checkpoint_log.latest()
+    assert body["seq"] == 2 and body["verified"]["full"]["ok"] is True and body["verified"]["full"]["records"] == 3
