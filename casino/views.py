@@ -41,10 +41,19 @@ def floor(request):
 @require_GET
 @never_cache
 def healthz(request):
-    """Reachability of the database and the broker; open to probes without a login, who see only
-    ok or degraded per component. Staff (the admin site's users) see the details."""
-    report = selectors.health_report(detailed=_is_staff(request))
-    return JsonResponse(report, status=200 if report["status"] == "ok" else 503)
+    """Liveness: the process serves requests. No dependency is checked, so a database or broker
+    outage never gets a process restarted that would only come back to the same outage."""
+    return JsonResponse({"status": "ok"})
+
+
+@require_GET
+@never_cache
+def readyz(request):
+    """Readiness, per dependency (selectors.readiness_report): 503 only when the database is down;
+    open to probes without a login, who see only ok or not per check. Staff (the admin site's users)
+    see the details."""
+    report = selectors.readiness_report(detailed=_is_staff(request))
+    return JsonResponse(report, status=503 if report["status"] == "unavailable" else 200)
 
 
 def _is_staff(request) -> bool:

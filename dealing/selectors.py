@@ -536,7 +536,8 @@ def round_chain_status(*, round: Round) -> RoundChainStatus:  # noqa: A002
 
 def chain_health() -> dict:
     """The latest verification of the chains and the latest checkpoint attempt, with what is critical
-    (a failed verification, a checkpoint that could not be written): the audit dashboard's panel."""
+    (a failed verification, a checkpoint that could not be written, a checkpoint directory that cannot
+    be written now): the audit dashboard's panel."""
     verification = ChainCheck.objects.filter(kind=ChainCheck.Kind.VERIFICATION).order_by("-at", "-id").first()
     checkpoint = ChainCheck.objects.filter(kind=ChainCheck.Kind.CHECKPOINT).order_by("-at", "-id").first()
     last_written = (
@@ -556,4 +557,9 @@ def chain_health() -> dict:
         )
     if checkpoint is not None and not checkpoint.ok:
         critical.append({"what": "checkpoint", "at": checkpoint.at, "message": checkpoint.message, "breaks": []})
+    # Checked now, not at the next attempt: a directory lost or made read-only is seen before a
+    # checkpoint is missed (the same check as /readyz's).
+    directory = floor_selectors.checkpoint_dir_health()
+    if not directory["ok"]:
+        critical.append({"what": "checkpoint_dir", "at": None, "message": directory["error"], "breaks": []})
     return {"verification": verification, "checkpoint": checkpoint, "last_written": last_written, "critical": critical}

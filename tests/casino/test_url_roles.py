@@ -44,6 +44,7 @@ NOT_BY_ROLE = {
     "password_change_done": LOGGED_IN,
     "set_language": PUBLIC,
     "healthz": PUBLIC,
+    "readyz": PUBLIC,
 }
 # Where a login lands: the first page the user's roles open; 403 for an account without a role.
 NOT_BY_ROLE["casino:home"] = ROLES
