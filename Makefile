@@ -102,13 +102,15 @@ coverage: $(STAMP)
 	ENGINE_PURE=1 $(BIN)/python -m pytest -n $(JOBS) -q --cov --cov-report=term:skip-covered \
 	  --cov-report=xml:coverage.xml $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
+# Every queue by default (WORKER_QUEUES=audit for one); deploy/ runs a worker per queue. Beat keeps
+# its schedule in CELERY_BEAT_SCHEDULE_FILE (default var/celerybeat/schedule).
 worker: install
 	@test -n "$$CELERY_BROKER_URL" || { echo "make worker needs CELERY_BROKER_URL (e.g. redis://127.0.0.1:6379/0)" >&2; exit 2; }
-	$(LOCAL_KEY) $(BIN)/celery -A casino worker -l info
+	$(LOCAL_KEY) $(BIN)/celery -A casino worker -l info -Q "$${WORKER_QUEUES:-audit,reports,notifications}"
 
 beat: install
 	@test -n "$$CELERY_BROKER_URL" || { echo "make beat needs CELERY_BROKER_URL (e.g. redis://127.0.0.1:6379/0)" >&2; exit 2; }
-	$(LOCAL_KEY) $(BIN)/celery -A casino beat -l info --schedule "$${CELERY_BEAT_FILE:-/tmp/casino-celerybeat-schedule}"
+	$(LOCAL_KEY) $(BIN)/celery -A casino beat -l info
 
 bench: install
 	$(LOCAL_KEY) $(BIN)/python manage.py bench
