@@ -58,6 +58,7 @@ urlpatterns = [
     ),
     path("healthz", views.healthz, name="healthz"),
     path("readyz", views.readyz, name="readyz"),
+    path("metrics", views.metrics, name="metrics"),
 ]
 
 # An unreachable database or broker is a 503 with Retry-After; anything else the usual 500.

@@ -56,6 +56,24 @@ def readyz(request):
     return JsonResponse(report, status=503 if report["status"] == "unavailable" else 200)
 
 
+@require_GET
+@never_cache
+def metrics(request):
+    """Prometheus' scrape (casino/metrics.py): from loopback, or with the METRICS_TOKEN bearer token."""
+    from django.http import HttpResponse
+
+    from . import metrics as exposition
+
+    if not exposition.may_scrape(request):
+        # Plain text, not the 403 page: a scraper reads it, and it needs no template or static file.
+        return HttpResponse(
+            _("Metrics are served to loopback, or with the metrics token."),
+            status=403,
+            content_type="text/plain; charset=utf-8",
+        )
+    return HttpResponse(exposition.exposition(), content_type=exposition.CONTENT_TYPE)
+
+
 def _is_staff(request) -> bool:
     """Whether the caller is logged in to the admin site. Reading a session cookie's user takes the
     database; when that fails the caller is answered as a probe is (the database shows as not ok)."""
