@@ -47,6 +47,8 @@ __all__ = [
     "BOX_MAX",
     "IMPORT_BATCH",
     "ImportSummary",
+    "backup_restore",
+    "backup_write",
     "MAX_DEPTH",
     "MAX_EXPONENT",
     "MONEY_LIMIT",

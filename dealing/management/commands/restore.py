@@ -8,8 +8,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from dealing.errors import ServiceError
 from dealing import services
+from dealing.errors import ServiceError
 
 
 class Command(BaseCommand):
