@@ -24,7 +24,7 @@ openssl genpkey -algorithm ed25519 -out "$WORK/checkpoint.pem" 2>/dev/null
 export CHECKPOINT_SIGNING_KEY="$WORK/checkpoint.pem"
 export METRICS_TOKEN=$(.venv/bin/python -c 'import secrets; print(secrets.token_urlsafe(24))')
 export PROMETHEUS_MULTIPROC_DIR="$WORK/metrics"
-export GUNICORN_BIND="127.0.0.1:$PORT" GUNICORN_WORKERS=2 GUNICORN_THREADS=2
+export GUNICORN_BIND="127.0.0.1:$PORT" GUNICORN_WORKERS=2 GUNICORN_THREADS=2 GUNICORN_CONTROL_SOCKET="$WORK/gunicorn.ctl"
 
 .venv/bin/python manage.py migrate --no-input -v0
 

@@ -11,6 +11,7 @@ production-mode server with this very file. docs/operations.md explains the sizi
     GUNICORN_GRACEFUL_TIMEOUT 30 seconds a stopping worker gets to finish its requests
     GUNICORN_KEEPALIVE      60   seconds an idle keep-alive connection is held (the proxy's upstream)
     GUNICORN_ACCESS_LOG     -    where the access log goes ("-": stdout; "" turns it off)
+    GUNICORN_CONTROL_SOCKET      gunicornc's socket (default: the unit's runtime directory)
     PROMETHEUS_MULTIPROC_DIR     a directory for the workers' metrics files, merged at /metrics
 """
 
@@ -41,6 +42,13 @@ accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-") or None
 errorlog = "-"
 # The application's own logging (casino/settings.py LOGGING) goes to stderr too.
 capture_output = False
+# gunicornc's control socket: GUNICORN_CONTROL_SOCKET, else the unit's runtime directory (systemd's
+# RuntimeDirectory=), else gunicorn's default ($XDG_RUNTIME_DIR or ~/.gunicorn, which a hardened
+# unit cannot write).
+if os.environ.get("GUNICORN_CONTROL_SOCKET") or os.environ.get("RUNTIME_DIRECTORY"):
+    control_socket = os.environ.get("GUNICORN_CONTROL_SOCKET") or os.path.join(
+        os.environ["RUNTIME_DIRECTORY"], "gunicorn.ctl"
+    )
 # X-Forwarded-* trusted from the local proxy only.
 forwarded_allow_ips = os.environ.get("GUNICORN_FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
 
