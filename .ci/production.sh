@@ -63,4 +63,35 @@ assert lines, "no JSON access log line"
 assert all(l["request_id"] and len(l["request_id"]) == 32 for l in lines), lines[-1]
 print(f"[production] {len(lines)} JSON access log lines, each with its request id")
 PY
+# Two workers on their queues and beat, as the systemd units run them (when a broker is set): a
+# task routed to "notifications" is answered by the worker of that queue, and beat keeps its
+# schedule in CELERY_BEAT_SCHEDULE_FILE.
+if [ -n "${CELERY_BROKER_URL:-}" ]; then
+  export CELERY_BEAT_SCHEDULE_FILE="$WORK/celerybeat/schedule" AUDIT_SWEEP_INTERVAL_S=0
+  tag="ci-$$"
+  .venv/bin/celery -A casino worker -Q audit -n "audit-$tag@%h" --pool=solo --without-gossip --without-mingle \
+    >"$WORK/worker-audit.log" 2>&1 &
+  AUDIT_WORKER=$!
+  .venv/bin/celery -A casino worker -Q reports,notifications -n "reports-$tag@%h" --pool=solo --without-gossip \
+    --without-mingle >"$WORK/worker-reports.log" 2>&1 &
+  REPORTS_WORKER=$!
+  .venv/bin/celery -A casino beat >"$WORK/beat.log" 2>&1 &
+  BEAT=$!
+  trap 'kill "$SERVER" "$AUDIT_WORKER" "$REPORTS_WORKER" "$BEAT" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"' EXIT
+  .venv/bin/python - <<'PY' || { tail -n 20 "$WORK"/worker-*.log >&2; die "no worker answered"; }
+import django, os
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
+django.setup()
+from casino.celery import app
+from casino.tasks import ping
+result = ping.delay()
+assert result.get(timeout=30) == "pong"
+queues = {q["name"] for qs in (app.control.inspect(timeout=5).active_queues() or {}).values() for q in qs}
+assert {"audit", "reports", "notifications"} <= queues, queues
+print(f"[production] workers serve {sorted(queues)}; ping answered through the notifications queue")
+PY
+  for _ in $(seq 1 20); do ls "$WORK"/celerybeat/schedule* >/dev/null 2>&1 && break; sleep 0.5; done
+  ls "$WORK"/celerybeat/schedule* >/dev/null 2>&1 || { cat "$WORK/beat.log" >&2; die "beat wrote no schedule file"; }
+  log "beat keeps its schedule in $CELERY_BEAT_SCHEDULE_FILE"
+fi
 log "ok"
