@@ -11,10 +11,11 @@ class AuditConfig(AppConfig):
     def ready(self):
         from celery.signals import worker_ready, worker_shutdown
 
+        from casino import metrics as floor_metrics
         from casino.navigation import NavItem, register
         from dealing import hooks
 
-        from . import access, rollups, subscribers, sweep
+        from . import access, metrics, rollups, subscribers, sweep
 
         # dealing announces the rounds it commits; audit audits them (dealing never imports audit).
         hooks.subscribe(subscribers.rounds_committed)
@@ -25,6 +26,8 @@ class AuditConfig(AppConfig):
         # Every worker sweeps for rounds whose audit message was lost (audit/sweep.py).
         worker_ready.connect(sweep.on_worker_ready, weak=False, dispatch_uid="audit-sweep-start")
         worker_shutdown.connect(sweep.on_worker_shutdown, weak=False, dispatch_uid="audit-sweep-stop")
+        # The floor's figures at every scrape of /metrics.
+        floor_metrics.register("audit-floor", metrics.FloorCollector())
 
         # The roles of each entry are the roles its view requires (casino/navigation.py). Audit runs
         # are a tab of the audit pages (templates/audit/_tabs.html), keeping the bar short.

@@ -429,6 +429,34 @@ def pending_count(*, user, period: Period) -> int:
     )
 
 
+# --- the figures of /metrics (audit/metrics.py) --------------------------------------------------
+
+
+def rounds_logged_count() -> int:
+    """Every round record stored (corrections included: each is a round logged). The highest id
+    would be cheaper but counts ids a rolled-back transaction took."""
+    return Round.objects.count()
+
+
+def audit_backlog_count() -> int:
+    """Rounds in force whose audit is pending, floor-wide, from the partial index of pending rows."""
+    return RoundAudit.objects.filter(in_force_q("round"), status=AuditStatus.PENDING).count()
+
+
+def chain_figures() -> dict:
+    """When the newest checkpoint was written, and the last verification of the chains (or None)."""
+    from dealing.models import ChainCheck
+
+    checkpoint = (
+        ChainCheck.objects.filter(kind=ChainCheck.Kind.CHECKPOINT, ok=True)
+        .order_by("-at")
+        .values_list("at", flat=True)
+        .first()
+    )
+    verification = ChainCheck.objects.filter(kind=ChainCheck.Kind.VERIFICATION).order_by("-at", "-id").first()
+    return {"checkpoint_at": checkpoint, "verification": verification}
+
+
 def dashboard(*, user, period: Period) -> dict:
     """The audit dashboard's figures over a period, from the rollups (audit/rollups.py) — no read of
     the period's rounds or findings but the few rounds not audited yet and the latest open findings."""

@@ -215,7 +215,7 @@ def pending_audits() -> int | None:
     return RoundAudit.objects.filter(status=AuditStatus.PENDING).count()
 
 
-def run_audit(*, workers: int, env: dict, queue: str = "celery", timeout: float = 7200) -> dict:
+def run_audit(*, workers: int, env: dict, queue: str = "audit", timeout: float = 7200) -> dict:
     """Start `workers` worker processes on the queue the import filled; wait until nothing is pending."""
     from bench.audit import workers_running
 

@@ -20,6 +20,9 @@ class CasinoConfig(AppConfig):
 
     def ready(self):
         post_migrate.connect(ensure_role_groups, sender=self, dispatch_uid="casino.ensure_role_groups")
-        from . import security
+        from django.core.signals import request_finished
+
+        from . import request_id, security
 
         security.connect()
+        request_finished.connect(request_id.forget, dispatch_uid="casino.request_id.forget")

@@ -5,8 +5,10 @@ tasks run eagerly in the calling process, with it set they go to that broker.
 """
 
 import os
+from pathlib import Path
 
 from celery import Celery, signals
+from celery.beat import PersistentScheduler
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 
@@ -28,3 +30,13 @@ def _close_old_connections(sender=None, **kwargs):
     from django.db import close_old_connections
 
     close_old_connections()
+
+
+class Scheduler(PersistentScheduler):
+    """Celery beat's scheduler (CELERY_BEAT_SCHEDULER), keeping when each entry last ran in the file
+    CELERY_BEAT_SCHEDULE_FILE, whose directory it creates: the default is under the project's var/,
+    which a fresh checkout does not have (beat would fail to open its shelf)."""
+
+    def setup_schedule(self):
+        Path(self.schedule_filename).parent.mkdir(parents=True, exist_ok=True)
+        super().setup_schedule()

@@ -3,6 +3,8 @@ drf-spectacular postprocessing hook, SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"
 
 - 415 on every operation that takes a body: the API reads JSON only (DEFAULT_PARSER_CLASSES, and
   dealing/apis/common.py `raw_body` for the endpoints that read the raw bytes).
+- 429 with `Retry-After` on every operation: the caller is over its request budget (per token, per
+  user, per anonymous address: casino/throttling.py).
 - 503 with `Retry-After` on every operation: the database or the broker cannot be reached just now
   (casino/faults.py).
 - 400 on every operation that takes query parameters or a body (validation, `extra.fields`).
@@ -23,6 +25,7 @@ EMPTY = {"type": "string", "enum": [""]}
 
 ERROR_REF = {"$ref": "#/components/schemas/Error"}
 METHODS = ("get", "put", "post", "patch", "delete")
+RETRY_AFTER = {"schema": {"type": "integer"}, "description": "Seconds to wait before trying again."}
 
 
 def _error(description: str, **extra) -> dict:
@@ -60,6 +63,14 @@ def add_common_responses(result, generator, request, public):
                 responses.setdefault("404", _error("There is no such object, or none the caller may see."))
             if "requestBody" in operation:
                 responses.setdefault("415", _error("The body is not JSON (`extra.code` = `unsupported_media_type`)."))
+            responses.setdefault(
+                "429",
+                _error(
+                    "Too many requests from this token, user or address (`THROTTLE_*_RATE`); "
+                    "try again after `Retry-After` seconds.",
+                    headers={"Retry-After": RETRY_AFTER},
+                ),
+            )
             responses.setdefault(
                 "503",
                 _error(

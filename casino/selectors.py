@@ -63,18 +63,47 @@ def _table_view(table: Table) -> TableView:
         return TableView(table, None, exc.message)
 
 
-def health_report(*, detailed: bool = True) -> dict:
-    """Reachability of the database and the broker, for `GET /healthz`.
+def readiness_report(*, detailed: bool = True) -> dict:
+    """Each dependency of a web process, for `GET /readyz`: the database, the broker, the checkpoint
+    directory.
+
+    Only the database is vital: without it nothing is logged, so `status` is "unavailable" and the
+    view answers 503. A broker down or a checkpoint directory that cannot be written leaves rounds
+    being logged — the audits wait for the sweep, the checkpoints for the next attempt — so the
+    status is "degraded" and a load balancer keeps the process in service.
 
     `detailed` adds what each check found (the database's vendor, the broker's address without its
-    password, the error of a failed check); otherwise only whether each is ok: a failed connection's
-    error names the host, port and database, which is no business of an anonymous probe."""
-    database = _database_health()
-    broker = _broker_health()
-    ok = database["ok"] and broker["ok"]
+    password, the directory, the error of a failed check); otherwise only whether each is ok: a failed
+    connection's error names the host, port and database, which is no business of an anonymous probe."""
+    checks = {"database": _database_health(), "broker": _broker_health(), "checkpoints": checkpoint_dir_health()}
+    if not checks["database"]["ok"]:
+        status = "unavailable"
+    elif all(check["ok"] for check in checks.values()):
+        status = "ok"
+    else:
+        status = "degraded"
     if not detailed:
-        database, broker = {"ok": database["ok"]}, {"ok": broker["ok"]}
-    return {"status": "ok" if ok else "degraded", "database": database, "broker": broker}
+        checks = {name: {"ok": check["ok"]} for name, check in checks.items()}
+    return {"status": status, **checks}
+
+
+def checkpoint_dir_health() -> dict:
+    """Whether a file can be created in CHECKPOINT_DIR now — what the next signed checkpoint needs.
+    Created and removed at once; the directory itself is created as the checkpoint log would."""
+    import tempfile
+    from pathlib import Path
+
+    directory = Path(settings.CHECKPOINT_DIR)
+    report = {"ok": False, "path": str(directory)}
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=directory, prefix=".readyz-"):
+            pass
+    except OSError as exc:
+        report["error"] = f"{type(exc).__name__}: {exc}"
+    else:
+        report["ok"] = True
+    return report
 
 
 def _database_health() -> dict:

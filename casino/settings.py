@@ -328,8 +328,8 @@ STORAGES = {
 if env.bool("USE_X_FORWARDED_PROTO", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
-# Load balancers probe the health endpoint over plain HTTP.
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+# Load balancers probe liveness and readiness over plain HTTP; Prometheus scrapes from loopback.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31_536_000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
 SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
@@ -399,3 +399,110 @@ LOGGING = {
         "django.security.csrf": {"filters": ["one_line_refusal"]},
     },
 }
+
+# === operations (issue 37): metrics, the shared cache, throttling, Celery's queues and limits, =====
+# === request ids and JSON logs, Sentry. Kept in one block, apart from the authentication settings. ==
+
+# --- metrics (django-prometheus; casino/metrics.py, audit/metrics.py) -------------------------------
+# Request counts and latency by view: the Before middleware first, the After one last. The database
+# and cache wrappers of django-prometheus are not used: its PostgreSQL engine would replace the
+# backend the prepared statements above are configured on.
+INSTALLED_APPS += ["django_prometheus"]
+MIDDLEWARE = [
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
+    # A request id for every request, before anything logs (casino/request_id.py).
+    "casino.request_id.RequestIdMiddleware",
+    *MIDDLEWARE,
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
+]
+# /metrics answers loopback; any other caller needs `Authorization: Bearer <METRICS_TOKEN>` (empty:
+# loopback only).
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+
+# --- the shared cache: API throttles, the sweep's repair count -----------------------------------
+# Production: Redis (CACHE_URL=redis://host:6379/2), shared by every web process and worker. The
+# default, memory of each process, counts per process only.
+CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
+
+# --- API throttling (casino/throttling.py) --------------------------------------------------------
+# Requests per period (second, minute, hour, day) for each kind of caller; a caller over its budget
+# gets 429 with Retry-After. "token": per API token (a device's, a person's); "user": a logged-in
+# page's calls, per user; "anon": anonymous calls, per address.
+REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = [
+    "casino.throttling.TokenRateThrottle",
+    "casino.throttling.SessionUserRateThrottle",
+    "casino.throttling.AnonRateThrottle",
+]
+REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
+    "token": env.str("THROTTLE_TOKEN_RATE", default="3000/minute"),
+    "user": env.str("THROTTLE_USER_RATE", default="600/minute"),
+    "anon": env.str("THROTTLE_ANON_RATE", default="60/minute"),
+}
+# Proxies in front of the site that append to X-Forwarded-For (0: use REMOTE_ADDR), for "anon".
+REST_FRAMEWORK["NUM_PROXIES"] = env.int("THROTTLE_NUM_PROXIES", default=0) or None
+
+# --- Celery: queues, routes, time limits, beat's schedule file ---------------------------------------
+# Three queues, so that a long report never holds up the audits of the rounds being logged:
+# "audit" (each round's audit, audit runs, checkpoints; also the default for anything unrouted),
+# "reports" (the nightly verification of the chains, the integrity scan — reports and math),
+# "notifications" (short housekeeping and notices). A worker started without -Q serves all three
+# (CELERY_TASK_QUEUES); deploy/ runs one worker per queue. A run given its own queue
+# (`audit_rounds --queue`) still goes there.
+CELERY_QUEUE_NAMES = ["audit", "reports", "notifications"]
+CELERY_TASK_DEFAULT_QUEUE = "audit"
+CELERY_TASK_QUEUES = {name: {"exchange": name, "routing_key": name} for name in CELERY_QUEUE_NAMES}
+CELERY_TASK_ROUTES = {
+    "audit.tasks.*": {"queue": "audit"},
+    "dealing.tasks.chain_checkpoint": {"queue": "audit"},
+    "dealing.tasks.chain_verify": {"queue": "reports"},
+    "books.tasks.*": {"queue": "reports"},
+    "casino.*": {"queue": "notifications"},
+}
+# Every task: a soft limit (SoftTimeLimitExceeded raised in the task, which its transaction rolls
+# back) and a hard one (the child process killed). Audit tasks take a second or two; the defaults
+# leave room for a slow database. Keep CELERY_VISIBILITY_TIMEOUT above the longest hard limit.
+CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=300)
+CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=360)
+# The tasks that legitimately run long: the nightly verification reads every chain link, the
+# integrity scan tests 30 days of a floor, the nightly audit plans everything not audited yet.
+_long_soft = env.int("CELERY_LONG_TASK_SOFT_TIME_LIMIT", default=3 * 3600)
+CELERY_TASK_ANNOTATIONS = {
+    name: {"soft_time_limit": _long_soft, "time_limit": _long_soft + 600}
+    for name in ("dealing.tasks.chain_verify", "books.tasks.signals_scan_daily", "audit.tasks.audit_nightly")
+}
+# Celery beat keeps when each entry last ran in this file (not /tmp, which a reboot empties: every
+# schedule would run again at start).
+CELERY_BEAT_SCHEDULE_FILENAME = env.str(
+    "CELERY_BEAT_SCHEDULE_FILE", default=str(BASE_DIR / "var" / "celerybeat" / "schedule")
+)
+CELERY_BEAT_SCHEDULER = "casino.celery:Scheduler"
+
+# --- request ids and JSON logs (casino/request_id.py, casino/log_format.py) -----------------------
+# LOG_FORMAT=json: one JSON object per line (time, level, logger, message, request_id, exception),
+# for a log collector; text (the default): one readable line per record.
+LOG_FORMAT = env.str("LOG_FORMAT", default="text")
+if LOG_FORMAT not in ("json", "text"):
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured(f"LOG_FORMAT must be json or text, not {LOG_FORMAT!r}.")
+LOGGING["formatters"]["json"] = {"()": "casino.log_format.JsonFormatter"}
+LOGGING["formatters"]["plain"]["format"] = "%(asctime)s %(levelname)s %(name)s [%(request_id)s]: %(message)s"
+LOGGING["filters"]["request_id"] = {"()": "casino.request_id.RequestIdFilter"}
+LOGGING["handlers"]["console"]["formatter"] = "json" if LOG_FORMAT == "json" else "plain"
+LOGGING["handlers"]["console"]["filters"] = ["request_id"]
+# The id a request gets from a trusted proxy's X-Request-ID (letters, digits, - and _, at most 64),
+# else a new one; it is echoed in the response's X-Request-ID.
+REQUEST_ID_TRUST_HEADER = env.bool("REQUEST_ID_TRUST_HEADER", default=True)
+
+# --- error tracking (optional): Sentry when SENTRY_DSN is set -----------------------------------------
+SENTRY_DSN = env.str("SENTRY_DSN", default="")
+if SENTRY_DSN:
+    import sentry_sdk
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        environment=env.str("SENTRY_ENVIRONMENT", default="production"),
+        traces_sample_rate=env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0),
+        # No request bodies, cookies or users' details: rounds and names stay in the casino.
+        send_default_pii=False,
+    )

@@ -1,4 +1,4 @@
-"""The project's URLs: pages, login, the admin, the API and its docs, the health endpoint."""
+"""The project's URLs: pages, login, the admin, the API and its docs, the health and readiness probes."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -57,6 +57,8 @@ urlpatterns = [
         name="swagger-ui",
     ),
     path("healthz", views.healthz, name="healthz"),
+    path("readyz", views.readyz, name="readyz"),
+    path("metrics", views.metrics, name="metrics"),
 ]
 
 # An unreachable database or broker is a 503 with Retry-After; anything else the usual 500.

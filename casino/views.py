@@ -41,10 +41,37 @@ def floor(request):
 @require_GET
 @never_cache
 def healthz(request):
-    """Reachability of the database and the broker; open to probes without a login, who see only
-    ok or degraded per component. Staff (the admin site's users) see the details."""
-    report = selectors.health_report(detailed=_is_staff(request))
-    return JsonResponse(report, status=200 if report["status"] == "ok" else 503)
+    """Liveness: the process serves requests. No dependency is checked, so a database or broker
+    outage never gets a process restarted that would only come back to the same outage."""
+    return JsonResponse({"status": "ok"})
+
+
+@require_GET
+@never_cache
+def readyz(request):
+    """Readiness, per dependency (selectors.readiness_report): 503 only when the database is down;
+    open to probes without a login, who see only ok or not per check. Staff (the admin site's users)
+    see the details."""
+    report = selectors.readiness_report(detailed=_is_staff(request))
+    return JsonResponse(report, status=503 if report["status"] == "unavailable" else 200)
+
+
+@require_GET
+@never_cache
+def metrics(request):
+    """Prometheus' scrape (casino/metrics.py): from loopback, or with the METRICS_TOKEN bearer token."""
+    from django.http import HttpResponse
+
+    from . import metrics as exposition
+
+    if not exposition.may_scrape(request):
+        # Plain text, not the 403 page: a scraper reads it, and it needs no template or static file.
+        return HttpResponse(
+            _("Metrics are served to loopback, or with the metrics token."),
+            status=403,
+            content_type="text/plain; charset=utf-8",
+        )
+    return HttpResponse(exposition.exposition(), content_type=exposition.CONTENT_TYPE)
 
 
 def _is_staff(request) -> bool:

@@ -547,7 +547,8 @@ def chain_health() -> dict:
     carried from line to line), a log that does not verify, a log that ends before the checkpoints
     the database saw written, no checkpoint signed for longer than CHECKPOINT_GRACE_S (with a key
     configured). Then the ChainCheck rows — the latest verification and checkpoint attempt — which
-    can only add to it: deleting a failed row or inserting a passing one hides nothing signed."""
+    can only add to it: deleting a failed row or inserting a passing one hides nothing signed. And a
+    checkpoint directory that cannot be written now (the same check as /readyz's)."""
     verification = ChainCheck.objects.filter(kind=ChainCheck.Kind.VERIFICATION).order_by("-at", "-id").first()
     checkpoint = ChainCheck.objects.filter(kind=ChainCheck.Kind.CHECKPOINT).order_by("-at", "-id").first()
     latest_ok = (
@@ -595,4 +596,9 @@ def chain_health() -> dict:
                 "breaks": [],
             }
         )
+    # Checked now, not at the next attempt: a directory lost or made read-only is seen before a
+    # checkpoint is missed (the same check as /readyz's).
+    directory = floor_selectors.checkpoint_dir_health()
+    if not directory["ok"]:
+        critical.append({"what": "checkpoint_dir", "at": None, "message": directory["error"], "breaks": []})
     return {"verification": verification, "checkpoint": checkpoint, "last_written": last_written, "critical": critical}

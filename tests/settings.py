@@ -37,3 +37,9 @@ CHECKPOINT_DEV_KEY = True
 # The demo floor's weeks (books/demo.py) stay out of the suite's demo loads; tests/books/test_demo.py
 # sets a tiny floor of its own.
 DEMO_FLOOR_DAYS = 0
+# No throttling by accident: the suite makes many calls from one address and user; the rates are
+# read at each request, so tests/casino/test_throttling.py sets tiny ones where it proves the 429.
+REST_FRAMEWORK = {  # noqa: F405
+    **REST_FRAMEWORK,  # noqa: F405
+    "DEFAULT_THROTTLE_RATES": {"token": None, "user": None, "anon": None},
+}

@@ -21,6 +21,7 @@ from dealing.choices import AuditStatus
 from dealing.models import Round, RoundAudit, in_force_q
 
 from .. import rollups
+from ..metrics import count_sweep_repairs
 from ..models import Finding, Review
 from ..state import round_record_audit, rounds_record_audit
 
@@ -318,4 +319,5 @@ def rounds_overdue_audit(*, grace: timedelta, limit: int = 2000) -> int:
         done += len(ids)
     if done:
         log.warning("audited %d rounds logged before %s whose audit had not arrived", done, cutoff)
+        count_sweep_repairs(done)
     return done

@@ -13,6 +13,7 @@ checked by dealing.access, which the pages and the API ask too, so they cannot d
     checkpoints    checkpoint_write_all, chain_verify                     signed checkpoints; the chains verified
     corrections    round_amend, round_amendment_decide                    corrections, the pit boss's word
     incidents      incident_report, incident_decide                       incidents, the pit boss's word
+    backups        backup_write, backup_restore                           database, checkpoint log, public keys
 
 A round in force is announced once committed (dealing.hooks.rounds_committed); audit subscribes,
 and writes the audit's verdict itself (audit.state). Callers use this package's names
@@ -22,6 +23,7 @@ and writes the audit's verdict itself (audit.state). Callers use this package's 
 from dealing.access import works_at
 from dealing.errors import engine_error
 
+from .backups import backup_restore, backup_write
 from .bulk import BATCH as IMPORT_BATCH
 from .bulk import ImportSummary, rounds_import
 from .chain_link import Link, TableChanged, approval_append
@@ -45,6 +47,8 @@ __all__ = [
     "BOX_MAX",
     "IMPORT_BATCH",
     "ImportSummary",
+    "backup_restore",
+    "backup_write",
     "MAX_DEPTH",
     "MAX_EXPONENT",
     "MONEY_LIMIT",

@@ -152,7 +152,7 @@ def test_rounds_logged_reach_the_broker_as_one_audit_message(floor, people, log_
     import redis
 
     client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
-    before = client.llen("celery")
+    before = client.llen("audit")  # audit.tasks.* route to the "audit" queue
     d = dispatch.Dispatcher(dispatch.send_round_audits, linger=3600)
     monkeypatch.setattr(dispatch, "process_dispatcher", lambda: d)
     logged = log_rounds(floor.table_a, people.dealer, n=3, seed=5)
@@ -161,7 +161,7 @@ def test_rounds_logged_reach_the_broker_as_one_audit_message(floor, people, log_
     found = []
     # Messages are pushed at the head: those sent since `before` (an earlier run may have left
     # messages about rounds with the same ids further down).
-    for raw in client.lrange("celery", 0, client.llen("celery") - before - 1):
+    for raw in client.lrange("audit", 0, client.llen("audit") - before - 1):
         message = json.loads(raw)
         if message["headers"]["task"] != "audit.tasks.audit_rounds":
             continue

@@ -82,8 +82,8 @@ def test_rounds_logged_through_the_api_are_audited_by_the_worker(worker_env, peo
     client = APIClient()
     client.force_authenticate(people.dealer)
     sims = list(simulate("ochko", 24, seed=91, mistake_rate=0.5, table_min=100, table_max=5000))
-    # The per-round task goes to the default queue, so this worker serves it.
-    with workers_running(1, "celery", env=worker_env) as procs:
+    # The per-round task goes to the "audit" queue (CELERY_TASK_ROUTES), so this worker serves it.
+    with workers_running(1, "audit", env=worker_env) as procs:
         ids = []
         for sim in sims:
             document = sim_doc(sim, table=floor.table_a, dealer=people.dealer)

@@ -1,4 +1,4 @@
-"""`GET /healthz` for anonymous probes: ok or degraded per component, nothing of what was found
+"""`GET /readyz` for anonymous probes: ok or degraded per component, nothing of what was found
 (probing showed them the raw database error, with its host, port and database name)."""
 
 import pytest
@@ -8,6 +8,10 @@ from django.db.backends.utils import CursorWrapper
 from casino.roles import AUDITOR, DEALER
 
 pytestmark = pytest.mark.django_db
+
+OK = {"status": "ok", "database": {"ok": True}, "broker": {"ok": True}, "checkpoints": {"ok": True}}
+DB_DOWN = {"status": "unavailable", "database": {"ok": False}, "broker": {"ok": True}, "checkpoints": {"ok": True}}
+BROKER_DOWN = {"status": "degraded", "database": {"ok": True}, "broker": {"ok": False}, "checkpoints": {"ok": True}}
 
 # What psycopg says when PostgreSQL cannot be reached: everything a probe should not learn.
 DB_ERROR = (
@@ -38,24 +42,24 @@ def broker_down(settings):
 
 
 def test_an_anonymous_probe_sees_only_ok_per_component(client):
-    response = client.get("/healthz")
+    response = client.get("/readyz")
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": {"ok": True}, "broker": {"ok": True}}
+    assert response.json() == OK
     assert "no-cache" in response["Cache-Control"]
 
 
 def test_an_anonymous_probe_learns_nothing_of_an_unreachable_database(client, database_down):
-    response = client.get("/healthz")
+    response = client.get("/readyz")
     assert response.status_code == 503
-    assert response.json() == {"status": "degraded", "database": {"ok": False}, "broker": {"ok": True}}
-    for secret in ("10.1.2.3", "5433", "casino_prod", "OperationalError", "sqlite", "postgresql"):
+    assert response.json() == DB_DOWN
+    for secret in ("10.1.2.3", "5433", "casino_prod", "OperationalError", "sqlite", "postgresql", "checkpoints-"):
         assert secret not in response.content.decode()
 
 
 def test_an_anonymous_probe_learns_nothing_of_an_unreachable_broker(client, broker_down):
-    response = client.get("/healthz")
-    assert response.status_code == 503
-    assert response.json() == {"status": "degraded", "database": {"ok": True}, "broker": {"ok": False}}
+    response = client.get("/readyz")
+    assert response.status_code == 200
+    assert response.json() == BROKER_DOWN
     for secret in ("127.0.0.1", "redis", "secret", "mode"):
         assert secret not in response.content.decode()
 
@@ -64,15 +68,16 @@ def test_an_anonymous_probe_learns_nothing_of_an_unreachable_broker(client, brok
 def test_floor_staff_without_the_admin_see_what_a_probe_sees(client_for, take_database_down, role):
     client = client_for(role)
     take_database_down()  # the session cookie's user cannot be read now: answered as a probe is
-    response = client.get("/healthz")
-    assert response.json() == {"status": "degraded", "database": {"ok": False}, "broker": {"ok": True}}
+    response = client.get("/readyz")
+    assert response.json() == DB_DOWN
 
 
 def test_floor_staff_without_the_admin_see_no_details_when_all_is_well(client_for):
-    assert client_for(DEALER).get("/healthz").json() == {
+    assert client_for(DEALER).get("/readyz").json() == {
         "status": "ok",
         "database": {"ok": True},
         "broker": {"ok": True},
+        "checkpoints": {"ok": True},
     }
 
 
@@ -86,7 +91,7 @@ def test_staff_see_the_database_error(client_for, monkeypatch):
         return real(self, sql, params)
 
     monkeypatch.setattr(CursorWrapper, "execute", health_check_fails)
-    response = admin.get("/healthz")
+    response = admin.get("/readyz")
     assert response.status_code == 503
     from django.db import connection
 
@@ -100,6 +105,6 @@ def test_staff_see_the_database_error(client_for, monkeypatch):
 def test_staff_whose_session_cannot_be_read_get_the_probes_answer_not_a_500(client_for, take_database_down):
     admin = client_for("superuser")
     take_database_down()
-    response = admin.get("/healthz")
+    response = admin.get("/readyz")
     assert response.status_code == 503
-    assert response.json() == {"status": "degraded", "database": {"ok": False}, "broker": {"ok": True}}
+    assert response.json() == DB_DOWN

@@ -53,6 +53,16 @@ SETTINGS_VARS = (
     "CHECKPOINT_DIR",
     "CHECKPOINT_SIGNING_KEY",
     "CHECKPOINT_PUBLIC_KEY",
+    "CACHE_URL",
+    "THROTTLE_TOKEN_RATE",
+    "THROTTLE_USER_RATE",
+    "THROTTLE_ANON_RATE",
+    "METRICS_TOKEN",
+    "LOG_FORMAT",
+    "SENTRY_DSN",
+    "CELERY_BEAT_SCHEDULE_FILE",
+    "CELERY_TASK_SOFT_TIME_LIMIT",
+    "CELERY_TASK_TIME_LIMIT",
 )
 CHAIN_KEY = secrets.token_urlsafe(32)
 # A raw Ed25519 private key is any 32 bytes.
@@ -342,3 +352,53 @@ def test_check_without_the_checkpoint_signing_key_fails_in_production():
     )
     assert done.returncode != 0
     assert "dealing.E001" in done.stderr and "CHECKPOINT_SIGNING_KEY is not set" in done.stderr
+
+
+# --- operations (issue 37): cache, throttles, metrics token, logs, Sentry, beat ----------------
+
+
+def test_operations_settings_from_the_environment():
+    got = settings_of(
+        "CACHES",
+        "REST_FRAMEWORK",
+        "METRICS_TOKEN",
+        "LOGGING",
+        "CELERY_BEAT_SCHEDULE_FILENAME",
+        "CELERY_TASK_SOFT_TIME_LIMIT",
+        DEBUG="1",
+        CACHE_URL="redis://127.0.0.1:6379/5",
+        THROTTLE_TOKEN_RATE="10/second",
+        THROTTLE_ANON_RATE="5/minute",
+        METRICS_TOKEN="scrape",
+        LOG_FORMAT="json",
+        CELERY_BEAT_SCHEDULE_FILE="/var/lib/casino/celerybeat/schedule",
+        CELERY_TASK_SOFT_TIME_LIMIT="120",
+    )
+    assert got["CACHES"]["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert got["CACHES"]["default"]["LOCATION"] == "redis://127.0.0.1:6379/5"
+    rates = got["REST_FRAMEWORK"]["DEFAULT_THROTTLE_RATES"]
+    assert rates == {"token": "10/second", "user": "600/minute", "anon": "5/minute"}
+    assert got["METRICS_TOKEN"] == "scrape"
+    assert got["LOGGING"]["handlers"]["console"]["formatter"] == "json"
+    assert got["CELERY_BEAT_SCHEDULE_FILENAME"] == "/var/lib/casino/celerybeat/schedule"
+    assert got["CELERY_TASK_SOFT_TIME_LIMIT"] == 120
+
+
+def test_operations_defaults():
+    got = settings_of("CACHES", "LOGGING", "METRICS_TOKEN", "CELERY_BEAT_SCHEDULE_FILENAME", DEBUG="1")
+    assert got["CACHES"]["default"]["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
+    assert got["LOGGING"]["handlers"]["console"]["formatter"] == "plain"
+    assert got["METRICS_TOKEN"] == ""
+    assert got["CELERY_BEAT_SCHEDULE_FILENAME"] == str(ROOT / "var" / "celerybeat" / "schedule")
+
+
+def _sentry_active(**env) -> bool:
+    code = "import django, sentry_sdk; django.setup(); print(sentry_sdk.get_client().is_active())"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=_env(**env), capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip().splitlines()[-1] == "True"
+
+
+def test_sentry_is_off_by_default_and_on_with_a_dsn():
+    assert not _sentry_active(DEBUG="1")
+    assert _sentry_active(DEBUG="1", SENTRY_DSN="https://public@sentry.example.com/1")

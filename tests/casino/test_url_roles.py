@@ -44,6 +44,9 @@ NOT_BY_ROLE = {
     "password_change_done": LOGGED_IN,
     "set_language": PUBLIC,
     "healthz": PUBLIC,
+    "readyz": PUBLIC,
+    # Loopback (the test client's address) or a token, whatever the role: test_metrics_access.py.
+    "metrics": PUBLIC,
 }
 # Where a login lands: the first page the user's roles open; 403 for an account without a role.
 NOT_BY_ROLE["casino:home"] = ROLES

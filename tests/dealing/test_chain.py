@@ -313,7 +313,7 @@ def test_an_edited_removed_or_deleted_checkpoint_is_found(chained, settings):
 
 
 def test_an_unwritable_checkpoint_directory_is_a_clear_error_and_rounds_keep_being_logged(
-    chained, settings, tmp_path, staff, tables, logged
+    chained, settings, tmp_path, staff, tables, logged, client_for
 ):
     blocked = tmp_path / "not-a-directory"
     blocked.write_text("a file where the directory should be")
@@ -324,7 +324,10 @@ def test_an_unwritable_checkpoint_directory_is_a_clear_error_and_rounds_keep_bei
         tasks.chain_checkpoint.apply(throw=True)
     logged(tables.ochko_b, staff.dealer, seed=40)  # logging does not depend on it
     health = selectors.chain_health()
-    assert [c["what"] for c in health["critical"]] == ["checkpoint"]
+    # The failed attempt, and the directory as it is now: both critical on the dashboard.
+    assert [c["what"] for c in health["critical"]] == ["checkpoint", "checkpoint_dir"]
+    dashboard = client_for("auditor").get("/audit/").content.decode()
+    assert "the checkpoint directory cannot be written" in dashboard
 
 
 def test_the_periodic_verification_records_a_break_for_the_dashboard(chained):
