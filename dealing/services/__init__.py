@@ -13,6 +13,7 @@ checked by dealing.access, which the pages and the API ask too, so they cannot d
     checkpoints    checkpoint_write_all, chain_verify                     signed checkpoints; the chains verified
     corrections    round_amend, round_amendment_decide                    corrections, the pit boss's word
     incidents      incident_report, incident_decide                       incidents, the pit boss's word
+    terminal       halt_override_grant, terminal_round_store              the table terminal: a halt overridden, its round
 
 A round in force is announced once committed (dealing.hooks.rounds_committed); audit subscribes,
 and writes the audit's verdict itself (audit.state). Callers use this package's names
@@ -40,6 +41,7 @@ from .shoes import (
     shoe_reference,
     shoe_start,
 )
+from .terminal import halt_override_grant, terminal_round_store
 
 __all__ = [
     "BOX_MAX",
@@ -74,5 +76,7 @@ __all__ = [
     "shoe_for_round",
     "shoe_reference",
     "shoe_start",
+    "halt_override_grant",
+    "terminal_round_store",
     "works_at",
 ]

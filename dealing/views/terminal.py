@@ -2,7 +2,10 @@
 
     GET  /tables/<name>/terminal/        the page (stakes carried from the table's previous round)
     POST /tables/<name>/terminal/next    JSON {stakes, events} -> what may happen next, owed, findings
-    POST /tables/<name>/terminal/save    JSON {id, dealer?, stakes, events} -> the stored round
+    POST /tables/<name>/terminal/save    JSON {id, dealer?, stakes, events, overrides?} -> the stored round
+                                          (409 while a halt is neither taken back nor overridden)
+    POST /tables/<name>/terminal/override  JSON {stakes, events, dealer?, username, password, reason}
+                                          -> a pit boss's override of the halt at the last entry
 
 The page writes the round's log event by event; each event is one POST of the log so far, answered
 by the engine (dealing.games.terminal.follow). The round is stored through the same service as the
@@ -91,6 +94,7 @@ def table_terminal(request, name: str):
             "stakes": term.carried_stakes(table.variant, _previous(table), boxes=table.boxes, extra=extra),
             "next": reverse("dealing:terminal_next", kwargs={"name": table.name}),
             "save": reverse("dealing:terminal_save", kwargs={"name": table.name}),
+            "override": reverse("dealing:terminal_override", kwargs={"name": table.name}),
             "mayStore": may_store,
             "picksDealer": picks_dealer,
             "user": user.get_username(),
@@ -249,7 +253,9 @@ def terminal_save(request, name: str):
             return _bad(_("Choose the dealer who dealt this round."))
     doc = {**_header(table, round_id, dealer), "stakes": data["stakes"], "events": data.get("events", [])}
     try:
-        record, created = services.round_log(document=doc, logged_by=user, table=table)
+        record, created = services.terminal_round_store(
+            document=doc, halts=term.halts(doc), logged_by=user, table=table, overrides=data.get("overrides") or []
+        )
     except ServiceError as exc:
         return JsonResponse({"error": {"message": exc.message, **exc.extra}}, status=exc.status)
     message = (_("Round saved: %(round)s.") if created else _("This round was already saved: %(round)s.")) % {
@@ -259,3 +265,33 @@ def terminal_save(request, name: str):
         {"url": reverse("dealing:round_detail", args=[record.pk]), "message": message, "created": created},
         status=201 if created else 200,
     )
+
+
+@require_http_methods(["POST"])
+@role_required(*TERMINAL_USERS)
+def terminal_override(request, name: str):
+    """A pit boss, at this terminal, keeps the entry it halted at: his credentials and a reason."""
+    table = _table(request, name)
+    data = _read(request)
+    if data is None:
+        return _bad(_('Send the round so far as JSON: {"stakes": [...], "events": [...]}.'))
+    user = request.user
+    picks = user.is_superuser or has_role(user, PIT_BOSS)
+    dealer = str(data.get("dealer") or "") if picks else user.get_username()
+    doc = {**_header(table, "", dealer), "stakes": data["stakes"], "events": data.get("events", [])}
+    doc.pop("id")
+    try:
+        granted = services.halt_override_grant(
+            request=request,
+            table=table,
+            doc=doc,
+            halts=term.halts(doc),
+            dealer=dealer,
+            username=str(data.get("username") or ""),
+            password=str(data.get("password") or ""),
+            reason=str(data.get("reason") or ""),
+        )
+    except ServiceError as exc:
+        return JsonResponse({"error": {"message": exc.message, **exc.extra}}, status=exc.status)
+    granted["message"] = _("Overridden by %(user)s: the entry stays, with its finding.") % {"user": granted["by"]}
+    return JsonResponse(granted)
