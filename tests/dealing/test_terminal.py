@@ -314,3 +314,21 @@ def test_a_pit_boss_overrides_a_halt_with_his_own_credentials_and_a_reason(staff
     assert ("WRONG_AMOUNT", HALTED_AT) in [(f["code"], f["event"]) for f in answer["findings"]]
     # Sent again (a retry): one round, one override.
     assert post(c, u["save"], body).status_code == 200 and HaltOverride.objects.count() == 1
+
+
+def test_a_round_logged_at_the_terminal_draws_its_suitless_cards_as_cards_of_their_rank(staff, tables):
+    c = client_of(staff.pitboss)
+    response = post(
+        c,
+        urls(tables.ochko)["save"],
+        {"id": str(uuid.uuid4()), "dealer": "dealer1", "stakes": STAKES, "events": EVENTS + PAYMENTS},
+    )
+    record = Round.objects.get(pk=int(response.json()["url"].rstrip("/").split("/")[-1]))
+    page = c.get(reverse("dealing:round_detail", args=[record.pk])).content.decode()
+    assert "pcard bad" not in page  # (the log itself, as text, still reads "9*")
+    assert (
+        '<span class="pcard suitless" title="10"><span class="r" data-suit="">10</span><span class="s">10</span>'
+        in page
+    )
+    replay = c.get(reverse("audit:round_replay", args=[record.pk])).content.decode()
+    assert "au-card invalid" not in replay and 'data-card="T*"' in replay
