@@ -4,14 +4,19 @@ typical 3-box ochko round in at most 30, a blackjack round with a split in at mo
 payment halts the round: no key passes it (Enter ×3 stores nothing), a pit boss's override does.
 On a tablet the on-screen keypad alone enters a round (a Bet of 1,500 by taps)."""
 
+import os
 import uuid
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 
 from casino.roles import DEALER, PIT_BOSS
 from dealing import games, services
 from dealing.models import HaltOverride, Round
+from tests.casino.test_axe_browser import AXE, OVERFLOW, RUN
+from tests.casino.test_csp_browser import WATCH
 from tests.factories import PASSWORD, TableFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -221,6 +226,7 @@ def test_a_wrong_payment_halts_until_a_pit_boss_overrides_it_and_enter_passes_no
     assert Round.objects.filter(table=table).count() == 1
 
     # The pit boss, at this terminal: a wrong password first, then his own.
+    page.click("#term-override-box summary")
     page.fill("#term-ov-user", "boss1")
     page.fill("#term-ov-pass", "not-his")
     page.fill("#term-ov-reason", "Player accepted 90; short chip")
@@ -289,3 +295,63 @@ def test_on_a_tablet_the_keypad_enters_a_bet_of_1500_and_fits_every_width(tablet
         assert not small, (width, small)
         keys = {s[0].strip() for s in sizes}
         assert {"0", "1", "9", "00", "⌫", "10", "A"} <= keys
+
+
+STATE_WIDTHS = (390, 768, 1366)
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_every_terminal_state_passes_axe_fits_the_window_and_keeps_the_csp(
+    browser_page, live_server, make_user, floor, language
+):
+    """The deal, the Bet, a halt with the pit boss's form, the round complete: at each width, axe finds
+    nothing serious or critical, nothing is wider than the window, and the CSP is never broken.
+    TERMINAL_SHOTS=/some/dir keeps a screenshot of each state at each width."""
+    dealer = make_user(DEALER, pits=[floor.pit_a], username="dealer1")
+    table = floor.table_a
+    previous_round(table, dealer, [{"id": "1a", "box": 1, "ante": 100}, {"id": "2a", "box": 2, "ante": 200}], [])
+    page = browser_page
+    page.context.add_init_script(WATCH)
+    log_in(page, "dealer1")
+    page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}])
+    page.goto(f"/tables/{table.name}/terminal/")
+    page.wait_for_selector("#term-moves li")
+    shots = os.environ.get("TERMINAL_SHOTS")
+    problems = []
+
+    def check(state):
+        for width in STATE_WIDTHS:
+            page.set_viewport_size({"width": width, "height": 900})
+            page.evaluate(AXE)
+            found = page.evaluate(RUN)
+            if found:
+                problems.append((state, width, found))
+            wide = page.evaluate(OVERFLOW)
+            if wide:
+                problems.append((state, width, wide))
+            if shots:
+                Path(shots).mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=f"{shots}/terminal-{language}-{state}-{width}.png", full_page=True)
+
+    check("deal")
+    keys = Keys(page)
+    keys("9", "8", "7")  # the deal: boxes 1 and 2, the dealer
+    page.wait_for_selector(".term-mult")
+    keys("3")
+    check("bet")
+    keys("0", "0", "Enter", "Enter")  # box 1 bets 300, box 2 as before
+    keys("t", "s", "k", "s", "6", "9")  # 19 and 18 stand; the dealer 7 + 6 + 9: bust
+    page.wait_for_selector("#term-owed li")
+    keys("9", "0", "Enter")  # a wrong payment
+    page.wait_for_selector("#term-halt:not([hidden])")
+    keys("Enter")
+    page.click("#term-override-box summary")  # the pit boss's form, open
+    check("halt")
+    keys("Backspace", *["Enter"] * 4)  # taken back; the four payments as owed (Enter once more would store)
+    page.wait_for_function(
+        "() => document.querySelectorAll('#term-owed li.term-settled').length === 4"
+        " && document.querySelectorAll('#term-moves li').length === 2"
+    )
+    check("complete")
+    assert page.evaluate("window.__cspViolations") == []
+    assert not problems, problems

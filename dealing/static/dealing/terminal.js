@@ -348,6 +348,7 @@
           if (at !== state.events.length - 1) { return; }  // the entry was taken back meanwhile
           state.overrides[at] = res.body.token;
           el("term-ov-user").value = ""; el("term-ov-reason").value = "";
+          el("term-override-box").open = false;
           state.halted = false;
           state.hint = res.body.message;
           root.focus();
@@ -474,7 +475,7 @@
       if (cfg.mayStore) { help.push(W.keys.store); }
       help.push(W.keys.undo);
     } else if (info.moves.length) {
-      var first = settleMove() || info.moves[0];
+      var first = settleMove() || betMove() || info.moves[0];  // what Enter does comes first
       prompt = first.label;
       help = keysNow();
     } else { prompt = ""; }
@@ -541,7 +542,7 @@
       b.className = "term-key term-mult";
       b.setAttribute("data-key", "=" + String(base * k));
       b.textContent = "×" + k + " " + String(base * k);
-      b.setAttribute("aria-label", say(W.keys.multiple, {k: k, amount: String(base * k)}));
+      b.title = say(W.keys.multiple, {k: k, amount: String(base * k)});
       box.appendChild(b);
     }
   }
@@ -550,7 +551,9 @@
   document.addEventListener("keydown", function (ev) {
     var t = ev.target;
     if (ev.ctrlKey || ev.metaKey || ev.altKey) { return; }
-    if (t && t.closest && t.closest("#term-override")) { return; }  // the pit boss types there
+    if (t && t.closest && t.closest("#term-override-box")) {  // the pit boss types there, or opens and sends it
+      if (t.tagName === "INPUT" || ((ev.key === "Enter" || ev.key === " ") && /^(BUTTON|SUMMARY)$/.test(t.tagName))) { return; }
+    }
     if (t && /^(INPUT|SELECT|TEXTAREA)$/.test(t.tagName)) {
       if (ev.key === "Enter" || ev.key === "Escape") { ev.preventDefault(); t.blur(); root.focus(); ask(); }
       return;
