@@ -312,6 +312,10 @@ def test_a_pit_boss_overrides_a_halt_with_his_own_credentials_and_a_reason(staff
     # The finding stays with the round.
     answer = post(c, u["next"], {"stakes": STAKES, "events": body["events"]}).json()
     assert ("WRONG_AMOUNT", HALTED_AT) in [(f["code"], f["event"]) for f in answer["findings"]]
+    # The round page says so.
+    page = c.get(reverse("dealing:round_detail", args=[record.pk])).content.decode()
+    section = page.split('id="halt-overrides"')[1].split("</section>")[0]
+    assert "pitboss1" in section and "Paid 90; player agreed" in section and "WRONG_AMOUNT" in section
     # Sent again (a retry): one round, one override.
     assert post(c, u["save"], body).status_code == 200 and HaltOverride.objects.count() == 1
 
