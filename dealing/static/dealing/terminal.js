@@ -296,6 +296,10 @@
     state.events.pop();
     delete state.overrides[state.events.length];
     state.halted = false;
+    // The halt's banner hides: a key pressed next must reach the terminal, not the pit boss's form.
+    var box = el("term-override-box");
+    if (box) { box.open = false; }
+    if (document.activeElement && el("term-halt").contains(document.activeElement)) { root.focus(); }
     renderStakes();
     ask();
   }
