@@ -16,6 +16,7 @@ from .choices import AuditStatus, RoundStatus
 from .models import (
     Approval,
     ChainCheck,
+    HaltOverride,
     Incident,
     Round,
     Shoe,
@@ -162,3 +163,10 @@ class ChainCheckAdmin(ReadOnlyAdmin):
 class SupersessionAdmin(ReadOnlyAdmin):
     list_display = ["__str__", "superseded", "superseding", "approval", "at"]
     list_select_related = ["superseded__table", "superseding__table", "approval"]
+
+
+@admin.register(HaltOverride)
+class HaltOverrideAdmin(ReadOnlyAdmin):
+    list_display = ["__str__", "round", "event", "codes", "overridden_by", "at", "reason"]
+    list_select_related = ["round__table", "overridden_by"]
+    date_hierarchy = "at"

@@ -427,6 +427,32 @@ class RoundAudit(models.Model):
         return f"{self.round_id}: {self.status}"
 
 
+class HaltOverride(models.Model):
+    """A pit boss's word on a halt at the table terminal (dealing/services/terminal.py): the entry the
+    terminal halted at (a wrong payment) was kept because he said so, with his credentials typed at
+    that terminal and a reason. Written once, with its round; the finding stays the round's."""
+
+    row_scope = RowScope(pit="round__table__pit", owner="round__dealer")  # as its round's
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="halt_overrides", verbose_name=_("round"))
+    event = models.PositiveIntegerField(
+        _("entry"), help_text=_("The number of the entry in the round's log (0, 1, …).")
+    )
+    codes = models.CharField(_("findings"), max_length=200)
+    overridden_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("pit boss"))
+    reason = models.TextField(_("reason"))
+    at = models.DateTimeField(_("at"))
+
+    class Meta:
+        verbose_name = _("halt overridden")
+        verbose_name_plural = _("halts overridden")
+        ordering = ["round", "event"]
+        constraints = [models.UniqueConstraint(fields=["round", "event"], name="halt_override_once")]
+
+    def __str__(self) -> str:
+        return f"{self.round_id} #{self.event}: {self.codes}"
+
+
 class Supersession(models.Model):
     """An approved correction in force: `superseding` replaces `superseded`, by `approval`. Appended
     with the approval, never changed; `verify_chain` checks each one against its approval and the

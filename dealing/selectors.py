@@ -31,7 +31,7 @@ from dealing.engine import games as engine_games
 from . import chain, checkpoint_log
 from .choices import IncidentStatus, RoundStatus, ShoeEventKind
 from .filters import IncidentFilter, RoundFilter, ShoeFilter, StakeFilter
-from .models import Approval, ChainCheck, Incident, Round, Shoe, Stake, in_force_q, status_q
+from .models import Approval, ChainCheck, HaltOverride, Incident, Round, Shoe, Stake, in_force_q, status_q
 
 
 def _filtered(filterset_class, queryset: QuerySet, filters) -> QuerySet:
@@ -96,6 +96,11 @@ def round_revisions(*, round: Round) -> QuerySet:  # noqa: A002
         .defer("document", "house_rules")
         .order_by("revision")
     )
+
+
+def halt_overrides_of_round(*, round: Round) -> QuerySet:  # noqa: A002
+    """The halts of the table terminal a pit boss overrode in this round (the entry, who, why)."""
+    return HaltOverride.objects.filter(round=round).select_related("overridden_by").order_by("event")
 
 
 # --- stakes --------------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ urlpatterns = [
     path("tables/<table:name>/terminal/", views.table_terminal, name="terminal"),
     path("tables/<table:name>/terminal/next", views.terminal_next, name="terminal_next"),
     path("tables/<table:name>/terminal/save", views.terminal_save, name="terminal_save"),
+    path("tables/<table:name>/terminal/override", views.terminal_override, name="terminal_override"),
     path("rounds/new", views.round_pick_table, name="round_pick_table"),
     path("rounds/<int:pk>/", views.round_detail, name="round_detail"),
     path("rounds/<int:pk>/correct", views.round_correct, name="round_correct"),

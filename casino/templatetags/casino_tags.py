@@ -8,6 +8,7 @@ from django.utils import timezone
 from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
+from casino.chips import colour_class
 from casino.finding_labels import severity_label
 from casino.finding_text import VALUE_OF_FIELD
 from casino.finding_words import finding_text, verdict_text
@@ -26,6 +27,12 @@ def money(value):
         return value
     places = 0 if amount == amount.to_integral_value() else 2
     return number_format(amount, decimal_pos=places, use_l10n=True, force_grouping=True)
+
+
+@register.filter
+def chip_colour(value) -> str:
+    """The class that paints a chip of this denomination: one colour on every page (casino/chips.py)."""
+    return colour_class(value)
 
 
 @register.filter

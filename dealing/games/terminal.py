@@ -70,7 +70,9 @@ def follow(doc: dict) -> dict:
 
     `moves`: each allowed next event as `event` (the fields it logs), `needs` (a card, an amount),
     `say` and, for a bet or insurance, its `min`/`max`. `owed`: the wagers owed so far. `findings`:
-    those of the events so far and the verdicts on its settlements (every finding once it is over). `halt`: the findings of the last event (a wrong payment: stop the game).
+    those of the events so far and the verdicts on its settlements (every finding once it is over),
+    each saying whether it `halts`. `halt`: the halting findings of the last event (a wrong payment:
+    the game stops until the entry is taken back or a pit boss overrides it).
     `error`: the engine could not follow the log (code, message, event). `done`: nothing more may happen.
     """
     events = doc.get("events") or []
@@ -98,34 +100,15 @@ def follow(doc: dict) -> dict:
             event.pop("amount", None)  # the double's default: the hand's bet, as the form logs it
         moves.append({"event": event, "needs": needs, "say": m.get("say", ""), **{k: m[k] for k in _INFO if k in m}})
     moves = _settlement_order(moves)
+    halting = {id(f) for f in _halting(outcome.findings, seen, events)}
     findings = []
     for f in outcome.findings:
-        # Of what the end of the round finds, a round still in progress shows only the verdicts on
-        # its settlements (a wrong payment): not what is merely still to come (a box not yet dealt).
-        if (
-            raw_moves
-            and id(f) not in seen
-            and not (
-                f.event is not None
-                and 0 <= f.event < len(events)
-                and isinstance(events[f.event], dict)
-                and events[f.event].get("e") in _SETTLE
-            )
-        ):
+        # Of what the end of the round finds, a round still in progress shows only what halts (the
+        # findings of its entries, the verdicts on its settlements): not what is merely still to
+        # come (a box not yet dealt).
+        if raw_moves and id(f) not in halting:
             continue
-        if f.event is None and raw_moves:
-            continue
-        findings.append(
-            {
-                "code": f.code,
-                "severity": engine.SEVERITY.get(f.code, "major"),
-                "event": f.event,
-                "message": f.message,
-                "params": f.params,
-                "stake": f.stake,
-                "wager": f.wager,
-            }
-        )
+        findings.append(_finding_json(f, halts=id(f) in halting))
     last = len(events) - 1
     owed = [
         {"stake": w.stake, "hand": w.hand, "wager": w.wager, "result": w.result, "amount": _amount(w.amount)}
@@ -135,13 +118,53 @@ def follow(doc: dict) -> dict:
         "moves": moves,
         "owed": owed,
         "findings": findings,
-        "halt": [f for f in findings if f["event"] == last],
+        "halt": [f for f in findings if f["halts"] and f["event"] == last],
         "done": not moves,
         "error": None,
     }
 
 
 _SETTLE = ("pay", "take", "leave")
+
+
+def _finding_json(f, *, halts: bool) -> dict:
+    return {
+        "code": f.code,
+        "severity": engine.SEVERITY.get(f.code, "major"),
+        "event": f.event,
+        "message": f.message,
+        "params": f.params,
+        "stake": f.stake,
+        "wager": f.wager,
+        "halts": halts,
+    }
+
+
+def _halting(findings, seen: set[int], events: list) -> list:
+    """The findings that halt the terminal at the entry they name: those the entry raised as it was
+    applied (a card out of the pack, a draw the rules forbid) and the verdict on a settlement (a
+    wrong payment). What only the end of the round finds (a settlement missing) halts nothing."""
+    return [
+        f
+        for f in findings
+        if f.event is not None
+        and 0 <= f.event < len(events)
+        and (id(f) in seen or (isinstance(events[f.event], dict) and events[f.event].get("e") in _SETTLE))
+    ]
+
+
+def halts(doc: dict) -> list[dict]:
+    """Every halt the terminal raised over the round's log, each as in `follow` (`event` is the entry
+    it halted at): the server stores a terminal's round only when each was taken back or overridden
+    by a pit boss. A log the engine cannot follow has none (it is refused as it is stored)."""
+    events = doc.get("events") or []
+    try:
+        walk = engine.walk(doc)
+        seen = {id(f) for f in walk.findings}
+        outcome = walk.finish()
+    except engine.RoundError:
+        return []
+    return [_finding_json(f, halts=True) for f in _halting(outcome.findings, seen, events)]
 
 
 def _same_wager_holder(a: dict, b: dict) -> bool:

@@ -14,6 +14,7 @@ checked by dealing.access, which the pages and the API ask too, so they cannot d
     corrections    round_amend, round_amendment_decide                    corrections, the pit boss's word
     incidents      incident_report, incident_decide                       incidents, the pit boss's word
     backups        backup_write, backup_restore                           database, checkpoint log, public keys
+    terminal       halt_override_grant, terminal_round_store              the table terminal: a halt overridden, its round
 
 A round in force is announced once committed (dealing.hooks.rounds_committed); audit subscribes,
 and writes the audit's verdict itself (audit.state). Callers use this package's names
@@ -42,6 +43,7 @@ from .shoes import (
     shoe_reference,
     shoe_start,
 )
+from .terminal import halt_override_grant, terminal_round_store
 
 __all__ = [
     "BOX_MAX",
@@ -78,5 +80,7 @@ __all__ = [
     "shoe_for_round",
     "shoe_reference",
     "shoe_start",
+    "halt_override_grant",
+    "terminal_round_store",
     "works_at",
 ]

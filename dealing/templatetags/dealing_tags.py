@@ -17,7 +17,8 @@ SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 @dataclass(frozen=True)
 class CardFace:
-    """A card as drawn: rank and suit symbol; `valid` False for text that is not a card at all."""
+    """A card as drawn: rank and suit symbol; `valid` False for text that is not a card at all. A
+    suit-less card (the terminal logs "6*" where the suit does not matter) is a card of its rank."""
 
     text: str
     code: str | None
@@ -33,13 +34,26 @@ class CardFace:
         return engine_cards.RANK_NAMES.get(self.code[0], self.code[0])
 
     @property
+    def suitless(self) -> bool:
+        return bool(self.code) and self.code[1] == engine_cards.SUITLESS
+
+    @property
     def suit(self) -> str:
+        if self.suitless:
+            return ""
         return engine_cards.SUIT_SYMBOLS[self.code[1]] if self.code else "?"
+
+    @property
+    def pip(self) -> str:
+        """What the middle of the card shows: its suit, or its rank when the suit was not logged."""
+        return self.rank if self.suitless else self.suit
 
     @property
     def colour(self) -> str:
         if not self.code:
             return "bad"
+        if self.suitless:
+            return "suitless"
         return "red" if self.code[1] in RED_SUITS else "black"
 
     @property
@@ -49,7 +63,14 @@ class CardFace:
 
 def _face(text) -> CardFace:
     text = str(text or "").strip()
-    return CardFace(text, engine_cards.normalize(text) or engine_cards.normalize(text.upper()))
+    upper = text.upper()
+    return CardFace(
+        text,
+        engine_cards.normalize(text)
+        or engine_cards.normalize(upper)
+        or engine_cards.suitless(text)
+        or engine_cards.suitless(upper),
+    )
 
 
 @register.filter

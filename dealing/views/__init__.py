@@ -21,7 +21,7 @@ from .queue import amendment_decide, incident_decide, pit_queue
 from .rounds import may_correct, round_correct, round_detail, round_new
 from .shoes import shoe_page
 from .tables import round_pick_table, table_list
-from .terminal import table_terminal, terminal_next, terminal_save
+from .terminal import table_terminal, terminal_next, terminal_override, terminal_save
 
 __all__ = [
     "DECIDERS",
@@ -47,5 +47,6 @@ __all__ = [
     "table_list",
     "table_terminal",
     "terminal_next",
+    "terminal_override",
     "terminal_save",
 ]

@@ -238,6 +238,7 @@ def round_detail(request, pk: int):
             ),
             "audit_url": audit_replay_url(record),
             "revisions": selectors.round_revisions(round=record),
+            "halt_overrides": selectors.halt_overrides_of_round(round=record),
             "chain": selectors.round_chain_status(round=record),
             "incidents": selectors.incident_list_of_round(user=request.user, round=record),
             "may_report": may(request.user, *REPORTERS),

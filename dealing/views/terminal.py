@@ -2,7 +2,10 @@
 
     GET  /tables/<name>/terminal/        the page (stakes carried from the table's previous round)
     POST /tables/<name>/terminal/next    JSON {stakes, events} -> what may happen next, owed, findings
-    POST /tables/<name>/terminal/save    JSON {id, dealer?, stakes, events} -> the stored round
+    POST /tables/<name>/terminal/save    JSON {id, dealer?, stakes, events, overrides?} -> the stored round
+                                          (409 while a halt is neither taken back nor overridden)
+    POST /tables/<name>/terminal/override  JSON {stakes, events, dealer?, username, password, reason}
+                                          -> a pit boss's override of the halt at the last entry
 
 The page writes the round's log event by event; each event is one POST of the log so far, answered
 by the engine (dealing.games.terminal.follow). The round is stored through the same service as the
@@ -91,6 +94,7 @@ def table_terminal(request, name: str):
             "stakes": term.carried_stakes(table.variant, _previous(table), boxes=table.boxes, extra=extra),
             "next": reverse("dealing:terminal_next", kwargs={"name": table.name}),
             "save": reverse("dealing:terminal_save", kwargs={"name": table.name}),
+            "override": reverse("dealing:terminal_override", kwargs={"name": table.name}),
             "mayStore": may_store,
             "picksDealer": picks_dealer,
             "user": user.get_username(),
@@ -118,10 +122,10 @@ def _words() -> dict:
         "dealer": _("Dealer"),
         "owed": _("Owed"),
         "halt": _("HALT"),
-        "haltHelp": _("Backspace takes the entry back; Enter keeps it (it is stored with its finding)."),
         "next": _("Next"),
         "typed": _("Typed"),
-        "done": _("The round is complete: Enter stores it."),
+        "done": _("The round is complete."),
+        "doneFollow": _("The round is complete: a dealer or pit boss of the pit stores it."),
         "saving": _("Storing the round…"),
         "error": _("The engine cannot follow this"),
         "stakesLocked": _("Stakes are fixed once the deal begins."),
@@ -134,21 +138,51 @@ def _words() -> dict:
             "jackpot": _("Jackpot bet"),
             "player": _("Player (optional)"),
         },
+        "prompts": {
+            "halted": _("HALT: the round stops here"),
+            "error": _("The engine cannot follow the last entry"),
+        },
+        # What each key does now, shown under the prompt as "key — what it does".
         "keys": {
-            "card": _("card: 2–9, T or 0, J, Q, K, A"),
-            "cardSuit": _("card: rank, then suit S H D C"),
-            "enter": _("Enter"),
-            "stand": _("S stand"),
-            "fold": _("F fold"),
-            "dark": _("D + card: dark card"),
-            "double": _("D + card: double"),
-            "split": _("P split"),
-            "insurance": _("I + amount: insurance"),
-            "even": _("E even money"),
-            "take": _("X take"),
-            "leave": _("L leave"),
-            "undo": _("Backspace undo"),
-            "amount": _("digits: amount"),
+            "card": _("2–9, 0 or T, J, Q, K, A — the card"),
+            "cardSuit": _("rank, then suit S H D C — the card"),
+            "enterSettle": _("Enter — %(what)s, as owed"),
+            "amountPaid": _("digits, Enter — the amount really paid"),
+            "enterBet": _("Enter — places the Bet: %(amount)s"),
+            "amountBet": _("digits, Enter — another Bet"),
+            "enterGo": _("Enter — %(what)s"),
+            "store": _("Enter — stores the round"),
+            "stand": _("S — stand"),
+            "fold": _("F — fold"),
+            "dark": _("D, card — the dark card"),
+            "double": _("D, card — double"),
+            "split": _("P — split"),
+            "insurance": _("I, amount, Enter — insurance"),
+            "insuranceAmount": _("digits, Enter — the insurance"),
+            "even": _("E — even money"),
+            "take": _("X — took the wager"),
+            "leave": _("L — left the wager"),
+            "undo": _("⌫ — takes back the last entry"),
+            "undoEntry": _("⌫ — takes the entry back"),
+            "override": _("a pit boss — overrides it below, with his own login and a reason"),
+            "clear": _("Esc — clears what is typed"),
+            "multiple": _("Bet %(k)s × Ante: %(amount)s"),
+        },
+        # What a key that means nothing now says instead (it does nothing else).
+        "hints": {
+            "halted": _("No key passes a halt: ⌫ takes the entry back, or a pit boss overrides it."),
+            "error": _("⌫ takes back the entry the engine cannot follow."),
+            "nothingToUndo": _("Nothing to take back."),
+            "suit": _("Now the suit: S, H, D or C."),
+            "ten": _("A ten is 0 or T."),
+            "noAmount": _("A card is asked now, not an amount."),
+            "noCard": _("An amount is asked now, not a card: digits 0–9."),
+            "noKey": _("%(key)s does nothing now."),
+            "insurance": _("Type the insurance, then Enter."),
+            "darkCard": _("Now the card."),
+            "amountUnused": _("Nothing takes an amount now: Esc clears it."),
+            "enterCard": _("Enter does nothing now: type the card."),
+            "mayNotStore": _("A dealer or pit boss of the pit stores the round."),
         },
         "noDealer": _("Choose the dealer first."),
         "anon": _("anonymous"),
@@ -249,7 +283,9 @@ def terminal_save(request, name: str):
             return _bad(_("Choose the dealer who dealt this round."))
     doc = {**_header(table, round_id, dealer), "stakes": data["stakes"], "events": data.get("events", [])}
     try:
-        record, created = services.round_log(document=doc, logged_by=user, table=table)
+        record, created = services.terminal_round_store(
+            document=doc, halts=term.halts(doc), logged_by=user, table=table, overrides=data.get("overrides") or []
+        )
     except ServiceError as exc:
         return JsonResponse({"error": {"message": exc.message, **exc.extra}}, status=exc.status)
     message = (_("Round saved: %(round)s.") if created else _("This round was already saved: %(round)s.")) % {
@@ -259,3 +295,33 @@ def terminal_save(request, name: str):
         {"url": reverse("dealing:round_detail", args=[record.pk]), "message": message, "created": created},
         status=201 if created else 200,
     )
+
+
+@require_http_methods(["POST"])
+@role_required(*TERMINAL_USERS)
+def terminal_override(request, name: str):
+    """A pit boss, at this terminal, keeps the entry it halted at: his credentials and a reason."""
+    table = _table(request, name)
+    data = _read(request)
+    if data is None:
+        return _bad(_('Send the round so far as JSON: {"stakes": [...], "events": [...]}.'))
+    user = request.user
+    picks = user.is_superuser or has_role(user, PIT_BOSS)
+    dealer = str(data.get("dealer") or "") if picks else user.get_username()
+    doc = {**_header(table, "", dealer), "stakes": data["stakes"], "events": data.get("events", [])}
+    doc.pop("id")
+    try:
+        granted = services.halt_override_grant(
+            request=request,
+            table=table,
+            doc=doc,
+            halts=term.halts(doc),
+            dealer=dealer,
+            username=str(data.get("username") or ""),
+            password=str(data.get("password") or ""),
+            reason=str(data.get("reason") or ""),
+        )
+    except ServiceError as exc:
+        return JsonResponse({"error": {"message": exc.message, **exc.extra}}, status=exc.status)
+    granted["message"] = _("Overridden by %(user)s: the entry stays, with its finding.") % {"user": granted["by"]}
+    return JsonResponse(granted)

@@ -5,6 +5,7 @@ from decimal import Decimal, InvalidOperation
 from django import template
 from django.utils.translation import gettext as _
 
+from casino.chips import colour_class
 from casino.finding_words import finding_text
 
 from ..choices import CODE_LABELS
@@ -32,7 +33,6 @@ def chip_stack(amount, chips):
     """
     value = _decimal(amount)
     denominations = sorted((d for d in (_decimal(c) for c in chips or []) if d), reverse=True)
-    colours = {d: k for k, d in enumerate(sorted(denominations))}
     drawn = []
     if value is None or value <= 0 or not denominations:
         return {"chips": [], "more": 0}
@@ -40,7 +40,7 @@ def chip_stack(amount, chips):
     for d in denominations:
         n = int(left // d)
         if n:
-            drawn.extend([{"value": d, "colour": colours[d]}] * n)
+            drawn.extend([{"value": d, "colour": colour_class(d)}] * n)
             left -= d * n
     drawn.reverse()  # the biggest chips at the bottom of the stack
     more = max(0, len(drawn) - MAX_CHIPS_DRAWN)

@@ -1,15 +1,22 @@
 """In a real browser (system Chromium): the table terminal follows a round as it is dealt, one key
 per card and per action, and stores what the round form would store. The keys are counted: the
-typical 3-box ochko round in at most 30, a blackjack round with a split in at most 20."""
+typical 3-box ochko round in at most 30, a blackjack round with a split in at most 20. A wrong
+payment halts the round: no key passes it (Enter ×3 stores nothing), a pit boss's override does.
+On a tablet the on-screen keypad alone enters a round (a Bet of 1,500 by taps)."""
 
+import os
 import uuid
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 
-from casino.roles import DEALER
+from casino.roles import DEALER, PIT_BOSS
 from dealing import games, services
-from dealing.models import Round
+from dealing.models import HaltOverride, Round
+from tests.casino.test_axe_browser import AXE, OVERFLOW, RUN
+from tests.casino.test_csp_browser import WATCH
 from tests.factories import PASSWORD, TableFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -95,6 +102,12 @@ def test_the_typical_ochko_round_in_at_most_30_keys_and_a_wrong_payment_halts(br
     page.wait_for_selector("#term-halt:not([hidden])")
     halt = page.locator("#term-halt").inner_text()
     assert "90" in halt and "100" in halt
+    for _ in range(3):  # Enter out of habit passes nothing
+        page.keyboard.press("Enter")
+    page.wait_for_selector("#term-hint:has-text('⌫')")
+    assert page.locator("#term-halt").is_visible()
+    assert "Enter" not in page.locator("#term-prompt").inner_text()
+    assert Round.objects.filter(table=table).count() == 1  # the previous round only
     page.keyboard.press("Backspace")  # taken back: the halt lifts
     page.wait_for_selector("#term-halt", state="hidden")
 
@@ -175,3 +188,170 @@ def test_a_blackjack_round_with_a_split_in_at_most_20_keys(browser_page, make_us
     ]
     assert doc["events"][6] == {"e": "double", "hand": "1.1", "card": "9*"}
     assert games.form_for("blackjack").rebuild(doc) == doc
+
+
+def one_box_round_to_the_payments(page, keys):
+    """Box 1 (Ante 100, its Bet as before) stands on 19, the dealer busts: the Bet and the Ante are owed."""
+    keys("9", "7")  # the deal: box 1, the dealer
+    page.wait_for_selector("#term-moves:has-text('places the Bet')")
+    keys("Enter")  # the Bet, as before
+    keys("t", "s", "6", "9")  # box 1: a ten, stands; the dealer draws 6 and 9: 22
+    page.wait_for_selector("#term-prompt:has-text('pay')")
+
+
+def test_a_wrong_payment_halts_until_a_pit_boss_overrides_it_and_enter_passes_nothing(browser_page, make_user, floor):
+    dealer = make_user(DEALER, pits=[floor.pit_a], username="dealer1")
+    make_user(PIT_BOSS, pits=[floor.pit_a], username="boss1")
+    table = floor.table_a
+    previous_round(table, dealer, [{"id": "1a", "box": 1, "ante": 100}], [])
+    page = browser_page
+    log_in(page, "dealer1")
+    page.goto(f"/tables/{table.name}/terminal/")
+    page.wait_for_selector("#term-prompt:has-text('deal')")
+    keys = Keys(page)
+    keys("1")  # a "1" where a card is asked: no card, a hint
+    page.wait_for_selector("#term-hint:has-text('0 or T')")
+    one_box_round_to_the_payments(page, keys)
+    says = page.locator("#term-moves li").all_inner_texts()  # what each key does now
+    assert says[0].startswith("Enter — pay") and "X — took the wager" in says
+    keys("k")  # a card key where an amount is asked: nothing typed, a hint
+    page.wait_for_selector("#term-hint:has-text('not a card')")
+    assert page.locator("#term-typed").inner_text() == ""
+
+    keys("9", "0", "Enter")  # the Bet of 100 paid 90
+    page.wait_for_selector("#term-halt:not([hidden])")
+    keys("Enter", "Enter", "Enter")
+    page.wait_for_selector("#term-hint:has-text('No key passes a halt')")
+    assert not page.locator("#term-prompt").inner_text().rstrip().endswith("Enter")
+    assert Round.objects.filter(table=table).count() == 1
+
+    # The pit boss, at this terminal: a wrong password first, then his own.
+    page.click("#term-override-box summary")
+    page.fill("#term-ov-user", "boss1")
+    page.fill("#term-ov-pass", "not-his")
+    page.fill("#term-ov-reason", "Player accepted 90; short chip")
+    page.click("#term-override button[type=submit]")
+    page.wait_for_selector("#term-override-error:has-text('password')")
+    assert page.locator("#term-halt").is_visible()
+    page.fill("#term-ov-pass", PASSWORD)
+    page.click("#term-override button[type=submit]")
+    page.wait_for_selector("#term-halt", state="hidden")
+    keys("Enter")  # the Ante, as owed
+    page.wait_for_selector("#term-prompt:has-text('complete')")
+    keys("Enter")
+    page.wait_for_url("**/rounds/*/")
+    record = Round.objects.filter(table=table).order_by("-chain_index").first()
+    assert record.document["events"][-2] == {"e": "pay", "stake": "1a", "wager": "bet", "amount": 90}
+    note = HaltOverride.objects.get(round=record)
+    assert note.overridden_by.username == "boss1" and note.reason == "Player accepted 90; short chip"
+    assert note.codes == "WRONG_AMOUNT"
+
+
+@pytest.fixture
+def tablet(browser_page, live_server):
+    """A page in a touch tablet's browser (390 px wide, touch events), beside `browser_page`."""
+    context = browser_page.context.browser.new_context(
+        base_url=live_server.url, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    yield page
+    context.close()
+
+
+def test_on_a_tablet_the_keypad_enters_a_bet_of_1500_and_fits_every_width(tablet, make_user, floor):
+    dealer = make_user(DEALER, pits=[floor.pit_a], username="dealer1")
+    table = floor.table_a
+    previous_round(table, dealer, [{"id": "1a", "box": 1, "ante": 500}], [])
+    page = tablet
+    log_in(page, "dealer1")
+    page.goto(f"/tables/{table.name}/terminal/")
+    page.wait_for_selector("#term-prompt:has-text('deal')")
+
+    def tap(key):
+        page.tap(f"#term-keypad button[data-key='{key}']")
+
+    tap("9")
+    tap("7")  # the deal: box 1, the dealer
+    page.wait_for_selector("#term-moves:has-text('places the Bet')")
+    # The Bet's multiples of the Ante, a tap away.
+    assert page.locator(".term-mult").all_inner_texts()[:3] == ["×1 500", "×2 1000", "×3 1500"]
+    for key in ("1", "5", "00"):
+        tap(key)
+    assert page.locator("#term-typed").inner_text() == "1500"
+    page.wait_for_selector("#term-moves:has-text('1500')")
+    tap("Enter")
+    page.wait_for_selector("#term-boxes:has-text('1500')")
+    page.wait_for_selector("#term-moves:has-text('stand')")
+
+    for width, height in ((390, 844), (844, 390), (768, 1024), (1024, 768), (1024, 1366)):
+        page.set_viewport_size({"width": width, "height": height})
+        overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, (width, overflow)
+        sizes = page.locator("#term-keypad button").evaluate_all(
+            "bs => bs.map(b => { const r = b.getBoundingClientRect(); return [b.textContent, r.width, r.height]; })"
+        )
+        small = [s for s in sizes if s[1] < 44 or s[2] < 44]
+        assert not small, (width, small)
+        keys = {s[0].strip() for s in sizes}
+        assert {"0", "1", "9", "00", "⌫", "10", "A"} <= keys
+
+
+STATE_WIDTHS = (390, 768, 1366)
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_every_terminal_state_passes_axe_fits_the_window_and_keeps_the_csp(
+    browser_page, live_server, make_user, floor, language
+):
+    """The deal, the Bet, a halt with the pit boss's form, the round complete: at each width, axe finds
+    nothing serious or critical, nothing is wider than the window, and the CSP is never broken.
+    TERMINAL_SHOTS=/some/dir keeps a screenshot of each state at each width."""
+    dealer = make_user(DEALER, pits=[floor.pit_a], username="dealer1")
+    table = floor.table_a
+    previous_round(table, dealer, [{"id": "1a", "box": 1, "ante": 100}, {"id": "2a", "box": 2, "ante": 200}], [])
+    page = browser_page
+    page.context.add_init_script(WATCH)
+    log_in(page, "dealer1")
+    page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}])
+    page.goto(f"/tables/{table.name}/terminal/")
+    page.wait_for_selector("#term-moves li")
+    shots = os.environ.get("TERMINAL_SHOTS")
+    problems = []
+
+    def check(state):
+        for width in STATE_WIDTHS:
+            page.set_viewport_size({"width": width, "height": 900})
+            page.evaluate(AXE)
+            found = page.evaluate(RUN)
+            if found:
+                problems.append((state, width, found))
+            wide = page.evaluate(OVERFLOW)
+            if wide:
+                problems.append((state, width, wide))
+            if shots:
+                Path(shots).mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=f"{shots}/terminal-{language}-{state}-{width}.png", full_page=True)
+
+    check("deal")
+    keys = Keys(page)
+    keys("9", "8", "7")  # the deal: boxes 1 and 2, the dealer
+    page.wait_for_selector(".term-mult")
+    keys("3")
+    check("bet")
+    keys("0", "0", "Enter", "Enter")  # box 1 bets 300, box 2 as before
+    keys("t", "s", "k", "s", "6", "9")  # 19 and 18 stand; the dealer 7 + 6 + 9: bust
+    page.wait_for_selector("#term-owed li")
+    keys("9", "0", "Enter")  # a wrong payment
+    page.wait_for_selector("#term-halt:not([hidden])")
+    keys("Enter")
+    page.click("#term-override-box summary")  # the pit boss's form, open
+    check("halt")
+    keys("Backspace", *["Enter"] * 4)  # taken back; the four payments as owed (Enter once more would store)
+    page.wait_for_function(
+        "() => document.querySelectorAll('#term-owed li.term-settled').length === 4"
+        " && document.querySelectorAll('#term-moves li').length === 2"
+    )
+    check("complete")
+    assert page.evaluate("window.__cspViolations") == []
+    assert not problems, problems

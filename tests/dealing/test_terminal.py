@@ -10,7 +10,8 @@ from django.test import Client
 from django.urls import reverse
 
 from dealing import games, services
-from dealing.models import Round
+from dealing.models import HaltOverride, Round
+from dealing.services import terminal as terminal_service
 
 pytestmark = pytest.mark.django_db
 
@@ -58,7 +59,12 @@ def client_of(user):
 def urls(table):
     return {
         k: reverse(f"dealing:{n}", kwargs={"name": table.name})
-        for k, n in (("page", "terminal"), ("next", "terminal_next"), ("save", "terminal_save"))
+        for k, n in (
+            ("page", "terminal"),
+            ("next", "terminal_next"),
+            ("save", "terminal_save"),
+            ("override", "terminal_override"),
+        )
     }
 
 
@@ -201,7 +207,8 @@ def test_the_round_trip_of_one_event_is_short(staff, tables):
 def test_services_stay_the_one_way_in(staff, tables, monkeypatch):
     calls = []
     real = services.round_log
-    monkeypatch.setattr(services, "round_log", lambda **kw: calls.append(kw) or real(**kw))
+    # The terminal's service (dealing/services/terminal.py) stores through round_log.
+    monkeypatch.setattr(terminal_service, "round_log", lambda **kw: calls.append(kw) or real(**kw))
     post(
         client_of(staff.dealer),
         urls(tables.ochko)["save"],
@@ -243,3 +250,89 @@ def test_a_round_in_progress_shows_no_finding_of_what_is_still_to_come(staff, ta
     # A card out of the pack is found as it is dealt.
     answer = post(c, urls(tables.ochko)["next"], {"stakes": STAKES, "events": [{**EVENTS[0], "card": "2*"}]}).json()
     assert [(f["code"], f["event"]) for f in answer["halt"]] == [("CARD_INVALID", 0)]
+
+
+# --- a halt is not passed by habit: the server holds to it ----------------------------------------------
+
+WRONG = [{**PAYMENTS[0], "amount": 90}]  # box 3's Bet of 100 paid 90: the terminal halts here
+HALTED_AT = len(EVENTS)
+
+
+def test_a_round_with_a_wrong_payment_neither_taken_back_nor_overridden_is_refused_409(staff, tables):
+    c = client_of(staff.dealer)
+    u = urls(tables.ochko)
+    body = {"id": str(uuid.uuid4()), "stakes": STAKES, "events": EVENTS + WRONG + PAYMENTS[1:]}
+    response = post(c, u["save"], body)
+    assert response.status_code == 409
+    error = response.json()["error"]
+    assert error["code"] == "halt_unresolved" and error["event"] == HALTED_AT and error["message"]
+    # A client that invents an override gets no further.
+    assert post(c, u["save"], {**body, "overrides": ["forged", {"i": HALTED_AT}]}).status_code == 409
+    assert not Round.objects.exists() and not HaltOverride.objects.exists()
+    # Taken back and paid right: stored.
+    assert post(c, u["save"], {**body, "events": EVENTS + PAYMENTS}).status_code == 201
+
+
+def override(c, table, events, username="pitboss1", password="demo", reason="Paid 90; player agreed"):
+    return post(
+        c,
+        urls(table)["override"],
+        {"stakes": STAKES, "events": events, "username": username, "password": password, "reason": reason},
+    )
+
+
+def test_a_pit_boss_overrides_a_halt_with_his_own_credentials_and_a_reason(staff, tables):
+    c = client_of(staff.dealer)
+    halted = EVENTS + WRONG
+    assert override(c, tables.ochko, halted, password="wrong").status_code == 403
+    assert override(c, tables.ochko, halted, username="dealer1").status_code == 403  # not the dealer himself
+    assert override(c, tables.ochko, halted, username="dealer2").status_code == 403  # a dealer is no pit boss
+    assert override(c, tables.ochko, halted, username="pitboss-c").status_code == 403  # another pit's
+    assert override(c, tables.ochko, halted, reason=" ").status_code == 400
+    assert override(c, tables.ochko, EVENTS).status_code == 409  # nothing halted: nothing to override
+    answer = override(c, tables.ochko, halted)
+    assert answer.status_code == 200 and answer.json()["by"] == "pitboss1"
+    token = answer.json()["token"]
+
+    u = urls(tables.ochko)
+    body = {"id": str(uuid.uuid4()), "stakes": STAKES, "events": halted + PAYMENTS[1:], "overrides": [token]}
+    # The override covers that log only: for an entry changed since, it counts for nothing.
+    other = {**body, "events": EVENTS + [{**PAYMENTS[0], "amount": 80}] + PAYMENTS[1:]}
+    assert post(c, u["save"], other).status_code == 409
+    response = post(c, u["save"], body)
+    assert response.status_code == 201, response.content
+    record = Round.objects.get()
+    note = HaltOverride.objects.get(round=record)
+    assert (note.event, note.codes, note.overridden_by, note.reason) == (
+        HALTED_AT,
+        "WRONG_AMOUNT",
+        staff.pitboss,
+        "Paid 90; player agreed",
+    )
+    # The finding stays with the round.
+    answer = post(c, u["next"], {"stakes": STAKES, "events": body["events"]}).json()
+    assert ("WRONG_AMOUNT", HALTED_AT) in [(f["code"], f["event"]) for f in answer["findings"]]
+    # The round page says so.
+    page = c.get(reverse("dealing:round_detail", args=[record.pk])).content.decode()
+    section = page.split('id="halt-overrides"')[1].split("</section>")[0]
+    assert "pitboss1" in section and "Paid 90; player agreed" in section and "WRONG_AMOUNT" in section
+    # Sent again (a retry): one round, one override.
+    assert post(c, u["save"], body).status_code == 200 and HaltOverride.objects.count() == 1
+
+
+def test_a_round_logged_at_the_terminal_draws_its_suitless_cards_as_cards_of_their_rank(staff, tables):
+    c = client_of(staff.pitboss)
+    response = post(
+        c,
+        urls(tables.ochko)["save"],
+        {"id": str(uuid.uuid4()), "dealer": "dealer1", "stakes": STAKES, "events": EVENTS + PAYMENTS},
+    )
+    record = Round.objects.get(pk=int(response.json()["url"].rstrip("/").split("/")[-1]))
+    page = c.get(reverse("dealing:round_detail", args=[record.pk])).content.decode()
+    assert "pcard bad" not in page  # (the log itself, as text, still reads "9*")
+    assert (
+        '<span class="pcard suitless" title="10"><span class="r" data-suit="">10</span><span class="s">10</span>'
+        in page
+    )
+    replay = c.get(reverse("audit:round_replay", args=[record.pk])).content.decode()
+    assert "au-card invalid" not in replay and 'data-card="T*"' in replay

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as lazy
 from django.utils.translation import gettext_noop
 
-from dealing.engine.cards import RANK_NAMES, SUIT_SYMBOLS, normalize
+from dealing.engine.cards import RANK_NAMES, SUIT_SYMBOLS, normalize, suitless
 from dealing.engine.money import fmt
 
 RED_SUITS = {"H", "D"}
@@ -39,8 +39,8 @@ class CardView:
         return RANK_NAMES.get(self.code[0], self.code[0]) if self.code else "?"
 
     @property
-    def suit(self) -> str:
-        return SUIT_SYMBOLS[self.code[1]] if self.code else ""
+    def suit(self) -> str:  # "" for a card logged without its suit (the terminal's "6*"): a card of its rank
+        return SUIT_SYMBOLS.get(self.code[1], "") if self.code else ""
 
     @property
     def red(self) -> bool:
@@ -119,7 +119,7 @@ class TableLayout:
 
 def card(text, event: int | None, flagged: set, **kwargs) -> CardView:
     text = "" if text is None else str(text)
-    return CardView(text=text, event=event, code=normalize(text), flagged=event in flagged, **kwargs)
+    return CardView(text=text, event=event, code=normalize(text) or suitless(text), flagged=event in flagged, **kwargs)
 
 
 def amount(value) -> str:

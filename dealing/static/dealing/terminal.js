@@ -1,8 +1,12 @@
 /* The table terminal (docs/terminal.md): the round's log written event by event as it is dealt.
    After each event the log so far goes to the server, whose engine answers what may happen next
    (each move as the event it would log), what is owed and the findings; a finding on the entry
-   just made halts the terminal (the red banner) until the dealer takes it back or keeps it.
-   One key per action and per card rank; the keys wait in a queue while the engine answers. */
+   just made halts the terminal (the red banner) until the dealer takes it back or a pit boss of the
+   pit overrides it at this terminal with his own credentials and a reason: no key passes a halt,
+   and the server refuses a round whose halts are neither (409).
+   One key per action and per card rank; the keys wait in a queue while the engine answers. A key
+   that means nothing now does nothing but say so; digits are cards only where a card is asked and
+   amounts only where an amount is. */
 (function () {
   "use strict";
   var root = document.getElementById("terminal");
@@ -15,7 +19,9 @@
   var state = {
     stakes: cfg.stakes.map(function (s) { return Object.assign({}, s); }),
     events: [], info: null, buffer: "", prefix: null, rank: null, halted: false, busy: false,
-    queue: [], saving: false, saved: false
+    queue: [], saving: false, saved: false,
+    overrides: {},  // entry number -> the pit boss's signed override of the halt there
+    hint: ""
   };
   var el = function (id) { return document.getElementById(id); };
   var csrf = (function () {
@@ -126,7 +132,7 @@
     }).then(function (r) { return r.json(); }).then(function (info) {
       if (sent !== state.events.length) { return ask(); }  // the log changed meanwhile: ask again
       state.info = info;
-      state.halted = (info.halt || []).length > 0;
+      state.halted = (info.halt || []).length > 0 && !state.overrides[state.events.length - 1];
       state.busy = false;
       render();
       if (!state.halted && !info.error && autoMove()) { return; }
@@ -175,43 +181,74 @@
     push(ev);
   }
 
+  function hint(text) { state.hint = text; }
+  function say(template, values) {
+    return template.replace(/%\((\w+)\)s/g, function (m, name) { return values[name] == null ? "" : String(values[name]); });
+  }
+  function keyName(K) { return K === "Backspace" ? "⌫" : K; }
+
   function handle(k) {
     if (state.saved || !state.info) { return; }
     var K = k.length === 1 ? k.toUpperCase() : k;
+    state.hint = "";
     if (K === "Escape") { state.buffer = ""; state.prefix = null; state.rank = null; return; }
-    if (state.halted) {
-      if (K === "Backspace") { undo(); } else if (K === "Enter") { state.halted = false; if (!autoMove()) { render(); } }
+    if (state.halted) {  // only taking the entry back lifts a halt here; a pit boss's override is below
+      if (K === "Backspace") { undo(); } else { hint(W.hints.halted); }
       return;
     }
-    if (state.info.error) { if (K === "Backspace") { undo(); } return; }
+    if (state.info.error) { if (K === "Backspace") { undo(); } else { hint(W.hints.error); } return; }
     if (K === "Backspace") {
       if (state.rank) { state.rank = null; } else if (state.buffer) { state.buffer = state.buffer.slice(0, -1); }
-      else if (state.prefix) { state.prefix = null; } else { undo(); }
+      else if (state.prefix) { state.prefix = null; } else if (state.events.length) { undo(); }
+      else { hint(W.hints.nothingToUndo); }
       return;
     }
     var cards = !!(cardMove(false) || cardMove(true));
     var amountMode = state.prefix === "I" || !cards;
-    if (cfg.suited && state.rank && SUITS.indexOf(K) >= 0) { withCard(state.rank + K); return; }
+    if (cfg.suited && state.rank) {
+      if (SUITS.indexOf(K) >= 0) { withCard(state.rank + K); } else { hint(W.hints.suit); }
+      return;
+    }
     if (cards && !amountMode) {
-      var rank = K === "0" || K === "1" ? "T" : K;
+      var rank = K === "0" ? "T" : K;
       if (RANKS.indexOf(rank) >= 0 && rank.length === 1) {
         if (cfg.suited) { state.rank = rank; return; }
         withCard(rank + "*");
         return;
       }
+      if (K === "1") { hint(W.hints.ten); return; }
+      if (/^(00|[.,])$/.test(K)) { hint(W.hints.noAmount); return; }
     }
-    if (/^[0-9.,]$/.test(K) && amountMode) { state.buffer += K; return; }
+    if (/^([0-9.,]|00)$/.test(K)) {
+      if (amountMode && amountMoves()) { state.buffer += K; } else { hint(W.hints.noAmount); }
+      return;
+    }
+    if (K.charAt(0) === "=" && amountMode && amountMoves()) { state.buffer = K.slice(1); return; }
+    if (amountMode && K.length === 1 && "TJQKA".indexOf(K) >= 0) {
+      hint(W.hints.noCard);
+      return;
+    }
     var m;
     switch (K) {
-      case "S": m = find(function (x) { return x.event.e === "stand"; }); if (m) { push(m.event); } return;
-      case "D": if (cardMove(true)) { state.prefix = "D"; } return;
-      case "P": m = find(function (x) { return x.event.e === "split"; }); if (m) { push(m.event); } return;
-      case "F": m = find(function (x) { return x.event.e === "fold"; }); if (m) { push(m.event); } return;
-      case "E": m = find(function (x) { return x.event.e === "even_money"; }); if (m) { push(m.event); } return;
-      case "I": if (find(function (x) { return x.event.e === "insurance"; })) { state.prefix = "I"; state.buffer = ""; } return;
-      case "X": case "L": return settleOther(K === "X" ? "take" : "leave");
+      case "S": m = find(function (x) { return x.event.e === "stand"; }); if (m) { return push(m.event); } break;
+      case "D": if (cardMove(true)) { state.prefix = "D"; return; } break;
+      case "P": m = find(function (x) { return x.event.e === "split"; }); if (m) { return push(m.event); } break;
+      case "F": m = find(function (x) { return x.event.e === "fold"; }); if (m) { return push(m.event); } break;
+      case "E": m = find(function (x) { return x.event.e === "even_money"; }); if (m) { return push(m.event); } break;
+      case "I": if (find(function (x) { return x.event.e === "insurance"; })) { state.prefix = "I"; state.buffer = ""; return; } break;
+      case "X": case "L": if (settleMove()) { return settleOther(K === "X" ? "take" : "leave"); } break;
       case "Enter": return enter();
     }
+    hint(say(W.hints.noKey, {key: keyName(K)}));
+  }
+  // Does anything now take an amount (a Bet, an insurance, what was really paid)?
+  function amountMoves() {
+    return !!(settleMove() || find(function (x) { return needs(x, "amount"); }) || state.prefix === "I");
+  }
+  function betMove() { return find(function (x) { return x.event.e === "bet" && needs(x, "amount"); }); }
+  function betDefault(m) {
+    var s = stakeOf(m.event.stake) || {};
+    return s.last_bet != null ? s.last_bet : s[cfg.wager];
   }
 
   function settleOther(result) {
@@ -227,9 +264,10 @@
     var typed = state.buffer.trim();
     if (state.prefix === "I") {
       var ins = find(function (x) { return x.event.e === "insurance"; });
-      if (ins && typed) { push(Object.assign({}, ins.event, {amount: amount(typed)})); }
+      if (ins && typed) { push(Object.assign({}, ins.event, {amount: amount(typed)})); } else { hint(W.hints.insurance); }
       return;
     }
+    if (state.prefix === "D") { hint(W.hints.darkCard); return; }
     var m = settleMove();
     if (m) {
       var ev = Object.assign({}, m.event);
@@ -238,22 +276,30 @@
       push(ev);
       return;
     }
-    m = find(function (x) { return x.event.e === "bet" && needs(x, "amount"); });
+    m = betMove();
     if (m) {
-      var s = stakeOf(m.event.stake) || {};
-      var bet = typed || (s.last_bet != null ? s.last_bet : s[cfg.wager]);
-      push(Object.assign({}, m.event, {amount: amount(bet)}));
+      push(Object.assign({}, m.event, {amount: amount(typed || betDefault(m))}));
       return;
     }
+    if (typed) { hint(W.hints.amountUnused); return; }  // an amount is never read as anything else
     m = find(function (x) { return x.needs.length === 0 && /^(peek|open|reveal)$/.test(x.event.e); });
     if (m) { push(m.event); return; }
-    if (!moves().length && state.events.length) { save(); }
+    if (!moves().length && state.events.length) {
+      if (cfg.mayStore) { save(); } else { hint(W.hints.mayNotStore); }
+      return;
+    }
+    hint(W.hints.enterCard);
   }
 
   function undo() {
     if (!state.events.length) { return; }
     state.events.pop();
+    delete state.overrides[state.events.length];
     state.halted = false;
+    // The halt's banner hides: a key pressed next must reach the terminal, not the pit boss's form.
+    var box = el("term-override-box");
+    if (box) { box.open = false; }
+    if (document.activeElement && el("term-halt").contains(document.activeElement)) { root.focus(); }
     renderStakes();
     ask();
   }
@@ -269,13 +315,51 @@
       method: "POST", credentials: "same-origin",
       headers: {"Content-Type": "application/json", "X-CSRFToken": csrf},
       body: JSON.stringify({id: cfg.roundId, dealer: dealerSel ? dealerSel.value : null, stakes: docStakes(),
-                            events: state.events})
+                            events: state.events, overrides: overrideTokens()})
     }).then(function (r) { return r.json().then(function (body) { return {ok: r.ok, body: body}; }); })
       .then(function (res) {
         if (res.ok && res.body.url) { state.saved = true; window.location.assign(res.body.url); return; }
         state.saving = false;
         showError((res.body.error && res.body.error.message) || W.error);
       }).catch(function () { state.saving = false; showError(W.error); });
+  }
+
+  function overrideTokens() {
+    return Object.keys(state.overrides).filter(function (i) { return Number(i) < state.events.length; })
+      .map(function (i) { return state.overrides[i]; });
+  }
+
+  // --- a pit boss's override of a halt ------------------------------------------------------------------
+  var overrideForm = el("term-override");
+  if (overrideForm) {
+    overrideForm.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      if (!state.halted || state.busy) { return; }
+      var at = state.events.length - 1;
+      var dealerSel = el("term-dealer");
+      var out = el("term-override-error");
+      out.textContent = "";
+      fetch(cfg.override, {
+        method: "POST", credentials: "same-origin",
+        headers: {"Content-Type": "application/json", "X-CSRFToken": csrf},
+        body: JSON.stringify({stakes: docStakes(), events: state.events, dealer: dealerSel ? dealerSel.value : null,
+                              username: el("term-ov-user").value, password: el("term-ov-pass").value,
+                              reason: el("term-ov-reason").value})
+      }).then(function (r) { return r.json().then(function (body) { return {ok: r.ok, body: body}; }); })
+        .then(function (res) {
+          el("term-ov-pass").value = "";
+          if (!res.ok || !res.body.token) { out.textContent = (res.body.error && res.body.error.message) || W.error; return; }
+          if (at !== state.events.length - 1) { return; }  // the entry was taken back meanwhile
+          state.overrides[at] = res.body.token;
+          el("term-ov-user").value = ""; el("term-ov-reason").value = "";
+          el("term-override-box").open = false;
+          state.halted = false;
+          state.hint = res.body.message;
+          root.focus();
+          render();
+          if (!autoMove()) { pump(); }
+        }).catch(function () { out.textContent = W.error; });
+    });
   }
 
   // --- drawing ----------------------------------------------------------------------------------------
@@ -386,29 +470,94 @@
     root.classList.toggle("term-halted", state.halted);
     if (info.error) { showError(W.error + ": " + info.error.text); } else if (!state.saving) { showError(""); }
     var prompt;
+    var help = [];  // what each key does now, as "key — what"
     if (state.saving) { prompt = W.saving; }
-    else if (!info.moves.length && state.events.length && !info.error) { prompt = W.done; }
-    else if (info.moves.length) {
-      var first = settleMove() || info.moves[0];
-      prompt = first.label + (first.needs.length === 0 || first.event.e === "bet" ? " — " + W.keys.enter : "");
+    else if (state.halted) { prompt = W.prompts.halted; help = [W.keys.undoEntry, W.keys.override]; }
+    else if (info.error) { prompt = W.prompts.error; help = [W.keys.undoEntry]; }
+    else if (!info.moves.length && state.events.length) {
+      prompt = cfg.mayStore ? W.done : W.doneFollow;
+      if (cfg.mayStore) { help.push(W.keys.store); }
+      help.push(W.keys.undo);
+    } else if (info.moves.length) {
+      var first = settleMove() || betMove() || info.moves[0];  // what Enter does comes first
+      prompt = first.label;
+      help = keysNow();
     } else { prompt = ""; }
     el("term-prompt").textContent = prompt;
     el("term-typed").textContent = (state.prefix ? state.prefix + " " : "") + (state.rank ? cardText(state.rank) : "") + state.buffer;
+    el("term-hint").textContent = state.hint;
     var ml = el("term-moves");
     ml.textContent = "";
-    info.moves.forEach(function (m) {
+    help.forEach(function (text) {
       var li = document.createElement("li");
-      li.textContent = m.label;
+      li.textContent = text;
       ml.appendChild(li);
     });
+    renderMultiples();
     renderFelt();
     renderOwed();
+  }
+
+  function keysNow() {
+    var out = [];
+    var has = function (e) { return !!find(function (x) { return x.event.e === e; }); };
+    if (state.prefix === "I") { return [W.keys.insuranceAmount, W.keys.clear]; }
+    if (state.prefix === "D") { return [cfg.suited ? W.keys.cardSuit : W.keys.card, W.keys.clear]; }
+    var settle = settleMove();
+    if (settle) {
+      out.push(say(W.keys.enterSettle, {what: settle.label}));
+      out.push(W.keys.amountPaid, W.keys.take, W.keys.leave);
+    }
+    var bet = betMove();
+    if (bet) {
+      out.push(say(W.keys.enterBet, {amount: state.buffer.trim() || betDefault(bet)}));
+      out.push(W.keys.amountBet);
+    }
+    if (cardMove(false)) { out.push(cfg.suited ? W.keys.cardSuit : W.keys.card); }
+    if (cardMove(true)) { out.push(cardMove(true).event.e === "dark" ? W.keys.dark : W.keys.double); }
+    if (has("stand")) { out.push(W.keys.stand); }
+    if (has("split")) { out.push(W.keys.split); }
+    if (has("fold")) { out.push(W.keys.fold); }
+    if (has("insurance")) { out.push(W.keys.insurance); }
+    if (has("even_money")) { out.push(W.keys.even); }
+    var go = find(function (x) { return x.needs.length === 0 && /^(peek|open|reveal)$/.test(x.event.e); });
+    if (go && !settle && !bet) { out.push(say(W.keys.enterGo, {what: go.label})); }
+    if (state.events.length) { out.push(W.keys.undo); }
+    return out;
+  }
+  // The Bet's amounts a tap away: the stake's Ante times 1, 2, 3, … within the Bet's limits.
+  function renderMultiples() {
+    var box = el("term-multiples");
+    if (!box) { return; }
+    var bet = !state.halted && state.info && !state.info.error ? betMove() : null;
+    var s = bet ? stakeOf(bet.event.stake) : null;
+    var base = s ? Number(amount(s[cfg.wager])) : NaN;
+    var key = bet ? bet.event.stake + "|" + base + "|" + bet.max : "";
+    if (box.getAttribute("data-for") === key) { return; }
+    box.setAttribute("data-for", key);
+    box.textContent = "";
+    if (!bet || !(base > 0)) { return; }
+    var max = bet.max != null ? Number(bet.max) : base * 4;
+    var min = bet.min != null ? Number(bet.min) : 0;
+    for (var k = 1; k <= 5 && base * k <= max; k++) {
+      if (base * k < min) { continue; }
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "term-key term-mult";
+      b.setAttribute("data-key", "=" + String(base * k));
+      b.textContent = "×" + k + " " + String(base * k);
+      b.title = say(W.keys.multiple, {k: k, amount: String(base * k)});
+      box.appendChild(b);
+    }
   }
 
   // --- wiring -------------------------------------------------------------------------------------------
   document.addEventListener("keydown", function (ev) {
     var t = ev.target;
     if (ev.ctrlKey || ev.metaKey || ev.altKey) { return; }
+    if (t && t.closest && t.closest("#term-override-box")) {  // the pit boss types there, or opens and sends it
+      if (t.tagName === "INPUT" || ((ev.key === "Enter" || ev.key === " ") && /^(BUTTON|SUMMARY)$/.test(t.tagName))) { return; }
+    }
     if (t && /^(INPUT|SELECT|TEXTAREA)$/.test(t.tagName)) {
       if (ev.key === "Enter" || ev.key === "Escape") { ev.preventDefault(); t.blur(); root.focus(); ask(); }
       return;

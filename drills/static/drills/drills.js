@@ -53,7 +53,8 @@
     form.classList.add("js-on");
     var rows = $$(".sheet-row", form);
     var chips = (form.dataset.chips || "").split(/\s+/).filter(Boolean).map(toCents).sort(function (a, b) { return b - a; });
-    var colours = chips.slice().sort(function (a, b) { return a - b; });
+    var colours = {};  // a chip's class in the one palette, as the tray's chip of that value carries it
+    $$(".tray-chip[data-colour]", form).forEach(function (b) { colours[toCents(b.dataset.value)] = b.dataset.colour; });
     var current = null, direction = 1, counter = 0, history = [];
     var paidList = $(".paid-order", form), builtStack = $(".built-stack", form), builtAmount = $(".built-amount", form);
 
@@ -129,7 +130,7 @@
         col.style.setProperty("--h", shown - 1);
         for (var k = 0; k < shown; k++) {
           var c = document.createElement("span");
-          c.className = "pchip chip-" + colours.indexOf(chip);
+          c.className = "pchip " + (colours[chip] || "chip-c-other");
           c.style.setProperty("--k", k);
           col.appendChild(c);
         }
