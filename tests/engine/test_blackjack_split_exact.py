@@ -234,3 +234,12 @@ def test_split_value_equals_the_brute_force(shoe, extra, r, up):
     got = Solver(rules, shoe).split(up, r)
     assert abs(got[0] - float(mean)) <= 1e-12, (got[0], float(mean))
     assert abs(got[1] - float(wager)) <= 1e-12, (got[1], float(wager))
+
+
+def test_the_salon_edge_is_the_exact_analysers_figure():
+    # issue #32: the exact analysers give 0.402870 % for the salon's rules (6 decks, S17, DAS,
+    # split to 4, no resplit of aces, 3:2); the old split shortcut gave 0.408465 %
+    from dealing.engine.blackjack import math as bj
+
+    edge = float(bj.edge(preset="salon")["house_edge"])
+    assert abs(edge - 0.00402870) < 5e-9, edge
