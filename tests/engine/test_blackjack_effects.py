@@ -19,7 +19,7 @@ def _edge(**change) -> float:
     [
         # the published effects (thecolorofblackjack.com/solution_one.html, after Wizard of Odds), in points of %:
         ({"hit_soft_17": True}, 0.0017, 0.0025),  # dealer hits soft 17: +0.20
-        ({"blackjack_pays": "6:5"}, 0.0125, 0.0142),  # 6:5: +1.39 single deck; less with even money taken
+        ({"blackjack_pays": "6:5"}, 0.0125, 0.0142),  # 6:5: +1.39 single deck (the edge takes no even money)
         ({"surrender": True}, -0.0010, -0.0004),  # late surrender: −0.06 … −0.08
         ({"double_after_split": False}, 0.0010, 0.0017),  # no DAS: +0.13 … +0.14
         ({"decks": 1}, -0.0065, -0.0045),  # six decks to one: −0.53 − 0.02 … −0.51

@@ -1,7 +1,7 @@
 """The game math of blackjack, both presets and any shoe: option values (`ev/1`), the house edge
 off the top under composition-dependent optimal play or the basic-strategy chart (`edge/1`), and
 that chart (`strategy`), computed from the same numbers (shared/analytics-format.md; the model,
-the split approximation and the float bound are docs/blackjack-math.md).
+the exact split and the float bound are docs/blackjack-math.md).
 
     from dealing.engine.blackjack import math as blackjack
     blackjack.ev(["TS", "6H"], dealer="TC")            # ev/1, salon
@@ -353,9 +353,9 @@ def round_value(rules: dict, strategy_name: str = "optimal") -> dict:
         nb = no_blackjack(up, s.left(up, hand))
         pbj = 1.0 - nb
         if natural(hand):
+            # even money and insurance are side options of `ev` (the contract lists them apart):
+            # the round's play never takes them, at 3:2 and at 6:5 alike
             m, w, q = payout * nb, 1.0, payout * payout * nb
-            if up == ACE and 1.0 > m:
-                m, w, q = 1.0, 1.0, 1.0  # even money
         else:
             opts = s.options(up, hand, policy=policy)
             if policy is None:

@@ -41,6 +41,15 @@ def blackjack_report(cut_rounds: int = 1_000_000) -> str:
             )
     add("")
     for preset in ("salon", "online"):
+        add(f"### Split values, {preset} (exact; EV per unit of the first bet, no dealer blackjack)\n")
+        ups = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
+        add("| pair | " + " | ".join(ups) + " |")
+        add("|---|" + "---:|" * len(ups))
+        for pair in ups:
+            cells = [bj.ev([pair + "S", pair + "H"], dealer=up + "C", preset=preset)["options"]["split"] for up in ups]
+            add(f"| {pair},{pair} | " + " | ".join(f"{Decimal(c):+.12f}" for c in cells) + " |")
+        add("")
+    for preset in ("salon", "online"):
         doc = bj.strategy(preset=preset)
         add(f"### The basic-strategy chart, {preset}\n")
         add(

@@ -13,6 +13,8 @@ A value is a triple (mean, wager, square): E[net·1], E[amount wagered·1], E[ne
 Rank indices: 0 the ace, 1 … 8 the two to the nine, 9 any ten-value card (dealer.py).
 """
 
+from math import comb
+
 from .dealer import ACE, N_RANKS, TEN, DealerOdds, no_blackjack
 
 STAND, HIT, DOUBLE, SPLIT, SURRENDER = "stand", "hit", "double", "split", "surrender"
@@ -71,6 +73,7 @@ class Solver:
         self._best: dict = {}
         self._policy: dict = {}
         self._left: dict = {}
+        self._subs: dict = {}
 
     # --- the shoe and the dealer ----------------------------------------------------------------
 
@@ -186,74 +189,137 @@ class Solver:
             out[SURRENDER] = self.surrender(up, hand)
         return out
 
-    def split_hand_value(self, up: int, hand: tuple, aces: bool, policy=None) -> tuple:
-        """One hand made by splitting, with its second card, played out (no further split)."""
-        if aces and not self.rules["hit_split_aces"]:
-            return self.stand(up, hand)
-        opts = self.options(up, hand, split_hand=True, policy=policy)
-        if policy is not None:
-            return opts[policy.first(hand, up, opts, split=True)]
-        return max(opts.values(), key=lambda v: v[0])
-
     def split(self, up: int, r: int, policy=None, most: int | None = None) -> tuple:
-        """Split a pair of rank r: the hands' count follows the resplit rule (see the docs). `most`:
-        the hands this pair may grow into (a resplit: the hands the box has left free, plus this one);
-        the rules' max_hands by default."""
+        """Split a pair of rank r, exactly (docs/blackjack-math.md, "The split model"): each hand is
+        played by the post-split strategy (`post_split_action`), resplit while fewer than `most`
+        hands are out (the rules' max_hands by default; aces only with resplit_aces; the basic chart
+        only where its pair cell says split). The square's cross terms are not exact (see the docs)."""
         rules = self.rules
         if most is None:
             most = rules["max_hands"]
+        if r == ACE and not rules["resplit_aces"]:
+            most = min(most, 2)
+        if policy is not None and not policy.resplits(r, up):
+            most = min(most, 2)
+        most = max(most, 2)
         pair = tuple(2 if k == r else 0 for k in range(N_RANKS))
         shoe = self.left(up, pair)
-        n = sum(shoe)
-        q = shoe[r] / n
-        aces = r == ACE
-        one = tuple(1 if k == r else 0 for k in range(N_RANKS))
-        other = ZERO3
-        for x in range(N_RANKS):
-            if x != r and shoe[x]:
-                other = _plus(other, _scale(self.split_hand_value(up, _add(one, x), aces, policy), shoe[x] / n))
-        non_pair = _scale(other, 1 / (1 - q)) if q < 1 else ZERO3
-        as_pair = self.split_hand_value(up, pair, aces, policy)
-        resplit_ok = most > 2 and (not aces or rules["resplit_aces"])
-        if policy is not None:
-            resplit_ok = resplit_ok and policy.resplits(r, up)
+        n_all = sum(shoe)
+        pairs_left = shoe[r]
+        coef_non, coef_pair = split_coefficients(most)
+        key = id(policy) if policy is not None else None
+        mean = wager = square = hands = 0.0
+        # f = P(the first x cards drawn are all r) = (R)_x / (N)_x
+        f = 1.0
+        for x in range(max(len(coef_non), len(coef_pair))):
+            if x > pairs_left:
+                break
+            if x:
+                f *= (pairs_left - x + 1) / (n_all - x + 1)
+            c_non = coef_non[x] if x < len(coef_non) else 0
+            c_pair = coef_pair[x] if x < len(coef_pair) else 0
+            if not (c_non or c_pair):
+                continue
+            non, paired = self._split_hand_values(up, r, x, policy, key)
+            m = c_non * non[0] + c_pair * paired[0]
+            w = c_non * non[1] + c_pair * paired[1]
+            q = c_non * non[2] + c_pair * paired[2]
+            mean += f * m
+            wager += f * w
+            square += f * q
+            # the same sum with every hand's value 1: E[number of hands]
+            p_pair = (pairs_left - x) / (n_all - x)
+            hands += f * (c_non * (1 - p_pair) + c_pair * p_pair)
+        # Σ E[X_k²] above is exact; the cross terms E[X_j X_k] are taken as if the hands were
+        # independent given no dealer blackjack (the hands share the dealer's hand).
         nb = no_blackjack(up, shoe)
-        choices = [self._split_count(non_pair, as_pair, q, 2, nb)]
-        if resplit_ok:
-            choices.append(self._split_count(non_pair, as_pair, q, most, nb))
-        return max(choices, key=lambda v: v[0])
-
-    @staticmethod
-    def _split_count(non_pair: tuple, as_pair: tuple, q: float, most: int, nb: float) -> tuple:
-        """E[Σ hands] when each hand's second card pairs it with probability q and a pair splits
-        again while fewer than `most` hands are out; the square treats the hands as independent."""
-        memo: dict = {}
-
-        def counts(pending: int, hands: int) -> tuple[float, float]:
-            # (E[non-pair hands], E[pair hands kept]) from here
-            if pending == 0:
-                return (0.0, 0.0)
-            key = (pending, hands)
-            if key in memo:
-                return memo[key]
-            a = counts(pending - 1, hands)
-            if hands < most:
-                b = counts(pending + 1, hands + 1)
-                out = ((1 - q) * (1 + a[0]) + q * b[0], (1 - q) * a[1] + q * b[1])
-            else:
-                out = ((1 - q) * (1 + a[0]) + q * a[0], (1 - q) * a[1] + q * (1 + a[1]))
-            memo[key] = out
-            return out
-
-        e_non, e_pair = counts(2, 2)
-        hands = e_non + e_pair
-        mean = e_non * non_pair[0] + e_pair * as_pair[0]
-        wager = e_non * non_pair[1] + e_pair * as_pair[1]
-        each_sq = e_non * non_pair[2] + e_pair * as_pair[2]
-        # the cross terms: E[X_i X_j | no blackjack] taken as the product of the hands' means
-        mu = mean / hands / nb
-        square = each_sq + hands * (hands - 1) * mu * mu * nb
+        if hands > 1:
+            mu = mean / hands / nb
+            square += hands * (hands - 1) * mu * mu * nb
         return (mean, wager, square)
+
+    def _split_hand_values(self, up: int, r: int, x: int, policy, key) -> tuple:
+        """(W_non, W_pair) for x more r removed: a hand starting r draws its second card from the
+        shoe at the split less x cards r; W_non = E[value · 1{second card not r}], W_pair =
+        E[value · 1{second card r}], the hand played by the post-split strategy."""
+        memo_key = (up, r, x, key, "split")
+        got = self._left.get(memo_key)
+        if got is not None:
+            return got
+        base = tuple(s - (x + 1 if k == r else 0) for k, s in enumerate(self.shoe))
+        sub = self._subsolver(base)
+        one = tuple(1 if k == r else 0 for k in range(N_RANKS))
+        shoe = sub.left(up, one)
+        n = sum(shoe)
+        non = paired = ZERO3
+        for c in range(N_RANKS):
+            if not shoe[c]:
+                continue
+            v = _scale(sub.fixed(up, _add(one, c), r, self, policy, key), shoe[c] / n)
+            if c == r:
+                paired = v
+            else:
+                non = _plus(non, v)
+        got = self._left[memo_key] = (non, paired)
+        return got
+
+    def _subsolver(self, base: tuple) -> "Solver":
+        got = self._subs.get(base)
+        if got is None:
+            got = self._subs[base] = Solver(self.rules, base)
+        return got
+
+    def post_split_action(self, up: int, hand: tuple, r: int, policy=None) -> str:
+        """What a split hand does with these cards: the strategy of the same cards unsplit, off
+        this solver's shoe (the shoe before the deal, less the hand and the up card), among the
+        options a split hand has. It looks at no other hand's cards, so it is one fixed strategy
+        for every hand of the split, which is what makes the split's value exactly computable."""
+        key = (up, hand, r == ACE, id(policy) if policy is not None else None, "post")
+        got = self._left.get(key)
+        if got is not None:
+            return got
+        best, soft = total(hand)
+        first = sum(hand) == 2
+        aces_one_card = first and r == ACE and not self.rules["hit_split_aces"]
+        if best >= 21 or aces_one_card:
+            got = STAND
+        elif first:
+            opts = {STAND: None, HIT: None}
+            if self.can_double(hand, True):
+                opts[DOUBLE] = None
+            if policy is not None:
+                got = policy.first(hand, up, opts, split=True)
+            else:
+                values = {STAND: self.stand(up, hand), HIT: self.hit(up, hand)}
+                if DOUBLE in opts:
+                    values[DOUBLE] = self.double(up, hand)
+                got = max(values, key=lambda k: values[k][0])
+        elif policy is not None:
+            got = HIT if policy.hits(best, soft, up) else STAND
+        else:
+            got = HIT if self.hit(up, hand)[0] > self.stand(up, hand)[0] else STAND
+        self._left[key] = got
+        return got
+
+    def fixed(self, up: int, hand: tuple, r: int, strategy: "Solver", policy, key) -> tuple:
+        """The value of a split hand off this solver's shoe, played by `strategy`'s post-split
+        actions (which come from another shoe: the strategy is fixed, not re-optimised here)."""
+        memo = (up, hand, r == ACE, key, "fixed")
+        got = self._policy.get(memo)
+        if got is not None:
+            return got
+        action = strategy.post_split_action(up, hand, r, policy)
+        if action == STAND:
+            got = self.stand(up, hand)
+        elif action == DOUBLE:
+            got = self.double(up, hand)
+        else:
+            acc = ZERO3
+            for _r, p, child in self._draws(up, hand):
+                acc = _plus(acc, _scale(self.fixed(up, child, r, strategy, policy, key), p))
+            got = acc
+        self._policy[memo] = got
+        return got
 
     # --- a fixed (total-dependent) policy ---------------------------------------------------------
 
@@ -276,6 +342,46 @@ class Solver:
             got = self._policy_hit(up, hand, policy)
         self._policy[key] = got
         return got
+
+
+_COEFFICIENTS: dict = {}
+
+
+def split_coefficients(most: int) -> tuple[list[int], list[int]]:
+    """The integers c_non[x], c_pair[x] of E[Σ split hands] = Σ_x (R)_x/(N)_x · (c_non[x] · W_non(x)
+    + c_pair[x] · W_pair(x)) when a pair may grow into `most` hands (derivation: docs/blackjack-math.md).
+
+    A pattern is the sequence of second cards dealt, each only "r" or "not r"; it fixes the hands:
+    t cards r (splits and pair hands), n non-pair hands, p pair hands. For one hand the other
+    hands' "not r" cards are expanded by inclusion–exclusion, 1{not r} = 1 − 1{r}, so only
+    "these cards are r" constraints remain, and cards with no constraint can be dealt after the
+    hand and the dealer, where they change nothing."""
+    got = _COEFFICIENTS.get(most)
+    if got is not None:
+        return got
+    patterns: dict = {}
+
+    def walk(pending: int, hands: int, t: int, n: int, p: int) -> None:
+        if pending == 0:
+            patterns[(t, n, p)] = patterns.get((t, n, p), 0) + 1
+            return
+        walk(pending - 1, hands, t, n + 1, p)
+        if hands < most:
+            walk(pending + 1, hands + 1, t + 1, n, p)
+        else:
+            walk(pending - 1, hands, t + 1, n, p + 1)
+
+    walk(2, 2, 0, 0, 0)
+    size = 2 * most
+    non, pair = [0] * size, [0] * size
+    for (t, n, p), ways in patterns.items():
+        for a in range(n):
+            non[t + a] += ways * n * (-1) ** a * comb(n - 1, a)
+        if p:
+            for a in range(n + 1):
+                pair[t - 1 + a] += ways * p * (-1) ** a * comb(n, a)
+    got = _COEFFICIENTS[most] = (non, pair)
+    return got
 
 
 def can_double(rules: dict, hand: tuple, split: bool) -> bool:
