@@ -71,6 +71,8 @@ def test_the_charts_on_the_page_are_the_engines(client_for, preset):
     assert 'id="soft-hard"' in html and "<script>" not in html and "style=" not in html
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(900)  # 28 rule sets solved cold with exact splits: minutes of CPU on a busy machine
 def test_the_edge_page_has_the_rule_effects_the_jackpot_and_the_cut_card(client_for):
     html = client_for("dealer").get(EDGE_PAGE).content.decode()
     effects = blackjack_effects.rule_effects("salon")
