@@ -10,7 +10,8 @@ What they count, always the same way (`_contributions`):
 - `RollupFinding`: each finding of a round in force, and each finding of a shoe — by code,
   severity, review status and classification: how many, and the money moved (over, under).
 
-A round is keyed by its `logged_at`, a finding by its `played_at`, in the casino's TIME_ZONE: the
+A round and its findings are keyed by its `played_at` (when it was dealt, not when it was logged:
+a round logged today for last month changes last month's rows), in the casino's TIME_ZONE: the
 calendar day, the shift (settings.CASINO_SHIFTS) and the day that shift began.
 
 How they stay current. Every write that changes what is counted runs inside `changes(...)`, in its
@@ -172,6 +173,12 @@ class Models:
 
         return cls(Round, Finding, Rollup, RollupFinding, Shoe, Table)
 
+    @property
+    def round_time(self) -> str:
+        """The column a round is counted at: `played_at`, or `logged_at` in the migrations that ran
+        before rounds had their own time (then the two were the same)."""
+        return "played_at" if any(f.name == "played_at" for f in self.Round._meta.get_fields()) else "logged_at"
+
 
 def _add(bucket: dict, key: tuple, values: tuple, sign: int) -> None:
     row = bucket.get(key)
@@ -214,7 +221,7 @@ def _round_rows(m: Models, round_ids, *, lock: bool):
     return list(
         qs.values_list(
             "pk",
-            "logged_at",
+            m.round_time,
             "table_id",
             "dealer_id",
             "variant",
@@ -232,10 +239,10 @@ def _snapshot(m: Models, round_ids, shoe_ids, *, lock: bool = False) -> tuple[_S
     snap = _Snapshot()
     rows = {}
     if round_ids:
-        for pk, logged_at, table_id, dealer_id, variant, status, audit_status, logged, owed in _round_rows(
+        for pk, played_at, table_id, dealer_id, variant, status, audit_status, logged, owed in _round_rows(
             m, round_ids, lock=lock
         ):
-            key = (*time_key(logged_at), table_id, dealer_id or 0, variant)
+            key = (*time_key(played_at), table_id, dealer_id or 0, variant)
             rows[pk] = (status, audit_status, variant, key)
             if status != RECORDED or audit_status == PENDING:
                 continue
@@ -428,7 +435,7 @@ def direct(*, models: Models | None = None, batch: int = 2000, progress=None) ->
         part = list(
             base.filter(pk__gt=last).values_list(
                 "pk",
-                "logged_at",
+                m.round_time,
                 "table_id",
                 "dealer_id",
                 "variant",
@@ -442,7 +449,7 @@ def direct(*, models: Models | None = None, batch: int = 2000, progress=None) ->
             break
         last = part[-1][0]
         variants = {}
-        for pk, logged_at, table_id, dealer_id, variant, audit_status, logged, owed, document in part:
+        for pk, played_at, table_id, dealer_id, variant, audit_status, logged, owed, document in part:
             variants[pk] = variant
             if audit_status == PENDING:
                 continue
@@ -451,7 +458,7 @@ def direct(*, models: Models | None = None, batch: int = 2000, progress=None) ->
             except Exception:
                 outcome = None
             initial, total = handle(document, outcome)
-            key = (*time_key(logged_at), table_id, dealer_id or 0, variant)
+            key = (*time_key(played_at), table_id, dealer_id or 0, variant)
             _add(rounds, key, _round_values(audit_status, initial, total, logged, owed), 1)
         for played_at, table_id, dealer_id, round_id, code, severity, status, classification, delta in (
             m.Finding.objects.filter(round_id__in=one_of(list(variants)))

@@ -424,7 +424,7 @@ def pending_count(*, user, period: Period) -> int:
     round's transaction (dealing.hooks.round_written)."""
     return (
         restrict(RoundAudit.objects.filter(status=AuditStatus.PENDING), user)
-        .filter(in_force_q("round"), round__logged_at__gte=period.start, round__logged_at__lt=period.end)
+        .filter(in_force_q("round"), round__played_at__gte=period.start, round__played_at__lt=period.end)
         .count()
     )
 

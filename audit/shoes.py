@@ -32,7 +32,7 @@ def shoe_items(shoe: Shoe) -> tuple[dict, list[Item]]:
     for entry in entries:
         if isinstance(entry, Round):
             dealer_id = entry.dealer_id
-            meta.append(Item("round", entry.logged_at, entry.dealer_id, round_id=entry.pk))
+            meta.append(Item("round", entry.played_at, entry.dealer_id, round_id=entry.pk))
             continue
         if entry.kind == ShoeEventKind.DEALER_CHANGE and entry.dealer_id:
             dealer_id = entry.dealer_id

@@ -101,6 +101,7 @@ def load_rounds(
                     prev_sha256=prev,
                     logged_by=dealer,
                     logged_at=now,
+                    played_at=now,
                     float_owed=one.float_owed,
                     float_logged=one.float_logged,
                 )

@@ -104,6 +104,7 @@ OVERRIDES = {
         "sha256": _renamed_hex("sha256", 4),
         "prev_sha256": f"CASE WHEN prev_sha256 = '' THEN '' ELSE {_renamed_hex('prev_sha256', 4)} END",
         "logged_at": _moved("logged_at"),
+        "played_at": _moved("played_at"),
         "document": (
             f"document || jsonb_build_object('id', {NEW_UID}::text) || CASE WHEN document ? 'shoe' "
             "AND document->>'shoe' LIKE '%%/%%' THEN jsonb_build_object('shoe', "

@@ -89,6 +89,7 @@ def load(rounds: int, *, tables: int = 10, dealers: int = 30, days: int = 30, ch
             "((SELECT max(id) FROM dealing_round) - id) * (%s * 86400.0 / %s)) WHERE id >= %s",
             [days, rounds, first_id],
         )
+        cursor.execute("UPDATE dealing_round SET played_at = logged_at WHERE id >= %s", [first_id])
     ids = list(
         Round.objects.filter(pk__gte=first_id, audit_status="pending").order_by("pk").values_list("pk", flat=True)
     )

@@ -318,7 +318,7 @@ def pages(*, tables: list[Table], people: dict, repeat: int) -> dict[str, dict]:
     table = tables[0]
     dealer = people[DEALERS[3]]
     record = Round.objects.filter(table=table).order_by("-pk").first()
-    deep_round = _middle(Round.objects.all(), "logged_at")
+    deep_round = _middle(Round.objects.all(), "played_at")
     deep_finding = _middle(Finding.objects.all(), "played_at")
     shoe = Shoe.objects.filter(table=table, ended_at__isnull=False).order_by("-number").first()
     finding = Finding.objects.order_by("-pk").first()
@@ -372,8 +372,8 @@ def bench_shift(table: Table, people: dict, rounds: int = 400) -> int:
         )
         shift = books.shift_open_sign(shift=shift, signed_by=people["scale-boss"])
         # The services stamp the opening now; the rounds it covers lie before now.
-        first = Round.objects.filter(table=table).order_by("-logged_at", "-id")[rounds - 1 : rounds].first()
-        began = first.logged_at if first else timezone.now()
+        first = Round.objects.filter(table=table).order_by("-played_at", "-id")[rounds - 1 : rounds].first()
+        began = first.played_at if first else timezone.now()
         TableShift.objects.filter(pk=shift.pk).update(opened_at=began, opening_signed_at=began)
     return shift.pk
 

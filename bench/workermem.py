@@ -26,7 +26,7 @@ def worker_memory(*, workers: int = 2, env: dict | None = None, day=None, tables
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return {"note": "no broker: no worker to measure"}
     if day is None:
-        newest = Round.objects.order_by("-logged_at").values_list("logged_at", flat=True).first()
+        newest = Round.objects.order_by("-played_at").values_list("played_at", flat=True).first()
         day = timezone.localdate(newest)
     queue = f"scale-mem-{uuid.uuid4().hex[:8]}"
     with workers_running(

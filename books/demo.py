@@ -304,6 +304,7 @@ def _write(table, dealer, plan) -> list[int]:
             prev_sha256=prev,
             logged_by=dealer,
             logged_at=at,
+            played_at=at,
             float_owed=dealt.owed,
             float_logged=dealt.logged,
             shoe=shoe,

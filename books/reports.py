@@ -229,8 +229,8 @@ def float_variances(pit: Pit, start: dt.date, end: dt.date) -> dict[int, FloatVa
         Round.objects.filter(
             table_id=OuterRef("table_id"),
             status=RoundStatus.RECORDED,
-            logged_at__gte=OuterRef("opened_at"),
-            logged_at__lte=OuterRef("closing_counted_at"),
+            played_at__gte=OuterRef("opened_at"),
+            played_at__lte=OuterRef("closing_counted_at"),
         )
         .order_by()
         .values("table_id")

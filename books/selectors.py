@@ -55,7 +55,7 @@ def shift_rounds(shift: TableShift) -> QuerySet:
     """The table's rounds in force logged during the shift (dealing's records, read only)."""
     start, end = shift_window(shift)
     return Round.objects.filter(
-        table_id=shift.table_id, status=RoundStatus.RECORDED, logged_at__gte=start, logged_at__lte=end
+        table_id=shift.table_id, status=RoundStatus.RECORDED, played_at__gte=start, played_at__lte=end
     )
 
 
@@ -100,8 +100,8 @@ def payment_findings(shift: TableShift) -> list[FindingRound]:
     rows = (
         Finding.objects.filter(round__in=shift_rounds(shift), player_delta__isnull=False)
         .exclude(status=FindingStatus.DISMISSED)
-        .values("round_id", "round__chain_index", "round__logged_at", "round__dealer__username", "code", "player_delta")
-        .order_by("round__logged_at", "round_id", "id")
+        .values("round_id", "round__chain_index", "round__played_at", "round__dealer__username", "code", "player_delta")
+        .order_by("round__played_at", "round_id", "id")
     )
     out: dict[int, dict] = {}
     for row in rows:
@@ -109,7 +109,7 @@ def payment_findings(shift: TableShift) -> list[FindingRound]:
             row["round_id"],
             {
                 "chain_index": row["round__chain_index"],
-                "logged_at": row["round__logged_at"],
+                "logged_at": row["round__played_at"],
                 "dealer": row["round__dealer__username"],
                 "codes": [],
                 "delta": ZERO,

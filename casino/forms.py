@@ -37,7 +37,7 @@ def rules_help() -> str:
 class TableForm(forms.ModelForm):
     class Meta:
         model = Table
-        fields = ["name", "pit", "variant", "min_bet", "max_bet", "boxes", "chips", "rules", "is_active"]
+        fields = ["name", "pit", "variant", "min_bet", "max_bet", "boxes", "chips", "rules", "is_active", "opened_at"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

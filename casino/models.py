@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
@@ -61,6 +62,15 @@ class Table(models.Model):
         help_text=_("Chip denominations, smallest first, e.g. [100, 500, 1000, 5000]."),
     )
     is_active = models.BooleanField(_("open"), default=True)
+    # A round dealt before its table existed is refused (round/1: `played_at`). Empty for the tables
+    # stored before this was asked: their beginning is not known, so nothing is refused by it.
+    opened_at = models.DateTimeField(
+        _("in play since"),
+        null=True,
+        blank=True,
+        default=timezone.now,
+        help_text=_("Rounds dealt before this time are refused; set it earlier to import the table's history."),
+    )
 
     class Meta:
         ordering = ["pit__name", "name"]

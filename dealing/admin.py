@@ -102,11 +102,22 @@ class StatusFilter(_DerivedFilter):
 
 @admin.register(Round)
 class RoundAdmin(ReadOnlyAdmin):
-    list_display = ["__str__", "table", "shoe", "number", "dealer", "revision", "status", "audit_status", "logged_at"]
+    list_display = [
+        "__str__",
+        "table",
+        "shoe",
+        "number",
+        "dealer",
+        "revision",
+        "status",
+        "audit_status",
+        "played_at",
+        "logged_at",
+    ]
     list_filter = ["table", AuditStatusFilter, StatusFilter, "dealer"]
     list_select_related = ["table", "shoe__table", "dealer"]
     search_fields = ["uid", "sha256"]
-    date_hierarchy = "logged_at"
+    date_hierarchy = "played_at"
     exclude = ["document"]
     readonly_fields = ["pretty_document"]
     inlines = [StakeInline]

@@ -210,8 +210,9 @@ def record_payload(
     document: dict,
     stakes_hmac: str,
     prev_sha256: str,
+    played_at=None,
 ) -> dict:
-    return {
+    payload = {
         "v": CHAIN_VERSION,
         "key": key_id,
         "table": table_id,
@@ -236,6 +237,12 @@ def record_payload(
         "stakes": stakes_hmac,
         "prev": prev_sha256,
     }
+    # When the round was dealt is part of the record. Written only where it differs from the time it
+    # was logged: every round stored before `played_at` existed took its `logged_at`, so its link is
+    # unchanged, and a `played_at` edited either way still changes the payload.
+    if played_at is not None and played_at != logged_at:
+        payload["played_at"] = played_at.astimezone(UTC).isoformat(timespec="microseconds")
+    return payload
 
 
 def round_hash(
@@ -271,6 +278,7 @@ def round_hash(
             document=record.document,
             stakes_hmac=record.stakes_hmac,
             prev_sha256=record.prev_sha256,
+            played_at=getattr(record, "played_at", None),
         ),
         key_for(record.chain_key) if key is None else key,
         encoded,

@@ -44,7 +44,7 @@ class RoundFilter(StrictFilterSet):
         fields = ["table", "shoe", "dealer", "variant", "audit_status", "status", "uid"]
 
 
-_add_date_range(RoundFilter, "logged_at")
+_add_date_range(RoundFilter, "played_at")
 
 
 class IncidentFilter(StrictFilterSet):

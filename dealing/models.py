@@ -301,6 +301,10 @@ class Round(models.Model):
         USER, on_delete=models.PROTECT, related_name="logged_rounds", verbose_name=_("logged by")
     )
     logged_at = models.DateTimeField(_("logged at"), default=timezone.now)
+    # When the round was dealt (the document's `played_at`; else when it was logged): what periods,
+    # rollups, pace and reports count it by, and what lists order it by. A history imported or a
+    # round entered late keeps its own time; `logged_at` says when the record was made.
+    played_at = models.DateTimeField(_("played at"), default=timezone.now)
     # The engine's figures when the round was logged (the audit recomputes them).
     float_owed = models.DecimalField(
         _("float owed"), null=True, blank=True, **MONEY, help_text=_("Σ take − Σ pay as the rules owed.")
@@ -310,7 +314,7 @@ class Round(models.Model):
     )
 
     class Meta:
-        ordering = ["-logged_at", "-id"]
+        ordering = ["-played_at", "-id"]
         verbose_name = _("round")
         verbose_name_plural = _("rounds")
         constraints = [
@@ -319,11 +323,12 @@ class Round(models.Model):
             models.UniqueConstraint(fields=["sha256"], name="round_sha256"),
         ]
         indexes = [
-            # The rounds list reads newest first by (logged_at, id), all of them or of a table or a
-            # dealer: each has its index ending with both, so a page needs no sort of every round.
-            models.Index(fields=["logged_at", "id"], name="round_time"),
-            models.Index(fields=["table", "logged_at", "id"], name="round_table_time_id"),
-            models.Index(fields=["dealer", "logged_at", "id"], name="round_dealer_time_id"),
+            # The rounds list reads newest first by (played_at, id), all of them or of a table or a
+            # dealer, and a period reads a range of played_at: each has its index ending with both,
+            # so a page needs no sort of every round.
+            models.Index(fields=["played_at", "id"], name="round_played"),
+            models.Index(fields=["table", "played_at", "id"], name="round_table_played_id"),
+            models.Index(fields=["dealer", "played_at", "id"], name="round_dealer_played_id"),
             models.Index(fields=["shoe", "position"], name="round_shoe_position"),
             models.Index(fields=["supersedes"], name="round_amendments", condition=Q(supersedes__isnull=False)),
             # A dealer's game pace (books/performance/selectors.py): his first revisions, by table then
@@ -331,7 +336,7 @@ class Round(models.Model):
             # The shoe is a key column, not INCLUDEd: SQLite has no INCLUDE (and after the unique id it
             # changes no order).
             models.Index(
-                fields=["dealer", "table", "logged_at", "id", "shoe"],
+                fields=["dealer", "table", "played_at", "id", "shoe"],
                 name="round_dealer_pace",
                 condition=Q(supersedes__isnull=True),
             ),

@@ -387,6 +387,7 @@ class _ChainRow(_Row):
         "dealer_id",
         "logged_by_id",
         "logged_at",
+        "played_at",
         "variant",
         "house_rules",
         "table_min",

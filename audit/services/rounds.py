@@ -113,12 +113,12 @@ def rounds_audit(*, round_ids, record=None) -> AuditTotals:
     rows = list(
         Round.objects.filter(pk__in=one_of(round_ids))
         .order_by("pk")
-        .values_list("pk", "document", "table_id", "dealer_id", "shoe_id", "logged_at")
+        .values_list("pk", "document", "table_id", "dealer_id", "shoe_id", "played_at")
     )
     wanted: dict[tuple, Finding] = {}
     by_status: dict[str, list[int]] = {}
     handles: dict[int, tuple] = {}
-    for pk, document, table_id, dealer_id, shoe_id, logged_at in rows:
+    for pk, document, table_id, dealer_id, shoe_id, played_at in rows:
         found, error = replay_findings(document, handles, pk)
         totals.rounds += 1
         if found is None:
@@ -139,7 +139,7 @@ def rounds_audit(*, round_ids, record=None) -> AuditTotals:
                     shoe_id=shoe_id,
                     table_id=table_id,
                     dealer_id=dealer_id,
-                    played_at=logged_at,
+                    played_at=played_at,
                 )
         else:
             status = AuditStatus.CLEAN

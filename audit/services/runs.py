@@ -97,9 +97,9 @@ def run_selection(run: AuditRun):
     if dealer_ids:
         rounds = rounds.filter(dealer_id__in=dealer_ids)
     if run.date_from:
-        rounds = rounds.filter(logged_at__gte=day_start(run.date_from))
+        rounds = rounds.filter(played_at__gte=day_start(run.date_from))
     if run.date_to:
-        rounds = rounds.filter(logged_at__lt=day_start(run.date_to + timedelta(days=1)))
+        rounds = rounds.filter(played_at__lt=day_start(run.date_to + timedelta(days=1)))
     if run.only_unaudited:
         # Through the partial index of pending audit rows (a semi-join over those few rows), not an
         # anti-join over every round; every round record gets its pending row when it is written.

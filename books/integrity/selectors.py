@@ -61,7 +61,7 @@ def scan_data(*, date_from: dt.date, date_to: dt.date) -> ScanData:
     """The records of the rounds in force logged in the period, its incidents and its procedure findings."""
     start, end = _bounds(date_from, date_to)
     rounds = (
-        Round.objects.filter(in_force_q(), logged_at__gte=start, logged_at__lt=end)
+        Round.objects.filter(in_force_q(), played_at__gte=start, played_at__lt=end)
         .order_by()
         .values_list("pk", "dealer_id", "table_id")
     )
@@ -71,7 +71,7 @@ def scan_data(*, date_from: dt.date, date_to: dt.date) -> ScanData:
         rounds_by_table[table] += 1
     stakes = []
     rows = (
-        Stake.objects.filter(in_force_q("round"), round__logged_at__gte=start, round__logged_at__lt=end)
+        Stake.objects.filter(in_force_q("round"), round__played_at__gte=start, round__played_at__lt=end)
         .order_by()
         .values_list(
             "round_id",

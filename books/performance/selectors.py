@@ -1,6 +1,6 @@
 """Reads of dealer performance (docs/dealer-performance.md): error rates, their intervals, the money
 the findings moved and the weekly trend from audit's rollups (never the period's rounds), and the
-game pace from one dealer's rounds of one period (index round_dealer_time_id: dealer, logged_at, id).
+game pace from one dealer's rounds of one period (index round_dealer_pace: dealer, table, played_at, id).
 
 Who sees what:
 - auditors (and superusers): every pit;
@@ -235,21 +235,21 @@ def dealer_row(*, user, period: Period, dealer_id: int) -> tuple[FloorPerformanc
 
 def dealer_pace(*, user, dealer_id: int, period: Period) -> stats.Pace:
     """One dealer's game pace over one period, on the tables of the viewer's floor: the rounds he dealt
-    (their first revision: a correction is logged when it is made, not when the round was dealt), read
-    on the (dealer, logged_at, id) index — bounded by one dealer and one period."""
+    (their first revision: a correction is the same round dealt once), read
+    on the (dealer, played_at, id) index — bounded by one dealer and one period."""
     rounds = Round.objects.filter(
-        dealer_id=dealer_id, logged_at__gte=period.start, logged_at__lt=period.end, supersedes__isnull=True
+        dealer_id=dealer_id, played_at__gte=period.start, played_at__lt=period.end, supersedes__isnull=True
     ).order_by()
     rounds = restrict(rounds, user, FLOOR)
     if connection.vendor == "postgresql":
         # The window orders the rounds itself (by table, then time): no ORDER BY inside.
-        return _pace_in_database(rounds.values_list("id", "table_id", "shoe_id", "logged_at"))
-    rows = rounds.order_by("logged_at", "id").values_list("table_id", "shoe_id", "logged_at")
+        return _pace_in_database(rounds.values_list("id", "table_id", "shoe_id", "played_at"))
+    rows = rounds.order_by("played_at", "id").values_list("table_id", "shoe_id", "played_at")
     return stats.pace(rows.iterator(chunk_size=5000), break_after(), shortest_round())
 
 
 # `stats.pace` in one statement: each round against the one before it at its table (lag over the
-# table's rounds in (logged_at, id) order), the gaps classified as `stats.pace` does, with interval
+# table's rounds in (played_at, id) order), the gaps classified as `stats.pace` does, with interval
 # arithmetic (exact to the microsecond). A dealer deals about 100,000 rounds a year at 50 an hour:
 # read into Python they took seconds; summed in the database they never leave it.
 _PACE_SQL = """
@@ -262,10 +262,10 @@ SELECT count(*),
 FROM (SELECT shoe_id, previous_shoe, previous_at, gap,
              previous_at IS NOT NULL AND previous_shoe IS NOT DISTINCT FROM shoe_id
              AND gap <= %s AND gap > %s AND gap > interval '0' AS counted
-      FROM (SELECT shoe_id, lag(shoe_id) OVER w AS previous_shoe, lag(logged_at) OVER w AS previous_at,
-                   logged_at - lag(logged_at) OVER w AS gap
-            FROM ({rows}) AS r (id, table_id, shoe_id, logged_at)
-            WINDOW w AS (PARTITION BY table_id ORDER BY logged_at, id)) AS g) AS c
+      FROM (SELECT shoe_id, lag(shoe_id) OVER w AS previous_shoe, lag(played_at) OVER w AS previous_at,
+                   played_at - lag(played_at) OVER w AS gap
+            FROM ({rows}) AS r (id, table_id, shoe_id, played_at)
+            WINDOW w AS (PARTITION BY table_id ORDER BY played_at, id)) AS g) AS c
 """
 
 

@@ -31,7 +31,7 @@ class Pagination(StrictLimitOffsetPagination):
 class RoundPagination(KeysetPagination, Pagination):
     """Rounds newest first: by `limit`/`offset` as before, or by key (`older`, `newer`, `at`)."""
 
-    keyset_field = "logged_at"
+    keyset_field = "played_at"
 
 
 def paginated(view: APIView, queryset, serializer_class) -> Response:

@@ -66,6 +66,9 @@ class RoundSerializer(serializers.Serializer):
     prev_sha256 = serializers.CharField()
     logged_by = serializers.CharField(source="logged_by.username")
     logged_at = serializers.DateTimeField()
+    played_at = serializers.DateTimeField(
+        help_text="When the round was dealt (round/1 `played_at`; else when it was logged)."
+    )
     audit_status = serializers.CharField(
         help_text="As stored when the record was read (the audit runs after the round is committed)."
     )

@@ -24,6 +24,7 @@ import multiprocessing
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from decimal import Decimal
 from typing import NamedTuple
 
@@ -44,7 +45,7 @@ from dealing.errors import engine_error, refuse
 from ..models import Round, Shoe
 from .bulk_writes import Record, insert_records, stake_values
 from .chain_link import Link
-from .documents import complete_document, read_document
+from .documents import complete_document, played_at_of, read_document
 from .rounds import logged_float, refuse_impossible, stake_rows, table_of_document
 from .shoes import shoe_ended_error, shoe_number_of, unknown_shoe_error
 
@@ -58,6 +59,10 @@ class ImportSummary:
     stored: int = 0
     repeats: int = 0
     refused: int = 0
+    lines: int = 0  # read so far (blank lines not counted)
+
+    def to_dict(self) -> dict:
+        return {"stored": self.stored, "repeats": self.repeats, "refused": self.refused}
 
     def __str__(self) -> str:
         return f"{self.stored} stored, {self.repeats} already stored, {self.refused} refused"
@@ -82,6 +87,7 @@ class _Pending:
     float_logged: Decimal | None
     shoe_number: int | None
     house_rules: dict = field(default_factory=dict)
+    played_at: object = None  # the document's `played_at`, read; None: dealt when imported
     # Computed where the line is checked (in a checking process with --jobs): the canonical JSON
     # of the document and of the house rules (hashed in the link and sent as the columns' text),
     # and the stake rows' HMAC under the key `key_id`.
@@ -112,6 +118,7 @@ class _Shipped(NamedTuple):
     document_json: str
     key_id: str
     stakes_hmac: str
+    played_at: str | None  # ISO 8601
 
     @classmethod
     def of(cls, item: _Pending) -> _Shipped:
@@ -131,6 +138,7 @@ class _Shipped(NamedTuple):
             document_json=item.document_json,
             key_id=item.key_id,
             stakes_hmac=item.stakes_hmac,
+            played_at=None if item.played_at is None else item.played_at.isoformat(),
         )
 
 
@@ -150,6 +158,7 @@ def rounds_import(
     refused: Callable[[int, ServiceError], None] | None = None,
     batch: int = BATCH,
     jobs: int = 1,
+    progress: Callable[[ImportSummary], None] | None = None,
 ) -> ImportSummary:
     """Log the `round/1` documents of `lines` (bytes, one document each; blank lines are skipped).
 
@@ -159,8 +168,11 @@ def rounds_import(
     counts. The same round id already stored with the same body is a repeat, not an error.
 
     `jobs` > 1: the lines are checked in that many forked processes (PostgreSQL; the caller must
-    not be inside a transaction), a batch ahead of the writing, which stays in this process."""
-    return _Importer(logged_by=logged_by, table=table, refused=refused, batch=batch, jobs=jobs).run(lines)
+    not be inside a transaction), a batch ahead of the writing, which stays in this process.
+    `progress(summary)` is called after each batch is written."""
+    importer = _Importer(logged_by=logged_by, table=table, refused=refused, batch=batch, jobs=jobs)
+    importer.progress = progress or (lambda summary: None)
+    return importer.run(lines)
 
 
 _WORKER: _Importer | None = None  # the importer a forked checking process works for
@@ -200,6 +212,7 @@ class _Importer:
     def __init__(self, *, logged_by, table, refused, batch, jobs=1):
         self.logged_by, self.table, self.batch_size, self.jobs = logged_by, table, batch, jobs
         self.users_by_pk: dict[int, object] = {}
+        self.progress: Callable[[ImportSummary], None] = lambda summary: None
         self.report = refused or (lambda number, error: None)
         self.summary = ImportSummary()
         self.users: dict[str, object] = {}
@@ -284,6 +297,7 @@ class _Importer:
             house_rules_json=house_rules_json,
             key_id=shipped.key_id,
             stakes_hmac=shipped.stakes_hmac,
+            played_at=None if shipped.played_at is None else datetime.fromisoformat(shipped.played_at),
         )
 
     def _user_by_pk(self, pk):
@@ -343,6 +357,7 @@ class _Importer:
             check_may_log_at(user, table)
             allowed.add((user.pk, table.pk, table.pit_id, None))
         doc = complete_document(doc, table=table, logged_by=user)
+        played_at = played_at_of(doc, table)
         username = doc["dealer"]
         dealer = user if username == user.get_username() else self._user(username)
         if dealer is None or (user.pk, table.pk, table.pit_id, dealer.pk) not in allowed:
@@ -386,6 +401,7 @@ class _Importer:
             house_rules_json=house_rules_json,
             key_id=key_id,
             stakes_hmac=chain.stakes_digest(stakes, keys[key_id]),
+            played_at=played_at,
         )
 
     def _house_rules(self, table: Table) -> tuple[dict, str]:
@@ -421,6 +437,8 @@ class _Importer:
         for number, exc in errors:
             self.summary.refused += 1
             self.report(number, exc)
+        self.summary.lines = self.summary.stored + self.summary.repeats + self.summary.refused
+        self.progress(self.summary)
 
     def _one_by_one(self, pending: list[_Pending], errors) -> tuple[int, int]:
         from .rounds import round_log
@@ -508,6 +526,7 @@ class _Importer:
             if slot is False:
                 continue
             shoe_id, position, number = slot if slot is not None else (None, None, None)
+            logged_at = now()
             record = Record(
                 uid=uuid.UUID(item.uid),
                 table_id=table.pk,
@@ -528,7 +547,9 @@ class _Importer:
                 shoe_id=shoe_id,
                 position=position,
                 number=number,
-                logged_at=now(),
+                logged_at=logged_at,
+                # The round's own time, kept: a history imported is counted when it was dealt.
+                played_at=logged_at if item.played_at is None else item.played_at,
                 table_round=table_round,
             )
             record._stakes, record._line = item.stakes, item.line

@@ -151,6 +151,20 @@ class ChainReport:
     def ok(self) -> bool:
         return not self.breaks
 
+    def to_dict(self) -> dict:
+        """The report as `verify_chain --json` writes it."""
+        return {
+            "ok": self.ok,
+            "records": self.records,
+            "stakes": self.stakes,
+            "tables": self.tables,
+            "approvals": self.approvals,
+            "checkpoint_seq": self.checkpoint_seq,
+            "checkpoint_at": self.checkpoint_at,
+            "breaks": [asdict(b) for b in self.breaks],
+            "notes": list(self.notes),
+        }
+
     def summary(self) -> str:
         checkpoint = (
             "no checkpoint yet"
@@ -163,11 +177,13 @@ class ChainReport:
         )
 
 
-def chain_verify(*, table: Table | None = None, record: bool = False, chunk: int = CHUNK) -> ChainReport:
+def chain_verify(*, table: Table | None = None, record: bool = False, chunk: int = CHUNK, progress=None) -> ChainReport:
     """Check every chain (or one table's) from its first link to its head against the latest
     checkpoint, and the checkpoint log itself; streams every record (memory stays flat). With
-    `record`, the outcome is stored as a ChainCheck (the dashboard shows the latest)."""
+    `record`, the outcome is stored as a ChainCheck (the dashboard shows the latest). `progress(report)`
+    is called every `chunk` records and after each table (a long walk says how far it is)."""
     report = ChainReport()
+    tick = progress or (lambda report: None)
     latest_written = (
         ChainCheck.objects.filter(kind=ChainCheck.Kind.CHECKPOINT, ok=True)
         .order_by("-seq")
@@ -224,9 +240,10 @@ def chain_verify(*, table: Table | None = None, record: bool = False, chunk: int
         report.tables += 1
         seen.add(str(t[0]))
         with _snapshot():
-            broken = _walk_table(t[0], t[1], heads.get(str(t[0])), report, chunk, due)
+            broken = _walk_table(t[0], t[1], heads.get(str(t[0])), report, chunk, due, tick=tick)
         if broken is not None:
             report.breaks.append(broken)
+        tick(report)
     if table is None:
         for key, head in heads.items():
             if key != APPROVALS_CHAIN and key not in seen and head.count:
@@ -321,6 +338,7 @@ def _walk_table(
     chunk: int,
     due=None,
     *,
+    tick=None,
     start: int = 0,
     stop: int | None = None,
 ) -> Break | None:
@@ -341,6 +359,8 @@ def _walk_table(
     try:
         for row in itertools.chain(() if first is None else (first,), rounds):
             report.records += 1
+            if tick is not None and report.records % chunk == 0:
+                tick(report)
             mine = []
             while pending is not None and pending[0] == row.chain_index:
                 mine.append(pending[1:])

@@ -1,9 +1,11 @@
 """A round document read and completed before it is checked: refused when the database could not
 keep it exactly, filled in from its table (name, limits, house rules in force), its dealer and id."""
 
+import datetime as dt
 import uuid
 from decimal import Decimal
 
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from casino.models import Table
@@ -17,6 +19,9 @@ MONEY_LIMIT = Decimal(10) ** 12  # MONEY: 14 digits, 2 of them decimals (dealing
 # A round log is a shallow document; anything nested deeper is not one.
 MAX_DEPTH = 24
 MAX_EXPONENT = 40
+# round/1: a `played_at` later than now by more than this is refused (the clocks of a terminal and
+# of the server may disagree by that much).
+CLOCK_SKEW = dt.timedelta(minutes=1)
 
 
 def read_document(document) -> dict:
@@ -213,3 +218,56 @@ def _limits(given: dict, table: Table) -> tuple[Decimal, Decimal]:
     if limits["min"] > limits["max"]:
         raise refuse(_("The round's minimum is above its maximum."), "limits_mismatch", path="$.table")
     return limits["min"], limits["max"]
+
+
+def played_at_of(doc: dict, table: Table, *, now: dt.datetime | None = None) -> dt.datetime | None:
+    """When the round was dealt, read from its `played_at` (ISO 8601 with its offset); None when it
+    gives none (it was dealt when it is logged). Refused, naming the field: not such a time, a time
+    without its offset (whose moment no one could tell), in the future beyond CLOCK_SKEW, or before
+    its table came into play."""
+    value = doc.get("played_at")
+    if value is None:
+        return None
+    example = "2026-03-14T21:05:09+03:00"
+    if type(value) is not str:
+        raise refuse(
+            _("played_at must be a time as text, such as %(example)s.") % {"example": example},
+            "bad_played_at",
+            path="$.played_at",
+        )
+    try:
+        at = dt.datetime.fromisoformat(value)
+    except ValueError:
+        at = None
+    if at is None or "T" not in value.upper():
+        raise refuse(
+            _('"%(value)s" is not a time in ISO 8601, such as %(example)s.') % {"value": value, "example": example},
+            "bad_played_at",
+            path="$.played_at",
+        )
+    if at.utcoffset() is None:
+        raise refuse(
+            _('The time "%(value)s" has no offset from UTC: give it, as in %(example)s.')
+            % {"value": value, "example": example},
+            "bad_played_at",
+            path="$.played_at",
+        )
+    now = now or timezone.now()
+    if at > now + CLOCK_SKEW:
+        raise refuse(
+            _("played_at %(value)s is in the future: a round is logged after it is dealt.") % {"value": value},
+            "played_at_future",
+            path="$.played_at",
+        )
+    if table.opened_at is not None and at < table.opened_at:
+        raise refuse(
+            _("played_at %(value)s is before table %(table)s came into play (%(opened)s).")
+            % {
+                "value": value,
+                "table": table.name,
+                "opened": formats.date_format(timezone.localtime(table.opened_at), "DATETIME_FORMAT"),
+            },
+            "played_at_before_table",
+            path="$.played_at",
+        )
+    return at

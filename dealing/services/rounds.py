@@ -22,7 +22,7 @@ from dealing.errors import engine_error, refuse
 from ..choices import RoundStatus
 from ..models import Round, Shoe, Stake
 from .chain_link import Link, TableChanged
-from .documents import MONEY_LIMIT, complete_document, read_document
+from .documents import MONEY_LIMIT, complete_document, played_at_of, read_document
 from .shoes import shoe_ended_error, shoe_number_of, unknown_shoe_error
 
 User = get_user_model()
@@ -45,6 +45,7 @@ class _Prepared:
     # The table's columns as read when the round was checked (a looked-up table; None for one the
     # caller gave): its lock re-reads them, and the round is written only if they are unchanged.
     table_row: tuple | None = None
+    played_at: object = None  # the document's `played_at`, read; None: dealt when logged
 
 
 def round_log(*, document, logged_by, table: Table | None = None) -> tuple[Round, bool]:
@@ -141,6 +142,7 @@ def round_prepare(
 ) -> _Prepared:
     """Complete, check and replay a document; compute its stake rows. Writes nothing."""
     doc = complete_document(doc, table=table, logged_by=logged_by)
+    played_at = played_at_of(doc, table)
     dealer = _dealer(doc, table, logged_by)
     check_may_log_for(logged_by, table, dealer, supersedes)
     try:
@@ -156,6 +158,7 @@ def round_prepare(
         outcome=outcome,
         stakes=stake_rows(stored, outcome),
         table_row=table_row,
+        played_at=played_at,
     )
 
 
@@ -253,6 +256,11 @@ def round_append(
     # The round's number at its table: a correction keeps the number of the round it corrects.
     record.table_round = supersedes.table_round if supersedes is not None else Link.next_table_round(table, last)
     record.logged_at = timezone.now()
+    # A correction was dealt when the round it corrects was, unless it says otherwise.
+    if prepared.played_at is not None:
+        record.played_at = prepared.played_at
+    else:
+        record.played_at = supersedes.played_at if supersedes is not None else record.logged_at
     chain.seal_round(record, prepared.stakes, supersedes_sha256=None if supersedes is None else supersedes.sha256)
     Link.insert(record, prepared.stakes)
     record.status = status  # derived from the facts beside it; a new record has none yet

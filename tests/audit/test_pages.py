@@ -291,7 +291,7 @@ def test_the_dashboard_adds_up_rounds_findings_and_money(people, audited):
 
 
 def test_the_dashboard_period(people, audited):
-    Round.objects.update(logged_at=timezone.now() - timedelta(days=20))
+    Round.objects.update(played_at=timezone.now() - timedelta(days=20))
     Finding.objects.update(played_at=timezone.now() - timedelta(days=20))
     rollups.rebuild()  # the rows were moved behind the services' back: the rollups follow by a rebuild
     client = login(people.auditor)

@@ -27,7 +27,7 @@ def _direct(user) -> int:
     """The rounds of the last 30 days a user sees that are in force and whose audit status is pending."""
     since = timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0) - timedelta(days=29)
     return Round.objects.filter(
-        scope_q(Round, user), audit_status_q(AuditStatus.PENDING), in_force_q(), logged_at__gte=since
+        scope_q(Round, user), audit_status_q(AuditStatus.PENDING), in_force_q(), played_at__gte=since
     ).count()
 
 
@@ -36,8 +36,8 @@ def test_the_dashboard_counts_the_rounds_still_to_audit_in_its_period_and_scope(
     pit_b = [r for r, _sim in log_rounds(floor.table_b, people.other_dealer, n=3, seed=62)]
     assert _dashboard_pending(people.auditor) == 0
     audit_pending([r.pk for r in pit_a[:4]] + [pit_b[0].pk])
-    # Not counted: a round logged before the period, and a round superseded by a correction.
-    Round.objects.filter(pk=pit_a[0].pk).update(logged_at=timezone.now() - timedelta(days=40))
+    # Not counted: a round dealt before the period, and a round superseded by a correction.
+    Round.objects.filter(pk=pit_a[0].pk).update(played_at=timezone.now() - timedelta(days=40))
     superseded(pit_a[1], by=pit_a[5], decided_by=people.pit_boss)
 
     assert _dashboard_pending(people.auditor) == _direct(people.auditor) == 3

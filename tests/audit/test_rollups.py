@@ -46,7 +46,7 @@ def period() -> Period:
 
 def direct_dashboard(user, p: Period) -> dict:
     rounds = Round.objects.filter(
-        scope_q(Round, user), status=RoundStatus.RECORDED, logged_at__gte=p.start, logged_at__lt=p.end
+        scope_q(Round, user), status=RoundStatus.RECORDED, played_at__gte=p.start, played_at__lt=p.end
     )
     by_status = {row["audit_status"]: row["n"] for row in rounds.values("audit_status").annotate(n=Count("pk"))}
     findings = (
@@ -84,7 +84,7 @@ def direct_dashboard(user, p: Period) -> dict:
 def direct_rates(user, p: Period) -> list[dict]:
     rounds = (
         Round.objects.filter(
-            scope_q(Round, user), status=RoundStatus.RECORDED, logged_at__gte=p.start, logged_at__lt=p.end
+            scope_q(Round, user), status=RoundStatus.RECORDED, played_at__gte=p.start, played_at__lt=p.end
         )
         .exclude(audit_status=AuditStatus.PENDING)
         .values("dealer__username")

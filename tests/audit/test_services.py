@@ -55,7 +55,7 @@ def test_logging_a_round_audits_it_with_the_findings_the_simulator_injected(eage
         assert record.engine_version == engine.ENGINE_VERSION and record.audited_at is not None
         findings = list(Finding.objects.filter(round=record))
         for f in findings:
-            assert (f.table, f.dealer, f.played_at) == (floor.table_a, people.dealer, record.logged_at)
+            assert (f.table, f.dealer, f.played_at) == (floor.table_a, people.dealer, record.played_at)
             assert f.severity == engine.SEVERITY[f.code] and f.engine_version == engine.ENGINE_VERSION
             assert f.status == FindingStatus.OPEN
         if sim.code and sim.player_delta is not None:
@@ -313,7 +313,7 @@ def test_a_run_selects_by_table_dealer_and_days(people, floor, logged, run_now):
     assert run_now(only_unaudited=False, tables=[floor.table_b]).rounds_done == 20
     assert run_now(only_unaudited=False, dealers=[people.other_dealer]).rounds_done == 20
     old = list(Round.objects.filter(table=floor.table_a).order_by("pk")[:10].values_list("pk", flat=True))
-    Round.objects.filter(pk__in=old).update(logged_at=timezone.now() - timedelta(days=10))
+    Round.objects.filter(pk__in=old).update(played_at=timezone.now() - timedelta(days=10))
     today = timezone.localdate()
     assert run_now(only_unaudited=False, date_from=today).rounds_done == 70
     assert run_now(only_unaudited=False, date_to=today - timedelta(days=1)).rounds_done == 10

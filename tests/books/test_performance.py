@@ -275,7 +275,7 @@ def test_the_api_refuses_a_malformed_period_naming_it(rated, client_for, query):
 
 
 def test_the_detail_api_gives_the_pace(floor, make_user, client_for):
-    """Rounds logged through dealing's service a minute apart: the pace is read from their logged_at."""
+    """Rounds logged through dealing's service a minute apart: the pace is read from their played_at."""
     from dealing.models import Round
     from tests.books.conftest import log_rounds
 
@@ -283,8 +283,8 @@ def test_the_detail_api_gives_the_pace(floor, make_user, client_for):
     records = log_rounds(floor.table_a, dealer, 5, seed=3)
     start = timezone.now() - dt.timedelta(hours=1)
     for k, record in enumerate(records):
-        # logged_at is sealed into the chain; the pace reads only it, and this test reads no chain.
-        Round.objects.filter(pk=record.pk).update(logged_at=start + dt.timedelta(minutes=k * 1.5))
+        # played_at is sealed into the chain; the pace reads only it, and this test reads no chain.
+        Round.objects.filter(pk=record.pk).update(played_at=start + dt.timedelta(minutes=k * 1.5))
     Rollup.objects.create(
         day=timezone.localdate(),
         shift_date=timezone.localdate(),
@@ -335,18 +335,18 @@ def test_the_pace_summed_in_postgresql_equals_the_reference(floor, make_user, se
     for record in records:
         at += rng.choice(gaps)
         Round.objects.filter(pk=record.pk).update(
-            logged_at=at, shoe_id=rng.choice(shoes[record.table_id][: rng.choice([1, 2, 3])])
+            played_at=at, shoe_id=rng.choice(shoes[record.table_id][: rng.choice([1, 2, 3])])
         )
     # One round before the period: not read.
-    Round.objects.filter(pk=records[0].pk).update(logged_at=timezone.now() - dt.timedelta(days=40))
+    Round.objects.filter(pk=records[0].pk).update(played_at=timezone.now() - dt.timedelta(days=40))
     period = Period(timezone.localdate() - dt.timedelta(days=30), timezone.localdate())
     for user, tables in [(auditor, [floor.table_a.pk, floor.table_b.pk]), (boss, [floor.table_a.pk])]:
         rows = list(
             Round.objects.filter(
-                dealer=dealer, table_id__in=tables, logged_at__gte=period.start, logged_at__lt=period.end
+                dealer=dealer, table_id__in=tables, played_at__gte=period.start, played_at__lt=period.end
             )
-            .order_by("logged_at", "id")
-            .values_list("table_id", "shoe_id", "logged_at")
+            .order_by("played_at", "id")
+            .values_list("table_id", "shoe_id", "played_at")
         )
         expected = stats.pace(rows, limit, shortest)
         got = selectors.dealer_pace(user=user, dealer_id=dealer.pk, period=period)

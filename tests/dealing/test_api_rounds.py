@@ -172,7 +172,7 @@ def floor_of_rounds(staff, tables, logged):
     theirs = logged(tables.ochko, staff.dealer2, seed=10)
     bad = logged(tables.ochko_b, staff.dealer, seed=11, mistake="wrong_amount")
     far = logged(tables.elsewhere, staff.dealer_c, seed=12)
-    Round.objects.filter(pk=mine[0].pk).update(logged_at=mine[0].logged_at - datetime.timedelta(days=3))
+    Round.objects.filter(pk=mine[0].pk).update(played_at=mine[0].played_at - datetime.timedelta(days=3))
     return dict(shoe=shoe, mine=mine, theirs=theirs, bad=bad, far=far)
 
 
@@ -187,7 +187,7 @@ def test_keyset_pages_skip_no_round_and_repeat_none_while_rounds_are_logged(
     """Issue 17: `?older=` pages cut at a key, not an OFFSET; rounds logged between two page loads
     (newer than every page) neither push a round onto the next page nor come twice."""
     client = api(staff.auditor)
-    before = list(Round.objects.order_by("-logged_at", "-id").values_list("pk", flat=True))
+    before = list(Round.objects.order_by("-played_at", "-id").values_list("pk", flat=True))
     seen, url, params, seed = [], ROUNDS, {"older": "", "limit": 2}, 100
     while url:
         response = client.get(url, params)
@@ -202,7 +202,7 @@ def test_keyset_pages_skip_no_round_and_repeat_none_while_rounds_are_logged(
     # `previous` walks back; a day jump starts at the end of that day; a bad key is a 400.
     last = client.get(ROUNDS, {"older": "", "limit": 2}).json()
     assert client.get(last["next"]).json()["previous"]
-    old_day = Round.objects.get(pk=floor_of_rounds["mine"][0].pk).logged_at.date()
+    old_day = Round.objects.get(pk=floor_of_rounds["mine"][0].pk).played_at.date()
     assert [r["id"] for r in client.get(ROUNDS, {"at": str(old_day)}).json()["results"]] == [
         floor_of_rounds["mine"][0].pk
     ]

@@ -174,10 +174,10 @@ def t_insert_at_end(s):
     _sql(
         "INSERT INTO dealing_round (uid, table_id, shoe_id, position, number, dealer_id, variant, house_rules, "
         "table_min, table_max, document, chain_index, sha256, prev_sha256, revision, supersedes_id, "
-        "amendment_reason, logged_by_id, logged_at, float_owed, "
+        "amendment_reason, logged_by_id, logged_at, played_at, float_owed, "
         "float_logged, chain_key, stakes_hmac) "
         "SELECT %s, table_id, shoe_id, position, number, dealer_id, variant, house_rules, table_min, table_max, "
-        "document, 3, %s, sha256, 1, NULL, '', logged_by_id, logged_at, "
+        "document, 3, %s, sha256, 1, NULL, '', logged_by_id, logged_at, played_at, "
         "float_owed, float_logged, chain_key, stakes_hmac FROM dealing_round WHERE id = %s",
         [uuid.uuid4(), hashlib.sha256(b"forged").hexdigest(), last.pk],
     )
@@ -197,10 +197,10 @@ def t_insert_in_the_middle(s):
     _sql(
         "INSERT INTO dealing_round (uid, table_id, shoe_id, position, number, dealer_id, variant, house_rules, "
         "table_min, table_max, document, chain_index, sha256, prev_sha256, revision, supersedes_id, "
-        "amendment_reason, logged_by_id, logged_at, float_owed, "
+        "amendment_reason, logged_by_id, logged_at, played_at, float_owed, "
         "float_logged, chain_key, stakes_hmac) "
         "SELECT %s, table_id, shoe_id, position, number, dealer_id, variant, house_rules, table_min, table_max, "
-        "document, 1, %s, sha256, 1, NULL, '', logged_by_id, logged_at, "
+        "document, 1, %s, sha256, 1, NULL, '', logged_by_id, logged_at, played_at, "
         "float_owed, float_logged, chain_key, stakes_hmac FROM dealing_round WHERE id = %s",
         [uuid.uuid4(), "f" * 64, s.r9[0].pk],
     )
@@ -367,6 +367,7 @@ KINDS = {
     "round.dealer": _round_update("dealer_id = (SELECT id FROM auth_user WHERE username = 'dealer2')"),
     "round.logged_by": _round_update("logged_by_id = (SELECT id FROM auth_user WHERE username = 'dealer2')"),
     "round.logged_at": _round_update("logged_at = logged_at - interval '1 hour'"),
+    "round.played_at": _round_update("played_at = played_at - interval '1 day'"),
     "round.variant": _round_update("variant = 'veintiuno'"),
     "round.house_rules": _round_update("house_rules = '{}'::jsonb"),
     "round.table_min": _round_update("table_min = table_min - 1"),

@@ -213,7 +213,7 @@ def test_the_theory_report_prices_a_toy_table_with_the_toys_edge(floor, eager, d
         client.post(url, {**data, "action": "save", "checked": result.token})
     auditor = UserFactory(username="toy-auditor", role=AUDITOR)
     StaffFactory(user=auditor, pits=[table.pit])
-    day = Round.objects.get().logged_at.date().isoformat()
+    day = Round.objects.get().played_at.date().isoformat()
     answer = login(auditor).get(reverse("api:books:theory"), {"variant": "toy", "by": "game", "start": day, "end": day})
     assert answer.status_code == 200, answer.content
     (row,) = answer.json()["rows"]

@@ -6,8 +6,13 @@ A refused line is reported with its line number and the import goes on; a summar
 and the exit status is 1 when any line was refused. FILE may be "-" for standard input. Every
 chain's head is signed at the end (a checkpoint, docs/chain.md); the rounds' audits are queued as
 each batch commits.
+
+A round keeps its own `played_at` (round/1); one without is dealt when it is imported. Progress goes
+to stderr after each batch (not with --verbosity 0); --json writes the summary as one JSON object on
+stdout (`stored`, `repeats`, `refused`, and `refusals`: each refused line with its error).
 """
 
+import json as _json
 import os
 import sys
 
@@ -51,8 +56,14 @@ class Command(BaseCommand):
             help="Check the lines in N processes while this one writes (PostgreSQL; default: "
             "one per processor there outside a transaction, else 1: in this one).",
         )
+        parser.add_argument("--json", action="store_true", help="Write the summary as JSON on stdout.")
 
-    def handle(self, *args, file, username=None, table=None, batch=services.IMPORT_BATCH, jobs=None, **options):
+    def handle(
+        self, *args, file, username=None, table=None, batch=services.IMPORT_BATCH, jobs=None, json=False, **options
+    ):
+        self.as_json = json
+        self.refusals: list[dict] = []
+        self.quiet = options.get("verbosity", 1) == 0
         if jobs is None:
             jobs = default_jobs()
         User = get_user_model()
@@ -69,7 +80,13 @@ class Command(BaseCommand):
         stream = sys.stdin.buffer if file == "-" else self._open(file)
         try:
             summary = services.rounds_import(
-                stream, logged_by=user, table=at, refused=self._refused, batch=max(1, batch), jobs=max(1, jobs)
+                stream,
+                logged_by=user,
+                table=at,
+                refused=self._refused,
+                batch=max(1, batch),
+                jobs=max(1, jobs),
+                progress=None if self.quiet else self._progress,
             )
         finally:
             if stream is not sys.stdin.buffer:
@@ -77,12 +94,24 @@ class Command(BaseCommand):
             # Every chain's head signed (docs/chain.md), also when the import stopped part-way: the
             # batches committed before stay. A checkpoint that fails is reported, the rounds stay.
             self._checkpoint()
+        if self.as_json:
+            self.stdout.write(_json.dumps({**summary.to_dict(), "refusals": self.refusals}))
+            if summary.refused:
+                raise CommandError(str(summary), returncode=1)
+            return
         if summary.refused:
             raise CommandError(str(summary), returncode=1)
         self.stdout.write(str(summary))
 
     def _refused(self, number, exc):
-        self.stderr.write(f"line {number}: {exc.message}{_where(exc.extra)}")
+        if self.as_json:
+            where = {key: exc.extra[key] for key in ("code", "path", "event") if exc.extra.get(key) is not None}
+            self.refusals.append({"line": number, "message": str(exc.message), **where})
+        if not (self.as_json and self.quiet):
+            self.stderr.write(f"line {number}: {exc.message}{_where(exc.extra)}")
+
+    def _progress(self, summary):
+        self.stderr.write(f"{summary.lines} lines: {summary}")
 
     def _checkpoint(self):
         check = services.checkpoint_write_all()
