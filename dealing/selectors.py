@@ -17,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -184,6 +184,70 @@ def shoe_items(*, shoe: Shoe) -> list:
     return list(heapq.merge(events, rounds, key=lambda item: item.position))
 
 
+# A page of a shoe's timeline; and the most rounds its page checks as a whole (the engine's shoe check
+# and the cards left read every round of the shoe): beyond it the page is bounded by what it shows,
+# and the whole shoe is judged by its audit.
+SHOE_PAGE = 100
+SHOE_CHECK_LIMIT = 500
+# Every round deals at least two cards (a box's and the dealer's): a shoe whose rounds alone would
+# take every card it holds has none left, known without reading them.
+MIN_CARDS_PER_ROUND = 2
+
+
+@dataclass
+class ShoePage:
+    """A window of a shoe's timeline, in order, and the positions to go on from (None: no more)."""
+
+    items: list
+    earlier: int | None  # pass as `?before=` for the items before these
+    later: int | None  # pass as `?after=` for the items after these
+
+
+def shoe_items_page(*, shoe: Shoe, before: int | None = None, after: int | None = None, size: int = SHOE_PAGE):
+    """At most `size` of a shoe's items (`shoe_items`), cut at a position rather than counted from
+    the start: the latest ones, those before position `before` or those after `after`. Each read
+    is an index range (round_shoe_position, the events' own) of size + 1 rows at most."""
+    events = shoe.events.select_related("dealer", "recorded_by")
+    rounds = shoe.rounds.filter(in_force_q()).select_related("dealer")
+    if after is not None:
+        picked = sorted(
+            [*events.filter(position__gt=after).order_by("position")[: size + 1]]
+            + [*rounds.filter(position__gt=after).order_by("position")[: size + 1]],
+            key=lambda item: item.position,
+        )
+        more_later, items = len(picked) > size, picked[:size]
+        more_earlier = True
+    else:
+        if before is not None:
+            events, rounds = events.filter(position__lt=before), rounds.filter(position__lt=before)
+        picked = sorted(
+            [*events.order_by("-position")[: size + 1]] + [*rounds.order_by("-position")[: size + 1]],
+            key=lambda item: -item.position,
+        )
+        more_earlier, items = len(picked) > size, picked[:size][::-1]
+        more_later = before is not None
+    return ShoePage(
+        items,
+        earlier=items[0].position if items and more_earlier else None,
+        later=items[-1].position if items and more_later else None,
+    )
+
+
+def shoe_round_count(*, shoe: Shoe) -> int:
+    """The rounds dealt from a shoe: the shoe number of its last round (one index read, no count)."""
+    return (
+        Round.objects.filter(shoe=shoe, supersedes__isnull=True)
+        .order_by("-position")
+        .values_list("number", flat=True)
+        .first()
+    ) or 0
+
+
+def shoe_event_counts(*, shoe: Shoe) -> dict:
+    """How many events of each kind a shoe has (a few: its loading, burns, dealer changes)."""
+    return dict(shoe.events.order_by().values("kind").annotate(n=Count("id")).values_list("kind", "n"))
+
+
 def shoe_document(*, shoe: Shoe, items: list | None = None) -> dict:
     """The engine's `shoe/1` document of a stored shoe: its events and rounds in force, in order
     (`engine.check_shoe(shoe_document(shoe=...))` judges burns, fees, card counts, reshuffles).
@@ -228,6 +292,8 @@ def shoe_cards_left(*, shoe: Shoe, items: list | None = None) -> int | None:
     if game is None or not game.shoe_counted:
         return None
     if items is None:
+        if shoe_round_count(shoe=shoe) * MIN_CARDS_PER_ROUND >= shoe.decks * len(module.PACK):
+            return 0
         out = shoe.events.filter(kind=ShoeEventKind.BURN).count()
         documents = shoe.rounds.filter(in_force_q()).values_list("document", flat=True)
     else:
@@ -289,9 +355,13 @@ def shoe_list_others(*, shoes: QuerySet, shoe: Shoe | None) -> QuerySet:
     return shoes.exclude(pk=shoe.pk if shoe else None).order_by("-number")[:12]
 
 
-def round_ids_visible_in_shoe(*, user, shoe: Shoe) -> set:
-    """The ids of the rounds of a shoe the user may see (a dealer: those he dealt)."""
-    return set(rounds_visible(user).filter(shoe=shoe).values_list("pk", flat=True))
+def round_ids_visible_in_shoe(*, user, shoe: Shoe, among=None) -> set:
+    """The ids of the rounds of a shoe the user may see (a dealer: those he dealt); of `among` (ids)
+    only, when given (a page of the shoe)."""
+    rounds = rounds_visible(user).filter(shoe=shoe)
+    if among is not None:
+        rounds = rounds.filter(pk__in=list(among))
+    return set(rounds.values_list("pk", flat=True))
 
 
 def round_find(*, user, pk: int) -> Round | None:

@@ -1,6 +1,7 @@
 """A table's shoe: its events, rounds and actions."""
 
 from django.contrib import messages
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
@@ -100,35 +101,54 @@ def shoe_page(request, name: str, number: int | None = None):
         "other_shoes": selectors.shoe_list_others(shoes=shoes, shoe=shoe),
     }
     if shoe is not None:
-        items = selectors.shoe_items(shoe=shoe)
-        visible = selectors.round_ids_visible_in_shoe(user=user, shoe=shoe)
-        context.update(_shoe_summary(shoe, items, visible))
+        context.update(_shoe_summary(request, user, shoe))
     return render(request, "dealing/shoe.html", context)
 
 
-def _shoe_summary(shoe: Shoe, items: list, visible_rounds: set) -> dict:
-    rows = []
-    burns = changes = rounds = 0
-    for item in items:
-        if isinstance(item, Round):
-            rounds += 1
-            rows.append({"kind": "round", "item": item, "visible": item.pk in visible_rounds})
-        else:
-            burns += item.kind == ShoeEventKind.BURN
-            changes += item.kind == ShoeEventKind.DEALER_CHANGE
-            rows.append({"kind": item.kind, "item": item})
+def _position(request, name: str) -> int | None:
+    value = request.GET.get(name)
+    if value is None:
+        return None
     try:
-        findings = engine.check_shoe(selectors.shoe_document(shoe=shoe, items=items))
-    except engine.RoundError as exc:
-        findings = []
-        rows.append({"kind": "error", "message": exc.message})
+        return max(0, int(value))
+    except ValueError:
+        raise Http404 from None
+
+
+def _shoe_summary(request, user, shoe: Shoe) -> dict:
+    """The shoe's facts and one page of its timeline. What reads the whole shoe (the engine's shoe
+    check, the cards left) runs only while the shoe has at most SHOE_CHECK_LIMIT rounds: the page
+    costs what it shows however many rounds were logged to the shoe."""
+    page = selectors.shoe_items_page(shoe=shoe, before=_position(request, "before"), after=_position(request, "after"))
+    visible = selectors.round_ids_visible_in_shoe(
+        user=user, shoe=shoe, among=[item.pk for item in page.items if isinstance(item, Round)]
+    )
+    rows = []
+    for item in page.items:
+        if isinstance(item, Round):
+            rows.append({"kind": "round", "item": item, "visible": item.pk in visible})
+        else:
+            rows.append({"kind": item.kind, "item": item})
+    rounds = selectors.shoe_round_count(shoe=shoe)
+    counts = selectors.shoe_event_counts(shoe=shoe)
     total = shoe.decks * len(engine.variant(shoe.table.variant).PACK)
-    left = selectors.shoe_cards_left(shoe=shoe, items=items)
+    findings, left, checked = [], None, rounds <= selectors.SHOE_CHECK_LIMIT
+    if checked:
+        items = selectors.shoe_items(shoe=shoe)
+        try:
+            findings = engine.check_shoe(selectors.shoe_document(shoe=shoe, items=items))
+        except engine.RoundError as exc:
+            rows.append({"kind": "error", "message": exc.message})
+        left = selectors.shoe_cards_left(shoe=shoe, items=items)
+    else:
+        left = selectors.shoe_cards_left(shoe=shoe)
     return {
         "rows": rows,
-        "burns": burns,
-        "changes": changes,
+        "page": page,
+        "burns": counts.get(ShoeEventKind.BURN, 0),
+        "changes": counts.get(ShoeEventKind.DEALER_CHANGE, 0),
         "round_count": rounds,
+        "shoe_checked": checked,
         "shoe_findings": findings,
         "cards_total": total,
         "cards_left": left,

@@ -1,6 +1,8 @@
 """The shoe page: the shoe in play, its burns, dealer changes and rounds in order, the cards left,
 and its actions (start a shoe, a burn with the paid fee prefilled, a dealer change) through the services."""
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -153,3 +155,53 @@ def test_an_ended_shoe_is_still_shown_by_its_number(staff, tables):
     page = dealer.get(reverse("dealing:shoe_number", kwargs={"name": "R-1", "number": old.number}))
     assert page.context["shoe"] == old and "ended" in page.content.decode()
     assert "Record the burn" not in page.content.decode()
+
+
+def _positions(response) -> list[int]:
+    return [int(p) for p in re.findall(r'<span class="pos">#(\d+)</span>', response.content.decode())]
+
+
+def test_the_shoe_page_pages_its_timeline_by_position(staff, tables, logged, monkeypatch):
+    from dealing import selectors
+
+    monkeypatch.setattr(selectors, "SHOE_PAGE", 4)
+    monkeypatch.setattr(selectors.shoe_items_page, "__kwdefaults__", {"before": None, "after": None, "size": 4})
+    shoe = loaded(tables.ochko, staff.dealer, burns=6)
+    for k in range(5):
+        logged(tables.ochko, staff.dealer, seed=40 + k)
+    everything = [item.position for item in selectors.shoe_items(shoe=shoe)]
+    assert len(everything) == 12  # the shuffle, 6 burns, 5 rounds
+    client = client_as(staff.dealer)
+    page = client.get(shoe_url())
+    assert _positions(page) == everything[-4:]  # the latest, in order
+    seen, html = [], page.content.decode()
+    for _ in range(5):
+        if 'rel="prev"' not in html:
+            break
+        before = int(re.search(r'rel="prev" href="\?before=(\d+)"', html).group(1))
+        page = client.get(shoe_url() + f"?before={before}")
+        html = page.content.decode()
+        seen = _positions(page) + seen
+    assert seen + everything[-4:] == everything  # every item once, nothing repeated
+    later = client.get(shoe_url() + f"?after={everything[3]}")
+    assert _positions(later) == everything[4:8]
+    assert client.get(shoe_url() + "?before=x").status_code == 404
+
+
+def test_a_shoe_with_more_rounds_than_the_page_checks_is_not_read_whole(staff, tables, logged, monkeypatch):
+    from dealing import selectors
+
+    loaded(tables.ochko, staff.dealer, burns=6)
+    for k in range(3):
+        logged(tables.ochko, staff.dealer, seed=50 + k)
+    monkeypatch.setattr(selectors, "SHOE_CHECK_LIMIT", 2)
+
+    def whole(**kwargs):
+        raise AssertionError("the whole shoe was read")
+
+    monkeypatch.setattr(selectors, "shoe_items", whole)
+    response = client_as(staff.dealer).get(shoe_url())
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "3 rounds: too many to check here as a whole" in html
+    assert len(_positions(response)) == 10  # the shuffle, 6 burns, 3 rounds: one page
