@@ -21,6 +21,8 @@ class AuditConfig(AppConfig):
         hooks.subscribe(subscribers.rounds_committed)
         # Each round record written gets its pending audit row in the same transaction.
         hooks.subscribe_written(subscribers.rounds_written)
+        # A shoe overfilled is checked at once (the round that overfills it has just committed).
+        hooks.subscribe_overfull(subscribers.shoe_overfull)
         # ...and the rounds whose status it changes (a correction approved), for the rollups.
         hooks.watch_changes(rollups.rounds_changing)
         # Every worker sweeps for rounds whose audit message was lost (audit/sweep.py).

@@ -7,6 +7,9 @@
                           INSIDE its transaction: audit subscribes (`subscribe_written`) and appends
                           the round's pending audit row with it, so which rounds still need an audit
                           is known from the database, committed or rolled back with the round
+    shoe_overfull(id)     a round was just logged to a shoe that cannot hold that many (more rounds
+                          than its cards can deal), inside its transaction; announced once, when it
+                          commits: audit checks the shoe then, not only once it ends
     rounds_changing(ids)  around a change of rounds' status inside its transaction (a correction
                           approved: the old revision superseded, the new one in force); audit's
                           rollups watch it to move the rounds' totals in the same transaction
@@ -93,6 +96,21 @@ def rounds_batched():
         _batch.reset(token)
     if ids:
         transaction.on_commit(lambda: _announce(ids, bulk=True))
+
+
+_overfull: list[Callable[[int], None]] = []
+
+
+def subscribe_overfull(subscriber: Callable[[int], None]) -> None:
+    """Call `subscriber(shoe_id)` after the commit of the round that overfills a shoe (once, however
+    often it subscribes)."""
+    if subscriber not in _overfull:
+        _overfull.append(subscriber)
+
+
+def shoe_overfull(shoe_id: int) -> None:
+    """A shoe was just given more rounds than it can deal (inside the transaction writing them)."""
+    transaction.on_commit(lambda: [subscriber(shoe_id) for subscriber in list(_overfull)])
 
 
 def watch_changes(watcher: Callable[[list[int]], object]) -> None:

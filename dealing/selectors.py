@@ -233,6 +233,15 @@ def shoe_items_page(*, shoe: Shoe, before: int | None = None, after: int | None 
     )
 
 
+def shoe_round_limit(shoe: Shoe) -> int | None:
+    """The most rounds a shoe's cards can deal (MIN_CARDS_PER_ROUND each); None where the pack is
+    gathered again and dealt on (veintiuno), so no number of rounds is too many."""
+    game = engine_games.get(shoe.table.variant)
+    if game is None or not game.shoe_counted:
+        return None
+    return shoe.decks * len(engine.variant(shoe.table.variant).PACK) // MIN_CARDS_PER_ROUND
+
+
 def shoe_round_count(*, shoe: Shoe) -> int:
     """The rounds dealt from a shoe: the shoe number of its last round (one index read, no count)."""
     return (

@@ -37,7 +37,7 @@ from django.utils.translation import gettext as _
 from casino.db import model_from_row
 from casino.errors import ServiceError
 from casino.models import Table
-from dealing import chain, engine, hooks
+from dealing import chain, engine, hooks, selectors
 from dealing.access import check_may_log_at, check_may_log_for, dealer_of
 from dealing.engine.base import rules_jsonable
 from dealing.errors import engine_error, refuse
@@ -621,6 +621,9 @@ class _Importer:
                 dealt = (dealt[0] if dealt is not None else None) or 0
                 for j, item in enumerate(group):
                     slots[item.line] = (shoe.pk, first + j, dealt + j + 1)
+                limit = selectors.shoe_round_limit(shoe)
+                if limit is not None and dealt <= limit < dealt + k:  # this batch overfills it
+                    hooks.shoe_overfull(shoe.pk)
         return slots
 
 

@@ -255,6 +255,10 @@ def round_append(
     record.shoe, record.position, record.number = _shoe_slot(table, reference, number, supersedes, last, shoe)
     # The round's number at its table: a correction keeps the number of the round it corrects.
     record.table_round = supersedes.table_round if supersedes is not None else Link.next_table_round(table, last)
+    if supersedes is None and record.shoe is not None:
+        limit = selectors.shoe_round_limit(record.shoe)
+        if limit is not None and record.number == limit + 1:  # the round that overfills it, said once
+            hooks.shoe_overfull(record.shoe.pk)
     record.logged_at = timezone.now()
     # A correction was dealt when the round it corrects was, unless it says otherwise.
     if prepared.played_at is not None:
