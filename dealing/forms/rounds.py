@@ -12,6 +12,7 @@ A new game adds a subclass of `RoundForm` (its fields, `build()`, `field_of()`, 
 (docs/games.md); pages find it with `dealing.games.form_for(variant)`.
 """
 
+import datetime as dt
 import hashlib
 import re
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from decimal import Decimal
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -162,6 +164,10 @@ def pit_dealers(table):
     return [u for u in users if has_role(u, DEALER)]
 
 
+# A round saved this long after it was dealt is a late entry, which says why.
+LATE_AFTER = dt.timedelta(minutes=15)
+
+
 class RoundForm(forms.Form):
     """What every game's round form shares: the round's id, the dealer, the engine's check."""
 
@@ -198,6 +204,21 @@ class RoundForm(forms.Form):
                 widget=forms.Textarea(attrs={"rows": 2, "class": "reason-input"}),
             )
             self.extra_header = {k: v for k, v in amends.document.items() if k not in _HEADER_KEYS}
+        if amends is None:
+            # A round entered late keeps when it was dealt (round/1 `played_at`); a correction keeps
+            # the time of the round it corrects (in its header).
+            self.fields["played_at"] = forms.DateTimeField(
+                label=_("Dealt at"),
+                required=False,
+                widget=forms.DateTimeInput(attrs={"type": "datetime-local", "step": "1"}, format="%Y-%m-%dT%H:%M:%S"),
+                help_text=_("Only for a round entered late: when it was dealt, on the floor's clock."),
+            )
+            self.fields["late_reason"] = forms.CharField(
+                label=_("Why is it entered late?"),
+                max_length=2000,
+                required=False,
+                widget=forms.Textarea(attrs={"rows": 2, "class": "reason-input"}),
+            )
         self.dealer_fixed = not user.is_superuser and not _logs_for_others(user)
         if not self.dealer_fixed:
             choices = [(u.get_username(), dealer_label(u)) for u in pit_dealers(table)]
@@ -210,6 +231,17 @@ class RoundForm(forms.Form):
         if self.amends is None or (self.cleaned_data.get("reason") or "").strip():
             return False
         self.add_error("reason", _("Say why the round is corrected: the pit boss reads it."))
+        return True
+
+    def late_reason_missing(self) -> bool:
+        """A round dealt more than LATE_AFTER before it is saved is saved only with the reason it
+        was entered late; the error goes on the reason's field."""
+        played_at = self.cleaned_data.get("played_at")
+        if played_at is None or timezone.now() - played_at <= LATE_AFTER:
+            return False
+        if (self.cleaned_data.get("late_reason") or "").strip():
+            return False
+        self.add_error("late_reason", _("Say why the round is entered late: the pit boss reads it."))
         return True
 
     # What a game's form provides.
@@ -311,8 +343,19 @@ class RoundForm(forms.Form):
             "table": {"name": table.name, "min": amount_json(table.min_bet), "max": amount_json(table.max_bet)},
             "rules": dict(table.rules or {}),
             "dealer": self.dealer_username(),
+            **self._late_header(),
             **self.extra_header,
         }
+
+    def _late_header(self) -> dict:
+        played_at = self.cleaned_data.get("played_at")
+        if played_at is None:
+            return {}
+        head = {"played_at": timezone.localtime(played_at).isoformat()}
+        reason = (self.cleaned_data.get("late_reason") or "").strip()
+        if reason:
+            head["late_reason"] = reason  # in the record, so the chain keeps why it came late
+        return head
 
     def check(self, *, checked: str | None = None) -> Check:
         """Build the document from the cleaned form and replay it: findings and errors on their fields.

@@ -92,7 +92,7 @@ def _round_form_page(request, table: Table, form_class, *, amends: Round | None 
                         notice = _(
                             "The round changed since it was checked: look at the engine's findings again, then save."
                         )
-                    elif form.reason_missing():
+                    elif form.reason_missing() or form.late_reason_missing():
                         refused = True
                     else:
                         saved = _save_round(request, form, table, result, amends)

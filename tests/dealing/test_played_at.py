@@ -129,3 +129,43 @@ def test_a_round_logged_today_for_last_month_lands_in_last_months_rollup(api, st
     day = timezone.localtime(at).date()
     assert list(Rollup.objects.values_list("day", "rounds")) == [(day, 1)]
     assert rollups.differences() == []
+
+
+def _form_save(client, url, data):
+    checked = client.post(url, {**data, "action": "check"}).context["result"]
+    return client.post(url, {**data, "checked": checked.token, "action": "save"})
+
+
+def test_the_round_form_takes_a_late_round_with_its_time_and_reason(staff, opened):
+    from django.test import Client
+    from django.urls import reverse
+
+    from tests.dealing.test_pages import round_data
+
+    client = Client()
+    client.force_login(staff.dealer)
+    url = reverse("dealing:round_new", kwargs={"name": opened.name})
+    dealt = timezone.localtime() - dt.timedelta(hours=3)
+    data = {**round_data(), "played_at": dealt.strftime("%Y-%m-%dT%H:%M:%S")}
+    refused = _form_save(client, url, data)
+    assert refused.status_code == 200 and not Round.objects.exists()
+    assert "Say why the round is entered late" in refused.content.decode()
+    saved = _form_save(client, url, {**data, "late_reason": "Terminal down; from the paper sheet."})
+    assert saved.status_code == 302
+    record = Round.objects.get()
+    assert record.played_at == dealt.replace(microsecond=0)
+    assert record.document["late_reason"] == "Terminal down; from the paper sheet."
+
+
+def test_a_round_entered_on_time_needs_no_reason(staff, tables):
+    from django.test import Client
+    from django.urls import reverse
+
+    from tests.dealing.test_pages import round_data
+
+    client = Client()
+    client.force_login(staff.dealer)
+    url = reverse("dealing:round_new", kwargs={"name": tables.ochko.name})
+    assert _form_save(client, url, round_data()).status_code == 302
+    record = Round.objects.get()
+    assert record.played_at == record.logged_at and "played_at" not in record.document
