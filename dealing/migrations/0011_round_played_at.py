@@ -16,7 +16,7 @@ PACE_NEW = models.Index(
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("dealing", "0009_round_dealer_pace"),
+        ("dealing", "0010_halt_override"),
     ]
 
     operations = [
