@@ -20,12 +20,11 @@ from .models import Pit, Table
 from .roles import AUDITOR, DEALER, INSPECTOR, PIT_BOSS, TRAINEE
 
 DEMO_PASSWORD = "demo"
-# The demo users who sign in with a second factor (the production default of OTP_REQUIRED_ROLES)
-# share one authenticator key, known and printed by `manage.py demo_floor`: add it to an
+# The demo users who sign in with a second factor (the production default of OTP_REQUIRED_ROLES:
+# DEMO_TOTP_USERS below) share one authenticator key, known and printed by `manage.py demo_floor`: add it to an
 # authenticator app once (or set OTP_REQUIRED_ROLES= to switch the second factor off). The demo
 # floor runs with DEBUG only, so the key never guards a real account.
 DEMO_TOTP_KEY = "3132333435363738393031323334353637383930"  # hex of "12345678901234567890"
-DEMO_TOTP_USERS = ("pitboss1", "auditor1", "admin")
 
 PITS = [
     ("Pit A", "21 Ochko tables."),
@@ -57,6 +56,9 @@ USERS = [
     ("trainee1", "Timur", "Kozlov", TRAINEE, "T-501"),
     ("admin", "Floor", "Administrator", None, ""),
 ]
+DEMO_TOTP_USERS = tuple(
+    username for username, _first, _last, role, _badge in USERS if role in (PIT_BOSS, AUDITOR, None)
+)
 
 
 # The demo loaders of the apps above the floor, registered in their AppConfig.ready():
