@@ -22,6 +22,9 @@ export DEBUG=1 ALLOWED_HOSTS=127.0.0.1,localhost
 # The run is one token and one address making thousands of calls: not what the throttles are for
 # (tests/casino/test_throttling.py proves the 429, and the schema documents it on every operation).
 export THROTTLE_TOKEN_RATE=100000/minute THROTTLE_USER_RATE=100000/minute THROTTLE_ANON_RATE=100000/minute
+# The superuser's token is asked for with a password only: the second factor (tests/casino/
+# test_second_factor.py proves it) is off for this run, as OTP_REQUIRED_ROLES= turns it off.
+export OTP_REQUIRED_ROLES=
 # Eager tasks unless a broker is configured (CI's Redis: the rounds logged are then queued).
 .venv/bin/python manage.py migrate --no-input -v0
 .venv/bin/python manage.py demo_floor >/dev/null
@@ -34,7 +37,7 @@ GAMEMATH_WARM=1 .venv/bin/gunicorn casino.wsgi:application --bind "127.0.0.1:$PO
   --limit-request-line 0 >"$SERVER_LOG" 2>&1 &
 SERVER=$!
 trap 'kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true' EXIT
-for _ in $(seq 1 600); do  # up to 5 min: the game math is solved before the workers start
+for _ in $(seq 1 1800); do  # up to 15 min: the game math (exact splits included) is solved before the workers start
   if curl -fsS -o /dev/null "$BASE/healthz" 2>/dev/null; then break; fi
   sleep 0.5
 done

@@ -14,6 +14,17 @@ def ensure_role_groups(using="default", **kwargs):
         Group.objects.using(using).get_or_create(name=name)
 
 
+def last_login_update(sender, user, **kwargs):
+    """Django's update_last_login, without a row in the change history (casino/models.py)."""
+    from django.contrib.auth.models import update_last_login
+
+    user.skip_history_when_saving = True
+    try:
+        update_last_login(sender, user, **kwargs)
+    finally:
+        del user.skip_history_when_saving
+
+
 class CasinoConfig(AppConfig):
     name = "casino"
     verbose_name = _("Floor")
@@ -26,3 +37,8 @@ class CasinoConfig(AppConfig):
 
         security.connect()
         request_finished.connect(request_id.forget, dispatch_uid="casino.request_id.forget")
+        # A login saves the user's last_login: no change to him for the history to record.
+        from django.contrib.auth.signals import user_logged_in
+
+        user_logged_in.disconnect(dispatch_uid="update_last_login")
+        user_logged_in.connect(last_login_update, dispatch_uid="update_last_login")

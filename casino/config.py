@@ -106,3 +106,23 @@ def celery_settings_from(broker_url: str | None) -> dict:
         "CELERY_RESULT_BACKEND": None,
         "CELERY_TASK_ALWAYS_EAGER": True,
     }
+
+
+# The names OTP_REQUIRED_ROLES may hold: the roles, and "admin" for superusers (who hold no group).
+# Spelt out here because settings are read before casino.roles can be imported (it needs the apps);
+# tests/casino/test_second_factor.py holds the two lists equal.
+OTP_ADMIN = "admin"
+OTP_ROLE_NAMES = ("dealer", "inspector", "pit_boss", "auditor", "trainee", OTP_ADMIN)
+
+
+def otp_required_roles_from(value: str | None) -> tuple[str, ...]:
+    """The roles that must sign in with a second factor (OTP_REQUIRED_ROLES, comma-separated), or
+    ImproperlyConfigured for a misspelt one: a typo must not quietly drop the second factor."""
+    names = tuple(name.strip() for name in (value or "").split(",") if name.strip())
+    unknown = sorted(set(names) - set(OTP_ROLE_NAMES))
+    if unknown:
+        raise ImproperlyConfigured(
+            f"OTP_REQUIRED_ROLES: unknown role(s) {', '.join(unknown)}; "
+            f"choose among {', '.join(OTP_ROLE_NAMES)}, or leave it empty to require none."
+        )
+    return names

@@ -1,6 +1,7 @@
 from django.utils.translation import gettext_lazy as _
 
 from . import navigation as nav
+from .identity import second_factor_passed
 from .roles import ROLE_LABELS, ROLES, user_roles
 
 
@@ -14,7 +15,8 @@ def navigation(request):
     else:
         held = user_roles(user)
         labels = [ROLE_LABELS[role] for role in ROLES if role in held]
-    items = nav.items_for(user)
+    # Until the second factor is passed every page but its own redirects there: offer none.
+    items = nav.items_for(user) if second_factor_passed(user) else []
     match = getattr(request, "resolver_match", None)
     return {
         "nav_items": items,

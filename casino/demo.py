@@ -14,12 +14,17 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from . import services
+from . import selectors, services
 from .choices import Variant
 from .models import Pit, Table
 from .roles import AUDITOR, DEALER, INSPECTOR, PIT_BOSS, TRAINEE
 
 DEMO_PASSWORD = "demo"
+# The demo users who sign in with a second factor (the production default of OTP_REQUIRED_ROLES:
+# DEMO_TOTP_USERS below) share one authenticator key, known and printed by `manage.py demo_floor`: add it to an
+# authenticator app once (or set OTP_REQUIRED_ROLES= to switch the second factor off). The demo
+# floor runs with DEBUG only, so the key never guards a real account.
+DEMO_TOTP_KEY = "3132333435363738393031323334353637383930"  # hex of "12345678901234567890"
 
 PITS = [
     ("Pit A", "21 Ochko tables."),
@@ -51,6 +56,9 @@ USERS = [
     ("trainee1", "Timur", "Kozlov", TRAINEE, "T-501"),
     ("admin", "Floor", "Administrator", None, ""),
 ]
+DEMO_TOTP_USERS = tuple(
+    username for username, _first, _last, role, _badge in USERS if role in (PIT_BOSS, AUDITOR, None)
+)
 
 
 # The demo loaders of the apps above the floor, registered in their AppConfig.ready():
@@ -111,6 +119,9 @@ def demo_floor_load() -> DemoResult:
             )
             result.created.append(f"user {username}")
         services.staff_enrol(user=user, roles=(role,) if role else (), pits=list(pits.values()), badge=badge)
+        if username in DEMO_TOTP_USERS and selectors.totp_device_confirmed(user=user) is None:
+            services.totp_device_create(user=user, key=DEMO_TOTP_KEY)
+            result.created.append(f"authenticator of {username}")
 
     # What the apps above the floor add (shoes, rounds, incidents, a game night), each loader
     # idempotent like the steps above; casino imports none of them (register_loader).

@@ -51,6 +51,37 @@ class MessageMiddleware(messages_middleware.MessageMiddleware):
         return super().__call__(request)
 
 
+class IdleTimeoutMiddleware:
+    """A signed-in session idle for SESSION_IDLE_TIMEOUT minutes is ended (casino/identity.py)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if not is_token_api_call(request):
+            from .identity import session_idle_check
+
+            session_idle_check(request)
+        return self.get_response(request)
+
+
+class SecondFactorMiddleware:
+    """After django-otp's middleware: a person who owes the second factor reaches only the enrol,
+    verify and logout pages (casino/identity.py). Token calls carry a token issued with the code."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if not is_token_api_call(request):
+            from .identity import second_factor_gate
+
+            refused = second_factor_gate(request)
+            if refused is not None:
+                return refused
+        return self.get_response(request)
+
+
 class SecurityRefusalMiddleware:
     """Each refusal (a 403 answer, page or API) goes to the security log too, with who, what and
     why (the reason the API recorded, casino/log_filters.py). Other answers pass untouched."""

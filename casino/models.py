@@ -3,6 +3,7 @@
 from decimal import Decimal
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
@@ -10,6 +11,8 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
+from simple_history import register
+from simple_history.models import HistoricalRecords
 
 from dealing.engine.errors import RoundError
 from dealing.engine.money import fmt, parse_amount
@@ -27,6 +30,8 @@ class Pit(models.Model):
 
     name = models.CharField(_("name"), max_length=NAME_MAX, unique=True, validators=[FloorNameValidator()])
     description = models.TextField(_("description"), blank=True)
+    # Every change, with who made it, before and after (casino/history.py; issue 35, item 5).
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["name"]
@@ -71,6 +76,7 @@ class Table(models.Model):
         default=timezone.now,
         help_text=_("Rounds dealt before this time are refused; set it earlier to import the table's history."),
     )
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["pit__name", "name"]
@@ -155,6 +161,8 @@ class Staff(models.Model):
     badge = models.CharField(
         _("badge"), max_length=16, blank=True, help_text=_("Short code on the staff member's badge.")
     )
+    # The pits too: each membership added or removed is a change of its own.
+    history = HistoricalRecords(m2m_fields=["pits"])
 
     class Meta:
         ordering = ["user__username"]
@@ -178,6 +186,9 @@ class SecurityEvent(models.Model):
         TOKEN_ISSUED = "token_issued", _("token issued")
         TOKEN_REVOKED = "token_revoked", _("token revoked")
         REFUSAL = "refusal", _("permission refused")
+        SECOND_FACTOR = "otp", _("second factor passed")
+        SECOND_FACTOR_FAILED = "otp_failed", _("second factor failed")
+        SECOND_FACTOR_ENROLLED = "otp_enrolled", _("second factor enrolled")
 
     at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
     user = models.ForeignKey(
@@ -242,3 +253,14 @@ class DeviceToken(models.Model):
     @property
     def is_live(self) -> bool:
         return self.token_id is not None and self.revoked_at is None
+
+
+# People: the account's names, whether it is active or a superuser, and its roles (groups), each
+# change with who made it. The password's hash is no one's to read, and the time of the last login
+# is a login, not a change (casino/apps.py saves it without a history row).
+register(
+    get_user_model(),
+    app="casino",
+    m2m_fields=["groups"],
+    excluded_fields=["password", "last_login"],
+)

@@ -82,4 +82,5 @@ def menu_for(items: list[dict], current: str | None = None) -> list[dict]:
 register(NavItem(_("Floor"), "casino:floor", roles=FLOOR_ROLES, order=10))
 register(NavItem(_("Lockouts"), "casino:lockouts", roles=(PIT_BOSS,), order=90, group="more"))
 register(NavItem(_("Security log"), "casino:security_log", roles=(AUDITOR,), order=91, group="more"))
+register(NavItem(_("Change history"), "casino:change_history", roles=(AUDITOR,), order=92, group="more"))
 register(NavItem(_("Admin"), "admin:index", roles=(), order=1000, group="more"))

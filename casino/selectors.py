@@ -1,5 +1,6 @@
 """Reads of the floor."""
 
+import json
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -7,11 +8,12 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from dealing import engine
 
 from . import house_rules
-from .models import Pit, SecurityEvent, Table
+from .models import Pit, SecurityEvent, Staff, Table
 from .roles import PIT_BOSS, has_role, user_pits
 from .scope import restrict
 
@@ -173,3 +175,146 @@ def security_event_list(*, filters: dict | None = None) -> QuerySet:
     if filters.get("until"):
         events = events.filter(at__date__lte=filters["until"])
     return events
+
+
+# --- the second factor (issue 37, item 7) ----------------------------------------------------
+
+
+def totp_device_confirmed(*, user):
+    """The user's enrolled authenticator (a confirmed TOTP device), or None."""
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    return TOTPDevice.objects.filter(user=user, confirmed=True).order_by("pk").first()
+
+
+def totp_device_pending(*, user):
+    """The authenticator the user is enrolling (not confirmed yet), or None."""
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    return TOTPDevice.objects.filter(user=user, confirmed=False).order_by("pk").first()
+
+
+# --- the history of changes to the floor and its people (issue 35, item 5) --------------------
+
+CHANGE_KINDS = ("pit", "table", "staff", "user")
+# The fields each kind's history shows, in this order (the rest are bookkeeping: ids, history's own).
+CHANGE_FIELDS = {
+    "pit": ("name", "description"),
+    "table": ("name", "pit", "variant", "min_bet", "max_bet", "boxes", "chips", "rules", "is_active"),
+    "staff": ("user", "badge", "pits"),
+    "user": ("username", "first_name", "last_name", "email", "is_active", "is_staff", "is_superuser", "groups"),
+}
+
+
+@dataclass
+class Change:
+    """One recorded change: when, by whom, to what, and each field that changed (before, after)."""
+
+    at: object
+    by: str
+    kind: str
+    action: str  # "+" created, "~" changed, "-" deleted (django-simple-history's history_type)
+    subject: str
+    # (field name, its label in the reader's language, before, after)
+    fields: list[tuple[str, str, str, str]] = field(default_factory=list)
+
+
+def _history_models() -> dict:
+    return {
+        "pit": Pit.history.model,
+        "table": Table.history.model,
+        "staff": Staff.history.model,
+        "user": get_user_model().history.model,
+    }
+
+
+def _tracked_models() -> dict:
+    return {"pit": Pit, "table": Table, "staff": Staff, "user": get_user_model()}
+
+
+def change_field_label(kind: str, name: str) -> str:
+    return str(_tracked_models()[kind]._meta.get_field(name).verbose_name)
+
+
+def _shown(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return gettext("yes") if value else gettext("no")
+    if isinstance(value, dict | list):
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return str(value)
+
+
+def _snapshot(kind: str, record, names: dict) -> dict[str, str]:
+    """The record's fields as text, foreign keys and memberships by name."""
+    values = {}
+    for name in CHANGE_FIELDS[kind]:
+        if kind == "table" and name == "pit":
+            values[name] = names["pit"].get(record.pit_id, f"#{record.pit_id}")
+        elif kind == "staff" and name == "user":
+            values[name] = names["user"].get(record.user_id, f"#{record.user_id}")
+        elif name == "pits":
+            values[name] = ", ".join(
+                sorted(names["pit"].get(row.pit_id, f"#{row.pit_id}") for row in record.pits.all())
+            )
+        elif name == "groups":
+            values[name] = ", ".join(sorted(names["group"].get(row.group_id, "") for row in record.groups.all()))
+        else:
+            values[name] = _shown(getattr(record, name))
+    return values
+
+
+def _subject(kind: str, record, names: dict) -> str:
+    if kind == "staff":
+        return names["user"].get(record.user_id, f"#{record.user_id}")
+    return record.username if kind == "user" else record.name
+
+
+def change_list(*, filters: dict | None = None, offset: int = 0, limit: int = 50) -> list[Change]:
+    """Changes to pits, tables, staff and users, newest first, narrowed by `filters` (kind, since,
+    until: dates in the casino's time zone, both included); `limit` of them after `offset`."""
+    from django.contrib.auth.models import Group
+
+    filters = filters or {}
+    kinds = [filters["kind"]] if filters.get("kind") else list(CHANGE_KINDS)
+    since, until = filters.get("since"), filters.get("until")
+    records = []
+    for kind in kinds:
+        rows = _history_models()[kind].objects.select_related("history_user")
+        if since:
+            rows = rows.filter(history_date__date__gte=since)
+        if until:
+            rows = rows.filter(history_date__date__lte=until)
+        records += [(kind, row) for row in rows.order_by("-history_date", "-history_id")[: offset + limit]]
+    records.sort(key=lambda entry: (entry[1].history_date, entry[1].history_id), reverse=True)
+    page = records[offset : offset + limit]
+    names = {
+        "pit": dict(Pit.objects.values_list("pk", "name")),
+        "user": dict(get_user_model().objects.values_list("pk", "username")),
+        "group": dict(Group.objects.values_list("pk", "name")),
+    }
+    changes = []
+    for kind, record in page:
+        after = _snapshot(kind, record, names)
+        previous = record.prev_record if record.history_type != "+" else None
+        before = _snapshot(kind, previous, names) if previous is not None else {}
+        if record.history_type == "-":
+            before, after = after, {}
+        fields = [
+            (name, change_field_label(kind, name), before.get(name, ""), after.get(name, ""))
+            for name in CHANGE_FIELDS[kind]
+            if before.get(name, "") != after.get(name, "")
+        ]
+        user = record.history_user
+        changes.append(
+            Change(
+                at=record.history_date,
+                by=user.get_username() if user is not None else "",
+                kind=kind,
+                action=record.history_type,
+                subject=_subject(kind, record, names),
+                fields=fields,
+            )
+        )
+    return changes

@@ -1,6 +1,7 @@
 """Writes of the floor. Every function validates fully before it stores anything."""
 
 import ipaddress
+import math
 from datetime import timedelta
 from decimal import Decimal
 
@@ -194,3 +195,99 @@ def tokens_purge_expired() -> int:
     """Deletes every expired token (people's and devices'); a device keeps its record, no longer live."""
     _total, by_model = AuthToken.objects.filter(expiry__lt=timezone.now()).delete()
     return by_model.get(AuthToken._meta.label, 0)
+
+
+# --- the second factor (issue 37, item 7) ----------------------------------------------------
+
+TOTP_DEVICE_NAME = "authenticator"
+
+
+def totp_device_start(*, user):
+    """The authenticator the user is enrolling: a new secret, or the one already shown to him (a
+    reload keeps the QR code he may have scanned). Refused once he has one: its secret is never
+    shown again (an admin deletes the device in the admin when a phone is lost)."""
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    from .selectors import totp_device_confirmed, totp_device_pending
+
+    if totp_device_confirmed(user=user) is not None:
+        raise ServiceError(_("You already have an authenticator."), extra={"code": "already_enrolled"}, status=409)
+    return totp_device_pending(user=user) or TOTPDevice.objects.create(
+        user=user, name=TOTP_DEVICE_NAME, confirmed=False
+    )
+
+
+def totp_device_create(*, user, key: str):
+    """An enrolled authenticator with a secret given in hex (the demo floor's known one)."""
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    return TOTPDevice.objects.create(user=user, name=TOTP_DEVICE_NAME, key=key, confirmed=True)
+
+
+def _code_checked(code) -> str:
+    code = "".join(str(code or "").split())  # "123 456" as apps show it
+    if not code:
+        raise ServiceError(_("Enter the 6-digit code your authenticator app shows."), extra={"code": "otp_required"})
+    if len(code) != 6 or not code.isascii() or not code.isdigit():
+        raise ServiceError(_("The code is the 6 digits your authenticator app shows."), extra={"code": "bad_otp"})
+    return code
+
+
+def _code_verified(*, device, user, code: str, address: str | None) -> None:
+    """Checks the code against the device; a refusal says why and goes to the security log. django-otp
+    counts the failures on the device and makes each next try wait twice as long."""
+    allowed, detail = device.verify_is_allowed()
+    if not allowed:
+        until = (detail or {}).get("locked_until") or timezone.now()
+        wait = math.ceil((until - timezone.now()).total_seconds())
+        security_event_record(
+            kind=SecurityEvent.Kind.SECOND_FACTOR_FAILED, user=user, address=address, detail="throttled"
+        )
+        raise ServiceError(
+            _("Too many wrong codes. Try again in %(seconds)d s.") % {"seconds": max(1, wait)},
+            extra={"code": "otp_throttled", "retry_after": max(1, wait)},
+            status=429,
+        )
+    if not device.verify_token(code):
+        security_event_record(
+            kind=SecurityEvent.Kind.SECOND_FACTOR_FAILED, user=user, address=address, detail="wrong code"
+        )
+        raise ServiceError(
+            _("That code is not right (or was used already). Enter the code your authenticator shows now."),
+            extra={"code": "bad_otp"},
+        )
+
+
+def totp_enrol_confirm(*, user, code, address: str | None = None):
+    """Confirms the authenticator being enrolled with a code it shows; returns the device."""
+    from .selectors import totp_device_pending
+
+    code = _code_checked(code)
+    device = totp_device_pending(user=user)
+    if device is None:
+        raise ServiceError(
+            _("Start the enrolment again: no authenticator is waiting to be confirmed."),
+            extra={"code": "not_enrolling"},
+        )
+    _code_verified(device=device, user=user, code=code, address=address)
+    device.confirmed = True
+    device.save(update_fields=["confirmed"])
+    security_event_record(kind=SecurityEvent.Kind.SECOND_FACTOR_ENROLLED, user=user, address=address)
+    return device
+
+
+def second_factor_check(*, user, code, address: str | None = None):
+    """The user's authenticator when `code` is its current code (each code is taken once); else a
+    ServiceError saying why (no code, not six digits, none enrolled, wrong, too many wrong)."""
+    from .selectors import totp_device_confirmed
+
+    device = totp_device_confirmed(user=user)
+    if device is None:
+        raise ServiceError(
+            _("You have no authenticator yet. Sign in on the web page and enrol one first."),
+            extra={"code": "otp_not_enrolled"},
+        )
+    code = _code_checked(code)
+    _code_verified(device=device, user=user, code=code, address=address)
+    security_event_record(kind=SecurityEvent.Kind.SECOND_FACTOR, user=user, address=address)
+    return device

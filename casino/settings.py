@@ -21,6 +21,7 @@ from casino.config import (
     chain_key_from,
     chain_key_id_from,
     old_chain_keys_from,
+    otp_required_roles_from,
     secret_key_from,
 )
 
@@ -102,6 +103,7 @@ MIDDLEWARE = [
     # Last, as axes asks: turns the answer to a locked-out login into the lockout answer.
     "axes.middleware.AxesMiddleware",
 ]
+# (The staff identity block below inserts its middleware after the authentication's.)
 
 ROOT_URLCONF = "casino.urls"
 WSGI_APPLICATION = "casino.wsgi.application"
@@ -295,6 +297,32 @@ DEVICE_TOKEN_TTL_DAYS = env.int("DEVICE_TOKEN_TTL_DAYS", default=0)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "casino:home"
 LOGOUT_REDIRECT_URL = "login"
+
+# --- staff identity: second factor, idle timeout, change history (issues 37 item 7, 35 item 5) ---
+# Kept in one block: other changes to this file (metrics, throttling, logging) merge around it.
+INSTALLED_APPS += ["django_otp", "django_otp.plugins.otp_totp", "simple_history"]
+_after_auth = MIDDLEWARE.index("casino.middleware.AuthenticationMiddleware") + 1
+MIDDLEWARE[_after_auth:_after_auth] = [
+    # An idle session ends before anything reads its user's rights (casino/middleware.py).
+    "casino.middleware.IdleTimeoutMiddleware",
+    # request.user.is_verified(): the session passed the second factor (django-otp).
+    "django_otp.middleware.OTPMiddleware",
+    # Whoever must use a second factor and has not reaches only the enrol, verify and logout pages.
+    "casino.middleware.SecondFactorMiddleware",
+    # Who made each change the history records (django-simple-history).
+    "simple_history.middleware.HistoryRequestMiddleware",
+]
+# The roles that sign in with a TOTP code after the password: role names, "admin" for superusers;
+# empty (OTP_REQUIRED_ROLES=) requires none, which is how a development machine may switch it off.
+OTP_REQUIRED_ROLES = otp_required_roles_from(env.str("OTP_REQUIRED_ROLES", default="pit_boss,auditor,admin"))
+# The name an authenticator app shows beside the account.
+OTP_TOTP_ISSUER = env.str("OTP_TOTP_ISSUER", default="Casino pit desk")
+# A wrong code makes the next try wait 1, 2, 4, 8 … seconds (doubling, kept on the device across
+# sessions and logins), so guessing six digits is out of reach even with the password.
+OTP_TOTP_THROTTLE_FACTOR = 1
+# Minutes without a request after which a signed-in session ends (sliding; 0: never). API tokens
+# have their own lifetime (TOKEN_TTL_HOURS).
+SESSION_IDLE_TIMEOUT = env.int("SESSION_IDLE_TIMEOUT", default=30)
 
 # --- language and time ---------------------------------------------------------------------
 LANGUAGE_CODE = "en"

@@ -16,6 +16,11 @@ floor_patterns = (
         path("start/", views.home, name="home"),
         path("security/lockouts/", views.lockouts, name="lockouts"),
         path("security/log/", views.security_log, name="security_log"),
+        path("security/changes/", views.change_history, name="change_history"),
+        # The second factor (casino/identity.py): open to any signed-in user.
+        path("accounts/otp/enrol/", views.otp_enrol, name="otp_enrol"),
+        path("accounts/otp/enrol/qr.svg", views.otp_qr, name="otp_qr"),
+        path("accounts/otp/verify/", views.otp_verify, name="otp_verify"),
     ],
     "casino",
 )

@@ -1,20 +1,29 @@
 """Pages of the floor. Views stay thin: selectors read, services write, roles decide access."""
 
+import io
+from base64 import b32encode
+
+import segno
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db import DatabaseError
-from django.http import JsonResponse, StreamingHttpResponse
+from django.http import Http404, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
+from django_otp import login as otp_login
 
 from . import navigation, selectors, services
 from .errors import ServiceError
 from .exports import csv_response
+from .identity import second_factor_required
 from .models import SecurityEvent
 from .roles import AUDITOR, FLOOR_ROLES, PIT_BOSS, role_required
 from .security import client_address
@@ -167,3 +176,200 @@ def _security_csv(events) -> StreamingHttpResponse:
 
     stamp = timezone.localtime().strftime("%Y%m%d-%H%M")
     return csv_response(rows(), f"security-log-{stamp}.csv")
+
+
+# --- the second factor (issue 37, item 7): open to any signed-in user, the gate sends people here --
+
+
+class SecondFactorForm(forms.Form):
+    code = forms.CharField(
+        label=gettext_lazy("Code"),
+        max_length=16,
+        widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric", "autofocus": True}),
+    )
+
+
+def _next_url(request) -> str:
+    """Where to go once the second factor is passed: `next` when it is a page of this site."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return ""
+
+
+def _second_factor_passed(request, device):
+    """The session is verified by `device` under a new session key (its rights just grew)."""
+    request.session.cycle_key()
+    otp_login(request, device)
+    return redirect(_next_url(request) or "casino:home")
+
+
+@require_http_methods(["GET", "POST"])
+@never_cache
+def otp_enrol(request):
+    """Enrolment of an authenticator: its key as a QR code (casino:otp_qr) and as text, confirmed with
+    the code the app then shows. Once one is enrolled this page sends to the verify page."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if selectors.totp_device_confirmed(user=request.user) is not None:
+        return redirect(f"{reverse('casino:otp_verify')}?{urlencode({'next': _next_url(request)})}")
+    device = services.totp_device_start(user=request.user)
+    form = SecondFactorForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            device = services.totp_enrol_confirm(
+                user=request.user, code=form.cleaned_data["code"], address=client_address(request)
+            )
+        except ServiceError as error:
+            form.add_error("code", error.message)
+        else:
+            messages.success(request, _("Your authenticator is set up."))
+            return _second_factor_passed(request, device)
+    key = b32encode(device.bin_key).decode()
+    return render(
+        request,
+        "registration/otp_enrol.html",
+        {"form": form, "key": " ".join(key[i : i + 4] for i in range(0, len(key), 4)), "next": _next_url(request)},
+    )
+
+
+@require_GET
+@never_cache
+def otp_qr(request):
+    """The QR code of the key being enrolled, as an SVG image of this site (the policy allows images
+    from 'self'; no inline markup). 404 once enrolled: the key is never shown again."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    device = selectors.totp_device_pending(user=request.user)
+    if device is None:
+        raise Http404(_("No authenticator is being set up."))
+    buffer = io.BytesIO()
+    segno.make(device.config_url, error="m").save(buffer, kind="svg", scale=5, border=2, xmldecl=False)
+    return HttpResponse(buffer.getvalue(), content_type="image/svg+xml")
+
+
+@require_http_methods(["GET", "POST"])
+@never_cache
+def otp_verify(request):
+    """The code of the enrolled authenticator, once per sign-in; wrong codes make the next try wait."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if selectors.totp_device_confirmed(user=request.user) is None:
+        if not second_factor_required(request.user):
+            return redirect(_next_url(request) or "casino:home")
+        return redirect(f"{reverse('casino:otp_enrol')}?{urlencode({'next': _next_url(request)})}")
+    form = SecondFactorForm(request.POST or None)
+    retry_after = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            device = services.second_factor_check(
+                user=request.user, code=form.cleaned_data["code"], address=client_address(request)
+            )
+        except ServiceError as error:
+            form.add_error("code", error.message)
+            retry_after = error.extra.get("retry_after")
+        else:
+            return _second_factor_passed(request, device)
+    context = {"form": form, "next": _next_url(request)}
+    # A wrong code shows the form again (as a wrong password does); too many are a 429.
+    response = render(request, "registration/otp_verify.html", context, status=429 if retry_after else 200)
+    if retry_after:
+        response["Retry-After"] = str(retry_after)
+    return response
+
+
+# --- the history of changes (issue 35, item 5) -------------------------------------------------
+
+
+class ChangeHistoryFilter(forms.Form):
+    kind = forms.ChoiceField(
+        label=gettext_lazy("kind"),
+        required=False,
+        choices=[
+            ("", gettext_lazy("every kind")),
+            ("pit", gettext_lazy("pit")),
+            ("table", gettext_lazy("table")),
+            ("staff", gettext_lazy("staff member")),
+            ("user", gettext_lazy("user")),
+        ],
+    )
+    since = forms.DateField(label=gettext_lazy("from"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    until = forms.DateField(label=gettext_lazy("to"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    page = forms.IntegerField(required=False, min_value=1, max_value=100_000, widget=forms.HiddenInput)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("since") and data.get("until") and data["since"] > data["until"]:
+            raise forms.ValidationError(gettext_lazy("The first date is after the last."))
+        return data
+
+
+CHANGE_PAGE = 50
+CHANGE_EXPORT_CHUNK = 1000
+
+
+@require_GET
+@role_required(AUDITOR)
+def change_history(request):
+    """Every change to pits, tables (limits, house rules), staff (pits) and users (roles): who, when,
+    before and after, newest first; filtered by kind and dates, a page at a time; `?export=csv`
+    downloads every change the filters select."""
+    form = ChangeHistoryFilter(request.GET or None)
+    valid = form.is_valid() if request.GET else True
+    filters = {k: v for k, v in form.cleaned_data.items() if k != "page"} if request.GET and valid else {}
+    if request.GET.get("export") == "csv" and valid:
+        return _change_csv(filters)
+    page = (form.cleaned_data.get("page") if request.GET and valid else None) or 1
+    changes = selectors.change_list(filters=filters, offset=(page - 1) * CHANGE_PAGE, limit=CHANGE_PAGE + 1)
+    query = request.GET.copy()
+    query.pop("export", None)
+    pages = {}
+    if page > 1:
+        query["page"] = page - 1
+        pages["previous"] = query.urlencode()
+    if len(changes) > CHANGE_PAGE:
+        query["page"] = page + 1
+        pages["next"] = query.urlencode()
+    return render(
+        request,
+        "casino/change_history.html",
+        {
+            "form": form,
+            "changes": changes[:CHANGE_PAGE] if valid else [],
+            "page": page,
+            "pages": pages,
+            "csv_query": _with_export(request),
+        },
+        status=200 if valid else 400,
+    )
+
+
+ACTIONS = {"+": gettext_lazy("created"), "~": gettext_lazy("changed"), "-": gettext_lazy("deleted")}
+
+
+def _change_csv(filters) -> StreamingHttpResponse:
+    kinds = dict(ChangeHistoryFilter.base_fields["kind"].choices)
+
+    def rows():
+        yield [_("when"), _("by"), _("kind"), _("object"), _("action"), _("field"), _("before"), _("after")]
+        offset = 0
+        while True:
+            chunk = selectors.change_list(filters=filters, offset=offset, limit=CHANGE_EXPORT_CHUNK)
+            for change in chunk:
+                head = [
+                    timezone.localtime(change.at).isoformat(timespec="seconds"),
+                    _cell(change.by),
+                    kinds[change.kind],
+                    _cell(change.subject),
+                    ACTIONS[change.action],
+                ]
+                for _name, label, before, after in change.fields or [("", "", "", "")]:
+                    yield [*head, label, _cell(before), _cell(after)]
+            if len(chunk) < CHANGE_EXPORT_CHUNK:
+                return
+            offset += CHANGE_EXPORT_CHUNK
+
+    stamp = timezone.localtime().strftime("%Y%m%d-%H%M")
+    return csv_response(rows(), f"change-history-{stamp}.csv")

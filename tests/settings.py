@@ -14,6 +14,10 @@ os.environ.setdefault("CHAIN_KEY", "tests-only-chain-key-not-for-any-deployment-
 
 from casino.settings import *  # noqa: E402,F401,F403
 
+# The suite signs users in with force_login, which passes no second factor: none is required here.
+# tests/casino/test_second_factor.py turns it on for the roles the production default names.
+OTP_REQUIRED_ROLES = ()
+
 # The test server speaks plain HTTP: no redirect to HTTPS, cookies sent without TLS.
 SECURE_SSL_REDIRECT = False
 SESSION_COOKIE_SECURE = False

@@ -2,7 +2,9 @@
 
 Tokens are django-rest-knox's (casino/authentication.py): each login returns a NEW token, which
 expires after TOKEN_TTL_HOURS; a locked-out username or address (too many failures, django-axes)
-is answered 429 in the API's error shape.
+is answered 429 in the API's error shape. A person whose role signs in with a second factor
+(OTP_REQUIRED_ROLES, casino/identity.py) gives his authenticator's current code as `otp` too: a
+token is as good as a verified session. Device tokens are not issued here (an admin issues them).
 """
 
 from django.contrib.auth import authenticate
@@ -18,6 +20,7 @@ from casino import services
 from casino.api_errors import errors
 from casino.api_inputs import JsonInput, Text
 from casino.errors import ServiceError
+from casino.identity import second_factor_required
 from casino.security import client_address, lockout_response
 
 _NO_TOKEN = _("This call was not made with a token; there is none to revoke.")
@@ -38,6 +41,11 @@ class TokenCreateApi(APIView):
     class TokenInput(JsonInput):
         username = Text(max_length=150)
         password = Text(max_length=4096, trim_whitespace=False, style={"input_type": "password"})
+        otp = Text(
+            max_length=16,
+            required=False,
+            help_text="The authenticator's current 6-digit code; required of the roles in OTP_REQUIRED_ROLES.",
+        )
 
     def get_authenticators(self):
         # Logging in needs no credentials but the password (and no CSRF check for a session cookie).
@@ -66,13 +74,17 @@ class TokenCreateApi(APIView):
         data = self.TokenInput(data=request.data)
         data.is_valid(raise_exception=True)
         django_request = request._request  # axes marks a locked-out attempt on Django's request
-        user = authenticate(django_request, **data.validated_data)
+        credentials = dict(data.validated_data)
+        code = credentials.pop("otp", "")
+        user = authenticate(django_request, **credentials)
         if getattr(django_request, "axes_locked_out", False):
             return lockout_response(django_request)
         if user is None or not user.is_active:
             raise ServiceError(
                 _("Unable to log in with the username and password given."), extra={"code": "bad_credentials"}
             )
+        if second_factor_required(user):
+            services.second_factor_check(user=user, code=code, address=client_address(request))
         token, key = services.token_issue(user=user, address=client_address(request))
         return Response({"token": key, "expiry": serializers.DateTimeField().to_representation(token.expiry)})
 

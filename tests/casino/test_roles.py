@@ -241,6 +241,7 @@ def test_navigation_shows_each_role_what_it_may_use(make_user):
             "Certification",
             "Game math",
             "Security log",
+            "Change history",
         ],
         # No floor: trainees see their drills, and the game math (the engine's figures, no floor data).
         TRAINEE: ["Drills", "My progress", "Game math"],
@@ -268,6 +269,7 @@ def test_navigation_shows_each_role_what_it_may_use(make_user):
         "Game math",
         "Lockouts",
         "Security log",
+        "Change history",
         "Admin",
     ]
     assert labels(make_user(None)) == []

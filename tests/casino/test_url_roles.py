@@ -47,6 +47,10 @@ NOT_BY_ROLE = {
     "readyz": PUBLIC,
     # Loopback (the test client's address) or a token, whatever the role: test_metrics_access.py.
     "metrics": PUBLIC,
+    # The second factor's pages: any signed-in user enrols and verifies his own authenticator.
+    "casino:otp_enrol": LOGGED_IN,
+    "casino:otp_qr": LOGGED_IN,
+    "casino:otp_verify": LOGGED_IN,
 }
 # Where a login lands: the first page the user's roles open; 403 for an account without a role.
 NOT_BY_ROLE["casino:home"] = ROLES

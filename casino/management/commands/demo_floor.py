@@ -2,11 +2,13 @@
 every chain's head (`manage.py checkpoint`): without it the newest demo rounds could be deleted
 unseen until beat's first checkpoint."""
 
+from base64 import b32encode
+
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
-from casino.demo import DEMO_PASSWORD, USERS, demo_floor_load
+from casino.demo import DEMO_PASSWORD, DEMO_TOTP_KEY, DEMO_TOTP_USERS, USERS, demo_floor_load
 
 
 class Command(BaseCommand):
@@ -36,3 +38,10 @@ class Command(BaseCommand):
             self.stderr.write(self.style.WARNING(str(exc)))
         names = ", ".join(username for username, *_ in USERS)
         self.stdout.write(self.style.SUCCESS(f"demo users: {names} (password '{DEMO_PASSWORD}')"))
+        secret = b32encode(bytes.fromhex(DEMO_TOTP_KEY)).decode()
+        required = ", ".join(settings.OTP_REQUIRED_ROLES) or "none (OTP_REQUIRED_ROLES is empty)"
+        self.stdout.write(
+            f"second factor for roles: {required}. {', '.join(DEMO_TOTP_USERS)} share the authenticator key "
+            f"{secret} (otpauth://totp/demo?secret={secret}&issuer=Casino%20pit%20desk); "
+            "OTP_REQUIRED_ROLES= switches the second factor off."
+        )

@@ -7,10 +7,22 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("casino", "0004_security_log_and_device_tokens"),
+        ("casino", "0006_change_history"),
     ]
 
     operations = [
+        # The table's history (django-simple-history) records it too.
+        migrations.AddField(
+            model_name="historicaltable",
+            name="opened_at",
+            field=models.DateTimeField(
+                blank=True,
+                default=django.utils.timezone.now,
+                help_text="Rounds dealt before this time are refused; set it earlier to import the table's history.",
+                null=True,
+                verbose_name="in play since",
+            ),
+        ),
         migrations.AddField(
             model_name="table",
             name="opened_at",
