@@ -536,6 +536,12 @@ SENTENCES = {
         "own_dealer": E(
             _("%(incident)s was approved by the round's own dealer %(by)s; a dealer never resolves his own incident.")
         ),
+        "not_pit_boss": E(
+            _(
+                "%(incident)s names %(by)s as its approver, who is not a pit boss of this table's pit; a name alone "
+                "is no approval."
+            )
+        ),
     },
     "INCIDENT_RESOLUTION": {
         "exposed_dealer_card": E(

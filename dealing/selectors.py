@@ -687,3 +687,23 @@ def chain_health() -> dict:
     if not directory["ok"]:
         critical.append({"what": "checkpoint_dir", "at": None, "message": directory["error"], "breaks": []})
     return {"verification": verification, "checkpoint": checkpoint, "last_written": last_written, "critical": critical}
+
+
+def incident_approvers(table_ids) -> dict[int, frozenset[str]]:
+    """The usernames that may approve an incident at each table: active users in the pit boss
+    group on the staff of its pit (a superuser only when he is one). The engine compares a log's `approved_by` with them."""
+    from casino.models import Table
+    from casino.roles import PIT_BOSS
+
+    pits = dict(Table.objects.filter(pk__in=list(set(table_ids))).values_list("pk", "pit_id"))
+    names: dict[int, set[str]] = {}
+    wanted = set(pits.values())
+    for pit_id, username in (
+        get_user_model()
+        .objects.filter(is_active=True, groups__name=PIT_BOSS, staff__pits__in=wanted)
+        .values_list("staff__pits", "username")
+        .distinct()
+    ):
+        if pit_id in wanted:
+            names.setdefault(pit_id, set()).add(username)
+    return {pk: frozenset(names.get(pit_id, ())) for pk, pit_id in pits.items()}

@@ -19,6 +19,7 @@ from casino.db import one_of
 from dealing import engine
 from dealing.choices import AuditStatus
 from dealing.models import Round, RoundAudit, in_force_q
+from dealing.selectors import incident_approvers
 
 from .. import rollups
 from ..metrics import count_sweep_repairs
@@ -84,11 +85,12 @@ class AuditTotals:
         return sum(self.findings_by_code.values())
 
 
-def replay_findings(document, handles=None, pk=None):
+def replay_findings(document, handles=None, pk=None, approvers=None):
     """(engine findings, None) or (None, the reason the engine could not read the round). `handles`
-    gets the round's handle (initial wagers, total wagered) for the rollups."""
+    gets the round's handle (initial wagers, total wagered) for the rollups; `approvers`: who may
+    approve an incident at the round's table (dealing.selectors.incident_approvers)."""
     try:
-        outcome = engine.replay(document)
+        outcome = engine.replay(document, approvers=approvers)
         if handles is not None:
             handles[pk] = rollups.handle(document, outcome)
         return outcome.findings, None
@@ -118,8 +120,9 @@ def rounds_audit(*, round_ids, record=None) -> AuditTotals:
     wanted: dict[tuple, Finding] = {}
     by_status: dict[str, list[int]] = {}
     handles: dict[int, tuple] = {}
+    approvers = incident_approvers({row[2] for row in rows})
     for pk, document, table_id, dealer_id, shoe_id, played_at in rows:
-        found, error = replay_findings(document, handles, pk)
+        found, error = replay_findings(document, handles, pk, approvers.get(table_id, frozenset()))
         totals.rounds += 1
         if found is None:
             status = AuditStatus.ERROR

@@ -96,10 +96,11 @@ def _variant_of(doc: dict) -> ModuleType:
     return variant(name)
 
 
-def replay(doc) -> Outcome:
-    """Replay a round log: the owed settlement of every wager and every finding."""
+def replay(doc, *, approvers=None) -> Outcome:
+    """Replay a round log: the owed settlement of every wager and every finding. `approvers`: the
+    names that may approve an incident in it (the pit bosses of the table's pit); None: not checked."""
     doc = load(doc)
-    return _loop.replay(_variant_of(doc).Replay, doc)
+    return _loop.replay(_variant_of(doc).Replay, doc, None if approvers is None else frozenset(approvers))
 
 
 def settle(doc) -> dict:

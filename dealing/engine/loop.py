@@ -52,6 +52,9 @@ class Round:
         self.card_table = card_table  # every accepted spelling -> the card's facts (see NO_CARD_INFO)
         self.copies = 1  # how many of each card the shoe (or pack) holds: set from the house rules
         self.findings: list[Finding] = []
+        # Who may approve an incident in this round (the store's pit bosses of the table's pit);
+        # None: not told, only the log's own names are compared.
+        self.approvers: frozenset[str] | None = None
         self.shoe_cards: list[str] = []
         self.card_counts: dict[str, int] = {}
         self.ranks_over: set[str] = set()  # the ranks of suit-less cards flagged CARD_COUNT
@@ -271,9 +274,11 @@ def card_table(
 # --- a whole round, for any variant's Replay ------------------------------------------------------------
 
 
-def replay(cls: Callable[[dict], Round], doc: dict) -> Outcome:
-    """Replay a whole round log: what each wager was owed and every finding."""
+def replay(cls: Callable[[dict], Round], doc: dict, approvers: frozenset[str] | None = None) -> Outcome:
+    """Replay a whole round log: what each wager was owed and every finding. `approvers`: the names
+    that may approve an incident (None: not checked against a list)."""
     state = cls(doc)
+    state.approvers = approvers
     events = doc["events"] if "events" in doc else missing("events")
     if type(events) is not list:
         doc_.expect_list(events, "$.events")

@@ -146,7 +146,7 @@ def round_prepare(
     dealer = _dealer(doc, table, logged_by)
     check_may_log_for(logged_by, table, dealer, supersedes)
     try:
-        outcome = engine.replay(doc)
+        outcome = engine.replay(doc, approvers=_approvers(doc, table))
     except engine.RoundError as exc:
         raise engine_error(exc) from None
     refuse_impossible(outcome)
@@ -160,6 +160,14 @@ def round_prepare(
         table_row=table_row,
         played_at=played_at,
     )
+
+
+def _approvers(doc: dict, table: Table):
+    """Who may approve the log's incidents (read only when it has one): the audit asks the same."""
+    events = doc.get("events")
+    if isinstance(events, list) and any(isinstance(ev, dict) and ev.get("e") == "incident" for ev in events):
+        return selectors.incident_approvers([table.pk]).get(table.pk, frozenset())
+    return None
 
 
 def refuse_impossible(outcome) -> None:

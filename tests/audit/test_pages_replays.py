@@ -23,9 +23,9 @@ def replays(monkeypatch):
     asked: list[dict] = []
     replay = engine.replay
 
-    def counted(doc):
+    def counted(doc, **options):
         asked.append(doc)
-        return replay(doc)
+        return replay(doc, **options)
 
     monkeypatch.setattr(engine, "replay", counted)
     return asked

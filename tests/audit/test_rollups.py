@@ -253,12 +253,12 @@ def test_logging_auditing_reviewing_and_re_auditing_keep_the_rollups_equal_to_th
     # A re-audit to other verdicts (a new engine, say): findings gone, rounds clean or unreadable.
     real = services.rounds.replay_findings
 
-    def other_engine(document, handles=None, pk=None):
+    def other_engine(document, handles=None, pk=None, approvers=None):
         if pk in ids[:4]:
             return [], None
         if pk in ids[4:6]:
             return None, "unreadable"
-        return real(document, handles, pk)
+        return real(document, handles, pk, approvers)
 
     monkeypatch.setattr(services.rounds, "replay_findings", other_engine)
     services.rounds_audit(round_ids=ids)
@@ -384,10 +384,10 @@ def test_random_logging_re_audits_reviews_and_corrections(
         elif action == "engine":
             hit = set(rng.sample(ids, min(len(ids), 3)))
 
-            def other_engine(document, handles=None, pk=None, hit=hit):
+            def other_engine(document, handles=None, pk=None, approvers=None, hit=hit):
                 if pk in hit:
                     return ([], None) if pk % 2 else (None, "unreadable")
-                return real(document, handles, pk)
+                return real(document, handles, pk, approvers)
 
             monkeypatch.setattr(services.rounds, "replay_findings", other_engine)
             services.rounds_audit(round_ids=ids)

@@ -88,7 +88,7 @@ def test_a_re_audit_is_atomic(eager, people, floor, log_rounds, monkeypatch):
     [(record, _sim)] = log_rounds(floor.table_a, people.dealer, n=1, seed=8, mistake_rate=1.0, kinds=["wrong_amount"])
     audit_pending([record.pk])
     # The engine now reports nothing, but writing the status fails: the old finding must stay.
-    monkeypatch.setattr(engine, "replay", lambda doc: engine.base.Outcome("ochko", [], []))
+    monkeypatch.setattr(engine, "replay", lambda doc, **_: engine.base.Outcome("ochko", [], []))
 
     def broken(*args, **kwargs):
         raise RuntimeError("database went away")
@@ -130,7 +130,7 @@ def test_reviews_of_a_finding_that_goes_away_are_kept_and_come_back_with_it(
         comment="the player agreed",
     )
     real = engine.replay
-    monkeypatch.setattr(engine, "replay", lambda doc: engine.base.Outcome("ochko", [], []))
+    monkeypatch.setattr(engine, "replay", lambda doc, **_: engine.base.Outcome("ochko", [], []))
     assert services.round_audit(round_id=record.pk) == AuditStatus.CLEAN
     assert not Finding.objects.filter(round=record).exists()
     review = Review.objects.get()

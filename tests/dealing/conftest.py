@@ -122,6 +122,8 @@ def deal_round(
         kwargs.update(preset=(table.rules or {}).get("preset", "salon"))
     if table.variant != "veintiuno":
         kwargs.update(dealer=dealer or "D-1", table_name=table.name)
+    if table.variant == "ochko":  # an incident is approved by the staff fixture's pit boss (issue #35)
+        kwargs.setdefault("approver", "pitboss1")
     doc = sim.simulate_round(rng, mistake=mistake, **kwargs).doc
     doc["table"] = {"name": table.name, **{k: v for k, v in doc["table"].items() if k != "name"}}
     if dealer is None:

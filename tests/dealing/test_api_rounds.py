@@ -130,6 +130,10 @@ def test_golden_error_cases_are_stored_with_their_findings_and_correct_ones_clea
             table.save()
         doc["table"] = {"name": table.name, **doc["table"]}
         doc["dealer"] = "dealer1"
+        # The golden pit boss "PB-1" is a name; a store wants a real pit boss of the pit (issue #35).
+        doc["events"] = [
+            dict(ev, approved_by="pitboss2") if ev.get("approved_by") == "PB-1" else ev for ev in doc["events"]
+        ]
         stored = Round.objects.count()
         response = post_json(client, ROUNDS, doc)
         impossible = engine.IMPOSSIBLE & set(case["expected"]["finding_codes"])

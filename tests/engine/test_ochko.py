@@ -241,7 +241,24 @@ def misdrawn(exposed, resolution, approved_by="PB-1", reported_by="I-1"):
 
 def test_an_unexposed_misdrawn_card_goes_under_the_shoe():
     assert codes(engine.settle(misdrawn(False, "under_shoe"))) == []
-    assert codes(engine.settle(misdrawn(False, "burned"))) == ["INCIDENT_RESOLUTION"]
+    # Issue #35 item 7: the rules page says "under the shoe (burned)": a log that burns it agrees.
+    assert codes(engine.settle(misdrawn(False, "burned"))) == []
+    found = engine.settle(misdrawn(False, {"to": 1}))["findings"]
+    assert [(f["code"], f["params"]["rule"], f["params"]["resolution"]) for f in found] == [
+        ("INCIDENT_RESOLUTION", "unseen_card", "to_box")
+    ]
+
+
+def test_an_incident_approver_outside_the_pit_bosses_is_no_approval():
+    """Issue #35 item 1: told who the pit bosses are, a name alone ("nobody") is a finding."""
+    doc = misdrawn(False, "under_shoe", approved_by="nobody")
+    assert codes(engine.settle(doc)) == []  # not told: only the log's own names are compared
+    found = engine.replay(doc, approvers={"pitboss1"}).findings
+    assert [(f.code, f.params["rule"], f.params["by"]) for f in found] == [
+        ("INCIDENT_UNAPPROVED", "not_pit_boss", "nobody")
+    ]
+    assert engine.replay(misdrawn(False, "under_shoe", approved_by="pitboss1"), approvers={"pitboss1"}).findings == []
+    assert [f.code for f in engine.replay(doc, approvers=set()).findings] == ["INCIDENT_UNAPPROVED"]
 
 
 def test_an_exposed_misdrawn_card_is_placed_by_the_pit_boss():

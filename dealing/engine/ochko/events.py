@@ -375,6 +375,11 @@ class Play(Table):
             self._say("INCIDENT_UNAPPROVED", {"rule": "own_report", "event": i, "incident": kind, "by": approved_by}, i)
         elif self.dealer_id is not None and approved_by == self.dealer_id:
             self._say("INCIDENT_UNAPPROVED", {"rule": "own_dealer", "event": i, "incident": kind, "by": approved_by}, i)
+        elif self.approvers is not None and approved_by not in self.approvers:
+            # Told who may approve (the pit bosses of the table's pit, by the store): a name alone is no approval.
+            self._say(
+                "INCIDENT_UNAPPROVED", {"rule": "not_pit_boss", "event": i, "incident": kind, "by": approved_by}, i
+            )
         code = _cards.normalize(text) or text
         if kind == "dealer_card_exposed":
             if resolution != "burned":
@@ -389,7 +394,8 @@ class Play(Table):
         info = CARD.get(text) or (text, 0, False, False, False)
         self._count(i, info)
         if not exposed:
-            if resolution != "under_shoe":
+            # "under the shoe (burned)" (rules/ochko.md, Incidents): either word records the same burn.
+            if resolution not in ("under_shoe", "burned"):
                 self._say("INCIDENT_RESOLUTION", _resolution({"rule": "unseen_card", "event": i}, resolution), i)
             self.pending_burn.append(code)
             return

@@ -84,6 +84,8 @@ declare(
             "own_report": "{incident} was approved by {by}, who reported it; another person must approve.",
             "own_dealer": "{incident} was approved by the round's own dealer {by}; a dealer never resolves his own "
             "incident.",
+            "not_pit_boss": "{incident} names {by} as its approver, who is not a pit boss of this table's pit; a name "
+            "alone is no approval.",
         },
         # resolution: burned | under_shoe | to_box (with to: the box)
         "INCIDENT_RESOLUTION": {

@@ -90,6 +90,7 @@ def simulate_round(
     dark: float = 0.12,
     dealer_bets: float = 0.3,
     incidents: float = 0.02,
+    approver: str = "PB-1",
     attempts: int = 25,
     play: str = "casual",
 ) -> Simulated:
@@ -112,6 +113,7 @@ def simulate_round(
         dark=dark,
         dealer_bets=dealer_bets,
         incidents=incidents,
+        approver=approver,
         play=play,
     )
     return until_written(
@@ -141,6 +143,7 @@ class _Round(Log):
         dark,
         dealer_bets,
         incidents,
+        approver="PB-1",
         play="casual",
     ):
         self.rng = rng
@@ -151,6 +154,7 @@ class _Round(Log):
         # The optimal play's solver (memoised per rule set by the math module), or None: casual play.
         self.solver = solve(self.rules) if play == "optimal" else None
         self.dealer = dealer
+        self.approver = approver  # the pit boss who approves an incident (a store checks he is one)
         self.table_name = table_name
         self.mistake = dealt_mistake
         self.applicable = dealt_mistake is None
@@ -215,7 +219,7 @@ class _Round(Log):
                     "exposed": True,
                     "resolution": "burned",
                     "reported_by": "I-1",
-                    "approved_by": None if self.mistake == "incident_unapproved" else "PB-1",
+                    "approved_by": None if self.mistake == "incident_unapproved" else self.approver,
                 },
                 kind="incident",
             )
