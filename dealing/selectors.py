@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino import selectors as floor_selectors
+from casino.finding_words import finding_text
 from casino.roles import DEALER, has_role, user_pits
 from casino.scope import CHANGE, restrict
 from dealing import engine
@@ -707,3 +708,21 @@ def incident_approvers(table_ids) -> dict[int, frozenset[str]]:
         if pit_id in wanted:
             names.setdefault(pit_id, set()).add(username)
     return {pk: frozenset(names.get(pit_id, ())) for pk, pit_id in pits.items()}
+
+
+def incident_procedure(incident: Incident) -> list[dict]:
+    """The incident record's departures from its game's procedure (seed 004 for ochko), each with its
+    code, severity, sentence in the reader's language, params and the rules page's line it breaks."""
+    variant = incident.table.variant
+    resolution = {"to": incident.to_box} if incident.resolution == "to_box" else incident.resolution
+    lines = engine.incident_rule_lines(variant)
+    return [
+        {
+            "code": f.code,
+            "severity": f.severity,
+            "message": finding_text(f),
+            "params": f.params,
+            "rule_line": lines.get(f.params.get("rule"), ""),
+        }
+        for f in engine.incident_findings(variant, incident.kind, incident.exposed, resolution)
+    ]

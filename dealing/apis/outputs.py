@@ -190,6 +190,14 @@ class IncidentSerializer(serializers.Serializer):
     to_box = serializers.IntegerField(allow_null=True)
     evidence = serializers.CharField()
     note = serializers.CharField()
+    procedure = serializers.SerializerMethodField(
+        help_text="The record's departures from the procedure (rules/ochko.md, Incidents): code, severity, "
+        "message, params, rule_line. Empty when it holds."
+    )
+
+    @extend_schema_field({"type": "array", "items": {"type": "object"}})
+    def get_procedure(self, incident) -> list[dict]:
+        return selectors.incident_procedure(incident)
 
 
 class IncidentDetailSerializer(IncidentSerializer):

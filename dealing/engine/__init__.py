@@ -136,6 +136,18 @@ def options(variant_name: str) -> list[dict]:
     return [opt.describe() for opt in variant(variant_name).OPTIONS.values()]
 
 
+def incident_findings(variant: str, kind: str, exposed: bool, resolution) -> list[Finding]:
+    """An incident record's departures from its game's procedure (none for a game without one).
+    Each finding's `params["rule"]` names the rules page's line in `incident_rule_lines(variant)`."""
+    found = getattr(games.rules(variant), "incident_findings", None)
+    return [] if found is None else found(kind, exposed, resolution)
+
+
+def incident_rule_lines(variant: str) -> dict[str, str]:
+    """rule -> the rules page's line an incident record is held to (empty for a game without one)."""
+    return dict(getattr(games.rules(variant), "INCIDENT_RULE_LINES", {}))
+
+
 def check_shoe(doc) -> list[Finding]:
     """Findings over a `shoe/1` document: the shoe's events and rounds in order."""
     from .shoe import check_shoe as _check

@@ -8,8 +8,9 @@ from casino.roles import INSPECTOR, PIT_BOSS
 from dealing.access import dealer_of, require, require_pit_boss
 from dealing.errors import refuse
 
-from ..choices import IncidentKind, IncidentStatus, Resolution
+from ..choices import Decision, IncidentKind, IncidentStatus, Resolution
 from ..models import Approval, Incident, Round, Shoe
+from ..selectors import incident_procedure
 from .chain_link import approval_append
 from .decisions import decision_checked
 from .documents import check_text
@@ -118,6 +119,15 @@ def incident_decide(*, incident: Incident, decided_by, decision: str, comment: s
         dealers = {locked.dealer_id, locked.round.dealer_id if locked.round_id else None}
         if decided_by.pk in dealers:
             raise refuse(_("You were the dealer; another pit boss decides on this incident."), "own_round", status=403)
+        if decision == Decision.APPROVED and not comment and incident_procedure(locked):
+            # Flagged, never waved through: the record breaks the procedure (its findings stay on it),
+            # so approving it takes the pit boss's written reason.
+            raise refuse(
+                _("This record is out of procedure: %(why)s Say why you approve it anyway (comment), or reject it.")
+                % {"why": " ".join(f["message"] for f in incident_procedure(locked))},
+                "out_of_procedure",
+                path="comment",
+            )
         locked.status = decision
         locked.save(update_fields=["status"])
         incident.status = decision

@@ -11,6 +11,15 @@ from dealing.forms.fields import SEPARATORS
 
 register = template.Library()
 
+
+@register.filter
+def procedure_findings(incident) -> list[dict]:
+    """An incident record's departures from the procedure (dealing.selectors.incident_procedure)."""
+    from dealing.selectors import incident_procedure
+
+    return incident_procedure(incident)
+
+
 RED_SUITS = {"H", "D"}
 SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 

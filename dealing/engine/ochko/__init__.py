@@ -16,6 +16,8 @@ from .. import loop
 from ..findings import Finding
 from ..money import fmt
 from ..sentences import finding
+from .incidents import RULE_LINES as INCIDENT_RULE_LINES
+from .incidents import incident_findings
 from .replay import Replay
 from .rules import (
     BET_MULTIPLE_MAX,
@@ -49,6 +51,8 @@ __all__ = [
     "Box",
     "Replay",
     "shoe_findings",
+    "incident_findings",
+    "INCIDENT_RULE_LINES",
 ]
 
 LOAD_BURNS: Final = 6

@@ -11,6 +11,7 @@ from ..base import LEAVE, PAY, TAKE, Settled
 from ..loop import STOOD, Handlers, deal_target
 from ..money import fmt
 from ..sentences import say
+from .incidents import out_of_procedure
 from .rules import (
     BET,
     BET_MULTIPLE_MAX,
@@ -381,11 +382,10 @@ class Play(Table):
                 "INCIDENT_UNAPPROVED", {"rule": "not_pit_boss", "event": i, "incident": kind, "by": approved_by}, i
             )
         code = _cards.normalize(text) or text
+        wrong = out_of_procedure(kind, exposed, resolution)
+        if wrong is not None:
+            self._say("INCIDENT_RESOLUTION", {**wrong, "event": i}, i)
         if kind == "dealer_card_exposed":
-            if resolution != "burned":
-                self._say(
-                    "INCIDENT_RESOLUTION", _resolution({"rule": "exposed_dealer_card", "event": i}, resolution), i
-                )
             if self.dealer.cards:
                 # The exposed card is already counted; its burn only confirms it left play.
                 self.pending_burn.append(self.dealer.cards[-1])
@@ -393,35 +393,16 @@ class Play(Table):
             return
         info = CARD.get(text) or (text, 0, False, False, False)
         self._count(i, info)
-        if not exposed:
-            # "under the shoe (burned)" (rules/ochko.md, Incidents): either word records the same burn.
-            if resolution not in ("under_shoe", "burned"):
-                self._say("INCIDENT_RESOLUTION", _resolution({"rule": "unseen_card", "event": i}, resolution), i)
+        if not exposed or resolution in ("under_shoe", "burned"):
             self.pending_burn.append(code)
             return
-        if resolution == "under_shoe":
-            self._say("INCIDENT_RESOLUTION", {"rule": "exposed_card", "event": i}, i)
-            self.pending_burn.append(code)
-        elif resolution == "burned":
-            self.pending_burn.append(code)
-        else:
-            box = self.boxes.get(cast(int, to_box))  # read above: the resolution is {"to": <box>}
-            if box is None or box.state in (OUT, STOOD, DARK, OCHKO, MNOGO):
-                self._say("INCIDENT_RESOLUTION", {"rule": "box_not_drawing", "event": i, "box": to_box}, i)
-                return
-            box.hand.add(info)
-            if box.state == DRAWING_BOX:
-                self._instant(i, box)
-
-
-def _resolution(params: dict, resolution) -> dict:
-    """An incident's resolution in a finding's params: burned, under_shoe or to_box (with to)."""
-    if isinstance(resolution, dict):
-        params["resolution"] = "to_box"
-        params["to"] = resolution.get("to")
-    else:
-        params["resolution"] = resolution  # read above: "burned" or "under_shoe"
-    return params
+        box = self.boxes.get(cast(int, to_box))  # read above: the resolution is {"to": <box>}
+        if box is None or box.state in (OUT, STOOD, DARK, OCHKO, MNOGO):
+            self._say("INCIDENT_RESOLUTION", {"rule": "box_not_drawing", "event": i, "box": to_box}, i)
+            return
+        box.hand.add(info)
+        if box.state == DRAWING_BOX:
+            self._instant(i, box)
 
 
 # A box's state, as the finding that it cannot draw says it (ochko/sentences.py: box_state.*).
