@@ -8,11 +8,14 @@ refuses any other type with 400 (`extra.fields`), so what the schema says is wha
 Nested lists and serializers are checked the same way; `null` only where the field allows it.
 
 `Text`: a text field whose value the database can store, for any app's endpoints.
+`Amount`: money, as a JSON number or a decimal string (`50`, `"7.50"`, `0.5`), the one amount type of
+every input, as the round and shoe formats read amounts (round-format.md, Amounts).
 """
 
 from decimal import Decimal
 
 from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.fields import empty
 from rest_framework.settings import api_settings
@@ -20,6 +23,8 @@ from rest_framework.settings import api_settings
 
 def _expected(field) -> tuple[type, ...] | None:
     """The JSON types (as Python reads them) the field's schema documents; None: any."""
+    if isinstance(field, Amount):
+        return (str, int, float, Decimal)
     if isinstance(field, serializers.BooleanField):
         return (bool,)
     if isinstance(field, serializers.IntegerField):
@@ -105,6 +110,28 @@ class JsonInput(serializers.Serializer):
             errors = _fields_errors(self, data)
             if errors:
                 raise serializers.ValidationError(errors)
+        return super().to_internal_value(data)
+
+
+@extend_schema_field({"oneOf": [{"type": "number"}, {"type": "string", "format": "decimal"}], "example": "50.00"})
+class Amount(serializers.DecimalField):
+    """Money: a JSON number or a decimal string, read exactly (a JSON number's shortest spelling, never
+    its binary float), at most 2 decimals. Written out as a decimal string."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_digits", 14)
+        kwargs.setdefault("decimal_places", 2)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool):
+            self.fail("invalid")
+        if isinstance(data, float):
+            data = repr(data)  # the shortest spelling that reads back as this number: what the client wrote
+        elif isinstance(data, int):
+            data = str(data)
+        if isinstance(data, str) and ("e" in data.lower() or data.strip().lower() in ("nan", "inf", "-inf")):
+            self.fail("invalid")
         return super().to_internal_value(data)
 
 

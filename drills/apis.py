@@ -9,7 +9,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.api_inputs import JsonInput
+from casino.api_inputs import Amount, JsonInput
 from casino.roles import AUDITOR, PIT_BOSS, TRAINEE, HasRole
 
 from . import presenters, selectors, services, setups
@@ -150,9 +150,7 @@ class DrillAnswerApi(APIView):
         hand = serializers.CharField(required=False, allow_null=True, allow_blank=True, default=None)
         wager = serializers.CharField()
         result = serializers.ChoiceField(choices=["pay", "take", "leave"])
-        amount = serializers.DecimalField(
-            max_digits=14,
-            decimal_places=2,
+        amount = Amount(
             required=False,
             allow_null=True,
             min_value=0,

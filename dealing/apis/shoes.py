@@ -7,7 +7,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api_errors import errors
-from casino.api_inputs import JsonInput, Text
+from casino.api_inputs import Amount, JsonInput, Text
 from casino.models import Table
 from casino.roles import HasRole
 from dealing import selectors, services
@@ -16,7 +16,7 @@ from dealing.choices import BurnReason
 from dealing.filters import ShoeFilter
 from dealing.models import Shoe
 
-from .common import MONEY, Pagination, PerMethodRoles, paginated, user_named
+from .common import Pagination, PerMethodRoles, paginated, user_named
 from .outputs import ShoeDetailSerializer, ShoeEventSerializer, ShoeSerializer
 
 
@@ -77,8 +77,11 @@ class ShoeBurnApi(APIView):
     class BurnInput(JsonInput):
         card = Text(max_length=8, help_text="Rank and suit: TS, AH, 10d.")
         reason = serializers.ChoiceField(choices=BurnReason.choices)
-        fee = serializers.DecimalField(
-            **MONEY, required=False, allow_null=True, help_text="What the player paid (paid burns only)."
+        fee = Amount(
+            required=False,
+            allow_null=True,
+            min_value=0,
+            help_text='What the player paid (paid burns only): a number or a decimal string, 50 or "50.00".',
         )
 
     @extend_schema(request=BurnInput, responses={201: ShoeEventSerializer, **errors(400, 401, 403, 404, 409)})

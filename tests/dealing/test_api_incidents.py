@@ -1,6 +1,8 @@
 """The incidents and shoes API: reports, the pit boss's decisions, who sees what; loading shoes,
 burns, dealer changes."""
 
+from decimal import Decimal
+
 import pytest
 
 from dealing import services
@@ -178,3 +180,29 @@ def test_shoes_of_other_pits_are_out_of_sight(api, staff, tables):
     assert post_json(api(staff.dealer), SHOES, {"table": tables.elsewhere.pk}).status_code == 403
     assert api(staff.dealer).get(SHOES).json()["count"] == 0
     assert api(staff.auditor).get(SHOES).json()["count"] == 1
+
+
+@pytest.mark.parametrize(
+    "fee, stored, code",
+    [
+        (50, "50.00", 201),  # issue #35 item 4: a number, as the round and shoe formats write amounts
+        (50.5, "50.50", 201),
+        ("50", "50.00", 201),
+        (0.125, None, 400),  # more than 2 decimals
+        (-5, None, 400),
+        (True, None, 400),
+        ("1e2", None, 400),
+        ([50], None, 400),
+    ],
+)
+def test_a_paid_burns_fee_is_a_number_or_a_decimal_string(api, staff, tables, fee, stored, code):
+    client = api(staff.dealer)
+    shoe = post_json(client, SHOES, {"table": tables.ochko.pk}).json()
+    before = ShoeEvent.objects.count()
+    burn = post_json(client, f"{SHOES}{shoe['id']}/burns/", {"card": "AS", "reason": "paid", "fee": fee})
+    assert burn.status_code == code, burn.json()
+    if stored is None:
+        assert "fee" in burn.json()["extra"]["fields"] and ShoeEvent.objects.count() == before
+    else:
+        assert burn.json()["fee"] == stored
+        assert ShoeEvent.objects.get(pk=burn.json()["id"]).fee == Decimal(stored)
