@@ -2,12 +2,14 @@
 findings on them (audit's, read only), and the figures of a shift computed from its counts and
 events. Nothing here writes.
 
-    expected closing float = opening + Σ float_logged − chips sold + fills − credits
+    expected closing float = opening + Σ float_logged + paid-burn fees − chips sold + fills − credits
     variance               = closing count − expected
     table win              = closing + credits + drop − opening − fills
 
 Σ float_logged is Σ take − Σ pay as the dealer logged it, over the table's rounds in force
-(`status == recorded`) logged from the opening count to the closing count (or now).
+(`status == recorded`) logged from the opening count to the closing count (or now). The paid-burn
+fees are the fees of the table's paid burns recorded in the same window: a player's fee for a burn
+goes into the float (rules/ochko.md, The shoe), so it is expected there.
 """
 
 from dataclasses import dataclass, field
@@ -20,8 +22,8 @@ from audit.choices import FindingStatus
 from audit.models import Finding
 from casino.models import Table
 from casino.scope import restrict
-from dealing.choices import RoundStatus
-from dealing.models import Round
+from dealing.choices import BurnReason, RoundStatus, ShoeEventKind
+from dealing.models import Round, ShoeEvent
 
 from .access import visible_shifts
 from .choices import EventKind, ShiftStatus, TransferStatus
@@ -57,6 +59,19 @@ def shift_rounds(shift: TableShift) -> QuerySet:
     return Round.objects.filter(
         table_id=shift.table_id, status=RoundStatus.RECORDED, played_at__gte=start, played_at__lte=end
     )
+
+
+def burn_fees(shift: TableShift) -> Decimal:
+    """Σ the fees of the table's paid burns recorded during the shift (dealing's records, read only)."""
+    start, end = shift_window(shift)
+    total = ShoeEvent.objects.filter(
+        shoe__table_id=shift.table_id,
+        kind=ShoeEventKind.BURN,
+        reason=BurnReason.PAID,
+        recorded_at__gte=start,
+        recorded_at__lte=end,
+    ).aggregate(total=Sum("fee"))["total"]
+    return money(total)
 
 
 @dataclass(frozen=True)
@@ -163,15 +178,16 @@ class Books:
     denominations: list[DenominationLine]
     events: list[FloatEvent]
     findings: list[FindingRound] = field(default_factory=list)
+    burn_fees: Decimal = ZERO  # the paid burns' fees, paid into the float
 
     @property
     def expected(self) -> Decimal:
-        return money(self.opening + self.rounds.logged - self.chips_sold + self.fills - self.credits)
+        return money(self.opening + self.rounds.logged + self.burn_fees - self.chips_sold + self.fills - self.credits)
 
     @property
     def expected_owed(self) -> Decimal:
         """The same with the rounds' float as the rules owed it (what a correct dealer's tray holds)."""
-        return money(self.opening + self.rounds.owed - self.chips_sold + self.fills - self.credits)
+        return money(self.opening + self.rounds.owed + self.burn_fees - self.chips_sold + self.fills - self.credits)
 
     @property
     def variance(self) -> Decimal | None:
@@ -244,6 +260,7 @@ class Books:
                 "rounds": self.rounds.rounds,
                 "rounds_float_logged": fmt(self.rounds.logged),
                 "rounds_float_owed": fmt(self.rounds.owed),
+                "burn_fees": fmt(self.burn_fees),
                 "expected": fmt(self.expected),
                 "expected_owed": fmt(self.expected_owed),
                 "closing": fmt(self.closing),
@@ -338,6 +355,7 @@ def shift_books(shift: TableShift) -> Books:
         denominations=lines,
         events=events,
         findings=payment_findings(shift),
+        burn_fees=burn_fees(shift),
     )
 
 

@@ -130,3 +130,33 @@ def test_variance_and_win_identities(crew, opening, fills, credits, sold, drops,
     assert sum(d.change_value for d in b.denominations) == logged - b.chips_sold + b.variance
     for figure in (b.expected, b.variance, b.win):
         assert isinstance(figure, Decimal) and figure == figure.quantize(Decimal("0.01"))
+
+
+def test_paid_burn_fees_go_into_the_expected_float(crew, open_shift):
+    """Issue #35 item 3: a paid burn's fee is paid into the float (rules/ochko.md, The shoe), so the
+    close of a tray that holds it shows no surplus; burns before the shift or at another table, and
+    free burns, do not count."""
+    from rest_framework.test import APIClient
+
+    from dealing import services as dealing_services
+
+    early = dealing_services.shoe_start(table=crew.table, shuffled_by=crew.dealer)
+    dealing_services.shoe_burn(shoe=early, card="AS", reason="paid", fee=Decimal("50"), recorded_by=crew.dealer)
+    shift = open_shift()
+    before = selectors.shift_books(shift).expected
+    shoe = dealing_services.shoe_start(table=crew.table, shuffled_by=crew.dealer)
+    dealing_services.shoe_burn(shoe=shoe, card="KS", reason="load", recorded_by=crew.dealer)
+    dealing_services.shoe_burn(shoe=shoe, card="AS", reason="paid", fee=Decimal("50"), recorded_by=crew.dealer)
+    # Through the API, as a number (item 4).
+    client = APIClient()
+    client.force_authenticate(crew.dealer)
+    burned = client.post(f"/api/v1/shoes/{shoe.pk}/burns/", {"card": "QS", "reason": "paid", "fee": 50}, format="json")
+    assert burned.status_code == 201, burned.json()
+    books = selectors.shift_books(shift)
+    assert books.burn_fees == Decimal("100.00")
+    assert books.expected == before + Decimal("100")
+    assert books.as_dict()["figures"]["burn_fees"] == "100.00"
+    hundreds, ones = divmod(int(books.expected), 100)
+    shift = services.shift_count_closing(shift=shift, counted_by=crew.dealer, counts={"100": hundreds, "1": ones})
+    books = selectors.shift_books(shift)
+    assert books.variance == Decimal("0.00") and not books.needs_explanation
