@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from casino import keyset
 from casino.errors import ServiceError
-from casino.exports import csv_response
+from casino.exports import export_response
 from casino.roles import role_required
 from dealing import selectors as dealing_selectors
 
@@ -186,7 +186,12 @@ def finding_csv(request):
             content_type="text/plain; charset=utf-8",
         )
     stamp = timezone.localtime().strftime("%Y%m%d-%H%M")
-    return csv_response(selectors.finding_csv_rows(filterset.qs.order_by("-played_at", "-id")), f"findings-{stamp}.csv")
+    return export_response(
+        request,
+        selectors.finding_csv_rows(filterset.qs.order_by("-played_at", "-id")),
+        f"findings-{stamp}.csv",
+        title="findings",
+    )
 
 
 @require_GET
@@ -225,7 +230,9 @@ def dealer_rates_csv(request):
         ]
         for r in rates
     ]
-    return csv_response(rows, f"dealer-error-rates-{period.date_from}-{period.date_to}.csv")
+    return export_response(
+        request, rows, f"dealer-error-rates-{period.date_from}-{period.date_to}.csv", title="dealer error rates"
+    )
 
 
 @require_POST

@@ -2,6 +2,7 @@
 own pits). Thin: read the filters, call a selector, render; a bad filter is shown next to its field
 with a 400 and no figures."""
 
+from decimal import Decimal
 from urllib.parse import urlencode
 
 from django.http import HttpResponse
@@ -10,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from casino.errors import ServiceError
-from casino.exports import csv_response
+from casino.exports import export_response
 from casino.roles import AUDITOR, PIT_BOSS, role_required, user_pits
 
 from .. import reports
@@ -98,8 +99,9 @@ def report_shift(request, pk: int):
     return render(request, "books/report_shift.html", {"report": report, "shift": report.shift})
 
 
-def _m(value) -> str:
-    return "" if value is None else f"{value:f}"
+def _amount(value) -> Decimal | None:
+    """An amount as the exports write it: a Decimal (a number in the spreadsheet), None when unknown."""
+    return None if value is None else Decimal(value)
 
 
 @require_GET
@@ -108,9 +110,9 @@ def report_shift_csv(request, pk: int):
     report = reports.shift_report(reports.shift_for_report(request.user, pk))
     s = report.shift
     rows = [[_("table"), s.table.name], [_("opened at"), s.opened_at.isoformat()], [_("rounds"), report.theory.rounds]]
-    rows += [[label, _m(value)] for label, value in report.lines()]
+    rows += [[label, _amount(value)] for label, value in report.lines()]
     rows += [[step, by or "", at.isoformat() if at else ""] for step, by, at in report.signatures()]
-    return csv_response(rows, f"shift-{s.table.name}-{s.opened_at:%Y%m%d-%H%M}.csv")
+    return export_response(request, rows, f"shift-{s.table.name}-{s.opened_at:%Y%m%d-%H%M}.csv", title="shift")
 
 
 # --- the period report -----------------------------------------------------------------------------
@@ -165,20 +167,20 @@ def report_period_csv(request):
             name,
             variant,
             t.rounds,
-            _m(t.initial_wagers),
-            _m(t.total_wagered),
-            _m(t.actual),
-            _m(t.theoretical),
-            _m(t.band_low),
-            _m(t.band_high),
-            "" if z is None else f"{z:.3f}",
-            "" if p is None else f"{p:.6f}",
+            _amount(t.initial_wagers),
+            _amount(t.total_wagered),
+            _amount(t.actual),
+            _amount(t.theoretical),
+            _amount(t.band_low),
+            _amount(t.band_high),
+            None if z is None else round(float(z), 3),
+            None if p is None else round(float(p), 6),
             int(t.outside),
-            _m(t.errors),
-            _m(t.chance),
+            _amount(t.errors),
+            _amount(t.chance),
             v.shifts,
-            _m(v.net),
-            _m(v.absolute),
+            _amount(v.net),
+            _amount(v.absolute),
             v.over_tolerance,
         ]
 
@@ -186,4 +188,6 @@ def report_period_csv(request):
     rows += [line(r.table.name, r.table.variant, r.figures, r.floats) for r in report.rows]
     rows.append(line(_("total"), "", report.total, report.floats))
     f = report.filters
-    return csv_response(rows, f"period-{report.pit.name}-{f.start:%Y%m%d}-{f.end:%Y%m%d}.csv")
+    return export_response(
+        request, rows, f"period-{report.pit.name}-{f.start:%Y%m%d}-{f.end:%Y%m%d}.csv", title="period"
+    )

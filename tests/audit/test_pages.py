@@ -227,7 +227,9 @@ def csv_rows(response) -> list[list[str]]:
     import csv
     import io
 
-    return list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode())))
+    body = b"".join(response.streaming_content)
+    assert body.startswith(b"\xef\xbb\xbf")  # the byte-order mark: Excel reads the UTF-8 (issue #35)
+    return list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))
 
 
 def test_the_findings_csv_carries_every_column_and_honours_the_filters(people, audited):

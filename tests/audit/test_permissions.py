@@ -92,6 +92,11 @@ def test_each_role_reads_only_its_pages(world, people, role):
     client = login(user_for(people, role))
     for name, args, allowed, _api in pages(world):
         response = client.get(reverse(name, args=args))
+        if name.endswith("_csv"):  # the XLSX beside each CSV keeps the CSV's door (issue #35)
+            xlsx = client.get(reverse(name, args=args), {"format": "xlsx"})
+            assert xlsx.status_code == response.status_code, (role, name, xlsx.status_code)
+            if xlsx.status_code == 200:
+                assert xlsx["Content-Type"].startswith("application/vnd.openxmlformats"), (role, name)
         # A page the role may use answers 200; a dealer asking for another dealer's round gets 404
         # (outside his scope, as if it did not exist); any other role outside the list, 403.
         if role == "superuser" or role in allowed:

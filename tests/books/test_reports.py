@@ -70,8 +70,10 @@ def test_who_may_read_the_reports(who, people, crew, closed_shift):
     pages = [
         f"/books/reports/shifts/{closed_shift.pk}/",
         f"/books/reports/shifts/{closed_shift.pk}.csv",
+        f"/books/reports/shifts/{closed_shift.pk}.csv?format=xlsx",  # the XLSX beside it: the same door
         "/books/reports/period/",
         "/books/reports/period.csv",
+        "/books/reports/period.csv?format=xlsx",
         "/books/theory/",
     ]
     apis = [
@@ -150,7 +152,7 @@ def test_the_period_report_of_a_pit_page_csv_and_api(crew, closed_shift):
     page = client.get("/books/reports/period/", {"pit": "Pit A"})
     assert page.status_code == 200 and crew.table.name in page.content.decode()
     response = client.get("/books/reports/period.csv", {"pit": "Pit A"})
-    lines = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode())))
+    lines = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode("utf-8-sig"))))
     assert lines[0][0] == "table" and lines[1][0] == crew.table.name and lines[-1][0] == "total"
     assert Decimal(lines[1][5]) == report.theory.actual
     assert client.get("/books/reports/period/", {"start": "2026-02-30"}).status_code == 400
@@ -168,3 +170,51 @@ def test_the_period_report_reads_the_rollups_in_one_grouped_query(crew, closed_s
     with CaptureQueriesContext(connection) as queries:
         reports.period_report(crew.auditor, {"pit": "Pit A", "start": "2025-01-01"})
     assert len(queries.captured_queries) <= 6
+
+
+def _body(response) -> bytes:
+    return b"".join(response.streaming_content) if response.streaming else response.content
+
+
+def test_a_cyrillic_tables_reports_download_as_csv_and_xlsx_with_their_names(crew, closed_shift):
+    """Issue #35, exports: a BOM, the file name kept (RFC 5987) with an ASCII fallback, and an XLSX
+    whose numbers are numbers."""
+    import openpyxl
+
+    crew.table.name = "Стол-1"
+    crew.table.save(update_fields=["name"])
+    client = client_of(crew.auditor)
+    url = f"/books/reports/shifts/{closed_shift.pk}.csv"
+    response = client.get(url)
+    body = _body(response)
+    assert body.startswith(b"\xef\xbb\xbf")
+    rows = list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))
+    assert rows[0] == ["table", "Стол-1"]
+    disposition = response["Content-Disposition"]
+    stamp = f"{closed_shift.opened_at:%Y%m%d-%H%M}"
+    assert disposition.startswith(f'attachment; filename="shift-____-1-{stamp}.csv"')
+    assert f"filename*=UTF-8''shift-%D0%A1%D1%82%D0%BE%D0%BB-1-{stamp}.csv" in disposition
+    assert disposition.isascii()
+
+    xlsx = client.get(url, {"format": "xlsx"})
+    assert xlsx.status_code == 200
+    assert xlsx["Content-Type"] == "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    assert f"filename*=UTF-8''shift-%D0%A1%D1%82%D0%BE%D0%BB-1-{stamp}.xlsx" in xlsx["Content-Disposition"]
+    sheet = openpyxl.load_workbook(io.BytesIO(_body(xlsx))).active
+    values = {row[0]: row[1] for row in sheet.iter_rows(values_only=True)}
+    assert values["table"] == "Стол-1"
+    assert values["rounds"] == 12  # a number, not text
+    report = reports.shift_report(closed_shift)
+    assert (
+        isinstance(values["opening float"], (int, float))
+        and Decimal(str(values["opening float"])) == report.books.opening
+    )
+    cells = {row[0].value: row[1] for row in sheet.iter_rows()}
+    assert cells["opening float"].number_format == "#,##0.00"
+
+    period = client.get("/books/reports/period.csv", {"pit": "Pit A", "format": "xlsx"})
+    sheet = openpyxl.load_workbook(io.BytesIO(_body(period))).active
+    rows = list(sheet.iter_rows(values_only=True))
+    assert rows[0][:3] == ("table", "game", "rounds")
+    assert rows[1][0] == "Стол-1" and rows[1][2] == 12 and Decimal(str(rows[1][5])) == report.theory.actual
+    assert rows[-1][0] == "total"

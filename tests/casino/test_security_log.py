@@ -81,6 +81,7 @@ def test_a_refused_page_and_a_refused_endpoint_are_recorded_with_why(make_user, 
 def test_only_admins_and_auditors_read_the_log(client_for, floor, role, status):
     assert client_for(role).get(LOG).status_code == status
     assert client_for(role).get(LOG, {"export": "csv"}).status_code == status
+    assert client_for(role).get(LOG, {"export": "xlsx"}).status_code == status
 
 
 def test_anonymous_is_sent_to_log_in():
@@ -119,9 +120,17 @@ def test_the_log_filters_by_kind_user_and_date(client_for, events):
 def test_the_csv_export_holds_what_the_filters_select_and_runs_no_formula(client_for, events):
     response = client_for(AUDITOR).get(LOG, {"kind": Kind.LOGIN_FAILED, "export": "csv"})
     assert response["Content-Type"].startswith("text/csv")
-    rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode())))
+    rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode("utf-8-sig"))))
     assert rows[0] == ["when", "kind", "user", "address", "detail"]
     assert [row[1:4] for row in rows[1:]] == [["login_failed", '\'=HYPERLINK("http://evil")', "10.0.0.2"]]
+    # The XLSX beside it: the same rows, the typed name a text cell, never a formula.
+    import openpyxl
+
+    xlsx = client_for(AUDITOR).get(LOG, {"kind": Kind.LOGIN_FAILED, "export": "xlsx"})
+    sheet = openpyxl.load_workbook(io.BytesIO(b"".join(xlsx.streaming_content))).active
+    cells = list(sheet.iter_rows())
+    assert [c.value for c in cells[0]] == ["when", "kind", "user", "address", "detail"]
+    assert cells[1][2].value == '=HYPERLINK("http://evil")' and cells[1][2].data_type == "s"
 
 
 def test_the_log_is_read_only_in_the_admin(client_for):
