@@ -25,8 +25,8 @@ from casino.errors import ServiceError
 from casino.models import Pit, Table
 from casino.roles import user_pits
 from casino.scope import restrict
-from dealing.choices import RoundStatus
-from dealing.models import Round
+from dealing.choices import BurnReason, RoundStatus, ShoeEventKind
+from dealing.models import Round, ShoeEvent
 
 from .choices import EventKind, ShiftStatus, TransferStatus
 from .models import FloatEvent, TableShift
@@ -180,6 +180,7 @@ class PeriodReport:
     rows: list[PeriodRow] = field(default_factory=list)
     total: Figures = field(default_factory=Figures)
     floats: FloatVariances = field(default_factory=FloatVariances)
+    holds: list[HoldBlock] = field(default_factory=list)  # period, month to date, year to date
 
     def as_dict(self) -> dict:
         def floats(v: FloatVariances) -> dict:
@@ -204,6 +205,7 @@ class PeriodReport:
                 for r in self.rows
             ],
             "total": {**self.total.as_dict(), "float_variances": floats(self.floats)},
+            "hold": {block.name: block.as_dict() for block in self.holds},
         }
 
 
@@ -213,19 +215,45 @@ def _sum(qs, column="amount"):
     )
 
 
-def float_variances(pit: Pit, start: dt.date, end: dt.date) -> dict[int, FloatVariances]:
-    """Per table, the variances of the shifts of `pit` closed (counted) within start…end."""
+def _day_bounds(start: dt.date, end: dt.date):
+    """From the start of `start` to the start of the day after `end`, in the current time zone."""
     from django.utils import timezone
 
     zone = timezone.get_current_timezone()
-    lo = dt.datetime.combine(start, dt.time.min, tzinfo=zone)
-    hi = dt.datetime.combine(end + dt.timedelta(days=1), dt.time.min, tzinfo=zone)
+    return (
+        dt.datetime.combine(start, dt.time.min, tzinfo=zone),
+        dt.datetime.combine(end + dt.timedelta(days=1), dt.time.min, tzinfo=zone),
+    )
 
-    def events(*kinds, received=False):
-        q = Q(shift=OuterRef("pk"), kind__in=kinds)
-        if received:
-            q &= Q(status=TransferStatus.RECEIVED)
-        return _sum(FloatEvent.objects.filter(q).order_by().values("shift").annotate(s=Sum("amount")), "s")
+
+def _events(*kinds, received=False):
+    """Σ the outer shift's float events of these kinds (fills and credits: once received)."""
+    q = Q(shift=OuterRef("pk"), kind__in=kinds)
+    if received:
+        q &= Q(status=TransferStatus.RECEIVED)
+    return _sum(FloatEvent.objects.filter(q).order_by().values("shift").annotate(s=Sum("amount")), "s")
+
+
+def paid_burns():
+    """Σ the paid burns' fees of the outer shift's table within its window (a subquery)."""
+    return (
+        ShoeEvent.objects.filter(
+            shoe__table_id=OuterRef("table_id"),
+            kind=ShoeEventKind.BURN,
+            reason=BurnReason.PAID,
+            recorded_at__gte=OuterRef("opened_at"),
+            recorded_at__lte=OuterRef("closing_counted_at"),
+        )
+        .order_by()
+        .values("shoe__table_id")
+        .annotate(s=Sum("fee"))
+    )
+
+
+def float_variances(pit: Pit, start: dt.date, end: dt.date) -> dict[int, FloatVariances]:
+    """Per table, the variances of the shifts of `pit` closed (counted) within start…end."""
+    lo, hi = _day_bounds(start, end)
+    events = _events
 
     rounds = (
         Round.objects.filter(
@@ -244,21 +272,149 @@ def float_variances(pit: Pit, start: dt.date, end: dt.date) -> dict[int, FloatVa
         )
         .annotate(
             logged=_sum(rounds, "s"),
+            fees=_sum(paid_burns(), "s"),
             fills=events(EventKind.FILL, received=True),
             credits=events(EventKind.CREDIT, received=True),
             sold=events(EventKind.CHIPS_SOLD),
         )
-        .values_list("table_id", "opening_total", "closing_total", "tolerance", "logged", "fills", "credits", "sold")
+        .values_list(
+            "table_id", "opening_total", "closing_total", "tolerance", "logged", "fees", "fills", "credits", "sold"
+        )
     )
     out: dict[int, FloatVariances] = {}
-    for table_id, opening, closing, tolerance, logged, fills, credits, sold in shifts:
-        variance = money(closing - (opening + logged - sold + fills - credits))
+    for table_id, opening, closing, tolerance, logged, fees, fills, credits, sold in shifts:
+        # The expected closing float as the shift's books say it (books.selectors.Books.expected).
+        variance = money(closing - (opening + logged + fees - sold + fills - credits))
         v = out.setdefault(table_id, FloatVariances())
         v.shifts += 1
         v.net += variance
         v.absolute += abs(variance)
         v.over_tolerance += abs(variance) > tolerance
     return out
+
+
+# --- hold: drop, win and hold % by table, game and pit, for the period, month to date, year to date ------
+
+
+HUNDRED = Decimal(100)
+
+
+@dataclass
+class Hold:
+    """The closed shifts' drop and win, and the hold: win ÷ drop (table games accounting).
+
+    A shift's win is its books' (books.selectors.Books.win): closing + credits + drop − opening − fills."""
+
+    shifts: int = 0
+    drop: Decimal = ZERO
+    win: Decimal = ZERO
+
+    @property
+    def hold_pct(self) -> Decimal | None:
+        """Win as a percentage of the drop, to 0.01; None without a drop (no hold to speak of)."""
+        return None if not self.drop else (self.win * HUNDRED / self.drop).quantize(Decimal("0.01"))
+
+    def add(self, other: Hold) -> None:
+        self.shifts += other.shifts
+        self.drop += other.drop
+        self.win += other.win
+
+    def as_dict(self) -> dict:
+        pct = self.hold_pct
+        return {
+            "shifts": self.shifts,
+            "drop": f"{money(self.drop):f}",
+            "win": f"{money(self.win):f}",
+            "hold_pct": None if pct is None else f"{pct:f}",
+        }
+
+
+@dataclass
+class HoldBlock:
+    """Hold over one span ending at the report's end: by table, by game, and the pit's."""
+
+    name: str  # period | month_to_date | year_to_date
+    start: dt.date
+    end: dt.date
+    tables: list[tuple[Table, Hold]] = field(default_factory=list)
+    games: dict[str, Hold] = field(default_factory=dict)
+    pit: Hold = field(default_factory=Hold)
+
+    @property
+    def label(self) -> str:
+        return {"period": _("Period"), "month_to_date": _("Month to date"), "year_to_date": _("Year to date")}[
+            self.name
+        ]
+
+    def rows(self) -> list[list]:
+        """The block's lines for the CSV and XLSX: span, level, name, shifts, drop, win, hold %."""
+
+        def line(level, name, h: Hold):
+            return [self.label, level, name, h.shifts, money(h.drop), money(h.win), h.hold_pct]
+
+        out = [line(_("table"), t.name, h) for t, h in self.tables]
+        out += [line(_("game"), g, h) for g, h in sorted(self.games.items())]
+        out.append(line(_("pit"), "", self.pit))
+        return out
+
+    def as_dict(self) -> dict:
+        return {
+            "start": self.start,
+            "end": self.end,
+            "tables": [{"table": t.name, "variant": t.variant, **h.as_dict()} for t, h in self.tables],
+            "games": [{"variant": g, **h.as_dict()} for g, h in sorted(self.games.items())],
+            "pit": self.pit.as_dict(),
+        }
+
+
+def shift_holds(pit: Pit, start: dt.date, end: dt.date) -> list[tuple[int, dt.date, Hold]]:
+    """Each shift of the pit closed (counted) within start…end: its table, the day it was counted and
+    its drop and win. ONE query, each shift with its events summed in subqueries."""
+    from django.utils import timezone
+
+    lo, hi = _day_bounds(start, end)
+    shifts = (
+        TableShift.objects.filter(
+            table__pit=pit, status=ShiftStatus.CLOSED, closing_counted_at__gte=lo, closing_counted_at__lt=hi
+        )
+        .annotate(
+            drop=_events(EventKind.DROP),
+            fills=_events(EventKind.FILL, received=True),
+            credits=_events(EventKind.CREDIT, received=True),
+        )
+        .values_list("table_id", "closing_counted_at", "opening_total", "closing_total", "drop", "fills", "credits")
+    )
+    return [
+        (
+            table_id,
+            timezone.localdate(counted),
+            Hold(1, money(drop), money(closing + credits + drop - opening - fills)),
+        )
+        for table_id, counted, opening, closing, drop, fills, credits in shifts
+    ]
+
+
+def hold_blocks(pit: Pit, f: TheoryFilters, tables: list[Table]) -> list[HoldBlock]:
+    """The period's hold, and the month and the year to its end date, over `tables` (the report's)."""
+    blocks = [
+        HoldBlock("period", f.start, f.end),
+        HoldBlock("month_to_date", f.end.replace(day=1), f.end),
+        HoldBlock("year_to_date", f.end.replace(month=1, day=1), f.end),
+    ]
+    shifts = shift_holds(pit, min(b.start for b in blocks), f.end)
+    for block in blocks:
+        per_table: dict[int, Hold] = {}
+        for table_id, day, h in shifts:
+            if block.start <= day <= block.end:
+                per_table.setdefault(table_id, Hold()).add(h)
+        for table in tables:  # by name, as the report's rows
+            h = per_table.get(table.pk)
+            if h is None:
+                continue
+            block.tables.append((table, h))
+            block.games.setdefault(table.variant, Hold()).add(h)
+            block.pit.add(h)
+    return blocks
 
 
 def period_filters(user, params) -> tuple[Pit, TheoryFilters]:
@@ -282,6 +438,7 @@ def period_report(user, params) -> PeriodReport:
     tables = Table.objects.filter(pit=pit).order_by("name")
     if f.table is not None:
         tables = tables.filter(pk=f.table.pk)
+    tables = list(tables)
     for table in tables:
         figures = parts.get((table.pk,))
         v = floats.get(table.pk, FloatVariances())
@@ -294,4 +451,5 @@ def period_report(user, params) -> PeriodReport:
         report.floats.net += v.net
         report.floats.absolute += v.absolute
         report.floats.over_tolerance += v.over_tolerance
+    report.holds = hold_blocks(pit, f, tables)
     return report

@@ -187,6 +187,11 @@ def report_period_csv(request):
     rows = [period_columns()]
     rows += [line(r.table.name, r.table.variant, r.figures, r.floats) for r in report.rows]
     rows.append(line(_("total"), "", report.total, report.floats))
+    # Hold (issue #35): drop, win and hold % by table, game and pit — the period, month and year to date.
+    rows.append([])
+    rows.append([_("span"), _("level"), _("name"), _("shifts closed"), _("drop"), _("win"), _("hold %")])
+    for block in report.holds:
+        rows += block.rows()
     f = report.filters
     return export_response(
         request, rows, f"period-{report.pit.name}-{f.start:%Y%m%d}-{f.end:%Y%m%d}.csv", title="period"

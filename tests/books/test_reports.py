@@ -153,7 +153,8 @@ def test_the_period_report_of_a_pit_page_csv_and_api(crew, closed_shift):
     assert page.status_code == 200 and crew.table.name in page.content.decode()
     response = client.get("/books/reports/period.csv", {"pit": "Pit A"})
     lines = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode("utf-8-sig"))))
-    assert lines[0][0] == "table" and lines[1][0] == crew.table.name and lines[-1][0] == "total"
+    total = lines.index([]) - 1  # the tables' figures, their total, then the hold's block
+    assert lines[0][0] == "table" and lines[1][0] == crew.table.name and lines[total][0] == "total"
     assert Decimal(lines[1][5]) == report.theory.actual
     assert client.get("/books/reports/period/", {"start": "2026-02-30"}).status_code == 400
 
@@ -217,4 +218,48 @@ def test_a_cyrillic_tables_reports_download_as_csv_and_xlsx_with_their_names(cre
     rows = list(sheet.iter_rows(values_only=True))
     assert rows[0][:3] == ("table", "game", "rounds")
     assert rows[1][0] == "Стол-1" and rows[1][2] == 12 and Decimal(str(rows[1][5])) == report.theory.actual
-    assert rows[-1][0] == "total"
+    assert "total" in [r[0] for r in rows]
+
+
+def test_the_period_report_holds_drop_win_and_hold_by_table_game_and_pit_to_date(crew, closed_shift):
+    """Issue #35, hold and drop: win ÷ drop by table, game and pit, for the period, the month to date
+    and the year to date, on the page, in the API and in the CSV."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    books = shift_books(closed_shift)
+    assert books.drop == Decimal("1000.00")
+    today = timezone.localdate()
+    client = client_of(crew.auditor)
+    params = {"pit": "Pit A", "start": today.isoformat(), "end": today.isoformat()}
+    hold = client.get("/api/v1/books/reports/period/", params).json()["hold"]
+    assert set(hold) == {"period", "month_to_date", "year_to_date"}
+    pct = (books.win * 100 / books.drop).quantize(Decimal("0.01"))
+    one = {"shifts": 1, "drop": "1000.00", "win": f"{books.win:f}", "hold_pct": f"{pct:f}"}
+    for name in ("period", "month_to_date", "year_to_date"):
+        assert hold[name]["tables"] == [{"table": "R-1", "variant": crew.table.variant, **one}], name
+        assert hold[name]["games"] == [{"variant": crew.table.variant, **one}], name
+        assert hold[name]["pit"] == one, name
+    assert hold["month_to_date"]["start"] == today.replace(day=1).isoformat()
+    assert hold["year_to_date"]["start"] == today.replace(month=1, day=1).isoformat()
+
+    # A shift counted closed last year counts in none of them; one earlier this year only in the year.
+    earlier = closed_shift.closing_counted_at - dt.timedelta(days=400)
+    type(closed_shift).objects.filter(pk=closed_shift.pk).update(closing_counted_at=earlier)
+    hold = client.get("/api/v1/books/reports/period/", params).json()["hold"]
+    assert [hold[n]["pit"]["shifts"] for n in ("period", "month_to_date", "year_to_date")] == [0, 0, 0]
+    assert hold["period"]["pit"]["hold_pct"] is None  # no drop, no hold
+    if today.month > 1:
+        inside = timezone.make_aware(dt.datetime.combine(today.replace(month=1, day=2), dt.time(12)))
+        type(closed_shift).objects.filter(pk=closed_shift.pk).update(closing_counted_at=inside)
+        hold = client.get("/api/v1/books/reports/period/", params).json()["hold"]
+        assert [hold[n]["pit"]["shifts"] for n in ("period", "month_to_date", "year_to_date")] == [0, 0, 1]
+
+    page = client.get("/books/reports/period/", params).content.decode()
+    assert "Drop, win and hold" in page and "Year to date" in page
+    response = client.get("/books/reports/period.csv", params)
+    lines = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode("utf-8-sig"))))
+    block = lines[lines.index([]) + 1 :]
+    assert block[0] == ["span", "level", "name", "shifts closed", "drop", "win", "hold %"]
+    assert [r[:3] for r in block[1:]][-1] == ["Year to date", "pit", ""]
