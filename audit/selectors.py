@@ -175,10 +175,10 @@ def finding_csv_rows(queryset: QuerySet):
             hand,
             wager,
             expected.get("result", ""),
-            expected.get("amount", "") or "",
+            _amount_cell(expected.get("amount")),
             actual.get("result", ""),
-            actual.get("amount", "") or "",
-            "" if delta is None else _money(delta),
+            _amount_cell(actual.get("amount")),
+            None if delta is None else Decimal(_money(delta)),  # a number: never formula-escaped, a number cell
             message,
             status,
             classification,
@@ -186,6 +186,17 @@ def finding_csv_rows(queryset: QuerySet):
             timezone.localtime(reviewed_at).isoformat(timespec="seconds") if reviewed_at else "",
             version,
         ]
+
+
+def _amount_cell(value):
+    """An amount of a finding's owed or logged result as an export cell: a Decimal (a number in CSV
+    and XLSX), or the text as stored when it is not an amount, or None."""
+    if value in (None, ""):
+        return None
+    try:
+        return Decimal(str(value))
+    except ArithmeticError:
+        return str(value)
 
 
 def _money(value: Decimal) -> str:
