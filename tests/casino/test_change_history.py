@@ -31,7 +31,9 @@ def admin_client(make_user):
 
 
 def _csv(response) -> list[list[str]]:
-    return list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode())))
+    body = b"".join(response.streaming_content)
+    assert body.startswith(b"\xef\xbb\xbf")  # every CSV carries the byte-order mark (issue #35)
+    return list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))
 
 
 def test_an_admins_change_to_a_tables_limits_is_recorded_with_him(admin_client, make_user, floor):
