@@ -13,6 +13,7 @@ so the admin, `set_password` + `save()`, and any service all revoke them.
 import logging
 
 from axes.helpers import get_cool_off
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.signals import user_logged_in, user_logged_out, user_login_failed
 from django.db.models.signals import post_save, pre_save
@@ -26,6 +27,19 @@ from .middleware import API_PREFIX
 log = logging.getLogger("casino.security")
 
 _PREVIOUS = "_casino_security_previous"
+# No username is longer (User.username, SecurityEvent.username): a longer one typed at a login is
+# recorded cut to it, by axes (whose column would refuse more than 255: a 500) and by the log.
+USERNAME_MAX = 150
+
+
+def lockout_username(request, credentials=None) -> str | None:
+    """AXES_USERNAME_CALLABLE: the username a failed login counts against, read as axes reads it
+    (the credentials given to authenticate, else the request's data), cut to USERNAME_MAX."""
+    if credentials:
+        username = credentials.get(settings.AXES_USERNAME_FORM_FIELD)
+    else:
+        username = getattr(request, "data", request.POST).get(settings.AXES_USERNAME_FORM_FIELD)
+    return username[:USERNAME_MAX] if isinstance(username, str) else username
 
 
 def client_address(request) -> str | None:
@@ -86,7 +100,7 @@ def on_login_failed(sender, credentials, request=None, **kwargs):
     locked = bool(getattr(getattr(request, "_request", request), "axes_locked_out", False))
     security_event_record(
         kind=SecurityEvent.Kind.LOGIN_FAILED,
-        username=str(credentials.get("username") or ""),
+        username=str(credentials.get("username") or "")[:USERNAME_MAX],
         address=client_address(request),
         detail=_("refused: locked out") if locked else "",
     )

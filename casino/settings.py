@@ -91,6 +91,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "casino.middleware.AuthenticationMiddleware",
     "casino.middleware.MessageMiddleware",
+    # A NUL character in a query parameter or a form field: 400 naming it, before any view reads it.
+    "casino.middleware.NulCharacterMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Each refusal (403) also goes to the security log (casino/security.py).
     "casino.middleware.SecurityRefusalMiddleware",
@@ -271,6 +273,8 @@ AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=1
 AXES_LOCKOUT_PARAMETERS = env.list("LOGIN_LOCKOUT_BY", default=["username", "ip_address"])
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "casino.security.lockout_response"
+# A username typed longer than any user's is counted cut to 150 characters (axes' column holds 255).
+AXES_USERNAME_CALLABLE = "casino.security.lockout_username"
 # Tokens (django-rest-knox): people's tokens end after TOKEN_TTL_HOURS; device tokens (an electronic
 # shoe, a table system) after DEVICE_TOKEN_TTL_DAYS (0: never). Only a digest of a token is stored.
 REST_KNOX = {
@@ -337,8 +341,9 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # Bodies are JSON and nothing else: a form-encoded or text/plain body is refused with 415
-    # (the endpoints that read the raw body check the same: dealing/apis/common.py raw_body).
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # (the endpoints that read the raw body check the same: dealing/apis/common.py raw_body). DRF's
+    # parser, refusing a key given twice and a NUL character (casino/parsers.py).
+    "DEFAULT_PARSER_CLASSES": ["casino.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "EXCEPTION_HANDLER": "casino.exception_handlers.exception_handler",
