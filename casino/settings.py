@@ -268,10 +268,23 @@ AUTHENTICATION_BACKENDS = [
 # refused for LOGIN_COOLOFF_MINUTES (429: casino/security.py). A success resets the count.
 AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=15))
-# Each name locks on its own ("username,ip_address": a username or an address). Where the whole floor
-# reaches the site through one address (NAT), LOGIN_LOCKOUT_BY=username spares the others.
-AXES_LOCKOUT_PARAMETERS = env.list("LOGIN_LOCKOUT_BY", default=["username", "ip_address"])
+# A login tried during a lockout is refused without being counted: the cool-off runs from the
+# failure that locked, so a client retrying every few seconds is let in when it ends.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# Each name locks on its own ("username,ip_address": a username or an address); "username+ip_address"
+# locks the pair (a username from that address only). Where the whole floor reaches the site through
+# one address (NAT), LOGIN_LOCKOUT_BY=username,username+ip_address spares the others. An address
+# never locks out a pit boss or an admin (casino.security.lockout_parameters).
+LOGIN_LOCKOUT_BY = [
+    part.split("+") if "+" in part else part
+    for part in env.list("LOGIN_LOCKOUT_BY", default=["username", "ip_address"])
+]
+AXES_LOCKOUT_PARAMETERS = "casino.security.lockout_parameters"
 AXES_RESET_ON_SUCCESS = True
+# The caller's address behind TRUSTED_PROXY_COUNT reverse proxies, each appending to X-Forwarded-For
+# (casino.security.client_ip); 0: REMOTE_ADDR, X-Forwarded-For ignored.
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+AXES_CLIENT_IP_CALLABLE = "casino.security.client_ip"
 AXES_LOCKOUT_CALLABLE = "casino.security.lockout_response"
 # A username typed longer than any user's is counted cut to 150 characters (axes' column holds 255).
 AXES_USERNAME_CALLABLE = "casino.security.lockout_username"
