@@ -21,7 +21,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api_errors import errors
-from casino.api_inputs import JsonInput
+from casino.api_inputs import Day, JsonInput, Text
 from casino.models import Table
 from casino.pagination import KeysetPagination, StrictLimitOffsetPagination
 from casino.roles import HasRole
@@ -117,7 +117,7 @@ class ReviewInputSerializer(JsonInput):
     classification = serializers.ChoiceField(
         choices=Classification.choices, required=False, allow_blank=True, default=""
     )
-    comment = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
+    comment = Text(required=False, allow_blank=True, default="", max_length=2000, lines=True)
 
 
 FILTER_PARAMETERS = [
@@ -253,8 +253,8 @@ class AuditRunStartSerializer(JsonInput):
         queryset=User.objects.all(),
         help_text="Dealer usernames; none: all.",
     )
-    date_from = serializers.DateField(required=False, allow_null=True)
-    date_to = serializers.DateField(required=False, allow_null=True)
+    date_from = Day(required=False, allow_null=True)
+    date_to = Day(required=False, allow_null=True)
     only_unaudited = serializers.BooleanField(required=False, default=True)
     chunk_size = serializers.IntegerField(required=False, min_value=1, max_value=services.MAX_CHUNK_SIZE)
 

@@ -18,7 +18,7 @@ from django.db.models import F, Func, Q, TextField
 from django.utils.translation import gettext_lazy as _
 
 from casino.choices import Variant
-from casino.filters import IdFilter
+from casino.filters import DayFilter, IdFilter
 from casino.models import Pit, Table
 from casino.roles import DEALER, user_pits
 from casino.scope import restrict, sees_every_pit
@@ -89,12 +89,8 @@ class FindingFilter(django_filters.FilterSet):
     dealer = django_filters.ModelMultipleChoiceFilter(
         distinct=False, label=_("Dealer"), queryset=User.objects.none(), widget=ManyOrOne
     )
-    date_from = django_filters.DateFilter(
-        label=_("From"), method="filter_from", widget=forms.DateInput(attrs={"type": "date"})
-    )
-    date_to = django_filters.DateFilter(
-        label=_("To"), method="filter_to", widget=forms.DateInput(attrs={"type": "date"})
-    )
+    date_from = DayFilter(label=_("From"), method="filter_from", widget=forms.DateInput(attrs={"type": "date"}))
+    date_to = DayFilter(label=_("To"), method="filter_to", widget=forms.DateInput(attrs={"type": "date"}))
     round = IdFilter(label=_("Round"), field_name="round_id")
     shoe = IdFilter(label=_("Shoe"), field_name="shoe_id")
     kind = django_filters.ChoiceFilter(

@@ -5,8 +5,10 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from casino.dates import DayField
 from casino.models import Table
 from casino.roles import DEALER
+from casino.validators import TextValidator
 
 from .choices import Classification, FindingStatus
 
@@ -26,7 +28,11 @@ class ReviewForm(forms.Form):
         label=_("Classification"), required=False, choices=[("", _("— none (reopen) —")), *Classification.choices]
     )
     comment = forms.CharField(
-        label=_("Comment"), required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
+        label=_("Comment"),
+        required=False,
+        max_length=2000,
+        validators=[TextValidator(lines=True)],
+        widget=forms.Textarea(attrs={"rows": 2}),
     )
 
 
@@ -45,8 +51,8 @@ class RunStartForm(forms.Form):
         help_text=_("None selected: every dealer."),
         widget=forms.SelectMultiple(attrs={"size": 6}),
     )
-    date_from = forms.DateField(label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    date_to = forms.DateField(label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    date_from = DayField(label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    date_to = DayField(label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     scope = forms.ChoiceField(
         label=_("Rounds"),
         initial="unaudited",

@@ -14,6 +14,7 @@ from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from casino.dates import BadDay, parse_day
 from casino.finding_text import event_field, event_word
 from casino.models import Table
 from casino.scope import restrict
@@ -401,11 +402,13 @@ def period_from(params) -> Period:
 
 
 def _date(value):
+    """A day of the period, or None for none given — and for one that cannot be read or is out of
+    casino.dates' range: the pages show the default period then (the API refuses it first)."""
     if not value:
         return None
     try:
-        return dt.date.fromisoformat(str(value))
-    except ValueError:
+        return parse_day(str(value))
+    except BadDay:
         return None
 
 

@@ -25,6 +25,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api_errors import errors
+from casino.api_inputs import KnownFields, Text
 from casino.errors import ServiceError
 from casino.models import Table
 from casino.roles import HasRole
@@ -98,8 +99,8 @@ class ShiftOpenApi(APIView):
     permission_classes = [HasRole(*COUNTERS)]  # the dealer counts the opening float
 
     @extend_schema_serializer(component_name="BooksShiftOpenInput")
-    class InputSerializer(serializers.Serializer):
-        table = serializers.CharField(help_text="The table's name (or id).")
+    class InputSerializer(KnownFields):
+        table = Text(help_text="The table's name (or id).")
         counts = serializers.DictField(help_text=COUNTS_HELP)
         total = serializers.CharField(required=False, allow_blank=True, help_text=TOTAL_HELP)
 
@@ -137,7 +138,7 @@ class ShiftSignApi(_ShiftWrite):
 
 class TransferRequestApi(_ShiftWrite):
     @extend_schema_serializer(component_name="BooksTransferInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(KnownFields):
         kind = serializers.ChoiceField(choices=[(k.value, k.label) for k in CHIP_KINDS])
         counts = serializers.DictField(help_text=COUNTS_HELP)
         total = serializers.CharField(required=False, allow_blank=True, help_text=TOTAL_HELP)
@@ -175,7 +176,7 @@ class TransferApproveApi(_ShiftWrite):
 
 class TransferReceiveApi(_ShiftWrite):
     @extend_schema_serializer(component_name="BooksReceiveInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(KnownFields):
         counts = serializers.DictField(help_text="The chips counted in (a fill) or out (a credit): what was approved.")
 
     @extend_schema(request=InputSerializer, responses=OpenApiTypes.OBJECT)
@@ -189,7 +190,7 @@ class TransferReceiveApi(_ShiftWrite):
 
 class CashApi(_ShiftWrite):
     @extend_schema_serializer(component_name="BooksCashInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(KnownFields):
         kind = serializers.ChoiceField(choices=[(k.value, k.label) for k in CASH_KINDS])
         amount = serializers.CharField(help_text='A positive amount with at most 2 decimals, e.g. "2500".')
 
@@ -209,7 +210,7 @@ class CashApi(_ShiftWrite):
 
 class ClosingCountApi(_ShiftWrite):
     @extend_schema_serializer(component_name="BooksClosingInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(KnownFields):
         counts = serializers.DictField(help_text=COUNTS_HELP)
         total = serializers.CharField(required=False, allow_blank=True, help_text=TOTAL_HELP)
 
@@ -231,8 +232,8 @@ class ExplainApi(_ShiftWrite):
     permission_classes = [HasRole(*SIGNERS)]  # signatures, approvals, explanations, the close
 
     @extend_schema_serializer(component_name="BooksExplainInput")
-    class InputSerializer(serializers.Serializer):
-        text = serializers.CharField(max_length=4000)
+    class InputSerializer(KnownFields):
+        text = Text(max_length=4000, lines=True)
 
     @extend_schema(request=InputSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk: int):

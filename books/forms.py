@@ -7,6 +7,9 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from casino.forms import DecimalField, IntegerField
+from casino.validators import TextValidator
+
 from .choices import CASH_KINDS, CHIP_KINDS
 from .selectors import denominations
 
@@ -18,7 +21,7 @@ def _key(denom: str) -> str:
 class CountForm(forms.Form):
     """{denomination: chips} for the table, plus the total the counter makes it (optional)."""
 
-    total = forms.DecimalField(
+    total = DecimalField(
         label=_("Total counted"),
         required=False,
         min_value=0,
@@ -33,7 +36,7 @@ class CountForm(forms.Form):
         self.denoms = denominations(table)
         fields = {}
         for denom in self.denoms:
-            fields[_key(denom)] = forms.IntegerField(
+            fields[_key(denom)] = IntegerField(
                 label=denom,
                 required=False,
                 min_value=0,
@@ -66,7 +69,7 @@ class TransferForm(CountForm):
 
 class CashForm(forms.Form):
     kind = forms.ChoiceField(label=_("What"), choices=[(k.value, k.label) for k in CASH_KINDS])
-    amount = forms.DecimalField(label=_("Amount"), min_value=Decimal("0.01"), max_digits=14, decimal_places=2)
+    amount = DecimalField(label=_("Amount"), min_value=Decimal("0.01"), max_digits=14, decimal_places=2)
 
 
 class ExplainForm(forms.Form):
@@ -74,5 +77,6 @@ class ExplainForm(forms.Form):
         label=_("Explanation"),
         max_length=4000,
         widget=forms.Textarea(attrs={"rows": 3}),
+        validators=[TextValidator(lines=True)],
         help_text=_("What explains the variance; signed with your name."),
     )

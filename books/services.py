@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 
 from casino.errors import ServiceError
 from casino.models import Table
+from casino.validators import digits_problem
 from dealing.access import staff_of
 from dealing.engine.errors import RoundError
 from dealing.engine.money import parse_amount
@@ -71,7 +72,7 @@ def read_count(table: Table, counts, total=None, *, field: str = "counts", allow
     out = {d: 0 for d in denoms}
     for key, n in counts.items():
         try:
-            denom = by_value.get(Decimal(str(key)))
+            denom = by_value.get(Decimal(str(key))) if str(key).isascii() else None
         except InvalidOperation:
             denom = None
         if denom is None:
@@ -88,6 +89,8 @@ def read_count(table: Table, counts, total=None, *, field: str = "counts", allow
                 _("The number of %(chip)s chips must be a whole number.") % {"chip": denom}, "chip_count", field=field
             )
         try:
+            if isinstance(n, str) and digits_problem(n) is not None:
+                raise ValueError(n)  # ٣ or ３: int() reads them as 3
             n = int(n)
         except ValueError:
             raise _refuse(

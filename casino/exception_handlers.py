@@ -3,10 +3,12 @@
 DRF's own exceptions (validation, authentication, permission, not found, throttling), Django's
 ValidationError / PermissionDenied / Http404, and the business `ServiceError` all leave the API in
 this one shape, so a client reads every error the same way. Field errors of a validation failure
-are under ``extra["fields"]``.
+are under ``extra["fields"]``. A body larger than DATA_UPLOAD_MAX_MEMORY_SIZE (Django's
+RequestDataTooBig, which would be its HTML 400) is a 413 in the same shape, on every endpoint.
 """
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from django.utils.translation import gettext as _
@@ -36,6 +38,8 @@ def _note_refusal(context, message: str) -> None:
 def _handled(exc, context):
     if isinstance(exc, ServiceError):
         return Response({"message": exc.message, "extra": exc.extra}, status=exc.status)
+    if isinstance(exc, RequestDataTooBig):
+        return Response({"message": _("The request body is too large."), "extra": {"code": "too_large"}}, status=413)
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(as_serializer_error(exc))
     elif isinstance(exc, Http404):

@@ -1,17 +1,26 @@
 """Filters of the floor, shared by pages and the API; the strict filter parts every app's lists use."""
 
 import django_filters
-from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from .choices import Variant
+from .dates import DayField
+from .forms import IntegerField
 from .models import Table
 
 
 class IdFilter(django_filters.NumberFilter):
-    """An id: a whole number (a plain NumberFilter takes `0.5` and finds nothing)."""
+    """An id: a whole number in the digits 0-9 (a plain NumberFilter takes `0.5` and finds nothing,
+    Django's IntegerField reads ٣ as 3)."""
 
-    field_class = forms.IntegerField
+    field_class = IntegerField
+
+
+class DayFilter(django_filters.DateFilter):
+    """A date filter whose day is within casino.dates.FIRST_DAY … LAST_DAY (beyond them a day's
+    midnight or the next day overflows): one outside is the filter's error, a 400 naming it."""
+
+    field_class = DayField
 
 
 class StrictFilterSet(django_filters.FilterSet):

@@ -1,12 +1,35 @@
-"""Forms of the floor. House rules are checked by the model (and so by the engine)."""
+"""Forms of the floor (house rules are checked by the model, and so by the engine), and the number
+fields every app's forms type amounts and counts into."""
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from . import house_rules
 from .choices import Variant
 from .models import Table
+from .validators import digits_problem
+
+
+class _AsciiDigits:
+    """A number field that takes the digits 0-9 only (casino.validators.digits_problem): Django's
+    reads ٣ or ３ as 3."""
+
+    def to_python(self, value):
+        if isinstance(value, str):
+            problem = digits_problem(value)
+            if problem is not None:
+                raise ValidationError(problem, code="digits")
+        return super().to_python(value)
+
+
+class DecimalField(_AsciiDigits, forms.DecimalField):
+    """An amount (or any number with decimals) typed in the digits 0-9."""
+
+
+class IntegerField(_AsciiDigits, forms.IntegerField):
+    """A whole number (a count of chips) typed in the digits 0-9."""
 
 
 def rules_help() -> str:

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
-from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.dateparse import parse_datetime
+
+from . import dates
 
 PARAMS = ("older", "newer", "at")
 
@@ -48,11 +50,11 @@ def key_of(row, field: str) -> str:
 def parse_key(value: str) -> tuple[dt.datetime, int]:
     stamp, sep, pk = (value or "").rpartition("_")
     try:
-        when = parse_datetime(stamp) if sep else None
-        number = int(pk)
+        when = parse_datetime(stamp) if sep and stamp.isascii() else None
+        number = int(pk) if pk.isascii() else None
     except (ValueError, TypeError):
         raise BadKey(value) from None
-    if when is None:
+    if when is None or number is None or dates.day_problem(when.date()) is not None:
         raise BadKey(value)
     if timezone.is_naive(when):
         when = timezone.make_aware(when, dt.UTC)
@@ -65,13 +67,11 @@ def day_start(day: dt.date) -> dt.datetime:
 
 
 def parse_day(value: str) -> dt.date:
+    """A day YYYY-MM-DD within casino.dates' range (the day after it must exist); BadKey otherwise."""
     try:
-        day = parse_date(value or "")
-    except ValueError:
-        day = None
-    if day is None:
-        raise BadKey(value)
-    return day
+        return dates.parse_day(value)
+    except dates.BadDay:
+        raise BadKey(value) from None
 
 
 def _older_than(field: str, when, pk) -> Q:

@@ -29,10 +29,12 @@ class OneLineRefusal(logging.Filter):
             return True
         exc = record.exc_info[1] if record.exc_info else None
         why = (str(exc) if exc is not None else "") or getattr(request, REASON, "") or record.getMessage()
+        from .security import client_address  # the caller behind the trusted proxies
+
         record.msg = "Forbidden: %s %s by %s from %s: %s"
         record.args = tuple(
             _escaped(part)
-            for part in (request.method, request.path, _who(request), request.META.get("REMOTE_ADDR", "?"), why)
+            for part in (request.method, request.path, _who(request), client_address(request) or "?", why)
         )
         record.exc_info = None
         record.exc_text = None

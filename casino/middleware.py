@@ -142,3 +142,61 @@ class ApiNotFoundMiddleware:
 
             return JsonResponse({"message": _("Not found."), "extra": {"code": "not_found"}}, status=404)
         return response
+
+
+class NulCharacterMiddleware:
+    """A NUL character (`%00`) in a query parameter or a form field is refused before any view reads
+    it: 400 naming the field — on the API in its error shape (`extra.fields`), on a page with the
+    400 page that names it. PostgreSQL cannot store text holding one, nor compare with it, so a
+    filter or a lookup given one was a 500; no one types one, and no form field may hold one
+    (Django's own text fields refuse it, so the pages' forms would say the same). A NUL in the
+    path is a page that does not exist (404). JSON bodies are checked by their parser
+    (casino.parsers) and the round logs by their own reader (dealing.services.documents)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if "\x00" in request.path_info:
+            from django.http import Http404
+
+            raise Http404
+        name = _field_with_nul(request)
+        if name is not None:
+            return nul_refusal(request, name)
+        return self.get_response(request)
+
+
+def _field_with_nul(request) -> str | None:
+    """The first query parameter or form field whose name or a value holds a NUL, or None."""
+    sources = [request.GET]
+    # A form's urlencoded body, read once and kept (a view may still read `request.body`); not a
+    # multipart body, which reading here would consume (its fields are Django's form fields, which
+    # refuse a NUL themselves), nor the API's, which reads no form (415) and checks its JSON itself.
+    form = request.content_type == "application/x-www-form-urlencoded"
+    if request.method == "POST" and form and not request.path_info.startswith(API_PREFIX):
+        from django.core.exceptions import SuspiciousOperation
+        from django.http import UnreadablePostError
+        from django.http.multipartparser import MultiPartParserError
+
+        try:
+            sources.append(request.POST)
+        except (SuspiciousOperation, MultiPartParserError, UnreadablePostError):
+            pass  # too large, too many fields, unreadable: refused as they always were
+    for data in sources:
+        for name, values in data.lists():
+            if "\x00" in name or any("\x00" in value for value in values):
+                return name.replace("\x00", "\\0")
+    return None
+
+
+def nul_refusal(request, name: str):
+    from django.http import JsonResponse
+    from django.shortcuts import render
+    from django.utils.translation import gettext as _
+
+    error = _("This text contains a NUL character, which no text may hold.")
+    if request.path_info.startswith(API_PREFIX):
+        return JsonResponse({"message": _("Validation error."), "extra": {"fields": {name: [error]}}}, status=400)
+    message = _("The field “%(name)s” contains a NUL character, which no text may hold.") % {"name": name}
+    return render(request, "400.html", {"message": message}, status=400)

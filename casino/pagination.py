@@ -31,7 +31,7 @@ class StrictLimitOffsetPagination(LimitOffsetPagination):
             value = int(raw)
         except ValueError:
             value = None
-        if value is None or value < minimum or not raw.strip().lstrip("+").isdigit():
+        if value is None or value < minimum or not raw.strip().lstrip("+").isdigit() or not raw.isascii():
             raise ValidationError({name: [_("A whole number of at least %(min)d is required.") % {"min": minimum}]})
         return value
 

@@ -2,7 +2,8 @@
 drf-spectacular postprocessing hook, SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]).
 
 - 415 on every operation that takes a body: the API reads JSON only (DEFAULT_PARSER_CLASSES, and
-  dealing/apis/common.py `raw_body` for the endpoints that read the raw bytes).
+  dealing/apis/common.py `raw_body` for the endpoints that read the raw bytes); 413 on each of
+  them too: a body over DATA_UPLOAD_MAX_MEMORY_SIZE (casino/exception_handlers.py).
 - 429 with `Retry-After` on every operation: the caller is over its request budget (per token, per
   user, per anonymous address: casino/throttling.py).
 - 503 with `Retry-After` on every operation: the database or the broker cannot be reached just now
@@ -17,7 +18,9 @@ And two things every operation does that drf-spectacular cannot see:
 - a query parameter sent empty (`?to=`, as a page's filter form sends its blank fields) is the
   parameter not sent: each one's schema also admits "";
 - the endpoints that read their body's bytes themselves (a round log, read exactly) need one:
-  their `requestBody` is required (none, or another media type: 415).
+  their `requestBody` is required (none, or another media type: 415);
+- a request body has no key but its fields (casino.api_inputs.KnownFields refuses any other):
+  each request body's component is `additionalProperties: false`.
 """
 
 RAW_BODY = {("post", "/api/v1/rounds/"), ("post", "/api/v1/engine/settle")}
@@ -33,7 +36,8 @@ def _error(description: str, **extra) -> dict:
 
 
 def add_common_responses(result, generator, request, public):
-    if "Error" not in result.get("components", {}).get("schemas", {}):
+    components = result.get("components", {}).get("schemas", {})
+    if "Error" not in components:
         return result
     for path_name, path in result.get("paths", {}).items():
         for method, operation in path.items():
@@ -47,6 +51,7 @@ def add_common_responses(result, generator, request, public):
                     parameter["schema"] = {"anyOf": [schema, EMPTY]}
             if (method, path_name) in RAW_BODY and "requestBody" in operation:
                 operation["requestBody"]["required"] = True
+            _known_fields_only(operation, components)
             if "requestBody" in operation or any(p.get("in") == "query" for p in parameters):
                 responses.setdefault(
                     "400",
@@ -62,6 +67,9 @@ def add_common_responses(result, generator, request, public):
             if any(p.get("in") == "path" for p in parameters):
                 responses.setdefault("404", _error("There is no such object, or none the caller may see."))
             if "requestBody" in operation:
+                responses.setdefault(
+                    "413", _error("The body is larger than the server reads (`extra.code` = `too_large`).")
+                )
                 responses.setdefault("415", _error("The body is not JSON (`extra.code` = `unsupported_media_type`)."))
             responses.setdefault(
                 "429",
@@ -85,6 +93,15 @@ def add_common_responses(result, generator, request, public):
                 ),
             )
     return result
+
+
+def _known_fields_only(operation: dict, components: dict) -> None:
+    """The request body's component admits its own properties only."""
+    for content in operation.get("requestBody", {}).get("content", {}).values():
+        ref = content.get("schema", {}).get("$ref", "")
+        component = components.get(ref.rsplit("/", 1)[-1]) if ref.startswith("#/components/schemas/") else None
+        if component is not None and "properties" in component:
+            component.setdefault("additionalProperties", False)
 
 
 def _is_token_path(name: str) -> bool:

@@ -162,6 +162,6 @@ def table_named(user, ref, *, action: str = VIEW, by_pk: bool = False):
 
     tables = restrict(Table.objects.select_related("pit"), user, action)
     table = tables.filter(name=ref).first()
-    if table is None and by_pk and str(ref).isdigit():
+    if table is None and by_pk and str(ref).isascii() and str(ref).isdigit():
         table = tables.filter(pk=int(ref)).first()
     return table

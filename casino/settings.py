@@ -97,6 +97,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "casino.middleware.AuthenticationMiddleware",
     "casino.middleware.MessageMiddleware",
+    # A NUL character in a query parameter or a form field: 400 naming it, before any view reads it.
+    "casino.middleware.NulCharacterMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Each refusal (403) also goes to the security log (casino/security.py).
     "casino.middleware.SecurityRefusalMiddleware",
@@ -280,11 +282,26 @@ AUTHENTICATION_BACKENDS = [
 # refused for LOGIN_COOLOFF_MINUTES (429: casino/security.py). A success resets the count.
 AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=15))
-# Each name locks on its own ("username,ip_address": a username or an address). Where the whole floor
-# reaches the site through one address (NAT), LOGIN_LOCKOUT_BY=username spares the others.
-AXES_LOCKOUT_PARAMETERS = env.list("LOGIN_LOCKOUT_BY", default=["username", "ip_address"])
+# A login tried during a lockout is refused without being counted: the cool-off runs from the
+# failure that locked, so a client retrying every few seconds is let in when it ends.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# Each name locks on its own ("username,ip_address": a username or an address); "username+ip_address"
+# locks the pair (a username from that address only). Where the whole floor reaches the site through
+# one address (NAT), LOGIN_LOCKOUT_BY=username,username+ip_address spares the others. An address
+# never locks out a pit boss or an admin (casino.security.lockout_parameters).
+LOGIN_LOCKOUT_BY = [
+    part.split("+") if "+" in part else part
+    for part in env.list("LOGIN_LOCKOUT_BY", default=["username", "ip_address"])
+]
+AXES_LOCKOUT_PARAMETERS = "casino.security.lockout_parameters"
 AXES_RESET_ON_SUCCESS = True
+# The caller's address behind TRUSTED_PROXY_COUNT reverse proxies, each appending to X-Forwarded-For
+# (casino.security.client_ip); 0: REMOTE_ADDR, X-Forwarded-For ignored.
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+AXES_CLIENT_IP_CALLABLE = "casino.security.client_ip"
 AXES_LOCKOUT_CALLABLE = "casino.security.lockout_response"
+# A username typed longer than any user's is counted cut to 150 characters (axes' column holds 255).
+AXES_USERNAME_CALLABLE = "casino.security.lockout_username"
 # Tokens (django-rest-knox): people's tokens end after TOKEN_TTL_HOURS; device tokens (an electronic
 # shoe, a table system) after DEVICE_TOKEN_TTL_DAYS (0: never). Only a digest of a token is stored.
 REST_KNOX = {
@@ -377,8 +394,9 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # Bodies are JSON and nothing else: a form-encoded or text/plain body is refused with 415
-    # (the endpoints that read the raw body check the same: dealing/apis/common.py raw_body).
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # (the endpoints that read the raw body check the same: dealing/apis/common.py raw_body). DRF's
+    # parser, refusing a key given twice and a NUL character (casino/parsers.py).
+    "DEFAULT_PARSER_CLASSES": ["casino.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "EXCEPTION_HANDLER": "casino.exception_handlers.exception_handler",
@@ -467,7 +485,8 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
     "anon": env.str("THROTTLE_ANON_RATE", default="60/minute"),
 }
 # Proxies in front of the site that append to X-Forwarded-For (0: use REMOTE_ADDR), for "anon".
-REST_FRAMEWORK["NUM_PROXIES"] = env.int("THROTTLE_NUM_PROXIES", default=0) or None
+# One reading of the caller's address for lockouts, the security log and the throttles.
+REST_FRAMEWORK["NUM_PROXIES"] = TRUSTED_PROXY_COUNT or None
 
 # --- Celery: queues, routes, time limits, beat's schedule file ---------------------------------------
 # Three queues, so that a long report never holds up the audits of the rounds being logged:

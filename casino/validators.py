@@ -1,4 +1,5 @@
-"""What names on the floor may contain: table and pit names, players' names on a stake.
+"""What names on the floor may contain (table and pit names, players' names on a stake), and what
+any free text may: notes, reasons, comments, explanations, names.
 
 A table's name is part of its pages' addresses (/tables/<name>/shoe/) and is printed on every
 page of its pit; a player's name is printed wherever his stake is shown. Characters that a reader
@@ -9,7 +10,11 @@ another or turn the text around it; a `/` in a table name would split its addres
   the punctuation in `NAME_PUNCTUATION`, with at least one letter or digit, at most `NAME_MAX`
   characters, no space at either end;
 - a player's name may be any printable text up to the stake's column size, but no control,
-  format (bidirectional, zero-width) or separator character.
+  format (bidirectional, zero-width) or separator character;
+- any other free text (an incident's note, a correction's reason, a reviewer's comment, a shift's
+  explanation, a game night's name) the same, except that text of several lines keeps its line
+  breaks and tabs (`text_problem`, `TextValidator`; the API's `casino.api_inputs.Text` applies it
+  to every text field it reads).
 
 Pages render whatever an older name contains (dealing.converters takes any table name into an
 address); these rules keep new names plain.
@@ -79,6 +84,60 @@ def player_name_problem(name: str, *, max_length: int | None = None) -> str | No
             "char": describe(char)
         }
     return None
+
+
+def digits_problem(text: str) -> str | None:
+    """Why a number as typed is refused for its digits, as a sentence; None when they are 0-9.
+    Python reads ٣ (Arabic-Indic) and ３ (fullwidth) as 3 — Decimal("٣٠٠") is 300 — so an amount
+    could be stored as something no one on the floor wrote or would read back."""
+    if text.isascii():
+        return None
+    for char in text:
+        if char.isdigit() and not char.isascii():
+            return _("%(char)s is not one of the digits 0 to 9: write numbers with 0 1 2 3 4 5 6 7 8 9.") % {
+                "char": describe(char)
+            }
+    return None
+
+
+# What text of several lines (a note, a comment) may hold besides visible characters and spaces.
+LINE_BREAKS = frozenset("\n\r\t")
+
+
+def text_problem(text: str, *, lines: bool = False) -> str | None:
+    """Why free text cannot be stored, as a sentence; None when it can. Characters that cannot be
+    seen are refused (controls, bidirectional overrides and isolates, zero-width characters, the
+    byte-order mark), except line breaks and tabs in text of several `lines`."""
+    if text.isprintable():  # the common case: no character below is printable
+        return None
+    for char in text:
+        if unicodedata.category(char) in INVISIBLE and not (lines and char in LINE_BREAKS):
+            if lines:
+                message = _(
+                    "The text cannot contain %(char)s: only characters that can be seen, spaces and line breaks."
+                )
+            else:
+                message = _("The text cannot contain %(char)s: only characters that can be seen, and spaces.")
+            return message % {"char": describe(char)}
+    return None
+
+
+@deconstructible
+class TextValidator:
+    """The validator of free text, on a form field or an API field (see `text_problem`)."""
+
+    code = "bad_text"
+
+    def __init__(self, lines: bool = False):
+        self.lines = lines
+
+    def __call__(self, value):
+        problem = text_problem(str(value), lines=self.lines)
+        if problem is not None:
+            raise ValidationError(problem, code=self.code)
+
+    def __eq__(self, other):
+        return isinstance(other, TextValidator) and other.lines == self.lines
 
 
 @deconstructible

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_otp import login as otp_login
 
 from . import navigation, selectors, services
+from .dates import DayField
 from .errors import ServiceError
 from .exports import CSV, FORMATS, XLSX, cell, csv_response, export_response
 from .identity import second_factor_required
@@ -118,8 +119,8 @@ class SecurityLogFilter(forms.Form):
         label=_("kind"), required=False, choices=[("", _("every kind")), *SecurityEvent.Kind.choices]
     )
     user = forms.CharField(label=_("user"), required=False, max_length=150)
-    since = forms.DateField(label=_("from"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    until = forms.DateField(label=_("to"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    since = DayField(label=_("from"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    until = DayField(label=_("to"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
 
 
 SECURITY_LOG_PAGE = 200

@@ -8,7 +8,7 @@ import django_filters
 from django.utils.translation import gettext_lazy as _
 
 from casino.choices import Variant
-from casino.filters import IdFilter, StrictFilterSet
+from casino.filters import DayFilter, IdFilter, StrictFilterSet
 from casino.models import Table
 
 from .choices import AuditStatus, IncidentKind, IncidentStatus, RoundStatus
@@ -17,10 +17,10 @@ from .models import Incident, Round, Shoe, Stake, audit_status_q, status_q
 
 def _add_date_range(filterset, field_name: str) -> None:
     """`from` and `to` (Python keywords, so they cannot be declared in the class body)."""
-    filterset.base_filters["from"] = django_filters.DateFilter(
+    filterset.base_filters["from"] = DayFilter(
         field_name=field_name, lookup_expr="date__gte", label=_("from (date, included)")
     )
-    filterset.base_filters["to"] = django_filters.DateFilter(
+    filterset.base_filters["to"] = DayFilter(
         field_name=field_name, lookup_expr="date__lte", label=_("to (date, included)")
     )
 

@@ -5,6 +5,7 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from casino.forms import DecimalField
 from casino.templatetags.casino_tags import money
 from dealing.games.drills import games_of
 
@@ -134,7 +135,7 @@ class StandardForm(forms.Form):
     game = forms.ChoiceField(label=_("Game"), choices=game_choices)
     kind = forms.ChoiceField(label=_("Drill"), choices=Kind.choices, initial=Kind.PAYOUT)
     rounds_in_row = forms.IntegerField(label=_("Rounds in a row"), min_value=1, max_value=1000, initial=50)
-    min_accuracy = forms.DecimalField(
+    min_accuracy = DecimalField(
         label=_("Minimum accuracy (%)"),
         min_value=Decimal(0),
         max_value=Decimal(100),

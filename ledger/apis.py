@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api_errors import errors
-from casino.api_inputs import JsonInput
+from casino.api_inputs import JsonInput, Text
 from casino.errors import ServiceError
 from casino.models import Table
 from casino.roles import HasRole
@@ -91,20 +91,22 @@ class SessionCreateApi(APIView):
 
     @extend_schema_serializer(component_name="LedgerSessionCreateInput")
     class InputSerializer(JsonInput):
-        table = serializers.CharField(help_text="The veintiuno table's name (or id).")
-        name = serializers.CharField(required=False, allow_blank=True, max_length=80)
+        table = Text(help_text="The veintiuno table's name (or id).")
+        name = Text(required=False, allow_blank=True, max_length=80)
         players = serializers.ListField(
-            child=serializers.CharField(), min_length=2, help_text="The players in the order they sit around the table."
+            child=Text(),
+            min_length=2,
+            help_text="The players in the order they sit around the table.",
         )
         unit = AmountField(help_text="The betting unit: bets go in multiples of it.")
         buy_in = AmountField(required=False, allow_null=True, help_text="Chips each player starts with.")
-        dealer = serializers.CharField(
+        dealer = Text(
             required=False,
             allow_blank=True,
             help_text="Username of the dealer the rounds are logged by (default: you).",
         )
         draw = serializers.ListField(
-            child=serializers.DictField(child=serializers.CharField()),
+            child=serializers.DictField(child=Text()),
             required=False,
             allow_null=True,
             help_text="The draw for the first bank: a list of passes, each {player: card}; ties draw again. "
@@ -185,7 +187,7 @@ class SessionEndApi(APIView):
     @extend_schema_serializer(component_name="LedgerSessionEndInput")
     class InputSerializer(JsonInput):
         reason = serializers.ChoiceField(choices=EndReason.choices, default=EndReason.AGREEMENT)
-        note = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+        note = Text(required=False, allow_blank=True, max_length=2000, lines=True)
 
     @extend_schema(request=InputSerializer, responses={200: OpenApiTypes.OBJECT, **errors(400, 404, 409)})
     def post(self, request, pk: int):

@@ -12,8 +12,10 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
+from casino.forms import DecimalField
 from casino.models import Table
 from casino.roles import DEALER, PIT_BOSS, has_role, user_pits
+from casino.validators import TextValidator
 from dealing.games.veintiuno import builder
 
 from . import selectors
@@ -45,7 +47,7 @@ class CardField(forms.CharField):
         return code
 
 
-class MoneyField(forms.DecimalField):
+class MoneyField(DecimalField):
     def __init__(self, **kwargs):
         kwargs.setdefault("max_digits", 14)
         kwargs.setdefault("decimal_places", 2)
@@ -60,6 +62,7 @@ class SessionForm(forms.Form):
         label=_("Name of the night"),
         max_length=80,
         required=False,
+        validators=[TextValidator()],
         widget=forms.TextInput(attrs={"placeholder": _("Friday at Ana's")}),
     )
     players = forms.CharField(
@@ -309,5 +312,6 @@ class EndForm(forms.Form):
         label=_("Note"),
         required=False,
         max_length=2000,
+        validators=[TextValidator()],
         widget=forms.TextInput(attrs={"placeholder": _("e.g. the split agreed at the end")}),
     )

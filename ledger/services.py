@@ -31,6 +31,7 @@ from casino.errors import ServiceError
 from casino.models import Table
 from casino.roles import DEALER, PIT_BOSS, has_role
 from casino.scope import works_at
+from casino.validators import player_name_problem
 from dealing import engine, games
 from dealing.engine.money import fmt, parse_amount
 from dealing.services import complete_document, engine_error, round_log
@@ -104,6 +105,9 @@ def clean_players(names: list[str], *, seats: int) -> list[str]:
                 "players",
                 field="players",
             )
+        problem = player_name_problem(p)
+        if problem is not None:
+            raise _refuse(problem, "players", field="players")
         if p.casefold() in seen:
             raise _refuse(
                 _("“%(name)s” is at the table twice; give each player a name of his own.") % {"name": p},

@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api_errors import errors
-from casino.api_inputs import Text
+from casino.api_inputs import KnownFields, Text
 from casino.roles import HasRole
 
 from ..models import SignalKind, SignalStatus
@@ -100,9 +100,9 @@ class SignalReviewApi(APIView):
     permission_classes = [HasRole(*REVIEW_ROLES)]
 
     @extend_schema_serializer(component_name="BooksSignalReviewInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(KnownFields):
         status = serializers.ChoiceField(choices=[SignalStatus.CONFIRMED.value, SignalStatus.DISMISSED.value])
-        note = _Note(max_length=services.MAX_NOTE, help_text="Why: required.")
+        note = _Note(max_length=services.MAX_NOTE, lines=True, help_text="Why: required.")
 
     # 409: the signal was reviewed already (by someone else, a moment ago).
     @extend_schema(request=InputSerializer, responses={200: SignalSerializer, **errors(409)})

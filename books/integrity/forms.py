@@ -3,6 +3,8 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from casino.validators import TextValidator
+
 from ..models import SignalKind, SignalStatus
 from .services import MAX_NOTE
 
@@ -24,5 +26,6 @@ class SignalReviewForm(forms.Form):
         label=_("Note"),
         widget=forms.Textarea(attrs={"rows": 3}),
         max_length=MAX_NOTE,
+        validators=[TextValidator(lines=True)],
         help_text=_("Why you confirm or dismiss it: required."),
     )

@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from audit.selectors import period_from
+from casino.api_inputs import Day
 from casino.roles import HasRole
 
 from . import selectors
@@ -28,11 +29,11 @@ class _PeriodQuerySerializer(serializers.Serializer):
     """The period's parameters, checked: a malformed date or count is a 400 naming it, not another period."""
 
     days = serializers.IntegerField(required=False, allow_null=True)
-    to = serializers.DateField(required=False, allow_null=True)
+    to = Day(required=False, allow_null=True)
 
     def get_fields(self):
         fields = super().get_fields()
-        fields["from"] = serializers.DateField(required=False, allow_null=True)  # a keyword in Python
+        fields["from"] = Day(required=False, allow_null=True)  # a keyword in Python
         return fields
 
 

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from audit.models import Rollup
 from casino.choices import Variant
+from casino.dates import BadDay, parse_day
 from casino.errors import ServiceError
 from casino.models import Pit, Table
 from casino.roles import user_pits
@@ -63,9 +64,9 @@ def _date(params, name: str, default: dt.date) -> dt.date:
     if not raw:
         return default
     try:
-        return dt.date.fromisoformat(raw)
-    except ValueError:
-        raise _bad(name, _("“%(value)s” is not a date (YYYY-MM-DD).") % {"value": raw}) from None
+        return parse_day(raw)
+    except BadDay as exc:
+        raise _bad(name, str(exc)) from None
 
 
 def parse_filters(user, params, *, default_by: str = "table") -> TheoryFilters:
@@ -84,7 +85,9 @@ def parse_filters(user, params, *, default_by: str = "table") -> TheoryFilters:
     f = TheoryFilters(start=start, end=end)
     raw = (params.get("pit") or "").strip()
     if raw:
-        pit = pits.filter(name=raw).first() or (pits.filter(pk=int(raw)).first() if raw.isdigit() else None)
+        pit = pits.filter(name=raw).first() or (
+            pits.filter(pk=int(raw)).first() if raw.isascii() and raw.isdigit() else None
+        )
         if pit is None:
             raise _bad("pit", _("There is no pit “%(value)s” among yours.") % {"value": raw})
         f.pit = pit
@@ -97,7 +100,9 @@ def parse_filters(user, params, *, default_by: str = "table") -> TheoryFilters:
     raw = (params.get("dealer") or "").strip()
     if raw:
         users = get_user_model().objects
-        dealer = users.filter(username=raw).first() or (users.filter(pk=int(raw)).first() if raw.isdigit() else None)
+        dealer = users.filter(username=raw).first() or (
+            users.filter(pk=int(raw)).first() if raw.isascii() and raw.isdigit() else None
+        )
         if dealer is None:
             raise _bad("dealer", _("There is no dealer “%(value)s”.") % {"value": raw})
         f.dealer = dealer
@@ -112,7 +117,7 @@ def parse_filters(user, params, *, default_by: str = "table") -> TheoryFilters:
     if raw:
         from audit.rollups import shifts
 
-        if not raw.isdigit() or int(raw) >= len(shifts()):
+        if not (raw.isascii() and raw.isdigit()) or int(raw) >= len(shifts()):
             raise _bad("shift", _("The shift is a number from 0 to %(last)d.") % {"last": len(shifts()) - 1})
         f.shift = int(raw)
     by = (params.get("by") or default_by).strip()

@@ -53,7 +53,7 @@ class IncidentCollectionApi(PerMethodRoles):
             max_length=120,
             help_text="A reference such as a surveillance clip id.",
         )
-        note = Text(required=False, allow_blank=True, default="", max_length=4000)
+        note = Text(required=False, allow_blank=True, default="", max_length=4000, lines=True)
 
     @extend_schema(
         operation_id="incidents_list", responses={200: IncidentSerializer(many=True), **errors(400, 401, 403)}

@@ -205,4 +205,6 @@ class IncidentDetailSerializer(IncidentSerializer):
 
 
 class DecisionInput(JsonInput):
-    comment = Text(required=False, allow_blank=True, default="", max_length=4000, help_text="Required to reject: why.")
+    comment = Text(
+        required=False, allow_blank=True, default="", max_length=4000, lines=True, help_text="Required to reject: why."
+    )

@@ -119,7 +119,7 @@ class RoundAmendApi(APIView):
     permission_classes = [HasRole(*LOGGERS)]
 
     class AmendInput(JsonInput):
-        reason = Text(max_length=4000, help_text="Why the round is corrected.")
+        reason = Text(max_length=4000, lines=True, help_text="Why the round is corrected.")
         document = serializers.DictField(help_text="The corrected round/1 document (same id).")
 
     @extend_schema(request=AmendInput, responses={201: RoundLoggedSerializer, **errors(400, 401, 403, 404, 409, 413)})

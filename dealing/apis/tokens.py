@@ -39,8 +39,10 @@ class TokenCreateApi(APIView):
     permission_classes = [AllowAny]
 
     class TokenInput(JsonInput):
-        username = Text(max_length=150)
-        password = Text(max_length=4096, trim_whitespace=False, style={"input_type": "password"})
+        # No username is longer than 150 characters, but a longer one is a login that fails like any
+        # other (400 bad_credentials, counted by the lockout), not an error of its own.
+        username = Text(max_length=4096)
+        password = Text(max_length=4096, trim_whitespace=False, secret=True, style={"input_type": "password"})
         otp = Text(
             max_length=16,
             required=False,

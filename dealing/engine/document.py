@@ -11,7 +11,8 @@ from .paths import place as _place
 
 
 def load_json(text) -> object:
-    """Parse JSON text exactly: numbers with decimals become Decimal, NaN/Infinity are refused."""
+    """Parse JSON text exactly: numbers with decimals become Decimal, NaN/Infinity are refused, and
+    so is a key given twice in one object (Python would keep the last one silently)."""
     if isinstance(text, (bytes, bytearray)):
         try:
             text = text.decode("utf-8")
@@ -21,7 +22,7 @@ def load_json(text) -> object:
         if type(text) is str and not text.startswith("\ufeff"):
             # What json.loads does for such text, without building a new decoder for every document.
             return _DECODER.decode(text)
-        return json.loads(text, parse_float=Decimal, parse_constant=_refuse_constant)
+        return json.loads(text, parse_float=Decimal, parse_constant=_refuse_constant, object_pairs_hook=_unique_keys)
     except RoundError:
         raise
     except (ValueError, RecursionError) as exc:
@@ -32,7 +33,22 @@ def _refuse_constant(name):
     raise RoundError("not_json", f"The document is not valid JSON: {name} is not a number.", path="$")
 
 
-_DECODER: Final = json.JSONDecoder(parse_float=Decimal, parse_constant=_refuse_constant)
+def _unique_keys(pairs: list) -> dict:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set = set()
+        for key, _value in pairs:
+            if key in seen:
+                raise RoundError(
+                    "duplicate_key",
+                    f'The document is not valid JSON: duplicate key "{key}" (an object gives each key once).',
+                    path="$",
+                )
+            seen.add(key)
+    return obj
+
+
+_DECODER: Final = json.JSONDecoder(parse_float=Decimal, parse_constant=_refuse_constant, object_pairs_hook=_unique_keys)
 
 
 def where(path: str, event: int | None) -> str:

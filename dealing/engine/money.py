@@ -11,7 +11,8 @@ from .paths import place as _place
 ZERO: Final = Decimal(0)
 CENT: Final = Decimal("0.01")
 
-_AMOUNT_TEXT = re.compile(r"\d{1,15}(?:\.\d{1,2})?\Z")
+# The digits 0-9 only: `\d` would also match ٣ or ３, which Decimal() reads as 3.
+_AMOUNT_TEXT = re.compile(r"[0-9]{1,15}(?:\.[0-9]{1,2})?\Z")
 # Whole amounts are by far the most common; their Decimals are kept instead of rebuilt. Only
 # valid amounts (positive, under the limit) ever enter, so a hit here needs no further check.
 INT_AMOUNTS: Final[dict[int, Decimal]] = {}
@@ -79,7 +80,7 @@ def _bad(value, path, event):
     return RoundError(
         "bad_amount",
         f"{_where(path, event)} is {value!r}: an amount is a positive number with at most 2 decimals "
-        f'(100, "7.50"), without exponents.',
+        f'(100, "7.50"), in the digits 0-9, without exponents.',
         path=path,
         event=event,
     )

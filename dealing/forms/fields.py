@@ -11,12 +11,14 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from casino.validators import digits_problem
 from dealing.engine import cards as engine_cards
 from dealing.engine.base import LEAVE, PAY, TAKE
 from dealing.games.building import amount_json
 
-_AMOUNT = re.compile(r"\d{1,12}(?:\.\d{1,2})?\Z")
-_DECIMALS = re.compile(r"\d+\.(\d{3,})\Z")
+# The digits 0-9 only (`\d` would also match ٣ or ３, which Decimal() reads as 3).
+_AMOUNT = re.compile(r"[0-9]{1,12}(?:\.[0-9]{1,2})?\Z")
+_DECIMALS = re.compile(r"[0-9]+\.([0-9]{3,})\Z")
 SEPARATORS = re.compile(r"[\s,;]+")
 
 
@@ -24,7 +26,10 @@ def parse_amount_text(text: str) -> Decimal:
     """An amount as typed: digits, optionally a point and one or two decimals; spaces and the
     thousands' commas of "5,000" are ignored. Raises ValidationError with the reason."""
     cleaned = re.sub(r"[\s\u00a0\u202f]", "", text)
-    if re.fullmatch(r"\d{1,3}(,\d{3})+(\.\d+)?", cleaned):
+    problem = digits_problem(cleaned)
+    if problem is not None:
+        raise forms.ValidationError(problem, code="digits")
+    if re.fullmatch(r"[0-9]{1,3}(,[0-9]{3})+(\.[0-9]+)?", cleaned):
         cleaned = cleaned.replace(",", "")
     elif "," in cleaned and "." not in cleaned:
         cleaned = cleaned.replace(",", ".")  # 7,50 as written in Russian

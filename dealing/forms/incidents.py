@@ -5,6 +5,7 @@ from django.db.models import Case, When
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from casino.validators import TextValidator
 from dealing import engine
 from dealing.choices import Decision, IncidentKind, Resolution, RoundStatus
 from dealing.engine import cards as engine_cards
@@ -42,11 +43,16 @@ class IncidentForm(forms.Form):
     evidence = forms.CharField(
         required=False,
         max_length=120,
+        validators=[TextValidator()],
         label=gettext_lazy("Evidence"),
         help_text=gettext_lazy("A surveillance clip id or another reference."),
     )
     note = forms.CharField(
-        required=False, max_length=4000, widget=forms.Textarea(attrs={"rows": 3}), label=gettext_lazy("Note")
+        required=False,
+        max_length=4000,
+        validators=[TextValidator(lines=True)],
+        widget=forms.Textarea(attrs={"rows": 3}),
+        label=gettext_lazy("Note"),
     )
 
     def __init__(self, *args, tables, dealers, user, **kwargs):
@@ -93,5 +99,9 @@ class IncidentForm(forms.Form):
 class DecisionForm(forms.Form):
     decision = forms.ChoiceField(choices=Decision.choices)
     comment = forms.CharField(
-        required=False, max_length=2000, label=gettext_lazy("Comment"), widget=forms.Textarea(attrs={"rows": 2})
+        required=False,
+        max_length=2000,
+        validators=[TextValidator(lines=True)],
+        label=gettext_lazy("Comment"),
+        widget=forms.Textarea(attrs={"rows": 2}),
     )

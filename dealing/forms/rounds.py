@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from casino.roles import DEALER, has_role
+from casino.validators import TextValidator
 from dealing import chain, engine
 from dealing.engine.base import PAY, TAKE
 from dealing.games.building import Built, Source, amount_json
@@ -201,6 +202,7 @@ class RoundForm(forms.Form):
                 label=_("Why is the round corrected?"),
                 max_length=2000,
                 required=False,
+                validators=[TextValidator(lines=True)],
                 widget=forms.Textarea(attrs={"rows": 2, "class": "reason-input"}),
             )
             self.extra_header = {k: v for k, v in amends.document.items() if k not in _HEADER_KEYS}

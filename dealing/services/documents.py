@@ -145,6 +145,7 @@ def complete_document(doc: dict, *, table: Table, logged_by) -> dict:
     out_table["name"] = table.name
     out_table["min"], out_table["max"] = _limits(given, table)
     doc["table"] = out_table
+    _check_places(doc, table)
     in_force = engine.house_rules(table.variant, table.rules)
     if doc.get("rules") is not None:
         try:
@@ -173,6 +174,31 @@ def complete_document(doc: dict, *, table: Table, logged_by) -> dict:
                 _("The round's id must be a UUID, such as b7e4c2d0-5a1f-4a3e-9d51-0c7f2f0a9e11."), "bad_id", path="$.id"
             ) from None
     return doc
+
+
+def _check_places(doc: dict, table: Table) -> None:
+    """Every stake is on one of the table's boxes (a seat, at veintiuno): 1 to `table.boxes`. A
+    stake on a box the felt does not have (0, -1, 7 at six boxes, 10**9) cannot have been played;
+    it was stored, beyond the column's range with no box at all. A box of another type is left to
+    the engine, which says what a box is."""
+    stakes = doc.get("stakes")
+    if type(stakes) is not list:
+        return
+    for i, item in enumerate(stakes):
+        if type(item) is not dict:
+            continue
+        key = "seat" if "seat" in item else "box"
+        number = item.get(key)
+        if type(number) is int and not 1 <= number <= table.boxes:
+            if key == "seat":
+                message = _("Table %(table)s has seats 1 to %(n)d: there is no seat %(number)d.")
+            else:
+                message = _("Table %(table)s has boxes 1 to %(n)d: there is no box %(number)d.")
+            raise refuse(
+                message % {"table": table.name, "n": table.boxes, "number": number},
+                "no_such_box",
+                path=f"$.stakes[{i}].{key}",
+            )
 
 
 def _limits(given: dict, table: Table) -> tuple[Decimal, Decimal]:

@@ -121,7 +121,7 @@ def incident_new(request):
         if table_name:
             initial["table"] = table_name
         record = None
-        if request.GET.get("round", "").isdigit():
+        if (number := request.GET.get("round", "")).isascii() and number.isdigit():
             record = selectors.round_find(user=user, pk=int(request.GET["round"]))
         if record is not None:
             initial.update(table=record.table.name, round=record.table_round, dealer=record.dealer.get_username())

@@ -8,6 +8,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api_errors import errors
+from casino.api_inputs import JsonInput
 from casino.roles import HasRole
 from dealing.games.math import READERS, asked, query
 
@@ -45,7 +46,7 @@ class BlackjackEdgeIn(BlackjackPresetIn):
     )
 
 
-class BlackjackEvIn(BlackjackPresetIn):
+class BlackjackEvIn(JsonInput, BlackjackPresetIn):
     cards = serializers.ListField(
         child=serializers.CharField(max_length=4),
         min_length=2,
