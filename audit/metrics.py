@@ -65,7 +65,7 @@ class FloorCollector:
         return []  # no registration-time collect (it would query the database at start-up)
 
     def collect(self):
-        from . import selectors
+        from . import dashboard
 
         read_ok = GaugeMetricFamily(
             "casino_metrics_read_ok",
@@ -83,10 +83,10 @@ class FloorCollector:
             read_ok.add_metric([figure], 1)
             return value
 
-        rounds = read("rounds", selectors.rounds_logged_count)
+        rounds = read("rounds", dashboard.rounds_logged_count)
         if rounds is not None:
             yield CounterMetricFamily("casino_rounds_logged", "Rounds logged, all tables.", value=rounds)
-        backlog = read("audit_backlog", selectors.audit_backlog_count)
+        backlog = read("audit_backlog", dashboard.audit_backlog_count)
         if backlog is not None:
             yield GaugeMetricFamily("casino_audit_backlog", "Rounds in force waiting for their audit.", value=backlog)
         repairs = read("sweep_repairs", sweep_repairs)
@@ -104,7 +104,7 @@ class FloorCollector:
             for queue, depth in sorted(depths.items()):
                 family.add_metric([queue], depth)
             yield family
-        chain = read("chain", selectors.chain_figures)
+        chain = read("chain", dashboard.chain_figures)
         if chain is not None:
             newest = chain["checkpoint_at"]
             if newest is not None:

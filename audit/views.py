@@ -26,6 +26,7 @@ from casino.roles import role_required
 from dealing import selectors as dealing_selectors
 
 from . import access, selectors, services
+from . import dashboard as dashboard_selectors
 from .choices import RunTrigger
 from .forms import ReviewForm, RunStartForm
 
@@ -66,9 +67,9 @@ def _service_error(request, exc: ServiceError) -> None:
 @require_GET
 @role_required(*access.DASHBOARD_ROLES)
 def dashboard(request):
-    period = selectors.period_from(request.GET)
-    data = selectors.dashboard(user=request.user, period=period)
-    rates = selectors.dealer_error_rates(user=request.user, period=period)
+    period = dashboard_selectors.period_from(request.GET)
+    data = dashboard_selectors.dashboard(user=request.user, period=period)
+    rates = dashboard_selectors.dealer_error_rates(user=request.user, period=period)
     charts = {
         "byCode": {"labels": [r["code"] for r in data["by_code"]], "values": [r["n"] for r in data["by_code"]]},
         "bySeverity": {
@@ -92,7 +93,7 @@ def dashboard(request):
             **_tabs(request),
             "d": data,
             "period": period,
-            "periods": selectors.PERIODS,
+            "periods": dashboard_selectors.PERIODS,
             "rates": rates[:10],
             "days": request.GET.get("days", "" if request.GET.get("from") or request.GET.get("to") else "30"),
             "charts": charts,
@@ -197,8 +198,8 @@ def finding_csv(request):
 @require_GET
 @role_required(*access.RATE_ROLES)
 def dealer_rates_csv(request):
-    period = selectors.period_from(request.GET)
-    rates = selectors.dealer_error_rates(user=request.user, period=period)
+    period = dashboard_selectors.period_from(request.GET)
+    rates = dashboard_selectors.dealer_error_rates(user=request.user, period=period)
     header = [
         _("dealer"),
         _("name"),

@@ -12,7 +12,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from audit.selectors import period_from
+from audit.dashboard import period_from
 from casino.api_inputs import Day
 from casino.roles import HasRole
 

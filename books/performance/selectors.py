@@ -23,8 +23,8 @@ from django.db.models.functions import TruncWeek
 from django.utils.translation import gettext as _
 
 from audit.choices import FindingStatus
+from audit.dashboard import Period
 from audit.models import Rollup, RollupFinding
-from audit.selectors import Period
 from casino.roles import AUDITOR, DEALER, PIT_BOSS, has_role
 from casino.scope import FLOOR, restrict, scope_q, sees_every_pit
 from dealing.models import Round

@@ -5,7 +5,7 @@ from django.http import Http404
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
-from audit.selectors import PERIODS, period_from
+from audit.dashboard import PERIODS, period_from
 from casino.roles import role_required
 
 from . import selectors

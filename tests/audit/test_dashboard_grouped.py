@@ -11,7 +11,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from audit import selectors
+from audit import dashboard
 from audit.choices import FindingStatus
 from audit.models import RollupFinding
 from tests.factories import TableFactory
@@ -90,16 +90,16 @@ def test_one_grouped_statement_counts_what_the_seven_queries_count(people, floor
     today = dt.date.today()
     RollupFinding.objects.bulk_create(_rows(rng, tables, dealers, today, 300))
     periods = [
-        selectors.Period(today - dt.timedelta(days=29), today),
-        selectors.Period(today, today),
-        selectors.Period(today - dt.timedelta(days=400), today - dt.timedelta(days=380)),
+        dashboard.Period(today - dt.timedelta(days=29), today),
+        dashboard.Period(today, today),
+        dashboard.Period(today - dt.timedelta(days=400), today - dt.timedelta(days=380)),
     ]
     for user in (people.auditor, people.pit_boss, people.dealer):
         for period in periods:
-            findings = selectors.rollups_in(RollupFinding, user=user, period=period)
-            grouped = selectors.finding_totals(findings)
-            assert _same(grouped) == _same(selectors.finding_totals_each(findings)), (user, period)
-    everything = selectors.finding_totals(selectors.rollups_in(RollupFinding, user=people.auditor, period=periods[0]))
+            findings = dashboard.rollups_in(RollupFinding, user=user, period=period)
+            grouped = dashboard.finding_totals(findings)
+            assert _same(grouped) == _same(dashboard.finding_totals_each(findings)), (user, period)
+    everything = dashboard.finding_totals(dashboard.rollups_in(RollupFinding, user=people.auditor, period=periods[0]))
     assert everything["by_code"] and everything["by_table"] and everything["by_dealer"]  # the floor was counted
 
 
@@ -109,7 +109,7 @@ def test_the_dashboard_reads_the_findings_rollups_in_one_statement(people, floor
         _rows(random.Random(9), [floor.table_a, floor.table_b], [people.dealer.pk, 0], today, 60)
     )
     with CaptureQueriesContext(connection) as queries:
-        selectors.dashboard(user=people.auditor, period=selectors.Period(today - dt.timedelta(days=364), today))
+        dashboard.dashboard(user=people.auditor, period=dashboard.Period(today - dt.timedelta(days=364), today))
     table = RollupFinding._meta.db_table
     assert sum(table in q["sql"] for q in queries.captured_queries) == 1
 
@@ -117,8 +117,8 @@ def test_the_dashboard_reads_the_findings_rollups_in_one_statement(people, floor
 def test_the_grouped_counts_are_whole_numbers_and_the_money_decimals(people, floor):
     today = dt.date.today()
     RollupFinding.objects.bulk_create(_rows(random.Random(4), [floor.table_a], [people.dealer.pk], today, 40))
-    period = selectors.Period(today - dt.timedelta(days=60), today)
-    counted = selectors.finding_totals(selectors.rollups_in(RollupFinding, user=people.auditor, period=period))
+    period = dashboard.Period(today - dt.timedelta(days=60), today)
+    counted = dashboard.finding_totals(dashboard.rollups_in(RollupFinding, user=people.auditor, period=period))
     rows = counted["by_code"] + counted["by_table"] + counted["by_dealer"] + list(counted["by_day"].values())
     assert rows and all(type(row["n"]) is int for row in rows)
     assert all(type(n) is int for n in [*counted["by_severity"].values(), *counted["by_review"].values()])

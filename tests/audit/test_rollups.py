@@ -18,9 +18,10 @@ from django.db.models.functions import TruncDate
 from django.test import override_settings
 from django.utils import timezone
 
-from audit import rollups, selectors, services
+from audit import dashboard, rollups, services
+from audit.dashboard import OVER, UNDER, Period
 from audit.models import Finding, Rollup, RollupFinding
-from audit.selectors import IN_FORCE, OVER, UNDER, Period
+from audit.selectors import IN_FORCE
 from bench.audit import load_rounds
 from casino.scope import scope_q
 from dealing import services as dealing_services
@@ -127,7 +128,7 @@ def assert_pages_read_the_direct_aggregate(users):
     p = period()
     for user in users:
         want = direct_dashboard(user, p)
-        got = selectors.dashboard(user=user, period=p)
+        got = dashboard.dashboard(user=user, period=p)
         for name, value in want.items():
             if name == "by_day":
                 assert {d["label"]: d["n"] for d in got["by_day"] if d["n"]} == value, user
@@ -135,7 +136,7 @@ def assert_pages_read_the_direct_aggregate(users):
                 assert got[name] == value, (user, name)
         rates = sorted(
             (r["dealer"], r["rounds"], r["with_findings"], r["findings"], r["confirmed"], r["over"], r["under"])
-            for r in selectors.dealer_error_rates(user=user, period=p)
+            for r in dashboard.dealer_error_rates(user=user, period=p)
         )
         assert rates == direct_rates(user, p), user
 
@@ -212,7 +213,7 @@ def test_logging_auditing_reviewing_and_re_auditing_keep_the_rollups_equal_to_th
     assert (totals["n"], totals["logged"], totals["owed"]) == (count, logged, owed) and count == 18
     assert logged != owed  # the mistakes moved money
     # What the pit's books stand on: per table and shift, the rounds' own figures.
-    books = selectors.handle_and_win(user=people.auditor, period=period(), by=("table__name", "shift_date", "shift"))
+    books = dashboard.handle_and_win(user=people.auditor, period=period(), by=("table__name", "shift_date", "shift"))
     for table in (floor.table_a, floor.table_b):
         rounds = Round.objects.filter(table=table)
         mine = [row for row in books if row["table__name"] == table.name]
@@ -220,9 +221,9 @@ def test_logging_auditing_reviewing_and_re_auditing_keep_the_rollups_equal_to_th
         assert sum(row["win_logged"] for row in mine) == rounds.aggregate(s=Sum("float_logged"))["s"]
         assert sum(row["win_owed"] for row in mine) == rounds.aggregate(s=Sum("float_owed"))["s"]
         assert 0 < sum(row["initial_wagers"] for row in mine) <= sum(row["total_wagered"] for row in mine)
-    assert selectors.handle_and_win(user=people.pit_boss, period=period()) == [
+    assert dashboard.handle_and_win(user=people.pit_boss, period=period()) == [
         row
-        for row in selectors.handle_and_win(user=people.auditor, period=period())
+        for row in dashboard.handle_and_win(user=people.auditor, period=period())
         if row["table__name"] == floor.table_a.name
     ]
 

@@ -11,8 +11,8 @@ from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
+from audit.dashboard import Period
 from audit.models import Rollup, RollupFinding
-from audit.selectors import Period
 from books.performance import selectors, stats
 
 # --- the statistics ------------------------------------------------------------------------------------------
