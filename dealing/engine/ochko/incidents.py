@@ -39,7 +39,7 @@ def out_of_procedure(kind: str, exposed: bool, resolution) -> dict | None:
     word = resolution_word(resolution)
     if kind == "dealer_card_exposed":
         if word != "burned":
-            params = {"rule": "exposed_dealer_card", "resolution": word}
+            params: dict = {"rule": "exposed_dealer_card", "resolution": word}
             if isinstance(resolution, dict):
                 params["to"] = resolution.get("to")
             return params
