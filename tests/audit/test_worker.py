@@ -81,7 +81,7 @@ def codes_by_round(ids) -> dict[int, set[str]]:
 def test_rounds_logged_through_the_api_are_audited_by_the_worker(worker_env, people, floor):
     client = APIClient()
     client.force_authenticate(people.dealer)
-    sims = list(simulate("ochko", 24, seed=91, mistake_rate=0.5, table_min=100, table_max=5000))
+    sims = list(simulate("ochko", 24, seed=91, mistake_rate=0.5, table_min=100, table_max=5000, approver="boss-a"))
     # The per-round task goes to the "audit" queue (CELERY_TASK_ROUTES), so this worker serves it.
     with workers_running(1, "audit", env=worker_env) as procs:
         ids = []
@@ -110,7 +110,9 @@ def test_rounds_logged_through_the_api_are_audited_by_the_worker(worker_env, peo
 def thousand(people, floor):
     """1,000 simulated rounds with injected mistakes, stored with valid chain links (not audited)."""
     expected = {}
-    for batch in load_rounds(table=floor.table_a, dealer=people.dealer, n=1000, seed=92, mistake_rate=0.25, pool=1000):
+    for batch in load_rounds(
+        table=floor.table_a, dealer=people.dealer, n=1000, seed=92, mistake_rate=0.25, pool=1000, approver="boss-a"
+    ):
         expected.update(batch)
     return expected
 
@@ -236,7 +238,7 @@ def test_rounds_whose_messages_the_broker_lost_are_audited_by_the_workers_sweep(
 
     client = APIClient()
     client.force_authenticate(people.dealer)
-    sims = list(simulate("ochko", 30, seed=93, mistake_rate=0.4, table_min=100, table_max=5000))
+    sims = list(simulate("ochko", 30, seed=93, mistake_rate=0.4, table_min=100, table_max=5000, approver="boss-a"))
     ids = []
     for sim in sims:
         response = client.post(

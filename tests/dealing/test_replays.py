@@ -31,9 +31,9 @@ def walks(monkeypatch) -> Counter:
     for what in ("replay", "next_events", "walk"):
         real = getattr(loop, what)
 
-        def counted(cls, doc, _real=real, _what=what):
+        def counted(cls, doc, *more, _real=real, _what=what):  # more: the replay's approvers
             counts[(_what, variant_of.get(cls, cls.__module__))] += 1
-            return _real(cls, doc)
+            return _real(cls, doc, *more)
 
         monkeypatch.setattr(loop, what, counted)
     return counts
