@@ -14,6 +14,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import sys
 import time
 from decimal import Decimal
@@ -68,6 +69,25 @@ _OTHER_BREAKS: Final = (b"\r", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e", b"\x
 # standard library's way.
 _DEEP: Final = 900
 _LONG: Final = 2 * _DEEP
+# msgspec keeps the last of a key given twice; the engine refuses it (document.load_json). A line
+# whose key count (each unescaped quote before a colon ends a key) differs from the keys decoded,
+# or that holds a backslash (an escaped quote could hide one), is read the standard library's way.
+_KEY_END: Final = re.compile(rb'"[ \t\r\n]*:')
+
+
+def _keys(value) -> int:
+    """Every key of every object in value (a stack, not recursion: lines may nest ~900 deep)."""
+    count, stack = 0, [value]
+    while stack:
+        item = stack.pop()
+        if type(item) is dict:
+            count += len(item)
+            stack.extend(item.values())
+        elif type(item) is list:
+            stack.extend(item)
+    return count
+
+
 # Reads a prefix of the input to tell one JSON document from JSON Lines (see _one_document).
 _SCANNER: Final = json.JSONDecoder(parse_float=Decimal)
 
@@ -240,6 +260,8 @@ def _settle_batch(before: int, lines: list[bytes], out: _Writer, fast) -> bool:
                 doc = decode(line)
             except refused:
                 pass
+            if type(doc) is dict and (b"\\" in line or len(_KEY_END.findall(line)) != _keys(doc)):
+                doc = None  # perhaps a key given twice: the standard library's way names it
         if type(doc) is dict:
             try:
                 result = settle(doc)
