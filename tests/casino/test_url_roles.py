@@ -292,6 +292,7 @@ DEMO_USER = {
 
 
 @pytest.mark.parametrize("who", WHO)
+@pytest.mark.timeout(900)  # every URL of the site for one role; a role that may read the game math solves it cold
 def test_every_url_admits_its_declared_roles_and_refuses_the_others(walk_floor, make_user, who):
     users, objects = walk_floor
     client = Client(raise_request_exception=False)
