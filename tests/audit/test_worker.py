@@ -111,7 +111,13 @@ def thousand(people, floor):
     """1,000 simulated rounds with injected mistakes, stored with valid chain links (not audited)."""
     expected = {}
     for batch in load_rounds(
-        table=floor.table_a, dealer=people.dealer, n=1000, seed=92, mistake_rate=0.25, pool=1000, approver="boss-a"
+        table=floor.table_a,
+        dealer=people.dealer,
+        n=1000,
+        seed=92,
+        mistake_rate=0.25,
+        pool=1000,
+        options={"approver": "boss-a"},
     ):
         expected.update(batch)
     return expected
