@@ -23,7 +23,7 @@ from casino import keyset
 from casino.errors import ServiceError
 from casino.exports import export_response
 from casino.roles import role_required
-from dealing import selectors as dealing_selectors
+from dealing import chain_selectors as dealing_chain
 
 from . import access, selectors, services
 from . import dashboard as dashboard_selectors
@@ -97,7 +97,7 @@ def dashboard(request):
             "rates": rates[:10],
             "days": request.GET.get("days", "" if request.GET.get("from") or request.GET.get("to") else "30"),
             "charts": charts,
-            "chain": dealing_selectors.chain_health(),
+            "chain": dealing_chain.chain_health(),
         },
     )
 
@@ -276,7 +276,7 @@ def round_replay(request, pk: int):
             "may_review": access.may_review(request.user),
             "review_form": ReviewForm(),
             "document_json": json.dumps(view.document, indent=1, ensure_ascii=False, cls=DjangoJSONEncoder),
-            "chain": dealing_selectors.round_chain_status(round=view.round),
+            "chain": dealing_chain.round_chain_status(round=view.round),
         },
     )
 

@@ -21,7 +21,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from casino.models import Table
-from dealing import chain, checkpoint_log, selectors
+from dealing import chain, chain_selectors, checkpoint_log
 from dealing.chain import APPROVALS, APPROVALS_CHAIN, CHECKPOINTS, ROUNDS, Break, Head, Walk
 
 from ..models import Approval, ChainCheck, Round
@@ -348,8 +348,8 @@ def _walk_table(
     walk.expected = start
     first_unsigned = 0 if checkpoint is None else checkpoint.count
     unsigned = None
-    rounds = selectors.chain_round_rows(table_id=table_id, chunk=chunk, start=start, stop=stop)
-    stakes = selectors.chain_stake_rows(table_id=table_id, chunk=chunk * 4, start=start, stop=stop)
+    rounds = chain_selectors.chain_round_rows(table_id=table_id, chunk=chunk, start=start, stop=stop)
+    stakes = chain_selectors.chain_stake_rows(table_id=table_id, chunk=chunk * 4, start=start, stop=stop)
     # The rounds' query first: were a round committed between the two (outside one snapshot), its
     # stake rows would come after every round read, and be left unread rather than judged.
     first = next(rounds, None)
@@ -390,7 +390,7 @@ def _walk_approvals(
     walk.expected = start
     first_unsigned = 0 if checkpoint is None else checkpoint.count
     unsigned = None
-    rows = selectors.chain_approval_rows(chunk=chunk, start=start, stop=stop)
+    rows = chain_selectors.chain_approval_rows(chunk=chunk, start=start, stop=stop)
     try:
         for row in rows:
             if start and walk.expected == start == row.link:

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods
 from casino.errors import ServiceError
 from casino.models import Table
 from casino.roles import PIT_BOSS, has_role, role_required
-from dealing import chain, engine, games, selectors, services
+from dealing import chain, chain_selectors, engine, games, selectors, services
 from dealing.access import may_correct
 from dealing.choices import RoundStatus
 from dealing.models import Round
@@ -239,7 +239,7 @@ def round_detail(request, pk: int):
             "audit_url": audit_replay_url(record),
             "revisions": selectors.round_revisions(round=record),
             "halt_overrides": selectors.halt_overrides_of_round(round=record),
-            "chain": selectors.round_chain_status(round=record),
+            "chain": chain_selectors.round_chain_status(round=record),
             "incidents": selectors.incident_list_of_round(user=request.user, round=record),
             "may_report": may(request.user, *REPORTERS),
             "may_log": may(request.user, *LOGGERS)

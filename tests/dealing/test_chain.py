@@ -9,7 +9,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from dealing import chain, checkpoint_log, selectors, services, tasks
+from dealing import chain, chain_selectors, checkpoint_log, services, tasks
 from dealing.models import Approval, ChainCheck, Round, RoundAudit, Stake
 
 pytestmark = pytest.mark.django_db
@@ -323,7 +323,7 @@ def test_an_unwritable_checkpoint_directory_is_a_clear_error_and_rounds_keep_bei
     with pytest.raises(checkpoint_log.CheckpointError, match="cannot be written"):
         tasks.chain_checkpoint.apply(throw=True)
     logged(tables.ochko_b, staff.dealer, seed=40)  # logging does not depend on it
-    health = selectors.chain_health()
+    health = chain_selectors.chain_health()
     # The failed attempt, and the directory as it is now: both critical on the dashboard.
     assert [c["what"] for c in health["critical"]] == ["checkpoint", "checkpoint_dir"]
     dashboard = client_for("auditor").get("/audit/").content.decode()
@@ -332,29 +332,29 @@ def test_an_unwritable_checkpoint_directory_is_a_clear_error_and_rounds_keep_bei
 
 def test_the_periodic_verification_records_a_break_for_the_dashboard(chained):
     assert tasks.chain_verify.apply(throw=True).result.startswith("chain intact")
-    assert selectors.chain_health()["critical"] == []
+    assert chain_selectors.chain_health()["critical"] == []
     rounds, _, _ = chained
     _sql("UPDATE dealing_round SET table_min = 1 WHERE id = %s", [rounds[3].pk])
     with pytest.raises(tasks.ChainBroken, match="R-1: dealing_round, link 3"):
         tasks.chain_verify.apply(throw=True)
     check = ChainCheck.objects.filter(kind="verification").order_by("-id").first()
     assert not check.ok and check.breaks[0]["chain"] == "R-1" and check.breaks[0]["link"] == 3
-    assert selectors.chain_health()["critical"][0]["what"] == "verification"
+    assert chain_selectors.chain_health()["critical"][0]["what"] == "verification"
 
 
 def test_the_round_status_recomputes_one_link_and_reads_the_checkpoint(chained):
     rounds, _, _ = chained
-    status = selectors.round_chain_status(round=rounds[1])
+    status = chain_selectors.round_chain_status(round=rounds[1])
     assert status.link_ok and status.checkpoint_ok is None  # no checkpoint yet
     services.checkpoint_write_all()
-    status = selectors.round_chain_status(round=rounds[1])
+    status = chain_selectors.round_chain_status(round=rounds[1])
     assert status.link_ok and status.checkpoint_ok and status.covered and status.checkpoint_seq == 1
     stake = Stake.objects.filter(round=rounds[1]).first()
     _sql("UPDATE dealing_stake SET bet = 1 WHERE id = %s", [stake.pk])
-    status = selectors.round_chain_status(round=rounds[1])
+    status = chain_selectors.round_chain_status(round=rounds[1])
     assert not status.link_ok and "stake" in status.link_problem
     _sql("UPDATE dealing_round SET prev_sha256 = %s WHERE id = %s", ["0" * 64, rounds[1].pk])
-    assert "after it" in selectors.round_chain_status(round=rounds[0]).link_problem
+    assert "after it" in chain_selectors.round_chain_status(round=rounds[0]).link_problem
 
 
 def test_the_command_streams_records(chained, monkeypatch):

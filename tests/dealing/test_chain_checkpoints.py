@@ -13,7 +13,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.urls import reverse
 
-from dealing import checkpoint_log, selectors, services, tasks
+from dealing import chain_selectors, checkpoint_log, services, tasks
 from dealing.models import ChainCheck, Round
 
 pytestmark = pytest.mark.django_db
@@ -228,7 +228,7 @@ def sql(statement, params=()):
 
 
 def critical():
-    return [item["what"] for item in selectors.chain_health()["critical"]]
+    return [item["what"] for item in chain_selectors.chain_health()["critical"]]
 
 
 def test_new_links_are_verified_as_they_are_checkpointed_and_a_broken_chain_is_not_signed_over(
