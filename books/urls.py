@@ -5,7 +5,15 @@ from django.urls import path
 from . import views
 from .integrity.views import signal_detail, signal_list, signal_review
 from .performance.views import performance_detail, performance_list
-from .theory.views import report_period, report_period_csv, report_shift, report_shift_csv, theory
+from .theory.views import (
+    report_period,
+    report_period_csv,
+    report_period_pdf,
+    report_shift,
+    report_shift_csv,
+    report_shift_pdf,
+    theory,
+)
 
 app_name = "books"
 
@@ -18,8 +26,10 @@ urlpatterns = [
     path("theory/", theory, name="theory"),
     path("reports/shifts/<int:pk>/", report_shift, name="report_shift"),
     path("reports/shifts/<int:pk>.csv", report_shift_csv, name="report_shift_csv"),
+    path("reports/shifts/<int:pk>.pdf", report_shift_pdf, name="report_shift_pdf"),
     path("reports/period/", report_period, name="report_period"),
     path("reports/period.csv", report_period_csv, name="report_period_csv"),
+    path("reports/period.pdf", report_period_pdf, name="report_period_pdf"),
     # dealer performance
     path("performance/", performance_list, name="performance_list"),
     path("performance/<int:dealer>/", performance_detail, name="performance_detail"),

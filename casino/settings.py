@@ -443,6 +443,10 @@ LOGGING = {
         # Filters of a logger see only what is logged on it: both loggers that record a 403.
         "django.request": {"filters": ["one_line_refusal"]},
         "django.security.csrf": {"filters": ["one_line_refusal"]},
+        # WeasyPrint logs every layout step of every PDF at INFO; its warnings (a font or style it
+        # could not use) are what an operator needs.
+        "weasyprint": {"level": "WARNING"},
+        "fontTools": {"level": "WARNING"},
     },
 }
 

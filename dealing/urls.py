@@ -23,6 +23,7 @@ urlpatterns = [
     path("rounds/<int:pk>/correct", views.round_correct, name="round_correct"),
     path("incidents/", views.incident_list, name="incident_list"),
     path("incidents/new", views.incident_new, name="incident_new"),
+    path("incidents/<int:pk>.pdf", views.incident_file, name="incident_file"),
     path("queue/", views.pit_queue, name="pit_queue"),
     path("queue/incidents/<int:pk>/", views.incident_decide, name="incident_decide"),
     path("queue/rounds/<int:pk>/", views.amendment_decide, name="amendment_decide"),

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET
 
 from casino.errors import ServiceError
 from casino.exports import export_response
+from casino.pdf import pdf_response
 from casino.roles import AUDITOR, PIT_BOSS, role_required, user_pits
 
 from .. import reports
@@ -115,6 +116,15 @@ def report_shift_csv(request, pk: int):
     return export_response(request, rows, f"shift-{s.table.name}-{s.opened_at:%Y%m%d-%H%M}.csv", title="shift")
 
 
+@require_GET
+@role_required(*READERS)
+def report_shift_pdf(request, pk: int):
+    report = reports.shift_report(reports.shift_for_report(request.user, pk))
+    s = report.shift
+    context = {"report": report, "shift": s}
+    return pdf_response(request, "books/pdf_shift.html", context, f"shift-{s.table.name}-{s.opened_at:%Y%m%d-%H%M}.pdf")
+
+
 # --- the period report -----------------------------------------------------------------------------
 
 
@@ -196,3 +206,15 @@ def report_period_csv(request):
     return export_response(
         request, rows, f"period-{report.pit.name}-{f.start:%Y%m%d}-{f.end:%Y%m%d}.csv", title="period"
     )
+
+
+@require_GET
+@role_required(*READERS)
+def report_period_pdf(request):
+    try:
+        report = reports.period_report(request.user, request.GET)
+    except ServiceError as exc:
+        return HttpResponse(exc.message, status=400, content_type="text/plain; charset=utf-8")
+    f = report.filters
+    filename = f"period-{report.pit.name}-{f.start:%Y%m%d}-{f.end:%Y%m%d}.pdf"
+    return pdf_response(request, "books/pdf_period.html", {"report": report}, filename)

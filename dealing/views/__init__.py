@@ -16,7 +16,7 @@ Each family of pages is a module of this package; urls.py and apps.py take them 
 """
 
 from .common import DECIDERS, LOGGERS, READERS, REPORTERS, SHOE_LOADERS, SHOE_RECORDERS, audit_replay_url, table_for
-from .incidents import incident_list, incident_new, table_incidents
+from .incidents import incident_file, incident_list, incident_new, table_incidents
 from .queue import amendment_decide, incident_decide, pit_queue
 from .rounds import may_correct, round_correct, round_detail, round_new
 from .shoes import shoe_page
@@ -33,6 +33,7 @@ __all__ = [
     "amendment_decide",
     "audit_replay_url",
     "incident_decide",
+    "incident_file",
     "incident_list",
     "incident_new",
     "may_correct",

@@ -8,6 +8,7 @@ from django.views.decorators.http import require_http_methods
 
 from casino import keyset
 from casino.errors import ServiceError
+from casino.pdf import pdf_response
 from casino.roles import role_required
 from dealing import selectors, services
 from dealing.choices import IncidentStatus
@@ -127,3 +128,19 @@ def incident_new(request):
             initial.update(table=record.table.name, round=record.table_round, dealer=record.dealer.get_username())
         form = IncidentForm(initial=initial, tables=tables, dealers=dealers, user=user)
     return render(request, "dealing/incident_new.html", {"form": form})
+
+
+@require_http_methods(["GET"])
+@role_required(*READERS)
+def incident_file(request, pk: int):
+    """An incident's file as surveillance keeps it on paper: the record, its departures from the
+    procedure, every decision with its link in the approvals' chain; a PDF of an incident the user may
+    see (404 otherwise)."""
+    incident = selectors.incident_get(user=request.user, pk=pk)
+    context = {
+        "incident": incident,
+        "procedure": selectors.incident_procedure(incident),
+        "approvals": incident.approvals.select_related("decided_by").order_by("decided_at", "id"),
+    }
+    filename = f"incident-{incident.pk}-{incident.table.name}-{incident.reported_at:%Y%m%d}.pdf"
+    return pdf_response(request, "dealing/pdf_incident.html", context, filename)

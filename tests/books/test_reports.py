@@ -71,9 +71,11 @@ def test_who_may_read_the_reports(who, people, crew, closed_shift):
         f"/books/reports/shifts/{closed_shift.pk}/",
         f"/books/reports/shifts/{closed_shift.pk}.csv",
         f"/books/reports/shifts/{closed_shift.pk}.csv?format=xlsx",  # the XLSX beside it: the same door
+        f"/books/reports/shifts/{closed_shift.pk}.pdf",
         "/books/reports/period/",
         "/books/reports/period.csv",
         "/books/reports/period.csv?format=xlsx",
+        "/books/reports/period.pdf",
         "/books/theory/",
     ]
     apis = [
@@ -263,3 +265,59 @@ def test_the_period_report_holds_drop_win_and_hold_by_table_game_and_pit_to_date
     block = lines[lines.index([]) + 1 :]
     assert block[0] == ["span", "level", "name", "shifts closed", "drop", "win", "hold %"]
     assert [r[:3] for r in block[1:]][-1] == ["Year to date", "pit", ""]
+
+
+def _pdf_text(body: bytes) -> str:
+    from pypdf import PdfReader
+
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(body)).pages)
+
+
+def _pdf_fonts(body: bytes) -> set[str]:
+    from pypdf import PdfReader
+
+    names = set()
+    for page in PdfReader(io.BytesIO(body)).pages:
+        for font in page["/Resources"]["/Font"].values():
+            names.add(str(font.get_object()["/BaseFont"]))
+    return names
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_the_reports_as_pdf_in_the_readers_language_with_cyrillic_drawn(language, crew, closed_shift):
+    """Issue #35, exports: the shift and the period report as PDF files a regulator files on paper,
+    in the reader's language, a Cyrillic table name drawn (the vendored font embedded), the figures
+    of the page, the file named after the table."""
+    crew.table.name = "Стол-1"
+    crew.table.save(update_fields=["name"])
+    client = client_of(crew.auditor)
+    report = reports.shift_report(closed_shift)
+    response = client.get(f"/books/reports/shifts/{closed_shift.pk}.pdf", HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    assert "filename*=UTF-8''shift-%D0%A1%D1%82%D0%BE%D0%BB-1-" in response["Content-Disposition"]
+    assert response.content.startswith(b"%PDF-")
+    assert any("Report-Sans" in name for name in _pdf_fonts(response.content))  # the vendored font, embedded
+    text = _pdf_text(response.content)
+    assert "Стол-1" in text
+    title = "Отчёт о смене" if language == "ru" else "Shift report of"
+    assert title in text.replace("\n", " ")
+    assert "auditor" in text  # who made it
+    assert str(report.theory.rounds) in text
+
+    period = client.get("/books/reports/period.pdf", {"pit": "Pit A"}, HTTP_ACCEPT_LANGUAGE=language)
+    assert period.status_code == 200 and period.content.startswith(b"%PDF-")
+    text = _pdf_text(period.content)
+    assert "Стол-1" in text and "Pit A" in text
+    bad = client.get("/books/reports/period.pdf", {"pit": "Pit A", "start": "9999-99-99"})
+    assert bad.status_code == 400
+
+
+def test_a_pdf_fetches_nothing_but_the_projects_static_files():
+    """No text in a report can make the server fetch an address while it lays the PDF out."""
+    from casino.pdf import RefusedFetch, local_only
+
+    for url in ("http://169.254.169.254/latest/meta-data/", "file:///etc/passwd", "static:../../etc/passwd"):
+        with pytest.raises(RefusedFetch):
+            local_only(url)
+    assert local_only("static:casino/pdf.css")[1] == "text/css"

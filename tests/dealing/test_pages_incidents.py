@@ -224,3 +224,39 @@ def test_the_incident_log_pages_older_and_newer_by_key(staff, tables, monkeypatc
     assert seen == [i.pk for i in reversed(made)]
     back = inspector.get(reverse("dealing:incident_list"), {"status": "reported", "newer": page.newer})
     assert [i.pk for i in back.context["incidents"]] == [made[2].pk, made[1].pk]
+
+
+def _pdf_text(body: bytes) -> str:
+    import io
+
+    from pypdf import PdfReader
+
+    return " ".join(page.extract_text() for page in PdfReader(io.BytesIO(body)).pages).replace("\n", " ")
+
+
+def test_an_incidents_file_as_pdf_with_its_record_procedure_and_decisions(staff, tables):
+    """Issue #35, exports: an incident's file (PDF) holds the record, its departure from the procedure
+    and the pit boss's decision; it is the incident list's door: the pits' staff and auditors read it,
+    a pit boss of another pit gets 404, a trainee 403, anyone signed out the login page."""
+    incident = reported(staff, tables, note="Сдал себе открытую карту.", evidence="CAM-4 21:14:07")
+    services.incident_decide(incident=incident, decided_by=staff.pitboss, decision="approved", comment="Burned.")
+    url = reverse("dealing:incident_file", kwargs={"pk": incident.pk})
+    response = client_as(staff.auditor).get(url, HTTP_ACCEPT_LANGUAGE="ru")
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    assert f"incident-{incident.pk}-R-1-" in response["Content-Disposition"]
+    text = _pdf_text(response.content)
+    assert f"Инцидент {incident.pk}" in text and "R-1" in text
+    assert "Сдал себе открытую карту." in text and "CAM-4 21:14:07" in text
+    assert "pitboss1" in text and "Burned." in text and "inspector1" in text
+
+    for user, code in [
+        (staff.pitboss2, 200),
+        (staff.inspector, 200),
+        (staff.dealer, 200),  # the dealer of the incident reads his own record
+        (staff.pitboss_c, 404),
+        (staff.trainee, 403),
+    ]:
+        assert client_as(user).get(url).status_code == code, user
+    assert Client().get(url).status_code == 302
+    listing = client_as(staff.pitboss).get(reverse("dealing:table_incidents", kwargs={"name": "R-1"})).content.decode()
+    assert url in listing
