@@ -135,6 +135,14 @@ def chain_figures() -> dict:
     return {"checkpoint_at": checkpoint, "verification": verification}
 
 
+def witness_figures() -> dict | None:
+    """The witness's state (dealing.witness_mirror.health), None when no witness is configured."""
+    from dealing import checkpoint_log, witness_mirror
+
+    signed, _problem = checkpoint_log.latest()
+    return witness_mirror.health(None if signed is None else int(signed["seq"]))
+
+
 def dashboard(*, user, period: Period) -> dict:
     """The audit dashboard's figures over a period, from the rollups (audit/rollups.py) — no read of
     the period's rounds or findings but the few rounds not audited yet and the latest open findings."""

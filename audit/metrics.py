@@ -1,6 +1,6 @@
 """The floor's figures for `/metrics` (casino/metrics.py), read when Prometheus scrapes: rounds
 logged, the audit backlog, the sweep's repairs, the Celery queues' depth, the newest checkpoint's
-age and the last verification of the chains.
+age and the last verification of the chains, and the witness's state (reachable, failures, backlog).
 
 Each figure is read on its own: one that cannot be read now (the database or the broker away) is
 left out of this scrape and `casino_metrics_read_ok{figure=…}` says 0, rather than the scrape
@@ -125,4 +125,26 @@ class FloorCollector:
                     "When the chains were last verified (Unix time).",
                     value=verification.at.timestamp(),
                 )
+        witness = read("witness", dashboard.witness_figures)
+        if witness is not None:
+            yield GaugeMetricFamily(
+                "casino_witness_reachable",
+                "1 if the witness answered the latest checkpoint, 0 if it was unreachable.",
+                value=1 if witness["reachable"] else 0,
+            )
+            yield CounterMetricFamily(
+                "casino_witness_failures",
+                "Checkpoints the witness could not be reached for (each attempt counted).",
+                value=witness["failures"],
+            )
+            yield GaugeMetricFamily(
+                "casino_witness_backlog",
+                "Checkpoints of the local log not yet countersigned by the witness.",
+                value=witness["backlog"],
+            )
+            yield GaugeMetricFamily(
+                "casino_witness_refused",
+                "1 if the witness refused the latest checkpoint (the local log went backwards), else 0.",
+                value=1 if witness["refused"] else 0,
+            )
         yield read_ok

@@ -51,6 +51,13 @@ CHECKPOINT_DEV_KEY = env.bool("CHECKPOINT_DEV_KEY", default=DEBUG)
 # removed, or checkpoints are failing (docs/chain.md).
 CHECKPOINT_INTERVAL_S = env.int("CHECKPOINT_INTERVAL_S", default=5 * 60)
 CHECKPOINT_GRACE_S = env.int("CHECKPOINT_GRACE_S", default=2 * CHECKPOINT_INTERVAL_S + 60)
+# The witness (`python -m witness`, on another host): every checkpoint is posted to WITNESS_URL and
+# countersigned there, so cutting or rolling back the local log is seen (docs/chain.md). Its outage
+# only degrades: the next checkpoint sends the backlog. WITNESS_PUBLIC_KEY pins its key (a PEM path,
+# or the base64 of the raw 32 bytes; GET /key); WITNESS_TIMEOUT: seconds per request, kept short.
+WITNESS_URL = env.str("WITNESS_URL", default="").rstrip("/")
+WITNESS_PUBLIC_KEY = env.str("WITNESS_PUBLIC_KEY", default="")
+WITNESS_TIMEOUT = env.float("WITNESS_TIMEOUT", default=2.0)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=[])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from casino import selectors as floor_selectors
 
-from . import chain, checkpoint_log
+from . import chain, checkpoint_log, witness_mirror
 from .models import Approval, ChainCheck, Round, Stake
 
 
@@ -261,4 +261,15 @@ def chain_health() -> dict:
     directory = floor_selectors.checkpoint_dir_health()
     if not directory["ok"]:
         critical.append({"what": "checkpoint_dir", "at": None, "message": directory["error"], "breaks": []})
-    return {"verification": verification, "checkpoint": checkpoint, "last_written": last_written, "critical": critical}
+    witness = witness_mirror.health(None if signed is None else int(signed["seq"]))
+    if witness is not None and witness["refused"]:
+        # The witness holds a newer or another checkpoint than the local log offers it: the log was
+        # cut, rolled back or rewritten (verify_chain names what is missing).
+        critical.append({"what": "witness_refused", "at": None, "message": witness["refused"], "breaks": []})
+    return {
+        "verification": verification,
+        "checkpoint": checkpoint,
+        "last_written": last_written,
+        "critical": critical,
+        "witness": witness,
+    }

@@ -26,7 +26,7 @@ import fcntl
 import hashlib
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -383,8 +383,10 @@ def _lines(where: Path) -> Iterator[tuple[Path, int, bytes]]:
                     yield path, number, raw
 
 
-def read(*, want: int | None = None) -> LogState:
-    """Read and check the whole log, line by line (memory stays flat): signatures, numbering, chaining."""
+def read(*, want: int | Collection[int] | None = None) -> LogState:
+    """Read and check the whole log, line by line (memory stays flat): signatures, numbering, chaining;
+    the digests of the lines of `want` (a seq, or several)."""
+    wanted = {want} if isinstance(want, int) else set(want or ())
     where = directory()
     state = LogState(files=len(_files(where)))
     keys = trusted_keys()
@@ -426,11 +428,29 @@ def read(*, want: int | None = None) -> LogState:
         elif body.get("prev") != prev_digest:
             fail(seq, f"checkpoint {seq} ({path.name}, line {number}) does not follow the line before it")
         digest = line_digest(raw)
-        if want is not None and seq == want:
+        if seq in wanted:
             state.digests[seq] = digest
         prev_seq, prev_digest = seq, digest
         state.last, state.last_seq = body, seq
     return state
+
+
+def lines_after(seq: int) -> Iterator[tuple[int, bytes]]:
+    """The log's lines of checkpoints after `seq`, as written (seq, the line without its newline), in
+    order: what is sent on to the witness. A line that is not a checkpoint is left out."""
+    for _path, _number, raw in _lines(directory()):
+        try:
+            body = _parse(raw)
+        except ValueError:
+            continue
+        if int(body["seq"]) > seq and not torn(raw):
+            yield int(body["seq"]), raw.rstrip(b"\n")
+
+
+def signature_problem(body: dict) -> str | None:
+    """None when a checkpoint (a line of this log, or the copy a witness holds) is signed by a
+    trusted key, else what is wrong."""
+    return _signed(body, trusted_keys())
 
 
 def latest() -> tuple[dict | None, str | None]:

@@ -21,7 +21,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from casino.models import Table
-from dealing import chain, chain_selectors, checkpoint_log
+from dealing import chain, chain_selectors, checkpoint_log, witness_mirror
 from dealing.chain import APPROVALS, APPROVALS_CHAIN, CHECKPOINTS, ROUNDS, Break, Head, Walk
 
 from ..models import Approval, ChainCheck, Round
@@ -99,6 +99,7 @@ def checkpoint_write_all(*, full: dict | None = None) -> ChainCheck:
     except checkpoint_log.CheckpointError as exc:
         return ChainCheck.objects.create(kind=ChainCheck.Kind.CHECKPOINT, at=at, ok=False, message=str(exc))
     records = sum(h["count"] for name, h in heads.items() if name != APPROVALS_CHAIN)
+    mirrored = witness_mirror.mirror(seq)  # never raises: the witness's outage only degrades
     return ChainCheck.objects.create(
         kind=ChainCheck.Kind.CHECKPOINT,
         at=at,
@@ -107,7 +108,7 @@ def checkpoint_write_all(*, full: dict | None = None) -> ChainCheck:
         seq=seq,
         digest=digest,
         message=f"checkpoint {seq} in {path.name}: {len(heads)} chains, "
-        f"{report.records + report.approvals} new links verified",
+        f"{report.records + report.approvals} new links verified" + ("" if mirrored is None else f"; {mirrored}"),
         breaks=[asdict(b) for b in breaks],  # chains whose new links broke: signed at their previous head
     )
 
@@ -190,9 +191,16 @@ def chain_verify(*, table: Table | None = None, record: bool = False, chunk: int
         .values_list("seq", "digest", "at")
         .first()
     )
-    log = checkpoint_log.read(want=latest_written[0] if latest_written else None)
+    witness = witness_mirror.witnessed()  # the witness's copy: the local log must reach it
+    log = checkpoint_log.read(
+        want=[seq for seq in (latest_written and latest_written[0], witness and witness.seq) if seq is not None]
+    )
     if log.problem is not None:
         report.breaks.append(log.problem)
+    if witness is not None:
+        report.breaks.extend(witness_mirror.compare(witness, log))
+        if witness.note:
+            report.notes.append(witness.note)
     if latest_written is not None:
         seq, digest, at = latest_written
         when = at.isoformat(timespec="seconds")
@@ -228,7 +236,13 @@ def chain_verify(*, table: Table | None = None, record: bool = False, chunk: int
                     f"checkpoint {seq} is not the line written at {when} (it was replaced)",
                 )
             )
-    heads = log.heads()
+    heads, signed_heads = log.heads(), (log.last or {}).get("heads", {})
+    if witness is not None and witness.seq is not None and witness.seq > log.last_seq:
+        # The local log was cut behind the witness: the chains are held to the heads the witness
+        # countersigned (signed by the checkpoint key too), so each chain cut with it is named.
+        signed_heads = witness.line["checkpoint"]["heads"]
+        at = witness.line["checkpoint"]["at"]
+        heads = {key: Head(int(h["count"]), h["head"], at) for key, h in signed_heads.items()}
     if log.last is not None:
         report.checkpoint_seq, report.checkpoint_at = log.last_seq, log.last["at"]
     due = _unsigned_before()
@@ -249,7 +263,7 @@ def chain_verify(*, table: Table | None = None, record: bool = False, chunk: int
             if key != APPROVALS_CHAIN and key not in seen and head.count:
                 report.breaks.append(
                     Break(
-                        log.last["heads"][key].get("name", key),
+                        signed_heads[key].get("name", key),
                         ROUNDS,
                         0,
                         None,
