@@ -1,0 +1,91 @@
+"""The witness's state as the floor sees it (issue #36 item 3): who sees "witness unreachable" on the
+audit dashboard, a witness that never answers costs a checkpoint at most WITNESS_TIMEOUT, /metrics
+without a witness, and the system check that asks for its key to be pinned."""
+
+import socket
+import time
+
+import pytest
+from django.core.checks import run_checks
+from django.urls import reverse
+
+from dealing import checkpoint_log, services, witness_mirror
+from dealing.models import ChainCheck
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def silent_witness(settings):
+    """A port that accepts connections and never answers: the worst outage, a hung witness."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    settings.WITNESS_URL = f"http://127.0.0.1:{listener.getsockname()[1]}"
+    settings.WITNESS_PUBLIC_KEY = ""
+    settings.WITNESS_TIMEOUT = 0.5
+    yield settings.WITNESS_URL
+    listener.close()
+
+
+@pytest.fixture
+def rounds(staff, tables, logged):
+    services.shoe_start(table=tables.ochko, shuffled_by=staff.dealer)
+    return [logged(tables.ochko, staff.dealer, seed=k) for k in range(2)]
+
+
+def test_a_hung_witness_costs_a_checkpoint_no_more_than_its_timeout(rounds, silent_witness):
+    started = time.monotonic()
+    check = services.checkpoint_write_all()
+    took = time.monotonic() - started
+    assert check.ok and check.seq == 1 and "the witness is unreachable (" in check.message
+    assert took < 5  # the walk and the write, plus one 0.5 s timeout (GET /key, unpinned)
+    state = witness_mirror.state()
+    assert state["reachable"] is False and state["failures"] == 1 and state["since"]
+    since = state["since"]
+    services.checkpoint_write_all()
+    assert witness_mirror.state()["since"] == since  # the outage began at its first failure
+    assert witness_mirror.state()["failures"] == 2
+
+
+ROLES = [
+    ("dealer", "a", False),
+    ("inspector", "a", False),
+    ("pit_boss", "a", True),
+    ("pit_boss", "b", True),  # the chains are the whole floor's: every pit boss sees their state
+    ("auditor", "a", True),
+    ("trainee", "a", False),
+    (None, None, False),
+]
+
+
+@pytest.mark.parametrize(("role", "pit", "sees"), ROLES)
+def test_who_sees_that_the_witness_is_unreachable(rounds, silent_witness, pits, client_for, role, pit, sees):
+    services.checkpoint_write_all()
+    client = client_for(role, pits=[getattr(pits, pit)] if pit else [])
+    response = client.get(reverse("audit:dashboard"))
+    if sees:
+        page = response.content.decode()
+        assert response.status_code == 200 and 'data-testid="witness-unreachable"' in page
+        assert "1 checkpoint waits to be countersigned" in page
+    else:
+        assert response.status_code in (302, 403)
+        assert "witness" not in response.content.decode().lower()
+
+
+def test_without_a_witness_nothing_is_sent_and_metrics_leave_it_out(rounds, settings, client):
+    settings.WITNESS_URL = ""
+    check = services.checkpoint_write_all()
+    assert check.ok and "witness" not in check.message
+    assert not (checkpoint_log.directory() / witness_mirror.STATE_FILE).exists()
+    assert "casino_witness" not in client.get("/metrics").content.decode()
+    assert ChainCheck.objects.filter(kind="checkpoint", ok=True).count() == 1
+
+
+def test_an_unpinned_witness_key_is_a_warning_in_production(settings):
+    settings.DEBUG = False
+    settings.WITNESS_URL = "http://witness.internal:8765"
+    settings.WITNESS_PUBLIC_KEY = ""
+    assert "dealing.W001" in [m.id for m in run_checks()]
+    settings.WITNESS_PUBLIC_KEY = "/etc/casino/keys/witness-public.pem"
+    assert "dealing.W001" not in [m.id for m in run_checks()]
