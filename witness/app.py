@@ -76,6 +76,8 @@ def make_app(store: Store):
                 length = int(environ.get("CONTENT_LENGTH") or "")
             except ValueError:
                 return _answer(start_response, 411, {"error": "Content-Length is required"})
+            if length < 0:
+                return _answer(start_response, 400, {"error": "Content-Length: a whole number of bytes"})
             if length > MAX_BODY:
                 return _answer(start_response, 413, {"error": f"a checkpoint is at most {MAX_BODY} bytes"})
             try:

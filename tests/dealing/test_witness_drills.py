@@ -12,14 +12,15 @@ import uuid
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from django.core.management import call_command
 from django.urls import reverse
 from prometheus_client.parser import text_string_to_metric_families
 
-from dealing import chain_selectors, checkpoint_log, services, witness_mirror
+from dealing import chain_selectors, checkpoint_log, services, tasks, witness_mirror
 from dealing.models import ChainCheck, Round
 from tests.witness.running import WitnessProcess
 
-from .test_chain_checkpoints import full_disk_after, log_files, run, sql
+from .test_chain_checkpoints import Sink, full_disk_after, log_files, run, sql
 
 pytestmark = pytest.mark.django_db
 
@@ -110,6 +111,18 @@ def test_drill_the_witness_stopped(rounds, witness, staff, tables, logged, clien
     assert figures["casino_witness_reachable"] == 1 and figures["casino_witness_backlog"] == 0
     assert figures["casino_witness_failures_total"] == 2  # counted, not forgotten
     assert run("verify_chain")[0] == 0
+
+
+def test_the_demo_floor_and_beats_checkpoints_are_mirrored_and_never_fail_for_the_witness(witness, settings):
+    settings.DEBUG = True
+    call_command("demo_floor", stdout=Sink(), stderr=Sink())
+    assert witness_latest(witness) == ChainCheck.objects.get(kind="checkpoint").seq == 1
+    witness.stop()
+    assert tasks.chain_checkpoint.apply(throw=True).successful()  # beat's task: the outage is no failure
+    assert ChainCheck.objects.filter(kind="checkpoint", ok=True).count() == 2
+    witness.start()
+    tasks.chain_checkpoint.apply(throw=True)
+    assert witness_latest(witness) == 3
 
 
 def test_drill_the_local_log_cut_fails_verification_because_of_the_witness(

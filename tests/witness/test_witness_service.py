@@ -2,6 +2,7 @@
 refuses a head that goes backwards, and survives a torn tail and a full disk (issue #36, items 3-4)."""
 
 import base64
+import http.client
 import json
 import subprocess
 import urllib.error
@@ -86,6 +87,12 @@ def test_what_is_not_the_projects_checkpoint_is_refused(witness, project, tmp_pa
     edited["heads"]["a"]["count"] = 9
     status, answer = call(witness, "POST", "/heads", canonical_json(edited).encode())
     assert status == 403 and "signature does not verify" in answer["error"]
+    connection = http.client.HTTPConnection("127.0.0.1", witness.port, timeout=5)
+    connection.putrequest("POST", "/heads")
+    connection.putheader("Content-Length", "-1")  # would read until the client hangs up
+    connection.endheaders()
+    assert connection.getresponse().status == 400
+    connection.close()
     assert call(witness, "GET", "/heads/latest")[0] == 404  # nothing was kept
 
 
