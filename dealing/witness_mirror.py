@@ -44,7 +44,8 @@ class WitnessError(Exception):
 
 
 class Refused(Exception):
-    """The witness refused a checkpoint (409: backwards, out of order; 403: not the project's)."""
+    """The witness refused a checkpoint (409: backwards, out of order; 403: not signed by a key it
+    knows — the checkpoint key was rotated and the witness not told)."""
 
     def __init__(self, status: int, body: dict):
         super().__init__(body.get("error") or f"HTTP {status}")
@@ -244,8 +245,10 @@ def _post(raw: bytes) -> dict:
         body = json.loads(data)
     except ValueError:
         raise WitnessError(f"HTTP {status}: the answer is not JSON") from None
-    if status not in (200, 201):
+    if status in (403, 409):  # the witness's own verdict on this checkpoint
         raise Refused(status, body if isinstance(body, dict) else {})
+    if status not in (200, 201):  # a wrong URL, a proxy in the way: not a verdict on the log
+        raise WitnessError(f"HTTP {status}: {_error_text(data)}")
     wrong = check_line(body)
     if wrong is not None:
         raise WitnessError(f"the witness's answer does not verify: {wrong}")

@@ -3,13 +3,15 @@ audit dashboard, a witness that never answers costs a checkpoint at most WITNESS
 without a witness, and the system check that asks for its key to be pinned."""
 
 import socket
+import threading
 import time
+from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
 from django.core.checks import run_checks
 from django.urls import reverse
 
-from dealing import checkpoint_log, services, witness_mirror
+from dealing import chain_selectors, checkpoint_log, services, witness_mirror
 from dealing.models import ChainCheck
 
 pytestmark = pytest.mark.django_db
@@ -46,6 +48,33 @@ def test_a_hung_witness_costs_a_checkpoint_no_more_than_its_timeout(rounds, sile
     services.checkpoint_write_all()
     assert witness_mirror.state()["since"] == since  # the outage began at its first failure
     assert witness_mirror.state()["failures"] == 2
+
+
+class NotAWitness(BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_error(404)
+
+    do_POST = do_GET
+
+    def log_message(self, *args):
+        pass
+
+
+def test_a_wrong_url_is_an_outage_not_a_refusal(rounds, settings):
+    """A 404 (WITNESS_URL pointing at another service) says nothing about the log: degraded, not critical."""
+    server = HTTPServer(("127.0.0.1", 0), NotAWitness)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        settings.WITNESS_URL = f"http://127.0.0.1:{server.server_port}"
+        settings.WITNESS_PUBLIC_KEY = ""
+        check = services.checkpoint_write_all()
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert check.ok and "the witness is unreachable (" in check.message
+    state = witness_mirror.state()
+    assert state["reachable"] is False and state["refused"] is None
+    assert chain_selectors.chain_health()["critical"] == []
 
 
 ROLES = [
