@@ -25,7 +25,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("casino", "dealing", "audit", "drills", "ledger", "gamemath", "books", "bench", "tests")
+PACKAGES = ("casino", "dealing", "audit", "drills", "ledger", "gamemath", "books", "bench", "witness", "tests")
 
 ALLOW: set[str] = set()
 
