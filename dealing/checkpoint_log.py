@@ -437,14 +437,35 @@ def read(*, want: int | Collection[int] | None = None) -> LogState:
 
 def lines_after(seq: int) -> Iterator[tuple[int, bytes]]:
     """The log's lines of checkpoints after `seq`, as written (seq, the line without its newline), in
-    order: what is sent on to the witness. A line that is not a checkpoint is left out."""
-    for _path, _number, raw in _lines(directory()):
-        try:
-            body = _parse(raw)
-        except ValueError:
-            continue
-        if int(body["seq"]) > seq and not torn(raw):
-            yield int(body["seq"]), raw.rstrip(b"\n")
+    order: what is sent on to the witness. A line that is not a checkpoint is left out. Only the
+    newest files are read — from the one whose first line is at or before `seq` + 1 — not a year of
+    them at every checkpoint."""
+    files = []
+    for path in reversed(_files(directory())):
+        files.insert(0, path)
+        first = _first_seq(path)
+        if first is not None and first <= seq + 1:
+            break
+    for path in files:
+        with open(path, "rb") as stream:
+            for raw in stream:
+                try:
+                    body = _parse(raw)
+                except ValueError:
+                    continue
+                if int(body["seq"]) > seq and not torn(raw):
+                    yield int(body["seq"]), raw.rstrip(b"\n")
+
+
+def _first_seq(path: Path) -> int | None:
+    """The seq of a file's first checkpoint (None when it has none: the files before are read too)."""
+    with open(path, "rb") as stream:
+        for raw in stream:
+            try:
+                return int(_parse(raw)["seq"])
+            except ValueError:
+                continue
+    return None
 
 
 def signature_problem(body: dict) -> str | None:

@@ -2,9 +2,11 @@
 audit dashboard, a witness that never answers costs a checkpoint at most WITNESS_TIMEOUT, /metrics
 without a witness, and the system check that asks for its key to be pinned."""
 
+import json
 import socket
 import threading
 import time
+from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
@@ -118,3 +120,20 @@ def test_an_unpinned_witness_key_is_a_warning_in_production(settings):
     assert "dealing.W001" in [m.id for m in run_checks()]
     settings.WITNESS_PUBLIC_KEY = "/etc/casino/keys/witness-public.pem"
     assert "dealing.W001" not in [m.id for m in run_checks()]
+
+
+def test_the_backlog_is_read_from_the_newest_files_across_days(settings):
+    """A checkpoint log of several daily files: what follows a seq, whole and in order, also when
+    an empty file lies between (the lines before a file that starts later are still read)."""
+    day = datetime(2026, 12, 1, 8, tzinfo=UTC)
+    for k in range(6):
+        checkpoint_log.append(
+            {"approvals": {"name": "approvals", "count": k, "head": f"{k:064x}"}}, at=day + timedelta(days=k // 2)
+        )
+    (settings.CHECKPOINT_DIR / "checkpoints-2026-12-04.jsonl").write_bytes(b"")
+    assert [seq for seq, _raw in checkpoint_log.lines_after(2)] == [3, 4, 5, 6]
+    assert [seq for seq, _raw in checkpoint_log.lines_after(5)] == [6]
+    assert [seq for seq, _raw in checkpoint_log.lines_after(0)] == [1, 2, 3, 4, 5, 6]
+    assert list(checkpoint_log.lines_after(6)) == []
+    seq, raw = next(checkpoint_log.lines_after(3))
+    assert checkpoint_log.signature_problem(json.loads(raw)) is None and not raw.endswith(b"\n")
