@@ -15,7 +15,7 @@ from casino.roles import PIT_BOSS, has_role, role_required
 from casino.scope import table_named
 
 from . import selectors, services, slips
-from .access import COUNTERS, READ_ROLES, may_count_opening, may_handle, may_sign, shift_for
+from .access import COUNTERS, READ_ROLES, WRITE_ROLES, may_count_opening, may_handle, may_sign, shift_for
 from .choices import EventKind
 from .forms import CashForm, CountForm, ExplainForm, TransferForm
 from .models import FloatEvent, Slip
@@ -220,7 +220,7 @@ def _act(request, shift, action, forms, receive_event, receive_form):
 
 
 @require_http_methods(["POST"])
-@role_required(*READ_ROLES)
+@role_required(*WRITE_ROLES)
 def slip_print(request, pk: int, event: int):
     """The slip of a fill or credit as a PDF to print, the print recorded: the first the original,
     every later one marked REPRINT with its number, who and when."""
