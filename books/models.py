@@ -195,3 +195,82 @@ class IntegritySignal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.period_start}–{self.period_end}"
+
+
+class SlipCounter(models.Model):
+    """The last number issued of each kind of slip, for the whole property: taken under a row lock in
+    the transaction that issues the slip, so a number is used once and a rolled-back issue leaves no
+    gap."""
+
+    kind = models.CharField(_("kind"), max_length=12, choices=EventKind.choices, unique=True)
+    last_number = models.PositiveIntegerField(_("last number"), default=0)
+
+    class Meta:
+        verbose_name = _("slip counter")
+        verbose_name_plural = _("slip counters")
+
+
+class Slip(models.Model):
+    """The fill or credit slip of an approved transfer: numbered without gaps per kind across the
+    property, carried between the cage and the table. A void needs a reason and two signatures (the
+    pit boss who asks and another who confirms); it keeps its number. Every print after the first is
+    a reprint and says so."""
+
+    row_scope = RowScope(pit="event__shift__table__pit", view=Who(pits=(DEALER, INSPECTOR, PIT_BOSS), own=()))
+
+    event = models.OneToOneField(FloatEvent, on_delete=models.PROTECT, related_name="slip", verbose_name=_("transfer"))
+    kind = models.CharField(_("kind"), max_length=12, choices=EventKind.choices)
+    number = models.PositiveIntegerField(_("number"))
+    issued_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("issued by"))
+    issued_at = models.DateTimeField(_("issued at"), default=timezone.now)
+    void_reason = models.TextField(_("reason for the void"), blank=True)
+    void_requested_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("void asked by")
+    )
+    void_requested_at = models.DateTimeField(_("void asked at"), null=True, blank=True)
+    voided_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("void confirmed by")
+    )
+    voided_at = models.DateTimeField(_("voided at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["kind", "number"]
+        verbose_name = _("slip")
+        verbose_name_plural = _("slips")
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "number"], name="books_slip_number_per_kind"),
+            models.CheckConstraint(
+                condition=Q(voided_by__isnull=True) | ~Q(voided_by=models.F("void_requested_by")),
+                name="books_slip_void_two_signatures",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.label
+
+    @property
+    def label(self) -> str:
+        """The number as printed: F-000123 for a fill, C-000045 for a credit."""
+        return f"{self.kind[0].upper()}-{self.number:06d}"
+
+    @property
+    def voided(self) -> bool:
+        return self.voided_by_id is not None
+
+    @property
+    def void_pending(self) -> bool:
+        return self.void_requested_by_id is not None and self.voided_by_id is None
+
+
+class SlipPrint(models.Model):
+    """One print of a slip: the first is the original, every later one a reprint."""
+
+    slip = models.ForeignKey(Slip, on_delete=models.PROTECT, related_name="prints", verbose_name=_("slip"))
+    printed_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("printed by"))
+    printed_at = models.DateTimeField(_("printed at"), default=timezone.now)
+    reprint = models.BooleanField(_("reprint"))
+
+    class Meta:
+        ordering = ["slip", "printed_at", "id"]
+        verbose_name = _("slip print")
+        verbose_name_plural = _("slip prints")

@@ -322,7 +322,16 @@ def _name(user) -> str | None:
 
 
 def shift_books(shift: TableShift) -> Books:
-    events = list(shift.events.select_related("requested_by", "approved_by", "received_by"))
+    events = list(
+        shift.events.select_related(
+            "requested_by",
+            "approved_by",
+            "received_by",
+            "slip__issued_by",
+            "slip__void_requested_by",
+            "slip__voided_by",
+        )
+    )
     in_float = [e for e in events if e.in_float]
 
     def total(kind) -> Decimal:

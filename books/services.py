@@ -6,7 +6,7 @@ Each locks the shift's row, so two people acting at once are taken one after the
     shift_open(table=, counted_by=, counts=, total=None)        the dealer's opening count
     shift_open_sign(shift=, signed_by=)                          the pit boss's signature → open
     transfer_request(shift=, kind=fill|credit, counts=, requested_by=, total=None)
-    transfer_approve(event=, approved_by=)                       a pit boss, not the requester
+    transfer_approve(event=, approved_by=)                       a pit boss, not the requester; issues the slip
     transfer_receive(event=, received_by=, counts=)              counted in at the table
     cash_record(shift=, kind=chips_sold|drop, amount=, recorded_by=)
     shift_count_closing(shift=, counted_by=, counts=, total=None)
@@ -32,6 +32,7 @@ from . import selectors
 from .access import COUNTERS, HANDLERS, SIGNERS
 from .choices import CASH_KINDS, CHIP_KINDS, EventKind, ShiftStatus, TransferStatus
 from .models import FloatEvent, TableShift
+from .slips import require_receivable, slip_issue
 
 MAX_CHIPS = 1_000_000  # chips of one denomination in one count: more is a typing error
 
@@ -267,6 +268,7 @@ def transfer_approve(*, event: FloatEvent, approved_by) -> FloatEvent:
         event.approved_by = approved_by
         event.approved_at = timezone.now()
         event.save(update_fields=["status", "approved_by", "approved_at"])
+        slip_issue(event=event, issued_by=approved_by)  # the slip goes to the cage with the approval
         return event
 
 
@@ -284,6 +286,7 @@ def transfer_receive(*, event: FloatEvent, received_by, counts) -> FloatEvent:
         _require_open(shift, _("fills or credits"))
         if event.status != TransferStatus.APPROVED:
             raise _refuse(_("Only an approved fill or credit can be received."), "not_approved")
+        require_receivable(event)
         if received_by.pk == event.approved_by_id:
             raise _refuse(
                 _(

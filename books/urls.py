@@ -22,6 +22,7 @@ urlpatterns = [
     path("", views.shift_list, name="shift_list"),
     path("tables/<str:table>/open/", views.shift_open, name="shift_open"),
     path("<int:pk>/", views.shift_detail, name="shift_detail"),
+    path("<int:pk>/slips/<int:event>/print", views.slip_print, name="slip_print"),
     # theoretical against actual, and the reports
     path("theory/", theory, name="theory"),
     path("reports/shifts/<int:pk>/", report_shift, name="report_shift"),

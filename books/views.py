@@ -10,14 +10,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from casino.errors import ServiceError
+from casino.pdf import pdf_response
 from casino.roles import PIT_BOSS, has_role, role_required
 from casino.scope import table_named
 
-from . import selectors, services
-from .access import COUNTERS, READ_ROLES, may_count_opening, may_handle, may_sign, shift_for
+from . import selectors, services, slips
+from .access import COUNTERS, READ_ROLES, WRITE_ROLES, may_count_opening, may_handle, may_sign, shift_for
 from .choices import EventKind
 from .forms import CashForm, CountForm, ExplainForm, TransferForm
-from .models import FloatEvent
+from .models import FloatEvent, Slip
 
 
 @require_http_methods(["GET"])
@@ -72,7 +73,18 @@ def shift_open(request, table: str):
     return render(request, "books/shift_open.html", {"table": table, "form": form})
 
 
-ACTIONS = ("sign", "request", "approve", "receive", "cash", "closing", "explain", "close")
+ACTIONS = (
+    "sign",
+    "request",
+    "approve",
+    "receive",
+    "cash",
+    "closing",
+    "explain",
+    "close",
+    "void_request",
+    "void_confirm",
+)
 
 
 @require_http_methods(["GET", "POST"])
@@ -137,6 +149,10 @@ def _event(shift, pk) -> FloatEvent:
     return get_object_or_404(FloatEvent, shift=shift, pk=pk, kind__in=[EventKind.FILL, EventKind.CREDIT])
 
 
+def _slip(shift, event_pk) -> Slip:
+    return get_object_or_404(Slip, event=_event(shift, event_pk))
+
+
 def _act(request, shift, action, forms, receive_event, receive_form):
     """Run the posted step: True when done, a sentence for the page when refused outside a form,
     None when the form shows its own errors."""
@@ -149,6 +165,16 @@ def _act(request, shift, action, forms, receive_event, receive_form):
             event = _event(shift, request.POST.get("event"))
             services.transfer_approve(event=event, approved_by=user)
             messages.success(request, _("%(what)s approved.") % {"what": event.get_kind_display().capitalize()})
+        elif action in ("void_request", "void_confirm"):
+            slip = _slip(shift, request.POST.get("event"))
+            if action == "void_request":
+                slips.slip_void_request(slip=slip, asked_by=user, reason=request.POST.get("reason", ""))
+                messages.success(
+                    request, _("Void of slip %(slip)s asked: another pit boss confirms it.") % {"slip": slip.label}
+                )
+            else:
+                slips.slip_void_confirm(slip=slip, confirmed_by=user)
+                messages.success(request, _("Slip %(slip)s is void.") % {"slip": slip.label})
         elif action == "close":
             services.shift_close(shift=shift, closed_by=user)
             messages.success(request, _("The shift is closed."))
@@ -191,3 +217,23 @@ def _act(request, shift, action, forms, receive_event, receive_form):
             return None
         return exc.message
     return True
+
+
+@require_http_methods(["POST"])
+@role_required(*WRITE_ROLES)
+def slip_print(request, pk: int, event: int):
+    """The slip of a fill or credit as a PDF to print, the print recorded: the first the original,
+    every later one marked REPRINT with its number, who and when."""
+    shift = shift_for(request.user, pk)
+    slip = _slip(shift, event)
+    if not may_handle(request.user, shift.table) and not may_sign(request.user, shift.table):
+        raise PermissionDenied(_("You may only read the books of table %(table)s.") % {"table": shift.table.name})
+    printed = slips.slip_print(slip=slip, printed_by=request.user)
+    context = {
+        "slip": slip,
+        "event": slip.event,
+        "shift": shift,
+        "printed": printed,
+        "reprints": slip.prints.filter(reprint=True).count(),
+    }
+    return pdf_response(request, "books/pdf_slip.html", context, f"slip-{slip.label}.pdf")

@@ -113,6 +113,11 @@ def report_shift_csv(request, pk: int):
     rows = [[_("table"), s.table.name], [_("opened at"), s.opened_at.isoformat()], [_("rounds"), report.theory.rounds]]
     rows += [[label, _amount(value)] for label, value in report.lines()]
     rows += [[step, by or "", at.isoformat() if at else ""] for step, by, at in report.signatures()]
+    for event in report.books.events:
+        slip = getattr(event, "slip", None) if event.kind in ("fill", "credit") else None
+        if slip is not None:
+            state = _("void") if slip.voided else _("void asked") if slip.void_pending else event.get_status_display()
+            rows.append([_("slip"), slip.label, event.get_kind_display(), _amount(event.amount), state])
     return export_response(request, rows, f"shift-{s.table.name}-{s.opened_at:%Y%m%d-%H%M}.csv", title="shift")
 
 
