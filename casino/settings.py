@@ -87,6 +87,7 @@ INSTALLED_APPS = [
     "gamemath",
     "books",
     "bench",
+    "notifications",
 ]
 
 # Sessions, authentication and messages are Django's, stepping aside for API calls made with a
@@ -130,6 +131,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "casino.context_processors.navigation",
+                "notifications.context_processors.bell",
             ],
         },
     },
@@ -236,6 +238,13 @@ CELERY_BEAT_SCHEDULE = {
     },
     # API tokens whose time is up (they are refused anyway; this keeps the table small).
     "tokens-purge-expired": {"task": "casino.tokens_purge_expired", "schedule": 60 * 60},
+    # Notifications' e-mails whose task was lost (the broker down when they were made), and the
+    # daily digest for the users who chose it (notifications/).
+    "notifications-email-sweep": {"task": "notifications.tasks.email_sweep", "schedule": 5 * 60},
+    "notifications-digest": {
+        "task": "notifications.tasks.digest_daily",
+        "schedule": crontab(hour=env.int("NOTIFICATION_DIGEST_HOUR", default=7), minute=0),
+    },
 }
 # The audits of the rounds a web process logs within this many milliseconds of each other go to
 # the broker in one message, sent by a thread of the process's own (audit/dispatch.py); 0: one
@@ -515,6 +524,7 @@ CELERY_TASK_ROUTES = {
     "dealing.tasks.chain_verify": {"queue": "reports"},
     "books.tasks.*": {"queue": "reports"},
     "casino.*": {"queue": "notifications"},
+    "notifications.*": {"queue": "notifications"},
 }
 # Every task: a soft limit (SoftTimeLimitExceeded raised in the task, which its transaction rolls
 # back) and a hard one (the child process killed). Audit tasks take a second or two; the defaults
@@ -564,3 +574,28 @@ if SENTRY_DSN:
         # No request bodies, cookies or users' details: rounds and names stay in the casino.
         send_default_pii=False,
     )
+
+# --- e-mail: notifications and password resets ----------------------------------------------------------
+# SMTP from the environment: EMAIL_URL (smtp+tls://user:password@host:587, smtps://… for SSL), or
+# EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS. With neither, the
+# console backend under DEBUG (the e-mail printed by `make run`), and Django's default otherwise
+# (SMTP to localhost:25, a local mail relay).
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="casino@localhost")
+SERVER_EMAIL = env.str("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
+if env.str("EMAIL_URL", default=""):
+    globals().update(env.email_url("EMAIL_URL"))
+elif env.str("EMAIL_HOST", default=""):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = env.str("EMAIL_HOST")
+    EMAIL_PORT = env.int("EMAIL_PORT", default=587)
+    EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", default="")
+    EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
+    EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=True)
+elif DEBUG:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
+# The site's address the notifications' e-mails link to (a password reset links to the host it was
+# asked on).
+SITE_URL = env.str("SITE_URL", default="http://localhost:8000")
+# Password reset requests allowed per hour from one address, and for one e-mail address.
+PASSWORD_RESET_LIMIT = env.int("PASSWORD_RESET_LIMIT", default=5)

@@ -6,7 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from drills.urls import api_urlpatterns as drills_api
 
-from . import apis, views
+from . import apis, password_reset, views
 
 # The floor app's pages, under the "casino" namespace; later apps mount theirs the same way
 # (`path("dealing/", include("dealing.urls"))` with app_name = "dealing").
@@ -37,6 +37,7 @@ api_v1 = [
     path("ledger/", include("ledger.api_urls")),
     path("math/", include("gamemath.api_urls")),
     path("books/", include("books.api_urls")),
+    path("notifications/", include("notifications.api_urls")),
 ]
 
 urlpatterns = [
@@ -50,6 +51,9 @@ urlpatterns = [
     path("audit/", include("audit.urls")),
     path("math/", include("gamemath.urls")),
     path("books/", include("books.urls")),
+    path("notifications/", include("notifications.urls")),
+    # Before Django's own: the reset request throttled like the login (casino/password_reset.py).
+    path("accounts/password_reset/", password_reset.ThrottledPasswordResetView.as_view(), name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

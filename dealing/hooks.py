@@ -133,3 +133,34 @@ def rounds_changing(round_ids: list[int]):
         for watcher in list(_watchers):
             stack.enter_context(watcher(list(round_ids)))
         yield
+
+
+# What happened on the floor that a person must hear of (a HALT at a terminal, a correction
+# awaiting a pit boss): `listen(event, fn)` calls `fn(**facts)` once the transaction announcing it
+# commits (at once outside one). The notifications app listens (notifications/apps.py); dealing
+# names no listener. The events and their facts:
+#     "halted"               table_id, round_uid, halts (the terminal's halting findings), by_id
+#     "correction_proposed"  round_id (the pending revision), table_id, by_id (who proposed it)
+_listeners: dict[str, list[Callable[..., None]]] = {}
+
+
+def listen(event: str, listener: Callable[..., None]) -> None:
+    """Call `listener(**facts)` after each commit announcing `event` (once, however often it listens)."""
+    listeners = _listeners.setdefault(event, [])
+    if listener not in listeners:
+        listeners.append(listener)
+
+
+def announce(event: str, **facts) -> None:
+    """`event` happened (inside the transaction that makes it so, if any): its listeners hear of it
+    when that commits; a rollback announces nothing."""
+    listeners = list(_listeners.get(event, ()))
+    if listeners:
+        transaction.on_commit(lambda: [listener(**facts) for listener in listeners])
+
+
+def halted(*, table_id: int, round_uid: str, halts: list[dict], by_id: int | None) -> None:
+    """The terminal halted (a wrong payment): the pit bosses must hear of it. Nothing when `halts` is
+    empty; the terminal asks after every entry, so a listener tells each halt of a round once."""
+    if halts:
+        announce("halted", table_id=table_id, round_uid=round_uid, halts=halts, by_id=by_id)

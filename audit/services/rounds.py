@@ -21,7 +21,7 @@ from dealing.choices import AuditStatus
 from dealing.models import Round, RoundAudit, in_force_q
 from dealing.selectors import incident_approvers
 
-from .. import rollups
+from .. import hooks, rollups
 from ..metrics import count_sweep_repairs
 from ..models import Finding, Review
 from ..state import round_record_audit, rounds_record_audit
@@ -212,6 +212,9 @@ def findings_sync(existing, wanted: dict[tuple, Finding], *, scope: str) -> None
     if added:
         Finding.objects.bulk_create(added)
         _reattach_reviews(added, scope=scope)
+        if hooks.listening("findings_added"):
+            facts = [(f.pk, f.severity, f.code, f.table_id, f.round_id, f.shoe_id, f.fingerprint) for f in added]
+            hooks.announce("findings_added", findings=facts)
 
 
 _MUTABLE_FIELDS = [name.removesuffix("_id") for name in _MUTABLE]

@@ -22,6 +22,7 @@ from dealing import engine
 from dealing.choices import AuditStatus
 from dealing.models import Round, RoundAudit, in_force_q
 
+from .. import hooks
 from ..choices import ChunkStatus, RunStatus, RunTrigger
 from ..models import AuditRun, AuditRunChunk
 from .rounds import rounds_audit
@@ -294,6 +295,9 @@ def _run_add(run_id: int, *, rounds_done: int, totals) -> None:
     if totals.findings_by_code:
         changes["findings_by_code"] = _counts_added(AuditRun, "findings_by_code", totals.findings_by_code)
     AuditRun.objects.filter(pk=run_id).update(**changes)
+    # This statement finished the run when it wrote its `now` as the run's end: announced once.
+    if hooks.listening("run_finished") and AuditRun.objects.filter(pk=run_id, finished_at=now).exists():
+        hooks.announce("run_finished", run_id=run_id, status=RunStatus.DONE.value)
 
 
 def _counts_added(model, name: str, counts: dict[str, int]) -> RawSQL:
@@ -326,12 +330,17 @@ def _finish_if_complete(run: AuditRun) -> None:
         run.finished_at = timezone.now()
         if run.started_at is None:
             run.started_at = run.finished_at
+        hooks.announce("run_finished", run_id=run.pk, status=RunStatus.DONE.value)
 
 
 def audit_run_fail(*, run_id: int, error: str) -> None:
-    AuditRun.objects.filter(pk=run_id).exclude(status=RunStatus.DONE).update(
-        status=RunStatus.FAILED, error=error[:2000], finished_at=timezone.now()
+    failed = (
+        AuditRun.objects.filter(pk=run_id)
+        .exclude(status=RunStatus.DONE)
+        .update(status=RunStatus.FAILED, error=error[:2000], finished_at=timezone.now())
     )
+    if failed:  # (a run failed twice is told of once: notifications keep one row per run)
+        hooks.announce("run_finished", run_id=run_id, status=RunStatus.FAILED.value)
 
 
 def audit_run_resume(*, run_id: int) -> int:

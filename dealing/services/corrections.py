@@ -75,6 +75,8 @@ def round_amend(*, round: Round, document, amended_by, reason: str) -> Round:  #
             status=RoundStatus.PENDING,
             amendment_reason=reason,
         )
+        # A pit boss must approve it: he hears of it once it commits (never the one proposing it).
+        hooks.announce("correction_proposed", round_id=record.pk, table_id=table.pk, by_id=amended_by.pk)
     record.outcome = prepared.outcome
     return record
 

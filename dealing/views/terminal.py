@@ -28,7 +28,7 @@ from casino.finding_text import VALUE_OF_FIELD, event_field, event_word
 from casino.finding_words import finding_text
 from casino.models import Table
 from casino.roles import DEALER, PIT_BOSS, has_role, role_required
-from dealing import services
+from dealing import hooks, services
 from dealing.access import TERMINAL_USERS, check_may_use_terminal
 from dealing.engine.money import fmt
 from dealing.forms.fields import dealer_label
@@ -249,6 +249,7 @@ def terminal_next(request, name: str):
     }
     doc.pop("id")
     out = term.follow(doc)
+    hooks.halted(table_id=table.pk, round_uid=str(data.get("id") or ""), halts=out["halt"], by_id=request.user.pk)
     for move in out["moves"]:
         move["label"] = _move_label(move)
     wagers = VALUE_OF_FIELD["wager"]
