@@ -23,6 +23,9 @@ ROUTES = {
     "books.tasks.signals_scan_daily": "reports",
     "casino.ping": "notifications",
     "casino.tokens_purge_expired": "notifications",
+    "notifications.tasks.send_emails": "notifications",
+    "notifications.tasks.email_sweep": "notifications",
+    "notifications.tasks.digest_daily": "notifications",
 }
 
 
