@@ -12,12 +12,11 @@ class NotificationsConfig(AppConfig):
     def ready(self):
         from audit import hooks as audit_hooks
         from books.models import IntegritySignal, TableShift
-        from casino.navigation import NavItem, register
         from dealing import hooks as dealing_hooks
         from dealing.chain_models import ChainCheck
         from dealing.models import Incident
 
-        from . import subscribers, views
+        from . import subscribers
 
         # The apps below announce; this one listens (they never import it).
         dealing_hooks.listen("halted", subscribers.halted)
@@ -30,8 +29,4 @@ class NotificationsConfig(AppConfig):
         post_save.connect(subscribers.shift_saved, sender=TableShift, dispatch_uid="notify-shift")
         post_save.connect(subscribers.signal_saved, sender=IntegritySignal, dispatch_uid="notify-signal")
 
-        register(
-            NavItem(
-                _("Notification settings"), "notifications:preferences", roles=views.READERS, order=95, group="more"
-            )
-        )
+        # No entry in the bar: the bell leads to the list, and the list to the settings.

@@ -52,6 +52,9 @@ PAGES = [
     ("gamemath:ochko_ask", ROLES),
     ("api:math-ochko-edge", ROLES),
     ("api:math-ochko-strategy", ROLES),
+    ("notifications:list", FLOOR_ROLES),  # each his own; trainees see only their drills
+    ("notifications:preferences", FLOOR_ROLES),
+    ("api:notifications:list", FLOOR_ROLES),
 ]
 API = {
     "api:table-list",
@@ -62,6 +65,7 @@ API = {
     "api:ledger:session-list",
     "api:math-ochko-edge",
     "api:math-ochko-strategy",
+    "api:notifications:list",
 }
 
 
