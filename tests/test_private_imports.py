@@ -25,7 +25,19 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("casino", "dealing", "audit", "drills", "ledger", "gamemath", "books", "bench", "witness", "tests")
+PACKAGES = (
+    "casino",
+    "dealing",
+    "audit",
+    "drills",
+    "ledger",
+    "gamemath",
+    "books",
+    "bench",
+    "notifications",
+    "witness",
+    "tests",
+)
 
 ALLOW: set[str] = set()
 
