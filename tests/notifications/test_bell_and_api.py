@@ -85,16 +85,26 @@ def test_trainees_and_users_without_a_role_are_refused(staff, who):
     page.force_login(user)
     assert page.get(reverse("notifications:list")).status_code == 403
     assert page.get(reverse("notifications:preferences")).status_code == 403
+    tell(user)  # even a row of his own (he held a floor role once) is not his to read now
+    own = Notification.objects.get(recipient=user)
+    assert page.post(reverse("notifications:read", args=[own.pk])).status_code == 403
+    assert page.post(reverse("notifications:read_all")).status_code == 403
     assert "data-bell" not in page.get(reverse("login")).content.decode()
     api = APIClient()
     api.force_login(user)
     assert api.get("/api/v1/notifications/").status_code == 403
+    assert api.post(f"/api/v1/notifications/{own.pk}/read/").status_code == 403
+    assert api.post("/api/v1/notifications/read-all/").status_code == 403
+    assert Notification.objects.get(pk=own.pk).read_at is None
 
 
 def test_anonymous_is_sent_to_the_login_or_gets_401(staff):
     assert Client().get(reverse("notifications:list")).status_code == 302
     assert APIClient().get("/api/v1/notifications/").status_code == 401
     assert APIClient().get("/api/v1/notifications/unread-count/").status_code == 401
+    assert APIClient().post("/api/v1/notifications/read-all/").status_code == 401
+    response = Client().post(reverse("notifications:read_all"))
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
 
 
 def test_the_bell_costs_one_query(staff, django_assert_max_num_queries):
