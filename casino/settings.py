@@ -24,6 +24,7 @@ from casino.config import (
     otp_required_roles_from,
     secret_key_from,
 )
+from casino.email_settings import email_settings
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -575,27 +576,5 @@ if SENTRY_DSN:
         send_default_pii=False,
     )
 
-# --- e-mail: notifications and password resets ----------------------------------------------------------
-# SMTP from the environment: EMAIL_URL (smtp+tls://user:password@host:587, smtps://… for SSL), or
-# EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS. With neither, the
-# console backend under DEBUG (the e-mail printed by `make run`), and Django's default otherwise
-# (SMTP to localhost:25, a local mail relay).
-DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="casino@localhost")
-SERVER_EMAIL = env.str("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
-if env.str("EMAIL_URL", default=""):
-    globals().update(env.email_url("EMAIL_URL"))
-elif env.str("EMAIL_HOST", default=""):
-    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    EMAIL_HOST = env.str("EMAIL_HOST")
-    EMAIL_PORT = env.int("EMAIL_PORT", default=587)
-    EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", default="")
-    EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
-    EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=True)
-elif DEBUG:
-    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
-EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
-# The site's address the notifications' e-mails link to (a password reset links to the host it was
-# asked on).
-SITE_URL = env.str("SITE_URL", default="http://localhost:8000")
-# Password reset requests allowed per hour from one address, and for one e-mail address.
-PASSWORD_RESET_LIMIT = env.int("PASSWORD_RESET_LIMIT", default=5)
+# --- e-mail: notifications and password resets (casino/email_settings.py) -------------------------
+globals().update(email_settings(env, debug=DEBUG))
