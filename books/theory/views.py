@@ -168,13 +168,25 @@ def period_columns() -> list[str]:
     ]
 
 
+def _period_for_download(request):
+    """The period report a download asks for, or the plain-text 400 naming what is wrong."""
+    try:
+        return reports.period_report(request.user, request.GET), None
+    except ServiceError as exc:
+        return None, HttpResponse(exc.message, status=400, content_type="text/plain; charset=utf-8")
+
+
+def _period_file(report, suffix: str) -> str:
+    f = report.filters
+    return f"period-{report.pit.name}-{f.start:%Y%m%d}-{f.end:%Y%m%d}.{suffix}"
+
+
 @require_GET
 @role_required(*READERS)
 def report_period_csv(request):
-    try:
-        report = reports.period_report(request.user, request.GET)
-    except ServiceError as exc:
-        return HttpResponse(exc.message, status=400, content_type="text/plain; charset=utf-8")
+    report, refused = _period_for_download(request)
+    if refused is not None:
+        return refused
 
     def line(name, variant, t, v):
         z, p = t.z, t.p_value
@@ -207,19 +219,13 @@ def report_period_csv(request):
     rows.append([_("span"), _("level"), _("name"), _("shifts closed"), _("drop"), _("win"), _("hold %")])
     for block in report.holds:
         rows += block.rows()
-    f = report.filters
-    return export_response(
-        request, rows, f"period-{report.pit.name}-{f.start:%Y%m%d}-{f.end:%Y%m%d}.csv", title="period"
-    )
+    return export_response(request, rows, _period_file(report, "csv"), title="period")
 
 
 @require_GET
 @role_required(*READERS)
 def report_period_pdf(request):
-    try:
-        report = reports.period_report(request.user, request.GET)
-    except ServiceError as exc:
-        return HttpResponse(exc.message, status=400, content_type="text/plain; charset=utf-8")
-    f = report.filters
-    filename = f"period-{report.pit.name}-{f.start:%Y%m%d}-{f.end:%Y%m%d}.pdf"
-    return pdf_response(request, "books/pdf_period.html", {"report": report}, filename)
+    report, refused = _period_for_download(request)
+    if refused is not None:
+        return refused
+    return pdf_response(request, "books/pdf_period.html", {"report": report}, _period_file(report, "pdf"))
