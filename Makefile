@@ -17,7 +17,7 @@ LOCAL_KEY := SECRET_KEY="$${SECRET_KEY:-local-commands-only-not-a-secret-key}" \
 	CHAIN_KEY="$${CHAIN_KEY:-development-only-chain-key-never-use-in-production-4b8e1f}" \
 	CHECKPOINT_DEV_KEY="$${CHECKPOINT_DEV_KEY:-1}"
 
-.PHONY: install run test test-fast test-compiled lint format coverage lock audit-deps worker beat bench bench-scale clean
+.PHONY: install run test test-fast test-compiled lint format coverage lock audit-deps worker beat bench bench-scale bench-live clean
 
 # The rules engine compiled with mypyc (dealing/engine/native.py), rebuilt when a source of it
 # changes; an engine whose build is stale or missing imports its Python source instead.
@@ -67,7 +67,9 @@ run: install
 	@echo "==> loading the demo floor (users, tables, shoes, rounds, a night; once)"
 	DEBUG=1 $(BIN)/python manage.py demo_floor
 	@echo "==> serving http://127.0.0.1:$(PORT)/ (user dealer1, pitboss1, auditor1 …, password demo); the game math warms in the background"
-	DEBUG=1 GAMEMATH_WARM=background $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+	@echo "==> ASGI (uvicorn, one process): the pages, and the live streams on the in-memory bus unless LIVE_REDIS_URL is set"
+	DEBUG=1 GAMEMATH_WARM=background $(BIN)/python -m uvicorn casino.asgi:application --host 127.0.0.1 --port $(PORT) \
+	  --lifespan off --timeout-graceful-shutdown 2
 
 # Uses DATABASE_URL / CELERY_BROKER_URL when they are set, SQLite and eager tasks otherwise.
 # Lint and the layer contracts first (a few seconds): an import that crosses a layer fails the
@@ -128,10 +130,23 @@ bench: install
 	$(LOCAL_KEY) $(BIN)/python manage.py bench
 
 # A casino's year: ROUNDS rounds imported into a throwaway PostgreSQL database, audited by 2
-# workers (needs CELERY_BROKER_URL), every auditor's page timed at 100,000 and at ROUNDS (bench/scale.py).
+# workers (needs CELERY_BROKER_URL), every auditor's page timed at COMPARE and at ROUNDS; then the
+# degenerate shape — one table, one shoe, one day holding every round — at ONE_COMPARE and
+# ONE_ROUNDS (bench/scale.py). Each prints the pages over p95 300 ms or 1.5x their smaller size's.
+# Smaller: `make bench-scale ROUNDS=20000 COMPARE=2000 ONE_ROUNDS=2000 ONE_COMPARE=200`.
 ROUNDS ?= 1000000
+COMPARE ?= 100000
+ONE_ROUNDS ?= 200000
+ONE_COMPARE ?= 20000
 bench-scale: install
-	$(LOCAL_KEY) $(BIN)/python manage.py bench_scale --rounds $(ROUNDS)
+	$(LOCAL_KEY) $(BIN)/python manage.py bench_scale --shape both --rounds $(ROUNDS) --compare $(COMPARE) \
+	  --one-rounds $(ONE_ROUNDS) --one-compare $(ONE_COMPARE)
+
+# 200 live stream clients held by one uvicorn process while rounds are logged: event latency and
+# the process's memory (bench/live_load.py; needs PostgreSQL and Redis, docs/benchmarks.md).
+CLIENTS ?= 200
+bench-live: install
+	$(LOCAL_KEY) $(BIN)/python manage.py bench_live --clients $(CLIENTS)
 
 clean:
 	-test -x $(BIN)/python && $(BIN)/python -m dealing.engine native clean

@@ -25,6 +25,8 @@ class AuditConfig(AppConfig):
         hooks.subscribe_overfull(subscribers.shoe_overfull)
         # ...and the rounds whose status it changes (a correction approved), for the rollups.
         hooks.watch_changes(rollups.rounds_changing)
+        # Findings and their reviews in the keyed chain (docs/chain.md); verdicts are dealing's RoundAudit.
+        chain_relations()
         # Every worker sweeps for rounds whose audit message was lost (audit/sweep.py).
         worker_ready.connect(sweep.on_worker_ready, weak=False, dispatch_uid="audit-sweep-start")
         worker_shutdown.connect(sweep.on_worker_shutdown, weak=False, dispatch_uid="audit-sweep-stop")
@@ -35,3 +37,56 @@ class AuditConfig(AppConfig):
         # are a tab of the audit pages (templates/audit/_tabs.html), keeping the bar short.
         register(NavItem(_("Audit"), "audit:dashboard", roles=access.DASHBOARD_ROLES, order=40, group="audit"))
         register(NavItem(_("Findings"), "audit:finding_list", roles=access.FINDING_ROLES, order=41, group="audit"))
+
+
+def chain_relations():
+    from dealing import services
+
+    from .models import Finding, Review
+
+    services.record_chain_register(
+        Finding,
+        fields=(
+            "round_id",
+            "shoe_id",
+            "table_id",
+            "dealer_id",
+            "played_at",
+            "code",
+            "severity",
+            "event",
+            "stake",
+            "hand",
+            "wager",
+            "expected",
+            "actual",
+            "player_delta",
+            "message",
+            "params",
+            "engine_version",
+            "fingerprint",
+            "status",
+            "classification",
+            "reviewed_by_id",
+            "reviewed_at",
+            "created",
+        ),
+        staff=("dealer", "reviewed_by"),
+    )
+    # Not `finding_id`: a review outlives its finding (SET_NULL when a re-audit drops it, set again
+    # when it is reported again); the round or shoe, fingerprint and code name what it reviewed.
+    services.record_chain_register(
+        Review,
+        fields=(
+            "round_id",
+            "shoe_id",
+            "fingerprint",
+            "code",
+            "auditor_id",
+            "status",
+            "classification",
+            "comment",
+            "at",
+        ),
+        staff=("auditor",),
+    )

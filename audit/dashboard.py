@@ -14,11 +14,10 @@ from django.utils import timezone
 from casino.dates import BadDay, parse_day
 from casino.models import Table
 from casino.scope import restrict
-from dealing.choices import AuditStatus
-from dealing.models import Round, RoundAudit, in_force_q
+from dealing.models import Round
 
 from .choices import FindingStatus
-from .models import Finding, Rollup, RollupFinding
+from .models import Finding, PendingRollup, Rollup, RollupFinding
 from .selectors import IN_FORCE, finding_rows
 from .services import day_start
 
@@ -95,16 +94,11 @@ def _names(dealer_ids) -> dict[int, tuple[str, str]]:
 
 
 def pending_count(*, user, period: Period) -> int:
-    """The rounds in force of the period the user may see that are not audited yet, counted from
-    their pending audit rows (`round_audit_pending`, a partial index: a few rows however many rounds
-    are stored) — what the sweep audits (audit.services.rounds) — instead of an anti-join of every
-    round of the period against its audit row. Every writer appends a round's pending row in the
-    round's transaction (dealing.hooks.round_written)."""
-    return (
-        restrict(RoundAudit.objects.filter(status=AuditStatus.PENDING), user)
-        .filter(in_force_q("round"), round__played_at__gte=period.start, round__played_at__lt=period.end)
-        .count()
-    )
+    """The rounds in force of the period the user may see that are not audited yet: the sum of the
+    period's counters (PendingRollup: one row a day, table and dealer, kept in the transaction that
+    writes or clears each pending audit row), not a count of the pending rows — which, with a
+    day's rounds all logged and none audited yet, is every round of the day."""
+    return rollups_in(PendingRollup, user=user, period=period).aggregate(n=Sum("rounds"))["n"] or 0
 
 
 # --- the figures of /metrics (audit/metrics.py) --------------------------------------------------
@@ -117,8 +111,8 @@ def rounds_logged_count() -> int:
 
 
 def audit_backlog_count() -> int:
-    """Rounds in force whose audit is pending, floor-wide, from the partial index of pending rows."""
-    return RoundAudit.objects.filter(in_force_q("round"), status=AuditStatus.PENDING).count()
+    """Rounds in force whose audit is pending, floor-wide: the sum of the counters (PendingRollup)."""
+    return PendingRollup.objects.aggregate(n=Sum("rounds"))["n"] or 0
 
 
 def chain_figures() -> dict:

@@ -413,3 +413,27 @@ class RollupFinding(models.Model):
 
     def __str__(self) -> str:
         return f"{self.day} #{self.shift} {self.table_id}/{self.dealer_id} {self.code}×{self.n}"
+
+
+class PendingRollup(models.Model):
+    """The rounds in force of one (day, table, dealer) whose audit is pending: a counter kept in the
+    transaction that writes or clears each pending audit row (audit/state.py when a round is written,
+    audit/rollups.py `changes` when it is audited or a correction enters force), so the dashboard and
+    /metrics read these few rows instead of the pending audit rows themselves."""
+
+    row_scope = RowScope(pit="table__pit", owner="dealer_id")  # as a rollup's
+
+    day = models.DateField(_("day"), help_text=_("The calendar day in the casino's time zone."))
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="+", verbose_name=_("table"), db_index=False
+    )
+    dealer_id = models.BigIntegerField(_("dealer"), default=0)
+    rounds = models.BigIntegerField(_("rounds waiting for audit"), default=0)
+
+    class Meta:
+        verbose_name = _("rounds waiting for audit")
+        verbose_name_plural = _("rounds waiting for audit")
+        constraints = [models.UniqueConstraint(fields=["table", "day", "dealer_id"], name="pending_rollup_key")]
+
+    def __str__(self) -> str:
+        return f"{self.day} {self.table_id}/{self.dealer_id}: {self.rounds}"

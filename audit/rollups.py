@@ -208,6 +208,7 @@ class _Snapshot:
     def __init__(self):
         self.rounds: dict[tuple, list] = {}
         self.findings: dict[tuple, list] = {}
+        self.pending: dict[tuple, list] = {}  # (day, table, dealer) -> [rounds in force not audited]
 
 
 def _round_rows(m: Models, round_ids, *, lock: bool):
@@ -244,6 +245,8 @@ def _snapshot(m: Models, round_ids, shoe_ids, *, lock: bool = False) -> tuple[_S
         ):
             key = (*time_key(played_at), table_id, dealer_id or 0, variant)
             rows[pk] = (status, audit_status, variant, key)
+            if status == RECORDED and audit_status == PENDING:
+                _add(snap.pending, (key[0], table_id, dealer_id or 0), (1,), 1)
             if status != RECORDED or audit_status == PENDING:
                 continue
             # Without the handle: only the rounds that enter or leave need it (see `changes`).
@@ -367,6 +370,12 @@ def changes(*, round_ids=(), shoe_ids=(), handles: dict | None = None, models: M
         for key, values in bucket.items():
             _add(findings_delta, key, values, sign)
     _apply(m, rounds_delta, findings_delta)
+    if models is None:  # the live tables (a data migration's historical models may predate the counter)
+        pending_delta: dict[tuple, list] = {}
+        for bucket, sign in ((after.pending, 1), (before.pending, -1)):
+            for key, values in bucket.items():
+                _add(pending_delta, key, values, sign)
+        _apply_pending(pending_delta)
 
 
 def _nonzero(values) -> bool:
@@ -406,6 +415,84 @@ def _upsert(model, key_names, counter_names, rows) -> None:
         )
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
+
+
+# --- the rounds waiting for their audit (PendingRollup) ----------------------------------------------
+
+PENDING_KEY = ("day", "table_id", "dealer_id")
+
+
+def _apply_pending(delta: dict) -> None:
+    from .models import PendingRollup
+
+    rows = sorted((key, values) for key, values in delta.items() if _nonzero(values))
+    if rows:
+        _upsert(PendingRollup, PENDING_KEY, ("rounds",), rows)
+
+
+def pending_written(round_ids) -> None:
+    """Rounds just written whose pending audit rows were just inserted (audit/state.py, in the same
+    transaction): those in force — an original; a correction enters force, and is counted, when a
+    pit boss approves it (`changes`) — are added to their (day, table, dealer)'s counter."""
+    from dealing.models import Round
+
+    if not round_ids:
+        return
+    delta: dict[tuple, list] = {}
+    for played_at, table_id, dealer_id in (
+        Round.objects.filter(pk__in=one_of(sorted(round_ids)), supersedes__isnull=True)
+        .order_by()
+        .values_list("played_at", "table_id", "dealer_id")
+    ):
+        _add(delta, (time_key(played_at)[0], table_id, dealer_id or 0), (1,), 1)
+    _apply_pending(delta)
+
+
+def pending_direct() -> dict[tuple, list]:
+    """The counters computed afresh: the pending audit rows of the rounds in force."""
+    from dealing.models import RoundAudit, in_force_q
+
+    out: dict[tuple, list] = {}
+    for played_at, table_id, dealer_id in (
+        RoundAudit.objects.filter(in_force_q("round"), status=PENDING)
+        .order_by()
+        .values_list("round__played_at", "round__table_id", "round__dealer_id")
+        .iterator(chunk_size=2000)
+    ):
+        _add(out, (time_key(played_at)[0], table_id, dealer_id or 0), (1,), 1)
+    return out
+
+
+def pending_rebuild() -> int:
+    """Replace the counters by `pending_direct()` (under the same lock as a rebuild); rows written."""
+    from .models import PendingRollup
+
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    f"LOCK TABLE {connection.ops.quote_name(PendingRollup._meta.db_table)} IN EXCLUSIVE MODE"
+                )
+        counts = pending_direct()
+        PendingRollup.objects.all().delete()
+        _apply_pending(counts)
+    return sum(1 for v in counts.values() if _nonzero(v))
+
+
+def pending_differences() -> list[str]:
+    from .models import PendingRollup
+
+    want = {k: v for k, v in pending_direct().items() if _nonzero(v)}
+    have = {
+        (day, table, dealer): [n]
+        for day, table, dealer, n in PendingRollup.objects.values_list(*PENDING_KEY, "rounds")
+        if n
+    }
+    return [
+        f"pending {key}: stored {have.get(key)}, from the rounds {want.get(key)}"
+        for key in sorted(set(want) | set(have), key=repr)
+        if want.get(key) != have.get(key)
+    ]
 
 
 # --- audit's subscription to dealing's changes ------------------------------------------------------
@@ -548,6 +635,8 @@ def rebuild(*, models: Models | None = None, batch: int = 2000, progress=None) -
         m.Rollup.objects.all().delete()
         m.RollupFinding.objects.all().delete()
         _apply(m, rounds, findings)
+        if models is None:
+            pending_rebuild()
     return (sum(1 for v in rounds.values() if _nonzero(v)), sum(1 for v in findings.values() if _nonzero(v)))
 
 
@@ -562,4 +651,6 @@ def differences(*, models: Models | None = None) -> list[str]:
         for key in sorted(set(want) | set(have), key=repr):
             if want.get(key) != have.get(key):
                 out.append(f"{name} {key}: stored {have.get(key)}, from the rounds {want.get(key)}")
+    if models is None:
+        out += pending_differences()
     return out

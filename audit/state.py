@@ -11,6 +11,7 @@ rows, not every round."""
 from django.db import connection
 from django.utils import timezone
 
+from dealing import services as dealing_services
 from dealing.choices import AuditStatus
 from dealing.models import RoundAudit
 
@@ -43,6 +44,8 @@ def rounds_record_audit(*, by_status: dict[str, list[int]], engine_version: str)
                 "audited_at = EXCLUDED.audited_at, engine_version = EXCLUDED.engine_version",
                 [now, engine_version, [pk for pk, _ in pairs], [status for _, status in pairs]],
             )
+        # Each verdict a new fact of the verdicts' chain (docs/chain.md), in this transaction.
+        dealing_services.records_touched(RoundAudit, [pk for pk, _ in pairs])
         return
     RoundAudit.objects.bulk_create(
         [RoundAudit(round_id=pk, status=status, audited_at=now, engine_version=engine_version) for pk, status in pairs],
@@ -50,10 +53,15 @@ def rounds_record_audit(*, by_status: dict[str, list[int]], engine_version: str)
         unique_fields=["round"],
         update_fields=["status", "audited_at", "engine_version"],
     )
+    dealing_services.records_touched(RoundAudit, [pk for pk, _ in pairs])
 
 
 def rounds_record_pending(*, round_ids) -> None:
-    """Rounds just written, not audited yet: their pending rows (a row already there is kept)."""
+    """Rounds just written, not audited yet: their pending rows (a row already there is kept), and
+    the counter of rounds waiting for audit (audit.models.PendingRollup) raised by the rows inserted,
+    in the same transaction — audit/rollups.py `changes` lowers it when their verdict is written."""
+    from .rollups import pending_written
+
     ids = sorted({int(pk) for pk in round_ids})
     if not ids:
         return
@@ -61,8 +69,13 @@ def rounds_record_pending(*, round_ids) -> None:
         with connection.cursor() as cursor:
             cursor.execute(
                 f"INSERT INTO {_TABLE} (round_id, status, audited_at, engine_version) "
-                "SELECT r, %s, NULL, '' FROM unnest(%s::bigint[]) AS v(r) ON CONFLICT (round_id) DO NOTHING",
+                "SELECT r, %s, NULL, '' FROM unnest(%s::bigint[]) AS v(r) ON CONFLICT (round_id) DO NOTHING "
+                "RETURNING round_id",
                 [AuditStatus.PENDING.value, ids],
             )
-        return
-    RoundAudit.objects.bulk_create([RoundAudit(round_id=pk) for pk in ids], ignore_conflicts=True)
+            inserted = [row[0] for row in cursor.fetchall()]
+    else:
+        there = set(RoundAudit.objects.filter(round_id__in=ids).values_list("round_id", flat=True))
+        inserted = [pk for pk in ids if pk not in there]
+        RoundAudit.objects.bulk_create([RoundAudit(round_id=pk) for pk in inserted], ignore_conflicts=True)
+    pending_written(inserted)

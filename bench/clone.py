@@ -354,3 +354,149 @@ def check(copies: int, base: dict) -> dict:
     if [rollup_round_findings, rollup_shoe_findings] != [round_findings, shoe_findings]:
         raise AssertionError(f"Σ rollup findings {out['rollup_findings']} != findings {out['findings']}")
     return out
+
+
+# --- shape `one`: copies into the same table, shoe and day ---------------------------------------
+
+ONE_SHOE_ORDER = ["dealing_round", "dealing_stake", "dealing_roundaudit", "audit_finding"]
+
+
+def _one_shoe_overrides() -> dict:
+    """Copy k of a round stays at its table, in its shoe, at its time: its place in the shoe
+    (`position`, `number`), its table's sequences and its ids move on; its findings follow it."""
+    round_ = {
+        k: v
+        for k, v in OVERRIDES["dealing_round"].items()
+        if k not in ("shoe_id", "logged_at", "played_at", "document")
+    }
+    round_.update(
+        position="position + k * %(POS)s::int",
+        number="number + k * %(NUM)s::int",
+        document=f"document || jsonb_build_object('id', {NEW_UID}::text)",
+    )
+    return {
+        "dealing_round": round_,
+        "dealing_stake": OVERRIDES["dealing_stake"],
+        "dealing_roundaudit": {"round_id": OVERRIDES["dealing_roundaudit"]["round_id"]},
+        "audit_finding": {"id": OVERRIDES["audit_finding"]["id"], "round_id": OVERRIDES["audit_finding"]["round_id"]},
+    }
+
+
+def clone_one_shoe(copies: int, *, log=print) -> dict:
+    """Shape `one` (one table, one shoe, one day) cloned to `copies` times its rounds: every copy in
+    the same shoe (after the base's positions) at the base's own times, so the day and the shift of
+    each rollup row stay its own and the rollups are the base's times `copies`. The shoe's own
+    findings are not copied (there is one shoe). The chain of a copy does not verify (see above)."""
+    started = time.perf_counter()
+    with connection.cursor() as cursor:
+        for table in UNCLONED:
+            cursor.execute(f"SELECT EXISTS (SELECT 1 FROM {table})")
+            if cursor.fetchone()[0]:
+                raise RuntimeError(f"{table} has rows: cloning does not copy them")
+        cursor.execute("SELECT count(*) FROM dealing_roundaudit WHERE status = 'pending'")
+        if cursor.fetchone()[0]:
+            raise RuntimeError("the base has rounds not audited yet: audit it before cloning")
+        cursor.execute("SELECT count(DISTINCT shoe_id), count(DISTINCT table_id) FROM dealing_round")
+        if cursor.fetchone() != (1, 1):
+            raise RuntimeError("clone_one_shoe copies one table's one shoe")
+        base = base_counts(cursor)
+        params = {
+            **_shifts(cursor),
+            "POS": _max(cursor, "SELECT max(position) FROM dealing_round"),
+            "NUM": _max(cursor, "SELECT max(number) FROM dealing_round"),
+            "first": 1,
+            "stop": copies - 1,
+        }
+        cursor.execute("SET maintenance_work_mem = '1GB'")
+        cursor.execute("SET session_replication_role = replica")
+        recreate = []
+        for table in LARGE:
+            drops, creates = _secondary(cursor, table)
+            for sql in drops:
+                cursor.execute(sql)
+            recreate += creates
+        overrides = _one_shoe_overrides()
+        t0 = time.perf_counter()
+        for table in ONE_SHOE_ORDER:
+            columns = _columns(cursor, table)
+            select = ", ".join(overrides[table].get(c, c) for c in columns)
+            where = f"{BASE_FILTER[table]} <= %({BASE_LIMIT[table]})s"
+            if table == "audit_finding":
+                where += " AND round_id IS NOT NULL"
+            cursor.execute(
+                f"INSERT INTO {table} ({', '.join(columns)}) SELECT {select} FROM {table} "
+                f"CROSS JOIN generate_series(%(first)s::int, %(stop)s::int) AS k WHERE {where}",
+                params,
+            )
+        # Every copy adds the base's rounds and round findings to the same keys.
+        counters = ", ".join(f"{c} = {c} * %(n)s" for c in _rollup_counters(cursor, "audit_rollup"))
+        cursor.execute(f"UPDATE audit_rollup SET {counters}", {"n": copies})
+        counters = ", ".join(f"{c} = {c} * %(n)s" for c in _rollup_counters(cursor, "audit_rollupfinding"))
+        cursor.execute(f"UPDATE audit_rollupfinding SET {counters} WHERE NOT of_shoe", {"n": copies})
+        cursor.execute("UPDATE dealing_shoe SET next_position = (SELECT max(position) + 1 FROM dealing_round)")
+        copy_s = time.perf_counter() - t0
+        log(f"clone (one shoe): {copies} copies in {copy_s:.1f} s")
+        cursor.execute("SET session_replication_role = DEFAULT")
+        t1 = time.perf_counter()
+        for sql in recreate:
+            cursor.execute(sql)
+        index_s = time.perf_counter() - t1
+        for table in ("dealing_round", "dealing_stake", "audit_finding"):
+            cursor.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))")
+        t2 = time.perf_counter()
+        for table in ORDER:
+            cursor.execute(f"VACUUM (ANALYZE) {table}")
+        vacuum_s = time.perf_counter() - t2
+    return {
+        "copies": copies,
+        "base": base,
+        "timings_s": {
+            "copy": round(copy_s, 1),
+            "rebuild indexes": round(index_s, 1),
+            "vacuum analyze": round(vacuum_s, 1),
+        },
+        "seconds": round(time.perf_counter() - started, 1),
+        "check": check_one_shoe(copies, base),
+        "last": copies - 1,
+    }
+
+
+def _rollup_counters(cursor, table: str) -> list[str]:
+    keys = {"id", "day", "shift_date", "shift", "table_id", "dealer_id", "variant", "of_shoe", "code", "severity"}
+    keys |= {"status", "classification"}
+    return [c for c in _columns(cursor, table) if c not in keys]
+
+
+def check_one_shoe(copies: int, base: dict) -> dict:
+    """As `check`, for `clone_one_shoe`: the rounds, stakes and audit rows are `copies` × the base's,
+    and the rollups still sum to what is stored."""
+    with connection.cursor() as cursor:
+        counts = base_counts(cursor)
+        cursor.execute("SELECT coalesce(sum(rounds), 0) FROM audit_rollup")
+        rollup_rounds = cursor.fetchone()[0]
+        cursor.execute(
+            "SELECT count(*) FROM dealing_round r JOIN dealing_roundaudit a ON a.round_id = r.id "
+            "WHERE a.status <> 'pending' AND r.supersedes_id IS NULL"
+        )
+        audited = cursor.fetchone()[0]
+        cursor.execute("SELECT coalesce(sum(n) FILTER (WHERE NOT of_shoe), 0) FROM audit_rollupfinding")
+        rollup_round_findings = cursor.fetchone()[0]
+        cursor.execute("SELECT count(*) FROM audit_finding WHERE round_id IS NOT NULL")
+        round_findings = cursor.fetchone()[0]
+    wrong = {
+        t: (counts[t], copies * base[t])
+        for t in ("dealing_round", "dealing_stake", "dealing_roundaudit")
+        if counts[t] != copies * base[t]
+    }
+    if wrong:
+        raise AssertionError(f"cloned counts are not {copies} × the base's: {wrong}")
+    if rollup_rounds != audited or rollup_round_findings != round_findings:
+        raise AssertionError(
+            f"rollups {rollup_rounds} rounds, {rollup_round_findings} findings; stored {audited}, {round_findings}"
+        )
+    return {
+        "counts": counts,
+        "rollup_rounds": rollup_rounds,
+        "audited_rounds_in_force": audited,
+        "findings": round_findings,
+    }

@@ -5,6 +5,7 @@ from django.urls import path
 from . import apis
 from .integrity.apis import SignalDetailApi, SignalListApi, SignalReviewApi
 from .performance.apis import PerformanceDetailApi, PerformanceListApi
+from .protection.apis import PlayerEvaluationApi
 from .theory.apis import PeriodReportApi, ShiftReportApi, TheoryApi
 
 app_name = "books"
@@ -33,4 +34,6 @@ urlpatterns = [
     path("signals/", SignalListApi.as_view(), name="signal-list"),
     path("signals/<int:pk>/", SignalDetailApi.as_view(), name="signal-detail"),
     path("signals/<int:pk>/review/", SignalReviewApi.as_view(), name="signal-review"),
+    # game protection: how a player plays
+    path("players/<path:player>/evaluation/", PlayerEvaluationApi.as_view(), name="player-evaluation"),
 ]

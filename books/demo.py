@@ -9,7 +9,12 @@ DEMO_FLOOR_SESSION_ROUNDS rounds of the engine's simulator with the usual rate o
   SWEETHEART_EVERY of his rounds, on top of the usual mistakes;
 - **the short float**: today's shift of R-4 opened, signed, counted and closed through books.services,
   its closing count SHORT (5,000.00) below what its rounds say the tray should hold, explained by
-  pitboss1 (a shift cannot close otherwise).
+  pitboss1 (a shift cannot close otherwise);
+- **the card counter**: at COUNTER_TABLE, a salon blackjack table of Pit A, player COUNTER bets 1 to 8
+  units by the Hi-Lo true count and makes the index plays, among honest players (flat, random and
+  drifting bettors), COUNTER_SHOES shoes a day dealt to the cut card by the blackjack simulator's
+  players (dealing/engine/blackjack/simulator/players.py); the daily scan's ADVANTAGE_PLAY signal
+  names him, and nobody else.
 
 Fast enough for `make run` (docs/dealer-performance.md has the timings): the rounds are simulated once
 into a pool per table and repeated under fresh ids, sealed into each table's chain with their own
@@ -36,7 +41,9 @@ from casino.demo import DEMO_PASSWORD
 from casino.models import Pit, Table
 from casino.roles import DEALER
 from dealing import chain, engine, hooks
+from dealing import services as dealing_services
 from dealing.engine.base import rules_jsonable
+from dealing.engine.blackjack.simulator import players as blackjack_players
 from dealing.engine.simulators import module as simulator
 from dealing.games.demo import MISTAKE_RATE
 from dealing.models import Round, Shoe, ShoeEvent, Stake
@@ -74,6 +81,11 @@ MISTAKES = (
     "late_settlement",
     "dealer_draw_rule",
 )
+COUNTER_TABLE = "Escribas-2"
+COUNTER = "P-31"
+COUNTER_SEATS = (("P-32", "random"), ("P-33", "flat"), (COUNTER, "counter"), ("P-34", "drifting"), ("P-35", "random"))
+COUNTER_SHOES = 8  # a day: about 120 rounds in an evening session
+COUNTER_DEALER = "dealer5"
 OPENING = {"5000": 20, "1000": 50, "500": 40, "100": 100, "25": 40, "5": 40, "1": 50}  # 181,250.00
 
 
@@ -123,6 +135,9 @@ def books_demo_load() -> list[str]:
             f"{len(ids)} rounds of {n_days} days at {', '.join(TABLES)} by {len(DEALERS)} dealers "
             f"({SWEETHEART} favouring {SWEETHEART_PLAYER} on box {SWEETHEART_BOX})"
         )
+        counted = _counter_table(pit, dealers[COUNTER_DEALER], n_days, today, zone, rng)
+        ids += counted
+        created.append(f"{len(counted)} rounds at {COUNTER_TABLE} ({COUNTER} counting cards)")
     _audit(ids)
     created.append(_short_float(tables[0], dealers["dealer2"], boss, pools[tables[0].name], rng))
     # The scan the beat runs each morning, so the demo's signals page shows the sweetheart dealer at once.
@@ -257,9 +272,43 @@ def _session(table, dealer, seconds, begin, n, pool, sweet, rng, *, mistakes: bo
     return _write(table, dealer, plan)
 
 
-def _write(table, dealer, plan) -> list[int]:
+def _counter_table(pit, dealer, n_days: int, today: dt.date, zone, rng) -> list[int]:
+    """The blackjack table where COUNTER counts: an evening session a day of COUNTER_SHOES shoes, each
+    dealt to its cut card to the seated players (the shoes as dealt: the count runs through them)."""
+    table = Table.objects.filter(name=COUNTER_TABLE).first() or casino_services.table_create(
+        pit=pit,
+        name=COUNTER_TABLE,
+        variant="blackjack",
+        min_bet=Decimal(100),
+        max_bet=Decimal(5000),
+        boxes=5,
+        chips=CHIPS,
+        rules={"preset": "salon"},
+    )
+    seated = [blackjack_players.Player(name, kind) for name, kind in COUNTER_SEATS]
+    ids = []
+    for d in range(n_days):
+        day = today - dt.timedelta(days=n_days - d)
+        at = dt.datetime.combine(day, dt.time(19, 0), tzinfo=zone) + dt.timedelta(minutes=rng.uniform(0, 30))
+        shoes = blackjack_players.simulate_table(
+            rng, players=seated, shoes=COUNTER_SHOES, table_name=table.name, dealer=dealer.username
+        )
+        plan, starts = [], set()
+        for dealt in shoes:
+            starts.add(len(plan))
+            at += dt.timedelta(seconds=rng.uniform(180, 300))  # the shuffle
+            for d_round in dealt:
+                at += dt.timedelta(seconds=rng.uniform(45, 75))
+                prepared = round_prepare(dict(d_round.doc, dealer=dealer.username), table=table, logged_by=dealer)
+                plan.append((at, _Dealt(prepared)))
+        ids += _write(table, dealer, plan, decks=6, shoe_starts=starts)
+    return ids
+
+
+def _write(table, dealer, plan, *, decks: int = 8, shoe_starts: set[int] | None = None) -> list[int]:
     """Seal the rounds as the next links of the table's chain (with their own logged_at) and store them
-    with their stake rows and shoes, in bulk; their pending audit rows as round_log writes them."""
+    with their stake rows and shoes, in bulk; their pending audit rows as round_log writes them. A new
+    shoe of `decks` packs starts at each index of `shoe_starts` (every SHOE_ROUNDS rounds when None)."""
     Table.objects.select_for_update().filter(pk=table.pk).first()
     last = Round.objects.filter(table=table).order_by("-chain_index").only("chain_index", "sha256").first()
     index = 0 if last is None else last.chain_index + 1
@@ -272,14 +321,14 @@ def _write(table, dealer, plan) -> list[int]:
     rows, stakes = [], []
     shoe, in_shoe = None, 0
     for k, (at, dealt) in enumerate(plan):
-        if k % SHOE_ROUNDS == 0:
+        if (k % SHOE_ROUNDS == 0) if shoe_starts is None else (k in shoe_starts):
             if shoe is not None:
                 Shoe.objects.filter(pk=shoe.pk).update(ended_at=rows[-1].logged_at, next_position=in_shoe + 2)
             shoe_number += 1
             shoe = Shoe.objects.create(
                 table=table,
                 number=shoe_number,
-                decks=8,
+                decks=decks,
                 loaded_at=at - dt.timedelta(minutes=2),
                 shuffled_by=dealer,
                 next_position=2,
@@ -356,9 +405,10 @@ def _short_float(table, dealer, boss, pool, rng) -> str:
     shift = services.shift_open(table=table, counted_by=dealer, counts=OPENING)
     shift = services.shift_open_sign(shift=shift, signed_by=boss)
     # The services stamp the opening now; the demo's hour of dealing lies before now, so the opening is
-    # moved back two hours (the shift's row is not part of any chain).
+    # moved back two hours (a new link of the shifts' chain).
     began = timezone.now() - dt.timedelta(hours=2)
     type(shift).objects.filter(pk=shift.pk).update(opened_at=began, opening_signed_at=began)
+    dealing_services.records_touched(type(shift), [shift.pk])  # the shift's new state, a link of its chain
     shift.refresh_from_db()
     with transaction.atomic():
         ids = _session(table, dealer, 60, began + dt.timedelta(minutes=5), 50, pool, None, rng, mistakes=False)

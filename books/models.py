@@ -146,6 +146,7 @@ class SignalKind(models.TextChoices):
     INCIDENTS_DEALER = "incidents_dealer", _("incidents concentrated on a dealer")
     INCIDENTS_TABLE = "incidents_table", _("incidents concentrated on a table")
     PROCEDURE = "procedure", _("burns or reshuffles out of procedure")
+    ADVANTAGE_PLAY = "advantage_play", _("a player's bets following the count")
 
 
 class IntegritySignal(models.Model):

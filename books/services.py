@@ -24,9 +24,11 @@ from django.utils.translation import gettext as _
 from casino.errors import ServiceError
 from casino.models import Table
 from casino.validators import digits_problem
+from dealing import services as dealing_services
 from dealing.access import staff_of
 from dealing.engine.errors import RoundError
 from dealing.engine.money import parse_amount
+from dealing.models import TerminalDraft
 
 from . import selectors
 from .access import COUNTERS, HANDLERS, SIGNERS
@@ -420,4 +422,6 @@ def shift_close(*, shift: TableShift, closed_by) -> TableShift:
         shift.closed_by = closed_by
         shift.closed_at = timezone.now()
         shift.save(update_fields=["status", "closed_by", "closed_at"])
+        # A round still open at the table's terminal is not dropped: the pit boss voids it with a reason.
+        dealing_services.drafts_leave_behind(table=shift.table, why=TerminalDraft.Left.SHIFT_END)
         return shift

@@ -5,6 +5,7 @@ from django.urls import path
 from . import views
 from .integrity.views import signal_detail, signal_list, signal_review
 from .performance.views import performance_detail, performance_list
+from .protection.views import player_evaluation
 from .theory.views import (
     report_period,
     report_period_csv,
@@ -38,4 +39,6 @@ urlpatterns = [
     path("signals/", signal_list, name="signal_list"),
     path("signals/<int:pk>/", signal_detail, name="signal_detail"),
     path("signals/<int:pk>/review/", signal_review, name="signal_review"),
+    # game protection: how a player plays
+    path("players/<path:player>/evaluation/", player_evaluation, name="player_evaluation"),
 ]

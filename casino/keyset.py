@@ -137,3 +137,53 @@ def page_from(queryset: QuerySet, params, *, field: str, size: int, day_start=da
     return keyset_page(
         queryset, field=field, size=size, older=params.get("older") or None, newer=params.get("newer") or None, at=at
     )
+
+
+# --- lists whose rows hang from a parent: (parent id, id) -------------------------------------------
+
+
+def pair_key(row, parent: str) -> str:
+    return f"{getattr(row, parent)}_{row.pk}"
+
+
+def parse_pair(value: str) -> tuple[int, int]:
+    parent, sep, pk = (value or "").partition("_")
+    if not sep or not (parent.isascii() and parent.isdigit() and pk.isascii() and pk.isdigit()):
+        raise BadKey(value)
+    return int(parent), int(pk)
+
+
+def pair_page(
+    queryset: QuerySet, *, parent: str, size: int, older: str | None = None, newer: str | None = None
+) -> KeysetPage:
+    """One page of rows that belong to a parent (a round's stakes): the newest parent first (by
+    `parent`, its id), each parent's rows in the order they were written (id). The key is
+    `<parent id>_<id>`; like `keyset_page`, size + 1 rows read from an index on (parent, …), no count."""
+    desc = queryset.order_by(f"-{parent}", "pk")
+    asc = queryset.order_by(parent, "-pk")
+
+    def after(p, pk):  # further down the list: an older parent, or a later row of the same one
+        return Q(**{f"{parent}__lte": p}) & (Q(**{f"{parent}__lt": p}) | Q(pk__gt=pk))
+
+    def before(p, pk):
+        return Q(**{f"{parent}__gte": p}) & (Q(**{f"{parent}__gt": p}) | Q(pk__lt=pk))
+
+    def at(row):
+        return getattr(row, parent), row.pk
+
+    if newer:
+        rows = list(asc.filter(before(*parse_pair(newer)))[: size + 1])
+        more_newer = len(rows) > size
+        rows = rows[:size][::-1]
+        more_older = bool(rows) and desc.filter(after(*at(rows[-1]))).exists()
+    else:
+        rows = list((desc.filter(after(*parse_pair(older))) if older else desc)[: size + 1])
+        more_older = len(rows) > size
+        rows = rows[:size]
+        more_newer = bool(rows) and bool(older) and asc.filter(before(*at(rows[0]))).exists()
+    return KeysetPage(
+        rows,
+        newer=pair_key(rows[0], parent) if rows and more_newer else None,
+        older=pair_key(rows[-1], parent) if rows and more_older else None,
+        size=size,
+    )

@@ -17,11 +17,52 @@ from rest_framework.utils.urls import remove_query_param, replace_query_param
 
 from . import keyset
 
+# A `limit`/`offset` page counts its rows up to this many (or up to the end of the page asked for,
+# when deeper): beyond it `count` is this number and `count_capped` is true. A count of every
+# matching row reads all of them, seconds at a casino's year of rounds.
+COUNT_CAP = 10_000
+
 
 class StrictLimitOffsetPagination(LimitOffsetPagination):
     """`limit` and `offset` as DRF reads them, except that a value that is not a whole number in
     range is refused (400, `extra.fields`) instead of quietly read as the default: a client that
-    sends `offset=true` learns of its mistake. A `limit` above `max_limit` is still cut to it."""
+    sends `offset=true` learns of its mistake. A `limit` above `max_limit` is still cut to it.
+
+    `count` is capped (COUNT_CAP): the page reads one row more than it shows to know whether there
+    is a next one, and the count reads at most max(COUNT_CAP, offset + limit + 1) rows."""
+
+    count_capped = False
+    more = False
+
+    def paginate_queryset(self, queryset, request, view=None):
+        self.request = request
+        self.limit = self.get_limit(request)
+        if self.limit is None:
+            return None
+        self.offset = self.get_offset(request)
+        rows = list(queryset[self.offset : self.offset + self.limit + 1])
+        self.more = len(rows) > self.limit
+        rows = rows[: self.limit]
+        if not self.more and (rows or self.offset == 0):
+            self.count, self.count_capped = self.offset + len(rows), False
+        else:
+            cap = max(COUNT_CAP, self.offset + self.limit + 1)
+            counted = queryset.order_by()[: cap + 1].count()
+            self.count, self.count_capped = min(counted, cap), counted > cap
+        return rows
+
+    def get_next_link(self):
+        if not self.more:
+            return None
+        url = self.request.build_absolute_uri()
+        url = replace_query_param(url, self.limit_query_param, self.limit)
+        return replace_query_param(url, self.offset_query_param, self.offset + self.limit)
+
+    def get_paginated_response(self, data):
+        response = super().get_paginated_response(data)
+        if self.count_capped:
+            response.data["count_capped"] = True
+        return response
 
     def _whole(self, request, name: str, minimum: int) -> int | None:
         raw = request.query_params.get(name)
@@ -57,6 +98,9 @@ class StrictLimitOffsetPagination(LimitOffsetPagination):
 
 class KeysetPagination(StrictLimitOffsetPagination):
     keyset_field = "logged_at"  # the time the list is ordered by, newest first (then by id)
+    # Or rows of a parent (a round's stakes): the parent's id column, newest first, then the rows'
+    # ids (casino.keyset.pair_page; no `at`).
+    keyset_parent: str | None = None
     keyset = False
 
     def paginate_queryset(self, queryset, request, view=None):
@@ -69,9 +113,20 @@ class KeysetPagination(StrictLimitOffsetPagination):
             return super().paginate_queryset(queryset, request, view)
         self.limit = self.get_limit(request)
         try:
-            self.page = keyset.page_from(
-                queryset, request.query_params, field=self.keyset_field, size=self.limit, day_start=keyset.day_start
-            )
+            if self.keyset_parent:
+                if params.get("at"):
+                    raise keyset.BadKey(params["at"])
+                self.page = keyset.pair_page(
+                    queryset,
+                    parent=self.keyset_parent,
+                    size=self.limit,
+                    older=params.get("older") or None,
+                    newer=params.get("newer") or None,
+                )
+            else:
+                self.page = keyset.page_from(
+                    queryset, params, field=self.keyset_field, size=self.limit, day_start=keyset.day_start
+                )
         except keyset.BadKey as exc:
             raise ValidationError(
                 {
@@ -108,7 +163,14 @@ class KeysetPagination(StrictLimitOffsetPagination):
     def get_paginated_response_schema(self, schema):
         answer = super().get_paginated_response_schema(schema)
         answer["required"] = ["results"]
-        answer["properties"]["count"]["description"] = "Every matching row; only on `limit`/`offset` pages."
+        answer["properties"]["count"]["description"] = (
+            "Every matching row, counted up to 10,000 (or to the end of the page asked for); only on "
+            "`limit`/`offset` pages."
+        )
+        answer["properties"]["count_capped"] = {
+            "type": "boolean",
+            "description": "Present (true) when more rows match than `count` says.",
+        }
         answer["properties"]["next"]["description"] = "The next (older) page; on keyset pages by `older`."
         answer["properties"]["previous"]["description"] = "The previous (newer) page; on keyset pages by `newer`."
         return answer

@@ -89,6 +89,7 @@ INSTALLED_APPS = [
     "books",
     "bench",
     "notifications",
+    "live",
 ]
 
 # Sessions, authentication and messages are Django's, stepping aside for API calls made with a
@@ -246,7 +247,23 @@ CELERY_BEAT_SCHEDULE = {
         "task": "notifications.tasks.digest_daily",
         "schedule": crontab(hour=env.int("NOTIFICATION_DIGEST_HOUR", default=7), minute=0),
     },
+    # The live pit's events older than LIVE_EVENT_MAX_AGE_H (the records they announce stay).
+    "live-events-prune": {"task": "live.events_prune", "schedule": 60 * 60},
 }
+# --- the live pit (live/, docs/live.md) ------------------------------------------------------
+# The bus between the processes that store events and those that stream them: Redis publish/subscribe
+# at LIVE_REDIS_URL; by default the broker's Redis when CELERY_BROKER_URL is one (a channel is not
+# bound to a database number), else in memory (one process: `make run`).
+LIVE_REDIS_URL = env.str(
+    "LIVE_REDIS_URL", default=CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else ""
+)
+# Empty: "casino-live:<database name>", so two sites (or test runs) on one Redis hear only their own.
+LIVE_CHANNEL = env.str("LIVE_CHANNEL", default="")
+LIVE_HEARTBEAT_S = env.float("LIVE_HEARTBEAT_S", default=15)
+LIVE_RETRY_MS = env.int("LIVE_RETRY_MS", default=3000)
+LIVE_BUS_TIMEOUT_S = env.float("LIVE_BUS_TIMEOUT_S", default=1)
+LIVE_CATCHUP_LIMIT = env.int("LIVE_CATCHUP_LIMIT", default=500)
+LIVE_EVENT_MAX_AGE_H = env.float("LIVE_EVENT_MAX_AGE_H", default=48)
 # The audits of the rounds a web process logs within this many milliseconds of each other go to
 # the broker in one message, sent by a thread of the process's own (audit/dispatch.py); 0: one
 # message per round, sent by the request once its transaction commits.
@@ -276,6 +293,8 @@ SIGNALS_MIN_COUNT = env.int("SIGNALS_MIN_COUNT", default=10)
 SIGNALS_MIN_STAKES = env.int("SIGNALS_MIN_STAKES", default=20)
 SIGNALS_MIN_ROUNDS = env.int("SIGNALS_MIN_ROUNDS", default=100)
 SIGNALS_MIN_PLAYER_STAKES = env.int("SIGNALS_MIN_PLAYER_STAKES", default=200)
+# Rounds of the counted shoes a player sat in before his wager is tested against the count (advantage_play).
+SIGNALS_MIN_COUNT_ROUNDS = env.int("SIGNALS_MIN_COUNT_ROUNDS", default=150)
 # Empty: a dealer's share of overpayments is compared with the rest of the floor's.
 _signals_lean_p0 = env.str("SIGNALS_LEAN_P0", default="")
 SIGNALS_LEAN_P0 = float(_signals_lean_p0) if _signals_lean_p0 else None

@@ -54,6 +54,7 @@ urlpatterns = [
     path("notifications/", include("notifications.urls")),
     # Before Django's own: the reset request throttled like the login (casino/password_reset.py).
     path("accounts/password_reset/", password_reset.ThrottledPasswordResetView.as_view(), name="password_reset"),
+    path("", include("live.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

@@ -434,6 +434,14 @@ _MISMATCH = {
 }
 
 
+def table_round_problem(stored, wanted) -> str:
+    """A round whose number (`table_round`) is not the one its place in the chain gives."""
+    return (
+        f"its round number (table_round) is {stored}, but its place in the chain makes it {wanted} "
+        "(the rounds were renumbered)"
+    )
+
+
 @dataclass
 class Break:
     """What does not hold: the floor table's chain (or "approvals"), the stored table whose rows

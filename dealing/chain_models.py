@@ -33,3 +33,32 @@ class ChainCheck(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.at:%Y-%m-%d %H:%M} {'ok' if self.ok else 'failed'}"
+
+
+class RecordLink(models.Model):
+    """One fact of a chained relation (dealing/services/record_links.py): what a row of `relation`
+    said at `at` — its covered columns as `payload`, or that it was deleted (`payload` null) — as
+    the next link of that relation's keyed chain. A row that legitimately changes (an incident
+    decided, a shift closed, a user renamed) gets a new link, the history of its states; the row's
+    current values must always be its latest link's payload. Appended only."""
+
+    relation = models.CharField(_("relation"), max_length=63)
+    link = models.PositiveBigIntegerField(_("link"))
+    row_id = models.BigIntegerField(_("row id"))
+    payload = models.JSONField(_("payload"), null=True, blank=True)
+    # SHA-256 of the part of the payload the row must still match (all but the staff's names then),
+    # so comparing every row with its latest link decodes no payload; covered by the link's HMAC.
+    digest = models.CharField(_("row digest"), max_length=64, blank=True)
+    at = models.DateTimeField(_("at"))
+    chain_key = models.CharField(_("key id"), max_length=16)
+    prev_hmac = models.CharField(_("previous link"), max_length=64, blank=True)
+    hmac = models.CharField(_("link"), max_length=64)
+
+    class Meta:
+        verbose_name = _("record link")
+        verbose_name_plural = _("record links")
+        constraints = [models.UniqueConstraint(fields=["relation", "link"], name="record_link_once")]
+        indexes = [models.Index(fields=["relation", "row_id", "link"], name="record_link_row")]
+
+    def __str__(self) -> str:
+        return f"{self.relation} #{self.link} (row {self.row_id})"

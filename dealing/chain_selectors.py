@@ -6,10 +6,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.db import connection
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino import selectors as floor_selectors
+from casino.models import Table
 
 from . import chain, checkpoint_log, witness_mirror
 from .models import Approval, ChainCheck, Round, Stake
@@ -53,12 +55,15 @@ class _ChainRow(_Row):
         "stakes_hmac",
         "prev_sha256",
         "sha256",
+        "table_round",
+        "supersedes_table_round",
     )
 
 
-# The query's names for `_ChainRow`'s slots: the superseded record's link comes through the relation.
+# The query's names for `_ChainRow`'s slots: the superseded record's link and number come through the relation.
 _CHAIN_ROUND_VALUES = tuple(
-    "supersedes__sha256" if name == "supersedes_sha256" else name for name in _ChainRow.__slots__
+    {"supersedes_sha256": "supersedes__sha256", "supersedes_table_round": "supersedes__table_round"}.get(name, name)
+    for name in _ChainRow.__slots__
 )
 
 
@@ -273,3 +278,31 @@ def chain_health() -> dict:
         "critical": critical,
         "witness": witness,
     }
+
+
+# Each round whose number (`table_round`) is not the one its place in the chain gives: a new round
+# one more than the table's new rounds before it, a correction its original's. One statement over
+# every table (an index-ordered window per table), the first wrong round of each table.
+_TABLE_ROUND_WRONG = f"""
+SELECT DISTINCT ON (x.table_id) x.table_id, t.name, x.chain_index, x.id, x.table_round, x.expected
+FROM (
+    SELECT r.id, r.table_id, r.chain_index, r.table_round,
+           CASE WHEN r.supersedes_id IS NULL
+                THEN SUM(CASE WHEN r.supersedes_id IS NULL THEN 1 ELSE 0 END)
+                     OVER (PARTITION BY r.table_id ORDER BY r.chain_index)
+                ELSE s.table_round END AS expected
+    FROM {Round._meta.db_table} r LEFT JOIN {Round._meta.db_table} s ON s.id = r.supersedes_id
+) x JOIN {Table._meta.db_table} t ON t.id = x.table_id
+WHERE x.table_round IS NULL OR x.expected IS NULL OR x.table_round <> x.expected
+ORDER BY x.table_id, x.chain_index
+"""
+
+
+def table_round_wrong() -> list[tuple]:
+    """(table id, table name, link, row id, stored number, the number its place gives) of the first
+    misnumbered round of each table (PostgreSQL; elsewhere the walks check it link by link)."""
+    if connection.vendor != "postgresql":
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(_TABLE_ROUND_WRONG)
+        return cursor.fetchall()

@@ -13,6 +13,9 @@
     rounds_changing(ids)  around a change of rounds' status inside its transaction (a correction
                           approved: the old revision superseded, the new one in force); audit's
                           rollups watch it to move the rounds' totals in the same transaction
+    chain_broken(breaks)  a verification found the record tampered with (the checkpoint's walk of the
+                          new links every few minutes, or a whole verification): announced on commit
+                          to `subscribe_chain_broken` subscribers (the notifications)
 
 A subscriber is a plain function `subscriber(round_ids, *, bulk)`: `round_ids` the committed rounds'
 ids, `bulk` True when they come from `rounds_batched()` (a subscriber may then do its work in one go,
@@ -49,6 +52,18 @@ def unsubscribe(subscriber: Subscriber) -> None:
 
 def is_subscribed(subscriber: Subscriber) -> bool:
     return subscriber in _subscribers
+
+
+@contextmanager
+def rounds_unannounced():
+    """Rounds committed inside are announced to no subscriber: nothing audits them on commit (a tool
+    or a test that audits them later, by hand)."""
+    saved = list(_subscribers)
+    _subscribers.clear()
+    try:
+        yield
+    finally:
+        _subscribers[:] = saved
 
 
 def subscribe_written(writer: Callable[[list[int]], None]) -> None:
@@ -164,3 +179,45 @@ def halted(*, table_id: int, round_uid: str, halts: list[dict], by_id: int | Non
     empty; the terminal asks after every entry, so a listener tells each halt of a round once."""
     if halts:
         announce("halted", table_id=table_id, round_uid=round_uid, halts=halts, by_id=by_id)
+
+
+_broken: list[Callable[[list[str]], None]] = []
+
+
+def subscribe_chain_broken(subscriber: Callable[[list[str]], None]) -> None:
+    """Call `subscriber(breaks)` as soon as a verification finds the record tampered with (once,
+    however often it subscribes): `breaks` one sentence per broken chain, naming the stored table
+    and the link. The notifications subscribe; dealing never imports them."""
+    if subscriber not in _broken:
+        _broken.append(subscriber)
+
+
+def unsubscribe_chain_broken(subscriber) -> None:
+    if subscriber in _broken:
+        _broken.remove(subscriber)
+
+
+def chain_broken(breaks: list[str]) -> None:
+    """A verification found breaks (the checkpoint's walk of the new links, or a whole verification):
+    announced once what recorded them commits (at once outside a transaction)."""
+    if breaks:
+        found = list(breaks)
+        transaction.on_commit(lambda: [subscriber(found) for subscriber in list(_broken)])
+
+
+_progress: list[Callable[..., None]] = []
+
+
+def subscribe_progress(subscriber: Callable[..., None]) -> None:
+    """Call `subscriber(table=…, dealer=…, doc=…, followed=…)` each time a terminal reports the round
+    in progress at a table (once, however often it subscribes)."""
+    if subscriber not in _progress:
+        _progress.append(subscriber)
+
+
+def table_progress(table, *, dealer, doc: dict, followed: dict) -> None:
+    """A terminal posted the round in progress and the engine followed it (`followed`: what
+    dealing.games.terminal.follow answered, its halts among it). Nothing is stored by dealing: the
+    round is stored once it is saved; the apps above show it meanwhile (the live floor)."""
+    for subscriber in list(_progress):
+        subscriber(table=table, dealer=dealer, doc=doc, followed=followed)

@@ -407,8 +407,9 @@ class Stake(models.Model):
 class RoundAudit(models.Model):
     """The audit's verdict on a round, beside it: written only by audit (audit/state.py) — a pending
     row in the transaction that logs the round, the verdict as an upsert when it is audited. No row
-    (a round loaded behind the services' back) reads as pending too. Not covered by the chain: it is
-    the audit's opinion of the record, recomputable from it at any time, not part of the record."""
+    (a round loaded behind the services' back) reads as pending too. Each verdict is a link of the
+    verdicts' chain (dealing/services/record_links.py; a pending row needs none), so a verdict
+    changed or deleted behind the application's back is a break, not only a re-audit's surprise."""
 
     row_scope = RowScope(pit="round__table__pit", owner="round__dealer")  # as its round's
 
@@ -573,5 +574,6 @@ class Approval(models.Model):
         return f"{self.get_decision_display()}: {what}"
 
 
-# The chains' own bookkeeping lives beside them (dealing/chain_models.py); it is a model of this app.
-from .chain_models import ChainCheck  # noqa: E402, F401
+# The chains' own bookkeeping (dealing/chain_models.py) and the terminal's drafts (draft_models.py) are models of this app.
+from .chain_models import ChainCheck, RecordLink  # noqa: E402, F401
+from .draft_models import TerminalDraft  # noqa: E402, F401

@@ -29,7 +29,7 @@ from dealing.engine import games as engine_games
 from . import chain
 from .choices import IncidentStatus, RoundStatus, ShoeEventKind
 from .filters import IncidentFilter, RoundFilter, ShoeFilter, StakeFilter
-from .models import HaltOverride, Incident, Round, Shoe, Stake, in_force_q, status_q
+from .models import HaltOverride, Incident, Round, Shoe, Stake, TerminalDraft, in_force_q, status_q
 
 
 def _filtered(filterset_class, queryset: QuerySet, filters) -> QuerySet:
@@ -111,7 +111,9 @@ def stake_list(*, user, filters=None) -> QuerySet:
     filters = filters or {}
     if not filters.get("round") and not filters.get("round_status"):
         stakes = stakes.filter(in_force_q("round"))
-    return _filtered(StakeFilter, stakes.order_by("-round_id", "box", "stake_id"), filters)
+    # The newest round's first, each round's in the order they were written (its boxes in order):
+    # what the keyset pages walk (casino.keyset.pair_page), from the index on (round, stake_id).
+    return _filtered(StakeFilter, stakes.order_by("-round_id", "pk"), filters)
 
 
 # --- incidents -----------------------------------------------------------------------------------------
@@ -471,3 +473,22 @@ def incident_procedure(incident: Incident) -> list[dict]:
         }
         for f in engine.incident_findings(variant, incident.kind, incident.exposed, resolution)
     ]
+
+
+def terminal_draft_held(table) -> TerminalDraft | None:
+    """The round in progress at the table's terminal (dealing/draft_models.py), if any."""
+    return (
+        TerminalDraft.objects.select_related("held_by")
+        .filter(table=table, left_behind_at__isnull=True, voided_at__isnull=True)
+        .first()
+    )
+
+
+def terminal_drafts_left_behind(table) -> list[TerminalDraft]:
+    """Rounds the terminal was following when a new shoe came or the shift closed, not yet voided:
+    the pit boss's to decide on (never dropped)."""
+    return list(
+        TerminalDraft.objects.select_related("held_by")
+        .filter(table=table, left_behind_at__isnull=False, voided_at__isnull=True)
+        .order_by("left_behind_at")
+    )

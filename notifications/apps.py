@@ -23,6 +23,7 @@ class NotificationsConfig(AppConfig):
         dealing_hooks.listen("correction_proposed", subscribers.correction_proposed)
         audit_hooks.listen("findings_added", subscribers.findings_added)
         audit_hooks.listen("run_finished", subscribers.run_finished)
+        dealing_hooks.subscribe_chain_broken(subscribers.chain_broken)
         # Rows written with save()/create(): their post_save, inside the writer's transaction.
         post_save.connect(subscribers.incident_saved, sender=Incident, dispatch_uid="notify-incident")
         post_save.connect(subscribers.chain_check_saved, sender=ChainCheck, dispatch_uid="notify-chain-check")

@@ -140,6 +140,24 @@ def chain_check_saved(sender, instance, created, **kwargs):
 
 
 @_guarded
+def chain_broken(breaks: list[str]) -> None:
+    """A checkpoint's walk or a whole verification found the record tampered with: the auditors and
+    the admins, at once — once per set of breaks (the checkpoint keeps re-checking a broken window, so
+    the same breaks are found again until repaired)."""
+    import hashlib
+
+    found = sorted(breaks)
+    digest = hashlib.sha256("\n".join(found).encode()).hexdigest()[:32]
+    services.notify(
+        kind=Kind.CHAIN_FAILED,
+        recipients=list(selectors.auditors()) + list(selectors.admins()),
+        params={"check": "verify", "message": "; ".join(found)[:500]},
+        url=reverse("audit:dashboard"),
+        key=f"breaks:{digest}",
+    )
+
+
+@_guarded
 def shift_saved(sender, instance, created, update_fields=None, **kwargs):
     """A shift closed with a variance: the pit bosses of the pit and the auditors."""
     from books.choices import ShiftStatus

@@ -103,11 +103,14 @@ from dealing.models import Incident, Shoe  # noqa: E402
 
 def audit_pending(rounds) -> None:
     """The rounds (a queryset or ids) as not audited yet: their audit rows back to pending."""
+    from audit.rollups import pending_rebuild
     from dealing.choices import AuditStatus
     from dealing.models import RoundAudit
 
     ids = list(rounds.values_list("pk", flat=True)) if hasattr(rounds, "values_list") else list(rounds)
     RoundAudit.objects.filter(round_id__in=ids).update(status=AuditStatus.PENDING, audited_at=None, engine_version="")
+    # Behind the services' back: the counters of rounds waiting for audit are what a rebuild gives.
+    pending_rebuild()
 
 
 def awaiting_pit_boss(record, *, corrects) -> None:

@@ -35,6 +35,7 @@ PACKAGES = (
     "books",
     "bench",
     "notifications",
+    "live",
     "witness",
     "tests",
 )

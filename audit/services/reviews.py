@@ -6,6 +6,7 @@ from django.utils.translation import gettext as _
 
 from casino.errors import ServiceError
 from casino.roles import AUDITOR, has_role
+from dealing import services as dealing_services
 
 from .. import rollups
 from ..choices import CLASSIFICATIONS_FOR, Classification, FindingStatus
@@ -71,7 +72,7 @@ def finding_review(*, finding_ids, auditor, status: str, classification: str = "
                 status=403,
             )
         now = timezone.now()
-        Review.objects.bulk_create(
+        reviews = Review.objects.bulk_create(
             [
                 Review(
                     finding=f,
@@ -91,6 +92,9 @@ def finding_review(*, finding_ids, auditor, status: str, classification: str = "
         Finding.objects.filter(pk__in=ids).update(
             status=status, classification=classification, reviewed_by=auditor, reviewed_at=now
         )
+        # The reviews appended and the findings' new state: links of their chains, in this transaction.
+        dealing_services.records_touched(Review, [r.pk for r in reviews])
+        dealing_services.records_touched(Finding, ids)
     return list(Finding.objects.filter(pk__in=ids).order_by("pk"))
 
 

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from casino.db import one_of
 from dealing import engine
+from dealing import services as dealing_services
 from dealing.choices import AuditStatus
 from dealing.models import Round, RoundAudit, in_force_q
 from dealing.selectors import incident_approvers
@@ -215,6 +216,8 @@ def findings_sync(existing, wanted: dict[tuple, Finding], *, scope: str) -> None
         if hooks.listening("findings_added"):
             facts = [(f.pk, f.severity, f.code, f.table_id, f.round_id, f.shoe_id, f.fingerprint) for f in added]
             hooks.announce("findings_added", findings=facts)
+    # Each finding added, changed or dropped is a new link of the findings' chain (docs/chain.md).
+    dealing_services.records_touched(Finding, gone + [f.pk for f in changed] + [f.pk for f in added])
 
 
 _MUTABLE_FIELDS = [name.removesuffix("_id") for name in _MUTABLE]

@@ -25,6 +25,7 @@ from dealing.models import Round, RoundAudit, in_force_q
 from .. import hooks
 from ..choices import ChunkStatus, RunStatus, RunTrigger
 from ..models import AuditRun, AuditRunChunk
+from ..signals import run_progressed
 from .rounds import rounds_audit
 
 DEFAULT_CHUNK_SIZE = 500
@@ -215,6 +216,7 @@ def audit_run_chunk_process(*, chunk_id: int) -> bool:
         )
         # Planned rounds that no longer exist still count as done, or the run would never finish.
         _run_add(run_id, rounds_done=len(round_ids), totals=totals)
+        run_progressed.send(sender=AuditRun, run_id=run_id)
     return True
 
 

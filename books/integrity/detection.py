@@ -26,6 +26,12 @@ The kinds:
   than its share of the rounds — binomial upper tail, X ~ Bin(incidents, share of the rounds).
 - PROCEDURE: the audit's shoe findings on burns and reshuffles (BURN_COUNT, BURN_FEE,
   RESHUFFLE_POINT) fall on one dealer more than his share of the rounds — the same test.
+- ADVANTAGE_PLAY: a player's wager moves with the true count of the shoe before the round (the
+  count reconstructed from the log, engine/protection.py) — Spearman's rank correlation of the
+  round-to-round changes of his wager with those of the true count, over every round of the shoes
+  he played in (0 for a round he sat out, so wonging in at high counts and out at low ones counts
+  too), one-sided, its variance corrected for the autocorrelation of both series (Bartlett): the
+  normal approximation z = r / √var.
 """
 
 import math
@@ -42,7 +48,17 @@ PLAYER_RESULTS = "player_results"
 INCIDENTS_DEALER = "incidents_dealer"
 INCIDENTS_TABLE = "incidents_table"
 PROCEDURE = "procedure"
-KINDS = (FAVOURED_PLAYER, FAVOURED_BOX, LEAN, PLAYER_RESULTS, INCIDENTS_DEALER, INCIDENTS_TABLE, PROCEDURE)
+ADVANTAGE_PLAY = "advantage_play"
+KINDS = (
+    FAVOURED_PLAYER,
+    FAVOURED_BOX,
+    LEAN,
+    PLAYER_RESULTS,
+    INCIDENTS_DEALER,
+    INCIDENTS_TABLE,
+    PROCEDURE,
+    ADVANTAGE_PLAY,
+)
 
 # The audit's shoe findings that say a burn or a reshuffle was not done by the procedure.
 PROCEDURE_CODES = ("BURN_COUNT", "BURN_FEE", "RESHUFFLE_POINT")
@@ -61,6 +77,9 @@ class Thresholds:
     # the floor's is (the games' honest mistakes are not symmetric: a settlement forgotten or made
     # twice favours the player more often than not).
     lean_p0: float | None = None
+    # Rounds of the counted shoes a player sat in (exposure: whether or not he bet in each) before his
+    # wager is tested against the count.
+    min_count_rounds: int = 150
 
 
 @dataclass(frozen=True)
@@ -93,6 +112,20 @@ class EventRow:
     dealer: int | None
     table: int
     round_id: int | None
+
+
+@dataclass(frozen=True)
+class CountedRound:
+    """A round of a counted shoe (a game with a count: engine/protection.py), in the order dealt: the
+    true count of the shoe before it and each player's wager in it (main wagers, doubles left out:
+    what he chose before seeing a card)."""
+
+    round_id: int
+    table: int
+    shoe: int
+    game: str
+    true_count: float
+    wagers: tuple[tuple[str, Decimal], ...]
 
 
 @dataclass
@@ -324,6 +357,115 @@ def concentration(
     return out
 
 
+def _ranks(values: list[float]) -> list[float]:
+    """Average ranks (ties share the mean of their places)."""
+    order = sorted(range(len(values)), key=values.__getitem__)
+    ranks = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        mean = (i + j) / 2 + 1
+        for k in range(i, j + 1):
+            ranks[order[k]] = mean
+        i = j + 1
+    return ranks
+
+
+def _autocorrelations(centered: list[float], lags: int) -> list[float]:
+    ss = math.fsum(v * v for v in centered)
+    n = len(centered)
+    return [math.fsum(centered[i] * centered[i + k] for i in range(n - k)) / ss for k in range(1, lags + 1)]
+
+
+ADVANTAGE_TEST = "Spearman rank correlation of the changes of wager and true count, autocorrelation-corrected"
+MAX_LAG = 40  # the count is autocorrelated across a shoe's rounds (a 6-deck shoe: 20 to 30 rounds)
+
+
+def rank_correlation(x: list[float], y: list[float]) -> tuple[float, float, float]:
+    """Spearman's r of two series in time order, the effective number of pairs once both series'
+    autocorrelations are allowed for (Bartlett: var r ≈ (1 + 2 Σ ρx(k) ρy(k)) / n), and the one-sided
+    p-value of r > 0 from the normal approximation. (0, n, 1) when either series is constant."""
+    n = len(x)
+    rx, ry = _ranks(x), _ranks(y)
+    mx, my = math.fsum(rx) / n, math.fsum(ry) / n
+    cx, cy = [v - mx for v in rx], [v - my for v in ry]
+    sx, sy = math.fsum(v * v for v in cx), math.fsum(v * v for v in cy)
+    if not sx or not sy:
+        return 0.0, float(n), 1.0
+    r = math.fsum(a * b for a, b in zip(cx, cy)) / math.sqrt(sx * sy)
+    lags = min(MAX_LAG, n // 4)
+    inflation = 1.0 + 2.0 * math.fsum(a * b for a, b in zip(_autocorrelations(cx, lags), _autocorrelations(cy, lags)))
+    effective = (n - 1) / max(1.0, inflation) + 1
+    return r, effective, norm_sf(r * math.sqrt(effective - 1))
+
+
+def advantage_play(counted: list[CountedRound], t: Thresholds) -> list[Candidate]:
+    """Per game and player with at least `min_count_rounds` rounds in the shoes he played: does his
+    wager rise and fall with the true count? Every round of those shoes enters, his wager 0 where he
+    sat out. The test correlates the changes from one round of a shoe to the next — of his wager
+    with those of the count — not their levels: an honest player's wager that drifts over a session
+    and a count that drifts over a shoe correlate by chance far more often than independent pairs
+    would (the levels are autocorrelated; measured in docs/benchmarks.md), while the count's changes
+    are close to independent. Bartlett's correction covers what autocorrelation is left."""
+    shoes: dict[tuple[str, int], list[CountedRound]] = defaultdict(list)
+    for c in counted:
+        shoes[(c.game, c.shoe)].append(c)
+    series: dict[tuple[str, str], list[tuple[CountedRound, Decimal]]] = defaultdict(list)
+    # the changes from one round of a shoe to the next: (change of the true count, of his wager)
+    changes: dict[tuple[str, str], list[tuple[float, float]]] = defaultdict(list)
+    for (game, _shoe), rounds in sorted(shoes.items()):
+        players = sorted({p for c in rounds for p, _w in c.wagers if p})
+        for player in players:
+            before: tuple[CountedRound, Decimal] | None = None
+            for c in rounds:
+                mine = sum((w for p, w in c.wagers if p == player), Decimal("0"))
+                series[(game, player)].append((c, mine))
+                if before is not None:
+                    changes[(game, player)].append((c.true_count - before[0].true_count, float(mine - before[1])))
+                before = (c, mine)
+    out = []
+    for (game, player), rows in sorted(series.items()):
+        n = len(rows)
+        if n < t.min_count_rounds:
+            continue
+        counts = [c.true_count for c, _w in rows]
+        steps = changes[(game, player)]
+        r, effective, p = rank_correlation([a for a, _b in steps], [b for _a, b in steps])
+        if r == 0.0 and p == 1.0:
+            continue  # one wager throughout, never sitting out: nothing to correlate
+        played = [(c, w) for c, w in rows if w > 0]
+        low = [w for c, w in played if c.true_count < 1]
+        high = [w for c, w in played if c.true_count >= 2]
+        out.append(
+            Candidate(
+                ADVANTAGE_PLAY,
+                f"{ADVANTAGE_PLAY}:{game}:{player}",
+                player=player,
+                table=rows[0][0].table,
+                statistic=r,
+                p_value=p,
+                round_ids=_ids([c for c, w in played if c.true_count >= 2]),
+                evidence={
+                    "test": ADVANTAGE_TEST,
+                    "game": game,
+                    "rounds_in_shoes": n,
+                    "rounds_played": len(played),
+                    "spearman": round(r, 6),
+                    "effective_rounds": round(effective, 1),
+                    "mean_true_count_played": round(math.fsum(c.true_count for c, _w in played) / len(played), 3)
+                    if played
+                    else None,
+                    "mean_true_count_all": round(math.fsum(counts) / n, 3),
+                    "mean_wager_low_count": _money(sum(low, Decimal("0")) / len(low)) if low else None,
+                    "mean_wager_high_count": _money(sum(high, Decimal("0")) / len(high)) if high else None,
+                },
+            )
+        )
+    return out
+
+
 @dataclass
 class Scan:
     """Every test of a scan with its Holm-adjusted p-value; `flagged` those at or below alpha."""
@@ -344,6 +486,7 @@ def scan(
     rounds_by_dealer: dict,
     rounds_by_table: dict,
     thresholds: Thresholds,
+    counted: list[CountedRound] | None = None,
     correct: bool = True,
 ) -> Scan:
     """All the tests of one period, adjusted together (`correct=False` leaves them unadjusted: for
@@ -356,6 +499,7 @@ def scan(
         *concentration(INCIDENTS_DEALER, incidents, rounds_by_dealer, "dealer", t, "incidents"),
         *concentration(INCIDENTS_TABLE, incidents, rounds_by_table, "table", t, "incidents"),
         *concentration(PROCEDURE, procedure, rounds_by_dealer, "dealer", t, "burn and reshuffle findings"),
+        *advantage_play(counted or [], t),
     ]
     adjusted = holm([c.p_value for c in candidates]) if correct else [c.p_value for c in candidates]
     for c, p in zip(candidates, adjusted, strict=True):

@@ -63,6 +63,7 @@ def signals_scan(*, date_from: dt.date, date_to: dt.date, limits: detection.Thre
         procedure=data.procedure,
         rounds_by_dealer=data.rounds_by_dealer,
         rounds_by_table=data.rounds_by_table,
+        counted=data.counted,
         thresholds=limits,
     )
     created, updated = [], []

@@ -52,6 +52,14 @@ EVIDENCE_LABELS = {
     "share_of_rounds": gettext_lazy("share of the rounds"),
     "tests_in_scan": gettext_lazy("tests in the scan"),
     "alpha": gettext_lazy("level of the scan"),
+    "rounds_in_shoes": gettext_lazy("rounds of the shoes he sat in"),
+    "rounds_played": gettext_lazy("rounds he played"),
+    "spearman": gettext_lazy("rank correlation of wager and count changes"),
+    "effective_rounds": gettext_lazy("pairs left after autocorrelation"),
+    "mean_true_count_played": gettext_lazy("mean true count where he played"),
+    "mean_true_count_all": gettext_lazy("mean true count of those shoes"),
+    "mean_wager_low_count": gettext_lazy("mean wager below a true count of +1"),
+    "mean_wager_high_count": gettext_lazy("mean wager from a true count of +2"),
 }
 # The evidence's words (the tests' names, what was counted), stored in English by books/integrity/detection.py.
 VALUE_LABELS = {
@@ -63,6 +71,9 @@ VALUE_LABELS = {
     "z-test of the mean result per unit wagered": gettext_lazy("z-test of the mean result per unit wagered"),
     "incidents": gettext_lazy("incidents"),
     "burn and reshuffle findings": gettext_lazy("burn and reshuffle findings"),
+    "Spearman rank correlation of the changes of wager and true count, autocorrelation-corrected": gettext_lazy(
+        "Spearman rank correlation of the changes of wager and true count, autocorrelation-corrected"
+    ),
 }
 
 

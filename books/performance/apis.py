@@ -37,7 +37,7 @@ class _PeriodQuerySerializer(serializers.Serializer):
         return fields
 
 
-def _period(request):
+def request_period(request):
     params = {name: value for name, value in request.query_params.items() if value != ""}
     _PeriodQuerySerializer(data=params).is_valid(raise_exception=True)
     return period_from(params)
@@ -99,7 +99,7 @@ class PerformanceListApi(APIView):
 
     @extend_schema(operation_id="books_performance_list", parameters=PERIOD_PARAMETERS, responses=FloorSerializer)
     def get(self, request):
-        floor = selectors.floor_performance(user=request.user, period=_period(request))
+        floor = selectors.floor_performance(user=request.user, period=request_period(request))
         return Response(FloorSerializer(floor).data)
 
 
@@ -116,7 +116,7 @@ class PerformanceDetailApi(APIView):
 
     @extend_schema(operation_id="books_performance_detail", parameters=PERIOD_PARAMETERS, responses=OutputSerializer)
     def get(self, request, dealer: int):
-        period = _period(request)
+        period = request_period(request)
         floor, row = selectors.dealer_row(user=request.user, period=period, dealer_id=dealer)
         if row is None:
             raise Http404

@@ -33,6 +33,13 @@ class RoundPagination(KeysetPagination, Pagination):
     keyset_field = "played_at"
 
 
+class StakePagination(KeysetPagination, Pagination):
+    """Stakes, the newest round's first: by key (`older`, `newer`: `<round id>_<stake row id>`), or by
+    `limit`/`offset` as before."""
+
+    keyset_parent = "round_id"
+
+
 def paginated(view: APIView, queryset, serializer_class) -> Response:
     paginator = (getattr(view, "pagination_class", None) or Pagination)()
     page = paginator.paginate_queryset(queryset, view.request, view=view)

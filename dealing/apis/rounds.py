@@ -17,7 +17,7 @@ from dealing.choices import Decision
 from dealing.filters import RoundFilter, StakeFilter
 from dealing.models import Round, Stake
 
-from .common import Pagination, PerMethodRoles, RoundPagination, json_body, paginated, raw_body
+from .common import PerMethodRoles, RoundPagination, StakePagination, json_body, paginated, raw_body
 from .decisions import DecisionApi
 from .outputs import (
     ApprovalSerializer,
@@ -166,7 +166,7 @@ class StakeListApi(APIView):
     filter_backends = [DjangoFilterBackend]
     filterset_class = StakeFilter
     queryset = Stake.objects.none()
-    pagination_class = Pagination
+    pagination_class = StakePagination
 
     @extend_schema(responses={200: StakeSerializer(many=True), **errors(400, 401, 403)})
     def get(self, request):

@@ -40,6 +40,12 @@ class Game:
     # a shoe's cards are counted out (not so where the pack is dealt to the end and gathered again).
     limits_by_bank: bool = False
     shoe_counted: bool = True
+    # The game's count (protection.py): the ranks its shoe holds, the tags of its count, the effects
+    # of removal of each rank on the player's edge and the cards a round takes out of the shoe.
+    count: str | ModuleType | None = None
+    # How a player's decisions are judged (dealing/engine/evaluation.py): the module offering
+    # `decisions(document, stakes, state, round_id)` and `wager(document, stake)`; None where none is written.
+    evaluation: str | ModuleType | None = None
 
 
 _GAMES: dict[str, Game] = {}
@@ -109,6 +115,27 @@ def math(name: str) -> ModuleType:
     return _import(game.math)
 
 
+def count(name: str) -> ModuleType:
+    """The count module of a game (ValueError when its shoe is not counted)."""
+    game = get(name)
+    if game is None or game.count is None:
+        raise ValueError(f"no count for {name!r}")
+    return _import(game.count)
+
+
+def evaluation(name: str) -> ModuleType:
+    """The module judging a player's decisions in a game (ValueError when the game has none)."""
+    game = get(name)
+    if game is None or game.evaluation is None:
+        raise ValueError(f"no player evaluation for {name!r}")
+    return _import(game.evaluation)
+
+
+def evaluated() -> tuple[str, ...]:
+    """The games whose players can be evaluated."""
+    return tuple(name for name, game in _GAMES.items() if game.evaluation is not None)
+
+
 def _import(module: str | ModuleType) -> ModuleType:
     return module if isinstance(module, ModuleType) else importlib.import_module(module)
 
@@ -116,7 +143,13 @@ def _import(module: str | ModuleType) -> ModuleType:
 # The games of this engine. A new one adds its line here (and its modules).
 register(
     Game(
-        "ochko", f"{_PACKAGE}.ochko", f"{_PACKAGE}.ochko.simulator", f"{_PACKAGE}.ochko.odds", f"{_PACKAGE}.ochko.math"
+        "ochko",
+        f"{_PACKAGE}.ochko",
+        f"{_PACKAGE}.ochko.simulator",
+        f"{_PACKAGE}.ochko.odds",
+        f"{_PACKAGE}.ochko.math",
+        count=f"{_PACKAGE}.ochko.count",
+        evaluation=f"{_PACKAGE}.ochko.evaluation",
     )
 )
 register(
@@ -126,6 +159,8 @@ register(
         f"{_PACKAGE}.blackjack.simulator",
         f"{_PACKAGE}.blackjack.odds",
         f"{_PACKAGE}.blackjack.math",
+        count=f"{_PACKAGE}.blackjack.count",
+        evaluation=f"{_PACKAGE}.blackjack.evaluation",
     )
 )
 register(

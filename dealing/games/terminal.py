@@ -11,8 +11,10 @@ stakes a box, a side bet) is the game's `TerminalGame`, the `terminal` slot of i
 (dealing/games/<variant>/terminal.py); a game without one is entered on its form.
 """
 
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 
 from dealing import engine, games
 from dealing.engine.money import fmt
@@ -27,6 +29,16 @@ class TerminalGame:
     # A side bet a table offers when its house rule of that name is on (blackjack's "jackpot"): the
     # stake may carry it, and the terminal asks every card's suit.
     side_bet: str = ""
+    # The felt at a glance: each hand's total and the dealer's as the game counts them, read off the
+    # engine's walk of the round so far (the wing's `felt(walk)`; the page never counts cards itself).
+    felt: Callable[[Any], dict] | None = None
+    # The game's own word for each of its wagers where the floor's differs from the shared one (the
+    # seed's "Bet" of ochko is not blackjack's bet): lazy translations, by wager.
+    wager_words: Mapping[str, Any] = field(default_factory=dict)
+
+    def wager_word(self, wager: str) -> str | None:
+        word = self.wager_words.get(wager)
+        return None if word is None else str(word)
 
     def stake_id(self, box: int, k: int) -> str:
         return f"{box}{'abc'[k]}" if self.letters else str(box)
@@ -89,6 +101,7 @@ def follow(doc: dict) -> dict:
             "halt": [],
             "done": False,
             "error": {"code": exc.code, "message": exc.message, "event": exc.event, "path": exc.path},
+            "felt": None,
         }
     handlers = walk.handlers
     moves = []
@@ -114,6 +127,11 @@ def follow(doc: dict) -> dict:
         {"stake": w.stake, "hand": w.hand, "wager": w.wager, "result": w.result, "amount": _amount(w.amount)}
         for w in (outcome.wagers or ())
     ]
+    game = game_of(str(doc.get("variant")))
+    paid: dict[str, Decimal] = {}  # what each stake is owed in all (its payments), for the felt
+    for w in outcome.wagers or ():
+        if w.result == "pay" and w.amount is not None:
+            paid[w.stake] = paid.get(w.stake, Decimal(0)) + Decimal(w.amount)
     return {
         "moves": moves,
         "owed": owed,
@@ -121,6 +139,8 @@ def follow(doc: dict) -> dict:
         "halt": [f for f in findings if f["halts"] and f["event"] == last],
         "done": not moves,
         "error": None,
+        "felt": game.felt(walk) if game is not None and game.felt is not None else None,
+        "paid": {stake: fmt(amount) for stake, amount in paid.items()},
     }
 
 

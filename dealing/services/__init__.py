@@ -13,8 +13,10 @@ checked by dealing.access, which the pages and the API ask too, so they cannot d
     checkpoints    checkpoint_write_all, chain_verify                     signed checkpoints; the chains verified
     corrections    round_amend, round_amendment_decide                    corrections, the pit boss's word
     incidents      incident_report, incident_decide                       incidents, the pit boss's word
+    record_links   record_chain_register, records_touched, records_link_unlinked   the rest of the record chained
     backups        backup_write, backup_restore                           database, checkpoint log, public keys
     terminal       halt_override_grant, terminal_round_store              the table terminal: a halt overridden, its round
+    drafts         draft_keep, draft_take_over, draft_void, …             the terminal's round in progress, on the server
 
 A round in force is announced once committed (dealing.hooks.rounds_committed); audit subscribes,
 and writes the audit's verdict itself (audit.state). Callers use this package's names
@@ -31,7 +33,18 @@ from .chain_link import Link, TableChanged, approval_append
 from .checkpoints import ChainReport, chain_heads, chain_verify, checkpoint_write_all
 from .corrections import round_amend, round_amendment_decide
 from .documents import MAX_DEPTH, MAX_EXPONENT, MONEY_LIMIT, complete_document, read_document
+from .drafts import (
+    draft_check_holder,
+    draft_clear,
+    draft_keep,
+    draft_take_over,
+    draft_void,
+    drafts_leave_behind,
+)
 from .incidents import incident_decide, incident_report
+from .record_links import link_unlinked as records_link_unlinked
+from .record_links import register as record_chain_register
+from .record_links import rows_touched as records_touched
 from .rounds import BOX_MAX, PLAYER_MAX, STAKE_ID_MAX, round_log
 from .shoes import (
     card_code,
@@ -64,6 +77,9 @@ __all__ = [
     "chain_heads",
     "chain_verify",
     "checkpoint_write_all",
+    "record_chain_register",
+    "records_link_unlinked",
+    "records_touched",
     "complete_document",
     "engine_error",
     "incident_decide",
@@ -81,6 +97,12 @@ __all__ = [
     "shoe_reference",
     "shoe_start",
     "halt_override_grant",
+    "draft_check_holder",
+    "draft_clear",
+    "draft_keep",
+    "draft_take_over",
+    "draft_void",
+    "drafts_leave_behind",
     "terminal_round_store",
     "works_at",
 ]

@@ -21,10 +21,11 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from casino.models import Table
-from dealing import chain, chain_selectors, checkpoint_log, witness_mirror
+from dealing import chain, chain_selectors, checkpoint_log, hooks, witness_mirror
 from dealing.chain import APPROVALS, APPROVALS_CHAIN, CHECKPOINTS, ROUNDS, Break, Head, Walk
 
 from ..models import Approval, ChainCheck, Round
+from . import record_links
 
 CHUNK = 2000
 
@@ -47,6 +48,8 @@ def chain_heads() -> dict[str, dict]:
     last = Approval.objects.order_by("-link").values_list("link", "hmac").first()
     if last is not None:
         heads[APPROVALS_CHAIN] = {"name": APPROVALS_CHAIN, "count": last[0] + 1, "head": last[1]}
+    # The rest of the record: one chain per relation the apps registered ("records:<table>").
+    heads.update(record_links.heads())
     return heads
 
 
@@ -72,6 +75,12 @@ def checkpoint_write_all(*, full: dict | None = None) -> ChainCheck:
         # With the latest line unreadable nothing is known to be signed: the append refuses a torn
         # tail, and the full verification reports the rest.
         broken_chains = {} if problem is not None else _new_links_verify(heads, signed, report)
+        # The rounds' numbers, of every round (not only the new ones): one cheap statement.
+        for table_id, name, link, row_id, stored, wanted in chain_selectors.table_round_wrong():
+            broken_chains.setdefault(
+                str(table_id),
+                Break(name, ROUNDS, link, row_id, chain.table_round_problem(stored, wanted)),
+            )
     breaks = list(broken_chains.values())
     if breaks:
         for key in broken_chains:
@@ -90,15 +99,18 @@ def checkpoint_write_all(*, full: dict | None = None) -> ChainCheck:
             message=message,
             breaks=[asdict(b) for b in breaks],
         )
+        hooks.chain_broken([str(b) for b in breaks])
+    links = report.records + report.approvals + report.facts
     verified = {
-        "new": {"ok": not breaks, "links": report.records + report.approvals, "breaks": [str(b) for b in breaks]},
+        "scan": report.scan,
+        "new": {"ok": not breaks, "links": links, "breaks": [str(b) for b in breaks]},
         "full": full if full is not None else (signed or {}).get("verified", {}).get("full"),
     }
     try:
         seq, digest, path = checkpoint_log.append(heads, at=at, verified=verified)
     except checkpoint_log.CheckpointError as exc:
         return ChainCheck.objects.create(kind=ChainCheck.Kind.CHECKPOINT, at=at, ok=False, message=str(exc))
-    records = sum(h["count"] for name, h in heads.items() if name != APPROVALS_CHAIN)
+    records = sum(h["count"] for name, h in heads.items() if name.isdigit())  # the tables' rounds
     mirrored = witness_mirror.mirror(seq)  # never raises: the witness's outage only degrades
     return ChainCheck.objects.create(
         kind=ChainCheck.Kind.CHECKPOINT,
@@ -107,8 +119,8 @@ def checkpoint_write_all(*, full: dict | None = None) -> ChainCheck:
         records=records,
         seq=seq,
         digest=digest,
-        message=f"checkpoint {seq} in {path.name}: {len(heads)} chains, "
-        f"{report.records + report.approvals} new links verified" + ("" if mirrored is None else f"; {mirrored}"),
+        message=f"checkpoint {seq} in {path.name}: {len(heads)} chains, {links} new links verified"
+        + ("" if mirrored is None else f"; {mirrored}"),
         breaks=[asdict(b) for b in breaks],  # chains whose new links broke: signed at their previous head
     )
 
@@ -119,14 +131,21 @@ def _new_links_verify(heads: dict, signed: dict | None, report: "ChainReport", c
     fewer links now, or is gone, breaks too. The first break of each chain, by its key in the heads
     (a table's id, or "approvals")."""
     before = {} if signed is None else signed.get("heads", {})
+    # Where each chained relation's comparison of rows goes on (signed in the line: `verified.scan`).
+    scan = dict(((signed or {}).get("verified") or {}).get("scan") or {})
+    report.scan = scan
     found = {}
-    for key in sorted(set(heads) | set(before)):
+    # Every chained relation too, linked or not yet: a row forged into an empty relation is a break.
+    relations = {relation.key for relation in record_links.relations()}
+    for key in sorted(set(heads) | set(before) | relations):
         now, then = heads.get(key), before.get(key)
         head = None if then is None else Head(int(then["count"]), then["head"], signed["at"])
         start = 0 if head is None else max(0, head.count - 1)
         stop = 0 if now is None else int(now["count"])
         if key == APPROVALS_CHAIN:
             broken = _walk_approvals(head, report, chunk, start=start, stop=stop)
+        elif key.startswith(record_links.PREFIX):
+            broken = record_links.relation_verify(key, head, report, start=start, stop=stop, chunk=chunk, scan=scan)
         else:
             name = (now or then).get("name", key)
             broken = _walk_table(int(key), name, head, report, chunk, start=start, stop=stop)
@@ -142,6 +161,8 @@ class ChainReport:
     records: int = 0
     stakes: int = 0
     approvals: int = 0
+    facts: int = 0  # links of the other relations (record_links)
+    scan: dict = field(default_factory=dict)  # a checkpoint's: where each relation's comparison of rows goes on
     tables: int = 0
     checkpoint_seq: int | None = None
     checkpoint_at: str | None = None
@@ -160,6 +181,7 @@ class ChainReport:
             "stakes": self.stakes,
             "tables": self.tables,
             "approvals": self.approvals,
+            "facts": self.facts,
             "checkpoint_seq": self.checkpoint_seq,
             "checkpoint_at": self.checkpoint_at,
             "breaks": [asdict(b) for b in self.breaks],
@@ -174,7 +196,7 @@ class ChainReport:
         )
         return (
             f"{self.records} records, {self.stakes} stakes, {self.tables} tables, {self.approvals} approvals, "
-            f"{checkpoint}"
+            f"{checkpoint}, {self.facts} record links"
         )
 
 
@@ -260,7 +282,7 @@ def chain_verify(*, table: Table | None = None, record: bool = False, chunk: int
         tick(report)
     if table is None:
         for key, head in heads.items():
-            if key != APPROVALS_CHAIN and key not in seen and head.count:
+            if key.isdigit() and key not in seen and head.count:
                 report.breaks.append(
                     Break(
                         signed_heads[key].get("name", key),
@@ -275,11 +297,21 @@ def chain_verify(*, table: Table | None = None, record: bool = False, chunk: int
             broken = _walk_approvals(heads.get(APPROVALS_CHAIN), report, chunk, due)
         if broken is not None:
             report.breaks.append(broken)
+        # Every relation the apps chained, and any the latest checkpoint signed (a relation's links
+        # all deleted still has its signed head).
+        keys = {r.key for r in record_links.relations()} | {k for k in heads if k.startswith(record_links.PREFIX)}
+        for key in sorted(keys):
+            with _snapshot():
+                broken = record_links.relation_verify(key, heads.get(key), report, due=due, chunk=chunk)
+            if broken is not None:
+                report.breaks.append(broken)
     if log.last is None and due is None:
         report.notes.append(
             "no checkpoint has been written yet and no checkpoint key is configured: "
             "the deletion of the newest records cannot be told"
         )
+    if not report.ok and (record or table is None):
+        hooks.chain_broken([str(b) for b in report.breaks])
     if record:
         check = ChainCheck.objects.create(
             kind=ChainCheck.Kind.VERIFICATION,
@@ -370,6 +402,11 @@ def _walk_table(
     pending = None if first is None else next(stakes, None)
     if start and first is not None:
         walk.prev = first.prev_sha256
+    # The number a round is shown by (`table_round`) is derived from the chain: a new round takes one
+    # more than the table's highest so far, a correction its original's. Checked as the walk goes, so
+    # renumbering rounds behind the application's back is a break too. A walk from a link on takes
+    # its first new round's number as it stands.
+    highest = 0 if not start else None
     try:
         for row in itertools.chain(() if first is None else (first,), rounds):
             report.records += 1
@@ -390,6 +427,14 @@ def _walk_table(
                 key_id=row.chain_key,
                 mismatch=lambda key, row=row, mine=mine: chain.round_mismatch(row, mine, key),
             ):
+                break
+            if row.supersedes_id is not None:
+                wanted = row.supersedes_table_round
+            else:
+                wanted = row.table_round if highest is None else highest + 1
+                highest = wanted
+            if row.table_round != wanted:
+                walk.fail(ROUNDS, row.chain_index, row.pk, chain.table_round_problem(row.table_round, wanted))
                 break
     finally:
         rounds.close()

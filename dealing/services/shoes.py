@@ -16,8 +16,9 @@ from dealing.engine.money import parse_amount
 from dealing.errors import refuse
 
 from ..choices import BurnReason, ShoeEventKind
-from ..models import Shoe, ShoeEvent
+from ..models import Shoe, ShoeEvent, TerminalDraft
 from .documents import MONEY_LIMIT
+from .drafts import drafts_leave_behind
 
 
 def shoe_decks(table: Table) -> int:
@@ -48,6 +49,8 @@ def shoe_start(*, table: Table, shuffled_by, decks: int | None = None, loaded_at
     with transaction.atomic():
         Table.objects.select_for_update().filter(pk=table.pk).first()
         Shoe.objects.filter(table=table, ended_at__isnull=True).update(ended_at=max(now, loaded_at))
+        # A round the terminal was following belongs to the shoe that ended: the pit boss decides on it.
+        drafts_leave_behind(table=table, why=TerminalDraft.Left.NEW_SHOE)
         number = (Shoe.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0) + 1
         shoe = Shoe.objects.create(
             table=table, number=number, decks=decks, loaded_at=loaded_at, shuffled_by=shuffled_by, next_position=2

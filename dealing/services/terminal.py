@@ -27,6 +27,8 @@ from dealing.access import staff_of
 from dealing.errors import refuse
 from dealing.models import HaltOverride
 
+from .drafts import draft_check_holder, draft_clear
+from .record_links import rows_touched as records_touched
 from .rounds import round_log
 
 SALT = "dealing.terminal.halt-override"
@@ -114,11 +116,15 @@ def _overrides_of(tokens, table: Table, doc: dict) -> dict[int, dict]:
     return found
 
 
-def terminal_round_store(*, document: dict, halts: list[dict], logged_by, table: Table, overrides=()):
+def terminal_round_store(
+    *, document: dict, halts: list[dict], logged_by, table: Table, overrides=(), terminal: str | None = None
+):
     """Store the round the terminal followed (`round_log`), refused with 409 while an entry it halted
     at (`halts`: dealing.games.terminal.halts of `document`) is neither taken back nor overridden by
-    a pit boss of the pit; the overrides are written with the round, in its transaction. Returns
-    (round, created) as `round_log`."""
+    a pit boss of the pit, or while another terminal holds the table's round in progress (`terminal`:
+    the storing one's id); the overrides are written with the round, in its transaction, and the
+    round's draft goes. Returns (round, created) as `round_log`."""
+    draft_check_holder(table=table, terminal=terminal, round_id=document.get("id"))
     granted = _overrides_of(list(overrides or ()), table, document)
     halting = halts
     unresolved = [f for f in halting if f["event"] not in granted]
@@ -141,9 +147,10 @@ def terminal_round_store(*, document: dict, halts: list[dict], logged_by, table:
         _pit_boss_not_dealer(users.get(payload["u"]), table, str(document.get("dealer") or ""))
     with transaction.atomic():
         record, created = round_log(document=document, logged_by=logged_by, table=table)
+        draft_clear(table=table, round_id=document.get("id"))
         if created and used:
             now = timezone.now()
-            HaltOverride.objects.bulk_create(
+            overrides = HaltOverride.objects.bulk_create(
                 HaltOverride(
                     round=record,
                     event=i,
@@ -154,4 +161,5 @@ def terminal_round_store(*, document: dict, halts: list[dict], logged_by, table:
                 )
                 for i, p in sorted(used.items())
             )
+            records_touched(HaltOverride, [o.pk for o in overrides])
     return record, created

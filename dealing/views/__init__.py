@@ -22,6 +22,7 @@ from .rounds import may_correct, round_correct, round_detail, round_new
 from .shoes import shoe_page
 from .tables import round_pick_table, table_list
 from .terminal import table_terminal, terminal_next, terminal_override, terminal_save
+from .terminal_drafts import terminal_draft_void, terminal_takeover
 
 __all__ = [
     "DECIDERS",
@@ -50,4 +51,6 @@ __all__ = [
     "terminal_next",
     "terminal_override",
     "terminal_save",
+    "terminal_takeover",
+    "terminal_draft_void",
 ]

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods
 
 from casino.errors import ServiceError
 from casino.models import Table
-from casino.roles import PIT_BOSS, has_role, role_required
+from casino.roles import AUDITOR, PIT_BOSS, has_role, role_required
 from dealing import chain, chain_selectors, engine, games, selectors, services
 from dealing.access import may_correct
 from dealing.choices import RoundStatus
@@ -242,6 +242,8 @@ def round_detail(request, pk: int):
             "chain": chain_selectors.round_chain_status(round=record),
             "incidents": selectors.incident_list_of_round(user=request.user, round=record),
             "may_report": may(request.user, *REPORTERS),
+            # The books' player evaluation (auditors, pit bosses): linked from the stakes' names.
+            "may_evaluate_players": has_role(user, PIT_BOSS, AUDITOR),
             "may_log": may(request.user, *LOGGERS)
             and games.form_for(record.table.variant) is not None
             and record.table.is_active

@@ -28,14 +28,16 @@ from casino.finding_text import VALUE_OF_FIELD, event_field, event_word
 from casino.finding_words import finding_text
 from casino.models import Table
 from casino.roles import DEALER, PIT_BOSS, has_role, role_required
-from dealing import hooks, services
-from dealing.access import TERMINAL_USERS, check_may_use_terminal
+from dealing import hooks, selectors, services
+from dealing.access import TERMINAL_USERS, check_may_use_terminal, staff_of
 from dealing.engine.money import fmt
 from dealing.forms.fields import dealer_label
 from dealing.forms.rounds import pit_dealers
 from dealing.games import terminal as term
 from dealing.games.building import amount_json
 from dealing.models import Round
+
+from .terminal_drafts import draft_config, keep_draft
 
 MAX_BODY = 256 * 1024  # a round's log is a few kilobytes
 
@@ -83,6 +85,7 @@ def table_terminal(request, name: str):
         config = {
             "variant": table.variant,
             "wager": game.wager,
+            "wagerLabel": game.wager_word(game.wager) or "",
             "perBox": game.per_box,
             "extra": list(extra),
             "letters": game.letters,
@@ -95,10 +98,12 @@ def table_terminal(request, name: str):
             "next": reverse("dealing:terminal_next", kwargs={"name": table.name}),
             "save": reverse("dealing:terminal_save", kwargs={"name": table.name}),
             "override": reverse("dealing:terminal_override", kwargs={"name": table.name}),
+            "takeover": reverse("dealing:terminal_takeover", kwargs={"name": table.name}),
+            "draft": draft_config(table),
             "mayStore": may_store,
             "picksDealer": picks_dealer,
             "user": user.get_username(),
-            "words": _words(),
+            "words": terminal_words(game),
         }
     return render(
         request,
@@ -111,12 +116,24 @@ def table_terminal(request, name: str):
             "extra": extra,
             "form_url": reverse("dealing:round_new", kwargs={"name": table.name}),
             "boxes_range": range(1, (table.boxes or 0) + 1),
+            "left_behind": selectors.terminal_drafts_left_behind(table) if game is not None else [],
+            "voids": user.is_superuser or staff_of(user, table, PIT_BOSS),
         },
     )
 
 
-def _words() -> dict:
-    """What the script shows, in the reader's language (the script itself holds no English)."""
+def terminal_words(game=None) -> dict:
+    """What the script shows, in the reader's language (the script itself holds no English); a
+    wager by the game's own word for it."""
+    words = _shared_words()
+    for wager in ("ante", "bet"):
+        own = game.wager_word(wager) if game is not None else None
+        if own:
+            words["fields"][wager] = own
+    return words
+
+
+def _shared_words() -> dict:
     return {
         "box": _("Box"),
         "dealer": _("Dealer"),
@@ -166,6 +183,7 @@ def _words() -> dict:
             "undoEntry": _("⌫ — takes the entry back"),
             "override": _("a pit boss — overrides it below, with his own login and a reason"),
             "clear": _("Esc — clears what is typed"),
+            "reset": _("R — clears every stake carried over"),
             "multiple": _("Bet %(k)s × Ante: %(amount)s"),
         },
         # What a key that means nothing now says instead (it does nothing else).
@@ -183,8 +201,16 @@ def _words() -> dict:
             "amountUnused": _("Nothing takes an amount now: Esc clears it."),
             "enterCard": _("Enter does nothing now: type the card."),
             "mayNotStore": _("A dealer or pit boss of the pit stores the round."),
+            "heldElsewhere": _("Another terminal holds this round: take it over here first."),
         },
         "noDealer": _("Choose the dealer first."),
+        "nextToAct": _("next"),
+        "paid": _("%(stake)s is owed %(amount)s"),
+        "clearBox": _("Clear box %(box)s"),
+        "heldElsewhere": _(
+            "Another terminal holds the round in progress at this table (%(user)s, %(n)s entries, last at "
+            "%(when)s). Take it over here to go on; until then nothing is written here."
+        ),
         "anon": _("anonymous"),
         "events": {
             e: event_word(e)
@@ -225,10 +251,19 @@ def _bad(message: str, status: int = 400) -> JsonResponse:
     return JsonResponse({"error": {"message": message}}, status=status)
 
 
-def _move_label(move: dict) -> str:
+def _move_label(move: dict, game=None) -> str:
     ev = move["event"]
-    parts = [event_word(ev["e"])]
-    parts += [event_field(k, v) for k, v in ev.items() if k not in ("e", "amount")]
+    own = game.wager_word if game is not None else (lambda wager: None)
+    # A Bet is named by the game's own word for it; a wager by its name alone ("pay · stake 1a · Bet"),
+    # never "wager bet", which some languages say with one word twice.
+    parts = [own("bet") if ev["e"] == "bet" and own("bet") else event_word(ev["e"])]
+    for k, v in ev.items():
+        if k in ("e", "amount"):
+            continue
+        if k == "wager":
+            parts.append(own(v) or VALUE_OF_FIELD["wager"].get(v, v))
+        else:
+            parts.append(event_field(k, v))
     if "amount" in ev:
         parts.append(str(ev["amount"]))
     return " · ".join(str(p) for p in parts)
@@ -249,18 +284,24 @@ def terminal_next(request, name: str):
     }
     doc.pop("id")
     out = term.follow(doc)
+    refused = keep_draft(request, table, data, out)  # the round so far, kept on the server
+    if refused is not None:
+        return refused
     hooks.halted(table_id=table.pk, round_uid=str(data.get("id") or ""), halts=out["halt"], by_id=request.user.pk)
+    game = term.game_of(table.variant)
     for move in out["moves"]:
-        move["label"] = _move_label(move)
+        move["label"] = _move_label(move, game)
     wagers = VALUE_OF_FIELD["wager"]
     for w in out["owed"]:
-        w["label"] = str(wagers.get(w["wager"], w["wager"]))
+        w["label"] = (game and game.wager_word(w["wager"])) or str(wagers.get(w["wager"], w["wager"]))
         w["result_label"] = event_word(w["result"])
     for f in out["findings"]:
         f["text"] = finding_text(f)
         f["severity_label"] = severity_label(f["severity"])
     if out["error"]:
         out["error"]["text"] = finding_text({"code": out["error"]["code"], "message": out["error"]["message"]})
+    # The round in progress and its halt, for whoever watches the pit (the live floor).
+    hooks.table_progress(table, dealer=request.user, doc=doc, followed=out)
     return JsonResponse(out)
 
 
@@ -285,7 +326,12 @@ def terminal_save(request, name: str):
     doc = {**_header(table, round_id, dealer), "stakes": data["stakes"], "events": data.get("events", [])}
     try:
         record, created = services.terminal_round_store(
-            document=doc, halts=term.halts(doc), logged_by=user, table=table, overrides=data.get("overrides") or []
+            document=doc,
+            halts=term.halts(doc),
+            logged_by=user,
+            table=table,
+            overrides=data.get("overrides") or [],
+            terminal=data.get("terminal"),
         )
     except ServiceError as exc:
         return JsonResponse({"error": {"message": exc.message, **exc.extra}}, status=exc.status)

@@ -323,11 +323,14 @@ def test_starting_a_run_from_the_page_and_following_it(people, floor, audited, d
     assert run.status == "done" and run.rounds_done == 40 and list(run.tables.all()) == [floor.table_a]
     detail = client.get(reverse("audit:run_detail", args=[run.pk])).content.decode()
     assert "100%" in detail and "hx-get" not in detail  # finished: no more polling
-    # A run still going polls its progress.
+    # A run still going re-reads its progress on each of its live events (and every 5 s without them).
     AuditRun.objects.filter(pk=run.pk).update(status="running", rounds_done=10)
     partial = client.get(reverse("audit:run_progress", args=[run.pk]))
     html = partial.content.decode()
-    assert f'hx-get="{reverse("audit:run_progress", args=[run.pk])}"' in html and 'hx-trigger="every 1s"' in html
+    assert (
+        f'hx-get="{reverse("audit:run_progress", args=[run.pk])}"' in html
+        and 'hx-trigger="live:audit_run from:body, every 5s"' in html
+    )
     assert 'aria-valuenow="25"' in html and partial["Cache-Control"] == "no-store"
     assert "<html" not in html  # a fragment, swapped in place
     # Bad dates: the form says so; nothing starts.

@@ -74,3 +74,55 @@ def test_bench_scale_clone_reaches_n_with_consistent_rollups(monkeypatch, tmp_pa
 
     assert Shoe.objects.filter(ended_at__isnull=True).values("table").distinct().count() <= len(TABLES)
     assert Shoe.objects.filter(ended_at__isnull=True).count() <= len(TABLES)
+
+
+@pytest.mark.timeout(1200)  # ~60 pages timed twice, the shoe pages reading their whole shoe
+def test_bench_scale_one_shape_puts_every_round_in_one_table_shoe_and_day(monkeypatch, tmp_path):
+    """Shape `one` (issue #33 item 5): every round at one table, in one shoe, on one day, and every
+    page it times answers 200 at both sizes."""
+    if connection.vendor != "postgresql":
+        pytest.skip("bench-scale measures PostgreSQL (DATABASE_URL); its import runs in another process")
+    from bench.scale import ONE_TABLE
+    from dealing.models import Shoe
+
+    monkeypatch.setenv("DATABASE_URL", current_database_url())
+    results = scale_run(rounds=160, compare=80, repeat=1, workdir=tmp_path, shape="one", log=lambda line: None)
+    assert sorted(results) == [80, 160]
+    assert {name: row["status"] for name, row in results[160]["pages"].items() if row["status"] != 200} == {}
+    assert results[160]["shape"] == "one"
+    assert set(Round.objects.values_list("table__name", flat=True)) == {ONE_TABLE[0]}
+    assert Shoe.objects.count() == 1 and Round.objects.filter(shoe__number=1).count() == 160
+    assert len({played.date() for played in Round.objects.values_list("played_at", flat=True)}) == 1
+    for name in ("stakes API page 1 (a plain GET)", "table page (its shoe now)", "incidents page", "audit runs"):
+        assert name in results[160]["pages"]
+
+
+def test_over_budget_names_the_slow_and_the_growing_pages():
+    def page(p95, status=200, **more):
+        return {"p50_ms": p95, "p95_ms": p95, "status": status, **more}
+
+    small = {"flat": page(100), "slow": page(200), "grows": page(20), "gone": page(10), "csv": page(50)}
+    big = {
+        "flat": page(140),
+        "slow": page(310),
+        "grows": page(31),
+        "gone": page(10, status=500),
+        # A streamed export is judged by its first rows.
+        "csv": page(900, first_rows_p50_ms=12, first_rows_p95_ms=12),
+    }
+    small["csv"].update(first_rows_p50_ms=10, first_rows_p95_ms=10)
+    from bench.scale import over_budget
+
+    over = over_budget({20_000: {"pages": small}, 200_000: {"pages": big}})
+    assert over == {"slow": "p95 310 ms, ×1.55 of 200 ms", "grows": "×1.55 of 20 ms", "gone": "HTTP 500"}
+    assert "Over the budget at 200,000" in report(
+        {
+            k: {
+                **v,
+                "import": {},
+                "audit": {},
+                "storage": {"database_bytes": 1, "bytes_per_round": 1, "largest_tables_mb": {}},
+            }
+            for k, v in {20_000: {"pages": small}, 200_000: {"pages": big}}.items()
+        }
+    )

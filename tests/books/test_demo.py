@@ -61,3 +61,15 @@ def test_the_demo_weeks_keep_the_chain_and_load_once(tiny_floor, settings, djang
         call_command("demo_floor", stdout=io.StringIO())
     assert Round.objects.count() == before
     assert TableShift.objects.filter(table__name=demo.SHORT_TABLE).count() == 1
+
+
+def test_the_demo_weeks_plant_a_card_counter_whom_the_scan_names_alone(tiny_floor):
+    from books.models import IntegritySignal
+
+    rounds = Round.objects.filter(table__name=demo.COUNTER_TABLE)
+    assert rounds.count() >= 200 and set(rounds.values_list("variant", flat=True)) == {"blackjack"}
+    signals = IntegritySignal.objects.filter(kind="advantage_play")
+    assert list(signals.values_list("player", flat=True)) == [demo.COUNTER]
+    evidence = signals.get().evidence
+    assert evidence["game"] == "blackjack"
+    assert Decimal(evidence["mean_wager_high_count"]) > Decimal(evidence["mean_wager_low_count"])

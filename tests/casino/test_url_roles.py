@@ -230,6 +230,8 @@ def build_url(pattern: Pattern, objects) -> str:
         kwargs["table"] = objects["table"]
     if "<int:dealer>" in route:
         kwargs["dealer"] = objects["dealer"].pk
+    if "<path:player>" in route:
+        kwargs["player"] = "P-7"  # a player of the demo floor's rounds
     if "<int:event>" in route:
         kwargs["event"] = objects["transfer"].pk
     if "<int:pk>" in route:

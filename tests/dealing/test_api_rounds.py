@@ -325,7 +325,7 @@ def test_stakes_of_rounds_in_force(api, staff, floor_of_rounds):
     assert all(r["player"] == player for r in client.get("/api/v1/stakes/", {"player": player}).json()["results"])
     theirs = floor_of_rounds["theirs"]
     assert client.get("/api/v1/stakes/", {"round": theirs.pk}).json()["results"] == []  # not his round
-    assert api(staff.auditor).get("/api/v1/stakes/").json()["count"] == Stake.objects.count()
+    assert api(staff.auditor).get("/api/v1/stakes/", {"offset": 0}).json()["count"] == Stake.objects.count()
 
 
 def test_the_engine_settles_without_storing(api, staff, tables, deal):

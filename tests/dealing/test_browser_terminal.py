@@ -5,6 +5,7 @@ payment halts the round: no key passes it (Enter ×3 stores nothing), a pit boss
 On a tablet the on-screen keypad alone enters a round (a Bet of 1,500 by taps)."""
 
 import os
+import time
 import uuid
 from decimal import Decimal
 from pathlib import Path
@@ -14,7 +15,7 @@ from django.conf import settings
 
 from casino.roles import DEALER, PIT_BOSS
 from dealing import games, services
-from dealing.models import HaltOverride, Round
+from dealing.models import HaltOverride, Round, TerminalDraft
 from tests.casino.test_axe_browser import AXE, OVERFLOW, RUN
 from tests.casino.test_csp_browser import WATCH
 from tests.factories import PASSWORD, TableFactory
@@ -355,3 +356,116 @@ def test_every_terminal_state_passes_axe_fits_the_window_and_keeps_the_csp(
     check("complete")
     assert page.evaluate("window.__cspViolations") == []
     assert not problems, problems
+
+
+def draft_entries(table) -> list:
+    draft = TerminalDraft.objects.filter(table=table, left_behind_at__isnull=True).first()
+    return draft.events if draft is not None else []
+
+
+def until_kept(table, n: int) -> list:
+    """The draft's entries once the server holds `n` of them (the page answers a key before its POST does)."""
+    for _ in range(100):
+        entries = draft_entries(table)
+        if len(entries) >= n:
+            return entries
+        time.sleep(0.1)
+    raise AssertionError(f"the draft holds {draft_entries(table)}")
+
+
+def test_a_reload_mid_round_resumes_at_the_same_entry(browser_page, make_user, floor):
+    dealer = make_user(DEALER, pits=[floor.pit_a], username="dealer1")
+    table = floor.table_a
+    previous_round(table, dealer, [{"id": "1a", "box": 1, "ante": 100}], [])
+    page = browser_page
+    log_in(page, "dealer1")
+    page.goto(f"/tables/{table.name}/terminal/")
+    page.wait_for_selector("#term-prompt:has-text('deal')")
+    keys = Keys(page)
+    keys("9", "7")  # the deal: box 1, the dealer
+    page.wait_for_selector("#term-moves:has-text('places the Bet')")
+    keys("Enter", "t")  # the Bet as before; box 1 hits a ten
+    kept = until_kept(table, 5)
+    assert [e["e"] for e in kept] == ["deal", "deal", "bet", "open", "hit"]
+    felt, prompt = page.locator("#term-boxes").inner_text(), page.locator("#term-prompt").inner_text()
+
+    page.reload()  # a reload, a lost connection, a crashed browser: the page comes back from the server
+    page.wait_for_selector("#term-moves:has-text('stand')")
+    assert page.locator("#term-boxes").inner_text() == felt and page.locator("#term-prompt").inner_text() == prompt
+    assert page.locator("#term-held").is_hidden()
+    keys("s", "6", "9")  # box 1 stands on 19; the dealer 7 + 6 + 9: bust
+    page.wait_for_selector("#term-prompt:has-text('pay')")
+    keys("Enter", "Enter")  # the Bet and the Ante, as owed
+    page.wait_for_selector("#term-prompt:has-text('complete')")
+    keys("Enter")
+    page.wait_for_url("**/rounds/*/")
+    doc = Round.objects.filter(table=table).order_by("-chain_index").first().document
+    assert doc["events"][:5] == kept and [e["e"] for e in doc["events"][5:]] == ["stand", "draw", "draw", "pay", "pay"]
+    assert draft_entries(table) == []  # the stored round cleared its draft
+
+
+def test_a_second_terminal_sees_the_round_and_takes_it_over_only_when_asked(
+    browser_page, live_server, make_user, floor
+):
+    dealer = make_user(DEALER, pits=[floor.pit_a], username="dealer1")
+    make_user(DEALER, pits=[floor.pit_a], username="dealer2")
+    table = floor.table_a
+    previous_round(table, dealer, [{"id": "1a", "box": 1, "ante": 100}], [])
+    first = browser_page
+    log_in(first, "dealer1")
+    first.goto(f"/tables/{table.name}/terminal/")
+    first.wait_for_selector("#term-prompt:has-text('deal')")
+    Keys(first)("9", "7")
+    first.wait_for_selector("#term-moves:has-text('places the Bet')")
+
+    # Another browser (its own storage: another terminal) at the same table.
+    context = first.context.browser.new_context(base_url=live_server.url)
+    second = context.new_page()
+    second.set_default_timeout(15_000)
+    log_in(second, "dealer2")
+    second.goto(f"/tables/{table.name}/terminal/")
+    second.wait_for_selector("#term-held:not([hidden])")
+    assert "dealer1" in second.locator("#term-held-text").inner_text()
+    second.keyboard.press("Enter")  # a key does not take the round: only the button does
+    second.keyboard.press("K")
+    second.wait_for_selector("#term-hint:has-text('take it over')")
+    assert len(draft_entries(table)) == 2
+    assert TerminalDraft.objects.get(table=table).held_by.username == "dealer1"
+
+    second.click("#term-takeover")  # the dealer asks
+    second.wait_for_selector("#term-moves:has-text('places the Bet')")
+    assert second.locator("#term-held").is_hidden()
+    assert TerminalDraft.objects.get(table=table).held_by.username == "dealer2"
+    Keys(second)("Enter")  # the Bet, from the second terminal
+    assert [e["e"] for e in until_kept(table, 4)] == ["deal", "deal", "bet", "open"]
+
+    Keys(first)("Enter")  # the terminal that lost it: refused, told so, nothing written
+    first.wait_for_selector("#term-held:not([hidden])")
+    assert "take it over" in first.locator("#term-held-text").inner_text()
+    assert [e["e"] for e in draft_entries(table)] == ["deal", "deal", "bet", "open"]
+    context.close()
+
+
+def test_the_felt_shows_the_totals_whose_turn_it_is_and_one_key_clears_the_stakes(browser_page, make_user, floor):
+    dealer = make_user(DEALER, pits=[floor.pit_a], username="dealer1")
+    table = floor.table_a
+    previous_round(table, dealer, OCHKO_STAKES, [])
+    page = browser_page
+    log_in(page, "dealer1")
+    page.goto(f"/tables/{table.name}/terminal/")
+    page.wait_for_selector("#term-prompt:has-text('deal')")
+    page.click("#term-boxes li:nth-child(2) .term-clear-box")  # one tap clears box 2
+    page.wait_for_function("() => document.querySelectorAll('#term-stakes tr').length === 2")
+    page.keyboard.press("r")  # one key clears every stake carried over
+    page.wait_for_function("() => document.querySelectorAll('#term-stakes tr').length === 0")
+    page.goto(f"/tables/{table.name}/terminal/")  # nothing was dealt, nothing kept: the stakes come back
+    page.wait_for_selector("#term-prompt:has-text('deal')")
+    assert page.locator("#term-stakes tr").count() == 3
+
+    Keys(page)("9", "k", "7", "7", "Enter", "Enter", "Enter", "t")  # the deal, three Bets, box 1 hits a ten
+    page.wait_for_selector("#term-boxes li:nth-child(1) .term-total:has-text('19')")
+    assert page.locator("#term-boxes li:nth-child(1)").get_attribute("aria-current") == "step"  # still box 1's turn
+    assert "7" in page.locator("#term-dealer-total").inner_text()
+    Keys(page)("s")
+    page.wait_for_selector("#term-boxes li:nth-child(2)[aria-current=step]")
+    assert page.locator("#term-boxes li:nth-child(2) .term-total").inner_text() == "4"  # a king counts 4

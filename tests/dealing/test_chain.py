@@ -9,6 +9,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
+from audit.state import rounds_record_audit
 from dealing import chain, chain_selectors, checkpoint_log, services, tasks
 from dealing.models import Approval, ChainCheck, Round, RoundAudit, Stake
 
@@ -106,8 +107,14 @@ def test_every_link_is_an_hmac_of_the_current_version_under_the_key(chained, set
 
 
 def test_status_and_audit_changes_leave_the_chain_intact(chained):
-    RoundAudit.objects.update(status="findings")
+    # Through the audit's own writer, a verdict is a new link of the verdicts' chain (issue #36)…
+    ids = list(RoundAudit.objects.values_list("round_id", flat=True))
+    rounds_record_audit(by_status={"findings": ids}, engine_version="test")
     assert _verify()[0] == 0
+    # …behind its back, an edit of a verdict is found and named.
+    RoundAudit.objects.update(status="clean")
+    code, message = _verify()
+    assert code == 1 and "dealing_roundaudit" in message
 
 
 def test_an_edited_document_is_found_at_its_link(chained):

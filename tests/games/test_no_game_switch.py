@@ -21,7 +21,7 @@ from casino.choices import Variant
 from dealing import games
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("audit", "bench", "books", "casino", "dealing", "drills", "gamemath", "ledger")
+APPS = ("audit", "bench", "books", "casino", "dealing", "drills", "gamemath", "ledger", "live")
 REGISTRIES = {"dealing/games/__init__.py", "dealing/engine/games.py", "casino/choices.py"}
 
 # Modules that still switch on a game, each with what takes it away; the test fails when one no

@@ -107,6 +107,25 @@ def test_a_failed_chain_check_tells_the_auditors_and_the_admins(staff, django_ca
     assert Notification.objects.filter(kind=Kind.CHAIN_FAILED).first().title == "A checkpoint could not be written"
 
 
+def test_a_break_found_by_a_checkpoint_tells_the_auditors_and_the_admins_once(
+    staff, django_capture_on_commit_callbacks
+):
+    """The checkpoint re-checks a broken window until it is repaired: the same breaks tell no one twice,
+    a new break tells again."""
+    from dealing import hooks
+
+    breaks = ["records:dealing_incident: dealing_incident, link 3, row id 12: the row differs from its link"]
+    for _ in range(2):
+        with django_capture_on_commit_callbacks(execute=True):
+            hooks.chain_broken(breaks)
+    assert told(Kind.CHAIN_FAILED) == {"auditor1", "admin1"}
+    assert Notification.objects.filter(kind=Kind.CHAIN_FAILED).count() == 2
+    assert Notification.objects.filter(kind=Kind.CHAIN_FAILED).first().title == "The chains failed verification"
+    with django_capture_on_commit_callbacks(execute=True):
+        hooks.chain_broken([*breaks, "records:books_floatevent: books_floatevent, link 9: a link is missing"])
+    assert Notification.objects.filter(kind=Kind.CHAIN_FAILED).count() == 4
+
+
 def _closed_shift(staff, table, closing_total):
     shift = TableShift.objects.create(
         table=table, status=ShiftStatus.OPEN, dealer=staff.dealer, opening={"100": 10}, opening_total=Decimal("1000")

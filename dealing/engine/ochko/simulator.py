@@ -93,10 +93,12 @@ def simulate_round(
     approver: str = "PB-1",
     attempts: int = 25,
     play: str = "casual",
+    seats: dict | None = None,
 ) -> Simulated:
     """One round. With `mistake`, retry until the dealt round gives that mistake a place to happen.
     `play`: "casual" (random decisions, dealer bets) or "optimal" (the game math's decisions, no
-    dealer bets); see the module's docstring."""
+    dealer bets); see the module's docstring. `seats`: box -> a player of simulator_players.py, who
+    places his own Ante and Bet (one stake a box, no dealer bet)."""
     if mistake is not None and mistake not in MISTAKES:
         raise ValueError(f"unknown mistake {mistake!r} (known: {', '.join(MISTAKES)})")
     if play not in PLAYS:
@@ -115,6 +117,7 @@ def simulate_round(
         incidents=incidents,
         approver=approver,
         play=play,
+        seats=seats,
     )
     return until_written(
         mistake,
@@ -145,8 +148,10 @@ class _Round(Log):
         incidents,
         approver="PB-1",
         play="casual",
+        seats=None,
     ):
         self.rng = rng
+        self.seats = seats
         self.shoe = shoe
         self.used: list[str] = []
         self.min, self.max = table_min, table_max
@@ -174,13 +179,21 @@ class _Round(Log):
 
     def _deal_round(self, box_range, shared, fold, dark, dealer_bets, incidents) -> None:
         rng = self.rng
-        n = rng.randint(*box_range)
-        numbers = sorted(rng.sample(range(1, 7), n))
+        if self.seats is None:
+            n = rng.randint(*box_range)
+            numbers = sorted(rng.sample(range(1, 7), n))
+        else:
+            numbers = sorted(self.seats)
         self.stakes = []
         self.boxes = {}
         unit = self._unit()
         most = int(self.max // unit)
         for k, number in enumerate(numbers):
+            if self.seats is not None:
+                stake = {"id": f"{number}a", "box": number, "player": self.seats[number].name, "ante": unit}
+                self.stakes.append(stake)
+                self.boxes[number] = {"stakes": [stake], "cards": [], "state": "drawing", "dark": False}
+                continue
             count = 1
             if rng.random() < shared and most >= 2:
                 count = rng.choice((2, 3)) if most >= 3 else 2
@@ -233,7 +246,10 @@ class _Round(Log):
         self.playing: dict[int, list[dict]] = {number: [] for number in numbers}
         for number in numbers:
             for stake in self.boxes[number]["stakes"]:
-                if self.solver is not None:
+                if self.seats is not None:
+                    k = self.seats[number].bet_multiple(self.boxes[number]["cards"][0])
+                    folds = k == 0
+                elif self.solver is not None:
                     k = optimal_bet(self.solver, self.boxes[number]["cards"][0])
                     folds = k == 0
                 else:
@@ -245,7 +261,7 @@ class _Round(Log):
                     if "dealer_bet" in stake:
                         self._settle(stake, "dealer_bet", "take", "fold", number)
                     continue
-                if self.solver is not None:
+                if self.solver is not None or self.seats is not None:
                     bet = stake["ante"] * k
                 else:
                     m = rng.choice((1, 1, 1, 2, 2, 3, 4, 5, 10))

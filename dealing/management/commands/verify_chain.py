@@ -1,6 +1,8 @@
 """`python manage.py verify_chain [--table NAME] [--record]`: check every chain of the store.
 
-Walks every table's round records with their stake rows, the approvals' chain and the checkpoint
+Walks every table's round records with their stake rows, the approvals' chain, every chained
+relation of the rest of the record (incidents, verdicts, findings, reviews, shifts, float events,
+shoe events, the security log, users: each row against its latest link) and the checkpoint
 log (dealing.services.chain_verify), streaming, so memory stays flat however long the chains.
 Prints "chain intact (…)" (exit 0), or one line per chain that breaks — chain, stored table, link,
 row id, what is wrong — (exit 1). With --record the outcome is stored for the audit dashboard.
@@ -18,7 +20,7 @@ from dealing import services
 
 class Command(BaseCommand):
     help = (
-        "Check the keyed chains of rounds, stakes and approvals and the signed checkpoints: "
+        "Check the keyed chains of rounds, stakes, approvals and the rest of the record, and the signed checkpoints: "
         "'chain intact' or the first broken link of each chain."
     )
 

@@ -24,6 +24,28 @@
     hint: ""
   };
   var el = function (id) { return document.getElementById(id); };
+  // This browser's terminal id, kept in its own storage: a reload, a lost connection or a crashed
+  // browser is still the terminal that holds the round in progress on the server (its draft).
+  var TERMINAL = (function () {
+    var made = "t-" + Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 10);
+    try {
+      var kept = window.localStorage.getItem("dealing.terminal");
+      if (kept) { return kept; }
+      window.localStorage.setItem("dealing.terminal", made);
+    } catch (e) { /* no storage: this page alone is the terminal */ }
+    return made;
+  })();
+  var draft = cfg.draft;
+  // This terminal's round in progress resumes at its last entry; one who only follows (an inspector)
+  // sees the round where it stands.
+  if (draft && (draft.terminal === TERMINAL || !cfg.mayStore)) {
+    cfg.roundId = draft.roundId;
+    state.stakes = draft.stakes.map(function (s) { return Object.assign({}, s); });
+    state.events = draft.events.slice();
+    state.overrides = Object.assign({}, draft.overrides || {});
+  } else if (draft) {
+    state.heldElsewhere = draft;
+  }
   var csrf = (function () {
     var m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
     if (m) { return decodeURIComponent(m[1]); }
@@ -128,8 +150,11 @@
     return fetch(cfg.next, {
       method: "POST", credentials: "same-origin",
       headers: {"Content-Type": "application/json", "X-CSRFToken": csrf},
-      body: JSON.stringify({stakes: docStakes(), events: state.events})
-    }).then(function (r) { return r.json(); }).then(function (info) {
+      body: JSON.stringify({id: cfg.roundId, terminal: TERMINAL, dealer: dealerChosen(), stakes: docStakes(),
+                            events: state.events, overrides: state.overrides})
+    }).then(function (r) { return r.json().then(function (b) { return {status: r.status, body: b}; }); }).then(function (res) {
+      if (res.status === 409) { state.busy = false; state.queue = []; return heldElsewhere(res.body.error); }
+      var info = res.body;
       if (sent !== state.events.length) { return ask(); }  // the log changed meanwhile: ask again
       state.info = info;
       state.halted = (info.halt || []).length > 0 && !state.overrides[state.events.length - 1];
@@ -141,6 +166,20 @@
       state.busy = false;
       showError(W.error);
     });
+  }
+  function dealerChosen() { var d = el("term-dealer"); return d ? d.value : null; }
+  // Another terminal holds the round in progress (or it was left behind): nothing more is written
+  // here until this terminal takes it over, which its dealer asks for with the button.
+  function heldElsewhere(error) {
+    state.heldElsewhere = error || true;
+    var box = el("term-held");
+    box.hidden = false;
+    var d = cfg.draft;
+    el("term-held-text").textContent = error && error.message ? error.message :
+      say(W.heldElsewhere, {user: d.heldBy, n: d.entries, when: new Date(d.updatedAt).toLocaleTimeString(document.documentElement.lang || undefined)});
+    var btn = el("term-takeover");
+    if (btn) { btn.hidden = !!(error && error.code === "draft_left_behind"); }
+    render();
   }
   function autoMove() {  // what needs no choice: the open, a reveal, a sole peek
     var moves = state.info.moves;
@@ -192,6 +231,7 @@
     var K = k.length === 1 ? k.toUpperCase() : k;
     state.hint = "";
     if (K === "Escape") { state.buffer = ""; state.prefix = null; state.rank = null; return; }
+    if (state.heldElsewhere) { hint(W.hints.heldElsewhere); return; }
     if (state.halted) {  // only taking the entry back lifts a halt here; a pit boss's override is below
       if (K === "Backspace") { undo(); } else { hint(W.hints.halted); }
       return;
@@ -237,6 +277,7 @@
       case "E": m = find(function (x) { return x.event.e === "even_money"; }); if (m) { return push(m.event); } break;
       case "I": if (find(function (x) { return x.event.e === "insurance"; })) { state.prefix = "I"; state.buffer = ""; return; } break;
       case "X": case "L": if (settleMove()) { return settleOther(K === "X" ? "take" : "leave"); } break;
+      case "R": if (!state.events.length && state.stakes.length) { return clearStakes(null); } break;
       case "Enter": return enter();
     }
     hint(say(W.hints.noKey, {key: keyName(K)}));
@@ -314,12 +355,14 @@
     fetch(cfg.save, {
       method: "POST", credentials: "same-origin",
       headers: {"Content-Type": "application/json", "X-CSRFToken": csrf},
-      body: JSON.stringify({id: cfg.roundId, dealer: dealerSel ? dealerSel.value : null, stakes: docStakes(),
-                            events: state.events, overrides: overrideTokens()})
+      body: JSON.stringify({id: cfg.roundId, terminal: TERMINAL, dealer: dealerSel ? dealerSel.value : null,
+                            stakes: docStakes(), events: state.events, overrides: overrideTokens()})
     }).then(function (r) { return r.json().then(function (body) { return {ok: r.ok, body: body}; }); })
       .then(function (res) {
         if (res.ok && res.body.url) { state.saved = true; window.location.assign(res.body.url); return; }
         state.saving = false;
+        var code = res.body.error && res.body.error.code;
+        if (code === "draft_taken" || code === "draft_left_behind") { heldElsewhere(res.body.error); return; }
         showError((res.body.error && res.body.error.message) || W.error);
       }).catch(function () { state.saving = false; showError(W.error); });
   }
@@ -386,7 +429,7 @@
       var hand = ev.hand != null && String(ev.hand).indexOf(".") > 0 ? ev.hand + ": " : "";
       if (ev.e === "deal" && ev.to === "dealer") { dealer.push(cardText(ev.card)); return; }
       if (ev.e === "draw") { dealer.push(cardText(ev.card)); return; }
-      var word = W.events[ev.e] || ev.e;
+      var word = ev.e === "bet" ? W.fields.bet : W.events[ev.e] || ev.e;  // a Bet by the game's own word
       if (ev.card && box != null) {
         add(box, hand + cardText(ev.card) + (ev.e === "dark" || ev.e === "double" ? " (" + word + ")" : ""), "card");
         return;
@@ -403,6 +446,13 @@
       span.textContent = t;
       dl.appendChild(span);
     });
+    var felt = (state.info && state.info.felt) || {hands: {}, dealer: null};
+    var dt = el("term-dealer-total");
+    dt.textContent = felt.dealer ? felt.dealer.say : "";
+    dt.classList.toggle("term-bust", !!(felt.dealer && felt.dealer.bust));
+    var next = nextToAct();
+    var locked = state.events.length > 0;
+    var paid = (state.info && state.info.paid) || {};
     var list = el("term-boxes");
     list.textContent = "";
     var numbers = {};
@@ -425,8 +475,64 @@
         line.appendChild(span);
       });
       li.appendChild(line);
+      // The box's totals as the engine counts them (each hand of a split), and what its stakes are owed.
+      var sums = document.createElement("div");
+      sums.className = "term-totals";
+      Object.keys(felt.hands).sort().forEach(function (name) {
+        var h = felt.hands[name];
+        if (h.box !== n) { return; }
+        var t = document.createElement("span");
+        t.className = "term-total" + (h.bust ? " term-bust" : "") + (next === name ? " term-next-hand" : "");
+        t.textContent = (name.indexOf(".") > 0 ? name + ": " : "") + h.say;
+        sums.appendChild(t);
+      });
+      numbers[n].forEach(function (s) {
+        if (paid[s.id] == null) { return; }
+        var o = document.createElement("span");
+        o.className = "term-paid";
+        o.textContent = say(W.paid, {stake: s.id, amount: paid[s.id]});
+        sums.appendChild(o);
+      });
+      if (sums.childNodes.length) { li.appendChild(sums); }
+      if (next != null && String(next).split(".")[0] === String(n)) {
+        li.classList.add("term-next");
+        li.setAttribute("aria-current", "step");
+        var mark = document.createElement("span");
+        mark.className = "term-next-mark";
+        mark.textContent = W.nextToAct;
+        head.insertBefore(mark, head.firstChild);
+      }
+      if (!locked) {  // before the deal, one tap clears the box
+        var clear = document.createElement("button");
+        clear.type = "button";
+        clear.className = "btn btn-quiet term-clear-box";
+        clear.textContent = "×";
+        clear.setAttribute("aria-label", say(W.clearBox, {box: n}));
+        clear.addEventListener("click", function () { clearStakes(n); });
+        head.appendChild(clear);
+      }
       list.appendChild(li);
     });
+  }
+  // Whose turn it is: the box or hand the first card or action now offered is for (the deal's next box too).
+  function nextToAct() {
+    var m = moves();
+    for (var i = 0; i < m.length; i++) {
+      var ev = m[i].event;
+      if (!/^(deal|hit|stand|dark|double|split|fold|bet|insurance|even_money|surrender)$/.test(ev.e)) { continue; }
+      if (ev.hand != null) { return String(ev.hand); }
+      if (ev.box != null) { return String(ev.box); }
+      if (ev.to != null && ev.to !== "dealer") { return String(ev.to); }
+      if (ev.stake != null) { var st = stakeOf(ev.stake); if (st) { return String(st.box); } }
+      return null;
+    }
+    return null;
+  }
+  // Before the deal: every stake carried over goes (R), or one box's (its ×).
+  function clearStakes(box) {
+    if (state.events.length) { hint(W.stakesLocked); render(); return; }
+    state.stakes = box == null ? [] : state.stakes.filter(function (s) { return s.box !== box; });
+    renderStakes(); ask();
   }
   function renderOwed() {
     var info = state.info;
@@ -522,7 +628,7 @@
     if (has("even_money")) { out.push(W.keys.even); }
     var go = find(function (x) { return x.needs.length === 0 && /^(peek|open|reveal)$/.test(x.event.e); });
     if (go && !settle && !bet) { out.push(say(W.keys.enterGo, {what: go.label})); }
-    if (state.events.length) { out.push(W.keys.undo); }
+    if (state.events.length) { out.push(W.keys.undo); } else if (state.stakes.length) { out.push(W.keys.reset); }
     return out;
   }
   // The Bet's amounts a tap away: the stake's Ante times 1, 2, 3, … within the Bet's limits.
@@ -575,7 +681,27 @@
     var b = ev.target.closest("button[data-key]");
     if (b) { key(b.getAttribute("data-key")); b.blur(); root.focus(); }
   });
+  el("term-reset").addEventListener("click", function () { clearStakes(null); root.focus(); });
+  var takeover = el("term-takeover");
+  if (takeover) {
+    takeover.addEventListener("click", function () {
+      takeover.disabled = true;
+      fetch(cfg.takeover, {
+        method: "POST", credentials: "same-origin",
+        headers: {"Content-Type": "application/json", "X-CSRFToken": csrf},
+        body: JSON.stringify({terminal: TERMINAL})
+      }).then(function (r) { return r.json().then(function (body) { return {ok: r.ok, body: body}; }); })
+        .then(function (res) {
+          takeover.disabled = false;
+          // Taken over: the page resumes the round from the server's draft, at its last entry.
+          if (res.ok) { window.location.reload(); return; }
+          el("term-held-text").textContent = (res.body.error && res.body.error.message) || W.error;
+        }).catch(function () { takeover.disabled = false; showError(W.error); });
+    });
+  }
+  if (draft && draft.terminal === TERMINAL && draft.dealer && el("term-dealer")) { el("term-dealer").value = draft.dealer; }
   renderStakes();
+  if (state.heldElsewhere) { heldElsewhere(null); }
   root.focus();
   ask();
 })();

@@ -54,13 +54,15 @@ def simulate_round(
     errors: float = 0.04,
     jackpot: float = 0.5,
     attempts: int = 25,
+    seats: dict | None = None,
 ) -> Simulated:
     """One round. With `mistake`, retry until the dealt round gives that mistake a place to happen.
 
     Options: `preset` (salon | online), `table_min` / `table_max`, `rules` (house-rule overrides),
     `boxes` (how many boxes play: (fewest, most)), `insurance` / `even_money` (how often a seat takes
     them when offered), `errors` (how often a seat departs from basic strategy), `jackpot` (how
-    often an online seat places the side bet), `shoe` (deal from this list, popping from its end).
+    often an online seat places the side bet), `shoe` (deal from this list, popping from its end),
+    `seats` (box -> a player of players.py, who bets and plays himself; see players.simulate_table).
     """
     if mistake is not None and mistake not in MISTAKES:
         raise ValueError(f"unknown mistake {mistake!r} (known: {', '.join(MISTAKES)})")
@@ -85,6 +87,7 @@ def simulate_round(
         even_money=even_money,
         errors=errors,
         jackpot=jackpot,
+        seats=seats,
     )
 
     def deal(source: list[str], wanted: str | None) -> Round:

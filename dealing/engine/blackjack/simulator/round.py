@@ -58,8 +58,12 @@ class Round(Log):
         even_money,
         errors,
         jackpot,
+        seats=None,
     ):
         self.rng = rng
+        # box -> a player of players.py who chooses his bet, his play and his insurance himself;
+        # None: random house-played seats on random boxes
+        self.seats = seats
         self.shoe = shoe
         self.used: list[str] = []
         self.preset = preset
@@ -118,12 +122,20 @@ class Round(Log):
         rules = self.rules
         table_boxes = rules["boxes"]
         lo, hi = box_range
-        n = rng.randint(max(1, lo), max(1, min(hi, table_boxes)))
-        numbers = sorted(rng.sample(range(1, table_boxes + 1), n))
+        if self.seats is None:
+            n = rng.randint(max(1, lo), max(1, min(hi, table_boxes)))
+            numbers = sorted(rng.sample(range(1, table_boxes + 1), n))
+        else:
+            numbers = sorted(self.seats)
+            n = len(numbers)
         self.numbers = numbers
         self.stakes: dict[int, dict] = {}
         for k, number in enumerate(numbers):
-            stake = {"id": str(number), "box": number, "player": rng.choice(PLAYERS), "bet": self._bet()}
+            if self.seats is None:
+                player, bet = rng.choice(PLAYERS), self._bet()
+            else:
+                player, bet = self.seats[number].name, self.seats[number].bet
+            stake = {"id": str(number), "box": number, "player": player, "bet": bet}
             if rules["jackpot"] and rng.random() < self.p_jackpot:
                 stake["jackpot"] = rules["jackpot_bet"]
             if self.mistake == "bet_limits" and k == 0:
@@ -158,8 +170,9 @@ class Round(Log):
             for number in numbers:
                 stake = self.stakes[number]
                 cards = self.hands[number][0].cards
+                seat = self.seats[number] if self.seats is not None else None
                 if natural(cards):
-                    if rng.random() < self.p_even_money:
+                    if seat.insures() if seat is not None else rng.random() < self.p_even_money:
                         self.even.add(number)
                         self._emit({"e": "even_money", "stake": stake["id"]}, kind="offer")
                         self._settle(number, str(number), "bet", "pay", stake["bet"], stake["bet"], "even_money")
@@ -167,6 +180,10 @@ class Round(Log):
                 if self.mistake == "insurance_over_half" and not self.applicable:
                     amount = stake["bet"]
                     self.applicable = True
+                elif seat is not None:
+                    if not seat.insures():
+                        continue
+                    amount = (stake["bet"] / 2).quantize(CENT, rounding=ROUND_DOWN)
                 elif rng.random() < self.p_insurance:
                     amount = (stake["bet"] / 2).quantize(CENT, rounding=ROUND_DOWN)
                     if rng.random() < 0.3:
@@ -250,8 +267,11 @@ class Round(Log):
                     and not (h.aces and not rules["hit_split_aces"])
                 )
                 can_split = pair and len(hands) < rules["max_hands"] and not (h.aces and not rules["resplit_aces"])
-                action = basic_strategy(h.cards, self.up, can_double=can_double, can_split=can_split)
-                if rng.random() < self.p_errors:
+                if self.seats is not None:
+                    action = self.seats[number].play(h.cards, self.up, can_double=can_double, can_split=can_split)
+                else:
+                    action = basic_strategy(h.cards, self.up, can_double=can_double, can_split=can_split)
+                if self.seats is None and rng.random() < self.p_errors:
                     legal = ["hit", "stand"] + (["double"] if can_double else []) + (["split"] if can_split else [])
                     action = rng.choice(legal)
                 if self.mistake and not self.applicable:

@@ -1,0 +1,145 @@
+"""Reads for a player's evaluation: the shoes he sat at, whole (the other players' cards leave the
+shoe too), with his stakes' results, in few queries that name only the columns the evaluation needs;
+and the same shoes in chunks for a scan over the whole floor, with flat memory.
+
+Who sees a player: auditors (and superusers) every round; a pit boss the rounds at his pits' tables
+(Stake.row_scope). A player with no round the user may see does not exist for him (404).
+"""
+
+import datetime as dt
+from collections.abc import Iterator
+from decimal import Decimal
+
+import msgspec
+from django.db.models import Exists, OuterRef, QuerySet, TextField
+from django.db.models.functions import Cast
+from django.http import Http404
+from django.utils import timezone
+
+from casino.roles import AUDITOR, PIT_BOSS
+from casino.scope import restrict
+from dealing.engine import games
+from dealing.engine.evaluation import ShoeLog
+from dealing.models import Round, Shoe, Stake, in_force_q
+
+READ_ROLES = (AUDITOR, PIT_BOSS)
+SCAN_CHUNK_SHOES = 200
+
+_decode = msgspec.json.Decoder().decode
+
+
+def _bounds(date_from: dt.date | None, date_to: dt.date | None) -> dict:
+    zone = timezone.get_current_timezone()
+    out = {}
+    if date_from:
+        out["round__played_at__gte"] = dt.datetime.combine(date_from, dt.time.min, tzinfo=zone)
+    if date_to:
+        out["round__played_at__lt"] = dt.datetime.combine(date_to + dt.timedelta(days=1), dt.time.min, tzinfo=zone)
+    return out
+
+
+def player_stakes(user, player: str, *, date_from=None, date_to=None) -> QuerySet:
+    """The player's stakes in rounds in force that the user may see, in the period, of the games
+    that have an evaluation."""
+    stakes = Stake.objects.filter(
+        in_force_q("round"), player=player, round__variant__in=games.evaluated(), **_bounds(date_from, date_to)
+    )
+    return restrict(stakes, user)
+
+
+def player_rounds(user, player: str, *, date_from=None, date_to=None) -> QuerySet:
+    """The rounds the player played that the user may see (for the keyset pages, newest first)."""
+    mine = player_stakes(user, player, date_from=date_from, date_to=date_to).filter(round=OuterRef("pk"))
+    return Round.objects.filter(Exists(mine)).select_related("table", "shoe").order_by("-played_at", "-id")
+
+
+def _shoe_logs(shoe_ids, results: dict) -> list[ShoeLog]:
+    """The shoes' rounds in force, in the order dealt, decoded with msgspec from the documents' text."""
+    meta = {
+        pk: (variant, decks, table, f"{table}/{number}")
+        for pk, variant, decks, table, number in Shoe.objects.filter(pk__in=shoe_ids)
+        .order_by()
+        .values_list("pk", "table__variant", "decks", "table__name", "number")
+    }
+    rows = (
+        Round.objects.filter(in_force_q(), shoe_id__in=shoe_ids)
+        .order_by("shoe_id", "position", "id")
+        .annotate(text=Cast("document", TextField()))
+        .values_list("pk", "shoe_id", "text")
+    )
+    logs: list[ShoeLog] = []
+    current = None
+    docs: list = []
+    ids: list[str] = []
+    for pk, shoe_id, text in rows.iterator(chunk_size=2000):
+        if shoe_id != current:
+            if current is not None:
+                logs.append(_log(current, meta, docs, ids, results))
+            current, docs, ids = shoe_id, [], []
+        docs.append(_decode(text))
+        ids.append(str(pk))
+    if current is not None:
+        logs.append(_log(current, meta, docs, ids, results))
+    return logs
+
+
+def _log(shoe_id, meta, docs, ids, results) -> ShoeLog:
+    variant, decks, table, key = meta[shoe_id]
+    return ShoeLog(key=key, variant=variant, decks=decks, rounds=docs, ids=ids, results=results, table=table)
+
+
+def player_shoes(user, player: str, *, date_from=None, date_to=None) -> list[ShoeLog]:
+    """Every shoe where the player has a round the user may see, whole, with his stakes' owed results
+    (three queries: his stakes, the shoes, their rounds). Http404 when there is none."""
+    rows = (
+        player_stakes(user, player, date_from=date_from, date_to=date_to)
+        .filter(round__shoe__isnull=False)
+        .order_by()
+        .values_list("round_id", "stake_id", "owed_net", "round__shoe_id")
+    )
+    results: dict[tuple, Decimal] = {}
+    shoes: set[int] = set()
+    for round_id, stake_id, owed, shoe_id in rows.iterator(chunk_size=5000):
+        results[(str(round_id), stake_id)] = owed if owed is not None else Decimal(0)
+        shoes.add(shoe_id)
+    if not shoes:
+        raise Http404("no such player")
+    logs = _shoe_logs(sorted(shoes), results)
+    if date_from or date_to:
+        # Rounds outside the period stay in the shoe (they set its composition) but are not his to judge.
+        logs = [_only(log, results) for log in logs]
+    return logs
+
+
+def _only(log: ShoeLog, results: dict) -> ShoeLog:
+    """The shoe with the player's stakes outside the period made anonymous: they still take cards out."""
+    inside = {rid for rid, _sid in results}
+    rounds = [doc if rid in inside else _anonymous(doc) for doc, rid in zip(log.rounds, log.ids)]
+    return ShoeLog(log.key, log.variant, log.decks, rounds, log.results, log.table, log.ids)
+
+
+def _anonymous(doc: dict) -> dict:
+    return {**doc, "stakes": [{**s, "player": None} for s in doc.get("stakes", ())]}
+
+
+def floor_shoes(*, date_from: dt.date, date_to: dt.date, chunk: int = SCAN_CHUNK_SHOES) -> Iterator[ShoeLog]:
+    """Every shoe (of an evaluated game) loaded in the period, whole, with every stake's owed result,
+    `chunk` shoes at a time by keyset on the shoe's id: what the nightly scan reads, whatever the
+    floor's size, in flat memory (each chunk is dropped before the next is read)."""
+    zone = timezone.get_current_timezone()
+    start = dt.datetime.combine(date_from, dt.time.min, tzinfo=zone)
+    end = dt.datetime.combine(date_to + dt.timedelta(days=1), dt.time.min, tzinfo=zone)
+    shoes = Shoe.objects.filter(loaded_at__gte=start, loaded_at__lt=end, table__variant__in=games.evaluated())
+    last = 0
+    while True:
+        ids = list(shoes.filter(pk__gt=last).order_by("pk").values_list("pk", flat=True)[:chunk])
+        if not ids:
+            return
+        last = ids[-1]
+        results = {
+            (str(r), s): owed if owed is not None else Decimal(0)
+            for r, s, owed in Stake.objects.filter(in_force_q("round"), round__shoe_id__in=ids)
+            .order_by()
+            .values_list("round_id", "stake_id", "owed_net")
+        }
+        yield from _shoe_logs(ids, results)

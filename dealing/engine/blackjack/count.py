@@ -1,0 +1,116 @@
+"""Blackjack's count (engine/protection.py): the ranks of the shoe, the Hi-Lo tags, the effect of
+removal of each rank on the player's edge, and the cards a round takes out of the shoe.
+
+The ranks are the game math's: A, 2 … 9 and T for every ten-value card (J, Q and K count as T: no
+rule tells them apart). The effects of removal are the salon preset's (6 decks, S17, DAS, four
+hands): `compute_effects()` derives them from the exact solver (blackjack.math) — the optimal
+player's edge off the top of the full shoe less one card of the rank, minus the full shoe's — and
+`EFFECTS` keeps its figures, since each of the eleven solves takes about 17 s in pure Python
+(tests/engine/test_protection.py recomputes the full edge and the 5's effect with the solver).
+"""
+
+from collections.abc import Iterable, Mapping
+from typing import Final
+
+from .. import cards as _cards
+
+RANKS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
+PER_DECK: Final = {r: 16 if r == "T" else 4 for r in RANKS}
+DECK: Final = 52
+DECKS: Final = 6  # the shoe EFFECTS and FULL_EDGE were computed for (the salon's)
+COUNT_NAME: Final = "Hi-Lo"
+# Hi-Lo: the low cards help the dealer, the tens and aces the player.
+TAGS: Final = {"A": -1, "2": 1, "3": 1, "4": 1, "5": 1, "6": 1, "7": 0, "8": 0, "9": 0, "T": -1}
+_TEN_VALUE: Final = {"T": "T", "J": "T", "Q": "T", "K": "T"}
+
+# The player's edge (%) off the top of the full shoe under optimal play, per number of decks
+# (salon rules; blackjack.math edge(rules={"decks": d}, preset="salon")).
+FULL_EDGE: Final = {6: -0.40287023611541783}
+# rank -> change of the player's edge (%) when one card of it leaves the full 6-deck shoe
+# (compute_effects(), about 3 minutes of CPU in pure Python: docs/ochko-count.md, Regenerating).
+EFFECTS: Final = {
+    "A": -0.09453158212027724,
+    "2": 0.0636130051955281,
+    "3": 0.07338806271732679,
+    "4": 0.09910364787175008,
+    "5": 0.12633991178546394,
+    "6": 0.07275135794995241,
+    "7": 0.04462960213011752,
+    "8": -0.005695999136993757,
+    "9": -0.03382269744896227,
+    "T": -0.08306261476637156,
+}
+
+
+# Every spelling of a card the log accepts (suited or not) -> its rank: one look-up a card.
+_RANK_OF: Final = {
+    text: _TEN_VALUE.get(code[0], code[0])
+    for text, code in (*_cards.spellings().items(), *_cards.suitless_spellings().items())
+}
+
+
+def rank(text: object) -> str | None:
+    """The rank of a card as the log spells it (``"KH"``, ``"10d"``, ``"9*"``), or None."""
+    return _RANK_OF.get(text) if type(text) is str else None
+
+
+def round_ranks(doc: Mapping) -> Iterable[str]:
+    """The ranks of the cards a round/1 document took out of the shoe, in order: every card an
+    event names (deal, hit, double, draw). A card that is no card of the pack is left out (the
+    audit reports it as CARD_INVALID)."""
+    rank_of = _RANK_OF
+    events = doc.get("events") or ()
+    out = []
+    try:
+        for ev in events:
+            card = ev.get("card")
+            if card is not None:
+                r = rank_of.get(card)
+                if r is not None:
+                    out.append(r)
+    except (AttributeError, TypeError):  # an event that is no object, a card that is no text
+        return [r for ev in events if type(ev) is dict and (r := rank(ev.get("card"))) is not None]
+    return out
+
+
+def full_edge(decks: int) -> float:
+    """The full shoe's player edge (%) for that many decks (the nearest computed when not kept)."""
+    if decks in FULL_EDGE:
+        return FULL_EDGE[decks]
+    return FULL_EDGE[min(FULL_EDGE, key=lambda d: abs(d - decks))]
+
+
+def compute_effects(decks: int = DECKS, ranks: tuple[str, ...] = RANKS) -> tuple[float, dict[str, float]]:
+    """From the exact solver: the full shoe's player edge (%) and the effect of removal of each of
+    `ranks` (every rank by default)."""
+    from .math import clear_cache
+    from .math import solver as solver_of
+    from .math.dealer import N_RANKS, no_blackjack
+    from .math.question import PAYOUT, best_option, read_rules
+    from .math.solver import ORDER, deal_probabilities, natural
+
+    rules = read_rules("salon", {"decks": decks})
+    payout = PAYOUT[rules["blackjack_pays"]]
+
+    def mean(removed: tuple) -> float:
+        s = solver_of(rules, removed)
+        got = 0.0
+        for a, b, up, p in deal_probabilities(s.shoe):
+            hand = tuple((a == k) + (b == k) for k in range(N_RANKS))
+            nb = no_blackjack(up, s.left(up, hand))
+            if natural(hand):
+                got += p * payout * nb
+            else:
+                opts = s.options(up, hand)
+                pick = best_option({k: v[0] for k, v in opts.items()}, ORDER)
+                got += p * (opts[pick][0] - (1.0 - nb))
+        clear_cache()  # a solve holds hundreds of megabytes: keep one at a time
+        return 100.0 * got
+
+    full = mean((0,) * N_RANKS)
+    effects = {}
+    for r in ranks:
+        i = RANKS.index(r)
+        removed = tuple(int(k == i) for k in range(N_RANKS))
+        effects[r] = mean(removed) - full
+    return full, effects

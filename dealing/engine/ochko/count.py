@@ -1,0 +1,139 @@
+"""Ochko's own count (engine/protection.py, docs/ochko-count.md): the ranks of the 8 × 36 shoe,
+the tags of the count, the effect of removal of each rank on the player's edge, and the cards a
+round takes out of the shoe.
+
+The effects of removal come from the exact game math (ochko.math): the optimal player's expected
+net per Ante off the top of the full shoe less one card of the rank, minus the full shoe's, in %.
+`compute_effects()` derives them (about 14 s in pure Python); `EFFECTS` keeps the figures it gave
+(tests/engine/test_protection.py checks them against the math). The tags are the integers in
+−2 … +2, summing to zero over the deck, whose correlation with the effects is the highest
+(docs/ochko-count.md shows the search).
+"""
+
+from collections.abc import Iterable, Mapping
+from typing import Final
+
+from .. import cards as _cards
+
+RANKS: Final = ("6", "7", "8", "9", "T", "J", "Q", "K", "A")
+PER_DECK: Final = {r: 4 for r in RANKS}
+DECK: Final = 36
+DECKS: Final = 8
+COUNT_NAME: Final = "Ochko count"
+# Pictures (J = 2, Q = 3, K = 4) and sixes left in the shoe hurt the player; aces, tens and nines
+# help him: a card that helps the player, once out, lowers the count.
+TAGS: Final = {"6": 1, "7": 0, "8": 0, "9": -1, "T": -1, "J": 1, "Q": 1, "K": 1, "A": -2}
+
+# The optimal player's edge (%, per Ante) off the top of the full 8-deck shoe (ochko.math.edge).
+FULL_EDGE: Final = {8: -4.310794956456366}
+# rank -> change of the player's edge (%, per Ante) when one card of it leaves the full shoe.
+EFFECTS: Final = {
+    "6": 0.40324771165612017,
+    "7": 0.13148658968789473,
+    "8": -0.1457160736903962,
+    "9": -0.17938903273659612,
+    "T": -0.447929305028385,
+    "J": 0.3327688996111311,
+    "Q": 0.4393493688240637,
+    "K": 0.5100233890867552,
+    "A": -0.9997356081921902,
+}
+
+_PACK: Final = frozenset(RANKS)
+
+
+# Every spelling of a card of the 36-card pack the log accepts (suited or not) -> its rank.
+_RANK_OF: Final = {
+    text: code[0]
+    for text, code in (*_cards.spellings().items(), *_cards.suitless_spellings().items())
+    if code[0] in _PACK
+}
+
+
+def rank(text: object) -> str | None:
+    """The rank of a card as the log spells it (``"KH"``, ``"10d"``, ``"9*"``), or None when it is
+    no card of the 36-card pack."""
+    return _RANK_OF.get(text) if type(text) is str else None
+
+
+def round_ranks(doc: Mapping) -> Iterable[str]:
+    """The ranks of the cards a round/1 document took out of the shoe, in order.
+
+    As the replay counts them (ochko/events.py): every dealt, hit, dark and drawn card and every
+    burn, except the burn that only confirms a card already counted — the dealer's exposed card
+    (incident `dealer_card_exposed`) and a misdrawn card sent under the shoe or burned, which the
+    incident itself took out."""
+    events = doc.get("events") or ()
+    rank_of = _RANK_OF
+    out = []
+    try:
+        for ev in events:
+            card = ev.get("card")
+            if card is None:
+                continue  # most events name no card: one look-up each
+            e = ev.get("e")
+            if e == "incident" or e == "burn":  # the few rounds with a card burned or misdrawn
+                return list(_with_incidents(events))
+            r = rank_of.get(card)
+            if r is not None:
+                out.append(r)
+    except (AttributeError, TypeError):  # an event that is no object, a card that is no text
+        return list(_with_incidents(events))
+    return out
+
+
+def _with_incidents(events) -> Iterable[str]:
+    pending: list[str] = []
+    dealer_last: str | None = None
+    for ev in events:
+        if type(ev) is not dict:
+            continue
+        e = ev.get("e")
+        text = ev.get("card")
+        if e == "incident":
+            if ev.get("kind") == "dealer_card_exposed":
+                if dealer_last is not None:
+                    pending.append(dealer_last)
+                continue
+            r = rank(text)
+            if r is None:
+                continue
+            if not ev.get("exposed") or ev.get("resolution") in ("under_shoe", "burned"):
+                pending.append(_code(text))
+            yield r
+            continue
+        if text is None:
+            continue
+        if e == "burn":
+            code = _code(text)
+            if code in pending:
+                pending.remove(code)
+                continue
+        r = rank(text)
+        if r is None:
+            continue
+        if (e == "deal" and ev.get("to") == "dealer") or e == "draw":
+            dealer_last = _code(text)
+        yield r
+
+
+def _code(text: object) -> str:
+    return _cards.normalize(text) or (text if type(text) is str else repr(text))
+
+
+def full_edge(decks: int) -> float:
+    """The full shoe's player edge (%) for that many decks (the 8-deck figure when not kept)."""
+    return FULL_EDGE.get(decks, FULL_EDGE[DECKS])
+
+
+def compute_effects(decks: int = DECKS) -> tuple[float, dict[str, float]]:
+    """From the exact game math: the full shoe's player edge (%) and each rank's effect of removal."""
+    from .math import FULL_COUNTS, solve
+    from .odds import RANKS as MATH_RANKS
+
+    full = float(solve(removed=FULL_COUNTS).round_figures()["mean"]) * 100
+    effects = {}
+    for i, r in enumerate(MATH_RANKS):
+        counts = tuple(c - (k == i) for k, c in enumerate(FULL_COUNTS))
+        effects[r] = float(solve(removed=counts).round_figures()["mean"]) * 100 - full
+    return full, effects

@@ -1,0 +1,204 @@
+"""The table terminal's round in progress, kept on the server (dealing/draft_models.py).
+
+    draft_keep            each accepted entry: the log so far written to the table's draft, by the
+                          terminal that holds it (a terminal that lost it is refused: 409)
+    draft_take_over       another terminal at the table takes the draft over, when its dealer asks
+    draft_clear           the round stored: its draft goes (the round is the record now)
+    drafts_leave_behind   a new shoe, a shift closed: the draft still open waits for the pit boss
+    draft_void            a pit boss of the pit voids a draft left behind, with a reason
+
+A terminal is the browser, named by the id it keeps in its own storage (so a reload, a lost
+connection or a crashed browser is still the same terminal). Who may write at all is the caller's
+check (the dealers and pit bosses who store the terminal's rounds); an inspector follows only.
+"""
+
+import uuid
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from casino.models import Table
+from casino.roles import PIT_BOSS
+from dealing.access import staff_of
+from dealing.errors import refuse
+from dealing.models import TerminalDraft
+
+TERMINAL_MAX = 64
+REASON_MAX = 500
+
+
+def _terminal_id(terminal) -> str:
+    if not isinstance(terminal, str) or not terminal.strip() or len(terminal) > TERMINAL_MAX:
+        raise refuse(
+            _("The terminal sends its own id (1 to %(n)d characters).") % {"n": TERMINAL_MAX},
+            "terminal_missing",
+            path="terminal",
+        )
+    return terminal.strip()
+
+
+def _round_id(value) -> uuid.UUID:
+    try:
+        return uuid.UUID(str(value))
+    except ValueError:
+        raise refuse(_("The round needs its id (a UUID)."), "bad_id", path="id") from None
+
+
+def _held(table: Table) -> TerminalDraft | None:
+    return (
+        TerminalDraft.objects.select_for_update()
+        .filter(table=table, left_behind_at__isnull=True, voided_at__isnull=True)
+        .first()
+    )
+
+
+def _refuse_taken(draft: TerminalDraft):
+    return refuse(
+        _(
+            "Another terminal holds the round in progress at this table (%(user)s, entry %(n)d): "
+            "take it over here first. Nothing was written."
+        )
+        % {"user": draft.held_by.get_username(), "n": len(draft.events or ())},
+        "draft_taken",
+        status=409,
+    )
+
+
+def _refuse_not_open(table: Table, round_id: uuid.UUID) -> None:
+    """A round whose draft was left behind (or voided) is the pit boss's now, not the terminal's."""
+    gone = TerminalDraft.objects.filter(table=table, round_id=round_id).exclude(
+        left_behind_at__isnull=True, voided_at__isnull=True
+    )
+    if gone.exists():
+        raise refuse(
+            _(
+                "This round was left behind (a new shoe or the shift's end): a pit boss of the pit decides "
+                "on it. Start a new round."
+            ),
+            "draft_left_behind",
+            status=409,
+        )
+
+
+def draft_keep(
+    *, table: Table, user, terminal, round_id, dealer: str, stakes: list, events: list, overrides=None
+) -> TerminalDraft | None:
+    """Write the round so far to the table's draft, held by `terminal`. No entries yet: nothing is in
+    progress, the terminal's draft (if any) goes. Refused (409) when another terminal holds the
+    table's draft, or when this round was left behind. Returns the draft (None when there is none)."""
+    terminal = _terminal_id(terminal)
+    rid = _round_id(round_id)
+    # The pit boss's signed overrides by entry, kept so a resumed halt stays lifted (checked again when stored).
+    overrides = (
+        {str(k): str(v) for k, v in overrides.items() if str(k).isdigit()} if isinstance(overrides, dict) else {}
+    )
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            _refuse_not_open(table, rid)
+            draft = _held(table)
+            if not events:  # the stakes, before the deal: nothing in progress to keep (nor to refuse)
+                if draft is not None and draft.terminal == terminal:
+                    draft.delete()
+                return None
+            if draft is not None and draft.terminal != terminal:
+                raise _refuse_taken(draft)
+            if draft is None:
+                return TerminalDraft.objects.create(
+                    table=table,
+                    round_id=rid,
+                    terminal=terminal,
+                    held_by=user,
+                    dealer=dealer,
+                    stakes=stakes,
+                    events=events,
+                    overrides=overrides,
+                    started_at=now,
+                    updated_at=now,
+                )
+            if draft.round_id != rid:  # this terminal began another round: the previous one was never dealt on
+                draft.started_at = now
+            draft.round_id, draft.held_by, draft.dealer = rid, user, dealer
+            draft.stakes, draft.events, draft.overrides, draft.updated_at = stakes, events, overrides, now
+            draft.save()
+            return draft
+    except IntegrityError:  # two terminals began a round at once: the other one holds it
+        raise refuse(
+            _("Another terminal began a round at this table at the same moment: take it over or wait."),
+            "draft_taken",
+            status=409,
+        ) from None
+
+
+def draft_check_holder(*, table: Table, terminal, round_id) -> None:
+    """Before a round is stored: refused (409) when another terminal holds this table's draft, or the
+    round was left behind. A client that names no terminal (`None`) holds no draft."""
+    terminal = "" if terminal is None else _terminal_id(terminal)
+    rid = _round_id(round_id)
+    _refuse_not_open(table, rid)
+    draft = TerminalDraft.objects.filter(table=table, left_behind_at__isnull=True, voided_at__isnull=True).first()
+    if draft is not None and draft.terminal != terminal:
+        raise _refuse_taken(draft)
+
+
+def draft_take_over(*, table: Table, user, terminal) -> TerminalDraft:
+    """This terminal takes the table's draft over (its dealer asked): the terminal that held it is
+    refused from its next entry on."""
+    terminal = _terminal_id(terminal)
+    with transaction.atomic():
+        draft = _held(table)
+        if draft is None:
+            raise refuse(
+                _("No round is in progress at this table: there is nothing to take over."), "no_draft", status=404
+            )
+        draft.terminal, draft.held_by, draft.taken_over_at = terminal, user, timezone.now()
+        draft.save(update_fields=["terminal", "held_by", "taken_over_at"])
+        return draft
+
+
+def draft_clear(*, table: Table, round_id) -> None:
+    """The round is stored: its draft is no longer needed (inside the storing transaction)."""
+    TerminalDraft.objects.filter(
+        table=table, round_id=_round_id(round_id), left_behind_at__isnull=True, voided_at__isnull=True
+    ).delete()
+
+
+def drafts_leave_behind(*, table: Table, why: str) -> int:
+    """The table's round in progress, if any, is left behind (`why`: TerminalDraft.Left): kept for the
+    pit boss to void with a reason, never dropped. Returns how many were."""
+    return TerminalDraft.objects.filter(table=table, left_behind_at__isnull=True, voided_at__isnull=True).update(
+        left_behind_at=timezone.now(), left_behind_why=why
+    )
+
+
+def draft_void(*, draft: TerminalDraft, voided_by, reason: str) -> TerminalDraft:
+    """A pit boss of the pit voids a draft left behind: who, when and why are kept with it."""
+    table = draft.table
+    if not (voided_by.is_superuser or staff_of(voided_by, table, PIT_BOSS)):
+        raise refuse(
+            _("Only a pit boss of pit %(pit)s voids a round left behind at table %(table)s.")
+            % {"pit": table.pit.name, "table": table.name},
+            "forbidden",
+            status=403,
+        )
+    reason = (reason or "").strip()
+    if not reason:
+        raise refuse(_("Say why the round is voided: the reason is kept with it."), "reason_missing", path="reason")
+    if len(reason) > REASON_MAX:
+        raise refuse(
+            _("The reason is too long (at most %(n)d characters).") % {"n": REASON_MAX}, "reason_long", path="reason"
+        )
+    with transaction.atomic():
+        locked = TerminalDraft.objects.select_for_update().get(pk=draft.pk)
+        if locked.voided_at is not None:
+            raise refuse(_("This round left behind was already voided."), "already_voided", status=409)
+        if locked.left_behind_at is None:
+            raise refuse(
+                _("This round is still in progress at the terminal: it is voided only once left behind."),
+                "draft_held",
+                status=409,
+            )
+        locked.voided_at, locked.voided_by, locked.void_reason = timezone.now(), voided_by, reason
+        locked.save(update_fields=["voided_at", "voided_by", "void_reason"])
+        return locked

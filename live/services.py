@@ -1,0 +1,57 @@
+"""Writes of the live pit: an event is a row first (`event_record`), pushed on the bus once its
+transaction commits — a rollback pushes nothing, a bus that is down loses nothing."""
+
+import logging
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from . import bus
+from .models import LiveEvent
+
+log = logging.getLogger(__name__)
+
+
+def event_record(
+    kind: str, *, pit_id: int | None, table_id: int | None = None, payload: dict | None = None
+) -> LiveEvent:
+    """Store an event of `pit_id` (None: of no pit, for auditors) and push it after the commit."""
+    event = LiveEvent.objects.create(kind=kind, pit_id=pit_id, table_id=table_id, payload=payload or {})
+    message = event.message()
+    transaction.on_commit(lambda: bus.publish(message))
+    return event
+
+
+def table_progress_record(*, table, dealer, doc: dict, followed: dict) -> LiveEvent:
+    """The round in progress at a table as its terminal last posted it: how far it is, and the halt
+    of its last entry (what was paid, what was owed)."""
+    events = doc.get("events") or []
+    last = events[-1] if events and isinstance(events[-1], dict) else {}
+    halts = [
+        {
+            "code": f.get("code", ""),
+            "text": str(f.get("text") or f.get("message") or ""),
+            "stake": f.get("stake"),
+            "paid": (f.get("params") or {}).get("paid"),
+            "owed": (f.get("params") or {}).get("owed"),
+        }
+        for f in followed.get("halt") or []
+    ]
+    payload = {
+        "table": table.name,
+        "dealer": dealer.get_username(),
+        "entries": len(events),
+        "phase": str(last.get("e") or ""),
+        "done": bool(followed.get("done")),
+        "halt": halts,
+    }
+    return event_record("table_progress", pit_id=table.pit_id, table_id=table.pk, payload=payload)
+
+
+def events_prune(*, older_than: timedelta | None = None) -> int:
+    """Delete the events older than LIVE_EVENT_MAX_AGE_H hours (or `older_than`): what a reconnecting
+    client could still ask for is minutes old; the records themselves live in their own tables."""
+    age = older_than if older_than is not None else timedelta(hours=settings.LIVE_EVENT_MAX_AGE_H)
+    return LiveEvent.objects.filter(created_at__lt=timezone.now() - age).delete()[0]

@@ -1,0 +1,109 @@
+"""What the live pit listens to, so that no app below it names it: dealing's hooks (rounds logged,
+the terminal's round in progress), audit's run progress, and the post_save of the records a pit
+boss or an auditor watches. Each becomes one stored event (services.event_record)."""
+
+from django.db.models.signals import post_save
+
+from audit.models import AuditRun, Finding
+from audit.signals import run_progressed
+from books.models import FloatEvent, IntegritySignal, TableShift
+from casino.models import Table
+from dealing import hooks
+from dealing.models import Approval, HaltOverride, Incident, Round
+
+from . import services
+
+
+def rounds_logged(round_ids: list[int], *, bulk: bool) -> None:
+    """One event per table of the rounds now in force (a bulk load: one per table, not per round)."""
+    by_table: dict[int, dict] = {}
+    for pk, table_id, pit_id, dealer in (
+        Round.objects.order_by("id")
+        .filter(pk__in=round_ids)
+        .values_list("pk", "table_id", "table__pit_id", "dealer__username")
+    ):
+        entry = by_table.setdefault(table_id, {"pit": pit_id, "rounds": 0})
+        entry.update(last=pk, dealer=dealer)
+        entry["rounds"] += 1
+    for table_id, entry in by_table.items():
+        services.event_record(
+            "rounds_logged",
+            pit_id=entry["pit"],
+            table_id=table_id,
+            payload={"rounds": entry["rounds"], "last": entry["last"], "dealer": entry["dealer"]},
+        )
+
+
+def table_progress(*, table, dealer, doc, followed) -> None:
+    services.table_progress_record(table=table, dealer=dealer, doc=doc, followed=followed)
+
+
+def _of_table(kind: str, table_id: int | None, payload: dict) -> None:
+    pit_id = Table.objects.filter(pk=table_id).values_list("pit_id", flat=True).first() if table_id else None
+    services.event_record(kind, pit_id=pit_id, table_id=table_id, payload=payload)
+
+
+def incident_saved(sender, instance: Incident, created: bool, **kwargs) -> None:
+    _of_table("incident", instance.table_id, {"id": instance.pk, "status": instance.status, "created": created})
+
+
+def approval_saved(sender, instance: Approval, created: bool, **kwargs) -> None:
+    if not created:
+        return
+    if instance.incident_id:
+        table_id = Incident.objects.filter(pk=instance.incident_id).values_list("table_id", flat=True).first()
+    else:
+        table_id = Round.objects.order_by().filter(pk=instance.round_id).values_list("table_id", flat=True).first()
+    _of_table("approval", table_id, {"id": instance.pk, "decision": instance.decision})
+
+
+def halt_override_saved(sender, instance: HaltOverride, created: bool, **kwargs) -> None:
+    if created:
+        table_id = Round.objects.order_by().filter(pk=instance.round_id).values_list("table_id", flat=True).first()
+        _of_table("halt_override", table_id, {"id": instance.pk})
+
+
+def finding_saved(sender, instance: Finding, created: bool, **kwargs) -> None:
+    _of_table("finding", instance.table_id, {"id": instance.pk, "status": instance.status, "code": instance.code})
+
+
+def shift_saved(sender, instance: TableShift, created: bool, **kwargs) -> None:
+    _of_table("shift", instance.table_id, {"id": instance.pk, "status": instance.status})
+
+
+def float_event_saved(sender, instance: FloatEvent, created: bool, **kwargs) -> None:
+    if created:
+        table_id = TableShift.objects.filter(pk=instance.shift_id).values_list("table_id", flat=True).first()
+        _of_table("float", table_id, {"id": instance.pk, "kind": instance.kind})
+
+
+def signal_saved(sender, instance: IntegritySignal, created: bool, **kwargs) -> None:
+    _of_table("integrity_signal", instance.table_id, {"id": instance.pk, "kind": instance.kind})
+
+
+def audit_run_saved(sender, instance: AuditRun, **kwargs) -> None:
+    services.event_record("audit_run", pit_id=None, payload={"id": instance.pk, "status": instance.status})
+
+
+def audit_run_progressed(sender, run_id: int, **kwargs) -> None:
+    services.event_record("audit_run", pit_id=None, payload={"id": run_id})
+
+
+_SAVED = (
+    (Incident, incident_saved),
+    (Approval, approval_saved),
+    (HaltOverride, halt_override_saved),
+    (Finding, finding_saved),
+    (TableShift, shift_saved),
+    (FloatEvent, float_event_saved),
+    (IntegritySignal, signal_saved),
+    (AuditRun, audit_run_saved),
+)
+
+
+def connect() -> None:
+    hooks.subscribe(rounds_logged)
+    hooks.subscribe_progress(table_progress)
+    run_progressed.connect(audit_run_progressed, dispatch_uid="live.audit_run_progressed")
+    for model, receiver in _SAVED:
+        post_save.connect(receiver, sender=model, dispatch_uid=f"live.{model.__name__}")
