@@ -27,6 +27,11 @@ class Migration(migrations.Migration):
     dependencies = [
         ('audit', '0005_rollups'),
     ]
+    # The fill reads the rounds' own status column, which dealing's append-only migration moves out:
+    # it must run before it, whatever order the graph's other leaves would give.
+    run_before = [
+        ('dealing', '0008_append_only'),
+    ]
 
     operations = [
         migrations.AddField(

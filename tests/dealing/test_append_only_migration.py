@@ -11,7 +11,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 from dealing.models import Round, RoundAudit, Supersession
-from tests.factories import PitFactory, TableFactory, UserFactory
+from tests.factories import PitFactory, TableFactory
 
 BEFORE = [("dealing", "0006_chain_v2")]
 
@@ -23,7 +23,9 @@ def test_the_migration_moves_audit_verdicts_and_supersessions_beside_the_rounds(
     old = executor.loader.project_state(BEFORE).apps
     OldRound, OldApproval = (old.get_model("dealing", name) for name in ("Round", "Approval"))
     table = TableFactory(name="R-1", pit=PitFactory(name="Pit A"))
-    dealer, boss = UserFactory(username="dealer1"), UserFactory(username="pitboss1")
+    # The users of that state too: today's models chain every saved user in a table 0006 lacks.
+    OldUser = old.get_model("auth", "User")
+    dealer, boss = (OldUser.objects.create(username=name) for name in ("dealer1", "pitboss1"))
     audited_at = timezone.now()
     # 0: superseded by 2 (approved); 1: in force, findings; 3: a rejected correction of 1; 4: pending of 1.
     stored = [
