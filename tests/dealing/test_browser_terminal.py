@@ -387,6 +387,7 @@ def test_a_reload_mid_round_resumes_at_the_same_entry(browser_page, make_user, f
     keys("Enter", "t")  # the Bet as before; box 1 hits a ten
     kept = until_kept(table, 5)
     assert [e["e"] for e in kept] == ["deal", "deal", "bet", "open", "hit"]
+    page.wait_for_selector("#term-moves:has-text('stand')")  # the page has drawn the hit too
     felt, prompt = page.locator("#term-boxes").inner_text(), page.locator("#term-prompt").inner_text()
 
     page.reload()  # a reload, a lost connection, a crashed browser: the page comes back from the server
