@@ -545,6 +545,7 @@ CELERY_TASK_ROUTES = {
     "books.tasks.*": {"queue": "reports"},
     "casino.*": {"queue": "notifications"},
     "notifications.*": {"queue": "notifications"},
+    "live.*": {"queue": "reports"},  # the live floor's housekeeping, never ahead of an audit
 }
 # Every task: a soft limit (SoftTimeLimitExceeded raised in the task, which its transaction rolls
 # back) and a hard one (the child process killed). Audit tasks take a second or two; the defaults

@@ -14,6 +14,7 @@ from decimal import Decimal
 import pytest
 
 from books.integrity import detection as s
+from books.integrity.advantage_floor import blackjack_table, ochko_table
 
 ALPHA = 0.05
 # Small minimums, so that many tests run on each floor: the level must hold however many there are.
@@ -74,8 +75,19 @@ def floor(
         rate = procedure_rate * (8 if plant[0] == "procedure" and dealer == plant[1] else 1)
         if rng.random() < rate:
             procedure.append(s.EventRow(dealer, table, None))
+    # The counted shoes of the period: a blackjack and an Ochko table of honest players (flat,
+    # random and drifting bettors), so that the advantage-play test runs in the same scan as the rest
+    # and is corrected with them; its planted players are in tests/books/test_signals_advantage.py.
+    shoes = max(1, rounds // 170)
+    counted = blackjack_table(rng, 1001, ["flat", "random", "drifting"], shoes)
+    counted += ochko_table(rng, 1002, ["random", "drifting"], shoes)
     return dict(
-        stakes=stakes, incidents=incidents, procedure=procedure, rounds_by_dealer=by_dealer, rounds_by_table=by_table
+        stakes=stakes,
+        incidents=incidents,
+        procedure=procedure,
+        rounds_by_dealer=by_dealer,
+        rounds_by_table=by_table,
+        counted=counted,
     )
 
 

@@ -26,6 +26,7 @@ ROUTES = {
     "notifications.tasks.send_emails": "notifications",
     "notifications.tasks.email_sweep": "notifications",
     "notifications.tasks.digest_daily": "notifications",
+    "live.events_prune": "reports",
 }
 
 

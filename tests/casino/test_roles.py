@@ -214,6 +214,7 @@ def test_navigation_shows_each_role_what_it_may_use(make_user):
             "Floor",
             "Tables",
             "Log a round",
+            "Live floor",
             "Incidents",
             "Pit queue",
             "Game nights",
@@ -232,6 +233,7 @@ def test_navigation_shows_each_role_what_it_may_use(make_user):
         AUDITOR: [
             "Floor",
             "Tables",
+            "Live floor",
             "Incidents",
             "Game nights",
             "Float",
@@ -256,6 +258,7 @@ def test_navigation_shows_each_role_what_it_may_use(make_user):
         "Floor",
         "Tables",
         "Log a round",
+        "Live floor",
         "Drills",
         "Incidents",
         "My progress",
