@@ -180,7 +180,7 @@ class Models:
         return "played_at" if any(f.name == "played_at" for f in self.Round._meta.get_fields()) else "logged_at"
 
 
-def _add(bucket: dict, key: tuple, values: tuple, sign: int) -> None:
+def add_into(bucket: dict, key: tuple, values: tuple, sign: int) -> None:
     row = bucket.get(key)
     if row is None:
         bucket[key] = [sign * v for v in values]
@@ -246,11 +246,11 @@ def _snapshot(m: Models, round_ids, shoe_ids, *, lock: bool = False) -> tuple[_S
             key = (*time_key(played_at), table_id, dealer_id or 0, variant)
             rows[pk] = (status, audit_status, variant, key)
             if status == RECORDED and audit_status == PENDING:
-                _add(snap.pending, (key[0], table_id, dealer_id or 0), (1,), 1)
+                add_into(snap.pending, (key[0], table_id, dealer_id or 0), (1,), 1)
             if status != RECORDED or audit_status == PENDING:
                 continue
             # Without the handle: only the rounds that enter or leave need it (see `changes`).
-            _add(snap.rounds, key, _round_values(audit_status, ZERO, ZERO, logged, owed), 1)
+            add_into(snap.rounds, key, _round_values(audit_status, ZERO, ZERO, logged, owed), 1)
         in_force = {pk: row[2] for pk, row in rows.items() if row[0] == RECORDED}
         if in_force:
             for played_at, table_id, dealer_id, round_id, code, severity, status, classification, delta in (
@@ -279,7 +279,7 @@ def _snapshot(m: Models, round_ids, shoe_ids, *, lock: bool = False) -> tuple[_S
                     status,
                     classification or "",
                 )
-                _add(snap.findings, key, _finding_values(delta), 1)
+                add_into(snap.findings, key, _finding_values(delta), 1)
     if shoe_ids:
         variants = dict(m.Shoe.objects.filter(pk__in=list(shoe_ids)).values_list("pk", "table__variant"))
         for played_at, table_id, dealer_id, shoe_id, code, severity, status, classification, delta in (
@@ -308,7 +308,7 @@ def _snapshot(m: Models, round_ids, shoe_ids, *, lock: bool = False) -> tuple[_S
                 status,
                 classification or "",
             )
-            _add(snap.findings, key, _finding_values(delta), 1)
+            add_into(snap.findings, key, _finding_values(delta), 1)
     return snap, rows
 
 
@@ -357,41 +357,43 @@ def changes(*, round_ids=(), shoe_ids=(), handles: dict | None = None, models: M
     rounds_delta: dict[tuple, list] = {}
     for bucket, sign in ((after.rounds, 1), (before.rounds, -1)):
         for key, values in bucket.items():
-            _add(rounds_delta, key, values, sign)
+            add_into(rounds_delta, key, values, sign)
     for pk in moving:
         # The handle of a round that entered (+) or left (−), on its key.
         initial, total = handles[pk]
         if _counted(after_rows.get(pk)):
-            _add(rounds_delta, after_rows[pk][3], (0, 0, 0, 0, initial, total, 0, 0, initial * initial), 1)
+            add_into(rounds_delta, after_rows[pk][3], (0, 0, 0, 0, initial, total, 0, 0, initial * initial), 1)
         else:
-            _add(rounds_delta, before_rows[pk][3], (0, 0, 0, 0, initial, total, 0, 0, initial * initial), -1)
+            add_into(rounds_delta, before_rows[pk][3], (0, 0, 0, 0, initial, total, 0, 0, initial * initial), -1)
     findings_delta: dict[tuple, list] = {}
     for bucket, sign in ((after.findings, 1), (before.findings, -1)):
         for key, values in bucket.items():
-            _add(findings_delta, key, values, sign)
+            add_into(findings_delta, key, values, sign)
     _apply(m, rounds_delta, findings_delta)
     if models is None:  # the live tables (a data migration's historical models may predate the counter)
         pending_delta: dict[tuple, list] = {}
         for bucket, sign in ((after.pending, 1), (before.pending, -1)):
             for key, values in bucket.items():
-                _add(pending_delta, key, values, sign)
-        _apply_pending(pending_delta)
+                add_into(pending_delta, key, values, sign)
+        from .pending_rollup import pending_apply
+
+        pending_apply(pending_delta)
 
 
-def _nonzero(values) -> bool:
+def nonzero(values) -> bool:
     return any(v != 0 for v in values)
 
 
 def _apply(m: Models, rounds_delta: dict, findings_delta: dict) -> None:
-    rows = sorted((key, values) for key, values in rounds_delta.items() if _nonzero(values))
+    rows = sorted((key, values) for key, values in rounds_delta.items() if nonzero(values))
     if rows:
-        _upsert(m.Rollup, KEY, ROUND_COUNTERS, rows)
-    rows = sorted((key, values) for key, values in findings_delta.items() if _nonzero(values))
+        upsert(m.Rollup, KEY, ROUND_COUNTERS, rows)
+    rows = sorted((key, values) for key, values in findings_delta.items() if nonzero(values))
     if rows:
-        _upsert(m.RollupFinding, FINDING_KEY, FINDING_COUNTERS, rows)
+        upsert(m.RollupFinding, FINDING_KEY, FINDING_COUNTERS, rows)
 
 
-def _upsert(model, key_names, counter_names, rows) -> None:
+def upsert(model, key_names, counter_names, rows) -> None:
     """One INSERT … ON CONFLICT DO UPDATE SET x = x + EXCLUDED.x for all rows (PostgreSQL and SQLite
     alike), in key order."""
     qn = connection.ops.quote_name
@@ -415,84 +417,6 @@ def _upsert(model, key_names, counter_names, rows) -> None:
         )
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
-
-
-# --- the rounds waiting for their audit (PendingRollup) ----------------------------------------------
-
-PENDING_KEY = ("day", "table_id", "dealer_id")
-
-
-def _apply_pending(delta: dict) -> None:
-    from .models import PendingRollup
-
-    rows = sorted((key, values) for key, values in delta.items() if _nonzero(values))
-    if rows:
-        _upsert(PendingRollup, PENDING_KEY, ("rounds",), rows)
-
-
-def pending_written(round_ids) -> None:
-    """Rounds just written whose pending audit rows were just inserted (audit/state.py, in the same
-    transaction): those in force — an original; a correction enters force, and is counted, when a
-    pit boss approves it (`changes`) — are added to their (day, table, dealer)'s counter."""
-    from dealing.models import Round
-
-    if not round_ids:
-        return
-    delta: dict[tuple, list] = {}
-    for played_at, table_id, dealer_id in (
-        Round.objects.filter(pk__in=one_of(sorted(round_ids)), supersedes__isnull=True)
-        .order_by()
-        .values_list("played_at", "table_id", "dealer_id")
-    ):
-        _add(delta, (time_key(played_at)[0], table_id, dealer_id or 0), (1,), 1)
-    _apply_pending(delta)
-
-
-def pending_direct() -> dict[tuple, list]:
-    """The counters computed afresh: the pending audit rows of the rounds in force."""
-    from dealing.models import RoundAudit, in_force_q
-
-    out: dict[tuple, list] = {}
-    for played_at, table_id, dealer_id in (
-        RoundAudit.objects.filter(in_force_q("round"), status=PENDING)
-        .order_by()
-        .values_list("round__played_at", "round__table_id", "round__dealer_id")
-        .iterator(chunk_size=2000)
-    ):
-        _add(out, (time_key(played_at)[0], table_id, dealer_id or 0), (1,), 1)
-    return out
-
-
-def pending_rebuild() -> int:
-    """Replace the counters by `pending_direct()` (under the same lock as a rebuild); rows written."""
-    from .models import PendingRollup
-
-    with transaction.atomic():
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute(
-                    f"LOCK TABLE {connection.ops.quote_name(PendingRollup._meta.db_table)} IN EXCLUSIVE MODE"
-                )
-        counts = pending_direct()
-        PendingRollup.objects.all().delete()
-        _apply_pending(counts)
-    return sum(1 for v in counts.values() if _nonzero(v))
-
-
-def pending_differences() -> list[str]:
-    from .models import PendingRollup
-
-    want = {k: v for k, v in pending_direct().items() if _nonzero(v)}
-    have = {
-        (day, table, dealer): [n]
-        for day, table, dealer, n in PendingRollup.objects.values_list(*PENDING_KEY, "rounds")
-        if n
-    }
-    return [
-        f"pending {key}: stored {have.get(key)}, from the rounds {want.get(key)}"
-        for key in sorted(set(want) | set(have), key=repr)
-        if want.get(key) != have.get(key)
-    ]
 
 
 # --- audit's subscription to dealing's changes ------------------------------------------------------
@@ -546,7 +470,7 @@ def direct(*, models: Models | None = None, batch: int = 2000, progress=None) ->
                 outcome = None
             initial, total = handle(document, outcome)
             key = (*time_key(played_at), table_id, dealer_id or 0, variant)
-            _add(rounds, key, _round_values(audit_status, initial, total, logged, owed), 1)
+            add_into(rounds, key, _round_values(audit_status, initial, total, logged, owed), 1)
         for played_at, table_id, dealer_id, round_id, code, severity, status, classification, delta in (
             m.Finding.objects.filter(round_id__in=one_of(list(variants)))
             .order_by()
@@ -573,7 +497,7 @@ def direct(*, models: Models | None = None, batch: int = 2000, progress=None) ->
                 status,
                 classification or "",
             )
-            _add(findings, key, _finding_values(delta), 1)
+            add_into(findings, key, _finding_values(delta), 1)
         done += len(part)
         if progress:
             progress(done)
@@ -597,7 +521,7 @@ def direct(*, models: Models | None = None, batch: int = 2000, progress=None) ->
             status,
             classification or "",
         )
-        _add(findings, key, _finding_values(delta), 1)
+        add_into(findings, key, _finding_values(delta), 1)
     return rounds, findings
 
 
@@ -607,12 +531,12 @@ def stored(*, models: Models | None = None) -> tuple[dict, dict]:
     rounds = {}
     for row in m.Rollup.objects.values_list(*KEY, *ROUND_COUNTERS):
         key, values = tuple(row[: len(KEY)]), list(row[len(KEY) :])
-        if _nonzero(values):
+        if nonzero(values):
             rounds[key] = values
     findings = {}
     for row in m.RollupFinding.objects.values_list(*FINDING_KEY, *FINDING_COUNTERS):
         key, values = tuple(row[: len(FINDING_KEY)]), list(row[len(FINDING_KEY) :])
-        if _nonzero(values):
+        if nonzero(values):
             findings[key] = values
     return rounds, findings
 
@@ -636,8 +560,10 @@ def rebuild(*, models: Models | None = None, batch: int = 2000, progress=None) -
         m.RollupFinding.objects.all().delete()
         _apply(m, rounds, findings)
         if models is None:
+            from .pending_rollup import pending_rebuild
+
             pending_rebuild()
-    return (sum(1 for v in rounds.values() if _nonzero(v)), sum(1 for v in findings.values() if _nonzero(v)))
+    return (sum(1 for v in rounds.values() if nonzero(v)), sum(1 for v in findings.values() if nonzero(v)))
 
 
 def differences(*, models: Models | None = None) -> list[str]:
@@ -646,11 +572,13 @@ def differences(*, models: Models | None = None) -> list[str]:
     have_r, have_f = stored(models=models)
     out = []
     for name, want, have in (("rollup", want_r, have_r), ("finding rollup", want_f, have_f)):
-        want = {k: [Decimal(v) for v in vals] for k, vals in want.items() if _nonzero(vals)}
+        want = {k: [Decimal(v) for v in vals] for k, vals in want.items() if nonzero(vals)}
         have = {k: [Decimal(v) for v in vals] for k, vals in have.items()}
         for key in sorted(set(want) | set(have), key=repr):
             if want.get(key) != have.get(key):
                 out.append(f"{name} {key}: stored {have.get(key)}, from the rounds {want.get(key)}")
     if models is None:
+        from .pending_rollup import pending_differences
+
         out += pending_differences()
     return out

@@ -60,7 +60,7 @@ def rounds_record_pending(*, round_ids) -> None:
     """Rounds just written, not audited yet: their pending rows (a row already there is kept), and
     the counter of rounds waiting for audit (audit.models.PendingRollup) raised by the rows inserted,
     in the same transaction — audit/rollups.py `changes` lowers it when their verdict is written."""
-    from .rollups import pending_written
+    from .pending_rollup import pending_written
 
     ids = sorted({int(pk) for pk in round_ids})
     if not ids:

@@ -103,7 +103,7 @@ from dealing.models import Incident, Shoe  # noqa: E402
 
 def audit_pending(rounds) -> None:
     """The rounds (a queryset or ids) as not audited yet: their audit rows back to pending."""
-    from audit.rollups import pending_rebuild
+    from audit.pending_rollup import pending_rebuild
     from dealing.choices import AuditStatus
     from dealing.models import RoundAudit
 

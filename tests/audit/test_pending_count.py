@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from audit import rollups
+from audit import pending_rollup, rollups
 from audit.dashboard import audit_backlog_count
 from audit.services.rounds import rounds_audit
 from casino.scope import scope_q
@@ -45,7 +45,7 @@ def test_the_dashboard_counts_the_rounds_still_to_audit_in_its_period_and_scope(
     Round.objects.filter(pk=pit_a[0].pk).update(played_at=timezone.now() - timedelta(days=40))
     superseded(pit_a[1], by=pit_a[5], decided_by=people.pit_boss)
     # The factories write behind the services' back: the counters are what a rebuild gives.
-    rollups.pending_rebuild()
+    pending_rollup.pending_rebuild()
 
     assert _dashboard_pending(people.auditor) == _direct(people.auditor) == 3
     assert _dashboard_pending(people.pit_boss) == _direct(people.pit_boss) == 2  # pit A only
