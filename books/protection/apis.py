@@ -97,7 +97,7 @@ class PlayerEvaluationApi(APIView):
     def get(self, request, player: str):
         period = request_period(request)
         report = evaluate(request.user, player, period)
-        deviations = sorted((d for d in report.decisions + report.insurance if d.deviation), key=lambda d: -d.ev_lost)
+        deviations = report.costliest_deviations()
         data = {
             **report.summary(),
             "date_from": period.date_from,

@@ -38,7 +38,7 @@ def player_evaluation(request, player: str):
         rows = {"rounds": round_rows, "decisions": decision_rows, "sessions": session_rows}[wanted](report)
         name = f"player-{player}-{wanted}-{period.date_from:%Y%m%d}-{period.date_to:%Y%m%d}"
         return export_response(request, rows, f"{name}.csv", title=_("Player evaluation"))
-    deviations = sorted((d for d in report.decisions + report.insurance if d.deviation), key=lambda d: -d.ev_lost)
+    deviations = report.costliest_deviations()
     figures = {
         "player": player,
         "period": period,

@@ -116,10 +116,15 @@ class Evaluation:
     sessions: list[Session]
     insurance: list[Decision]
 
+    def costliest_deviations(self) -> list[Decision]:
+        """Every deviation from the optimal play, insurance included, the costliest first (the page's
+        and the API's table)."""
+        return sorted((d for d in self.decisions + self.insurance if d.deviation), key=lambda d: -d.ev_lost)
+
     # --- the summary ---------------------------------------------------------------------------
 
     def summary(self) -> dict:
-        played = [d for d in self.decisions]
+        played = self.decisions
         deviations = [d for d in played if d.deviation]
         wagered = sum((r.wager for r in self.rounds), Decimal(0))
         net = sum((r.net for r in self.rounds), Decimal(0))

@@ -91,44 +91,38 @@ def rules(name: str) -> ModuleType:
     return module
 
 
+def _slot(name: str, slot: str, missing: str) -> ModuleType:
+    """The module a game registers in `slot` (ValueError "<missing> <name>" when it registers none)."""
+    game = get(name)
+    path = None if game is None else getattr(game, slot)
+    if path is None:
+        raise ValueError(f"{missing} {name!r}")
+    return _import(path)
+
+
 def simulator(name: str) -> ModuleType:
     """The simulator module of a game (ValueError when the game has none)."""
-    game = get(name)
-    if game is None or game.simulator is None:
-        raise ValueError(f"no simulator for {name!r}")
-    return _import(game.simulator)
+    return _slot(name, "simulator", "no simulator for")
 
 
 def odds(name: str) -> ModuleType:
     """The dealer-odds module of a game (ValueError when the game has none)."""
-    game = get(name)
-    if game is None or game.odds is None:
-        raise ValueError(f"no dealer odds for {name!r}")
-    return _import(game.odds)
+    return _slot(name, "odds", "no dealer odds for")
 
 
 def math(name: str) -> ModuleType:
     """The game-math module of a game (ValueError when the game has none)."""
-    game = get(name)
-    if game is None or game.math is None:
-        raise ValueError(f"no game math for {name!r}")
-    return _import(game.math)
+    return _slot(name, "math", "no game math for")
 
 
 def count(name: str) -> ModuleType:
     """The count module of a game (ValueError when its shoe is not counted)."""
-    game = get(name)
-    if game is None or game.count is None:
-        raise ValueError(f"no count for {name!r}")
-    return _import(game.count)
+    return _slot(name, "count", "no count for")
 
 
 def evaluation(name: str) -> ModuleType:
     """The module judging a player's decisions in a game (ValueError when the game has none)."""
-    game = get(name)
-    if game is None or game.evaluation is None:
-        raise ValueError(f"no player evaluation for {name!r}")
-    return _import(game.evaluation)
+    return _slot(name, "evaluation", "no player evaluation for")
 
 
 def evaluated() -> tuple[str, ...]:
