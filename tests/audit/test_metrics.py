@@ -9,9 +9,10 @@ from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
 from audit import metrics
+from dealing.choices import Decision
 from dealing.engine.simulators import simulate
-from dealing.models import ChainCheck
-from dealing.services import round_log
+from dealing.models import ChainCheck, Round, in_force_q
+from dealing.services import round_amend, round_amendment_decide, round_log
 from tests.audit.conftest import sim_doc
 
 pytestmark = pytest.mark.django_db
@@ -44,6 +45,34 @@ def test_rounds_backlog_checkpoint_and_verification(client, people, floor):
     assert 119 <= figures[("casino_checkpoint_age_seconds", ())] < 180
     assert figures[("casino_chain_verification_ok", ())] == 0
     assert figures[("casino_metrics_read_ok", (("figure", "rounds"),))] == 1
+
+
+def test_rounds_logged_counts_each_round_in_force_once_audited_or_not(
+    client, eager, people, floor, log_rounds, django_capture_on_commit_callbacks
+):
+    """The count is read from the day counters (audited + waiting), never a COUNT(*) of the rounds,
+    so it must agree with the rounds themselves: once audited a round moves from the backlog to the
+    audited counter and is still counted once; an approved correction replaces its round."""
+    before = scrape(client)
+    rows = log_rounds(floor.table_a, people.dealer, n=5, seed=7)
+    after = scrape(client)
+    assert after[("casino_rounds_logged_total", ())] == before[("casino_rounds_logged_total", ())] + 5
+    assert after[("casino_audit_backlog", ())] == before[("casino_audit_backlog", ())]  # all audited
+    original = rows[0][0]
+    fixed = sim_doc(
+        next(iter(simulate("ochko", 1, seed=99, table_min=floor.table_a.min_bet, table_max=floor.table_a.max_bet))),
+        table=floor.table_a,
+        dealer=people.dealer,
+    )
+    fixed["id"] = str(original.uid)
+    amendment = round_amend(round=original, document=fixed, amended_by=people.dealer, reason="Another round's log.")
+    with django_capture_on_commit_callbacks(execute=True):
+        round_amendment_decide(
+            round=amendment, decided_by=people.pit_boss, decision=Decision.APPROVED, comment="Seen on camera."
+        )
+    final = scrape(client)
+    assert final[("casino_rounds_logged_total", ())] == after[("casino_rounds_logged_total", ())]
+    assert final[("casino_rounds_logged_total", ())] == Round.objects.filter(in_force_q()).count()
 
 
 def test_no_checkpoint_and_no_verification_yet_are_left_out(client):
