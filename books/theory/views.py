@@ -10,6 +10,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from casino.choices import Variant
 from casino.errors import ServiceError
 from casino.exports import export_response
 from casino.pdf import pdf_response
@@ -67,6 +68,7 @@ def _form_context(request, error: ServiceError | None, query: dict | None = None
         "q": values,
         "pits": pits,
         "by_choices": BY,
+        "games": Variant.choices,
         "error": error.message if error else None,
         "error_field": error.extra.get("field") if error else None,
     }

@@ -34,6 +34,7 @@ class Game:
     terminal: str = ""  # what the table terminal asks of a stake (dealing.games.terminal.TerminalGame)
     math: str = ""  # its game math pages and API (dealing.games.math.GameMath)
     nights: str = ""  # the app that keeps its game nights, where the bank rotates among the players (ledger)
+    words: str = ""  # its own words where shared pages say something else (a mapping; see `word`)
 
     def slot(self, name: str):
         """What a slot names, imported; None when the game leaves it empty."""
@@ -93,6 +94,15 @@ def layout_for(variant: str):
 def slot_of(variant: str, name: str):
     """What a game's slot `name` holds, imported; None for an unknown game or an empty slot."""
     return _slot_of(variant, name)
+
+
+def word(variant: str, name: str):
+    """A shared page's word or sentence as this game says it (its `words` mapping), else the shared
+    one (`dealing.games.words.SHARED`): e.g. the table's limits are ochko's Ante, everyone else's bet."""
+    from .words import SHARED
+
+    own = _slot_of(variant, "words") or {}
+    return own.get(name, SHARED[name])
 
 
 def filled(name: str) -> list[tuple[Game, object]]:

@@ -35,6 +35,8 @@ class TerminalGame:
     # The game's own word for each of its wagers where the floor's differs from the shared one (the
     # seed's "Bet" of ochko is not blackjack's bet): lazy translations, by wager.
     wager_words: Mapping[str, Any] = field(default_factory=dict)
+    # Its action keys on the keypad and in the key help: a template drawing part "pad" and part "help".
+    keys_template: str = ""
 
     def wager_word(self, wager: str) -> str | None:
         word = self.wager_words.get(wager)

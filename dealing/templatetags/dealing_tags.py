@@ -129,3 +129,11 @@ def signed(value) -> str:
     if amount < 0:
         return f"−{money(-amount)}"
     return "0"
+
+
+@register.filter
+def game_word(variant: str, name: str):
+    """`{{ table.variant|game_word:"limits" }}`: the game's own word on a shared page (games.word)."""
+    from dealing import games
+
+    return games.word(variant, name)

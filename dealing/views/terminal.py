@@ -114,6 +114,7 @@ def table_terminal(request, name: str):
             "dealers": dealers,
             "may_store": may_store,
             "extra": extra,
+            "keys_template": game.keys_template if game is not None else "",
             "form_url": reverse("dealing:round_new", kwargs={"name": table.name}),
             "boxes_range": range(1, (table.boxes or 0) + 1),
             "left_behind": selectors.terminal_drafts_left_behind(table) if game is not None else [],

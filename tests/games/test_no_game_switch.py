@@ -13,6 +13,7 @@ as data (a demo floor's tables, an example document, a message) is not a switch 
 """
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -130,3 +131,48 @@ def test_the_scan_finds_a_switch(source):
 )
 def test_the_scan_leaves_data_and_registry_questions_alone(source):
     assert not switches(source, game_names(), _members())
+
+
+# --- templates ------------------------------------------------------------------------------------
+
+TAG = re.compile(r"{%\s*(?:if|elif)\b(.*?)%}", re.S)
+
+
+def template_switches(source: str, names: set[str]) -> list[str]:
+    """The `{% if %}` / `{% elif %}` tags of a template that compare with a game's name."""
+    quoted = "|".join(re.escape(n) for n in sorted(names))
+    compare = re.compile(rf"""(?:==|!=|\bin)\s*\(?\s*["'](?:{quoted})["']|["'](?:{quoted})["']\s*(?:==|!=|\bin\b)""")
+    return [tag.group(0) for tag in TAG.finditer(source) if compare.search(tag.group(1))]
+
+
+def test_no_shared_template_switches_on_a_game():
+    """A game's own templates carry its name in their path (round_form_<game>.html, gamemath/<game>…);
+    every other template asks the registry (a game's words, its terminal keys) or the variant choices."""
+    names = game_names()
+    found = {}
+    for path in sorted((ROOT / "templates").rglob("*.html")):
+        rel = path.relative_to(ROOT).as_posix()
+        if any(name in rel for name in names):
+            continue
+        hits = template_switches(path.read_text(encoding="utf-8"), names)
+        if hits:
+            found[rel] = hits
+    assert not found, "templates switching on a game's name (ask the registry instead):\n" + "\n".join(
+        f"  {rel}: {hit}" for rel, hits in found.items() for hit in hits
+    )
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        '{% if table.variant == "ochko" %}x{% endif %}',
+        "{% elif 'blackjack' == v %}",
+        '{% if q.variant != "veintiuno" %}',
+    ],
+)
+def test_the_template_scan_finds_a_switch(source):
+    assert template_switches(source, game_names())
+
+
+def test_the_template_scan_leaves_data_alone():
+    assert not template_switches('<option value="ochko">21 Ochko</option>{% if q.variant == value %}', game_names())

@@ -34,4 +34,12 @@ def felt(walk) -> dict:
 
 WAGER_WORDS = {"bet": pgettext_lazy("blackjack wager", "Bet")}
 
-TERMINAL = TerminalGame("bet", 1, letters=False, side_bet="jackpot", felt=felt, wager_words=WAGER_WORDS)
+TERMINAL = TerminalGame(
+    "bet",
+    1,
+    letters=False,
+    side_bet="jackpot",
+    felt=felt,
+    wager_words=WAGER_WORDS,
+    keys_template="dealing/_terminal_keys_blackjack.html",
+)

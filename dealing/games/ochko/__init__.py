@@ -12,4 +12,5 @@ GAME = Game(
     math="dealing.games.ochko.math.MATH",
     theory="dealing.games.ochko.theory.edge",
     terminal="dealing.games.ochko.terminal.TERMINAL",
+    words="dealing.games.ochko.words.WORDS",
 )

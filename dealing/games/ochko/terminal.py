@@ -37,4 +37,11 @@ WAGER_WORDS = {
     "bet": pgettext_lazy("ochko wager", "Bet"),
 }
 
-TERMINAL = TerminalGame("ante", 3, ("dealer_bet",), felt=felt, wager_words=WAGER_WORDS)
+TERMINAL = TerminalGame(
+    "ante",
+    3,
+    ("dealer_bet",),
+    felt=felt,
+    wager_words=WAGER_WORDS,
+    keys_template="dealing/_terminal_keys_ochko.html",
+)
