@@ -27,7 +27,7 @@ from django.utils.translation import gettext_lazy
 
 from casino.roles import DEALER, has_role
 from casino.validators import TextValidator
-from dealing import chain, engine
+from dealing import chain, engine, games
 from dealing.engine.base import PAY, TAKE
 from dealing.games.building import Built, Source, amount_json
 
@@ -176,7 +176,6 @@ class RoundForm(forms.Form):
     template_name = ""
     # What the page around the form says of the game (round_new.html): the word for the table's
     # limits, the order Tab goes in, the game's own keys, how cards are typed, its script if any.
-    limits_word = gettext_lazy("Bet")
     tab_help = gettext_lazy("next field: box 1 → 6, then your cards")
     key_help: tuple = ()
     cards_help = gettext_lazy(
@@ -184,6 +183,15 @@ class RoundForm(forms.Form):
         "is the one dealt; then each card it drew."
     )
     script = ""  # a static file, e.g. "dealing/round_form_blackjack.js"
+    # What the shared script (round_form.js) does for the game: draw each lettered stake's chips and
+    # a box in play; empty a "leave"'s amount (a game that logs a leave without one).
+    lettered_stakes = False
+    leave_moves_nothing = False
+
+    @property
+    def limits_word(self):
+        """The wager the table's limits are written in, as the game says it (games.word)."""
+        return games.word(self.variant, "limits")
 
     round_id = forms.UUIDField(widget=forms.HiddenInput)
 

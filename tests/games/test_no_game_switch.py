@@ -176,3 +176,21 @@ def test_the_template_scan_finds_a_switch(source):
 
 def test_the_template_scan_leaves_data_alone():
     assert not template_switches('<option value="ochko">21 Ochko</option>{% if q.variant == value %}', game_names())
+
+
+def test_no_shared_script_switches_on_a_game():
+    """The same for the project's scripts: a shared one reads what the game's form or page says
+    (data attributes from its wing), never the game's name; vendored files are not ours."""
+    names = game_names()
+    quoted = "|".join(re.escape(n) for n in sorted(names))
+    compare = re.compile(rf"""[!=]==?\s*["'](?:{quoted})["']|["'](?:{quoted})["']\s*[!=]==?""")
+    found = {}
+    for app in APPS:
+        for path in sorted((ROOT / app).rglob("static/**/*.js")):
+            rel = path.relative_to(ROOT).as_posix()
+            if "vendor" in rel or any(name in path.name for name in names):
+                continue
+            hits = [m.group(0) for m in compare.finditer(path.read_text(encoding="utf-8"))]
+            if hits:
+                found[rel] = hits
+    assert not found, f"scripts switching on a game's name: {found}"

@@ -64,7 +64,8 @@ class OchkoRoundForm(RoundForm):
     template_name = "dealing/round_form_ochko.html"
     default_renderer = QUICK_WIDGETS
     pack_words = gettext_lazy("the 36-card pack (6 to A)")
-    limits_word = gettext_lazy("Ante")
+    lettered_stakes = True  # boxes of stakes a, b, c, each with its chips (round_form.js)
+    leave_moves_nothing = True  # a wager left where it is is logged without an amount
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

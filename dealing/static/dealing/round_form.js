@@ -2,8 +2,9 @@
    cards drawn as they are typed, stake chips, p/t/l/o in a result, Alt+1…6 to a box, Ctrl+Enter
    to save, a second player's rows shown as soon as he is entered, empty boxes skipped by Tab.
    No framework; htmx swaps the form after a check and this file listens by delegation.
-   What is the same for every game lives here; the ochko boxes too (blackjack's hands are in
-   round_form_blackjack.js, which the blackjack form loads beside this file). */
+   What is the same for every game lives here, and what a form asks by its data attributes (lettered
+   stakes, a leave without an amount); blackjack's hands are in round_form_blackjack.js, which the
+   blackjack form loads beside this file. */
 (function () {
   "use strict";
 
@@ -152,18 +153,20 @@
     var select = row.querySelector("select");
     var amount = row.querySelector("input");
     select.value = row.getAttribute("data-owed-result");
-    // Ochko logs a leave without an amount; blackjack with the wager it returns.
-    amount.value = select.value === "leave" && isOchko(row.closest("form")) ? "" : row.getAttribute("data-owed-amount");
+    // A game may log a leave without an amount (its form says so); else with the wager it returns.
+    amount.value = select.value === "leave" && leaveMovesNothing(row.closest("form")) ? "" : row.getAttribute("data-owed-amount");
     select.dispatchEvent(new Event("change", { bubbles: true }));
     return true;
   }
 
-  function isOchko(form) { return !form.dataset.variant || form.dataset.variant === "ochko"; }
+  /* What the game's form asks of this script (data attributes its form class sets). */
+  function letteredStakes(form) { return form.hasAttribute("data-lettered-stakes"); }
+  function leaveMovesNothing(form) { return form.hasAttribute("data-leave-moves-nothing"); }
 
   function init(form) {
     if (!form || form.dataset.ready) return;
     form.dataset.ready = "1";
-    if (!isOchko(form)) return;
+    if (!letteredStakes(form)) return;
     form.querySelectorAll("[data-settle-for]").forEach(function (el) {
       refreshStake(form, el.getAttribute("data-settle-for"));
     });
@@ -174,7 +177,7 @@
 
   document.addEventListener("input", function (ev) {
     var form = ev.target.closest && ev.target.closest("#round-form");
-    if (!form || !isOchko(form)) return;
+    if (!form || !letteredStakes(form)) return;
     var t = ev.target;
     if (t.classList.contains("cards-input")) renderCards(form, t);
     var m = /^s(\d[abc])_/.exec(t.name || "");
@@ -187,13 +190,13 @@
     var t = ev.target;
     var form = t.closest && t.closest("#round-form");
     if (!form) return;
-    if (!isOchko(form)) return;
+    if (!letteredStakes(form)) return;
     var m = /^s(\d[abc])_/.exec(t.name || "");
     if (m) refreshStake(form, m[1]);
     if (t.matches("select.result")) {
       var row = t.closest(".settle-row");
       var amount = row && row.querySelector("input");
-      if (amount && t.value === "leave") amount.value = "";  // an ochko leave moves nothing
+      if (amount && t.value === "leave" && leaveMovesNothing(form)) amount.value = "";
     }
   });
 
