@@ -29,7 +29,7 @@ def table_list(request):
                 "shoe": shoe,
                 "has_form": games.form_for(table.variant) is not None,
                 "cards_left": selectors.shoe_cards_left(shoe=shoe) if shoe else None,
-                "rounds": selectors.shoe_rounds_count(shoe=shoe) if shoe else 0,
+                "rounds": selectors.shoe_round_count(shoe=shoe) if shoe else 0,  # an index read, not a count
                 "pending": pending.get(table.pk, 0),
             }
         )

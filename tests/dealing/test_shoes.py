@@ -161,3 +161,16 @@ def test_shoe_items_put_events_and_rounds_in_order(staff, tables):
     assert [item.position for item in items] == [1, 2, 3, 4]
     assert [type(item).__name__ for item in items] == ["ShoeEvent", "ShoeEvent", "Round", "Round"]
     assert ShoeEvent.objects.filter(shoe=shoe).count() == 2
+
+
+def test_the_tables_list_counts_the_open_shoes_rounds_without_counting_them(client, staff, tables, logged):
+    """The tables list reads a shoe's rounds from its last round's number (one index read), so a
+    shoe that a dealer never changes does not make the list grow with it; the figure is still the
+    rounds dealt from it."""
+    shoe = services.shoe_start(table=tables.ochko, shuffled_by=staff.dealer)
+    rounds = [logged(tables.ochko, staff.dealer, seed=seed) for seed in range(3)]
+    assert {r.shoe_id for r in rounds} == {shoe.pk}
+    client.force_login(staff.pitboss)
+    page = client.get("/tables/").content.decode()
+    assert f"{tables.ochko.name}/{shoe.number} · 3 rounds" in page
+    assert selectors.shoe_round_count(shoe=shoe) == selectors.shoe_rounds_count(shoe=shoe) == 3
