@@ -28,8 +28,23 @@ log = logging.getLogger("casino.security")
 ROLE_NAMES = tuple(name for name in OTP_ROLE_NAMES if name != OTP_ADMIN)
 
 
-class NoMappedGroup(Exception):
-    """The directory vouched for the person, but none of his groups maps to a role here."""
+class DirectoryRefusal(Exception):
+    """The directory vouched for the person, and still he is not signed in; the argument is his username."""
+
+
+class NoMappedGroup(DirectoryRefusal):
+    """None of his groups maps to a role here."""
+
+
+class SuperuserAccount(DirectoryRefusal):
+    """His username is a superuser's account, which signs in with its own password only."""
+
+
+def check_account(user) -> None:
+    """SuperuserAccount for a superuser's account: a directory name that happens to match it (OIDC's
+    preferred_username is often the person's own to choose) must not make its holder a superuser."""
+    if user is not None and user.is_superuser:
+        raise SuperuserAccount(user.get_username())
 
 
 def group_map_from(variable: str, value: str | None, *, roles: bool) -> dict[str, list[str]]:
@@ -108,22 +123,23 @@ def apply_assignment(user, assignment: Assignment) -> None:
         delattr(user, CACHE_ATTR)
 
 
-def refuse(request, user, *, source: str, who: str) -> None:
-    """A person the directory vouched for, in no mapped group: an account he already has loses its
-    roles and pits (the directory says he holds none now), and the login page says why."""
+def refuse(request, user, refusal: DirectoryRefusal, *, source: str) -> None:
+    """Someone the directory vouched for, not signed in: in no mapped group, an account he already
+    has loses its roles and pits (the directory says he holds none now); the login page says why."""
     from django.contrib import messages
     from django.utils.translation import gettext as _
 
-    log.warning("%s sign-in refused: %s is in no group mapped to a role", source, who)
-    if user is not None:
-        apply_assignment(user, NOTHING)
+    if isinstance(refusal, NoMappedGroup):
+        log.warning("%s sign-in refused: %s is in no group mapped to a role", source, refusal)
+        if user is not None:
+            apply_assignment(user, NOTHING)
+        text = _(
+            "Your directory account is in no group that gives a role on this site, so you were not "
+            "signed in. Ask an administrator to add you to one."
+        )
+    else:
+        log.warning("%s sign-in refused: %s is a superuser's account", source, refusal)
+        text = _("This account signs in with its own password, not through the directory.")
     if request is not None:
         # fail_silently: an API login has no message store, and wants none.
-        messages.error(
-            request,
-            _(
-                "Your directory account is in no group that gives a role on this site, so you were not "
-                "signed in. Ask an administrator to add you to one."
-            ),
-            fail_silently=True,
-        )
+        messages.error(request, text, fail_silently=True)

@@ -17,7 +17,7 @@ from django_python3_ldap.auth import LDAPBackend as DirectoryBackend
 from ldap3.utils.conv import escape_filter_chars
 from ldap3.utils.dn import parse_dn
 
-from .directory_groups import NoMappedGroup, apply_assignment, assignment_from, refuse
+from .directory_groups import DirectoryRefusal, apply_assignment, assignment_from, check_account, refuse
 
 
 def group_name(value: str) -> str:
@@ -55,7 +55,9 @@ def searched_groups(connection, dn: str, username: str) -> list[str]:
 
 def sync_user_relations(user, ldap_attributes, *, connection=None, dn=None):
     """LDAP_AUTH_SYNC_USER_RELATIONS: the roles and pits from the entry's groups; NoMappedGroup for
-    someone in none (LDAPBackend then undoes the account just created or updated)."""
+    someone in none, SuperuserAccount for a superuser's account (LDAPBackend then undoes the
+    account just created or updated)."""
+    check_account(user)
     if settings.LDAP_GROUP_SEARCH_BASE and connection is not None and dn:
         groups = searched_groups(connection, dn, user.get_username())
     else:
@@ -75,11 +77,10 @@ class LDAPBackend(DirectoryBackend):
             # rolls that back.
             with transaction.atomic():
                 return super().authenticate(request, *args, **kwargs)
-        except NoMappedGroup as refused:
-            who = str(refused)
+        except DirectoryRefusal as refusal:
             user_model = get_user_model()
-            existing = user_model.objects.filter(**{user_model.USERNAME_FIELD: who}).first()
-            refuse(request, existing, source="LDAP", who=who)
+            existing = user_model.objects.filter(**{user_model.USERNAME_FIELD: str(refusal)}).first()
+            refuse(request, existing, refusal, source="LDAP")
             return None
 
     async def aauthenticate(self, request=None, *args, **kwargs):

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from mozilla_django_oidc.auth import OIDCAuthenticationBackend
 from mozilla_django_oidc.views import OIDCAuthenticationCallbackView, OIDCAuthenticationRequestView
 
-from .directory_groups import NoMappedGroup, apply_assignment, assignment_from, refuse
+from .directory_groups import DirectoryRefusal, apply_assignment, assignment_from, check_account, refuse
 
 log = logging.getLogger("casino.security")
 # The request attribute a refusal leaves for the callback view, which then adds no second message.
@@ -72,14 +72,15 @@ class OIDCBackend(OIDCAuthenticationBackend):
         username = self.username_from(claims)
         existing = self.filter_users_by_claims(claims).first()
         try:
+            check_account(existing)
             assignment = assignment_from(
                 claimed_groups(claims),
                 role_map=settings.OIDC_GROUP_ROLES,
                 pit_map=settings.OIDC_GROUP_PITS,
                 who=username,
             )
-        except NoMappedGroup:
-            refuse(self.request, existing, source="OIDC", who=username)
+        except DirectoryRefusal as refusal:
+            refuse(self.request, existing, refusal, source="OIDC")
             setattr(self.request, REFUSED, True)
             return None
         with transaction.atomic():

@@ -304,6 +304,21 @@ def test_an_account_whose_groups_are_gone_loses_its_roles_and_is_refused(provide
     assert "_auth_user_id" not in client.session
 
 
+def test_a_superusers_account_is_not_signed_into_through_the_provider(provider, make_user):
+    admin = make_user("superuser", username="admin", first_name="Local")
+    client = Client()
+    answer = sign_in(client, provider, person("admin", "casino-auditors"))
+    assert answer["Location"] == reverse("login") and "_auth_user_id" not in client.session
+    assert "signs in with its own password" in client.get(answer["Location"]).content.decode()
+    admin.refresh_from_db()
+    assert admin.is_superuser and admin.first_name == "Local"
+
+
+def test_the_button_speaks_the_pages_language(provider):
+    page = Client().get(LOGIN, headers={"accept-language": "ru"}).content.decode()
+    assert "Войти через Casino SSO" in page
+
+
 def test_an_id_token_issued_to_another_client_signs_nobody_in(provider):
     provider.audience = "another-client"
     client = Client(raise_request_exception=False)
@@ -465,6 +480,16 @@ def test_ldap_group_change_changes_the_role_at_the_next_sign_in(directory):
     directory("lena", "lena-secret", "casino-audit")  # the entry replaced: moved to another group
     assert Client().post(LOGIN, {"username": "lena", "password": "lena-secret"}).status_code == 302
     assert user_roles(User.objects.get(username="lena")) == {AUDITOR}
+
+
+def test_ldap_does_not_sign_into_a_superusers_account(directory, make_user):
+    directory("root", "directory-secret", "casino-dealers")
+    root = make_user("superuser", username="root", first_name="Local")
+    answer = Client().post(LOGIN, {"username": "root", "password": "directory-secret"})
+    assert answer.status_code == 200 and "signs in with its own password" in answer.content.decode()
+    root.refresh_from_db()
+    # The library's update of the account is rolled back with the refusal.
+    assert root.is_superuser and root.first_name == "Local" and not root.groups.exists()
 
 
 def test_a_local_password_still_signs_in_with_ldap_on(directory, make_user):
