@@ -16,7 +16,7 @@ def navigation(request):
         held = user_roles(user)
         labels = [ROLE_LABELS[role] for role in ROLES if role in held]
     # Until the second factor is passed every page but its own redirects there: offer none.
-    items = nav.items_for(user) if second_factor_passed(user) else []
+    items = nav.items_for(user) if second_factor_passed(user, getattr(request, "session", None)) else []
     match = getattr(request, "resolver_match", None)
     return {
         "nav_items": items,

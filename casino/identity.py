@@ -9,12 +9,15 @@ the language switcher: every other page redirects there, an API call made with t
 refused 403. API tokens are issued for such a person only with a code too (POST
 /api/v1/auth/token/ with "otp"), so a token call needs no gate; device tokens are issued by an
 admin, who passed his own second factor to do so.
+
+After a sign-in through OpenID Connect (casino/sso.py) the second factor is asked as after a
+password, unless OIDC_SKIP_OTP says the provider asks its own.
 """
 
 import time
 
 from django.conf import settings
-from django.contrib.auth import SESSION_KEY, logout
+from django.contrib.auth import BACKEND_SESSION_KEY, SESSION_KEY, logout
 from django.http import JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
@@ -23,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from .config import OTP_ADMIN
 from .roles import ROLES, has_role
+from .sso_settings import OIDC_BACKEND
 
 # The pages a person who still owes the second factor may open (URL names).
 OPEN_URL_NAMES = (
@@ -61,9 +65,12 @@ def second_factor_required(user) -> bool:
     return bool(roles) and has_role(user, *roles)
 
 
-def second_factor_passed(user) -> bool:
-    """Whether the user may go on: no second factor is required of him, or this session passed it."""
+def second_factor_passed(user, session=None) -> bool:
+    """Whether the user may go on: no second factor is required of him, or this session passed it
+    (here or, with OIDC_SKIP_OTP, at the OpenID Connect provider that signed it in)."""
     if not second_factor_required(user):
+        return True
+    if settings.OIDC_SKIP_OTP and session is not None and session.get(BACKEND_SESSION_KEY) == OIDC_BACKEND:
         return True
     is_verified = getattr(user, "is_verified", None)  # set by django-otp's middleware
     return bool(is_verified and is_verified())
@@ -79,7 +86,7 @@ def second_factor_gate(request):
     if request.path_info in open_paths():  # first: the health probe must not read the session's user
         return None
     user = request.user
-    if not user.is_authenticated or second_factor_passed(user):
+    if not user.is_authenticated or second_factor_passed(user, getattr(request, "session", None)):
         return None
     if request.path_info.startswith(API_PREFIX):
         return JsonResponse(

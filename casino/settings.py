@@ -25,6 +25,7 @@ from casino.config import (
     secret_key_from,
 )
 from casino.email_settings import email_settings
+from casino.sso_settings import sso_settings
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -308,11 +309,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# Axes first: a locked-out username or address is refused before a password is checked.
-AUTHENTICATION_BACKENDS = [
-    "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
-]
+# AUTHENTICATION_BACKENDS: axes first, the site's passwords, LDAP and OIDC if set (casino/sso_settings.py).
 # Login lockout (django-axes), for the login page and POST /api/v1/auth/token/: after
 # LOGIN_FAILURE_LIMIT failures for one username, or from one address, that username or address is
 # refused for LOGIN_COOLOFF_MINUTES (429: casino/security.py). A success resets the count.
@@ -598,3 +595,5 @@ if SENTRY_DSN:
 
 # --- e-mail: notifications and password resets (casino/email_settings.py) -------------------------
 globals().update(email_settings(env, debug=DEBUG))
+# --- authentication backends; single sign-on, OIDC and LDAP, when configured (casino/sso_settings.py) --
+globals().update(sso_settings(env))

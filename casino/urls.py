@@ -56,6 +56,8 @@ urlpatterns = [
     path("accounts/password_reset/", password_reset.ThrottledPasswordResetView.as_view(), name="password_reset"),
     path("", include("live.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
+    # OpenID Connect's start and return (casino/sso.py): 404 unless OIDC_RP_CLIENT_ID is set.
+    path("accounts/oidc/", include("casino.sso")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -4,6 +4,7 @@ import datetime
 from decimal import Decimal, InvalidOperation
 
 from django import template
+from django.conf import settings
 from django.utils import timezone
 from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
@@ -153,3 +154,9 @@ def wager_label(name):
     """A round/1 wager name (ante, bet, dealer_bet, double…) as the reader's language names it."""
     label = VALUE_OF_FIELD["wager"].get(str(name))
     return str(label) if label is not None else name
+
+
+@register.simple_tag
+def oidc_provider():
+    """The OpenID Connect provider's name for the login page's button; "" with OIDC off."""
+    return settings.OIDC_PROVIDER_NAME if settings.OIDC_ENABLED else ""

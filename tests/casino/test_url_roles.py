@@ -51,6 +51,9 @@ NOT_BY_ROLE = {
     "casino:otp_enrol": LOGGED_IN,
     "casino:otp_qr": LOGGED_IN,
     "casino:otp_verify": LOGGED_IN,
+    # OpenID Connect's start and return (casino/sso.py): open to anyone, 404 unless configured.
+    "oidc_authentication_init": PUBLIC,
+    "oidc_authentication_callback": PUBLIC,
 }
 # Where a login lands: the first page the user's roles open; 403 for an account without a role.
 NOT_BY_ROLE["casino:home"] = ROLES
