@@ -175,7 +175,7 @@ class Staff(models.Model):
 
 class SecurityEvent(models.Model):
     """One line of the security log: a login, a failure, a lockout, a token issued or revoked, a
-    refusal. Appended to, never changed (casino/security.py writes it; admins and auditors read it)."""
+    refusal, a change of staff. Appended to, never changed (casino/security.py writes it; admins and auditors read it)."""
 
     class Kind(models.TextChoices):
         LOGIN = "login", _("login")
@@ -189,6 +189,13 @@ class SecurityEvent(models.Model):
         SECOND_FACTOR = "otp", _("second factor passed")
         SECOND_FACTOR_FAILED = "otp_failed", _("second factor failed")
         SECOND_FACTOR_ENROLLED = "otp_enrolled", _("second factor enrolled")
+        # The staff page's changes (casino/people): the admin who made them is the event's user,
+        # the person changed is named in the detail.
+        STAFF_CREATED = "staff_created", _("staff member created")
+        STAFF_CHANGED = "staff_changed", _("staff member changed")
+        STAFF_DEACTIVATED = "staff_deactivated", _("staff member deactivated")
+        STAFF_REACTIVATED = "staff_reactivated", _("staff member reactivated")
+        SECOND_FACTOR_RESET = "otp_reset", _("second factor reset")
 
     at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
     user = models.ForeignKey(

@@ -205,7 +205,7 @@ TOTP_DEVICE_NAME = "authenticator"
 def totp_device_start(*, user):
     """The authenticator the user is enrolling: a new secret, or the one already shown to him (a
     reload keeps the QR code he may have scanned). Refused once he has one: its secret is never
-    shown again (an admin deletes the device in the admin when a phone is lost)."""
+    shown again (a lost phone: an admin resets it on the staff page, casino/people)."""
     from django_otp.plugins.otp_totp.models import TOTPDevice
 
     from .selectors import totp_device_confirmed, totp_device_pending

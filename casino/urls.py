@@ -7,6 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from drills.urls import api_urlpatterns as drills_api
 
 from . import apis, password_reset, views
+from .people import views as people
 
 # The floor app's pages, under the "casino" namespace; later apps mount theirs the same way
 # (`path("dealing/", include("dealing.urls"))` with app_name = "dealing").
@@ -17,6 +18,12 @@ floor_patterns = (
         path("security/lockouts/", views.lockouts, name="lockouts"),
         path("security/log/", views.security_log, name="security_log"),
         path("security/changes/", views.change_history, name="change_history"),
+        # The staff page (casino/people): administrators manage people, their roles and pits.
+        path("staff/", people.staff_list, name="staff_list"),
+        path("staff/new/", people.staff_create, name="staff_create"),
+        path("staff/<int:pk>/", people.staff_edit, name="staff_edit"),
+        path("staff/<int:pk>/active/", people.staff_active, name="staff_active"),
+        path("staff/<int:pk>/second-factor/reset/", people.staff_second_factor_reset, name="staff_second_factor_reset"),
         # The second factor (casino/identity.py): open to any signed-in user.
         path("accounts/otp/enrol/", views.otp_enrol, name="otp_enrol"),
         path("accounts/otp/enrol/qr.svg", views.otp_qr, name="otp_qr"),

@@ -48,6 +48,7 @@ PAGES = [
     ("dealing:pit_queue", (PIT_BOSS,)),
     ("casino:lockouts", (PIT_BOSS,)),  # unlocking: pit bosses (their pits' staff) and admins
     ("casino:security_log", (AUDITOR,)),  # the security log: auditors and admins
+    ("casino:staff_list", ()),  # the staff page: admins (superusers) only
     ("gamemath:ochko", ROLES),  # the engine's figures only, no floor data: every role
     ("gamemath:ochko_ask", ROLES),
     ("api:math-ochko-edge", ROLES),
@@ -277,6 +278,7 @@ def test_navigation_shows_each_role_what_it_may_use(make_user):
         "Lockouts",
         "Security log",
         "Change history",
+        "Staff",
         "Admin",
     ]
     assert labels(make_user(None)) == []
