@@ -16,6 +16,7 @@ import environ
 from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
+from casino import email_settings, media_settings
 from casino.config import (
     celery_settings_from,
     chain_key_from,
@@ -24,7 +25,6 @@ from casino.config import (
     otp_required_roles_from,
     secret_key_from,
 )
-from casino.email_settings import email_settings
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -596,5 +596,5 @@ if SENTRY_DSN:
         send_default_pii=False,
     )
 
-# --- e-mail: notifications and password resets (casino/email_settings.py) -------------------------
-globals().update(email_settings(env, debug=DEBUG))
+# --- e-mail (casino/email_settings.py); uploads: MEDIA_ROOT and their limits (casino/media_settings.py) --
+globals().update(email_settings.email_settings(env, debug=DEBUG) | media_settings.media_settings(env, BASE_DIR))
