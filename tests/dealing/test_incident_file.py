@@ -313,3 +313,30 @@ def test_the_incidents_pdf_lists_the_review_both_reviewers_and_the_attachments(s
     assert "CAM-4" in text
     ru = _pdf_text(client_as(staff.auditor).get(url, HTTP_ACCEPT_LANGUAGE="ru").content)
     assert "Ошибка игрока" in ru and "Второй проверяющий" in ru
+
+
+# --- the API ------------------------------------------------------------------------------------------------
+
+
+def test_the_api_reviews_signs_off_and_lists_the_file(api, staff, incident):
+    base = f"/api/v1/incidents/{incident.pk}/"
+    body = {"classification": "equipment", "money_direction": "lost", "money": 75, "reason": "Shoe jammed."}
+    assert api(staff.dealer).post(base + "review/", body, format="json").status_code == 403
+    bad = api(staff.pitboss).post(base + "review/", {**body, "money": -1}, format="json")
+    assert bad.status_code == 400 and not IncidentReview.objects.exists()
+    bad = api(staff.pitboss).post(base + "review/", {**body, "classification": "luck"}, format="json")
+    assert bad.status_code == 400 and bad.json()["extra"]["code"] == "bad_classification"
+    done = api(staff.pitboss).post(base + "review/", body, format="json")
+    assert done.status_code == 200 and done.json()["money"] == "75.00" and done.json()["second_by"] is None
+    start = "2026-03-01T21:14:00Z"
+    video = api(staff.inspector).post(
+        base + "videos/", {"camera": "CAM-4", "start": start, "end": "2026-03-01T21:15:00Z"}, format="json"
+    )
+    assert video.status_code == 201 and video.json()["download"] is None
+    assert api(staff.pitboss).post(base + "sign-off/", {}, format="json").status_code == 403
+    signed = api(staff.auditor).post(base + "sign-off/", {"comment": "Agreed."}, format="json")
+    assert signed.status_code == 200 and signed.json()["second_by"] == "auditor1"
+    detail = api(staff.inspector).get(base).json()
+    assert detail["review"]["classification"] == "equipment" and detail["review"]["reviewed_by"] == "pitboss1"
+    assert [a["camera"] for a in detail["attachments"]] == ["CAM-4"]
+    assert api(staff.pitboss_c).post(base + "review/", body, format="json").status_code == 404
