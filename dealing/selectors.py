@@ -135,7 +135,9 @@ def incidents_visible(user) -> QuerySet:
 
 
 def incident_list(*, user, filters=None) -> QuerySet:
-    incidents = incidents_visible(user).select_related("table", "shoe__table", "dealer", "reported_by", "round")
+    incidents = incidents_visible(user).select_related(
+        "table", "shoe__table", "dealer", "reported_by", "round", "review__reviewed_by", "review__second_by"
+    )
     return _filtered(IncidentFilter, incidents, filters)
 
 

@@ -168,6 +168,8 @@ def test_the_review_page_refuses_a_dealer_and_shows_a_bad_amount_next_to_its_fie
     assert client_as(staff.pitboss).post(sign, {}).status_code == 400  # the first reviewer: refused, shown
     assert client_as(staff.pitboss2).post(sign, {"comment": "Agreed."}).status_code == 302
     assert IncidentReview.objects.get().second_by == staff.pitboss2
+    listing = client_as(staff.inspector).get(reverse("dealing:table_incidents", kwargs={"name": "R-1"}))
+    assert "Patron error" in listing.content.decode() and "pitboss2" in listing.content.decode()
 
 
 # --- attachments ------------------------------------------------------------------------------------------
