@@ -16,6 +16,7 @@ import environ
 from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
+from casino import email_settings, media_settings, sso_settings
 from casino.config import (
     celery_settings_from,
     chain_key_from,
@@ -24,8 +25,6 @@ from casino.config import (
     otp_required_roles_from,
     secret_key_from,
 )
-from casino.email_settings import email_settings
-from casino.sso_settings import sso_settings
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -593,7 +592,9 @@ if SENTRY_DSN:
         send_default_pii=False,
     )
 
-# --- e-mail: notifications and password resets (casino/email_settings.py) -------------------------
-globals().update(email_settings(env, debug=DEBUG))
-# --- authentication backends; single sign-on, OIDC and LDAP, when configured (casino/sso_settings.py) --
-globals().update(sso_settings(env))
+# --- e-mail, uploads (MEDIA_ROOT, limits), sign-in backends with OIDC / LDAP when configured: see each module --
+globals().update(
+    email_settings.email_settings(env, debug=DEBUG)
+    | media_settings.media_settings(env, BASE_DIR)
+    | sso_settings.sso_settings(env)
+)

@@ -30,6 +30,8 @@ SHOE_LOADERS = (DEALER, PIT_BOSS)  # a shoe loaded or ended
 SHOE_RECORDERS = (DEALER, INSPECTOR, PIT_BOSS)  # burns and dealer changes
 REPORTERS = (INSPECTOR, PIT_BOSS)  # incidents
 DECIDERS = (PIT_BOSS,)  # the pit boss's word on corrections and incidents
+REVIEWERS = (PIT_BOSS, AUDITOR)  # an incident classified and signed off (surveillance's file)
+ATTACHERS = (INSPECTOR, PIT_BOSS, AUDITOR)  # images, documents and video references added to it
 TERMINAL_USERS = (DEALER, INSPECTOR, PIT_BOSS)  # the table terminal: following a round as it is dealt
 
 

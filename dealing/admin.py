@@ -18,6 +18,8 @@ from .models import (
     ChainCheck,
     HaltOverride,
     Incident,
+    IncidentAttachment,
+    IncidentReview,
     Round,
     Shoe,
     ShoeEvent,
@@ -146,6 +148,17 @@ class ApprovalInline(ReadOnlyInline):
     fields = ["decision", "decided_by", "decided_at", "comment"]
 
 
+class IncidentReviewInline(ReadOnlyInline):
+    model = IncidentReview
+    fields = ["classification", "money_direction", "money", "reason", "reviewed_by", "second_by", "second_at"]
+
+
+class IncidentAttachmentInline(ReadOnlyInline):
+    # The file itself is downloaded from the incident's page (scoped), never from MEDIA_URL.
+    model = IncidentAttachment
+    fields = ["kind", "name", "content_type", "size", "sha256", "camera", "video_start", "video_end", "added_by"]
+
+
 @admin.register(Incident)
 class IncidentAdmin(ReadOnlyAdmin):
     list_display = ["__str__", "kind", "card", "table", "dealer", "reported_by", "reported_at", "status"]
@@ -153,7 +166,7 @@ class IncidentAdmin(ReadOnlyAdmin):
     list_select_related = ["table", "dealer", "reported_by"]
     search_fields = ["evidence", "note"]
     date_hierarchy = "reported_at"
-    inlines = [ApprovalInline]
+    inlines = [ApprovalInline, IncidentReviewInline, IncidentAttachmentInline]
 
 
 @admin.register(Approval)

@@ -25,5 +25,8 @@ urlpatterns = [
     path("incidents/<int:pk>/", apis.IncidentDetailApi.as_view(), name="incident-detail"),
     path("incidents/<int:pk>/approve/", apis.IncidentApproveApi.as_view(), name="incident-approve"),
     path("incidents/<int:pk>/reject/", apis.IncidentRejectApi.as_view(), name="incident-reject"),
+    path("incidents/<int:pk>/review/", apis.IncidentReviewApi.as_view(), name="incident-review"),
+    path("incidents/<int:pk>/sign-off/", apis.IncidentSignOffApi.as_view(), name="incident-sign-off"),
+    path("incidents/<int:pk>/videos/", apis.IncidentVideoApi.as_view(), name="incident-video"),
     path("engine/settle", apis.EngineSettleApi.as_view(), name="engine-settle"),
 ]

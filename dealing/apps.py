@@ -34,7 +34,8 @@ def chain_relations():
 
     from casino.models import SecurityEvent
 
-    from .models import HaltOverride, Incident, RoundAudit, ShoeEvent
+    from .models import HaltOverride, Incident, IncidentAttachment, IncidentReview, RoundAudit, ShoeEvent
+    from .services import attachment_files_check
     from .services import record_chain_register as chained
 
     chained(
@@ -56,6 +57,43 @@ def chain_relations():
             "note",
         ),
         staff=("dealer", "reported_by"),
+    )
+    # The surveillance file: a review replaced or signed off is a new link; an attachment's link holds
+    # its file's SHA-256, and a whole verification hashes every file again (a swapped file is found).
+    chained(
+        IncidentReview,
+        fields=(
+            "incident_id",
+            "classification",
+            "money_direction",
+            "money",
+            "reason",
+            "reviewed_by_id",
+            "reviewed_at",
+            "second_by_id",
+            "second_at",
+            "second_comment",
+        ),
+        staff=("reviewed_by", "second_by"),
+    )
+    chained(
+        IncidentAttachment,
+        fields=(
+            "incident_id",
+            "kind",
+            "file",
+            "name",
+            "content_type",
+            "size",
+            "sha256",
+            "camera",
+            "video_start",
+            "video_end",
+            "added_by_id",
+            "added_at",
+        ),
+        staff=("added_by",),
+        outside=attachment_files_check,
     )
     chained(
         ShoeEvent,

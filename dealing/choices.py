@@ -53,3 +53,25 @@ class Resolution(models.TextChoices):
 class Decision(models.TextChoices):
     APPROVED = "approved", _("approved")
     REJECTED = "rejected", _("rejected")
+
+
+class IncidentClass(models.TextChoices):
+    """Whose fault the incident was, as surveillance files it."""
+
+    DEALER_ERROR = "dealer_error", _("dealer error")
+    PATRON_ERROR = "patron_error", _("patron error")
+    EQUIPMENT = "equipment", _("equipment or procedure")
+    NONE = "none", _("no fault")
+
+
+class MoneyDirection(models.TextChoices):
+    """Which way the money the incident touched went for the house."""
+
+    SAVED = "saved", _("saved")
+    LOST = "lost", _("lost")
+
+
+class AttachmentKind(models.TextChoices):
+    IMAGE = "image", _("image")
+    DOCUMENT = "document", _("document")
+    VIDEO = "video", _("video reference")

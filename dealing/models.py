@@ -577,3 +577,4 @@ class Approval(models.Model):
 # The chains' own bookkeeping (dealing/chain_models.py) and the terminal's drafts (draft_models.py) are models of this app.
 from .chain_models import ChainCheck, RecordLink  # noqa: E402, F401
 from .draft_models import TerminalDraft  # noqa: E402, F401
+from .incident_models import IncidentAttachment, IncidentReview  # noqa: E402, F401

@@ -29,7 +29,18 @@ from dealing.engine import games as engine_games
 from . import chain
 from .choices import IncidentStatus, RoundStatus, ShoeEventKind
 from .filters import IncidentFilter, RoundFilter, ShoeFilter, StakeFilter
-from .models import HaltOverride, Incident, Round, Shoe, Stake, TerminalDraft, in_force_q, status_q
+from .models import (
+    HaltOverride,
+    Incident,
+    IncidentAttachment,
+    IncidentReview,
+    Round,
+    Shoe,
+    Stake,
+    TerminalDraft,
+    in_force_q,
+    status_q,
+)
 
 
 def _filtered(filterset_class, queryset: QuerySet, filters) -> QuerySet:
@@ -124,7 +135,9 @@ def incidents_visible(user) -> QuerySet:
 
 
 def incident_list(*, user, filters=None) -> QuerySet:
-    incidents = incidents_visible(user).select_related("table", "shoe__table", "dealer", "reported_by", "round")
+    incidents = incidents_visible(user).select_related(
+        "table", "shoe__table", "dealer", "reported_by", "round", "review__reviewed_by", "review__second_by"
+    )
     return _filtered(IncidentFilter, incidents, filters)
 
 
@@ -132,6 +145,20 @@ def incident_get(*, user, pk) -> Incident:
     return _get(
         incidents_visible(user).select_related("table__pit", "shoe__table", "dealer", "reported_by", "round"), pk
     )
+
+
+def incident_review_of(incident: Incident) -> IncidentReview | None:
+    """The incident's review (classification, money, both reviewers), if it has one."""
+    return IncidentReview.objects.select_related("reviewed_by", "second_by").filter(incident=incident).first()
+
+
+def incident_attachments(incident: Incident) -> QuerySet:
+    return incident.attachments.select_related("added_by").order_by("added_at", "id")
+
+
+def incident_attachment_get(*, user, pk) -> IncidentAttachment:
+    """An attachment of an incident the user may see (Http404 otherwise): the one scope of rows."""
+    return _get(restrict(IncidentAttachment.objects.select_related("incident"), user), pk)
 
 
 # --- the pit boss's queue --------------------------------------------------------------------------------

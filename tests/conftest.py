@@ -179,3 +179,10 @@ def _checkpoint_dir_of_each_test(settings, tmp_path_factory):
     """Each test writes its checkpoints to a directory of its own (its database is its own too):
     a checkpoint another test signed would not match this test's chains."""
     settings.CHECKPOINT_DIR = tmp_path_factory.mktemp("checkpoints")
+
+
+@pytest.fixture(autouse=True)
+def _media_root_of_each_test(settings, tmp_path_factory):
+    """Uploaded files (incidents' attachments) go to a directory of each test's own, never the
+    checkout's media/."""
+    settings.MEDIA_ROOT = str(tmp_path_factory.mktemp("media"))

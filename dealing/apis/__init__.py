@@ -4,6 +4,7 @@
     shoes        ShoeCollectionApi, ShoeDetailApi, ShoeEndApi, ShoeBurnApi, ShoeDealerChangeApi
     rounds       RoundCollectionApi, RoundDetailApi, RoundAmendApi, RoundApproveApi, RoundRejectApi, StakeListApi
     incidents    IncidentCollectionApi, IncidentDetailApi, IncidentApproveApi, IncidentRejectApi
+    incident_file  IncidentReviewApi, IncidentSignOffApi, IncidentVideoApi (files: the page only)
     engine       EngineSettleApi
     outputs      the output serializers;  common: pagination, reading a body exactly
 
@@ -18,6 +19,7 @@ JSON `path` and `event` index in `extra`.
 
 from .common import MONEY, READERS, Pagination
 from .engine import EngineSettleApi
+from .incident_file import IncidentReviewApi, IncidentSignOffApi, IncidentVideoApi
 from .incidents import IncidentApproveApi, IncidentCollectionApi, IncidentDetailApi, IncidentRejectApi
 from .outputs import (
     ApprovalSerializer,
@@ -45,6 +47,9 @@ from .shoes import ShoeBurnApi, ShoeCollectionApi, ShoeDealerChangeApi, ShoeDeta
 from .tokens import TokenCreateApi, TokenRevokeAllApi
 
 __all__ = [
+    "IncidentReviewApi",
+    "IncidentSignOffApi",
+    "IncidentVideoApi",
     "MONEY",
     "READERS",
     "ROUND_EXAMPLE",

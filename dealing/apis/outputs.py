@@ -1,6 +1,7 @@
 """The output serializers of dealing's endpoints: approvals, stakes, rounds, shoes, incidents; and
 the input of a pit boss's decision, shared by corrections and incidents."""
 
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -200,8 +201,46 @@ class IncidentSerializer(serializers.Serializer):
         return selectors.incident_procedure(incident)
 
 
+class IncidentReviewSerializer(serializers.Serializer):
+    classification = serializers.CharField()
+    money_direction = serializers.CharField(help_text="saved or lost")
+    money = serializers.DecimalField(**MONEY)
+    reason = serializers.CharField()
+    reviewed_by = serializers.CharField(source="reviewed_by.username")
+    reviewed_at = serializers.DateTimeField()
+    second_by = serializers.CharField(source="second_by.username", allow_null=True, default=None)
+    second_at = serializers.DateTimeField(allow_null=True)
+    second_comment = serializers.CharField()
+
+
+class IncidentAttachmentSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField(help_text="image, document or video (a reference, no file)")
+    name = serializers.CharField()
+    content_type = serializers.CharField()
+    size = serializers.IntegerField()
+    sha256 = serializers.CharField()
+    camera = serializers.CharField()
+    video_start = serializers.DateTimeField(allow_null=True)
+    video_end = serializers.DateTimeField(allow_null=True)
+    added_by = serializers.CharField(source="added_by.username")
+    added_at = serializers.DateTimeField()
+    download = serializers.SerializerMethodField(help_text="The file's download address (null for a video reference).")
+
+    @extend_schema_field({"type": "string", "nullable": True})
+    def get_download(self, attachment) -> str | None:
+        return reverse("dealing:incident_attachment", args=[attachment.pk]) if attachment.file else None
+
+
 class IncidentDetailSerializer(IncidentSerializer):
     approvals = ApprovalSerializer(many=True, source="approvals.all")
+    review = serializers.SerializerMethodField(help_text="Classification, money and both reviewers; null before.")
+    attachments = IncidentAttachmentSerializer(many=True, source="attachments.all")
+
+    @extend_schema_field(IncidentReviewSerializer(allow_null=True))
+    def get_review(self, incident) -> dict | None:
+        review = selectors.incident_review_of(incident)
+        return None if review is None else IncidentReviewSerializer(review).data
 
 
 class DecisionInput(JsonInput):

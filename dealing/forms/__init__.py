@@ -18,11 +18,16 @@ from .fields import (
     parse_amount_text,
     parse_cards,
 )
+from .incident_file import AttachmentForm, ReviewForm, SignOffForm, VideoForm
 from .incidents import DecisionForm, IncidentForm
 from .rounds import SETTLEMENT_CODES, Check, FindingView, RoundForm, WagerRow, document_token, pit_dealers
 from .shoes import BurnForm, DealerChangeForm, ShoeStartForm
 
 __all__ = [
+    "AttachmentForm",
+    "ReviewForm",
+    "SignOffForm",
+    "VideoForm",
     "QUICK_WIDGETS",
     "RESULT_CHOICES",
     "AmountField",

@@ -13,6 +13,8 @@ checked by dealing.access, which the pages and the API ask too, so they cannot d
     checkpoints    checkpoint_write_all, chain_verify                     signed checkpoints; the chains verified
     corrections    round_amend, round_amendment_decide                    corrections, the pit boss's word
     incidents      incident_report, incident_decide                       incidents, the pit boss's word
+    incident_reviews  incident_classify, incident_sign_off, incident_attach, incident_video_reference
+                   the surveillance file: classification, money, two reviewers, attachments
     record_links   record_chain_register, records_touched, records_link_unlinked   the rest of the record chained
     backups        backup_write, backup_restore                           database, checkpoint log, public keys
     terminal       halt_override_grant, terminal_round_store              the table terminal: a halt overridden, its round
@@ -41,6 +43,13 @@ from .drafts import (
     draft_void,
     drafts_leave_behind,
 )
+from .incident_reviews import (
+    attachment_files_check,
+    incident_attach,
+    incident_classify,
+    incident_sign_off,
+    incident_video_reference,
+)
 from .incidents import incident_decide, incident_report
 from .record_links import link_unlinked as records_link_unlinked
 from .record_links import register as record_chain_register
@@ -59,6 +68,11 @@ from .shoes import (
 from .terminal import halt_override_grant, terminal_round_store
 
 __all__ = [
+    "attachment_files_check",
+    "incident_attach",
+    "incident_classify",
+    "incident_sign_off",
+    "incident_video_reference",
     "BOX_MAX",
     "IMPORT_BATCH",
     "ImportSummary",

@@ -9,6 +9,8 @@ The archive (a .tar.gz):
     checkpoints/*.jsonl       the checkpoint log, copied *before* the dump: every head it signs is in the dump
     keys/*.pem                the public keys: the log directory's, CHECKPOINT_PUBLIC_KEY's, the signing key's own
     database.dump             pg_dump --format=custom
+    media/incidents/…         incidents' attachments (MEDIA_ROOT), copied *after* the dump: a file is
+                              stored before its row commits, so every row the dump holds finds its file
 
 A restore goes into a fresh, empty database, puts the log in place — unless the log directory
 already holds a newer log, which is kept — and then verifies the chains against the log in a
@@ -30,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
+from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
@@ -38,6 +41,8 @@ from dealing.errors import ServiceError
 
 FORMAT = 1
 MANAGE = Path(__file__).resolve().parents[2] / "manage.py"
+# What of MEDIA_ROOT a backup carries: the incidents' attachments (dealing.incident_models).
+MEDIA_FOLDERS = ("incidents",)
 
 
 def _sha256(path: Path) -> str:
@@ -129,6 +134,9 @@ def backup_write(*, output: Path) -> BackupSummary:
             env=_pg_env(db),
             what="pg_dump",
         )
+        for folder in MEDIA_FOLDERS:
+            if (Path(settings.MEDIA_ROOT) / folder).is_dir():
+                shutil.copytree(Path(settings.MEDIA_ROOT) / folder, work / "media" / folder)
         files = sorted(p for p in work.rglob("*") if p.is_file())
         manifest = {
             "format": FORMAT,
@@ -166,10 +174,10 @@ def _database_is_empty(url: str) -> bool:
 
 
 def backup_restore(
-    *, archive: Path, database_url: str, checkpoint_dir: Path, accept_rollback: bool = False
+    *, archive: Path, database_url: str, checkpoint_dir: Path, accept_rollback: bool = False, media_root=None
 ) -> RestoreSummary:
-    """Restore `archive` into the empty database at `database_url` and the log into
-    `checkpoint_dir`, then verify. Raises ServiceError on a damaged archive, a database that is not
+    """Restore `archive` into the empty database at `database_url`, the log into `checkpoint_dir` and
+    the attachments into `media_root` (MEDIA_ROOT by default; a file already there is kept), then verify. Raises ServiceError on a damaged archive, a database that is not
     empty, a failed pg_restore, or a chain that does not verify (a rollback unless accepted)."""
     if urlparse(database_url).scheme not in ("postgres", "postgresql"):
         raise ServiceError("Restore into PostgreSQL: --database-url postgres://user@host:5432/name.")
@@ -202,6 +210,13 @@ def backup_restore(
             if not (checkpoint_dir / path.name).exists():
                 shutil.copy2(path, checkpoint_dir / path.name)
 
+        media_root = Path(media_root or settings.MEDIA_ROOT)
+        for path in sorted(p for p in (work / "media").rglob("*") if p.is_file()):
+            target = media_root / path.relative_to(work / "media")
+            if not target.exists():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(path, target)
+
         parsed = urlparse(database_url)
         db = {
             "HOST": parsed.hostname,
@@ -231,6 +246,7 @@ def backup_restore(
         "DJANGO_SETTINGS_MODULE": "casino.settings",
         "DATABASE_URL": database_url,
         "CHECKPOINT_DIR": str(checkpoint_dir),
+        "MEDIA_ROOT": str(media_root),
     }
     result = subprocess.run(
         [sys.executable, str(MANAGE), "verify_chain", "--skip-checks"], env=env, capture_output=True, text=True

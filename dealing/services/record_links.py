@@ -58,6 +58,9 @@ class Relation:
     fields: tuple[str, ...]
     staff: tuple[str, ...] = ()
     exempt: object = None
+    # What a row points to outside the database (an attachment's file), compared by a whole
+    # verification only: `outside(relation)` returns the first Break or None.
+    outside: object = None
 
     @property
     def name(self) -> str:
@@ -71,10 +74,11 @@ class Relation:
 _registry: dict[str, Relation] = {}
 
 
-def register(model, *, fields, staff=(), exempt=None) -> Relation:
+def register(model, *, fields, staff=(), exempt=None, outside=None) -> Relation:
     """Chain `model`'s rows (its apps.py calls this in ready()): `fields` the covered columns by
-    attname, `staff` the user foreign keys (by name) whose username each link keeps."""
-    relation = Relation(model, tuple(fields), tuple(staff), exempt)
+    attname, `staff` the user foreign keys (by name) whose username each link keeps, `outside` a
+    check of what the rows point to outside the database (see Relation)."""
+    relation = Relation(model, tuple(fields), tuple(staff), exempt, outside)
     _registry[relation.name] = relation
     uid = f"record_links:{relation.name}"
     post_save.connect(_saved, sender=model, dispatch_uid=uid, weak=False)
@@ -352,7 +356,10 @@ def relation_verify(
     if relation is None:
         return None  # a relation no longer registered: its links still verify, its rows are not read
     if scan is None:
-        return _rows_against_links(relation, chunk)
+        broken = _rows_against_links(relation, chunk)
+        if broken is None and relation.outside is not None:
+            broken = relation.outside(relation)
+        return broken
     after = int(scan.get(key) or 0)
     upper = (
         relation.model._base_manager.filter(pk__gt=after)

@@ -9,6 +9,7 @@ Who may use which page (the navigation registers the same tuples, dealing/apps.p
     the round form                       dealer (as himself), pit boss (for his pits' dealers)
     shoe actions                         start: dealer, pit boss; burn and dealer change: also inspector
     incident report                      inspector, pit boss
+    an incident's review and sign-off    pit boss, auditor; attachments: inspector, pit boss, auditor
     the pit queue and decisions          pit boss
     trainee                              none of these (403)
 
@@ -16,6 +17,14 @@ Each family of pages is a module of this package; urls.py and apps.py take them 
 """
 
 from .common import DECIDERS, LOGGERS, READERS, REPORTERS, SHOE_LOADERS, SHOE_RECORDERS, audit_replay_url, table_for
+from .incident_file import (
+    incident_attach,
+    incident_attachment,
+    incident_detail,
+    incident_review,
+    incident_sign_off,
+    incident_video,
+)
 from .incidents import incident_file, incident_list, incident_new, table_incidents
 from .queue import amendment_decide, incident_decide, pit_queue
 from .rounds import may_correct, round_correct, round_detail, round_new
@@ -33,7 +42,13 @@ __all__ = [
     "SHOE_RECORDERS",
     "amendment_decide",
     "audit_replay_url",
+    "incident_attach",
+    "incident_attachment",
     "incident_decide",
+    "incident_detail",
+    "incident_review",
+    "incident_sign_off",
+    "incident_video",
     "incident_file",
     "incident_list",
     "incident_new",

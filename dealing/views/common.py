@@ -11,10 +11,12 @@ from casino.roles import has_role
 
 # Who may do what on these pages: dealing.access, for the pages and the API alike (and the navigation).
 from dealing.access import (  # noqa: F401
+    ATTACHERS,
     DECIDERS,
     LOGGERS,
     READERS,
     REPORTERS,
+    REVIEWERS,
     SHOE_LOADERS,
     SHOE_RECORDERS,
     TERMINAL_USERS,

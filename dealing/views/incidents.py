@@ -141,6 +141,8 @@ def incident_file(request, pk: int):
         "incident": incident,
         "procedure": selectors.incident_procedure(incident),
         "approvals": incident.approvals.select_related("decided_by").order_by("decided_at", "id"),
+        "review": selectors.incident_review_of(incident),
+        "attachments": selectors.incident_attachments(incident),
     }
     filename = f"incident-{incident.pk}-{incident.table.name}-{incident.reported_at:%Y%m%d}.pdf"
     return pdf_response(request, "dealing/pdf_incident.html", context, filename)

@@ -5,6 +5,7 @@ import tarfile
 import uuid
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.db import connection
 
@@ -46,6 +47,20 @@ def test_back_up_log_more_restore_into_a_fresh_database_and_the_chains_verify(
 ):
     for seed in range(3):
         logged(tables.ochko, staff.dealer, seed=seed)
+    incident = services.incident_report(
+        table=tables.ochko,
+        kind="dealer_card_exposed",
+        card="KH",
+        exposed=True,
+        resolution="burned",
+        dealer=staff.dealer,
+        reported_by=staff.inspector,
+    )
+    photo = services.incident_attach(
+        incident=incident,
+        added_by=staff.inspector,
+        upload=SimpleUploadedFile("table.png", b"\x89PNG\r\n\x1a\n" + bytes(40), "image/png"),
+    )
     assert services.checkpoint_write_all().ok
     archive = tmp_path / "backup.tar.gz"
     call_command("backup", "--output", str(archive))
@@ -55,6 +70,7 @@ def test_back_up_log_more_restore_into_a_fresh_database_and_the_chains_verify(
     assert "database.dump" in names and "manifest.json" in names
     assert any(n.startswith("checkpoints/checkpoints-") for n in names)
     assert any(n.startswith("keys/checkpoint-public-") for n in names)
+    assert f"media/{photo.file.name}" in names  # the attachments travel with the database
     assert not [n for n in names if "signing" in n or "private" in n]  # never a private key
     with tarfile.open(archive) as tar:
         for member in tar.getmembers():
@@ -65,9 +81,19 @@ def test_back_up_log_more_restore_into_a_fresh_database_and_the_chains_verify(
     logged(tables.ochko, staff.dealer, seed=9)
     assert services.checkpoint_write_all().ok
 
-    restored_log = tmp_path / "restored-checkpoints"
-    call_command("restore", str(archive), "--database-url", fresh_database(), "--checkpoint-dir", str(restored_log))
+    restored_log, restored_media = tmp_path / "restored-checkpoints", tmp_path / "restored-media"
+    call_command(
+        "restore",
+        str(archive),
+        "--database-url",
+        fresh_database(),
+        "--checkpoint-dir",
+        str(restored_log),
+        "--media-root",
+        str(restored_media),
+    )
     assert sorted(p.name for p in restored_log.glob("checkpoints-*.jsonl"))
+    assert (restored_media / photo.file.name).read_bytes() == photo.file.open("rb").read()
 
 
 def test_an_older_backup_beside_a_newer_checkpoint_log_is_a_rollback(

@@ -11,6 +11,7 @@ reviewed, a shift closed, a user renamed), verifies without a false alarm. Postg
 from decimal import Decimal
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.db import connection
 
@@ -22,7 +23,7 @@ from casino import services as casino_services
 from casino.models import SecurityEvent
 from dealing import checkpoint_log, hooks, services
 from dealing.chain_selectors import chain_health
-from dealing.models import ChainCheck, Incident, RecordLink, RoundAudit, ShoeEvent
+from dealing.models import ChainCheck, Incident, IncidentAttachment, RecordLink, RoundAudit, ShoeEvent
 from dealing.services import record_links
 from dealing.tasks import chain_checkpoint
 
@@ -70,6 +71,20 @@ class Floor:
             reported_by=staff.inspector,
         )
         services.incident_decide(incident=self.incident, decided_by=staff.pitboss, decision="approved")
+        self.photo = services.incident_attach(
+            incident=self.incident,
+            added_by=staff.inspector,
+            upload=SimpleUploadedFile("cam.png", b"\x89PNG\r\n\x1a\n" + bytes(32), "image/png"),
+        )
+        services.incident_classify(
+            incident=self.incident,
+            reviewed_by=staff.pitboss,
+            classification="dealer_error",
+            money_direction="saved",
+            money="200",
+            reason="Burned at once.",
+        )
+        self.review = services.incident_sign_off(incident=self.incident, signed_by=staff.auditor)
         self.shift = books_services.shift_open(table=table, counted_by=staff.dealer, counts={"100": 20})
         self.shift = books_services.shift_open_sign(shift=self.shift, signed_by=staff.pitboss)
         self.fill = books_services.transfer_request(
@@ -113,9 +128,19 @@ TAMPERINGS = {
     "incident note": ("dealing_incident", lambda f: _sql("UPDATE dealing_incident SET note='nothing seen' WHERE id=%s", [f.incident.pk])),
     "incident deleted": ("dealing_incident", lambda f: (
         _sql("DELETE FROM dealing_approval WHERE incident_id=%s", [f.incident.pk]),
+        _sql("DELETE FROM dealing_incidentreview WHERE incident_id=%s", [f.incident.pk]),
+        _sql("DELETE FROM dealing_incidentattachment WHERE incident_id=%s", [f.incident.pk]),
         _sql("DELETE FROM dealing_incident WHERE id=%s", [f.incident.pk]),
     )),
     "incident forged": ("dealing_incident", lambda f: _copy_row(Incident, f.incident.pk, card="AS")),
+    "incident review money": ("dealing_incidentreview", lambda f: _sql(
+        "UPDATE dealing_incidentreview SET money=0 WHERE id=%s", [f.review.pk])),
+    "incident second reviewer struck": ("dealing_incidentreview", lambda f: _sql(
+        "UPDATE dealing_incidentreview SET second_by_id=NULL, second_at=NULL WHERE id=%s", [f.review.pk])),
+    "attachment hash": ("dealing_incidentattachment", lambda f: _sql(
+        "UPDATE dealing_incidentattachment SET sha256=repeat('0', 64) WHERE id=%s", [f.photo.pk])),
+    "attachment forged": ("dealing_incidentattachment", lambda f: _copy_row(
+        IncidentAttachment, f.photo.pk, name="forged.png")),
     "burn fee": ("dealing_shoeevent", lambda f: _sql("UPDATE dealing_shoeevent SET fee=0 WHERE id=%s", [f.burn.pk])),
     "burn deleted": ("dealing_shoeevent", lambda f: _sql("DELETE FROM dealing_shoeevent WHERE id=%s", [f.burn.pk])),
     "burn forged": ("dealing_shoeevent", lambda f: _copy_row(ShoeEvent, f.burn.pk, position=99)),

@@ -1,6 +1,6 @@
-"""`python manage.py backup --output FILE.tar.gz`: the database (pg_dump), the checkpoint log and
-the public keys in one archive with a manifest of sha256 sums — never a private key
-(dealing/services/backups.py; docs/operations.md, "Backups")."""
+"""`python manage.py backup --output FILE.tar.gz`: the database (pg_dump), the checkpoint log, the
+public keys and the incidents' attachments (MEDIA_ROOT) in one archive with a manifest of sha256
+sums — never a private key (dealing/services/backups.py; docs/operations.md, "Backups")."""
 
 from pathlib import Path
 

@@ -22,18 +22,22 @@ class Command(BaseCommand):
         )
         parser.add_argument("--checkpoint-dir", required=True, type=Path, help="Where the checkpoint log goes (or is).")
         parser.add_argument(
+            "--media-root", type=Path, default=None, help="Where the attachments go (default: MEDIA_ROOT)."
+        )
+        parser.add_argument(
             "--accept-rollback",
             action="store_true",
             help="Accept a database older than the checkpoint log in place (the newest rounds are lost).",
         )
 
-    def handle(self, *args, archive, database_url, checkpoint_dir, accept_rollback, **options):
+    def handle(self, *args, archive, database_url, checkpoint_dir, accept_rollback, media_root, **options):
         try:
             summary = services.backup_restore(
                 archive=archive,
                 database_url=database_url,
                 checkpoint_dir=checkpoint_dir,
                 accept_rollback=accept_rollback,
+                media_root=media_root,
             )
         except ServiceError as exc:
             raise CommandError(exc.message, returncode=1) from None
