@@ -6,7 +6,8 @@ could rebuild the chain it is meant to check).
 The archive (a .tar.gz):
 
     manifest.json             format, when, the database's name, the newest checkpoint line, each file's sha256
-    checkpoints/*.jsonl       the checkpoint log, copied *before* the dump: every head it signs is in the dump
+    checkpoints/*.jsonl       the checkpoint log, copied *before* the dump: every head it signs is in the dump;
+                              beside it the witness's receipts (its countersignatures), when there is a witness
     keys/*.pem                the public keys: the log directory's, CHECKPOINT_PUBLIC_KEY's, the signing key's own
     database.dump             pg_dump --format=custom
     media/incidents/…         incidents' attachments (MEDIA_ROOT), copied *after* the dump: a file is
@@ -36,7 +37,7 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
-from dealing import checkpoint_log
+from dealing import checkpoint_log, witness_mirror
 from dealing.errors import ServiceError
 
 FORMAT = 1
@@ -118,6 +119,9 @@ def backup_write(*, output: Path) -> BackupSummary:
         (work / "checkpoints").mkdir()
         for path in sorted(checkpoint_log.directory().glob(checkpoint_log.FILE_GLOB)):
             shutil.copy2(path, work / "checkpoints" / path.name)
+        receipts = checkpoint_log.directory() / witness_mirror.RECEIPTS_FILE
+        if receipts.is_file():  # the witness's countersignatures of those checkpoints (docs/witness.md)
+            shutil.copy2(receipts, work / "checkpoints" / receipts.name)
         (work / "keys").mkdir()
         for name, pem in _public_keys().items():
             (work / "keys" / name).write_bytes(pem)
@@ -206,6 +210,9 @@ def backup_restore(
         if not log_kept:
             for path in sorted((work / "checkpoints").glob(checkpoint_log.FILE_GLOB)):
                 shutil.copy2(path, checkpoint_dir / path.name)
+            receipts = work / "checkpoints" / witness_mirror.RECEIPTS_FILE
+            if receipts.is_file():
+                shutil.copy2(receipts, checkpoint_dir / receipts.name)
         for path in sorted((work / "keys").glob("*.pem")):
             if not (checkpoint_dir / path.name).exists():
                 shutil.copy2(path, checkpoint_dir / path.name)

@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from dealing import services
+from dealing import checkpoint_log, services, witness_mirror
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -62,6 +62,9 @@ def test_back_up_log_more_restore_into_a_fresh_database_and_the_chains_verify(
         upload=SimpleUploadedFile("table.png", b"\x89PNG\r\n\x1a\n" + bytes(40), "image/png"),
     )
     assert services.checkpoint_write_all().ok
+    # What a witness countersigned is kept beside the log (dealing/witness_mirror.py): it travels too.
+    receipt = b'{"checkpoint": {"seq": 1}, "countersignature": "c2lnbmVk"}\n'
+    (checkpoint_log.directory() / witness_mirror.RECEIPTS_FILE).write_bytes(receipt)
     archive = tmp_path / "backup.tar.gz"
     call_command("backup", "--output", str(archive))
 
@@ -94,6 +97,7 @@ def test_back_up_log_more_restore_into_a_fresh_database_and_the_chains_verify(
     )
     assert sorted(p.name for p in restored_log.glob("checkpoints-*.jsonl"))
     assert (restored_media / photo.file.name).read_bytes() == photo.file.open("rb").read()
+    assert (restored_log / witness_mirror.RECEIPTS_FILE).read_bytes() == receipt
 
 
 def test_an_older_backup_beside_a_newer_checkpoint_log_is_a_rollback(
