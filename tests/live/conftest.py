@@ -1,4 +1,5 @@
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -6,6 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
+import redis
 from django.conf import settings
 
 from tests.conftest import CHROMIUM, current_database_url
@@ -29,7 +31,13 @@ def _free_port() -> int:
 
 
 @pytest.fixture
-def asgi_server(floor):
+def asgi_bus() -> str:
+    """The server's LIVE_REDIS_URL: the in-memory bus of its one process, unless a test names a Redis."""
+    return ""
+
+
+@pytest.fixture
+def asgi_server(floor, asgi_bus):
     """uvicorn serving casino.asgi on the test database; its URL."""
     port = _free_port()
     env = {
@@ -38,7 +46,7 @@ def asgi_server(floor):
         "DATABASE_URL": current_database_url(),
         "ALLOWED_HOSTS": "127.0.0.1",
         "CELERY_BROKER_URL": "",
-        "LIVE_REDIS_URL": "",
+        "LIVE_REDIS_URL": asgi_bus,
     }
     proc = subprocess.Popen(
         [
@@ -94,3 +102,52 @@ def browser(asgi_server, monkeypatch):
     from django.db import connections
 
     connections.close_all()
+
+
+class PrivateRedis:
+    """A throw-away redis-server: no snapshot, no append-only file, so a restart starts empty, as a
+    broker that crashed would (publish/subscribe keeps nothing anyway)."""
+
+    def __init__(self, tmp_path):
+        self.port = _free_port()
+        self.pidfile = tmp_path / "redis.pid"
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        subprocess.run(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+            + ["--daemonize", "yes", "--pidfile", str(self.pidfile), "--dir", str(self.pidfile.parent)],
+            check=True,
+            capture_output=True,
+        )
+        client = redis.Redis.from_url(self.url, socket_connect_timeout=0.2)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                client.ping()
+                return
+            except redis.ConnectionError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        try:
+            redis.Redis.from_url(self.url, socket_connect_timeout=0.2).shutdown(nosave=True)
+        except redis.ConnectionError:
+            pass  # the shutdown closes the connection that asked for it
+        deadline = time.monotonic() + 10
+        while self.pidfile.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+
+
+@pytest.fixture
+def private_redis(tmp_path, settings):
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed")
+    server = PrivateRedis(tmp_path)
+    server.start()
+    settings.LIVE_REDIS_URL = server.url
+    settings.LIVE_BUS_TIMEOUT_S = 1
+    yield server
+    server.stop()
