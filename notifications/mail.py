@@ -11,7 +11,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from .models import Notification, Preference
-from .selectors import languages_for
+from .selectors import languages_for, reading_language
 
 logger = logging.getLogger(__name__)
 
@@ -63,7 +63,6 @@ def send_digests(now=None) -> int:
     one a day); nothing to tell, no e-mail."""
     now = now or timezone.now()
     sent = 0
-    known = {code for code, _name in settings.LANGUAGES}
     for pref in Preference.objects.filter(digest=True, user__is_active=True).select_related("user"):
         since = pref.digest_sent_at or (now - timedelta(days=1))
         if pref.digest_sent_at and now - pref.digest_sent_at < timedelta(hours=20):
@@ -74,8 +73,7 @@ def send_digests(now=None) -> int:
             )[:200]
         )
         if rows and pref.user.email:
-            language = next((c for c in (pref.language, pref.last_language) if c in known), settings.LANGUAGE_CODE)
-            with translation.override(language):
+            with translation.override(reading_language(pref.language, pref.last_language)):
                 body = render_to_string(
                     "notifications/digest.txt",
                     {"rows": [(r, _link(r.url) if r.url else "") for r in rows], "user": pref.user},

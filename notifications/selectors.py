@@ -41,14 +41,18 @@ def preference_for(user) -> Preference:
     return Preference.objects.filter(user=user).first() or Preference(user=user)
 
 
-def languages_for(user_ids) -> dict[int, str]:
-    """The language each user reads his e-mails in: his choice, else the language he last signed in
-    with, else the site's."""
+def reading_language(chosen: str, last: str) -> str:
+    """The language a user reads his e-mails and toasts in: his choice, else the language he last
+    signed in with, else the site's."""
     known = {code for code, _name in settings.LANGUAGES}
+    return next((code for code in (chosen, last) if code in known), settings.LANGUAGE_CODE)
+
+
+def languages_for(user_ids) -> dict[int, str]:
     out = dict.fromkeys(user_ids, settings.LANGUAGE_CODE)
     rows = Preference.objects.filter(user_id__in=list(user_ids)).values_list("user_id", "language", "last_language")
     for pk, chosen, last in rows:
-        out[pk] = next((code for code in (chosen, last) if code in known), settings.LANGUAGE_CODE)
+        out[pk] = reading_language(chosen, last)
     return out
 
 

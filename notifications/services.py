@@ -1,7 +1,7 @@
 """Writes: `notify` stores a row per recipient and its push to the recipient's pages (in the
-caller's transaction, if any); once that commits, the push goes out and its e-mail is queued. A push or a task that cannot be
-sent (the broker down) loses nothing: the row is stored, its e-mail stays due, and the sweep
-(`notifications.tasks.email_sweep`) sends it later."""
+caller's transaction, if any); once that commits, the push goes out and its e-mail is queued. A
+push or a task that cannot be sent (the broker down) loses nothing: the row is stored, its e-mail
+stays due, and the sweep (`notifications.tasks.email_sweep`) sends it later."""
 
 import logging
 from collections.abc import Iterable
