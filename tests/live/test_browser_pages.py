@@ -9,6 +9,7 @@ import pytest
 
 from casino.roles import AUDITOR, DEALER, PIT_BOSS
 from dealing.engine.simulators import simulate
+from tests.audit.conftest import log_rounds  # noqa: F401
 from tests.live.test_browser import halting_round, post_json
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -74,3 +75,38 @@ def test_the_dashboard_counters_follow_a_round_logged(browser, make_user, floor)
         "before => document.getElementById('au-kpis').innerText !== before", arg=before, timeout=3000
     )
     assert auditor.locator("#au-kpis").inner_text() != before
+
+
+@pytest.mark.usefixtures("private_redis")
+class TestRunProgress:
+    """The run is carried out by this process, as a worker would be: its events travel to the
+    server's streams over Redis (a private redis-server, tests/live/conftest.py)."""
+
+    @pytest.fixture
+    def asgi_bus(self, private_redis):
+        return private_redis.url
+
+    def test_an_audit_runs_progress_follows_each_chunk_live(self, browser, make_user, floor, log_rounds):  # noqa: F811
+        from audit.models import AuditRunChunk
+        from audit.services import runs
+
+        dealer = make_user(DEALER, pits=[floor.pit_a])
+        make_user(AUDITOR, username="auditor1")
+        log_rounds(wide_table(floor), dealer, n=4, seed=5, mistake_rate=0.5)
+        run = runs.audit_run_start(started_by=None, only_unaudited=False, chunk_size=2)
+        runs.audit_run_plan(run_id=run.pk)
+        chunks = list(AuditRunChunk.objects.filter(run=run).order_by("number").values_list("pk", flat=True))
+        assert len(chunks) == 2
+
+        page = browser("auditor1")
+        page.goto(f"/audit/runs/{run.pk}/")
+        page.locator("body[data-live=on]").wait_for(state="attached")
+        done = page.locator("[data-testid=run-done]")
+        assert done.inner_text() == "0"
+        for k, chunk in enumerate(chunks, start=1):
+            runs.audit_run_chunk_process(chunk_id=chunk)
+            started = time.monotonic()
+            # Well within the page's 5 s fallback poll: the chunk's event brought it.
+            page.locator("[data-testid=run-done]", has_text=str(2 * k)).wait_for(timeout=1500)
+            assert time.monotonic() - started < 1.5
+        page.locator("[data-testid=run-progress][data-status=done]").wait_for(timeout=2000)
