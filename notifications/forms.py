@@ -19,8 +19,8 @@ class PreferenceForm(forms.Form):
         super().__init__(*args, **kwargs)
         names = dict(settings.LANGUAGES)
         last = names.get(last_language)
-        blank = _("The language I last signed in with (%(language)s)") % {"language": last} if last else None
-        self.fields["language"].choices = [("", blank or _("The language I last signed in with"))] + [
+        blank = _("The language I last used (%(language)s)") % {"language": last} if last else None
+        self.fields["language"].choices = [("", blank or _("The language I last used"))] + [
             (code, name) for code, name in settings.LANGUAGES
         ]
         for kind in Kind:

@@ -43,7 +43,7 @@ def preference_for(user) -> Preference:
 
 def reading_language(chosen: str, last: str) -> str:
     """The language a user reads his e-mails and toasts in: his choice, else the language he last
-    signed in with, else the site's."""
+    used (at a sign-in, on his notification settings), else the site's."""
     known = {code for code, _name in settings.LANGUAGES}
     return next((code for code in (chosen, last) if code in known), settings.LANGUAGE_CODE)
 

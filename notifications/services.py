@@ -102,8 +102,8 @@ def preference_save(*, user, channels: dict[str, str], digest: bool, language: s
 
 
 def language_remember(*, user, language: str) -> None:
-    """The language a user signed in with: his e-mails' language until he chooses one. Written only
-    when it changed (a sign-in in the same language writes nothing)."""
+    """The language a user last used (at his sign-in, on his notification settings): his e-mails'
+    language until he chooses one. Written only when it changed."""
     if language not in {code for code, _name in settings.LANGUAGES}:
         return
     if not Preference.objects.filter(user=user).exclude(last_language=language).update(last_language=language):

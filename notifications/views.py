@@ -51,6 +51,8 @@ def _back(request):
 
 @role_required(*READERS)
 def preferences(request):
+    # The language this page is read in is the one he uses now: what his e-mails follow until he chooses.
+    services.language_remember(user=request.user, language=getattr(request, "LANGUAGE_CODE", ""))
     pref = selectors.preference_for(request.user)
     channels = selectors.channels_for([request.user.pk])[request.user.pk]
     form = PreferenceForm(

@@ -1,5 +1,5 @@
 """Each e-mail in its recipient's language: his choice on the settings page, else the language he
-last signed in with, else the site's. One send reaches readers of different languages."""
+last used (at a sign-in, on the settings page), else the site's. One send reaches readers of different languages."""
 
 import pytest
 from django.core import mail
@@ -44,12 +44,15 @@ def test_the_language_of_the_last_sign_in_is_the_default(staff, eager, django_ca
     browser = Client(headers={"accept-language": "ru"})
     assert browser.post(reverse("login"), {"username": "pitboss1", "password": PASSWORD}).status_code == 302
     assert Preference.objects.get(user=staff.pitboss).last_language == "ru"
-    page = browser.get(reverse("notifications:preferences")).content.decode()
-    assert 'name="language"' in page
     with django_capture_on_commit_callbacks(execute=True):
         halt([staff.pitboss, staff.pitboss2])
     assert mail_to("pitboss1").subject == "HALT за столом R-1"
     assert mail_to("pitboss2").subject == "HALT at table R-1"
+    # The settings page read in Spanish (the switcher's cookie): Spanish is now the last used.
+    browser.cookies["django_language"] = "es"
+    page = browser.get(reverse("notifications:preferences")).content.decode()
+    assert 'name="language"' in page and "El idioma que usé por última vez (" in page
+    assert Preference.objects.get(user=staff.pitboss).last_language == "es"
 
 
 def test_the_settings_page_stores_the_chosen_language(staff):
