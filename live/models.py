@@ -2,6 +2,7 @@
 on the bus only once the row has committed. A client that missed pushes (a reconnect, the bus
 restarted) reads the rows after its last id."""
 
+from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -22,6 +23,15 @@ class LiveEvent(models.Model):
     table = models.ForeignKey(
         Table, on_delete=models.CASCADE, null=True, blank=True, related_name="+", verbose_name=_("table")
     )
+    # An event for one user only (his notification): no pit's audience, only his own streams.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("user"),
+    )
     kind = models.CharField(_("kind"), max_length=40)
     payload = models.JSONField(_("payload"), default=dict, blank=True)
     created_at = models.DateTimeField(_("created"), default=timezone.now, db_index=True)
@@ -41,6 +51,7 @@ class LiveEvent(models.Model):
             "id": self.pk,
             "pit": self.pit_id,
             "table": self.table_id,
+            "user": self.user_id,
             "kind": self.kind,
             "data": self.payload,
             "at": self.created_at.isoformat(),

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
 
 from django.conf import settings
-from django.db.models import F, Func, IntegerField, OuterRef, QuerySet, Subquery
+from django.db.models import F, Func, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from audit.choices import FindingStatus
@@ -32,22 +32,25 @@ class Audience:
 
     every: bool
     pits: frozenset[int] = frozenset()
+    user: int | None = None
 
     def admits(self, message: dict) -> bool:
+        if message.get("user") is not None:
+            # A user's own event (his notification): nobody else's stream carries it, an auditor's neither.
+            return message["user"] == self.user
         return self.every or (message.get("pit") is not None and message["pit"] in self.pits)
 
 
 def audience_of(user) -> Audience:
     if sees_every_pit(user):
-        return Audience(every=True)
-    return Audience(every=False, pits=frozenset(user_pits(user).values_list("pk", flat=True)))
+        return Audience(every=True, user=user.pk)
+    return Audience(every=False, pits=frozenset(user_pits(user).values_list("pk", flat=True)), user=user.pk)
 
 
 def events_after(*, audience: Audience, after: int, limit: int | None = None) -> list[dict]:
     """The stored events after the cursor `after` that `audience` may receive, oldest first."""
-    events = LiveEvent.objects.filter(pk__gt=after).order_by("pk")
-    if not audience.every:
-        events = events.filter(pit_id__in=audience.pits)
+    shared = Q(user__isnull=True) if audience.every else Q(user__isnull=True, pit_id__in=audience.pits)
+    events = LiveEvent.objects.filter(shared | Q(user_id=audience.user), pk__gt=after).order_by("pk")
     return [e.message() for e in events[: limit or settings.LIVE_CATCHUP_LIMIT]]
 
 

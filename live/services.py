@@ -15,10 +15,18 @@ log = logging.getLogger(__name__)
 
 
 def event_record(
-    kind: str, *, pit_id: int | None, table_id: int | None = None, payload: dict | None = None
+    kind: str,
+    *,
+    pit_id: int | None,
+    table_id: int | None = None,
+    payload: dict | None = None,
+    user_id: int | None = None,
 ) -> LiveEvent:
-    """Store an event of `pit_id` (None: of no pit, for auditors) and push it after the commit."""
-    event = LiveEvent.objects.create(kind=kind, pit_id=pit_id, table_id=table_id, payload=payload or {})
+    """Store an event of `pit_id` (None: of no pit, for auditors), or of one user only (`user_id`),
+    and push it after the commit."""
+    event = LiveEvent.objects.create(
+        kind=kind, pit_id=pit_id, table_id=table_id, user_id=user_id, payload=payload or {}
+    )
     message = event.message()
     transaction.on_commit(lambda: bus.publish(message))
     return event

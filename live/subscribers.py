@@ -5,8 +5,10 @@ boss or an auditor watches. Each becomes one stored event (services.event_record
 from django.db.models.signals import post_save
 
 from audit.models import AuditRun, Finding
+from audit.signals import findings_written as audit_findings_written
 from audit.signals import run_progressed
 from books.models import FloatEvent, IntegritySignal, TableShift
+from casino import signals
 from casino.models import Table
 from dealing import hooks
 from dealing.models import Approval, HaltOverride, Incident, Round
@@ -81,6 +83,17 @@ def signal_saved(sender, instance: IntegritySignal, created: bool, **kwargs) -> 
     _of_table("integrity_signal", instance.table_id, {"id": instance.pk, "kind": instance.kind})
 
 
+def findings_written(sender, tables: dict[int, int], **kwargs) -> None:
+    """A batch of findings written in bulk (an audit chunk, a shoe): one event per pit it touched
+    (a stream hears only of its pits), naming the tables whose tiles to re-read."""
+    by_pit: dict[int, list[int]] = {}
+    for table_id, pit_id in Table.objects.filter(pk__in=list(tables)).values_list("pk", "pit_id"):
+        by_pit.setdefault(pit_id, []).append(table_id)
+    for pit_id, ids in sorted(by_pit.items()):
+        payload = {"bulk": True, "tables": sorted(ids), "findings": sum(tables[t] for t in ids)}
+        services.event_record("finding", pit_id=pit_id, payload=payload)
+
+
 def audit_run_saved(sender, instance: AuditRun, **kwargs) -> None:
     services.event_record("audit_run", pit_id=None, payload={"id": instance.pk, "status": instance.status})
 
@@ -101,9 +114,16 @@ _SAVED = (
 )
 
 
+def user_told(sender, user_id: int, payload: dict, **kwargs) -> None:
+    """A notification for one user: pushed to his open pages only (the bell's count, a toast)."""
+    services.event_record("notification", pit_id=None, user_id=user_id, payload=payload)
+
+
 def connect() -> None:
     hooks.subscribe(rounds_logged)
     hooks.subscribe_progress(table_progress)
     run_progressed.connect(audit_run_progressed, dispatch_uid="live.audit_run_progressed")
+    audit_findings_written.connect(findings_written, dispatch_uid="live.findings_written")
+    signals.user_told.connect(user_told, dispatch_uid="live.user_told")
     for model, receiver in _SAVED:
         post_save.connect(receiver, sender=model, dispatch_uid=f"live.{model.__name__}")

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.contrib.auth.signals import user_logged_in
 from django.db.models.signals import post_save
 from django.utils.translation import gettext_lazy as _
 
@@ -29,5 +30,6 @@ class NotificationsConfig(AppConfig):
         post_save.connect(subscribers.chain_check_saved, sender=ChainCheck, dispatch_uid="notify-chain-check")
         post_save.connect(subscribers.shift_saved, sender=TableShift, dispatch_uid="notify-shift")
         post_save.connect(subscribers.signal_saved, sender=IntegritySignal, dispatch_uid="notify-signal")
+        user_logged_in.connect(subscribers.signed_in, dispatch_uid="notify-language")
 
         # No entry in the bar: the bell leads to the list, and the list to the settings.

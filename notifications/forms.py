@@ -1,4 +1,5 @@
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from .kinds import Channel, Kind
@@ -12,8 +13,16 @@ class PreferenceForm(forms.Form):
         required=False,
     )
 
-    def __init__(self, *args, channels: dict[str, str], **kwargs):
+    language = forms.ChoiceField(label=_("Language of the e-mails"), required=False, choices=())
+
+    def __init__(self, *args, channels: dict[str, str], last_language: str = "", **kwargs):
         super().__init__(*args, **kwargs)
+        names = dict(settings.LANGUAGES)
+        last = names.get(last_language)
+        blank = _("The language I last used (%(language)s)") % {"language": last} if last else None
+        self.fields["language"].choices = [("", blank or _("The language I last used"))] + [
+            (code, name) for code, name in settings.LANGUAGES
+        ]
         for kind in Kind:
             self.fields[f"kind_{kind.value}"] = forms.ChoiceField(
                 label=kind.label, choices=Channel.choices, initial=channels.get(kind.value), widget=forms.Select

@@ -11,6 +11,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from .models import Notification, Preference
+from .selectors import languages_for, reading_language
 
 logger = logging.getLogger(__name__)
 
@@ -34,7 +35,8 @@ def send_notification_emails(ids) -> int:
                 continue
             address = row.recipient.email
             if address:
-                with translation.override(settings.LANGUAGE_CODE):
+                # The recipient's language, not the sender's: one send may go to readers of four.
+                with translation.override(languages_for([row.recipient_id])[row.recipient_id]):
                     body = render_to_string(
                         "notifications/email.txt", {"n": row, "link": _link(row.url) if row.url else ""}
                     )
@@ -71,7 +73,7 @@ def send_digests(now=None) -> int:
             )[:200]
         )
         if rows and pref.user.email:
-            with translation.override(settings.LANGUAGE_CODE):
+            with translation.override(reading_language(pref.language, pref.last_language)):
                 body = render_to_string(
                     "notifications/digest.txt",
                     {"rows": [(r, _link(r.url) if r.url else "") for r in rows], "user": pref.user},

@@ -78,6 +78,10 @@ class Preference(models.Model):
     channels = models.JSONField(_("channels"), default=dict, blank=True)
     digest = models.BooleanField(_("daily digest by e-mail"), default=False)
     digest_sent_at = models.DateTimeField(_("digest sent at"), null=True, blank=True)
+    # The e-mails' language: the user's choice, or (blank) the language he last used, recorded at
+    # each sign-in and on his notification settings, as the pages he reads are in it.
+    language = models.CharField(_("language of the e-mails"), max_length=10, blank=True, choices=settings.LANGUAGES)
+    last_language = models.CharField(_("language last used"), max_length=10, blank=True)
 
     class Meta:
         verbose_name = _("notification preference")

@@ -1,5 +1,6 @@
 """Reads: who is told of what, and each user's own notifications (nobody reads another's)."""
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
@@ -38,6 +39,21 @@ def channels_for(user_ids) -> dict[int, dict[str, str]]:
 
 def preference_for(user) -> Preference:
     return Preference.objects.filter(user=user).first() or Preference(user=user)
+
+
+def reading_language(chosen: str, last: str) -> str:
+    """The language a user reads his e-mails and toasts in: his choice, else the language he last
+    used (at a sign-in, on his notification settings), else the site's."""
+    known = {code for code, _name in settings.LANGUAGES}
+    return next((code for code in (chosen, last) if code in known), settings.LANGUAGE_CODE)
+
+
+def languages_for(user_ids) -> dict[int, str]:
+    out = dict.fromkeys(user_ids, settings.LANGUAGE_CODE)
+    rows = Preference.objects.filter(user_id__in=list(user_ids)).values_list("user_id", "language", "last_language")
+    for pk, chosen, last in rows:
+        out[pk] = reading_language(chosen, last)
+    return out
 
 
 def notification_list(user) -> QuerySet:

@@ -1,11 +1,12 @@
-"""Writes: `notify` stores a row per recipient (in the caller's transaction, if any) and, once that
-commits, pushes it to the recipient's pages and queues its e-mail. A push or a task that cannot be
-sent (the broker down) loses nothing: the row is stored, its e-mail stays due, and the sweep
-(`notifications.tasks.email_sweep`) sends it later."""
+"""Writes: `notify` stores a row per recipient and its push to the recipient's pages (in the
+caller's transaction, if any); once that commits, the push goes out and its e-mail is queued. A
+push or a task that cannot be sent (the broker down) loses nothing: the row is stored, its e-mail
+stays due, and the sweep (`notifications.tasks.email_sweep`) sends it later."""
 
 import logging
 from collections.abc import Iterable
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -51,6 +52,8 @@ def notify(*, kind: str, recipients: Iterable, params: dict, url: str = "", key:
                 row.save()
         except IntegrityError:
             continue
+        if row.on_page:
+            push.pushed(row)
         made.append(row)
     if made:
         transaction.on_commit(lambda: _after_commit(made))
@@ -58,12 +61,6 @@ def notify(*, kind: str, recipients: Iterable, params: dict, url: str = "", key:
 
 
 def _after_commit(rows: list[Notification]) -> None:
-    for row in rows:
-        if row.on_page:
-            try:
-                push.pushed(row)
-            except Exception:  # the live stream is a convenience: the row is what counts
-                logger.warning("push of notification %s failed", row.pk, exc_info=True)
     due = [row.pk for row in rows if row.email_due]
     if due:
         queue_emails(due)
@@ -95,9 +92,19 @@ def mark_all_read(*, user) -> int:
     return Notification.objects.filter(recipient=user, read_at__isnull=True).update(read_at=timezone.now())
 
 
-def preference_save(*, user, channels: dict[str, str], digest: bool) -> Preference:
+def preference_save(*, user, channels: dict[str, str], digest: bool, language: str = "") -> Preference:
     pref, _ = Preference.objects.get_or_create(user=user)
     pref.channels = dict(channels)
     pref.digest = bool(digest)
-    pref.save(update_fields=["channels", "digest"])
+    pref.language = language
+    pref.save(update_fields=["channels", "digest", "language"])
     return pref
+
+
+def language_remember(*, user, language: str) -> None:
+    """The language a user last used (at his sign-in, on his notification settings): his e-mails'
+    language until he chooses one. Written only when it changed."""
+    if language not in {code for code, _name in settings.LANGUAGES}:
+        return
+    if not Preference.objects.filter(user=user).exclude(last_language=language).update(last_language=language):
+        Preference.objects.get_or_create(user=user, defaults={"last_language": language})

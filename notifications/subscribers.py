@@ -214,3 +214,11 @@ def run_finished(*, run_id, status, **_):
         url=reverse("audit:run_detail", args=[run.pk]),
         key=f"run:{run.pk}",
     )
+
+
+@_guarded
+def signed_in(sender, request, user, **_):
+    """The language of a sign-in (the switcher's cookie, else the browser's): the e-mails' language
+    for who has not chosen one."""
+    language = getattr(request, "LANGUAGE_CODE", "") if request is not None else ""
+    services.language_remember(user=user, language=language)

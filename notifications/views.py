@@ -51,11 +51,23 @@ def _back(request):
 
 @role_required(*READERS)
 def preferences(request):
+    # The language this page is read in is the one he uses now: what his e-mails follow until he chooses.
+    services.language_remember(user=request.user, language=getattr(request, "LANGUAGE_CODE", ""))
     pref = selectors.preference_for(request.user)
     channels = selectors.channels_for([request.user.pk])[request.user.pk]
-    form = PreferenceForm(request.POST or None, channels=channels, initial={"digest": pref.digest})
+    form = PreferenceForm(
+        request.POST or None,
+        channels=channels,
+        last_language=pref.last_language,
+        initial={"digest": pref.digest, "language": pref.language},
+    )
     if request.method == "POST" and form.is_valid():
-        services.preference_save(user=request.user, channels=form.channels(), digest=form.cleaned_data["digest"])
+        services.preference_save(
+            user=request.user,
+            channels=form.channels(),
+            digest=form.cleaned_data["digest"],
+            language=form.cleaned_data["language"],
+        )
         messages.success(request, _("Your notification settings are saved."))
         return redirect("notifications:preferences")
     return render(

@@ -25,6 +25,7 @@ from dealing.selectors import incident_approvers
 from .. import hooks, rollups
 from ..metrics import count_sweep_repairs
 from ..models import Finding, Review
+from ..signals import findings_written
 from ..state import round_record_audit, rounds_record_audit
 
 log = logging.getLogger(__name__)
@@ -218,6 +219,12 @@ def findings_sync(existing, wanted: dict[tuple, Finding], *, scope: str) -> None
             hooks.announce("findings_added", findings=facts)
     # Each finding added, changed or dropped is a new link of the findings' chain (docs/chain.md).
     dealing_services.records_touched(Finding, gone + [f.pk for f in changed] + [f.pk for f in added])
+    written = Counter(row["table_id"] for key, row in current.items() if key not in wanted)
+    written.update(f.table_id for f in changed + added)
+    written.pop(None, None)
+    if written:
+        # Bulk writes send no post_save: the live floor hears of the batch once, not of each finding.
+        findings_written.send(sender=Finding, tables=dict(written))
 
 
 _MUTABLE_FIELDS = [name.removesuffix("_id") for name in _MUTABLE]

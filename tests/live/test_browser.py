@@ -4,10 +4,6 @@ inspector reports appears in pit boss A's queue without a reload; the pit boss o
 neither. The bus is the in-memory one of that single process."""
 
 import json
-import os
-import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -17,84 +13,8 @@ from django.conf import settings
 from casino.roles import DEALER, INSPECTOR, PIT_BOSS
 from dealing.engine.simulators import simulate
 from dealing.games import terminal as term
-from tests.conftest import CHROMIUM, current_database_url
-from tests.factories import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture
-def asgi_server(floor):
-    """uvicorn serving casino.asgi on the test database; its URL."""
-    port = _free_port()
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "tests.settings",
-        "DATABASE_URL": current_database_url(),
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "CELERY_BROKER_URL": "",
-        "LIVE_REDIS_URL": "",
-    }
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "casino.asgi:application",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-        ],
-        cwd=Path(settings.BASE_DIR),
-        env=env,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            time.sleep(0.1)
-    yield url
-    proc.terminate()
-    proc.wait(timeout=10)
-
-
-@pytest.fixture
-def browser(asgi_server, monkeypatch):
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
-    playwright_sync = pytest.importorskip("playwright.sync_api")
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with playwright_sync.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-
-        def context(username, width=1366):
-            ctx = chromium.new_context(base_url=asgi_server, viewport={"width": width, "height": 900})
-            page = ctx.new_page()
-            page.set_default_timeout(15_000)
-            page.goto("/accounts/login/")
-            page.fill("#id_username", username)
-            page.fill("#id_password", PASSWORD)
-            page.click("button[type=submit]")
-            page.wait_for_load_state()
-            return page
-
-        yield context
-        chromium.close()
-    from django.db import connections
-
-    connections.close_all()
 
 
 def halting_round(table) -> dict:

@@ -17,16 +17,6 @@ def an_event(table, kind="incident", **payload):
     return services.event_record(kind, pit_id=table.pit_id, table_id=table.pk, payload=payload or {"n": 1})
 
 
-@pytest.fixture(params=["memory", "redis"])
-def bus_kind(request, settings):
-    """Each test on the in-memory bus and on Redis (skipped when CELERY_BROKER_URL names no Redis)."""
-    if request.param == "memory":
-        settings.LIVE_REDIS_URL = ""
-    elif not settings.LIVE_REDIS_URL:
-        pytest.skip("no Redis configured (CELERY_BROKER_URL or LIVE_REDIS_URL)")
-    return request.param
-
-
 @pytest.mark.parametrize("role", [DEALER, INSPECTOR, TRAINEE])
 def test_roles_that_do_not_watch_the_pit_are_refused(role, make_user, floor):
     user = make_user(role, pits=floor.pits)

@@ -65,7 +65,14 @@
 
   document.body.addEventListener("live:event", function (e) {
     var table = e.detail && e.detail.table;
-    if (!table && e.detail && e.detail.kind === "audit_run") { return; }  // no tile shows a run
+    var tables = e.detail && e.detail.data && e.detail.data.tables;
+    if (!table && tables && tables.length) {  // a batch of findings: the tiles it names
+      tables.forEach(function (id) { pending[String(id)] = true; });
+      if (timer === null) { timer = window.setTimeout(flush, 50); }
+      return;
+    }
+    // No tile shows a run or a notification (the bell and its toast do).
+    if (!table && e.detail && (e.detail.kind === "audit_run" || e.detail.kind === "notification")) { return; }
     pending[table ? String(table) : "all"] = true;
     if (timer === null) { timer = window.setTimeout(flush, 50); }
   });
