@@ -7,10 +7,13 @@ Who sees a player: auditors (and superusers) every round; a pit boss the rounds 
 """
 
 import datetime as dt
+import gc
 from collections.abc import Iterator
+from contextlib import contextmanager
 from decimal import Decimal
 
 import msgspec
+from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, QuerySet, TextField
 from django.db.models.functions import Cast
 from django.http import Http404
@@ -61,26 +64,44 @@ def _shoe_logs(shoe_ids, results: dict) -> list[ShoeLog]:
         .order_by()
         .values_list("pk", "table__variant", "decks", "table__name", "number")
     }
+    # No ORDER BY: sorting 50,000 documents' text spilled to disk and its cost estimate had the
+    # query JIT-compiled, together half of PostgreSQL's time; the keys are sorted here instead.
     rows = (
         Round.objects.filter(in_force_q(), shoe_id__in=shoe_ids)
-        .order_by("shoe_id", "position", "id")
+        .order_by()
         .annotate(text=Cast("document", TextField()))
-        .values_list("pk", "shoe_id", "text")
+        .values_list("pk", "shoe_id", "position", "text")
     )
+    by_shoe: dict = {}
+    with transaction.atomic(), _collector_paused():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL jit = off")  # compiling takes longer than this scan
+        for pk, shoe_id, position, text in rows.iterator(chunk_size=2000):
+            by_shoe.setdefault(shoe_id, []).append((position is None, position or 0, pk, _decode(text)))
     logs: list[ShoeLog] = []
-    current = None
-    docs: list = []
-    ids: list[str] = []
-    for pk, shoe_id, text in rows.iterator(chunk_size=2000):
-        if shoe_id != current:
-            if current is not None:
-                logs.append(_log(current, meta, docs, ids, results))
-            current, docs, ids = shoe_id, [], []
-        docs.append(_decode(text))
-        ids.append(str(pk))
-    if current is not None:
-        logs.append(_log(current, meta, docs, ids, results))
+    for shoe_id in sorted(by_shoe):
+        entries = by_shoe[shoe_id]
+        entries.sort()  # as dealt: by position (none last), then by id (unique: the documents never compared)
+        docs = [doc for *_key, doc in entries]
+        ids = [str(pk) for _none, _position, pk, _doc in entries]
+        logs.append(_log(shoe_id, meta, docs, ids, results))
     return logs
+
+
+@contextmanager
+def _collector_paused():
+    """Python's cyclic garbage collector off while the documents are decoded: a year's 50,000
+    documents are millions of lists and dicts, each few hundred of which start a collection over a
+    heap that keeps growing — more than half of the decoding's time — and JSON makes no cycle for
+    it to find (docs/benchmarks.md, "Player evaluation")."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
 
 
 def _log(shoe_id, meta, docs, ids, results) -> ShoeLog:

@@ -15,6 +15,7 @@ the player's decisions and what each option was worth — is the wing's `evaluat
 Pure Python, no Django: the figures are floats (statistics), the money the player gave up is Decimal.
 """
 
+import gc
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -240,6 +241,19 @@ def _player_stakes(document: Mapping, player: str) -> list[Mapping]:
 def evaluate(shoes: Sequence[ShoeLog], *, player: str, states=None) -> Evaluation:
     """The evaluation of `player` over these shoes (see the module). `states`: the shoe states of each
     shoe (protection.shoe_states), computed here when not given."""
+    # A year's walk allocates a hundred thousand objects (states, decisions, rounds) that form no
+    # cycle, beside the caller's documents: the cyclic collector, run every few hundred allocations
+    # over a heap that keeps growing, would cost more than the walk (docs/benchmarks.md).
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _evaluate(shoes, player, states)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _evaluate(shoes: Sequence[ShoeLog], player: str, states) -> Evaluation:
     rounds: list[RoundPoint] = []
     decisions: list[Decision] = []
     insurance: list[Decision] = []

@@ -53,6 +53,15 @@ MODULES = (
     "veintiuno.events",
     "veintiuno.replay",
     "shoe",
+    # Game protection (issue 38): a player's year is evaluated on every page view and API call
+    # and the nightly scan counts every shoe, so the count, the evaluation and each wing's part
+    # of them are compiled too; the wings' game math they read stays Python.
+    "protection",
+    "evaluation",
+    "blackjack.count",
+    "blackjack.evaluation",
+    "ochko.count",
+    "ochko.evaluation",
 )
 GROUP = f"{PACKAGE}._native"  # mypyc's shared library: dealing/engine/_native__mypyc.*.so
 MANIFEST = HERE / "_native.json"
@@ -120,13 +129,18 @@ class SourceFirst:
 class _PythonBelowCompiled:
     """A meta path finder for the Python modules inside a compiled game package (a game's math,
     odds and simulator live in its folder, beside its compiled rules): mypyc gives a compiled
-    package a `__path__` of its own making that the standard finder cannot search."""
+    package a `__path__` of its own making that the standard finder cannot search. For the same
+    reason it finds a game package's compiled modules that its `__init__` does not import itself
+    (the count and the evaluation, which the registry imports by name)."""
 
     @staticmethod
     def find_spec(fullname, path=None, target=None):
         module = fullname[len(PACKAGE) + 1 :] if fullname.startswith(PACKAGE + ".") else None
-        if module is None or module in MODULES or module.split(".")[0] not in MODULES:
+        if module is None or module.split(".")[0] not in MODULES:
             return None
+        if module in MODULES:
+            built = built_extension(module) if "." in module else None
+            return importlib.util.spec_from_file_location(fullname, built) if built is not None else None
         source = HERE.joinpath(*module.split("."))
         if (source / "__init__.py").is_file():
             return importlib.util.spec_from_file_location(

@@ -24,6 +24,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from ..evaluation import Decision
+from . import math as game_math
 from .math import chart, solver
 from .math.dealer import N_RANKS, no_blackjack
 from .math.question import RANK_INDEX, RANK_NAMES, full_shoe, read_rules, rules_key
@@ -34,11 +35,14 @@ __all__ = ["decisions", "wager", "option_effects"]
 TEN = 9
 ACE = 0
 MOVES = (STAND, HIT, DOUBLE)  # the options whose effects of removal are solved
+_PLAYS = (HIT, STAND, DOUBLE, SPLIT)
 
 # The presets' tables, solved once and shipped (`python -m dealing.engine.blackjack.evaluation`
 # rewrites it): the ten removal solves take about a minute of CPU, which no page should wait for.
 # Other rule sets are solved on first use and kept for the process.
-TABLE_FILE = Path(__file__).with_name("option_effects.json")
+# Found beside the game math's package, not by this module's __file__: mypyc gives a compiled module
+# inside a package a __file__ that names no real place.
+TABLE_FILE = Path(game_math.__file__ or ".").resolve().parent.parent / "option_effects.json"
 PRESETS = ("salon", "online")
 
 _RULES: dict[str, tuple] = {}
@@ -51,8 +55,8 @@ def rules_of(document: Mapping) -> dict:
 
 
 def _setup(document: Mapping) -> tuple:
-    """(the rules in force, their option table, the full shoe's rank shares), memoised by the
-    round's house rules as written: a year of rounds asks this once per round."""
+    """(the rules in force, their option table, the full shoe's rank shares, its size, the memo of
+    `_cell`), memoised by the round's house rules as written: a year of rounds asks this once per round."""
     rules = document.get("rules") or {}
     key = repr(sorted(rules.items()))
     got = _RULES.get(key)
@@ -60,7 +64,8 @@ def _setup(document: Mapping) -> tuple:
         in_force = read_rules(None, dict(rules))
         full = full_shoe(in_force["decks"])
         n_full = sum(full)
-        got = _RULES[key] = (in_force, option_effects(in_force), tuple(c / n_full for c in full), n_full)
+        shares = tuple(c / n_full for c in full)
+        got = _RULES[key] = (in_force, option_effects(in_force), shares, n_full, {})
     return got
 
 
@@ -185,24 +190,30 @@ def _shift(remaining: Mapping[str, int], shares: tuple, n_full: int) -> tuple:
 
 def _value(option: tuple, x: tuple) -> float:
     base, eor = option
-    return base + sum(e * d for e, d in zip(eor, x))
+    # The products summed left to right from 0, as sum() does: the same float to the last bit.
+    acc = 0.0
+    for k in range(N_RANKS):
+        acc += eor[k] * x[k]
+    return base + acc
 
 
 def decisions(document: Mapping, stakes: Sequence[str], state, round_id: str = "") -> list[Decision]:
     """The decisions of these stakes in a round (see the module): insurance (or even money) while the
     dealer shows an ace, then every hit, stand, double and split of their hands."""
-    rules, table, shares, n_full = _setup(document)
+    rules, table, shares, n_full, cells = _setup(document)
     x, shoe = _shift(state.remaining, shares, n_full)
     tc = float(state.true_count)
     round_id = round_id or str(document.get("id", ""))
     mine = {s["id"]: s for s in document.get("stakes", ()) if s["id"] in stakes}
     by_box = {s["box"]: s for s in mine.values()}
+    wagers = {sid: wager(document, s) for sid, s in mine.items()}  # one Decimal per stake, not per decision
     hands: dict[str, list[int]] = {}
     seen = list(shoe)
     up = None
     out: list[Decision] = []
     events = document.get("events", ())
     insured: dict[str, str] = {}
+    plays: list = []
     for e in events:
         kind = e.get("e")
         if kind == "deal":
@@ -216,6 +227,8 @@ def decisions(document: Mapping, stakes: Sequence[str], state, round_id: str = "
                 seen[r] -= 1
         elif kind in ("insurance", "even_money") and e.get("stake") in mine:
             insured[e["stake"]] = "insure" if kind == "insurance" else "even_money"
+        elif kind in _PLAYS and "hand" in e:
+            plays.append(e)  # walked again below, once the dealer's card is known
     if up is None:
         return out
     if up == ACE:
@@ -243,7 +256,7 @@ def decisions(document: Mapping, stakes: Sequence[str], state, round_id: str = "
                     optimal,
                     values[chosen],
                     values[optimal],
-                    wager(document, stake),
+                    wagers[sid],
                     tc,
                 )
             )
@@ -251,10 +264,8 @@ def decisions(document: Mapping, stakes: Sequence[str], state, round_id: str = "
     for name in hands:
         boxes_hands[int(name)] = 1
     done: set[str] = set()
-    for e in events:
-        kind = e.get("e")
-        if kind not in (HIT, STAND, DOUBLE, SPLIT) or "hand" not in e:
-            continue
+    for e in plays:
+        kind = e["e"]
         name = str(e["hand"])
         box = int(name.split(".")[0])
         cards = hands.setdefault(name, [])
@@ -263,7 +274,7 @@ def decisions(document: Mapping, stakes: Sequence[str], state, round_id: str = "
             continue
         stake = by_box.get(box)
         if stake is not None and name not in done:
-            got = _decision(table, rules, name, cards, up, kind, x, boxes_hands.get(box, 1))
+            got = _decision(cells, table, rules, name, cards, up, kind, x, boxes_hands.get(box, 1))
             if got is not None:
                 situation, optimal, ev_chosen, ev_optimal = got
                 out.append(
@@ -276,7 +287,7 @@ def decisions(document: Mapping, stakes: Sequence[str], state, round_id: str = "
                         optimal,
                         ev_chosen,
                         ev_optimal,
-                        wager(document, stake),
+                        wagers[stake["id"]],
                         tc,
                     )
                 )
@@ -292,16 +303,37 @@ def decisions(document: Mapping, stakes: Sequence[str], state, round_id: str = "
     return out
 
 
-def _decision(table: dict, rules: dict, name: str, cards: list[int], up: int, chosen: str, x: tuple, box_hands: int):
+def _decision(
+    cells: dict, table: dict, rules: dict, name: str, cards: list[int], up: int, chosen: str, x: tuple, box_hands: int
+):
     """(situation, optimal option, EV chosen, EV optimal) of one decision, or None where there is
     nothing to decide (21, bust) or the chart has no such cell."""
+    split_hand = "." in name
+    key = (tuple(cards), up, split_hand, box_hands < rules["max_hands"])
+    # The cell, its situation and the options allowed depend on the hand, not on the shoe: 10,000
+    # rounds meet about 3,000 hands (their cards in order), each worked out once per rule set.
+    cell = cells.get(key)
+    if cell is None:
+        cell = cells[key] = _cell(table, rules, cards, up, split_hand, key[3])
+    if not cell:
+        return None
+    situation, options = cell
+    values = {n: _value(v, x) for n, v in options}
+    if chosen not in values or not values:
+        return None
+    optimal = max(values, key=lambda n: (values[n], n == chosen))
+    return situation, optimal, values[chosen], values[optimal]
+
+
+def _cell(table: dict, rules: dict, cards: list[int], up: int, split_hand: bool, below_max: bool) -> tuple:
+    """(situation, ((option, its table entry) … in the table's order)) of a hand against the
+    dealer's card, or () where there is nothing to decide (21, bust) or the chart has no such cell."""
     hand = tuple(cards.count(k) for k in range(N_RANKS))
     best, soft = total(hand)
     if best >= 21:
-        return None
-    split_hand = "." in name
+        return ()
     pair = len(cards) == 2 and cards[0] == cards[1]
-    may_split = pair and box_hands < rules["max_hands"] and (cards[0] != ACE or not split_hand or rules["resplit_aces"])
+    may_split = pair and below_max and (cards[0] != ACE or not split_hand or rules["resplit_aces"])
     label = "soft" if soft else "hard"
     if may_split and ("pair", cards[0], up) in table:
         cell = table[("pair", cards[0], up)]
@@ -310,14 +342,10 @@ def _decision(table: dict, rules: dict, name: str, cards: list[int], up: int, ch
         cell = table.get((label, best, up))
         situation = f"{label} {best} v {RANK_NAMES[up]}"
         if cell is None:
-            return None
+            return ()
     allowed = {STAND, HIT}
     if len(cards) == 2 and can_double(rules, hand, split_hand):
         allowed.add(DOUBLE)
     if may_split:
         allowed.add(SPLIT)
-    values = {n: _value(v, x) for n, v in cell.items() if n in allowed}
-    if chosen not in values or not values:
-        return None
-    optimal = max(values, key=lambda n: (values[n], n == chosen))
-    return situation, optimal, values[chosen], values[optimal]
+    return situation, tuple((n, v) for n, v in cell.items() if n in allowed)
