@@ -28,12 +28,17 @@ def pending_written(round_ids) -> None:
 
     if not round_ids:
         return
-    delta: dict[tuple, list] = {}
-    for played_at, table_id, dealer_id in (
+    pending_rows_written(
         Round.objects.filter(pk__in=one_of(sorted(round_ids)), supersedes__isnull=True)
         .order_by()
         .values_list("played_at", "table_id", "dealer_id")
-    ):
+    )
+
+
+def pending_rows_written(rows) -> None:
+    """`pending_written` from the (played_at, table_id, dealer_id) of the rounds in force among them."""
+    delta: dict[tuple, list] = {}
+    for played_at, table_id, dealer_id in rows:
         add_into(delta, (time_key(played_at)[0], table_id, dealer_id or 0), (1,), 1)
     pending_apply(delta)
 

@@ -13,9 +13,12 @@ from django.utils import timezone
 
 from dealing import services as dealing_services
 from dealing.choices import AuditStatus
-from dealing.models import RoundAudit
+from dealing.models import Round, RoundAudit
 
 _TABLE = RoundAudit._meta.db_table
+_ROUNDS = Round._meta.db_table
+_SUPERSEDES = Round._meta.get_field("supersedes").column
+_ROUND_KEYS = ", ".join(f"r.{Round._meta.get_field(name).column}" for name in ("played_at", "table", "dealer"))
 
 
 def round_record_audit(*, round_id: int, status: str, engine_version: str) -> None:
@@ -60,22 +63,25 @@ def rounds_record_pending(*, round_ids) -> None:
     """Rounds just written, not audited yet: their pending rows (a row already there is kept), and
     the counter of rounds waiting for audit (audit.models.PendingRollup) raised by the rows inserted,
     in the same transaction — audit/rollups.py `changes` lowers it when their verdict is written."""
-    from .pending_rollup import pending_written
+    from .pending_rollup import pending_rows_written, pending_written
 
     ids = sorted({int(pk) for pk in round_ids})
     if not ids:
         return
     if connection.vendor == "postgresql":
+        # The counter's keys of the rows inserted come back with them (what `pending_written` would
+        # read in a query of its own, once more for every round logged).
         with connection.cursor() as cursor:
             cursor.execute(
-                f"INSERT INTO {_TABLE} (round_id, status, audited_at, engine_version) "
+                f"WITH inserted AS (INSERT INTO {_TABLE} (round_id, status, audited_at, engine_version) "
                 "SELECT r, %s, NULL, '' FROM unnest(%s::bigint[]) AS v(r) ON CONFLICT (round_id) DO NOTHING "
-                "RETURNING round_id",
+                f"RETURNING round_id) SELECT {_ROUND_KEYS} FROM inserted JOIN {_ROUNDS} r ON r.id = inserted.round_id "
+                f"WHERE r.{_SUPERSEDES} IS NULL",
                 [AuditStatus.PENDING.value, ids],
             )
-            inserted = [row[0] for row in cursor.fetchall()]
-    else:
-        there = set(RoundAudit.objects.filter(round_id__in=ids).values_list("round_id", flat=True))
-        inserted = [pk for pk in ids if pk not in there]
-        RoundAudit.objects.bulk_create([RoundAudit(round_id=pk) for pk in inserted], ignore_conflicts=True)
+            pending_rows_written(cursor.fetchall())
+        return
+    there = set(RoundAudit.objects.filter(round_id__in=ids).values_list("round_id", flat=True))
+    inserted = [pk for pk in ids if pk not in there]
+    RoundAudit.objects.bulk_create([RoundAudit(round_id=pk) for pk in inserted], ignore_conflicts=True)
     pending_written(inserted)

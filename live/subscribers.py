@@ -2,6 +2,8 @@
 the terminal's round in progress), audit's run progress, and the post_save of the records a pit
 boss or an auditor watches. Each becomes one stored event (services.event_record)."""
 
+from django.contrib.auth import get_user_model
+from django.db import connection
 from django.db.models.signals import post_save
 
 from audit.models import AuditRun, Finding
@@ -19,11 +21,7 @@ from . import services
 def rounds_logged(round_ids: list[int], *, bulk: bool) -> None:
     """One event per table of the rounds now in force (a bulk load: one per table, not per round)."""
     by_table: dict[int, dict] = {}
-    for pk, table_id, pit_id, dealer in (
-        Round.objects.order_by("id")
-        .filter(pk__in=round_ids)
-        .values_list("pk", "table_id", "table__pit_id", "dealer__username")
-    ):
+    for pk, table_id, pit_id, dealer in _logged_rows(round_ids):
         entry = by_table.setdefault(table_id, {"pit": pit_id, "rounds": 0})
         entry.update(last=pk, dealer=dealer)
         entry["rounds"] += 1
@@ -34,6 +32,27 @@ def rounds_logged(round_ids: list[int], *, bulk: bool) -> None:
             table_id=table_id,
             payload={"rounds": entry["rounds"], "last": entry["last"], "dealer": entry["dealer"]},
         )
+
+
+_CHUNK = 500  # ids a statement: far below any database's limit on bound parameters
+
+
+def _logged_rows(round_ids: list[int]):
+    """(id, table, pit, dealer's username) of each round, by id. In SQL of its own: the ORM's
+    building of this query was a sixth of a logged round's CPU, run once for every round."""
+    rounds, tables, users = Round._meta, Table._meta, get_user_model()._meta
+    ids = sorted(round_ids)
+    for start in range(0, len(ids), _CHUNK):
+        chunk = ids[start : start + _CHUNK]
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT r.id, r.table_id, t.pit_id, u.{users.get_field('username').column} "
+                f"FROM {rounds.db_table} r JOIN {tables.db_table} t ON t.id = r.table_id "
+                f"LEFT JOIN {users.db_table} u ON u.id = r.dealer_id "
+                f"WHERE r.id IN ({', '.join(['%s'] * len(chunk))}) ORDER BY r.id",
+                chunk,
+            )
+            yield from cursor.fetchall()
 
 
 def table_progress(*, table, dealer, doc, followed) -> None:

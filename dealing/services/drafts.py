@@ -15,6 +15,7 @@ check (the dealers and pit bosses who store the terminal's rounds); an inspector
 import uuid
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -51,6 +52,28 @@ def _held(table: Table) -> TerminalDraft | None:
         .filter(table=table, left_behind_at__isnull=True, voided_at__isnull=True)
         .first()
     )
+
+
+# What each entry rewrites; the rest of a held draft (when taken over, left behind, voided) stays.
+KEPT_FIELDS = ("round_id", "held_by", "dealer", "stakes", "events", "overrides", "started_at", "updated_at")
+
+
+def _held_or_refused(table: Table, rid: uuid.UUID) -> TerminalDraft | None:
+    """`_refuse_not_open` and `_held` in one locking read, for each entry a terminal posts: the log it
+    replaces is not read (decoding it cost more than the rest of the read), only who holds the row;
+    what a refusal names is read then."""
+    held = None
+    for draft in (
+        TerminalDraft.objects.select_for_update()
+        .filter(Q(left_behind_at__isnull=True, voided_at__isnull=True) | Q(round_id=rid), table=table)
+        .only("pk", "table_id", "round_id", "terminal", "left_behind_at", "voided_at", "started_at")
+        .order_by("pk")
+    ):
+        if not draft.is_held:
+            _refuse_not_open(table, rid)
+        elif held is None:
+            held = draft
+    return held
 
 
 def _refuse_taken(draft: TerminalDraft):
@@ -96,8 +119,7 @@ def draft_keep(
     now = timezone.now()
     try:
         with transaction.atomic():
-            _refuse_not_open(table, rid)
-            draft = _held(table)
+            draft = _held_or_refused(table, rid)
             if not events:  # the stakes, before the deal: nothing in progress to keep (nor to refuse)
                 if draft is not None and draft.terminal == terminal:
                     draft.delete()
@@ -121,7 +143,7 @@ def draft_keep(
                 draft.started_at = now
             draft.round_id, draft.held_by, draft.dealer = rid, user, dealer
             draft.stakes, draft.events, draft.overrides, draft.updated_at = stakes, events, overrides, now
-            draft.save()
+            draft.save(update_fields=KEPT_FIELDS)
             return draft
     except IntegrityError:  # two terminals began a round at once: the other one holds it
         raise refuse(

@@ -47,6 +47,7 @@ def kept_sections() -> str:
 TARGETS = {
     "engine": "≥ 30,000 rounds/s (ochko); blackjack and veintiuno of the same order",
     "api": "≥ 300 rounds/s, p99 < 100 ms",
+    "cpu": "≤ 2.0 ms of server CPU per logged round and per terminal event (issue 33)",
     "audit": "≥ 3,000 rounds/s",
     "chain": "flat peak memory whatever the number of rounds (bench/chain.py)",
 }
@@ -61,6 +62,10 @@ class Command(BaseCommand):
         parser.add_argument("--api-passes", type=int, default=3, help="API passes; the median one is reported")
         parser.add_argument("--audit-rounds", type=int, default=20000)
         parser.add_argument("--audit-passes", type=int, default=3, help="audit passes; the median one is reported")
+        parser.add_argument("--cpu-rounds", type=int, default=200, help="API rounds per in-process CPU pass")
+        parser.add_argument(
+            "--cpu-terminal-rounds", type=int, default=20, help="terminal rounds (one request an event) per CPU pass"
+        )
         parser.add_argument("--skip-db", action="store_true", help="only the engine")
         parser.add_argument("--db-only", action="store_true", help=argparse_hidden())
         parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md")
@@ -103,7 +108,13 @@ class Command(BaseCommand):
             results.update(self._db_parts_in_throwaway_database(opts))
         if opts["chain_rounds"]:
             results["chain"] = self._chain(opts)
-        for key in ("api", "audit", "chain"):
+        cpu = results.get("cpu") or {}
+        if "round_cpu_ms" in cpu:
+            self.stdout.write(
+                f"server CPU per logged round {cpu['round_cpu_ms']['median']} ms, per terminal event "
+                f"{cpu['terminal_event_cpu_ms']['median']} ms (in-process, median of {cpu['passes']} passes)"
+            )
+        for key in ("api", "cpu", "audit", "chain"):
             if key in results:
                 self.stdout.write(f"{key}: {json.dumps(results[key])}")
         if not opts["no_write"]:
@@ -141,6 +152,10 @@ class Command(BaseCommand):
                 continue
             passes = opts["api_passes"] if key == "api" else opts["audit_passes"]
             out[key] = self._median_of(passes, measure, kwargs)
+        from bench.cpu import server_cpu
+
+        # Its own passes: min/median/max of the CPU a round and a terminal event cost in-process.
+        out["cpu"] = server_cpu(rounds=opts["cpu_rounds"], events_rounds=opts["cpu_terminal_rounds"])
         return out
 
     @staticmethod
@@ -184,6 +199,10 @@ class Command(BaseCommand):
                     str(opts["audit_rounds"]),
                     "--audit-passes",
                     str(opts["audit_passes"]),
+                    "--cpu-rounds",
+                    str(opts["cpu_rounds"]),
+                    "--cpu-terminal-rounds",
+                    str(opts["cpu_terminal_rounds"]),
                 ],
                 env=env,
                 check=True,
@@ -239,6 +258,12 @@ def render(results: dict) -> str:
     lines += ["", "Reproduce one figure: `python -m dealing.engine.bench --variant ochko`.", ""]
     lines += _section(
         "API ingestion: `POST /api/v1/rounds/`", results.get("api"), results.get("db_note"), TARGETS["api"]
+    )
+    lines += _section(
+        "Server CPU per logged round and per terminal event (in-process, bench/cpu.py)",
+        results.get("cpu"),
+        results.get("db_note"),
+        TARGETS["cpu"],
     )
     lines += _section(
         "Audit throughput: an audit run with 2 worker processes",
