@@ -50,9 +50,19 @@ def _initial(review) -> dict:
     }
 
 
-def _done(request, incident, message: str):
-    messages.success(request, message)
-    return redirect("dealing:incident_detail", pk=incident.pk)
+def _submit(request, pk: int, form, slot: str, write, done: str):
+    """A form posted to the incident's page: `write(incident, cleaned_data)` (a service) on a valid
+    form, then back to the page with `done`; else the page again with the form's errors in `slot`."""
+    incident = selectors.incident_get(user=request.user, pk=pk)
+    if form.is_valid():
+        try:
+            write(incident, form.cleaned_data)
+        except ServiceError as exc:
+            service_error_to_form(form, exc)
+        else:
+            messages.success(request, done)
+            return redirect("dealing:incident_detail", pk=incident.pk)
+    return _page(request, incident, status=400, **{slot: form})
 
 
 @require_http_methods(["GET"])
@@ -65,64 +75,56 @@ def incident_detail(request, pk: int):
 @role_required(*REVIEWERS)
 def incident_review(request, pk: int):
     """The first review: classification and the money saved or lost, with the reason."""
-    incident = selectors.incident_get(user=request.user, pk=pk)
-    form = ReviewForm(request.POST)
-    if form.is_valid():
-        try:
-            services.incident_classify(incident=incident, reviewed_by=request.user, **form.cleaned_data)
-        except ServiceError as exc:
-            service_error_to_form(form, exc)
-        else:
-            return _done(request, incident, _("The review is recorded: it waits for a second reviewer."))
-    return _page(request, incident, status=400, review_form=form)
+    return _submit(
+        request,
+        pk,
+        ReviewForm(request.POST),
+        "review_form",
+        lambda incident, data: services.incident_classify(incident=incident, reviewed_by=request.user, **data),
+        _("The review is recorded: it waits for a second reviewer."),
+    )
 
 
 @require_POST
 @role_required(*REVIEWERS)
 def incident_sign_off(request, pk: int):
     """The second reviewer's sign-off of the first review."""
-    incident = selectors.incident_get(user=request.user, pk=pk)
-    form = SignOffForm(request.POST)
-    if form.is_valid():
-        try:
-            services.incident_sign_off(incident=incident, signed_by=request.user, **form.cleaned_data)
-        except ServiceError as exc:
-            service_error_to_form(form, exc)
-        else:
-            return _done(request, incident, _("The review is signed off by a second reviewer."))
-    return _page(request, incident, status=400, sign_off_form=form)
+    return _submit(
+        request,
+        pk,
+        SignOffForm(request.POST),
+        "sign_off_form",
+        lambda incident, data: services.incident_sign_off(incident=incident, signed_by=request.user, **data),
+        _("The review is signed off by a second reviewer."),
+    )
 
 
 @require_POST
 @role_required(*ATTACHERS)
 def incident_attach(request, pk: int):
     """An image or a PDF added to the incident's file (kept through the storage, hashed, chained)."""
-    incident = selectors.incident_get(user=request.user, pk=pk)
-    form = AttachmentForm(request.POST, request.FILES)
-    if form.is_valid():
-        try:
-            services.incident_attach(incident=incident, added_by=request.user, upload=form.cleaned_data["file"])
-        except ServiceError as exc:
-            service_error_to_form(form, exc)
-        else:
-            return _done(request, incident, _("The file is attached to the incident."))
-    return _page(request, incident, status=400, attachment_form=form)
+    return _submit(
+        request,
+        pk,
+        AttachmentForm(request.POST, request.FILES),
+        "attachment_form",
+        lambda incident, data: services.incident_attach(incident=incident, added_by=request.user, upload=data["file"]),
+        _("The file is attached to the incident."),
+    )
 
 
 @require_POST
 @role_required(*ATTACHERS)
 def incident_video(request, pk: int):
     """A reference to surveillance's video: the camera and the times."""
-    incident = selectors.incident_get(user=request.user, pk=pk)
-    form = VideoForm(request.POST)
-    if form.is_valid():
-        try:
-            services.incident_video_reference(incident=incident, added_by=request.user, **form.cleaned_data)
-        except ServiceError as exc:
-            service_error_to_form(form, exc)
-        else:
-            return _done(request, incident, _("The video reference is added to the incident."))
-    return _page(request, incident, status=400, video_form=form)
+    return _submit(
+        request,
+        pk,
+        VideoForm(request.POST),
+        "video_form",
+        lambda incident, data: services.incident_video_reference(incident=incident, added_by=request.user, **data),
+        _("The video reference is added to the incident."),
+    )
 
 
 @require_http_methods(["GET"])
