@@ -388,10 +388,12 @@ def test_a_reload_mid_round_resumes_at_the_same_entry(browser_page, make_user, f
     kept = until_kept(table, 5)
     assert [e["e"] for e in kept] == ["deal", "deal", "bet", "open", "hit"]
     page.wait_for_selector("#term-moves:has-text('stand')")  # the page has drawn the hit too
+    page.wait_for_selector("#term-boxes:has-text('19')")  # and the felt its total (9 + 10), drawn after
     felt, prompt = page.locator("#term-boxes").inner_text(), page.locator("#term-prompt").inner_text()
 
     page.reload()  # a reload, a lost connection, a crashed browser: the page comes back from the server
     page.wait_for_selector("#term-moves:has-text('stand')")
+    page.wait_for_selector("#term-boxes:has-text('19')")
     assert page.locator("#term-boxes").inner_text() == felt and page.locator("#term-prompt").inner_text() == prompt
     assert page.locator("#term-held").is_hidden()
     keys("s", "6", "9")  # box 1 stands on 19; the dealer 7 + 6 + 9: bust
