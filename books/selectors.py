@@ -181,6 +181,11 @@ class Books:
     burn_fees: Decimal = ZERO  # the paid burns' fees, paid into the float
 
     @property
+    def slipped(self) -> list[FloatEvent]:
+        """The events with a fill or credit slip, in the shift's order."""
+        return [e for e in self.events if getattr(e, "slip", None) is not None]
+
+    @property
     def expected(self) -> Decimal:
         return money(self.opening + self.rounds.logged + self.burn_fees - self.chips_sold + self.fills - self.credits)
 

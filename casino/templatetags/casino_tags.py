@@ -18,6 +18,15 @@ register = template.Library()
 
 
 @register.filter
+def game_name(variant: str) -> str:
+    """A variant's name as the pages show it (`{{ row.variant|game_name }}`), where only its key is
+    at hand (a report's rows grouped by game); an unknown key shows as itself."""
+    from casino.choices import Variant
+
+    return gettext(dict(Variant.choices).get(variant, variant))
+
+
+@register.filter
 def money(value):
     """An amount as the floor reads it: grouped digits, cents only when there are any (5,000 / 7.50)."""
     if value in (None, ""):

@@ -245,6 +245,12 @@ def test_the_period_report_holds_drop_win_and_hold_by_table_game_and_pit_to_date
         assert hold[name]["pit"] == one, name
     assert hold["month_to_date"]["start"] == today.replace(day=1).isoformat()
     assert hold["year_to_date"]["start"] == today.replace(month=1, day=1).isoformat()
+    # The game's rows name the game as the floor does, not by its key.
+    from casino.choices import Variant
+
+    section = client.get("/books/reports/period/", params).content.decode().split('id="period-hold"', 1)[1]
+    variant = crew.table.variant
+    assert f"<td>{dict(Variant.choices)[variant]}</td>" in section and f"<td>{variant}</td>" not in section
 
     # A shift counted closed last year counts in none of them; one earlier this year only in the year.
     earlier = closed_shift.closing_counted_at - dt.timedelta(days=400)

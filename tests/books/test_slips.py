@@ -128,3 +128,17 @@ def test_the_shift_page_and_report_list_the_slips_and_the_void_is_signed_there(c
     assert Slip.objects.get().voided
     report = client_of(crew.auditor).get(f"/books/reports/shifts/{shift.pk}/").content.decode()
     assert "F-000001" in report and "Asked twice." in report
+
+
+def test_the_shift_report_says_none_under_slips_until_a_slip_is_issued(crew, open_shift):
+    shift = open_shift()
+    services.transfer_request(shift=shift, kind="fill", counts=CHIPS, requested_by=crew.dealer)  # asked, no slip yet
+    auditor = client_of(crew.auditor)
+
+    def slips_section() -> str:
+        report = auditor.get(f"/books/reports/shifts/{shift.pk}/").content.decode()
+        return report.split('id="report-slips"', 1)[1].split("</section>", 1)[0]
+
+    assert "None." in slips_section() and "F-0" not in slips_section()
+    approved(shift, crew)
+    assert "F-000001" in slips_section() and "None." not in slips_section()
