@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino.finding_text import event_field, event_word
+from casino.finding_words import finding_text
 from casino.scope import restrict
 from dealing import engine
 from dealing.choices import AuditStatus
@@ -120,6 +121,7 @@ def finding_csv_rows(queryset: QuerySet):
         "actual",
         "player_delta",
         "message",
+        "params",
         "status",
         "classification",
         "reviewed_by__username",
@@ -146,6 +148,7 @@ def finding_csv_rows(queryset: QuerySet):
             actual,
             delta,
             message,
+            params,
             status,
             classification,
             reviewer,
@@ -174,7 +177,7 @@ def finding_csv_rows(queryset: QuerySet):
             actual.get("result", ""),
             _amount_cell(actual.get("amount")),
             None if delta is None else Decimal(_money(delta)),  # a number: never formula-escaped, a number cell
-            message,
+            finding_text({"code": code, "params": params, "message": message}),  # the reader's language
             status,
             classification,
             reviewer or "",

@@ -250,6 +250,16 @@ def test_the_findings_csv_carries_every_column_and_honours_the_filters(people, a
     ).fmt(first.player_delta)
     assert row["round id"] == str(first.round.uid) and row["status"] == "open" and row["message"] == first.message
     assert client.get(reverse("audit:finding_csv"), {"date_to": "x"}).status_code == 400
+    # A Russian reader's export says each finding in Russian (from its code and params), as the page does.
+    from django.utils import translation
+
+    from casino.finding_words import finding_text
+
+    ru = csv_rows(client.get(reverse("audit:finding_csv"), {"impact": "under"}, HTTP_ACCEPT_LANGUAGE="ru"))
+    ru_row = dict(zip(ru[0], ru[1]))
+    with translation.override("ru"):
+        said = finding_text(first)
+    assert said != first.message and ru_row["сообщение"] == said
 
 
 def test_the_dealer_error_rates_csv(people, floor, audited, log_rounds):
