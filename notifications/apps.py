@@ -15,6 +15,7 @@ class NotificationsConfig(AppConfig):
         from books.models import IntegritySignal, TableShift
         from dealing import hooks as dealing_hooks
         from dealing.chain_models import ChainCheck
+        from dealing.incident_models import IncidentReview
         from dealing.models import Incident
 
         from . import subscribers
@@ -27,6 +28,7 @@ class NotificationsConfig(AppConfig):
         dealing_hooks.subscribe_chain_broken(subscribers.chain_broken)
         # Rows written with save()/create(): their post_save, inside the writer's transaction.
         post_save.connect(subscribers.incident_saved, sender=Incident, dispatch_uid="notify-incident")
+        post_save.connect(subscribers.review_saved, sender=IncidentReview, dispatch_uid="notify-review")
         post_save.connect(subscribers.chain_check_saved, sender=ChainCheck, dispatch_uid="notify-chain-check")
         post_save.connect(subscribers.shift_saved, sender=TableShift, dispatch_uid="notify-shift")
         post_save.connect(subscribers.signal_saved, sender=IntegritySignal, dispatch_uid="notify-signal")

@@ -17,6 +17,7 @@ class Kind(models.TextChoices):
     SHIFT_VARIANCE = "shift_variance", _("Shift closed with a variance")
     INTEGRITY_SIGNAL = "integrity_signal", _("Integrity signal")
     AUDIT_RUN_FINISHED = "audit_run_finished", _("Audit run finished")
+    REVIEW_SIGN_OFF = "review_sign_off", _("Incident review awaiting a second reviewer")
 
 
 class Channel(models.TextChoices):
@@ -36,6 +37,7 @@ DEFAULT_CHANNEL = {
     Kind.SHIFT_VARIANCE: Channel.PAGE,
     Kind.INTEGRITY_SIGNAL: Channel.PAGE,
     Kind.AUDIT_RUN_FINISHED: Channel.PAGE,
+    Kind.REVIEW_SIGN_OFF: Channel.PAGE,
 }
 
 
@@ -69,6 +71,11 @@ def title(kind: str, params: dict) -> str:
         }
     if kind == Kind.INTEGRITY_SIGNAL:
         return _("New integrity signal: %(kind)s") % {"kind": p.get("signal_kind", "?")}
+    if kind == Kind.REVIEW_SIGN_OFF:
+        return _("Incident %(incident)s at table %(table)s awaits a second reviewer") % {
+            "incident": p.get("incident", "?"),
+            "table": p.get("table", "?"),
+        }
     if kind == Kind.AUDIT_RUN_FINISHED:
         if p.get("status") == "failed":
             return _("Audit run #%(run)s failed") % {"run": p.get("run", "?")}
@@ -103,9 +110,20 @@ def text(kind: str, params: dict) -> str:
             "dealer": p.get("dealer") or "-",
             "player": p.get("player") or "-",
         }
+    if kind == Kind.REVIEW_SIGN_OFF:
+        return _("%(by)s classified it: %(classification)s. Another person signs it off.") % {
+            "by": p.get("by", "?"),
+            "classification": _classification(p.get("classification")),
+        }
     if kind == Kind.AUDIT_RUN_FINISHED:
         return _("%(rounds)s rounds, %(findings)s findings.") % {
             "rounds": p.get("rounds", 0),
             "findings": p.get("findings", 0),
         }
     return ""
+
+
+def _classification(value) -> str:
+    from dealing.choices import IncidentClass
+
+    return str(dict(IncidentClass.choices).get(value, value or "?"))

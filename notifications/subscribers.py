@@ -101,6 +101,31 @@ def incident_saved(sender, instance, created, **kwargs):
 
 
 @_guarded
+def review_saved(sender, instance, created, **kwargs):
+    """A first review of an incident, not yet signed off: whoever may sign it off — the pit bosses
+    of the pit and the auditors, never its reporter, its dealer or the first reviewer. Once per
+    review (a re-classification before the sign-off tells no one twice)."""
+    if instance.signed_off or instance.reviewed_by_id is None:
+        return
+    incident = instance.incident
+    table = incident.table
+    round_dealer = incident.round.dealer_id if incident.round_id else None
+    services.notify(
+        kind=Kind.REVIEW_SIGN_OFF,
+        recipients=list(selectors.pit_bosses(table.pit_id)) + list(selectors.auditors()),
+        exclude=[incident.reported_by_id, incident.dealer_id, round_dealer, instance.reviewed_by_id],
+        params={
+            "incident": incident.pk,
+            "table": table.name,
+            "by": _user_name(instance.reviewed_by_id),
+            "classification": instance.classification,
+        },
+        url=reverse("dealing:incident_detail", args=[incident.pk]),
+        key=f"review:{instance.pk}",
+    )
+
+
+@_guarded
 def findings_added(*, findings, **_):
     """Critical findings: the auditors and the pit bosses of the table's pit."""
     from audit.choices import Severity

@@ -178,3 +178,33 @@ def test_an_audit_run_finished_tells_who_started_it_and_the_auditors(
     assert told(Kind.AUDIT_RUN_FINISHED) == {"admin1", "auditor1"}
     row = Notification.objects.get(kind=Kind.AUDIT_RUN_FINISHED, recipient=staff.admin)
     assert row.title == f"Audit run #{run.pk} finished"
+
+
+def test_a_first_review_asks_a_second_reviewer_never_the_reporter_the_dealer_or_the_first_reviewer(
+    staff, tables, django_capture_on_commit_callbacks
+):
+    from dealing.services.incident_reviews import incident_classify, incident_sign_off
+
+    incident = services.incident_report(
+        reported_by=staff.inspector,
+        table=tables.ochko,
+        kind="dealer_card_exposed",
+        card="kh",
+        exposed=True,
+        resolution="burned",
+        dealer=staff.dealer,
+    )
+    review = dict(classification="dealer_error", money_direction="saved", money="50", reason="Caught on camera.")
+    with django_capture_on_commit_callbacks(execute=True):
+        incident_classify(incident=incident, reviewed_by=staff.pitboss, **review)
+    # Who may sign off: the other pit boss of the pit and the auditors; no one of another pit.
+    assert told(Kind.REVIEW_SIGN_OFF) == {"pitboss2", "auditor1"}
+    row = Notification.objects.get(kind=Kind.REVIEW_SIGN_OFF, recipient=staff.auditor)
+    assert row.title == f"Incident {incident.pk} at table R-1 awaits a second reviewer"
+    assert row.text == "pitboss1 classified it: dealer error. Another person signs it off."
+    assert row.url == reverse("dealing:incident_detail", args=[incident.pk])
+    # A re-classification before the sign-off tells no one twice; the sign-off tells no one.
+    with django_capture_on_commit_callbacks(execute=True):
+        incident_classify(incident=incident, reviewed_by=staff.pitboss, **{**review, "money": "60"})
+        incident_sign_off(incident=incident, signed_by=staff.pitboss2)
+    assert Notification.objects.filter(kind=Kind.REVIEW_SIGN_OFF).count() == 2
