@@ -38,8 +38,10 @@ PLAN = {
 def dealing_demo_load() -> list[str]:
     """Load what is missing; returns what was created, in words."""
     User = get_user_model()
-    people = {u.username: u for u in User.objects.filter(username__in=["dealer1", "inspector1", "pitboss1"])}
-    if len(people) < 3:
+    people = {
+        u.username: u for u in User.objects.filter(username__in=["dealer1", "inspector1", "pitboss1", "auditor1"])
+    }
+    if not {"dealer1", "inspector1", "pitboss1"} <= set(people):
         return []
     created = []
     with transaction.atomic(), hooks.rounds_batched():
@@ -135,7 +137,33 @@ def _incidents(people) -> list[str]:
         if decision:
             services.incident_decide(incident=incident, decided_by=boss, decision=decision, comment=comment)
         made.append(f"incident at {name} ({decision or 'awaiting pitboss1'})")
+        made += _review(incident, name, boss, people.get("auditor1"))
     return made
+
+
+# Surveillance's file on two of them: one reviewed and signed off, one waiting for its second reviewer.
+REVIEWS = {
+    "R-1": ("dealer_error", "saved", "0", "Burned before any decision; no money moved.", True),
+    "Escribas": ("dealer_error", "saved", "500", "Caught before the box drew: its Bet would have been paid.", False),
+}
+
+
+def _review(incident, name, boss, auditor) -> list[str]:
+    if name not in REVIEWS:
+        return []
+    classification, direction, money, reason, signed = REVIEWS[name]
+    services.incident_classify(
+        incident=incident,
+        reviewed_by=boss,
+        classification=classification,
+        money_direction=direction,
+        money=money,
+        reason=reason,
+    )
+    if signed and auditor is not None:
+        services.incident_sign_off(incident=incident, signed_by=auditor, comment="Agreed with the clip.")
+        return [f"review of the incident at {name} (signed off)"]
+    return [f"review of the incident at {name} (awaiting a second reviewer)"]
 
 
 def _correction(people) -> list[str]:

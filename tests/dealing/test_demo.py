@@ -8,13 +8,14 @@ from django.core.management import call_command
 
 from dealing import engine, selectors
 from dealing.choices import AuditStatus, IncidentStatus, RoundStatus
+from dealing.incident_models import IncidentReview
 from dealing.models import Approval, Incident, Round, Shoe, ShoeEvent, Stake
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 def _counts():
-    return [m.objects.count() for m in (Shoe, ShoeEvent, Round, Stake, Incident, Approval)]
+    return [m.objects.count() for m in (Shoe, ShoeEvent, Round, Stake, Incident, Approval, IncidentReview)]
 
 
 def test_the_demo_floor_deals_rounds_once(settings, django_capture_on_commit_callbacks):
@@ -59,6 +60,12 @@ def test_the_demo_floor_deals_rounds_once(settings, django_capture_on_commit_cal
         IncidentStatus.REJECTED,
         IncidentStatus.REPORTED,
     }
+
+    # Surveillance's file: one review signed off by a second person, one waiting for its second reviewer.
+    reviews = {r.incident.table.name: r for r in IncidentReview.objects.select_related("incident__table")}
+    assert set(reviews) == {"R-1", "Escribas"}
+    assert reviews["R-1"].signed_off and reviews["R-1"].second_by.username == "auditor1"
+    assert not reviews["Escribas"].signed_off and reviews["Escribas"].reviewed_by.username == "pitboss1"
 
     before = _counts()
     call_command("demo_floor", stdout=io.StringIO())
