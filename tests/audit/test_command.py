@@ -56,3 +56,25 @@ def test_bad_arguments(db):
         call_command("audit_rounds", "--table", "Nowhere")
     with pytest.raises(CommandError):
         call_command("audit_rounds", "--since", "yesterday")
+
+
+def test_a_re_audit_fills_in_the_params_of_findings_stored_before_the_third_wave(people, floor, log_rounds, eager):
+    """Findings stored before the engine gave `params` are shown by their code's label only; `--all`
+    re-replays their rounds and fills the params in, so they read as sentences in every language."""
+    from django.utils import translation
+
+    from casino.finding_words import finding_text
+
+    log_rounds(floor.table_a, people.dealer, n=12, seed=84, mistake_rate=0.6)
+    audit_pending(Round.objects.all())
+    run_command("--json")
+    stored = {f.pk: f.params for f in Finding.objects.all()}
+    assert stored and all(stored.values())
+    Finding.objects.update(params={})  # as a store from before the third wave holds them
+    old = Finding.objects.first()
+    with translation.override("ru"):
+        assert finding_text(old).endswith(".") and len(finding_text(old)) < 60  # the code's label only
+    run_command("--all", "--json")
+    assert {f.pk: f.params for f in Finding.objects.all()} == stored  # the same rows, params back
+    with translation.override("ru"):
+        assert finding_text(Finding.objects.get(pk=old.pk)) != finding_text(old)
