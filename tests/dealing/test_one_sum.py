@@ -5,6 +5,7 @@ audit replay, its findings said in every language."""
 import copy
 import io
 import json
+from decimal import Decimal
 from uuid import uuid4
 
 import pytest
@@ -90,6 +91,8 @@ def test_a_one_sum_round_through_the_api_is_stored_with_exactly_its_findings(
     record = Round.objects.get(pk=response.json()["id"])
     record.refresh_from_db()
     assert record.document["events"][-1]["e"] == "pay_sum"  # stored as logged
+    # the float as logged is the sum paid, whatever it was owed
+    assert record.float_logged == -Decimal(str(document["events"][-1]["amount"]))
     assert record.audit_status == (AuditStatus.FINDINGS if expected else AuditStatus.CLEAN)
     assert sorted(Finding.objects.filter(round=record).values_list("code", "params__rule")) == expected
     detail = client.get(f"/api/v1/rounds/{record.pk}/").json()

@@ -338,3 +338,50 @@ def test_a_sum_for_boxes_that_lost_adds_up_what_the_player_was_not_owed():
     ]
     # the wagers were kept (810 not taken) and 400 paid where nothing was owed
     assert sum(Decimal(f["player_delta"]) for f in found) == Decimal(810 + 400)
+
+
+def logged(doc):
+    """Each settlement of the log as the money moved: (stake, wager) -> (result, amount)."""
+    return {(s.stake, s.wager): (s.result, s.amount) for s in engine.replay(doc).settled}
+
+
+def test_a_sum_is_counted_out_in_the_order_paid_so_a_short_sum_is_short_at_the_end():
+    """What adds up the log (its float as logged, each stake's net) sees the sum's money: a sum
+    10 short lacks the last wager it covers, box 1's dealer bet."""
+    short = logged(two_boxes([{"e": "pay_sum", "boxes": [3, 1], "amount": 800}]))
+    assert short[("3a", "bet")] == ("pay", Decimal(200)) and short[("1a", "ante")] == ("pay", Decimal(100))
+    assert short[("1a", "dealer_bet")] == ("pay", Decimal(0))
+    assert sum(a for _, a in short.values()) == Decimal(800)
+    over = logged(two_boxes([{"e": "pay_sum", "boxes": [3, 1], "amount": 900}]))
+    assert over[("1a", "dealer_bet")] == ("pay", Decimal(100))
+    assert sum(a for _, a in over.values()) == Decimal(900)
+
+
+def test_a_sum_for_boxes_that_lost_moves_its_money_and_takes_nothing():
+    lost = logged(two_boxes([{"e": "pay_sum", "boxes": [3, 1], "amount": 400}], dealer=("TC", "KD", "6S")))
+    assert {r for r, _ in lost.values()} == {"pay"}  # nothing was taken to the float
+    assert sum(a for _, a in lost.values()) == Decimal(400)
+
+
+def test_a_stay_folded_into_a_sum_stays_as_logged():
+    stakes = [
+        {"id": "1a", "box": 1, "player": "P-1", "ante": 100},
+        {"id": "3a", "box": 3, "player": "P-2", "ante": 200},
+    ]
+    events = two_boxes([])["events"][:8] + [
+        {"e": "dark", "box": 3, "card": "9C"},
+        {"e": "draw", "card": "6S"},
+        {"e": "draw", "card": "9D"},
+        {"e": "reveal", "box": 3},
+        {"e": "pay_sum", "boxes": [3, 1], "amount": 600},
+    ]
+    moved = logged(round_doc(stakes, events))
+    assert moved[("3a", "bet")] == ("leave", None) and sum(a or 0 for _, a in moved.values()) == Decimal(600)
+
+
+def test_a_sum_in_a_round_with_a_card_out_of_the_pack_still_adds_up():
+    doc = two_boxes([{"e": "pay_sum", "boxes": [3, 1], "amount": 810}])
+    doc["events"][-1 - 1]["card"] = "5D"  # the dealer's last draw: no card of the pack
+    outcome = engine.replay(doc)
+    assert outcome.wagers is None
+    assert sum(s.amount for s in outcome.settled) == Decimal(810)

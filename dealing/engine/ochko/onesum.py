@@ -90,10 +90,10 @@ def read(i: int, ev: dict, boxes: dict[int, Box]) -> Sum:
 
 
 def judge(sums: list[Sum], owed: dict[tuple, Owed], box_of: dict[str, int], who) -> list:
-    """The findings of each sum once what every wager was owed is known; each covered wager's
-    settlement is set to what the sum did to it (a payment of what it was owed, or, where it was
-    owed no payment, the owed result itself: the sum's own findings tell what went wrong, and the
-    per-wager comparison then finds nothing twice).
+    """The findings of each sum once what every wager was owed is known. Each covered wager's
+    settlement is set, for the per-wager comparison and the order checks that follow, to what it was
+    owed (the sum's own findings tell what went wrong, so nothing is found twice); `as_logged` then
+    sets it to the money as it moved.
 
     `box_of` maps a stake id to its box; `who` gives the params naming a stake."""
     found = []
@@ -157,6 +157,32 @@ def judge(sums: list[Sum], owed: dict[tuple, Owed], box_of: dict[str, int], who)
                 )
             )
     return found
+
+
+def as_logged(sums: list[Sum], owed: dict[tuple, Owed]) -> None:
+    """Once the settlements are judged, each covered wager's settlement as the money moved, for what
+    adds up the log (the float as logged, each stake's net): the sum counted out in the order paid —
+    each wager owed a payment its amount while the sum lasts, what is left over on the last of them;
+    a wager owed no payment kept by the player (paid nothing; a stay left). The covered amounts add
+    up to the sum, so a short sum is short on the log's float exactly by what it lacks."""
+    for s in sums:
+        remaining = s.amount
+        last = None
+        for c in s.covered:
+            o = owed.get((c.stake, None, c.wager))
+            if o is None or o.result != PAY:
+                if c.result != LEAVE:
+                    c.result, c.amount = PAY, ZERO
+                continue
+            c.amount = min(o.amount, remaining)
+            remaining -= c.amount
+            last = c
+        if remaining:
+            if last is None:
+                last = s.covered[-1] if s.covered else None
+            if last is not None:
+                last.result = PAY
+                last.amount = (last.amount or ZERO) + remaining
 
 
 _OWED_AS: Final = {TAKE: "taken", LEAVE: "left"}

@@ -58,6 +58,8 @@ class Replay(Play):
             if self.settled and not self._settled_as_owed():
                 first = compare_settlements(self.owed, self.settled, self.findings, who=self._who_params, game=NAME)
                 self._check_timing(first)
+        if self.sums:  # each wager a sum covers, as the money moved (also where nothing is owed)
+            onesum.as_logged(self.sums, self.owed)
         return Outcome(
             NAME, wagers, loop.sort_findings(self.findings), self.shoe_cards, self.rules, settled=self.settled
         )
