@@ -385,3 +385,45 @@ def test_a_sum_in_a_round_with_a_card_out_of_the_pack_still_adds_up():
     outcome = engine.replay(doc)
     assert outcome.wagers is None
     assert sum(s.amount for s in outcome.settled) == Decimal(810)
+
+
+# --- fuzz: whatever a sum's fields hold, the engine answers or refuses with its own error ----------
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**6), 10**18) | st.floats(allow_nan=False) | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=12,
+)
+BOXES = st.lists(st.integers(-2, 8), max_size=5) | JSON
+PLACE = st.integers(min_value=0, max_value=13)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(boxes=BOXES, amount=st.integers(-5, 2000) | JSON, at=PLACE, twice=st.booleans())
+def test_any_sum_anywhere_is_settled_or_refused_never_a_crash(boxes, amount, at, twice):
+    doc = two_boxes([])
+    events = doc["events"]
+    event = {"e": "pay_sum", "boxes": boxes, "amount": amount}
+    events.insert(min(at, len(events)), event)
+    if twice:
+        events.append(copy.deepcopy(event))
+    try:
+        settled = engine.settle(doc)
+        moves = engine.next_events(doc)
+    except engine.RoundError as error:
+        assert error.code and error.message and error.event is not None
+        return
+    assert isinstance(moves, list)
+    if settled["wagers"] is not None:
+        outcome = engine.replay(doc)
+        # every settlement has its money: a pay always carries an amount
+        assert all(s.amount is not None for s in outcome.settled if s.result == "pay")
+
+
+def test_a_sum_before_the_bets_pays_what_was_never_owed_and_keeps_its_money():
+    doc = two_boxes([])
+    doc["events"].insert(3, {"e": "pay_sum", "boxes": [3, 1], "amount": 500})
+    outcome = engine.replay(doc)
+    found = {(f.code, f.params.get("rule")) for f in outcome.findings}
+    assert ("PAYMENT_ORDER", "before_dealer") in found and ("WRONG_AMOUNT", "sum") in found
+    assert sum(s.amount for s in outcome.settled if s.result == "pay") == Decimal(500)

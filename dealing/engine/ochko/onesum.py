@@ -26,7 +26,7 @@ from .. import document as doc_
 from ..base import LEAVE, PAY, TAKE, Owed, Settled
 from ..money import ZERO, fmt
 from ..sentences import finding
-from .rules import BET, Box
+from .rules import FOLD, Box
 
 EVENT: Final = "pay_sum"
 FIELDS: Final = frozenset({"e", "boxes", "amount"})
@@ -79,7 +79,9 @@ def read(i: int, ev: dict, boxes: dict[int, Box]) -> Sum:
     amount = doc_.event_amount(ev, i)
     covered: list[Settled] = []
     for n in numbers:
-        playing = [s for s in boxes[n].stakes if s.decision == BET]
+        # Its stakes that played — or have not decided yet (a sum logged too early pays them too;
+        # the engine then finds what was paid that was never owed).
+        playing = [s for s in boxes[n].stakes if s.decision != FOLD]
         for stake in playing:
             for wager in _MAIN:
                 covered.append(Settled(i, stake.id, None, wager, PAY, None))
