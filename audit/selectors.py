@@ -331,6 +331,7 @@ def _live_finding(f) -> Finding:
 _EVENT_FIELDS = (
     "to",
     "box",
+    "boxes",
     "hand",
     "stake",
     "wager",

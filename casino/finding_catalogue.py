@@ -6,43 +6,8 @@ catalogue translates the msgids; casino/finding_words.py fills them from a findi
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-
-class Unsaid(Exception):
-    """A finding or phrase this module has no words for (a sentence the engine added after it)."""
-
-
-class E:
-    """A msgid and where its placeholders come from: `names` maps a placeholder to the param (or
-    derived value: who, wager, because) it is filled with; a placeholder not listed is the param of
-    its own name."""
-
-    __slots__ = ("msgid", "names")
-
-    def __init__(self, msgid, **names):
-        self.msgid = msgid
-        self.names = names
-
-    def say(self, values: dict) -> str:
-        text = str(self.msgid)
-        if "%(" not in text:
-            return text
-        return text % _Fill(values, self.names)
-
-
-class _Fill(dict):
-    """The placeholders' values, looked up through E.names; a missing one is Unsaid, not a KeyError."""
-
-    def __init__(self, values: dict, names: dict):
-        super().__init__()
-        self.values, self.names = values, names
-
-    def __missing__(self, key):
-        name = self.names.get(key, key)
-        try:
-            return self.values[name]
-        except KeyError:
-            raise Unsaid(name) from None
-
+# The catalogue's entry (a msgid and its placeholders' params); Unsaid re-exported for finding_words.py.
+from .finding_entry import E, Unsaid  # noqa: F401
 
 # --- the phrases ---------------------------------------------------------------------------------
 PHRASES = {
@@ -196,10 +161,25 @@ SENTENCES = {
         "paid": E(_("%(pwho)s: %(w)s paid %(a)s, owed %(o)s%(p)s."), **_SETTLED),
         "taken": E(_("%(pwho)s: %(w)s taken as %(a)s, owed %(o)s%(p)s."), **_SETTLED),
         "left": E(_("%(pwho)s: %(w)s left as %(a)s, owed %(o)s%(p)s."), **_SETTLED),
+        # ochko: several boxes paid with one sum (dealing/engine/ochko/onesum.py)
+        "sum": E(
+            _("the one sum for boxes %(b)s was %(a)s; their wagers were owed %(o)s (rules/ochko.md, step 11)."),
+            b="boxes",
+            a="paid",
+            o="owed",
+        ),
     },
     "WRONG_RESULT": {
         "result": E(
             _("%(who)s: %(wager)s %(did)s; it should have been %(owed)s%(why)s."), owed="owed_as", why="because"
+        ),
+        "sum": E(
+            _("%(pwho)s: %(w)s was paid in the one sum for boxes %(b)s; it should have been %(o)s%(p)s."),
+            pwho="who",
+            w="wager",
+            b="boxes",
+            o="owed_as",
+            p="because",
         ),
     },
     "MISSING_SETTLEMENT": {
@@ -245,6 +225,27 @@ SENTENCES = {
         ),
         "dealer_bet_first": E(_("%(pwho)s: the dealer bet was settled before the box's Bet and Ante."), pwho="who"),
         "before_dealer": E(_("%(pwho)s was settled before the dealer finished drawing."), pwho="who"),
+        "sum_dealer_bet": E(
+            _(
+                "box %(b)s's dealer bet was paid inside the one sum for boxes %(bs)s, before box %(l)s; several "
+                "boxes are paid with one sum only when the dealer bet stands on the last of them, so the order of "
+                "payment is kept (rules/ochko.md, step 11)."
+            ),
+            b="box",
+            bs="boxes",
+            l="last",
+        ),
+        "sum_stay": E(
+            _(
+                "%(pwho)s: the %(w)s stays (%(o)s returned, not paid), yet it was folded into the one sum for boxes "
+                "%(bs)s; a stay is not used when several boxes are paid together: that box is settled on its own "
+                "(seed 004)."
+            ),
+            pwho="who",
+            w="wager",
+            o="owed",
+            bs="boxes",
+        ),
     },
     "BET_RANGE": {
         "range": E(

@@ -27,6 +27,7 @@ EVENT_WORDS = {
     "pay": pgettext_lazy("event", "pay"),
     "take": pgettext_lazy("event", "take"),
     "leave": pgettext_lazy("event", "leave"),
+    "pay_sum": pgettext_lazy("event", "pay in one sum"),
     "split": pgettext_lazy("event", "split"),
     "double": pgettext_lazy("event", "double"),
     "peek": pgettext_lazy("event", "peek"),
@@ -47,6 +48,7 @@ EVENT_WORDS = {
 FIELD_WORDS = {
     "to": pgettext_lazy("event field", "to"),
     "box": pgettext_lazy("event field", "box"),
+    "boxes": pgettext_lazy("event field", "boxes"),
     "hand": pgettext_lazy("event field", "hand"),
     "stake": pgettext_lazy("event field", "stake"),
     "wager": pgettext_lazy("event field", "wager"),
@@ -86,6 +88,8 @@ def event_field(key: str, value) -> str:
     words = VALUE_OF_FIELD.get(key, {})
     if isinstance(value, dict):
         value = ", ".join(f"{FIELD_WORDS.get(k, k)} {words.get(v, v)}" for k, v in value.items())
+    elif isinstance(value, list):  # boxes in the order paid: "boxes 3, 1"
+        value = ", ".join(str(v) for v in value)
     else:
         value = words.get(value, value) if isinstance(value, str) else value
     return f"{label if label is not None else key} {value}"

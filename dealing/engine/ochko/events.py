@@ -11,6 +11,7 @@ from ..base import LEAVE, PAY, TAKE, Settled
 from ..loop import STOOD, Handlers, deal_target
 from ..money import fmt
 from ..sentences import say
+from . import onesum
 from .incidents import out_of_procedure
 from .rules import (
     BET,
@@ -341,6 +342,12 @@ class Play(Table):
         amount = doc_.event_amount(ev, i, required=result == PAY)
         self.settled.append(Settled(i, stake.id, None, wager, result, amount))
 
+    def _pay_sum(self, i: int, ev: dict) -> None:
+        """Several boxes paid with one sum: each wager it covers settled as paid, judged at the end."""
+        paid = onesum.read(i, ev, self.boxes)
+        self.sums.append(paid)
+        self.settled.extend(paid.covered)
+
     def _burn(self, i: int, ev: dict) -> None:
         text = ev.get("card")
         doc_.text(ev, "reason", f"$.events[{i}]", i, required=False)
@@ -426,6 +433,7 @@ _FIELDS: Final = {
     "pay": frozenset({"e", "stake", "wager", "amount"}),
     "take": frozenset({"e", "stake", "wager", "amount"}),
     "leave": frozenset({"e", "stake", "wager", "amount"}),
+    onesum.EVENT: onesum.FIELDS,
     "burn": frozenset({"e", "card", "reason"}),
     "incident": frozenset({"e", "kind", "card", "exposed", "resolution", "reported_by", "approved_by", "note"}),
 }
@@ -443,6 +451,7 @@ _HANDLERS: Final[Handlers] = {
     "pay": (Play._settle, _FIELDS["pay"]),
     "take": (Play._settle, _FIELDS["take"]),
     "leave": (Play._settle, _FIELDS["leave"]),
+    onesum.EVENT: (Play._pay_sum, _FIELDS[onesum.EVENT]),
     "burn": (Play._burn, _FIELDS["burn"]),
     "incident": (Play._incident, _FIELDS["incident"]),
 }

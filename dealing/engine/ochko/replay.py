@@ -13,6 +13,7 @@ from ..loop import STOOD
 from ..loop import move as _move
 from ..money import fmt
 from ..sentences import say
+from . import onesum
 from .events import Play
 from .rules import BET, BET_MULTIPLE_MAX, DARK, DEAL, DEALER, DRAWING_BOX, NAME, WAGER_LABEL, Box
 from .sentences import value
@@ -51,9 +52,14 @@ class Replay(Play):
             wagers = None
         else:
             wagers = sorted(self.owed.values(), key=_wager_key)
+            if self.sums:
+                box_of = {sid: s.box for sid, s in self.stakes.items()}
+                self.findings.extend(onesum.judge(self.sums, self.owed, box_of, self._who_params))
             if self.settled and not self._settled_as_owed():
                 first = compare_settlements(self.owed, self.settled, self.findings, who=self._who_params, game=NAME)
                 self._check_timing(first)
+        if self.sums:  # each wager a sum covers, as the money moved (also where nothing is owed)
+            onesum.as_logged(self.sums, self.owed)
         return Outcome(
             NAME, wagers, loop.sort_findings(self.findings), self.shoe_cards, self.rules, settled=self.settled
         )

@@ -107,11 +107,27 @@ declare(
             "mnogo": "{who}'s {wager} (mnogo at event {at}) was settled only after the next drawing action "
             "(event {action}).",
         },
-        # who (sentences.py); box, after: the box settled before it
+        # who (sentences.py); box, after: the box settled before it. A payment in one sum (onesum.py):
+        # boxes: its boxes in the order paid ("3, 1"); last: the last of them; wager, game, owed: the
+        # wager that stays and its size
         "PAYMENT_ORDER": {
             "dealer_bet_first": "{who}'s dealer bet was settled before the box's Bet and Ante.",
             "before_dealer": "{who} was settled before the dealer finished drawing.",
             "box_order": "box {box} was settled after box {after}; settlement goes from box 6 down to box 1.",
+            "sum_dealer_bet": "box {box}'s dealer bet was paid inside the one sum for boxes {boxes}, before box "
+            "{last}; several boxes are paid with one sum only when the dealer bet stands on the last of them, so "
+            "the order of payment is kept (rules/ochko.md, step 11).",
+            "sum_stay": "{who}: the {wager} stays ({owed} returned, not paid), yet it was folded into the one sum "
+            "for boxes {boxes}; a stay is not used when several boxes are paid together: that box is settled on "
+            "its own (seed 004).",
+        },
+        # A payment in one sum (onesum.py): boxes, paid, owed (the sum and what its wagers were owed);
+        # WRONG_RESULT sum: who, wager, game, owed_as, owed, why (a covered wager owed no payment)
+        "WRONG_AMOUNT": {
+            "sum": "the one sum for boxes {boxes} was {paid}; their wagers were owed {owed} (rules/ochko.md, step 11).",
+        },
+        "WRONG_RESULT": {
+            "sum": "{who}: {wager} was paid in the one sum for boxes {boxes}; it should have been {owed_as}{because}.",
         },
         # item (the shoe item's head); fee, paid: amounts
         "BURN_FEE": {

@@ -12,6 +12,7 @@ from ..loop import Handlers, Round, stake_of
 from ..money import INT_AMOUNTS as _INT_AMOUNTS
 from ..money import ZERO, fmt
 from ..sentences import finding
+from .onesum import Sum
 from .rules import CARD, DEAL, DECKS, DRAWING_BOX, MAX_BOXES, MAX_STAKES_PER_BOX, NAME, Box, Hand, Stake, house_rules
 
 
@@ -57,6 +58,7 @@ class Table(Round):
         self.nothing_open_flagged = False
         self.out_of_turn: set[int] = set()
         self.owed: dict[tuple, Owed] = {}
+        self.sums: list[Sum] = []  # payments of several boxes in one sum (onesum.py), in event order
 
     # --- the header -----------------------------------------------------------------------------
 

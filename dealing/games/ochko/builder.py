@@ -34,6 +34,7 @@ __all__ = [
     "OchkoEntry",
     "build_ochko",
     "ochko_entry_from_document",
+    "SumResult",
 ]
 
 # A stake's wagers in the order a box is settled: Bet and Ante first, dealer bets after the box's.
@@ -201,6 +202,27 @@ def _paid_last(stake: StakeEntry, wager: str) -> bool:
     return entered is None or entered.result != PAY
 
 
+@dataclass
+class SumResult(Result):
+    """A wager paid inside a payment of several boxes in one sum (the `pay_sum` event): its own
+    amount is not logged, only the sum's (`total`) and its boxes in the order paid (`in_sum`, "3, 1")."""
+
+    in_sum: str = ""
+    total: Decimal | None = None
+
+
+def _paid_in_one_sum(ev: dict, boxes: dict[int, BoxEntry]) -> None:
+    """Each wager of the sum's boxes that played marked paid in that sum (its first settlement)."""
+    numbers = [n for n in ev["boxes"] if isinstance(n, int)]
+    words = ", ".join(str(n) for n in numbers)
+    total = Decimal(str(ev.get("amount"))) if ev.get("amount") is not None else None
+    for n in numbers:
+        for stake in boxes[n].playing if n in boxes else ():
+            wagers = ("bet", "ante", "dealer_bet") if stake.dealer_bet is not None else MAIN_WAGERS
+            for wager in wagers:
+                stake.results.setdefault(wager, SumResult(PAY, None, words, total))
+
+
 def ochko_entry_from_document(doc: dict) -> OchkoEntry:
     """What the form would hold for a logged ochko round: each box's stakes, cards and dark card,
     the dealer's cards and the first settlement of each wager — for drawing a stored round.
@@ -238,6 +260,8 @@ def ochko_entry_from_document(doc: dict) -> OchkoEntry:
             dealer.pop()  # the exposed card is burned; the next deal to the dealer replaces it
         elif e == "bet" and ev.get("stake") in stakes:
             stakes[ev["stake"]].bet = Decimal(str(ev.get("amount")))
+        elif e == "pay_sum" and isinstance(ev.get("boxes"), list):
+            _paid_in_one_sum(ev, boxes)
         elif e in RESULTS and ev.get("stake") in stakes:
             amount = ev.get("amount")
             stakes[ev["stake"]].results.setdefault(

@@ -123,6 +123,26 @@ class OchkoWalk(Walk):
             self.incident(ev, i)
         elif e in ("pay", "take", "leave"):
             self.settle(ev)
+        elif e == "pay_sum":
+            self.pay_sum(ev, i)
+
+    def pay_sum(self, ev: dict, i: int) -> None:
+        """Several boxes paid with one sum: every wager of their stakes that played shown paid, and
+        the sum said once, with its boxes in the order paid."""
+        numbers = [n for n in ev.get("boxes") or () if isinstance(n, int)]
+        for n in numbers:
+            box = self.boxes.get(n)
+            for stake in box.stakes if box is not None else ():
+                if stake.folded:
+                    continue
+                for wager in stake.wagers:
+                    wager.state = "pay"
+            self.focus(n)
+        text = lazy("Boxes %(boxes)s paid with one sum: %(amount)s.") % {
+            "boxes": ", ".join(str(n) for n in numbers),
+            "amount": amount(ev.get("amount")),
+        }
+        note(self.layout, i, str(text), self.flagged)
 
     def incident(self, ev: dict, i: int) -> None:
         layout, dealer, flagged = self.layout, self.dealer, self.flagged
