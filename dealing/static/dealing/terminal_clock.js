@@ -61,12 +61,13 @@
       }
     }
     // After each answer of the server: the clock that runs now (or none) after this many entries;
-    // `paused`: a halt is up (the server runs no clock then), said on the clock's place.
+    // `paused`: a halt is up (the server runs no clock then): a clock that ran says it stopped.
     function update(clock, serverNow, entries, paused) {
       if (entries > 0) { forget(); }  // the deal began: the bet clock is over for this round
       if (!clock || paused) {
+        var was = !!current;  // a halt stops the clock that ran (none runs while the dealer pays)
         stop();
-        if (paused) {
+        if (paused && was) {
           box.hidden = false;
           box.classList.add("term-clock-paused");
           what.textContent = W.paused;
