@@ -309,7 +309,7 @@ def terminal_next(request, name: str):
     if refused is not None:
         return refused
     overrides = data.get("overrides") if isinstance(data.get("overrides"), dict) else {}
-    with_clock(out, table, draft, overrides, len(doc["events"]))
+    with_clock(out, table, draft, overrides, len(doc["events"]), str(data.get("id") or ""))
     hooks.halted(table_id=table.pk, round_uid=str(data.get("id") or ""), halts=out["halt"], by_id=request.user.pk)
     game = term.game_of(table.variant)
     for move in out["moves"]:

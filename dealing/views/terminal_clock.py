@@ -52,7 +52,7 @@ def timeout_asked(data: dict, doc: dict) -> tuple[tuple[int, float] | None, Json
     return (at, float(clock["seconds"])), None
 
 
-def with_clock(out: dict, table, draft, overrides, entries: int) -> dict:
+def with_clock(out: dict, table, draft, overrides, entries: int, round_id: str = "") -> dict:
     """The answer's clock: its kind, seconds, what its end logs, and — once the round has entries —
     its `deadline` (ms since the epoch, the server's clock) counted from the last entry accepted;
     `now` is the server's time so the page counts in it. No clock while a halt is up or the engine
@@ -64,6 +64,8 @@ def with_clock(out: dict, table, draft, overrides, entries: int) -> dict:
         clock = None
     if draft is None and last >= 0 and clock is not None:
         draft = selectors.terminal_draft_held(table)  # one who follows only: the draft the holder writes
+        if draft is not None and str(draft.round_id) != round_id:
+            draft = None  # another round than the one asked about: its clock is not this one's
     if clock is not None and last >= 0:
         started = (draft.entry_at or draft.updated_at) if draft is not None else now
         clock = {**clock, "deadline": _ms(started) + int(clock["seconds"] * 1000)}

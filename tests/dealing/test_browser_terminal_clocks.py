@@ -100,6 +100,30 @@ def test_a_hand_that_does_nothing_is_stood_by_its_clock_and_a_reload_resumes_the
     assert draft_entries(table) == []
 
 
+def test_the_insurance_offer_closes_when_its_clock_ends_and_the_dealer_acts_before_the_hands(
+    browser_page, make_user, floor, settings
+):
+    settings.TERMINAL_CLOCK_SECONDS = SECONDS
+    table = blackjack_table(floor, "salon")
+    dealer = make_user(DEALER, pits=[floor.pit_a], username="dealer1")
+    previous_round(table, dealer, [{"id": "1", "box": 1, "bet": 100}], [])
+    page = browser_page
+    log_in(page, "dealer1")
+    page.goto(f"/tables/{table.name}/terminal/")
+    page.wait_for_selector("#term-prompt:has-text('deal')")
+    keys = Keys(page)
+    keys("9", "a", "7", "6")  # box 1: 9, the dealer's ace up, box 1: 7, the hole card: a six
+    page.wait_for_selector("#term-clock-what:has-text('Insurance and even money close in')")
+    page.wait_for_selector("#term-hint:has-text('insurance and even money are closed')", timeout=SECONDS * 1000 + 5000)
+    assert until_kept(table, 5)[4] == {"e": "peek"}  # the offer closed: box 1 did not insure
+    page.wait_for_selector("#term-clock-what:has-text('Hand 1 acts within')")
+    keys("s")  # the dealer acts before the hand's clock ends: an ordinary stand, at once
+    page.wait_for_selector("#term-prompt:has-text('take')")  # 16 against the dealer's soft 17
+    kept = until_kept(table, 6)
+    assert kept[5] == {"e": "stand", "hand": "1"} and TerminalDraft.objects.get(table=table).timeouts == [4]
+    assert page.locator("#term-boxes .term-timed-out").count() == 0
+
+
 def test_the_online_table_shows_no_clock_and_nothing_stands_by_itself(browser_page, make_user, floor, settings):
     settings.TERMINAL_CLOCK_SECONDS = SECONDS
     table = blackjack_table(floor, "online")

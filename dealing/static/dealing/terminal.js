@@ -212,7 +212,7 @@
   // A stand key pressed just after a clock stood the hand would stand the next one: it waits.
   function clockJustStood() {
     var last = state.events.length - 1;
-    return state.timeouts.indexOf(last) >= 0 && Date.now() - state.clockAt < 1500;
+    return state.timeouts.indexOf(last) >= 0 && state.events[last].e === "stand" && Date.now() - state.clockAt < 1500;
   }
   function dealerChosen() { var d = el("term-dealer"); return d ? d.value : null; }
   // Another terminal holds the round in progress (or it was left behind): nothing more is written
