@@ -1,7 +1,8 @@
 """The table terminal: a dealer's (or inspector's) tablet follows the round as it is dealt.
 
     GET  /tables/<name>/terminal/        the page (stakes carried from the table's previous round)
-    POST /tables/<name>/terminal/next    JSON {stakes, events} -> what may happen next, owed, findings
+    POST /tables/<name>/terminal/next    JSON {stakes, events, timeout?} -> what may happen next, owed,
+                                          findings, the clock that runs (terminal_clock.py)
     POST /tables/<name>/terminal/save    JSON {id, dealer?, stakes, events, overrides?} -> the stored round
                                           (409 while a halt is neither taken back nor overridden)
     POST /tables/<name>/terminal/override  JSON {stakes, events, dealer?, username, password, reason}
