@@ -38,6 +38,11 @@ class TerminalDraft(models.Model):
     overrides = models.JSONField(_("overrides"), default=dict, blank=True)
     started_at = models.DateTimeField(_("started at"), default=timezone.now)
     updated_at = models.DateTimeField(_("updated at"), default=timezone.now)
+    # The clocks (docs/terminal.md): when the last entry was accepted (a retry of the same log, a
+    # reload, does not move it, so a running clock resumes where it stood), and the entries a clock's
+    # end logged (a timed-out stand, an insurance offer closed), kept here: round/1 has no field for it.
+    entry_at = models.DateTimeField(_("last entry at"), null=True, blank=True)
+    timeouts = models.JSONField(_("entries logged by a clock"), default=list, blank=True)
     taken_over_at = models.DateTimeField(_("taken over at"), null=True, blank=True)
     left_behind_at = models.DateTimeField(_("left behind at"), null=True, blank=True)
     left_behind_why = models.CharField(_("left behind because"), max_length=20, choices=Left.choices, blank=True)

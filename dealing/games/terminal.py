@@ -37,6 +37,10 @@ class TerminalGame:
     wager_words: Mapping[str, Any] = field(default_factory=dict)
     # Its action keys on the keypad and in the key help: a template drawing part "pad" and part "help".
     keys_template: str = ""
+    # The game's clocks at the terminal (docs/terminal.md, "The clocks"): `clock(rules, moves, entries)`
+    # is the clock that runs after `entries` entries, given the engine's raw moves — {"kind", "seconds",
+    # "move": the move logged when it ends, or None} — or None (no clock runs, or the table has none).
+    clock: Callable[[dict, list, int], dict | None] | None = None
 
     def wager_word(self, wager: str) -> str | None:
         word = self.wager_words.get(wager)
@@ -75,6 +79,18 @@ def suited(variant: str, rules: dict) -> bool:
         return True
 
 
+def has_clocks(variant: str, rules: dict) -> bool:
+    """Does this table run clocks at the terminal (the salon's blackjack)? Its game says which clock
+    runs before the first entry: a table with clocks has at least the bet clock."""
+    game = game_of(variant)
+    if game is None or game.clock is None:
+        return False
+    try:
+        return game.clock(rules, [], 0) is not None
+    except engine.RoundError:
+        return False
+
+
 def _amount(value) -> str | None:
     return None if value is None else fmt(Decimal(value))
 
@@ -104,17 +120,10 @@ def follow(doc: dict) -> dict:
             "done": False,
             "error": {"code": exc.code, "message": exc.message, "event": exc.event, "path": exc.path},
             "felt": None,
+            "clock": None,
         }
     handlers = walk.handlers
-    moves = []
-    for m in raw_moves:
-        fields = handlers[m["e"]][1] if m["e"] in handlers else frozenset()
-        needs = list(m.get("needs") or [])
-        event = {k: v for k, v in m.items() if k in fields and k not in needs and k not in _INFO}
-        if m["e"] == "double":
-            event.pop("amount", None)  # the double's default: the hand's bet, as the form logs it
-        moves.append({"event": event, "needs": needs, "say": m.get("say", ""), **{k: m[k] for k in _INFO if k in m}})
-    moves = _settlement_order(moves)
+    moves = _settlement_order([_shape(m, handlers) for m in raw_moves])
     halting = {id(f) for f in _halting(outcome.findings, seen, events)}
     findings = []
     for f in outcome.findings:
@@ -134,6 +143,12 @@ def follow(doc: dict) -> dict:
     for w in outcome.wagers or ():
         if w.result == "pay" and w.amount is not None:
             paid[w.stake] = paid.get(w.stake, Decimal(0)) + Decimal(w.amount)
+    clock = None
+    if game is not None and game.clock is not None:
+        clock = game.clock(doc.get("rules") or {}, raw_moves, len(events))
+        if clock is not None:
+            move = clock.pop("move", None)
+            clock["timeout"] = _shape(move, handlers)["event"] if move is not None else None
     return {
         "moves": moves,
         "owed": owed,
@@ -143,7 +158,18 @@ def follow(doc: dict) -> dict:
         "error": None,
         "felt": game.felt(walk) if game is not None and game.felt is not None else None,
         "paid": {stake: fmt(amount) for stake, amount in paid.items()},
+        "clock": clock,
     }
+
+
+def _shape(m: dict, handlers) -> dict:
+    """An engine's move as the terminal offers it: the event it logs, what it still needs, its words."""
+    fields = handlers[m["e"]][1] if m["e"] in handlers else frozenset()
+    needs = list(m.get("needs") or [])
+    event = {k: v for k, v in m.items() if k in fields and k not in needs and k not in _INFO}
+    if m["e"] == "double":
+        event.pop("amount", None)  # the double's default: the hand's bet, as the form logs it
+    return {"event": event, "needs": needs, "say": m.get("say", ""), **{k: m[k] for k in _INFO if k in m}}
 
 
 _SETTLE = ("pay", "take", "leave")

@@ -13,9 +13,10 @@ check (the dealers and pit bosses who store the terminal's rounds); an inspector
 """
 
 import uuid
+from datetime import timedelta
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import F, Func, IntegerField, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -55,7 +56,20 @@ def _held(table: Table) -> TerminalDraft | None:
 
 
 # What each entry rewrites; the rest of a held draft (when taken over, left behind, voided) stays.
-KEPT_FIELDS = ("round_id", "held_by", "dealer", "stakes", "events", "overrides", "started_at", "updated_at")
+KEPT_FIELDS = (
+    "round_id",
+    "held_by",
+    "dealer",
+    "stakes",
+    "events",
+    "overrides",
+    "started_at",
+    "updated_at",
+    "entry_at",
+    "timeouts",
+)
+# A clock's end is accepted this early (the browser's clock and the server's differ a little).
+CLOCK_SLACK = timedelta(milliseconds=500)
 
 
 def _held_or_refused(table: Table, rid: uuid.UUID) -> TerminalDraft | None:
@@ -66,7 +80,19 @@ def _held_or_refused(table: Table, rid: uuid.UUID) -> TerminalDraft | None:
     for draft in (
         TerminalDraft.objects.select_for_update()
         .filter(Q(left_behind_at__isnull=True, voided_at__isnull=True) | Q(round_id=rid), table=table)
-        .only("pk", "table_id", "round_id", "terminal", "left_behind_at", "voided_at", "started_at")
+        .only(
+            "pk",
+            "table_id",
+            "round_id",
+            "terminal",
+            "left_behind_at",
+            "voided_at",
+            "started_at",
+            "overrides",
+            "entry_at",
+            "timeouts",
+        )
+        .annotate(entries=Func(F("events"), function="jsonb_array_length", output_field=IntegerField()))
         .order_by("pk")
     ):
         if not draft.is_held:
@@ -105,11 +131,24 @@ def _refuse_not_open(table: Table, round_id: uuid.UUID) -> None:
 
 
 def draft_keep(
-    *, table: Table, user, terminal, round_id, dealer: str, stakes: list, events: list, overrides=None
+    *,
+    table: Table,
+    user,
+    terminal,
+    round_id,
+    dealer: str,
+    stakes: list,
+    events: list,
+    overrides=None,
+    timeout: tuple[int, float] | None = None,
 ) -> TerminalDraft | None:
     """Write the round so far to the table's draft, held by `terminal`. No entries yet: nothing is in
     progress, the terminal's draft (if any) goes. Refused (409) when another terminal holds the
-    table's draft, or when this round was left behind. Returns the draft (None when there is none)."""
+    table's draft, or when this round was left behind. Returns the draft (None when there is none).
+
+    `entry_at` moves only when the log changes (a new entry, one taken back, a halt overridden): a
+    reload or a retry posting the same log leaves a running clock where it stood. `timeout` (the
+    entry a clock's end logs, the clock's seconds): checked under the draft's lock (`_clock_ended`)."""
     terminal = _terminal_id(terminal)
     rid = _round_id(round_id)
     # The pit boss's signed overrides by entry, kept so a resumed halt stays lifted (checked again when stored).
@@ -126,6 +165,8 @@ def draft_keep(
                 return None
             if draft is not None and draft.terminal != terminal:
                 raise _refuse_taken(draft)
+            if timeout is not None:
+                _clock_ended(draft, rid, events, *timeout, now=now)
             if draft is None:
                 return TerminalDraft.objects.create(
                     table=table,
@@ -138,7 +179,15 @@ def draft_keep(
                     overrides=overrides,
                     started_at=now,
                     updated_at=now,
+                    entry_at=now,
                 )
+            same = draft.round_id == rid and draft.entries == len(events) and draft.overrides == overrides
+            if not same or draft.entry_at is None:
+                draft.entry_at = now
+            marks = {i for i in (draft.timeouts or []) if draft.round_id == rid and i < len(events)}
+            if timeout is not None:
+                marks.add(timeout[0])
+            draft.timeouts = sorted(marks)
             if draft.round_id != rid:  # this terminal began another round: the previous one was never dealt on
                 draft.started_at = now
             draft.round_id, draft.held_by, draft.dealer = rid, user, dealer
@@ -151,6 +200,22 @@ def draft_keep(
             "draft_taken",
             status=409,
         ) from None
+
+
+def _clock_ended(draft: TerminalDraft | None, rid: uuid.UUID, events: list, at: int, seconds: float, *, now) -> None:
+    """A clock's end logs entry `at` (the last of `events`) only when the draft holds exactly the
+    entries before it and the clock, counted from the last of them, has run out. A second post of
+    the same timeout (a retry, a double event) finds it logged and writes nothing new."""
+    kept = None if draft is None or draft.round_id != rid else TerminalDraft.objects.get(pk=draft.pk)
+    if kept is not None and kept.events == events and at in (kept.timeouts or ()):
+        return  # already logged by this clock: the same log again, nothing new
+    if kept is None or kept.events != events[:at]:
+        raise refuse(
+            _("The round moved on before the clock ran out: the clock logged nothing."), "clock_stale", status=409
+        )
+    started = kept.entry_at or kept.updated_at
+    if now + CLOCK_SLACK < started + timedelta(seconds=seconds):
+        raise refuse(_("The clock has not run out yet: nothing was logged."), "clock_running", status=409)
 
 
 def draft_check_holder(*, table: Table, terminal, round_id) -> None:

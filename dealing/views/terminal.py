@@ -1,7 +1,8 @@
 """The table terminal: a dealer's (or inspector's) tablet follows the round as it is dealt.
 
     GET  /tables/<name>/terminal/        the page (stakes carried from the table's previous round)
-    POST /tables/<name>/terminal/next    JSON {stakes, events} -> what may happen next, owed, findings
+    POST /tables/<name>/terminal/next    JSON {stakes, events, timeout?} -> what may happen next, owed,
+                                          findings, the clock that runs (terminal_clock.py)
     POST /tables/<name>/terminal/save    JSON {id, dealer?, stakes, events, overrides?} -> the stored round
                                           (409 while a halt is neither taken back nor overridden)
     POST /tables/<name>/terminal/override  JSON {stakes, events, dealer?, username, password, reason}
@@ -37,6 +38,7 @@ from dealing.games import terminal as term
 from dealing.games.building import amount_json
 from dealing.models import Round
 
+from .terminal_clock import timeout_asked, with_clock
 from .terminal_drafts import draft_config, keep_draft
 
 MAX_BODY = 256 * 1024  # a round's log is a few kilobytes
@@ -91,6 +93,7 @@ def table_terminal(request, name: str):
             "letters": game.letters,
             "boxes": table.boxes,
             "suited": term.suited(table.variant, table.rules or {}),
+            "clocks": term.has_clocks(table.variant, table.rules or {}),
             "min": fmt(table.min_bet),
             "max": fmt(table.max_bet),
             "roundId": str(uuid.uuid4()),
@@ -213,6 +216,21 @@ def _shared_words() -> dict:
             "%(when)s). Take it over here to go on; until then nothing is written here."
         ),
         "anon": _("anonymous"),
+        # The clocks (terminal_clock.js): what runs, the seconds left, what its end did.
+        "clock": {
+            "bet": _("Bets close in"),
+            "betOver": _("Bets are closed: the deal may start."),
+            "insurance": _("Insurance and even money close in"),
+            "action": _("Hand %(hand)s acts within"),
+            "seconds": _("%(s)s s"),
+            "start": _("%(what)s %(s)s seconds."),
+            "left": _("%(what)s %(s)s seconds."),
+            "paused": _("The clock is stopped while the HALT is up."),
+            "stood": _("Time ran out: hand %(hand)s stands."),
+            "closed": _("Time ran out: insurance and even money are closed."),
+            "timedOut": _("time ran out"),
+            "already": _("The clock has just stood that hand: look at the next one, then press S again."),
+        },
         "events": {
             e: event_word(e)
             for e in (
@@ -284,10 +302,15 @@ def terminal_next(request, name: str):
         "events": data.get("events", []),
     }
     doc.pop("id")
-    out = term.follow(doc)
-    refused = keep_draft(request, table, data, out)  # the round so far, kept on the server
+    timeout, refused = timeout_asked(data, doc)  # an entry a clock's end logged (a timed-out stand)
     if refused is not None:
         return refused
+    out = term.follow(doc)
+    refused, draft = keep_draft(request, table, data, out, timeout)  # the round so far, kept on the server
+    if refused is not None:
+        return refused
+    overrides = data.get("overrides") if isinstance(data.get("overrides"), dict) else {}
+    with_clock(out, table, draft, overrides, len(doc["events"]), str(data.get("id") or ""))
     hooks.halted(table_id=table.pk, round_uid=str(data.get("id") or ""), halts=out["halt"], by_id=request.user.pk)
     game = term.game_of(table.variant)
     for move in out["moves"]:

@@ -49,6 +49,7 @@ def draft_json(draft: TerminalDraft) -> dict:
         "overrides": draft.overrides,
         "entries": len(draft.events or ()),
         "updatedAt": draft.updated_at.isoformat(),
+        "timeouts": list(draft.timeouts or []),
     }
 
 
@@ -59,16 +60,27 @@ def draft_config(table) -> dict | None:
     return draft_json(draft) if draft is not None else None
 
 
-def keep_draft(request, table, data: dict, out: dict) -> JsonResponse | None:
+def keep_draft(request, table, data: dict, out: dict, timeout=None) -> tuple[JsonResponse | None, object]:
     """Each entry the engine follows is written to the table's draft by the terminal that holds it;
     a refusal (another terminal holds it: 409) is the answer instead. An inspector only follows, and
-    a client that names no terminal keeps no draft."""
+    a client that names no terminal keeps no draft. Returns (the refusal or None, the draft or None).
+    `timeout`: the entry a clock's end logged and the clock's seconds (dealing/views/terminal_clock.py)."""
     user = request.user
     if out["error"] or "terminal" not in data or not may_store(user):
-        return None
+        if timeout is not None:  # only the terminal holding the round logs what a clock's end does
+            return JsonResponse(
+                {
+                    "error": {
+                        "message": _("Only the terminal holding the round logs a clock's end."),
+                        "code": "clock_none",
+                    }
+                },
+                status=409,
+            ), None
+        return None, None
     picks = user.is_superuser or has_role(user, PIT_BOSS)
     try:
-        services.draft_keep(
+        draft = services.draft_keep(
             table=table,
             user=user,
             terminal=data.get("terminal"),
@@ -77,10 +89,11 @@ def keep_draft(request, table, data: dict, out: dict) -> JsonResponse | None:
             stakes=data["stakes"],
             events=data.get("events", []),
             overrides=data.get("overrides") or {},
+            timeout=timeout,
         )
     except ServiceError as exc:
-        return _refused(exc)
-    return None
+        return _refused(exc), None
+    return None, draft
 
 
 @require_http_methods(["POST"])

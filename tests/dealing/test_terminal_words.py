@@ -24,6 +24,8 @@ SAME = {
     ("ru", "keys.enterGo"),  # "Enter — %(what)s": a key and what it does, already translated
     ("pt-br", "keys.enterGo"),
     ("pt-br", "box"),  # "Box": the Brazilian floor's word (seed 001)
+    ("es", "clock.seconds"),  # "%(s)s s": the second's symbol, s in Spanish and Portuguese too
+    ("pt-br", "clock.seconds"),
 }
 
 

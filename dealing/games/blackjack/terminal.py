@@ -1,10 +1,13 @@
 """What the table terminal asks of a blackjack stake (dealing.games.terminal): its bet, one stake a
 box named by the box's number, and the jackpot side bet at a table that offers it; and how the felt
-reads a hand (an ace counts 11 when it fits: a soft total)."""
+reads a hand (an ace counts 11 when it fits: a soft total); and seed 002's clocks, which run at the
+salon's tables (dealing/engine/blackjack/clocks.py)."""
 
+from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
+from dealing.engine.blackjack import clocks
 from dealing.engine.loop import SPLIT
 from dealing.games.terminal import TerminalGame
 
@@ -32,6 +35,16 @@ def felt(walk) -> dict:
     return {"hands": hands, "dealer": dealer}
 
 
+def clock(rules: dict, moves: list, entries: int) -> dict | None:
+    """The clock that runs now at a salon table (none at the online one). The setting
+    `TERMINAL_CLOCK_SECONDS`, when set, makes every clock that long (tests, a demonstration)."""
+    got = clocks.running(rules, moves, entries)
+    override = getattr(settings, "TERMINAL_CLOCK_SECONDS", None)
+    if got is not None and override is not None:
+        got["seconds"] = override
+    return got
+
+
 WAGER_WORDS = {"bet": pgettext_lazy("blackjack wager", "Bet")}
 
 TERMINAL = TerminalGame(
@@ -40,6 +53,7 @@ TERMINAL = TerminalGame(
     letters=False,
     side_bet="jackpot",
     felt=felt,
+    clock=clock,
     wager_words=WAGER_WORDS,
     keys_template="dealing/_terminal_keys_blackjack.html",
 )

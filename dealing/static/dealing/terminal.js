@@ -21,6 +21,7 @@
     events: [], info: null, buffer: "", prefix: null, rank: null, halted: false, busy: false,
     queue: [], saving: false, saved: false,
     overrides: {},  // entry number -> the pit boss's signed override of the halt there
+    timeouts: [], timeoutAt: null, clockAt: 0,  // the entries a clock's end logged (docs/terminal.md, "The clocks")
     hint: ""
   };
   var el = function (id) { return document.getElementById(id); };
@@ -43,9 +44,20 @@
     state.stakes = draft.stakes.map(function (s) { return Object.assign({}, s); });
     state.events = draft.events.slice();
     state.overrides = Object.assign({}, draft.overrides || {});
+    state.timeouts = (draft.timeouts || []).slice();
   } else if (draft) {
     state.heldElsewhere = draft;
   }
+  // Seed 002's clocks, where the table has them (terminal_clock.js): what a clock's end logs goes
+  // through the key queue like a key, once for the entry it ran for.
+  var clock = cfg.clocks && window.TerminalClock ? window.TerminalClock({
+    box: el("term-clock"), what: el("term-clock-what"), left: el("term-clock-left"), say: el("term-clock-say"),
+    words: W.clock, table: cfg.next, roundId: function () { return cfg.roundId; },
+    active: function () {
+      return cfg.mayStore && !state.halted && !state.heldElsewhere && !state.saving && !state.saved && !(state.info && state.info.error);
+    },
+    ended: function (entries) { key("Clock:" + entries); }
+  }) : null;
   var csrf = (function () {
     var m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
     if (m) { return decodeURIComponent(m[1]); }
@@ -151,14 +163,20 @@
       method: "POST", credentials: "same-origin",
       headers: {"Content-Type": "application/json", "X-CSRFToken": csrf},
       body: JSON.stringify({id: cfg.roundId, terminal: TERMINAL, dealer: dealerChosen(), stakes: docStakes(),
-                            events: state.events, overrides: state.overrides})
+                            events: state.events, overrides: state.overrides,
+                            timeout: state.timeoutAt !== null && state.timeoutAt === sent - 1 ? state.timeoutAt : undefined})
     }).then(function (r) { return r.json().then(function (b) { return {status: r.status, body: b}; }); }).then(function (res) {
+      var code = res.body && res.body.error && res.body.error.code;
+      if (res.status === 409 && /^clock_/.test(code || "")) { return clockRefused(); }
       if (res.status === 409) { state.busy = false; state.queue = []; return heldElsewhere(res.body.error); }
       var info = res.body;
       if (sent !== state.events.length) { return ask(); }  // the log changed meanwhile: ask again
       state.info = info;
       state.halted = (info.halt || []).length > 0 && !state.overrides[state.events.length - 1];
       state.busy = false;
+      state.timeouts = info.timeouts || [];
+      if (state.timeoutAt !== null && state.timeoutAt === sent - 1) { clockLogged(state.events[sent - 1]); }
+      if (clock) { clock.update(info.clock, info.now, sent, state.halted); }
       render();
       if (!state.halted && !info.error && autoMove()) { return; }
       pump();
@@ -166,6 +184,35 @@
       state.busy = false;
       showError(W.error);
     });
+  }
+  // A clock ran out: it logs what its end logs (the hand's stand, the peek closing the insurance
+  // offer) when the round is still at the entry it ran for and nothing stops it.
+  function clockEnded(entries) {
+    var c = state.info && state.info.clock;
+    if (entries !== state.events.length || !c || !c.timeout || state.halted || state.info.error ||
+        state.heldElsewhere || !cfg.mayStore) { return; }
+    state.timeoutAt = entries;
+    state.clockAt = Date.now();
+    push(Object.assign({}, c.timeout));
+  }
+  function clockLogged(ev) {
+    state.timeoutAt = null;
+    hint(ev.e === "stand" ? say(W.clock.stood, {hand: ev.hand}) : W.clock.closed);
+    if (clock) { clock.announce(state.hint); }
+  }
+  // The server refused the clock's entry (the round moved on, or its time is not up there yet):
+  // it is taken back here, and the clock runs again as the server counts it.
+  function clockRefused() {
+    if (state.timeoutAt !== null && state.timeoutAt === state.events.length - 1) { state.events.pop(); }
+    state.timeoutAt = null;
+    state.busy = false;
+    if (clock) { clock.stop(); }
+    return ask();
+  }
+  // A stand key pressed just after a clock stood the hand would stand the next one: it waits.
+  function clockJustStood() {
+    var last = state.events.length - 1;
+    return state.timeouts.indexOf(last) >= 0 && state.events[last].e === "stand" && Date.now() - state.clockAt < 1500;
   }
   function dealerChosen() { var d = el("term-dealer"); return d ? d.value : null; }
   // Another terminal holds the round in progress (or it was left behind): nothing more is written
@@ -228,6 +275,7 @@
 
   function handle(k) {
     if (state.saved || !state.info) { return; }
+    if (k.indexOf("Clock:") === 0) { clockEnded(parseInt(k.slice(6), 10)); return; }
     var K = k.length === 1 ? k.toUpperCase() : k;
     state.hint = "";
     if (K === "Escape") { state.buffer = ""; state.prefix = null; state.rank = null; return; }
@@ -270,7 +318,7 @@
     }
     var m;
     switch (K) {
-      case "S": m = find(function (x) { return x.event.e === "stand"; }); if (m) { return push(m.event); } break;
+      case "S": if (clockJustStood()) { hint(W.clock.already); return; } m = find(function (x) { return x.event.e === "stand"; }); if (m) { return push(m.event); } break;
       case "D": if (cardMove(true)) { state.prefix = "D"; return; } break;
       case "P": m = find(function (x) { return x.event.e === "split"; }); if (m) { return push(m.event); } break;
       case "F": m = find(function (x) { return x.event.e === "fold"; }); if (m) { return push(m.event); } break;
@@ -400,7 +448,7 @@
           state.hint = res.body.message;
           root.focus();
           render();
-          if (!autoMove()) { pump(); }
+          ask();  // the override is kept with the draft; the clock, stopped by the halt, runs again
         }).catch(function () { out.textContent = W.error; });
     });
   }
@@ -423,7 +471,7 @@
     var add = function (box, text, cls) {
       (boxes[box] = boxes[box] || []).push({text: text, cls: cls || ""});
     };
-    state.events.forEach(function (ev) {
+    state.events.forEach(function (ev, i) {
       var box = ev.box != null ? ev.box : ev.to != null ? ev.to : ev.hand != null ? parseInt(String(ev.hand), 10) : null;
       if (ev.stake != null && box == null) { var st = stakeOf(ev.stake); box = st ? st.box : null; }
       var hand = ev.hand != null && String(ev.hand).indexOf(".") > 0 ? ev.hand + ": " : "";
@@ -435,7 +483,9 @@
         return;
       }
       if (box != null && /^(stand|split|fold|bet|even_money|insurance)$/.test(ev.e)) {
-        add(box, hand + word + (ev.amount != null ? " " + ev.amount : "") + (ev.stake ? " (" + ev.stake + ")" : ""), "act");
+        var timed = state.timeouts.indexOf(i) >= 0 ? " (" + W.clock.timedOut + ")" : "";  // a clock's end logged it
+        add(box, hand + word + (ev.amount != null ? " " + ev.amount : "") + (ev.stake ? " (" + ev.stake + ")" : "") + timed,
+            "act" + (timed ? " term-timed-out" : ""));
       }
     });
     var dl = el("term-dealer-cards");
