@@ -55,7 +55,17 @@ def _held(table: Table) -> TerminalDraft | None:
 
 
 # What each entry rewrites; the rest of a held draft (when taken over, left behind, voided) stays.
-KEPT_FIELDS = ("round_id", "held_by", "dealer", "stakes", "events", "overrides", "started_at", "updated_at")
+KEPT_FIELDS = (
+    "round_id",
+    "held_by",
+    "dealer",
+    "header",
+    "stakes",
+    "events",
+    "overrides",
+    "started_at",
+    "updated_at",
+)
 
 
 def _held_or_refused(table: Table, rid: uuid.UUID) -> TerminalDraft | None:
@@ -105,7 +115,7 @@ def _refuse_not_open(table: Table, round_id: uuid.UUID) -> None:
 
 
 def draft_keep(
-    *, table: Table, user, terminal, round_id, dealer: str, stakes: list, events: list, overrides=None
+    *, table: Table, user, terminal, round_id, dealer: str, stakes: list, events: list, overrides=None, header=None
 ) -> TerminalDraft | None:
     """Write the round so far to the table's draft, held by `terminal`. No entries yet: nothing is in
     progress, the terminal's draft (if any) goes. Refused (409) when another terminal holds the
@@ -116,6 +126,7 @@ def draft_keep(
     overrides = (
         {str(k): str(v) for k, v in overrides.items() if str(k).isdigit()} if isinstance(overrides, dict) else {}
     )
+    header = {str(k): v for k, v in header.items() if isinstance(v, str)} if isinstance(header, dict) else {}
     now = timezone.now()
     try:
         with transaction.atomic():
@@ -133,6 +144,7 @@ def draft_keep(
                     terminal=terminal,
                     held_by=user,
                     dealer=dealer,
+                    header=header,
                     stakes=stakes,
                     events=events,
                     overrides=overrides,
@@ -141,7 +153,7 @@ def draft_keep(
                 )
             if draft.round_id != rid:  # this terminal began another round: the previous one was never dealt on
                 draft.started_at = now
-            draft.round_id, draft.held_by, draft.dealer = rid, user, dealer
+            draft.round_id, draft.held_by, draft.dealer, draft.header = rid, user, dealer, header
             draft.stakes, draft.events, draft.overrides, draft.updated_at = stakes, events, overrides, now
             draft.save(update_fields=KEPT_FIELDS)
             return draft
