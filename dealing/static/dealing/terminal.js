@@ -317,7 +317,7 @@
     var own = actionOf(K);  // the game's own one-key moves come first (veintiuno's P opens a pair)
     if (own) {
       m = find(function (x) { return x.event.e === own.event && x.needs.length === 0; });
-      if (m) { return push(m.event); }
+      if (m) { return push(m.event.amount != null ? Object.assign({}, m.event, {amount: amount(m.event.amount)}) : m.event); }
       hint(say(W.hints.noKey, {key: keyName(K)}));
       return;
     }
