@@ -24,6 +24,8 @@ SAME = {
     ("ru", "keys.enterGo"),  # "Enter — %(what)s": a key and what it does, already translated
     ("pt-br", "keys.enterGo"),
     ("pt-br", "box"),  # "Box": the Brazilian floor's word (seed 001)
+    # Veintiuno's own words stay the Spanish of seed 000 in every language (docs/languages.md).
+    *((language, key) for language in ("ru", "es", "pt-br") for key in ("events.tapo", "events.puje")),
 }
 
 
