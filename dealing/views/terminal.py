@@ -104,7 +104,9 @@ def table_terminal(request, name: str):
             "idPrefix": game.id_prefix,
             "ranks": game.ranks,
             "dealerTo": game.dealer_to,
-            "header": [{"name": k, "label": str(label), "value": carried.get(k, "")} for k, label in game.header.items()],
+            "header": [
+                {"name": k, "label": str(label), "value": carried.get(k, "")} for k, label in game.header.items()
+            ],
             "actions": [{"key": key, "event": e, "help": str(help_)} for key, e, help_ in game.actions],
             "next": reverse("dealing:terminal_next", kwargs={"name": table.name}),
             "save": reverse("dealing:terminal_save", kwargs={"name": table.name}),
@@ -128,7 +130,7 @@ def table_terminal(request, name: str):
             "keys_template": game.keys_template if game is not None else "",
             "dealer_word": (game.dealer_word if game is not None else None) or _("Dealer"),
             "place_word": _place_word(game),
-            "add_word": _("Add a player at seat") if game is not None and game.place == "seat" else _("Add a stake on box"),
+            "add_word": _("Add a player at seat") if _seats(game) else _("Add a stake on box"),
             "form_url": reverse("dealing:round_new", kwargs={"name": table.name}),
             "boxes_range": range(1, (table.boxes or 0) + 1),
             "left_behind": selectors.terminal_drafts_left_behind(table) if game is not None else [],
@@ -137,8 +139,13 @@ def table_terminal(request, name: str):
     )
 
 
+def _seats(game) -> bool:
+    """Do the game's stakes sit at seats round a player's bank (not at the boxes of a casino's felt)?"""
+    return game is not None and game.place == "seat"
+
+
 def _place_word(game) -> str:
-    return _("Seat") if game is not None and game.place == "seat" else _("Box")
+    return _("Seat") if _seats(game) else _("Box")
 
 
 def terminal_words(game=None) -> dict:

@@ -67,7 +67,9 @@ def post(c, u, body):
 
 
 def config_of(page) -> dict:
-    return json.loads(page.content.decode().split('id="terminal-config" type="application/json">')[1].split("</script>")[0])
+    return json.loads(
+        page.content.decode().split('id="terminal-config" type="application/json">')[1].split("</script>")[0]
+    )
 
 
 def doc_of(stakes=STAKES, events=(), header=HEADER, table=None):
@@ -197,9 +199,7 @@ def test_a_wrong_payment_halts_and_the_round_is_not_stored_with_it(staff, tables
     c = client_of(staff.dealer)
     table = tables.veintiuno
     wrong = [{**PAYMENTS[0], "amount": 10}]  # the declared natural (a bet of 10) paid even, not 2:1
-    answer = post(
-        c, url(table, "terminal_next"), {"header": HEADER, "stakes": STAKES, "events": EVENTS + wrong}
-    ).json()
+    answer = post(c, url(table, "terminal_next"), {"header": HEADER, "stakes": STAKES, "events": EVENTS + wrong}).json()
     assert [f["code"] for f in answer["halt"]] == ["WRONG_AMOUNT"] and answer["halt"][0]["event"] == len(EVENTS)
     refused = post(
         c,
