@@ -301,7 +301,7 @@
         withCard(rank + "*");
         return;
       }
-      if (K === "1") { hint(W.hints.ten); return; }
+      if (K === "1") { hint(RANKS.indexOf("T") >= 0 ? W.hints.ten : say(W.hints.noRank, {key: "1"})); return; }
       if (/^(00|[.,])$/.test(K)) { hint(W.hints.noAmount); return; }
     }
     if (/^([0-9.,]|00)$/.test(K)) {
