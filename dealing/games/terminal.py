@@ -79,7 +79,7 @@ def extras(variant: str, rules: dict) -> tuple[str, ...]:
     game = game_of(variant)
     if game is None:
         return ()
-    return game.extra + ((game.side_bet,) if suited(variant, rules) else ())
+    return game.extra + ((game.side_bet,) if game.side_bet and suited(variant, rules) else ())
 
 
 def suited(variant: str, rules: dict) -> bool:

@@ -131,6 +131,8 @@ def table_terminal(request, name: str):
             "dealer_word": (game.dealer_word if game is not None else None) or _("Dealer"),
             "place_word": _place_word(game),
             "add_word": _("Add a player at seat") if _seats(game) else _("Add a stake on box"),
+            # A seat round a player's bank is its player's (round/1 needs the name); a box's name is optional.
+            "player_word": _("Player") if _seats(game) else _("Player (optional)"),
             "form_url": reverse("dealing:round_new", kwargs={"name": table.name}),
             "boxes_range": range(1, (table.boxes or 0) + 1),
             "left_behind": selectors.terminal_drafts_left_behind(table) if game is not None else [],
@@ -153,6 +155,8 @@ def terminal_words(game=None) -> dict:
     wager by the game's own word for it."""
     words = _shared_words()
     words["box"] = _place_word(game)
+    if _seats(game):
+        words["fields"]["player"] = _("Player")
     if game is not None and game.dealer_word:
         words["dealer"] = str(game.dealer_word)
     for wager in ("ante", "bet"):

@@ -164,6 +164,10 @@ def test_the_page_seats_the_players_and_carries_the_bank_and_the_bets(staff, tab
         "P": "split",
     }
     assert b'id="term-header"' in page.content and b"Bank" in page.content
+    # No other amount of a stake (the suit is asked for the game's own reason, not for a side bet), and
+    # the player is no option: round/1 names who sits at each seat.
+    assert cfg["extra"] == [] and term.extras("veintiuno", {}) == ()
+    assert b'<th scope="col">Player</th>' in page.content and b"Player (optional)" not in page.content
 
 
 def test_a_round_typed_at_the_terminal_is_stored_as_typed_and_audited_clean(staff, tables):
