@@ -103,3 +103,46 @@ def test_a_whole_veintiuno_round_at_the_terminal_and_a_wrong_payment_halts(brows
     assert doc["events"] == EVENTS + PAYMENTS
     assert term.follow(doc)["findings"] == []  # audited clean
     assert games.form_for("veintiuno").rebuild(doc) == doc  # what the round form stores for it
+
+
+def test_al_puje_a_withdraw_and_a_reload_mid_round(browser_page, make_user, floor):
+    """The bank's 20 sends the table al puje (U), pie de banco's 13 withdraws (W); a reload after the
+    first card resumes the round with its bank (the draft keeps the header)."""
+    TableFactory(
+        name="Casa-22", pit=floor.pit_a, variant="veintiuno", boxes=6, min_bet=Decimal(5), max_bet=Decimal(100)
+    )
+    make_user(DEALER, pits=[floor.pit_a], username="dealer1")
+    page = browser_page
+    log_in(page, "dealer1")
+    page.goto("/tables/Casa-22/terminal/")
+    page.wait_for_selector("#term-prompt")
+    page.fill("#term-header-bank", "Ana")
+    page.click("#term-add")
+    page.locator(".term-in-player").fill("Beto")
+    page.keyboard.press("Enter")  # leaves the field: the engine is asked with the stake and the bank
+    page.wait_for_selector("#term-prompt:has-text('deal')")
+    keys = Keys(page)
+    keys("6", "h")  # Beto's first card, face down
+    page.wait_for_selector("#term-prompt:has-text('deal · to bank')")
+    page.reload()
+    page.wait_for_selector("#term-prompt:has-text('deal · to bank')")
+    assert page.locator("#term-header-bank").input_value() == "Ana"  # resumed from the draft
+    keys("k", "c")  # the bank's first card
+    page.wait_for_selector("#term-moves:has-text('places the Bet')")
+    keys("1", "0", "Enter")  # Beto bets 10 (nothing carried: his first round here)
+    keys("7", "d", "q", "d")  # the second pass: Beto 13, the bank 20
+    page.wait_for_selector("#term-moves:has-text('al puje')")
+    keys("u")  # al puje
+    page.wait_for_selector("#term-moves:has-text('withdraws on 13')")
+    keys("w")  # Beto withdraws: his bet comes back
+    page.wait_for_selector("#term-prompt:has-text('leave')")
+    keys("Enter", "Enter")  # the bet returned; the bank stays with Ana
+    page.wait_for_selector("#term-prompt:has-text('complete')")
+    keys("Enter")
+    page.wait_for_url("**/rounds/*/")
+    doc = Round.objects.get(table__name="Casa-22").document
+    assert doc["bank"] == "Ana" and doc["stakes"] == [{"id": "S1", "seat": 1, "player": "Beto"}]
+    assert doc["events"][2] == {"e": "bet", "stake": "S1", "amount": 10}
+    assert [e["e"] for e in doc["events"][5:]] == ["puje", "withdraw", "leave", "bank_to"]
+    assert doc["events"][-1] == {"e": "bank_to", "player": "Ana"}
+    assert term.follow(doc)["findings"] == []
