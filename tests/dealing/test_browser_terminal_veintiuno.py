@@ -8,12 +8,15 @@ import uuid
 from decimal import Decimal
 
 import pytest
+from django.conf import settings
 
 from casino.roles import DEALER
 from dealing import games, services
 from dealing.games import terminal as term
 from dealing.models import Round
-from tests.dealing.test_browser_terminal import Keys, log_in
+from tests.casino.test_axe_browser import AXE, OVERFLOW, RUN
+from tests.casino.test_csp_browser import WATCH
+from tests.dealing.test_browser_terminal import STATE_WIDTHS, Keys, log_in
 from tests.dealing.test_terminal_veintiuno import EVENTS, PAYMENTS, STAKES
 from tests.factories import TableFactory
 
@@ -146,3 +149,56 @@ def test_al_puje_a_withdraw_and_a_reload_mid_round(browser_page, make_user, floo
     assert [e["e"] for e in doc["events"][5:]] == ["puje", "withdraw", "leave", "bank_to"]
     assert doc["events"][-1] == {"e": "bank_to", "player": "Ana"}
     assert term.follow(doc)["findings"] == []
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_every_veintiuno_terminal_state_passes_axe_and_fits_the_window(
+    browser_page, live_server, make_user, floor, language
+):
+    """Before the deal (the bank asked), the bet, the play (abrir, tapo keys) and a halt: at each width
+    axe finds nothing serious or critical, nothing is wider than the window, the CSP holds."""
+    TableFactory(
+        name="Casa-23", pit=floor.pit_a, variant="veintiuno", boxes=6, min_bet=Decimal(5), max_bet=Decimal(100)
+    )
+    make_user(DEALER, pits=[floor.pit_a], username="dealer1")
+    page = browser_page
+    page.context.add_init_script(WATCH)
+    log_in(page, "dealer1")
+    page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}])
+    page.goto("/tables/Casa-23/terminal/")
+    page.wait_for_selector("#term-header-bank")
+    problems = []
+
+    def check(state):
+        for width in STATE_WIDTHS:
+            page.set_viewport_size({"width": width, "height": 900})
+            page.evaluate(AXE)
+            found = page.evaluate(RUN)
+            if found:
+                problems.append((state, width, found))
+            wide = page.evaluate(OVERFLOW)
+            if wide:
+                problems.append((state, width, wide))
+        page.set_viewport_size({"width": 1280, "height": 900})
+
+    page.fill("#term-header-bank", "Ana")
+    page.click("#term-add")
+    page.locator(".term-in-player").fill("Beto")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#term-moves li")
+    check("stakes")
+    keys = Keys(page)
+    keys("k", "h", "q", "c")
+    page.wait_for_selector(".term-mult")
+    check("bet")
+    keys("Enter", "k", "d", "6", "c")  # Beto bets as the stake says (the table's minimum); two kings
+    page.wait_for_selector("#term-moves li:nth-child(4)")
+    check("play")
+    keys("s", "7", "c")  # Beto stands on 20; the bank draws: 23
+    page.wait_for_selector("#term-owed li")
+    keys("1", "Enter")  # a wrong payment
+    page.wait_for_selector("#term-halt:not([hidden])")
+    page.click("#term-override-box summary")
+    check("halt")
+    assert page.evaluate("window.__cspViolations") == []
+    assert not problems, problems
