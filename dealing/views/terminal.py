@@ -98,7 +98,12 @@ def table_terminal(request, name: str):
             "min": fmt(table.min_bet),
             "max": fmt(table.max_bet),
             "roundId": str(uuid.uuid4()),
-            "stakes": term.carried_stakes(table.variant, previous, boxes=table.boxes, extra=extra),
+            # A player the header names (who holds the bank now) plays no seat: his last one is not carried.
+            "stakes": [
+                s
+                for s in term.carried_stakes(table.variant, previous, boxes=table.boxes, extra=extra)
+                if s.get("player") not in carried.values()
+            ],
             "place": game.place,
             "stakeWager": game.stake_wager,
             "idPrefix": game.id_prefix,

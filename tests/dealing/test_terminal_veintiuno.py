@@ -150,12 +150,9 @@ def test_the_page_seats_the_players_and_carries_the_bank_and_the_bets(staff, tab
     cfg = config_of(page)
     assert cfg["place"] == "seat" and cfg["stakeWager"] is False and cfg["suited"] is True
     assert cfg["ranks"] == "A234567JQK" and cfg["dealerTo"] == "bank"
-    # Beto took the bank: he holds it now; the players keep their seats and last bets.
+    # Beto took the bank: he holds it now and leaves his seat; Carla keeps hers and her last bet.
     assert cfg["header"] == [{"name": "bank", "label": "Who holds the bank", "value": "Beto"}]
-    assert cfg["stakes"] == [
-        {"id": "S1", "box": 1, "bet": 10, "player": "Beto", "last_bet": 10},
-        {"id": "S2", "box": 2, "bet": 20, "player": "Carla", "last_bet": 20},
-    ]
+    assert cfg["stakes"] == [{"id": "S2", "box": 2, "bet": 20, "player": "Carla", "last_bet": 20}]
     assert {a["key"]: a["event"] for a in cfg["actions"]} == {
         "N": "declare",
         "W": "withdraw",
