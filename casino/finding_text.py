@@ -41,6 +41,7 @@ EVENT_WORDS = {
     "void": pgettext_lazy("event", "void"),
     "tapo": pgettext_lazy("event", "tapo"),
     "al_puje": pgettext_lazy("event", "al puje"),
+    "puje": pgettext_lazy("event", "al puje"),
     "shuffle": pgettext_lazy("event", "shuffle"),
     "dealer_change": pgettext_lazy("event", "dealer change"),
     "round": pgettext_lazy("event", "round"),

@@ -36,6 +36,8 @@ class TerminalDraft(models.Model):
     stakes = models.JSONField(_("stakes"), default=list)
     events = models.JSONField(_("entries"), default=list)
     overrides = models.JSONField(_("overrides"), default=dict, blank=True)
+    # The header fields the game's terminal asks before the deal (veintiuno: who holds the bank).
+    header = models.JSONField(_("header"), default=dict, blank=True)
     started_at = models.DateTimeField(_("started at"), default=timezone.now)
     updated_at = models.DateTimeField(_("updated at"), default=timezone.now)
     # The clocks (docs/terminal.md): when the last entry was accepted (a retry of the same log, a

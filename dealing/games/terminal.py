@@ -41,13 +41,31 @@ class TerminalGame:
     # is the clock that runs after `entries` entries, given the engine's raw moves — {"kind", "seconds",
     # "move": the move logged when it ends, or None} — or None (no clock runs, or the table has none).
     clock: Callable[[dict, list, int], dict | None] | None = None
+    # Where a stake sits in round/1: a "box" of the casino's felt, or a "seat" round a player's bank.
+    place: str = "box"
+    # Is the main wager an amount of the stake (the Ante, blackjack's bet)? Else it is placed by the
+    # round's `bet` event only, and the stake's column holds the bet it played last time (the default).
+    stake_wager: bool = True
+    id_prefix: str = ""  # a stake id without letters: this before the place's number ("S2")
+    suits: bool = False  # every card's suit may change a settlement: the terminal always asks it
+    ranks: str = ""  # the ranks of the game's pack, where it has not all thirteen
+    # Who the header's "deal to" names for the house's own hand ("dealer"; a player's "bank"), and the
+    # felt's word for it.
+    dealer_to: str = "dealer"
+    dealer_word: Any = None
+    # Header fields of round/1 the terminal asks before the deal, each a player's name ("bank"), with
+    # their words; `carry(previous round)` gives their values from the table's previous round.
+    header: Mapping[str, Any] = field(default_factory=dict)
+    carry: Callable[[dict], dict] | None = None
+    # One key for a move with neither card nor amount, by its event: (key, event, the key's help).
+    actions: tuple[tuple[str, str, Any], ...] = ()
 
     def wager_word(self, wager: str) -> str | None:
         word = self.wager_words.get(wager)
         return None if word is None else str(word)
 
     def stake_id(self, box: int, k: int) -> str:
-        return f"{box}{'abc'[k]}" if self.letters else str(box)
+        return f"{box}{'abc'[k]}" if self.letters else f"{self.id_prefix}{box}"
 
 
 # Fields of a move that only inform (the limits of a bet, of an insurance), never logged.
@@ -65,12 +83,14 @@ def extras(variant: str, rules: dict) -> tuple[str, ...]:
     game = game_of(variant)
     if game is None:
         return ()
-    return game.extra + ((game.side_bet,) if suited(variant, rules) else ())
+    return game.extra + ((game.side_bet,) if game.side_bet and suited(variant, rules) else ())
 
 
 def suited(variant: str, rules: dict) -> bool:
     """Does this table need every card's suit (the online jackpot)? Else the terminal types ranks."""
     game = game_of(variant)
+    if game is not None and game.suits:
+        return True
     if game is None or not game.side_bet:
         return False
     try:
@@ -241,9 +261,35 @@ def _settlement_order(moves: list[dict]) -> list[dict]:
     return out
 
 
+def header_fields(variant: str, data) -> dict:
+    """The header fields the game's terminal asks (a player's bank), from what the page sends: each a
+    name, trimmed; one not sent is left out (the engine names it missing)."""
+    game = game_of(variant)
+    sent = data if isinstance(data, dict) else {}
+    out = {}
+    for name in game.header if game is not None else ():
+        value = sent.get(name)
+        if isinstance(value, str) and value.strip():
+            out[name] = value.strip()[:HEADER_MAX]
+    return out
+
+
+HEADER_MAX = 80  # a player's name, as the round form's
+
+
+def carried_header(variant: str, previous: dict | None) -> dict:
+    """The header fields for the table's next round, from its previous one (who holds the bank now)."""
+    game = game_of(variant)
+    if game is None or game.carry is None or not previous or previous.get("variant") != variant:
+        return {}
+    return {k: v for k, v in game.carry(previous).items() if k in game.header and isinstance(v, str)}
+
+
 def carried_stakes(variant: str, previous: dict | None, *, boxes: int, extra: tuple[str, ...] = ()) -> list[dict]:
     """The stakes of the table's previous round, for the next one (the players mostly stay):
-    id, box, player (when named), the main wager and the dealer bet, each with the Bet it played."""
+    id, box (or seat), player (when named), the main wager and the dealer bet, each with the Bet it
+    played. A game whose stakes carry no wager (veintiuno's bet is an event) gets the bet it played
+    in the wager's place, as the next round's default."""
     game = game_of(variant)
     if game is None or not previous or previous.get("variant") != variant:
         return []
@@ -252,10 +298,12 @@ def carried_stakes(variant: str, previous: dict | None, *, boxes: int, extra: tu
         if isinstance(ev, dict) and ev.get("e") == "bet" and "stake" in ev:
             bets[ev["stake"]] = ev.get("amount")
     out = []
+    place = game.place
     for item in previous.get("stakes") or ():
-        if not isinstance(item, dict) or type(item.get("box")) is not int or not 1 <= item["box"] <= boxes:
+        if not isinstance(item, dict) or type(item.get(place)) is not int or not 1 <= item[place] <= boxes:
             continue
-        stake = {"id": str(item.get("id")), "box": item["box"], game.wager: item.get(game.wager)}
+        wager = item.get(game.wager) if game.stake_wager else bets.get(item.get("id"))
+        stake = {"id": str(item.get("id")), "box": item[place], game.wager: wager}
         if isinstance(item.get("player"), str) and item["player"].strip():
             stake["player"] = item["player"]
         for key in extra or game.extra:

@@ -60,6 +60,7 @@ KEPT_FIELDS = (
     "round_id",
     "held_by",
     "dealer",
+    "header",
     "stakes",
     "events",
     "overrides",
@@ -141,6 +142,7 @@ def draft_keep(
     events: list,
     overrides=None,
     timeout: tuple[int, float] | None = None,
+    header=None,
 ) -> TerminalDraft | None:
     """Write the round so far to the table's draft, held by `terminal`. No entries yet: nothing is in
     progress, the terminal's draft (if any) goes. Refused (409) when another terminal holds the
@@ -155,6 +157,7 @@ def draft_keep(
     overrides = (
         {str(k): str(v) for k, v in overrides.items() if str(k).isdigit()} if isinstance(overrides, dict) else {}
     )
+    header = {str(k): v for k, v in header.items() if isinstance(v, str)} if isinstance(header, dict) else {}
     now = timezone.now()
     try:
         with transaction.atomic():
@@ -174,6 +177,7 @@ def draft_keep(
                     terminal=terminal,
                     held_by=user,
                     dealer=dealer,
+                    header=header,
                     stakes=stakes,
                     events=events,
                     overrides=overrides,
@@ -190,7 +194,7 @@ def draft_keep(
             draft.timeouts = sorted(marks)
             if draft.round_id != rid:  # this terminal began another round: the previous one was never dealt on
                 draft.started_at = now
-            draft.round_id, draft.held_by, draft.dealer = rid, user, dealer
+            draft.round_id, draft.held_by, draft.dealer, draft.header = rid, user, dealer, header
             draft.stakes, draft.events, draft.overrides, draft.updated_at = stakes, events, overrides, now
             draft.save(update_fields=KEPT_FIELDS)
             return draft

@@ -55,8 +55,9 @@ def _table(request, name: str) -> Table:
     return table
 
 
-def _header(table: Table, round_id: str, dealer: str) -> dict:
-    """The round's header as the round form writes it (RoundForm.header)."""
+def _header(table: Table, round_id: str, dealer: str, data: dict | None = None) -> dict:
+    """The round's header as the round form writes it (RoundForm.header), with the fields the game's
+    terminal asks before the deal (veintiuno's bank) as the page sent them."""
     return {
         "format": "round/1",
         "id": round_id,
@@ -64,6 +65,7 @@ def _header(table: Table, round_id: str, dealer: str) -> dict:
         "table": {"name": table.name, "min": amount_json(table.min_bet), "max": amount_json(table.max_bet)},
         "rules": dict(table.rules or {}),
         "dealer": dealer,
+        **term.header_fields(table.variant, (data or {}).get("header")),
     }
 
 
@@ -84,6 +86,8 @@ def table_terminal(request, name: str):
     config = None
     extra = term.extras(table.variant, table.rules or {})
     if game is not None:
+        previous = _previous(table)
+        carried = term.carried_header(table.variant, previous)
         config = {
             "variant": table.variant,
             "wager": game.wager,
@@ -97,7 +101,21 @@ def table_terminal(request, name: str):
             "min": fmt(table.min_bet),
             "max": fmt(table.max_bet),
             "roundId": str(uuid.uuid4()),
-            "stakes": term.carried_stakes(table.variant, _previous(table), boxes=table.boxes, extra=extra),
+            # A player the header names (who holds the bank now) plays no seat: his last one is not carried.
+            "stakes": [
+                s
+                for s in term.carried_stakes(table.variant, previous, boxes=table.boxes, extra=extra)
+                if s.get("player") not in carried.values()
+            ],
+            "place": game.place,
+            "stakeWager": game.stake_wager,
+            "idPrefix": game.id_prefix,
+            "ranks": game.ranks,
+            "dealerTo": game.dealer_to,
+            "header": [
+                {"name": k, "label": str(label), "value": carried.get(k, "")} for k, label in game.header.items()
+            ],
+            "actions": [{"key": key, "event": e, "help": str(help_)} for key, e, help_ in game.actions],
             "next": reverse("dealing:terminal_next", kwargs={"name": table.name}),
             "save": reverse("dealing:terminal_save", kwargs={"name": table.name}),
             "override": reverse("dealing:terminal_override", kwargs={"name": table.name}),
@@ -118,6 +136,11 @@ def table_terminal(request, name: str):
             "may_store": may_store,
             "extra": extra,
             "keys_template": game.keys_template if game is not None else "",
+            "dealer_word": (game.dealer_word if game is not None else None) or _("Dealer"),
+            "place_word": _place_word(game),
+            "add_word": _("Add a player at seat") if _seats(game) else _("Add a stake on box"),
+            # A seat round a player's bank is its player's (round/1 needs the name); a box's name is optional.
+            "player_word": _("Player") if _seats(game) else _("Player (optional)"),
             "form_url": reverse("dealing:round_new", kwargs={"name": table.name}),
             "boxes_range": range(1, (table.boxes or 0) + 1),
             "left_behind": selectors.terminal_drafts_left_behind(table) if game is not None else [],
@@ -126,10 +149,24 @@ def table_terminal(request, name: str):
     )
 
 
+def _seats(game) -> bool:
+    """Do the game's stakes sit at seats round a player's bank (not at the boxes of a casino's felt)?"""
+    return game is not None and game.place == "seat"
+
+
+def _place_word(game) -> str:
+    return _("Seat") if _seats(game) else _("Box")
+
+
 def terminal_words(game=None) -> dict:
     """What the script shows, in the reader's language (the script itself holds no English); a
     wager by the game's own word for it."""
     words = _shared_words()
+    words["box"] = _place_word(game)
+    if _seats(game):
+        words["fields"]["player"] = _("Player")
+    if game is not None and game.dealer_word:
+        words["dealer"] = str(game.dealer_word)
     for wager in ("ante", "bet"):
         own = game.wager_word(wager) if game is not None else None
         if own:
@@ -176,6 +213,7 @@ def _shared_words() -> dict:
             "stand": _("S — stand"),
             "fold": _("F — fold"),
             "dark": _("D, card — the dark card"),
+            "tapo": _("D, card — tapo y quedo (one hidden card)"),
             "double": _("D, card — double"),
             "split": _("P — split"),
             "insurance": _("I, amount, Enter — insurance"),
@@ -202,6 +240,8 @@ def _shared_words() -> dict:
             "noKey": _("%(key)s does nothing now."),
             "insurance": _("Type the insurance, then Enter."),
             "darkCard": _("Now the card."),
+            "noRank": _("%(key)s is not in this game's pack."),
+            "typeBet": _("Type the bet, then Enter."),
             "amountUnused": _("Nothing takes an amount now: Esc clears it."),
             "enterCard": _("Enter does nothing now: type the card."),
             "mayNotStore": _("A dealer or pit boss of the pit stores the round."),
@@ -242,6 +282,12 @@ def _shared_words() -> dict:
                 "double",
                 "insurance",
                 "even_money",
+                "tapo",
+                "declare",
+                "withdraw",
+                "void",
+                "puje",
+                "bank_to",
                 "pay",
                 "take",
                 "leave",
@@ -297,7 +343,7 @@ def terminal_next(request, name: str):
     if data is None:
         return _bad(_('Send the round so far as JSON: {"stakes": [...], "events": [...]}.'))
     doc = {
-        **_header(table, str(data.get("id") or ""), request.user.get_username()),
+        **_header(table, str(data.get("id") or ""), request.user.get_username(), data),
         "stakes": data["stakes"],
         "events": data.get("events", []),
     }
@@ -347,7 +393,7 @@ def terminal_save(request, name: str):
         dealer = str(data.get("dealer") or "")
         if not dealer:
             return _bad(_("Choose the dealer who dealt this round."))
-    doc = {**_header(table, round_id, dealer), "stakes": data["stakes"], "events": data.get("events", [])}
+    doc = {**_header(table, round_id, dealer, data), "stakes": data["stakes"], "events": data.get("events", [])}
     try:
         record, created = services.terminal_round_store(
             document=doc,
@@ -379,7 +425,7 @@ def terminal_override(request, name: str):
     user = request.user
     picks = user.is_superuser or has_role(user, PIT_BOSS)
     dealer = str(data.get("dealer") or "") if picks else user.get_username()
-    doc = {**_header(table, "", dealer), "stakes": data["stakes"], "events": data.get("events", [])}
+    doc = {**_header(table, "", dealer, data), "stakes": data["stakes"], "events": data.get("events", [])}
     doc.pop("id")
     try:
         granted = services.halt_override_grant(

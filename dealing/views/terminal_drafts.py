@@ -19,6 +19,7 @@ from casino.errors import ServiceError
 from casino.roles import DEALER, PIT_BOSS, has_role, role_required
 from dealing import selectors, services
 from dealing.access import staff_of, table_for
+from dealing.games import terminal as term
 from dealing.models import TerminalDraft
 
 
@@ -44,6 +45,7 @@ def draft_json(draft: TerminalDraft) -> dict:
         "terminal": draft.terminal,
         "heldBy": draft.held_by.get_username(),
         "dealer": draft.dealer,
+        "header": draft.header or {},
         "stakes": draft.stakes,
         "events": draft.events,
         "overrides": draft.overrides,
@@ -90,6 +92,7 @@ def keep_draft(request, table, data: dict, out: dict, timeout=None) -> tuple[Jso
             events=data.get("events", []),
             overrides=data.get("overrides") or {},
             timeout=timeout,
+            header=term.header_fields(table.variant, data.get("header")),
         )
     except ServiceError as exc:
         return _refused(exc), None

@@ -185,10 +185,13 @@ def test_an_impossible_log_is_stored_nowhere(staff, tables):
     assert not Round.objects.exists()
 
 
-def test_veintiuno_says_use_the_form(staff, tables):
+def test_veintiuno_is_followed_at_the_terminal_too(staff, tables):
+    """Every game is at the terminal now (#31 item 6; tests/dealing/test_terminal_veintiuno.py); its
+    round form stays a link away."""
     page = client_of(staff.dealer).get(urls(tables.veintiuno)["page"])
-    assert page.status_code == 200 and b"terminal-config" not in page.content
+    assert page.status_code == 200 and b"terminal-config" in page.content
     assert reverse("dealing:round_new", kwargs={"name": tables.veintiuno.name}).encode() in page.content
+    assert all(games.slot_of(g.variant, "terminal") is not None for g in games.all_games())
 
 
 def test_the_round_trip_of_one_event_is_short(staff, tables):
@@ -217,12 +220,14 @@ def test_services_stay_the_one_way_in(staff, tables, monkeypatch):
     assert len(calls) == 1 and calls[0]["table"] == tables.ochko
 
 
-def test_the_tables_and_the_shoe_page_link_to_the_terminal(staff, tables):
-    link = reverse("dealing:terminal", kwargs={"name": tables.ochko.name}).encode()
+@pytest.mark.parametrize("which", ["ochko", "veintiuno"])
+def test_the_tables_and_the_shoe_page_link_to_the_terminal(staff, tables, which):
+    table = getattr(tables, which)
+    link = reverse("dealing:terminal", kwargs={"name": table.name}).encode()
     for user in (staff.dealer, staff.inspector, staff.pitboss):
         c = client_of(user)
         assert link in c.get(reverse("dealing:table_list")).content
-        assert link in c.get(reverse("dealing:shoe", kwargs={"name": tables.ochko.name})).content
+        assert link in c.get(reverse("dealing:shoe", kwargs={"name": table.name})).content
     assert link not in client_of(staff.auditor).get(reverse("dealing:table_list")).content
 
 

@@ -26,6 +26,8 @@ SAME = {
     ("pt-br", "box"),  # "Box": the Brazilian floor's word (seed 001)
     ("es", "clock.seconds"),  # "%(s)s s": the second's symbol, s in Spanish and Portuguese too
     ("pt-br", "clock.seconds"),
+    # Veintiuno's own words stay the Spanish of seed 000 in every language (docs/languages.md).
+    *((language, key) for language in ("ru", "es", "pt-br") for key in ("events.tapo", "events.puje")),
 }
 
 

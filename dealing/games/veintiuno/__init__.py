@@ -11,6 +11,7 @@ GAME = Game(
     strategy="dealing.games.veintiuno.strategy.STRATEGY",
     math="dealing.games.veintiuno.math.MATH",
     theory="dealing.games.veintiuno.theory.edge",
+    terminal="dealing.games.veintiuno.terminal.TERMINAL",
     # A night of veintiuno passes the bank from player to player; the ledger keeps its chips.
     nights="ledger",
 )

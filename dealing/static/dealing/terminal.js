@@ -14,10 +14,13 @@
   if (!root || !cfgNode) { return; }
   var cfg = JSON.parse(cfgNode.textContent);
   var W = cfg.words;
-  var RANKS = "23456789TJQKA";
+  var RANKS = cfg.ranks || "23456789TJQKA";  // the game's pack (veintiuno's has no 8, 9, 10)
+  var PLACE = cfg.place || "box";  // where a stake sits in round/1: a box, or a seat round a player's bank
+  var ACTIONS = cfg.actions || [];  // the game's own one-key moves: {key, event, help}
   var SUITS = "SHDC";
   var state = {
-    stakes: cfg.stakes.map(function (s) { return Object.assign({}, s); }),
+    stakes: cfg.stakes.map(inner),
+    header: headerOf(cfg.header || [], null),
     events: [], info: null, buffer: "", prefix: null, rank: null, halted: false, busy: false,
     queue: [], saving: false, saved: false,
     overrides: {},  // entry number -> the pit boss's signed override of the halt there
@@ -25,6 +28,18 @@
     hint: ""
   };
   var el = function (id) { return document.getElementById(id); };
+  // A stake in the page: its place is `box` whatever the game calls it (a draft keeps round/1's own).
+  function inner(s) {
+    var out = Object.assign({}, s);
+    if (out.box == null && out[PLACE] != null) { out.box = out[PLACE]; }
+    return out;
+  }
+  // The header fields the game asks before the deal (who holds the bank), by name.
+  function headerOf(fields, kept) {
+    var out = {};
+    fields.forEach(function (f) { out[f.name] = kept && kept[f.name] != null ? kept[f.name] : f.value; });
+    return out;
+  }
   // This browser's terminal id, kept in its own storage: a reload, a lost connection or a crashed
   // browser is still the terminal that holds the round in progress on the server (its draft).
   var TERMINAL = (function () {
@@ -41,7 +56,8 @@
   // sees the round where it stands.
   if (draft && (draft.terminal === TERMINAL || !cfg.mayStore)) {
     cfg.roundId = draft.roundId;
-    state.stakes = draft.stakes.map(function (s) { return Object.assign({}, s); });
+    state.stakes = draft.stakes.map(inner);
+    state.header = headerOf(cfg.header || [], draft.header);
     state.events = draft.events.slice();
     state.overrides = Object.assign({}, draft.overrides || {});
     state.timeouts = (draft.timeouts || []).slice();
@@ -73,13 +89,17 @@
     if (m) { return /^0+$/.test(m[2]) ? parseInt(m[1], 10) : m[1] + "." + (m[2].length === 1 ? m[2] + "0" : m[2]); }
     return t;
   }
+  function filled(v) { return String(v == null ? "" : v).trim() !== ""; }
   function docStakes() {
-    var list = state.stakes.filter(function (s) { return String(s[cfg.wager] == null ? "" : s[cfg.wager]).trim() !== ""; });
+    // A stake plays once its wager is there; where the wager is placed by an event (veintiuno's bet),
+    // once its player is named.
+    var list = state.stakes.filter(function (s) { return filled(cfg.stakeWager === false ? s.player : s[cfg.wager]); });
     list.sort(function (a, b) { return a.box - b.box || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0); });
     return list.map(function (s) {
-      var out = {id: s.id, box: s.box};
+      var out = {id: s.id};
+      out[PLACE] = s.box;
       if (s.player && String(s.player).trim()) { out.player = String(s.player).trim(); }
-      out[cfg.wager] = amount(s[cfg.wager]);
+      if (cfg.stakeWager !== false) { out[cfg.wager] = amount(s[cfg.wager]); }
       cfg.extra.forEach(function (k) {
         if (s[k] != null && String(s[k]).trim() !== "") { out[k] = amount(s[k]); }
       });
@@ -91,7 +111,7 @@
     return null;
   }
   function newStakeId(box) {
-    if (!cfg.letters) { return String(box); }
+    if (!cfg.letters) { return (cfg.idPrefix || "") + String(box); }
     for (var k = 0; k < cfg.perBox; k++) {
       var id = box + "abc".charAt(k);
       if (!stakeOf(id)) { return id; }
@@ -141,6 +161,27 @@
       body.appendChild(tr);
     });
     el("term-add").disabled = locked;
+    renderHeader(locked);
+  }
+  function renderHeader(locked) {
+    var box = el("term-header");
+    if (!box) { return; }
+    if (!box.childNodes.length) {
+      (cfg.header || []).forEach(function (f) {
+        var id = "term-header-" + f.name;
+        var label = document.createElement("label");
+        label.htmlFor = id;
+        label.textContent = f.label;
+        var input = document.createElement("input");
+        input.id = id; input.type = "text"; input.className = "term-in term-in-header"; input.maxLength = 80;
+        input.autocomplete = "off"; input.spellcheck = false;
+        input.value = state.header[f.name] || "";
+        input.addEventListener("input", function () { state.header[f.name] = input.value; });
+        input.addEventListener("change", function () { ask(); });
+        box.appendChild(label); box.appendChild(document.createTextNode(" ")); box.appendChild(input);
+      });
+    }
+    Array.prototype.forEach.call(box.querySelectorAll("input"), function (i) { i.disabled = locked; });
   }
   function docSorted() {
     return state.stakes.slice().sort(function (a, b) { return a.box - b.box || (a.id < b.id ? -1 : 1); });
@@ -162,7 +203,7 @@
     return fetch(cfg.next, {
       method: "POST", credentials: "same-origin",
       headers: {"Content-Type": "application/json", "X-CSRFToken": csrf},
-      body: JSON.stringify({id: cfg.roundId, terminal: TERMINAL, dealer: dealerChosen(), stakes: docStakes(),
+      body: JSON.stringify({id: cfg.roundId, terminal: TERMINAL, dealer: dealerChosen(), header: state.header, stakes: docStakes(),
                             events: state.events, overrides: state.overrides,
                             timeout: state.timeoutAt !== null && state.timeoutAt === sent - 1 ? state.timeoutAt : undefined})
     }).then(function (r) { return r.json().then(function (b) { return {status: r.status, body: b}; }); }).then(function (res) {
@@ -249,7 +290,7 @@
   function needs(m, what) { return m.needs.indexOf(what) >= 0; }
   function cardMove(dark) {
     return find(function (m) {
-      return needs(m, "card") && (dark ? /^(dark|double)$/.test(m.event.e) : /^(deal|hit|draw)$/.test(m.event.e));
+      return needs(m, "card") && (dark ? /^(dark|double|tapo)$/.test(m.event.e) : /^(deal|hit|draw)$/.test(m.event.e));
     });
   }
   function settleMove() { return find(function (m) { return /^(pay|take|leave)$/.test(m.event.e); }); }
@@ -299,12 +340,16 @@
     }
     if (cards && !amountMode) {
       var rank = K === "0" ? "T" : K;
+      if ("23456789TJQKA".indexOf(rank) >= 0 && rank.length === 1 && RANKS.indexOf(rank) < 0) {
+        hint(say(W.hints.noRank, {key: rank === "T" ? "10" : rank}));
+        return;
+      }
       if (RANKS.indexOf(rank) >= 0 && rank.length === 1) {
         if (cfg.suited) { state.rank = rank; return; }
         withCard(rank + "*");
         return;
       }
-      if (K === "1") { hint(W.hints.ten); return; }
+      if (K === "1") { hint(RANKS.indexOf("T") >= 0 ? W.hints.ten : say(W.hints.noRank, {key: "1"})); return; }
       if (/^(00|[.,])$/.test(K)) { hint(W.hints.noAmount); return; }
     }
     if (/^([0-9.,]|00)$/.test(K)) {
@@ -317,6 +362,13 @@
       return;
     }
     var m;
+    var own = actionOf(K);  // the game's own one-key moves come first (veintiuno's P opens a pair)
+    if (own) {
+      m = find(function (x) { return x.event.e === own.event && x.needs.length === 0; });
+      if (m) { return push(m.event.amount != null ? Object.assign({}, m.event, {amount: amount(m.event.amount)}) : m.event); }
+      hint(say(W.hints.noKey, {key: keyName(K)}));
+      return;
+    }
     switch (K) {
       case "S": if (clockJustStood()) { hint(W.clock.already); return; } m = find(function (x) { return x.event.e === "stand"; }); if (m) { return push(m.event); } break;
       case "D": if (cardMove(true)) { state.prefix = "D"; return; } break;
@@ -330,10 +382,17 @@
     }
     hint(say(W.hints.noKey, {key: keyName(K)}));
   }
+  function actionOf(K) {
+    for (var i = 0; i < ACTIONS.length; i++) { if (ACTIONS[i].key === K) { return ACTIONS[i]; } }
+    return null;
+  }
+  function ownsEvent(e) { return ACTIONS.some(function (a) { return a.event === e; }); }
   // Does anything now take an amount (a Bet, an insurance, what was really paid)?
   function amountMoves() {
     return !!(settleMove() || find(function (x) { return needs(x, "amount"); }) || state.prefix === "I");
   }
+  // What Enter does when nothing else is owed: the open, a reveal, the peek, the passing of the bank.
+  var GO = /^(peek|open|reveal|bank_to)$/;
   function betMove() { return find(function (x) { return x.event.e === "bet" && needs(x, "amount"); }); }
   function betDefault(m) {
     var s = stakeOf(m.event.stake) || {};
@@ -367,11 +426,13 @@
     }
     m = betMove();
     if (m) {
-      push(Object.assign({}, m.event, {amount: amount(typed || betDefault(m))}));
+      var bet = typed || betDefault(m);
+      if (!filled(bet)) { hint(W.hints.typeBet); return; }
+      push(Object.assign({}, m.event, {amount: amount(bet)}));
       return;
     }
     if (typed) { hint(W.hints.amountUnused); return; }  // an amount is never read as anything else
-    m = find(function (x) { return x.needs.length === 0 && /^(peek|open|reveal)$/.test(x.event.e); });
+    m = find(function (x) { return x.needs.length === 0 && GO.test(x.event.e); });
     if (m) { push(m.event); return; }
     if (!moves().length && state.events.length) {
       if (cfg.mayStore) { save(); } else { hint(W.hints.mayNotStore); }
@@ -404,7 +465,7 @@
       method: "POST", credentials: "same-origin",
       headers: {"Content-Type": "application/json", "X-CSRFToken": csrf},
       body: JSON.stringify({id: cfg.roundId, terminal: TERMINAL, dealer: dealerSel ? dealerSel.value : null,
-                            stakes: docStakes(), events: state.events, overrides: overrideTokens()})
+                            header: state.header, stakes: docStakes(), events: state.events, overrides: overrideTokens()})
     }).then(function (r) { return r.json().then(function (body) { return {ok: r.ok, body: body}; }); })
       .then(function (res) {
         if (res.ok && res.body.url) { state.saved = true; window.location.assign(res.body.url); return; }
@@ -433,7 +494,7 @@
       fetch(cfg.override, {
         method: "POST", credentials: "same-origin",
         headers: {"Content-Type": "application/json", "X-CSRFToken": csrf},
-        body: JSON.stringify({stakes: docStakes(), events: state.events, dealer: dealerSel ? dealerSel.value : null,
+        body: JSON.stringify({header: state.header, stakes: docStakes(), events: state.events, dealer: dealerSel ? dealerSel.value : null,
                               username: el("term-ov-user").value, password: el("term-ov-pass").value,
                               reason: el("term-ov-reason").value})
       }).then(function (r) { return r.json().then(function (body) { return {ok: r.ok, body: body}; }); })
@@ -475,14 +536,15 @@
       var box = ev.box != null ? ev.box : ev.to != null ? ev.to : ev.hand != null ? parseInt(String(ev.hand), 10) : null;
       if (ev.stake != null && box == null) { var st = stakeOf(ev.stake); box = st ? st.box : null; }
       var hand = ev.hand != null && String(ev.hand).indexOf(".") > 0 ? ev.hand + ": " : "";
-      if (ev.e === "deal" && ev.to === "dealer") { dealer.push(cardText(ev.card)); return; }
+      if (ev.e === "deal" && ev.to === (cfg.dealerTo || "dealer")) { dealer.push(cardText(ev.card)); return; }
       if (ev.e === "draw") { dealer.push(cardText(ev.card)); return; }
       var word = ev.e === "bet" ? W.fields.bet : W.events[ev.e] || ev.e;  // a Bet by the game's own word
+      if (ev.e === "tapo" && box != null) { add(box, hand + "▮ (" + word + ")", "card"); return; }  // seen by nobody till the end
       if (ev.card && box != null) {
         add(box, hand + cardText(ev.card) + (ev.e === "dark" || ev.e === "double" ? " (" + word + ")" : ""), "card");
         return;
       }
-      if (box != null && /^(stand|split|fold|bet|even_money|insurance)$/.test(ev.e)) {
+      if (box != null && /^(stand|split|fold|bet|even_money|insurance|declare|withdraw|void)$/.test(ev.e)) {
         var timed = state.timeouts.indexOf(i) >= 0 ? " (" + W.clock.timedOut + ")" : "";  // a clock's end logged it
         add(box, hand + word + (ev.amount != null ? " " + ev.amount : "") + (ev.stake ? " (" + ev.stake + ")" : "") + timed,
             "act" + (timed ? " term-timed-out" : ""));
@@ -506,14 +568,15 @@
     var list = el("term-boxes");
     list.textContent = "";
     var numbers = {};
-    docStakes().forEach(function (s) { numbers[s.box] = (numbers[s.box] || []).concat([s]); });
+    docStakes().forEach(function (s) { numbers[s[PLACE]] = (numbers[s[PLACE]] || []).concat([s]); });
     Object.keys(numbers).map(Number).sort(function (a, b) { return a - b; }).forEach(function (n) {
       var li = document.createElement("li");
       li.className = "term-box";
       var head = document.createElement("div");
       head.className = "term-box-head";
       head.textContent = W.box + " " + n + " · " + numbers[n].map(function (s) {
-        return (s.player || s.id) + " " + s[cfg.wager] + (s.dealer_bet != null ? " + " + s.dealer_bet : "");
+        var wager = cfg.stakeWager === false ? betPlaced(s.id) : s[cfg.wager];
+        return (s.player || s.id) + (wager != null ? " " + wager : "") + (s.dealer_bet != null ? " + " + s.dealer_bet : "");
       }).join(" · ");
       li.appendChild(head);
       var line = document.createElement("div");
@@ -569,14 +632,20 @@
     var m = moves();
     for (var i = 0; i < m.length; i++) {
       var ev = m[i].event;
-      if (!/^(deal|hit|stand|dark|double|split|fold|bet|insurance|even_money|surrender)$/.test(ev.e)) { continue; }
+      if (!/^(deal|hit|stand|dark|double|split|fold|bet|insurance|even_money|surrender|tapo|declare|withdraw|void)$/.test(ev.e)) { continue; }
       if (ev.hand != null) { return String(ev.hand); }
       if (ev.box != null) { return String(ev.box); }
-      if (ev.to != null && ev.to !== "dealer") { return String(ev.to); }
+      if (ev.to != null && ev.to !== (cfg.dealerTo || "dealer")) { return String(ev.to); }
       if (ev.stake != null) { var st = stakeOf(ev.stake); if (st) { return String(st.box); } }
       return null;
     }
     return null;
+  }
+  // The bet a stake placed by its event this round (a game whose stakes carry no wager).
+  function betPlaced(id) {
+    var out = null;
+    state.events.forEach(function (ev) { if (ev.e === "bet" && ev.stake === id) { out = ev.amount; } });
+    return out;
   }
   // Before the deal: every stake carried over goes (R), or one box's (its ×).
   function clearStakes(box) {
@@ -670,13 +739,14 @@
       out.push(W.keys.amountBet);
     }
     if (cardMove(false)) { out.push(cfg.suited ? W.keys.cardSuit : W.keys.card); }
-    if (cardMove(true)) { out.push(cardMove(true).event.e === "dark" ? W.keys.dark : W.keys.double); }
+    if (cardMove(true)) { out.push({dark: W.keys.dark, tapo: W.keys.tapo}[cardMove(true).event.e] || W.keys.double); }
     if (has("stand")) { out.push(W.keys.stand); }
-    if (has("split")) { out.push(W.keys.split); }
+    ACTIONS.forEach(function (a) { if (has(a.event)) { out.push(a.help); } });
+    if (has("split") && !ownsEvent("split")) { out.push(W.keys.split); }
     if (has("fold")) { out.push(W.keys.fold); }
     if (has("insurance")) { out.push(W.keys.insurance); }
     if (has("even_money")) { out.push(W.keys.even); }
-    var go = find(function (x) { return x.needs.length === 0 && /^(peek|open|reveal)$/.test(x.event.e); });
+    var go = find(function (x) { return x.needs.length === 0 && GO.test(x.event.e); });
     if (go && !settle && !bet) { out.push(say(W.keys.enterGo, {what: go.label})); }
     if (state.events.length) { out.push(W.keys.undo); } else if (state.stakes.length) { out.push(W.keys.reset); }
     return out;
