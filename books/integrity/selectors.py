@@ -24,7 +24,7 @@ from dealing.engine import protection
 from dealing.models import Incident, Round, Stake, in_force_q
 
 from ..models import IntegritySignal, SignalKind, SignalStatus
-from ..protection.selectors import floor_shoes
+from ..protection.selectors import floor_rounds
 from .detection import PROCEDURE_CODES, CountedRound, EventRow, StakeRow, Thresholds
 
 SHOES_PER_CHUNK = 200  # shoes read at once for the count: their rounds' documents, not the period's
@@ -135,18 +135,21 @@ def counted_rounds(date_from: dt.date, date_to: dt.date, *, chunk: int = SHOES_P
     its burns, those before the period too) and the players' wagers (Ante + Bet: what a player put
     down before seeing a card).
 
-    The shoes are read through `floor_shoes`, `chunk` at a time: each chunk's documents are dropped
+    The shoes are read through `floor_rounds` (`floor_shoes` with the rounds' times and wagers), `chunk` at a time: each chunk's documents are dropped
     once its rounds are reduced to these small records, so the memory the documents take does not
     grow with the floor (tests/books/test_signals_chunked.py)."""
     counted_games = [name for name in engine_games.names() if engine_games.get(name).count is not None]
     out: list[CountedRound] = []
-    for log in floor_shoes(date_from=date_from, date_to=date_to, chunk=chunk, games_=counted_games):
+    start, end = _bounds(date_from, date_to)
+    for floor in floor_rounds(date_from=date_from, date_to=date_to, chunk=chunk, games_=counted_games):
+        log = floor.log
         states = protection.shoe_states(log.variant, log.items(), decks=log.decks or 1)
-        start, end = _bounds(date_from, date_to)
-        for state, rid, played_at in zip(states, log.ids or (), log.played_at, strict=True):
+        for state, rid, played_at in zip(states, log.ids or (), floor.played_at, strict=True):
             if start <= played_at < end:
                 out.append(
-                    CountedRound(int(rid), log.table_id, log.shoe_id, log.variant, state.true_count, log.wagers[rid])
+                    CountedRound(
+                        int(rid), floor.table_id, floor.shoe_id, log.variant, state.true_count, floor.wagers[rid]
+                    )
                 )
     return out
 

@@ -1,5 +1,5 @@
-"""Reads for a player's evaluation: the shoes he sat at, whole (the other players' cards leave the
-shoe too), with his stakes' results, in few queries that name only the columns the evaluation needs;
+"""Reads for a player's evaluation: the shoes he sat at, whole (the other players' cards and the
+burns leave the shoe too), with his stakes' results, in few queries that name only the columns the evaluation needs;
 and the same shoes in chunks for a scan over the whole floor, with flat memory.
 
 Who sees a player: auditors (and superusers) every round; a pit boss the rounds at his pits' tables
@@ -10,7 +10,7 @@ import datetime as dt
 import gc
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 import msgspec
@@ -57,10 +57,10 @@ def player_rounds(user, player: str, *, date_from=None, date_to=None) -> QuerySe
     return Round.objects.filter(Exists(mine)).select_related("table", "shoe").order_by("-played_at", "-id")
 
 
-def _shoe_logs(shoe_ids, results: dict, wagers: dict | None = None) -> list[ShoeLog]:
+def _shoe_logs(shoe_ids, results: dict, wagers: dict | None = None) -> list:
     """The shoes' rounds in force, in the order dealt, decoded with msgspec from the documents' text,
     with the cards burned between them. With `wagers` (round id -> ((player, Ante + Bet) …), the
-    stakes as stored): FloorShoe, what a scan of the floor reads beside the rounds."""
+    stakes as stored): each a FloorShoe, what a scan of the floor reads beside the rounds."""
     meta = {
         pk: (variant, decks, table, f"{table}/{number}", table_id)
         for pk, variant, decks, table, number, table_id in Shoe.objects.filter(pk__in=shoe_ids)
@@ -97,13 +97,12 @@ def _shoe_logs(shoe_ids, results: dict, wagers: dict | None = None) -> list[Shoe
         burns = _between(positions, sorted(burned.get(shoe_id, ()), key=lambda b: b[0]))
         log = _log(shoe_id, meta, [e[4] for e in entries], [str(e[2]) for e in entries], results, burns)
         if wagers is not None:
-            ids = log.ids or ()
             log = FloorShoe(
-                **{f.name: getattr(log, f.name) for f in fields(ShoeLog)},
+                log,
                 shoe_id=shoe_id,
                 table_id=meta[shoe_id][4],
                 played_at=tuple(e[3] for e in entries),
-                wagers={rid: tuple(sorted(wagers.get(rid, ()))) for rid in ids},
+                wagers={rid: tuple(sorted(wagers.get(rid, ()))) for rid in log.ids or ()},
             )
         logs.append(log)
     return logs
@@ -145,8 +144,9 @@ def _log(shoe_id, meta, docs, ids, results, burns=()) -> ShoeLog:
 
 
 def player_shoes(user, player: str, *, date_from=None, date_to=None) -> list[ShoeLog]:
-    """Every shoe where the player has a round the user may see, whole, with his stakes' owed results
-    (three queries: his stakes, the shoes, their rounds). Http404 when there is none."""
+    """Every shoe where the player has a round the user may see, whole, with its burns and his
+    stakes' owed results (four queries: his stakes, the shoes, their burns, their rounds). Http404
+    when there is none."""
     rows = (
         player_stakes(user, player, date_from=date_from, date_to=date_to)
         .filter(round__shoe__isnull=False)
@@ -180,12 +180,34 @@ def _anonymous(doc: dict) -> dict:
 
 def floor_shoes(
     *, date_from: dt.date, date_to: dt.date, chunk: int = SCAN_CHUNK_SHOES, games_: Iterable[str] | None = None
-) -> Iterator["FloorShoe"]:
+) -> Iterator[ShoeLog]:
     """Every shoe (of an evaluated game, or of `games_`) with a round in force played in the period,
-    whole (its rounds before and after the period too: they set its composition), with its burns,
-    every stake's owed result and every round's wagers as stored, `chunk` shoes at a time by keyset
-    on the shoe's id: what the nightly scan reads, whatever the floor's size, in flat memory (each
-    chunk is dropped before the next is read; four queries a chunk and one a chunk for its ids)."""
+    whole (its rounds before and after the period too: they set its composition), with its burns and
+    every stake's owed result, `chunk` shoes at a time by keyset on the shoe's id: what a floor-wide
+    scan reads, whatever the floor's size, in flat memory (each chunk is dropped before the next is
+    read). `floor_rounds` gives the same shoes with what the integrity scan needs beside them."""
+    for floor in floor_rounds(date_from=date_from, date_to=date_to, chunk=chunk, games_=games_):
+        yield floor.log
+
+
+@dataclass(frozen=True)
+class FloorShoe:
+    """A shoe as the floor's scan reads it: its ShoeLog and, per round in the order of `log.rounds`,
+    when it was played and its players' wagers (Ante + Bet as stored: what a player put down before
+    seeing a card). (Beside the ShoeLog, not a subclass of it: the engine's is compiled.)"""
+
+    log: ShoeLog
+    shoe_id: int
+    table_id: int | None
+    played_at: tuple
+    wagers: Mapping[str, tuple] = field(default_factory=dict)  # round id -> ((player, wager) …), sorted
+
+
+def floor_rounds(
+    *, date_from: dt.date, date_to: dt.date, chunk: int = SCAN_CHUNK_SHOES, games_: Iterable[str] | None = None
+) -> Iterator[FloorShoe]:
+    """`floor_shoes` with each shoe's ids, rounds' times and wagers (five queries a chunk: its
+    shoes' ids, their stakes, the shoes, their burns, their rounds)."""
     zone = timezone.get_current_timezone()
     start = dt.datetime.combine(date_from, dt.time.min, tzinfo=zone)
     end = dt.datetime.combine(date_to + dt.timedelta(days=1), dt.time.min, tzinfo=zone)
@@ -211,15 +233,3 @@ def floor_shoes(
             if player:
                 wagers.setdefault(str(r), []).append((player, (ante or Decimal(0)) + (bet or Decimal(0))))
         yield from _shoe_logs(ids, results, wagers)
-
-
-@dataclass(frozen=True)
-class FloorShoe(ShoeLog):
-    """A shoe as the floor's scan reads it: the ShoeLog and, per round in the order of `rounds`,
-    when it was played and its players' wagers (Ante + Bet as stored: what a player put down before
-    seeing a card)."""
-
-    shoe_id: int = 0
-    table_id: int | None = None
-    played_at: tuple = ()
-    wagers: Mapping[str, tuple] = field(default_factory=dict)  # round id -> ((player, wager) …), sorted

@@ -1,6 +1,7 @@
-"""The nightly scan reads the floor's shoes through the chunked `floor_shoes` (issue 38, item 5): the
-same counts whatever the chunk, the burns between rounds counted, a bounded number of shoes held at
-once and a number of queries that grows with the chunks read, not with the rounds."""
+"""The nightly scan reads the floor's shoes through the chunked `floor_rounds` (`floor_shoes` and the
+rounds' wagers; issue 38, item 5): the same counts whatever the chunk, the burns between rounds
+counted, a bounded number of shoes held at once and a number of queries that grows with the chunks
+read, not with the rounds."""
 
 import datetime as dt
 import random
@@ -46,7 +47,9 @@ def _reference() -> dict:
     """The counts the plain way: each shoe's rounds and burns by position, one shoe at a time."""
     out = {}
     for shoe_id in sorted(set(Round.objects.filter(shoe__isnull=False).values_list("shoe_id", flat=True))):
-        items = [(e.position, {"e": "burn", "card": e.card}) for e in ShoeEvent.objects.filter(shoe_id=shoe_id, kind="burn")]
+        items = [
+            (e.position, {"e": "burn", "card": e.card}) for e in ShoeEvent.objects.filter(shoe_id=shoe_id, kind="burn")
+        ]
         rounds = list(Round.objects.filter(shoe_id=shoe_id).order_by("position"))
         items += [(r.position, r.document) for r in rounds]
         items.sort(key=lambda i: i[0])
@@ -76,7 +79,7 @@ def test_the_scan_counts_the_same_in_chunks_of_two_as_in_one_read(floor_of_shoes
 def test_the_scan_holds_one_chunk_of_shoes_at_a_time_and_its_queries_grow_with_the_chunks(floor_of_shoes, monkeypatch):
     alive_most = 0
     seen: list = []
-    real = protection_selectors.floor_shoes
+    real = protection_selectors.floor_rounds
 
     def watched(**kwargs):
         nonlocal alive_most
@@ -86,7 +89,7 @@ def test_the_scan_holds_one_chunk_of_shoes_at_a_time_and_its_queries_grow_with_t
             yield log
             del log
 
-    monkeypatch.setattr(selectors, "floor_shoes", watched)
+    monkeypatch.setattr(selectors, "floor_rounds", watched)
     with CaptureQueriesContext(connection) as one:
         selectors.counted_rounds(**_period(), chunk=1000)
     assert alive_most == SHOES  # read in one chunk, every shoe is held at once

@@ -4,7 +4,7 @@ a shoe's edge comes from its own rounds' rules, its count does not depend on the
 
 import pytest
 
-from dealing.engine import protection
+from dealing.engine import native, protection
 from dealing.engine.blackjack import count as blackjack_count
 from dealing.engine.ochko import count as ochko_count
 from dealing.engine.ochko.math import FULL_COUNTS, solve
@@ -56,6 +56,10 @@ def test_an_online_blackjack_shoe_has_the_online_presets_edge_and_effects():
     assert effects["5"] > 0 > effects["A"]
 
 
+@pytest.mark.skipif(
+    native.implementation().startswith("compiled"),
+    reason="a compiled module calls its own compute_effects: the stand-in would not be reached",
+)
 def test_a_house_rule_set_with_no_table_is_solved_once_and_kept(monkeypatch):
     calls = []
 
@@ -64,13 +68,12 @@ def test_a_house_rule_set_with_no_table_is_solved_once_and_kept(monkeypatch):
         return -0.61, {r: 0.01 for r in blackjack_count.RANKS}
 
     monkeypatch.setattr(blackjack_count, "compute_effects", solved)
-    monkeypatch.setattr(blackjack_count, "_COMPUTED", {})
-    monkeypatch.setattr(protection, "_MODELS", {})
-    h17 = {"preset": "salon", "hit_soft_17": True}
+    # A rule set no other test asks about (H17 and surrender): not solved yet in this process.
+    h17 = {"preset": "salon", "hit_soft_17": True, "surrender": True}
     for _ in range(3):
         states = protection.shoe_states("blackjack", _shoe("blackjack", h17, ["5H"]), decks=6)
         assert states[0].edge == -0.61
-    assert protection.effects_of_removal("blackjack", {"preset": "salon", "hit_soft_17": True, "boxes": 3})["5"] == 0.01
+    assert protection.effects_of_removal("blackjack", {**h17, "boxes": 3})["5"] == 0.01
     assert len(calls) == 1 and calls[0][0] == 6 and calls[0][1]["hit_soft_17"] is True
     # The presets' figures stay tabled: nothing solved for them.
     protection.shoe_states("blackjack", _shoe("blackjack", {"preset": "online"}, ["5H"]), decks=8)
