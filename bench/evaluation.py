@@ -151,7 +151,7 @@ def chunks(*, chunk: int = selectors.SCAN_CHUNK_SHOES, window: int = 500) -> dic
     for log in selectors.floor_shoes(date_from=today - dt.timedelta(days=1), date_to=today, chunk=chunk):
         shoes += 1
         rounds += len(log.rounds)
-        states = [protection.shoe_states(log.variant, log.rounds, decks=log.decks)]
+        states = [protection.shoe_states(log.variant, log.items(), decks=log.decks)]
         evaluation.evaluate([log], player=PLAYER, states=states)
         if shoes % window == 0:
             peaks.append(round(tracemalloc.get_traced_memory()[1] / 2**20, 1))

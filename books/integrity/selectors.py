@@ -7,7 +7,7 @@ names a dealer or a player under suspicion, which is the auditors' and the pit's
 """
 
 import datetime as dt
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -21,9 +21,10 @@ from casino.roles import AUDITOR, PIT_BOSS
 from casino.scope import restrict
 from dealing.engine import games as engine_games
 from dealing.engine import protection
-from dealing.models import Incident, Round, Shoe, ShoeEvent, Stake, in_force_q
+from dealing.models import Incident, Round, Stake, in_force_q
 
 from ..models import IntegritySignal, SignalKind, SignalStatus
+from ..protection.selectors import floor_rounds
 from .detection import PROCEDURE_CODES, CountedRound, EventRow, StakeRow, Thresholds
 
 SHOES_PER_CHUNK = 200  # shoes read at once for the count: their rounds' documents, not the period's
@@ -119,63 +120,37 @@ def scan_data(*, date_from: dt.date, date_to: dt.date) -> ScanData:
         .values_list("dealer_id", "table_id", "round_id")
     ]
     return ScanData(
-        stakes, incidents, procedure, dict(rounds_by_dealer), dict(rounds_by_table), counted_rounds(start, end)
+        stakes,
+        incidents,
+        procedure,
+        dict(rounds_by_dealer),
+        dict(rounds_by_table),
+        counted_rounds(date_from, date_to),
     )
 
 
-def counted_rounds(start: dt.datetime, end: dt.datetime) -> list[CountedRound]:
-    """The rounds played in [start, end) from a shoe of a game with a count, each with the true count
+def counted_rounds(date_from: dt.date, date_to: dt.date, *, chunk: int = SHOES_PER_CHUNK) -> list[CountedRound]:
+    """The rounds played in the period from a shoe of a game with a count, each with the true count
     of its shoe before it (engine/protection.py over the whole shoe in order: its rounds in force and
     its burns, those before the period too) and the players' wagers (Ante + Bet: what a player put
-    down before seeing a card)."""
+    down before seeing a card).
+
+    The shoes are read through `floor_rounds` (`floor_shoes` with the rounds' times and wagers), `chunk` at a time: each chunk's documents are dropped
+    once its rounds are reduced to these small records, so the memory the documents take does not
+    grow with the floor (tests/books/test_signals_chunked.py)."""
     counted_games = [name for name in engine_games.names() if engine_games.get(name).count is not None]
-    shoe_ids = sorted(
-        set(
-            Round.objects.filter(
-                in_force_q(), played_at__gte=start, played_at__lt=end, variant__in=counted_games, shoe__isnull=False
-            )
-            .order_by()
-            .values_list("shoe_id", flat=True)
-        )
-    )
     out: list[CountedRound] = []
-    for k in range(0, len(shoe_ids), SHOES_PER_CHUNK):
-        chunk = shoe_ids[k : k + SHOES_PER_CHUNK]
-        decks = dict(Shoe.objects.filter(pk__in=chunk).values_list("pk", "decks"))
-        items: dict[int, list[tuple[int, dict, tuple | None]]] = defaultdict(list)
-        for shoe, position, card in (
-            ShoeEvent.objects.filter(shoe_id__in=chunk, kind="burn")
-            .order_by()
-            .values_list("shoe_id", "position", "card")
-        ):
-            items[shoe].append((position, {"e": "burn", "card": card}, None))
-        rounds = (
-            Round.objects.filter(in_force_q(), shoe_id__in=chunk)
-            .order_by()
-            .values_list("pk", "shoe_id", "table_id", "variant", "position", "document", "played_at")
-        )
-        wagers: dict[int, list[tuple[str, Decimal]]] = defaultdict(list)
-        for round_id, player, ante, bet in (
-            Stake.objects.filter(in_force_q("round"), round__shoe_id__in=chunk)
-            .order_by()
-            .values_list("round_id", "player", "ante", "bet")
-        ):
-            if player:
-                wagers[round_id].append((player, (ante or Decimal("0")) + (bet or Decimal("0"))))
-        for pk, shoe, table, variant, position, document, played_at in rounds.iterator(chunk_size=2000):
-            items[shoe].append((position or 0, document, (pk, table, variant, start <= played_at < end)))
-        for shoe, entries in sorted(items.items()):
-            entries.sort(key=lambda e: (e[0], e[2] is not None))
-            meta = [m for _p, _d, m in entries if m is not None]
-            if not meta:
-                continue
-            variant = meta[0][2]
-            states = protection.shoe_states(variant, [d for _p, d, _m in entries], decks=decks.get(shoe) or 1)
-            for state, (pk, table, _variant, inside) in zip(states, meta, strict=True):
-                if inside:
-                    out.append(
-                        CountedRound(pk, table, shoe, variant, state.true_count, tuple(sorted(wagers.get(pk, ()))))
+    start, end = _bounds(date_from, date_to)
+    for floor in floor_rounds(date_from=date_from, date_to=date_to, chunk=chunk, games_=counted_games):
+        log = floor.log
+        states = protection.shoe_states(log.variant, log.items(), decks=log.decks or 1)
+        for state, rid, played_at in zip(states, log.ids or (), floor.played_at, strict=True):
+            if start <= played_at < end:
+                out.append(
+                    CountedRound(
+                        int(rid), floor.table_id, floor.shoe_id, log.variant, state.true_count, floor.wagers[rid]
                     )
+                )
     return out
 
 

@@ -1,5 +1,5 @@
-"""Reads for a player's evaluation: the shoes he sat at, whole (the other players' cards leave the
-shoe too), with his stakes' results, in few queries that name only the columns the evaluation needs;
+"""Reads for a player's evaluation: the shoes he sat at, whole (the other players' cards and the
+burns leave the shoe too), with his stakes' results, in few queries that name only the columns the evaluation needs;
 and the same shoes in chunks for a scan over the whole floor, with flat memory.
 
 Who sees a player: auditors (and superusers) every round; a pit boss the rounds at his pits' tables
@@ -8,13 +8,15 @@ Who sees a player: auditors (and superusers) every round; a pit boss the rounds 
 
 import datetime as dt
 import gc
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 import msgspec
 from django.db import connection, transaction
-from django.db.models import Exists, OuterRef, QuerySet, TextField
+from django.db.models import Exists, OuterRef, Q, QuerySet, TextField
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import Cast
 from django.http import Http404
 from django.utils import timezone
@@ -23,7 +25,7 @@ from casino.roles import AUDITOR, PIT_BOSS
 from casino.scope import restrict
 from dealing.engine import games
 from dealing.engine.evaluation import ShoeLog
-from dealing.models import Round, Shoe, Stake, in_force_q
+from dealing.models import Round, Shoe, ShoeEvent, Stake, in_force_q
 
 READ_ROLES = (AUDITOR, PIT_BOSS)
 SCAN_CHUNK_SHOES = 200
@@ -56,37 +58,88 @@ def player_rounds(user, player: str, *, date_from=None, date_to=None) -> QuerySe
     return Round.objects.filter(Exists(mine)).select_related("table", "shoe").order_by("-played_at", "-id")
 
 
-def _shoe_logs(shoe_ids, results: dict) -> list[ShoeLog]:
-    """The shoes' rounds in force, in the order dealt, decoded with msgspec from the documents' text."""
+def _shoe_logs(shoe_ids, results: dict, wagers: dict | None = None) -> list:
+    """The shoes' rounds in force, in the order dealt, decoded with msgspec from the documents' text,
+    with the cards burned between them. With `wagers` (round id -> ((player, Ante + Bet) …), the
+    stakes as stored): each a FloorShoe, what a scan of the floor reads beside the rounds."""
     meta = {
-        pk: (variant, decks, table, f"{table}/{number}")
-        for pk, variant, decks, table, number in Shoe.objects.filter(pk__in=shoe_ids)
+        pk: (variant, decks, table, f"{table}/{number}", table_id)
+        for pk, variant, decks, table, number, table_id in Shoe.objects.filter(_among("pk", shoe_ids))
         .order_by()
-        .values_list("pk", "table__variant", "decks", "table__name", "number")
+        .values_list("pk", "table__variant", "decks", "table__name", "number", "table_id")
     }
     # No ORDER BY: sorting 50,000 documents' text spilled to disk and its cost estimate had the
     # query JIT-compiled, together half of PostgreSQL's time; the keys are sorted here instead.
+    floor = wagers is not None
+    # The rounds' times only for the floor's scan: 50,000 aware datetimes cost a player's page a
+    # quarter of its read.
+    columns = ("pk", "shoe_id", "position", "text") + (("played_at",) if floor else ())
     rows = (
-        Round.objects.filter(in_force_q(), shoe_id__in=shoe_ids)
+        Round.objects.filter(in_force_q(), _among("shoe_id", shoe_ids))
         .order_by()
         .annotate(text=Cast("document", TextField()))
-        .values_list("pk", "shoe_id", "position", "text")
+        .values_list(*columns)
     )
+    burned: dict = {}
+    for shoe_id, position, card in (
+        ShoeEvent.objects.filter(_among("shoe_id", shoe_ids), kind="burn")
+        .order_by()
+        .values_list("shoe_id", "position", "card")
+    ):
+        burned.setdefault(shoe_id, []).append((position, {"e": "burn", "card": card}))
     by_shoe: dict = {}
     with transaction.atomic(), _collector_paused():
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute("SET LOCAL jit = off")  # compiling takes longer than this scan
-        for pk, shoe_id, position, text in rows.iterator(chunk_size=2000):
-            by_shoe.setdefault(shoe_id, []).append((position is None, position or 0, pk, _decode(text)))
-    logs: list[ShoeLog] = []
+        if floor:
+            for pk, shoe_id, position, text, played_at in rows.iterator(chunk_size=2000):
+                by_shoe.setdefault(shoe_id, []).append((position is None, position or 0, pk, _decode(text), played_at))
+        else:
+            for pk, shoe_id, position, text in rows.iterator(chunk_size=2000):
+                by_shoe.setdefault(shoe_id, []).append((position is None, position or 0, pk, _decode(text)))
+    logs: list = []
     for shoe_id in sorted(by_shoe):
         entries = by_shoe[shoe_id]
         entries.sort()  # as dealt: by position (none last), then by id (unique: the documents never compared)
-        docs = [doc for *_key, doc in entries]
-        ids = [str(pk) for _none, _position, pk, _doc in entries]
-        logs.append(_log(shoe_id, meta, docs, ids, results))
+        burns: tuple = ()
+        if shoe_id in burned:
+            positions = [None if e[0] else e[1] for e in entries]
+            burns = _between(positions, sorted(burned[shoe_id], key=lambda b: b[0]))
+        log = _log(shoe_id, meta, [e[3] for e in entries], [str(e[2]) for e in entries], results, burns)
+        if floor:
+            log = FloorShoe(
+                log,
+                shoe_id=shoe_id,
+                table_id=meta[shoe_id][4],
+                played_at=tuple(e[4] for e in entries),
+                wagers={rid: tuple(sorted(wagers.get(rid, ()))) for rid in log.ids or ()},
+            )
+        logs.append(log)
     return logs
+
+
+def _among(column: str, ids) -> Q:
+    """column IN ids — on PostgreSQL as `IN (SELECT unnest(%s))`, the ids one array parameter: a year's
+    2,500 shoes as 2,500 placeholders cost the driver a tenth of a second to parse, in each of the
+    three queries that name them."""
+    ids = list(ids)
+    if connection.vendor == "postgresql":
+        return Q(**{f"{column}__in": RawSQL("SELECT unnest(%s::bigint[])", (ids,))})
+    return Q(**{f"{column}__in": ids})
+
+
+def _between(positions: list, burns: list) -> tuple:
+    """Each burn (position, item) with the index of the round it came before: the first round of a
+    greater position; after the last round with a position when none is greater (rounds without a
+    position, loaded behind the services' back, come after every burn)."""
+    out = []
+    k = 0
+    for position, item in burns:
+        while k < len(positions) and positions[k] is not None and positions[k] < position:
+            k += 1
+        out.append((k, item))
+    return tuple(out)
 
 
 @contextmanager
@@ -104,14 +157,17 @@ def _collector_paused():
             gc.enable()
 
 
-def _log(shoe_id, meta, docs, ids, results) -> ShoeLog:
-    variant, decks, table, key = meta[shoe_id]
-    return ShoeLog(key=key, variant=variant, decks=decks, rounds=docs, ids=ids, results=results, table=table)
+def _log(shoe_id, meta, docs, ids, results, burns=()) -> ShoeLog:
+    variant, decks, table, key, _table_id = meta[shoe_id]
+    return ShoeLog(
+        key=key, variant=variant, decks=decks, rounds=docs, ids=ids, results=results, table=table, burns=burns
+    )
 
 
 def player_shoes(user, player: str, *, date_from=None, date_to=None) -> list[ShoeLog]:
-    """Every shoe where the player has a round the user may see, whole, with his stakes' owed results
-    (three queries: his stakes, the shoes, their rounds). Http404 when there is none."""
+    """Every shoe where the player has a round the user may see, whole, with its burns and his
+    stakes' owed results (four queries: his stakes, the shoes, their burns, their rounds). Http404
+    when there is none."""
     rows = (
         player_stakes(user, player, date_from=date_from, date_to=date_to)
         .filter(round__shoe__isnull=False)
@@ -136,31 +192,65 @@ def _only(log: ShoeLog, results: dict) -> ShoeLog:
     """The shoe with the player's stakes outside the period made anonymous: they still take cards out."""
     inside = {rid for rid, _sid in results}
     rounds = [doc if rid in inside else _anonymous(doc) for doc, rid in zip(log.rounds, log.ids)]
-    return ShoeLog(log.key, log.variant, log.decks, rounds, log.results, log.table, log.ids)
+    return replace(log, rounds=rounds)
 
 
 def _anonymous(doc: dict) -> dict:
     return {**doc, "stakes": [{**s, "player": None} for s in doc.get("stakes", ())]}
 
 
-def floor_shoes(*, date_from: dt.date, date_to: dt.date, chunk: int = SCAN_CHUNK_SHOES) -> Iterator[ShoeLog]:
-    """Every shoe (of an evaluated game) loaded in the period, whole, with every stake's owed result,
-    `chunk` shoes at a time by keyset on the shoe's id: what the nightly scan reads, whatever the
-    floor's size, in flat memory (each chunk is dropped before the next is read)."""
+def floor_shoes(
+    *, date_from: dt.date, date_to: dt.date, chunk: int = SCAN_CHUNK_SHOES, games_: Iterable[str] | None = None
+) -> Iterator[ShoeLog]:
+    """Every shoe (of an evaluated game, or of `games_`) with a round in force played in the period,
+    whole (its rounds before and after the period too: they set its composition), with its burns and
+    every stake's owed result, `chunk` shoes at a time by keyset on the shoe's id: what a floor-wide
+    scan reads, whatever the floor's size, in flat memory (each chunk is dropped before the next is
+    read). `floor_rounds` gives the same shoes with what the integrity scan needs beside them."""
+    for floor in floor_rounds(date_from=date_from, date_to=date_to, chunk=chunk, games_=games_):
+        yield floor.log
+
+
+@dataclass(frozen=True)
+class FloorShoe:
+    """A shoe as the floor's scan reads it: its ShoeLog and, per round in the order of `log.rounds`,
+    when it was played and its players' wagers (Ante + Bet as stored: what a player put down before
+    seeing a card). (Beside the ShoeLog, not a subclass of it: the engine's is compiled.)"""
+
+    log: ShoeLog
+    shoe_id: int
+    table_id: int | None
+    played_at: tuple
+    wagers: Mapping[str, tuple] = field(default_factory=dict)  # round id -> ((player, wager) …), sorted
+
+
+def floor_rounds(
+    *, date_from: dt.date, date_to: dt.date, chunk: int = SCAN_CHUNK_SHOES, games_: Iterable[str] | None = None
+) -> Iterator[FloorShoe]:
+    """`floor_shoes` with each shoe's ids, rounds' times and wagers (five queries a chunk: its
+    shoes' ids, their stakes, the shoes, their burns, their rounds)."""
     zone = timezone.get_current_timezone()
     start = dt.datetime.combine(date_from, dt.time.min, tzinfo=zone)
     end = dt.datetime.combine(date_to + dt.timedelta(days=1), dt.time.min, tzinfo=zone)
-    shoes = Shoe.objects.filter(loaded_at__gte=start, loaded_at__lt=end, table__variant__in=games.evaluated())
+    variants = tuple(games.evaluated() if games_ is None else games_)
+    played = Round.objects.filter(
+        in_force_q(), shoe=OuterRef("pk"), played_at__gte=start, played_at__lt=end, variant__in=variants
+    )
+    shoes = Shoe.objects.filter(Exists(played))
     last = 0
     while True:
         ids = list(shoes.filter(pk__gt=last).order_by("pk").values_list("pk", flat=True)[:chunk])
         if not ids:
             return
         last = ids[-1]
-        results = {
-            (str(r), s): owed if owed is not None else Decimal(0)
-            for r, s, owed in Stake.objects.filter(in_force_q("round"), round__shoe_id__in=ids)
+        results: dict[tuple, Decimal] = {}
+        wagers: dict[str, list] = {}
+        for r, s, owed, player, ante, bet in (
+            Stake.objects.filter(in_force_q("round"), round__shoe_id__in=ids)
             .order_by()
-            .values_list("round_id", "stake_id", "owed_net")
-        }
-        yield from _shoe_logs(ids, results)
+            .values_list("round_id", "stake_id", "owed_net", "player", "ante", "bet")
+        ):
+            results[(str(r), s)] = owed if owed is not None else Decimal(0)
+            if player:
+                wagers.setdefault(str(r), []).append((player, (ante or Decimal(0)) + (bet or Decimal(0))))
+        yield from _shoe_logs(ids, results, wagers)

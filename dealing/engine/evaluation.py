@@ -43,6 +43,25 @@ class ShoeLog:
     # The rounds' ids as the caller keys `results` and links them (its store's); the documents' own
     # ids where not given.
     ids: Sequence[str] | None = None
+    # The cards burned between rounds (after loading, on a dealer change, paid), as shoe/1 items
+    # ({"e": "burn", "card": …}), each with the index in `rounds` of the round it came before
+    # (len(rounds): after the last): they leave the shoe too (protection.shoe_states).
+    burns: Sequence[tuple[int, Mapping]] = ()
+
+    def items(self) -> list[Mapping]:
+        """The rounds with the burns among them, in the order dealt: what protection.shoe_states reads."""
+        if not self.burns:
+            return list(self.rounds)
+        out: list[Mapping] = []
+        burns = sorted(self.burns, key=lambda b: b[0])
+        k = 0
+        for i, doc in enumerate(self.rounds):
+            while k < len(burns) and burns[k][0] <= i:
+                out.append(burns[k][1])
+                k += 1
+            out.append(doc)
+        out.extend(item for _i, item in burns[k:])
+        return out
 
 
 @dataclass(slots=True)
@@ -231,7 +250,7 @@ def edge_interval(nets: Sequence[float], wagers: Sequence[float]) -> tuple[float
 def _states(shoe: ShoeLog) -> list:
     from . import protection
 
-    return protection.shoe_states(shoe.variant, shoe.rounds, decks=shoe.decks)
+    return protection.shoe_states(shoe.variant, shoe.items(), decks=shoe.decks)
 
 
 def _player_stakes(document: Mapping, player: str) -> list[Mapping]:

@@ -30,11 +30,15 @@ full shoe to these proportions (Σ x_r = 0). Counting the cards plainly gone (fu
 would say a shoe two thirds dealt in its original proportions had changed the edge; it has not.
 The effects are scaled by DECKS / decks for a shoe of another size (an effect per card shrinks as
 the shoe grows).
+
+The effects and the full shoe's edge are those of the shoe's rule set — the house rules of its
+first round (`rules`, a round document's) — as the count module's `edge_model(rules, decks)` gives
+them: tabled for blackjack's two presets and for Ochko's four rule sets, any other solved on first
+use and kept for the process (docs/protection.md).
 """
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 
 from . import games
 
@@ -54,11 +58,24 @@ class ShoeState:
     # would have to lose them to be in this composition's proportions (see the module)
 
 
-@cache
-def effects_of_removal(variant: str) -> dict[str, float]:
+def effects_of_removal(variant: str, rules: Mapping | None = None) -> dict[str, float]:
     """rank -> change of the player's edge (%) when one card of that rank is removed from the
-    game's full shoe, from the game math (the count module's table of it)."""
-    return dict(games.count(variant).EFFECTS)
+    game's full shoe under these house rules (a round document's; the game's defaults when None),
+    from the game math."""
+    return dict(edge_model(variant, rules, games.count(variant).DECKS)[1])
+
+
+_MODELS: dict[tuple, tuple[float, dict[str, float]]] = {}
+
+
+def edge_model(variant: str, rules: Mapping | None, decks: int) -> tuple[float, dict[str, float]]:
+    """(the full shoe's player edge %, rank -> effect of removal per card) of a shoe of `decks` decks
+    under these house rules, memoised by the rules as written (each shoe asks it once)."""
+    key = (variant, repr(sorted((rules or {}).items())), decks)
+    got = _MODELS.get(key)
+    if got is None:
+        got = _MODELS[key] = games.count(variant).edge_model(rules, decks)
+    return got
 
 
 def count_tags(variant: str) -> dict[str, int]:
@@ -66,8 +83,11 @@ def count_tags(variant: str) -> dict[str, int]:
     return dict(games.count(variant).TAGS)
 
 
-def shoe_states(variant: str, rounds: Sequence[Mapping], *, decks: int) -> list[ShoeState]:
-    """The shoe before each round of `rounds` (one shoe's round/1 documents in the order dealt)."""
+def shoe_states(
+    variant: str, rounds: Sequence[Mapping], *, decks: int, rules: Mapping | None = None
+) -> list[ShoeState]:
+    """The shoe before each round of `rounds` (one shoe's round/1 documents in the order dealt);
+    the edge under `rules` (a round document's house rules; its first round's when None)."""
     if type(decks) is not int or decks < 1:
         raise ValueError(f"decks: a shoe holds at least one deck, not {decks!r}")
     count = games.count(variant)
@@ -75,9 +95,9 @@ def shoe_states(variant: str, rounds: Sequence[Mapping], *, decks: int) -> list[
     full = {r: count.PER_DECK[r] * decks for r in ranks}
     deck_size = float(count.DECK)
     tags: dict[str, int] = count.TAGS
-    scale = count.DECKS / decks
-    shift = {r: e * scale for r, e in effects_of_removal(variant).items()}
-    base = float(count.full_edge(decks))
+    if rules is None:
+        rules = _first_rules(rounds)
+    base, shift = edge_model(variant, rules, decks)
     rank_of = count.rank
     round_ranks = count.round_ranks
 
@@ -128,3 +148,14 @@ def shoe_states(variant: str, rounds: Sequence[Mapping], *, decks: int) -> list[
                 running += tags[r]
                 held -= shift[r]
     return states
+
+
+def _first_rules(rounds: Sequence[Mapping]) -> Mapping | None:
+    """The house rules of the shoe's first round (a shoe is dealt under one table's rules)."""
+    for item in rounds:
+        e = item.get("e")
+        if e is None:
+            return item.get("rules")
+        if e == "round":
+            return (item.get("round") or {}).get("rules")
+    return None

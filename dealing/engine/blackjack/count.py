@@ -41,6 +41,73 @@ EFFECTS: Final = {
     "T": -0.08306261476637156,
 }
 
+# The rules the game math tells apart (the others — boxes, jackpot, reshuffling — leave a round's
+# odds alone), in this order in the keys of RULE_SETS.
+MATH_RULES: Final = (
+    "blackjack_pays",
+    "hit_soft_17",
+    "surrender",
+    "double",
+    "double_after_split",
+    "max_hands",
+    "resplit_aces",
+    "hit_split_aces",
+)
+# (the math rules' values, decks) -> (full shoe's edge %, effects): the presets' rule sets
+# (compute_effects(None, preset=…)). Salon: the figures above; online: 8 decks, two hands at most.
+RULE_SETS: Final = {
+    (("3:2", False, False, "any", True, 4, False, False), 6): (FULL_EDGE[6], EFFECTS),
+    (("3:2", False, False, "any", True, 2, False, False), 8): (
+        -0.4857803589472567,
+        {
+            "A": -0.0710902800738673,
+            "2": 0.04776599756458333,
+            "3": 0.05500138504077878,
+            "4": 0.0736070412466755,
+            "5": 0.09367490615330376,
+            "6": 0.054672336066591276,
+            "7": 0.03414363092340794,
+            "8": -0.002213839338660817,
+            "9": -0.024828371856744247,
+            "T": -0.06199376866651596,
+        },
+    ),
+}
+_COMPUTED: dict[tuple, tuple[float, dict[str, float]]] = {}
+_READ: dict[str, tuple] = {}
+
+
+def rule_set(rules: Mapping | None) -> tuple:
+    """(the math rules' values, decks) of a round document's rules (its preset's, salon by default)."""
+    text = repr(sorted((rules or {}).items()))
+    got = _READ.get(text)
+    if got is None:
+        from .math.question import read_rules
+
+        in_force = read_rules(None, dict(rules or {}))
+        got = _READ[text] = (tuple(in_force[name] for name in MATH_RULES), in_force["decks"])
+    return got
+
+
+def edge_model(rules: Mapping | None, decks: int) -> tuple[float, dict[str, float]]:
+    """(the full shoe's player edge %, each rank's effect of removal per card) for a shoe of `decks`
+    decks under a round document's rules: the tabled figures of the rule set (RULE_SETS); for a rule
+    set tabled at another number of decks, its figures with the effects scaled by tabled decks /
+    decks (an effect per card shrinks as the shoe grows); any other rule set solved on first use
+    (eleven exact solves, minutes of CPU) and kept for the process."""
+    math_rules, _their_decks = rule_set(rules)
+    got = RULE_SETS.get((math_rules, decks)) or _COMPUTED.get((math_rules, decks))
+    if got is not None:
+        return got[0], dict(got[1])
+    tabled = [d for m, d in RULE_SETS if m == math_rules]
+    if tabled:
+        near = min(tabled, key=lambda d: abs(d - decks))
+        full, effects = RULE_SETS[(math_rules, near)]
+        return full, {r: e * near / decks for r, e in effects.items()}
+    asked = {name: value for name, value in zip(MATH_RULES, math_rules)}
+    got = _COMPUTED[(math_rules, decks)] = compute_effects(decks, rules=asked)
+    return got[0], dict(got[1])
+
 
 # Every spelling of a card the log accepts (suited or not) -> its rank: one look-up a card.
 _RANK_OF: Final = {
@@ -80,16 +147,21 @@ def full_edge(decks: int) -> float:
     return FULL_EDGE[min(FULL_EDGE, key=lambda d: abs(d - decks))]
 
 
-def compute_effects(decks: int = DECKS, ranks: tuple[str, ...] = RANKS) -> tuple[float, dict[str, float]]:
+def compute_effects(
+    decks: int | None = DECKS, ranks: tuple[str, ...] = RANKS, *, preset: str = "salon", rules: Mapping | None = None
+) -> tuple[float, dict[str, float]]:
     """From the exact solver: the full shoe's player edge (%) and the effect of removal of each of
-    `ranks` (every rank by default)."""
+    `ranks` (every rank by default), for a preset and house rules (`decks`, when given, over them)."""
     from .math import clear_cache
     from .math import solver as solver_of
     from .math.dealer import N_RANKS, no_blackjack
     from .math.question import PAYOUT, best_option, read_rules
     from .math.solver import ORDER, deal_probabilities, natural
 
-    rules = read_rules("salon", {"decks": decks})
+    asked = {k: v for k, v in (rules or {}).items() if k != "preset"}
+    if decks is not None:
+        asked["decks"] = decks
+    rules = read_rules(preset, asked)
     payout = PAYOUT[rules["blackjack_pays"]]
 
     def mean(removed: tuple) -> float:

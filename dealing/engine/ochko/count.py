@@ -39,6 +39,57 @@ EFFECTS: Final = {
     "A": -0.9997356081921902,
 }
 
+# The same for each house rule set the math tells apart (rules/ochko.md: what the dark card's Bet
+# does when the box wins, and when box and dealer both bust), keyed (dark_win_bet,
+# dark_double_bust_bet): (full shoe's edge %, effects). compute_effects(rules=…) gave them, 6 s each.
+RULE_SETS: Final = {
+    ("leave", "leave"): (FULL_EDGE[8], EFFECTS),
+    ("leave", "take"): (
+        -6.428332475406901,
+        {
+            "6": 0.40849850420931944,
+            "7": 0.12267441998147355,
+            "8": -0.14599649078153387,
+            "9": -0.18838338575518598,
+            "T": -0.472955283846499,
+            "J": 0.33648027164639327,
+            "Q": 0.46171276982092824,
+            "K": 0.5522797383050184,
+            "A": -1.0352728096336028,
+        },
+    ),
+    ("take", "leave"): (
+        -6.557810190531539,
+        {
+            "6": 0.40932850393418185,
+            "7": 0.1151025934121348,
+            "8": -0.15102881850667416,
+            "9": -0.18690104123818863,
+            "T": -0.4756189676838787,
+            "J": 0.342824267844815,
+            "Q": 0.47269315707882065,
+            "K": 0.562148959270262,
+            "A": -1.0436377339086116,
+        },
+    ),
+    # A box that took the dark card and won has its Bet taken: its double bust no longer matters.
+    ("take", "take"): (
+        -6.557810190531539,
+        {
+            "6": 0.40932850393418185,
+            "7": 0.1151025934121348,
+            "8": -0.15102881850667416,
+            "9": -0.18690104123818863,
+            "T": -0.4756189676838787,
+            "J": 0.342824267844815,
+            "Q": 0.47269315707882065,
+            "K": 0.562148959270262,
+            "A": -1.0436377339086116,
+        },
+    ),
+}
+_COMPUTED: dict[tuple, tuple[float, dict[str, float]]] = {}
+
 _PACK: Final = frozenset(RANKS)
 
 
@@ -121,19 +172,39 @@ def _code(text: object) -> str:
     return _cards.normalize(text) or (text if type(text) is str else repr(text))
 
 
+def edge_model(rules: Mapping | None, decks: int) -> tuple[float, dict[str, float]]:
+    """(the full shoe's player edge %, each rank's effect of removal per card) for a shoe of `decks`
+    decks under the house rules of a round document (`rules`, the defaults when None): the tabled
+    figures of the rule set (RULE_SETS), else solved on first use and kept for the process; for a
+    shoe of another size the effects are scaled by DECKS / decks (an effect per card shrinks as the
+    shoe grows) and the edge is the 8-deck one."""
+    from .math.question import read_rules
+
+    in_force = read_rules(dict(rules or {}))
+    key = (in_force["dark_win_bet"], in_force["dark_double_bust_bet"])
+    got = RULE_SETS.get(key) or _COMPUTED.get(key)
+    if got is None:
+        got = _COMPUTED[key] = compute_effects(rules={"dark_win_bet": key[0], "dark_double_bust_bet": key[1]})
+    full, effects = got
+    scale = DECKS / decks
+    return full, {r: e * scale for r, e in effects.items()}
+
+
 def full_edge(decks: int) -> float:
     """The full shoe's player edge (%) for that many decks (the 8-deck figure when not kept)."""
     return FULL_EDGE.get(decks, FULL_EDGE[DECKS])
 
 
-def compute_effects(decks: int = DECKS) -> tuple[float, dict[str, float]]:
-    """From the exact game math: the full shoe's player edge (%) and each rank's effect of removal."""
+def compute_effects(decks: int = DECKS, *, rules: Mapping | None = None) -> tuple[float, dict[str, float]]:
+    """From the exact game math: the full shoe's player edge (%) and each rank's effect of removal,
+    under the house rules `rules` (the defaults when None)."""
     from .math import FULL_COUNTS, solve
     from .odds import RANKS as MATH_RANKS
 
-    full = float(solve(removed=FULL_COUNTS).round_figures()["mean"]) * 100
+    asked = dict(rules or {})
+    full = float(solve(asked, removed=FULL_COUNTS).round_figures()["mean"]) * 100
     effects = {}
     for i, r in enumerate(MATH_RANKS):
         counts = tuple(c - (k == i) for k, c in enumerate(FULL_COUNTS))
-        effects[r] = float(solve(removed=counts).round_figures()["mean"]) * 100 - full
+        effects[r] = float(solve(asked, removed=counts).round_figures()["mean"]) * 100 - full
     return full, effects

@@ -1,11 +1,17 @@
 """21 Ochko's part of a player's evaluation (dealing/engine/evaluation.py): the Bet placed on the
 box's first card (fold, or 1 … 10 Antes) and, for the box's owner, every hit, stand and dark card,
-against the optimal play for the shoe — the exact game math (dealing/engine/ochko/math) of the full
-8 × 36 shoe less the cards the box and the dealer show. EVs are in Antes.
+against the optimal play for the shoe's composition before the round. EVs are in Antes.
 
-The composition before the round moves the edge (protection.shoe_states' `edge`, from the effects
-of removal) but not these values: an exact solve per composition takes seconds, and Ochko's
-options have no per-option effects of removal tabled yet (docs/protection.md).
+As blackjack's wing does (blackjack/evaluation.py): each option's exact value off the top of the
+full 8 × 36 shoe less the cards the box and the dealer show (the game math, ochko/math), moved to
+the composition by that option's own effects of removal — the change of its value when one card of
+each rank leaves the full shoe, from nine more exact solves of the same rule set —
+
+    EV(option | shoe) ≈ EV(option | full) + Σ_r EoR(option, r) · (p_r,full − p_r,shoe) · (N_full − 1)
+
+An exact solve per composition takes seconds; the nine removal solvers are built once per process
+and rule set (about 6 s of CPU, on first use) and each option's effects kept as it is met, so a
+decision costs nine products. docs/protection.md compares the estimate with exact solves.
 """
 
 from collections.abc import Mapping, Sequence
@@ -14,7 +20,7 @@ from fractions import Fraction
 
 from ..evaluation import Decision
 from . import BET_MULTIPLE_MAX
-from .math import ACTIONS, Solver, solve
+from .math import ACTIONS, FULL_COUNTS, Shoe, Solver, solve
 from .math.question import N_RANKS, RANK_INDEX, read_rules
 from .math.solver import hand_total
 from .odds import RANKS
@@ -22,7 +28,14 @@ from .odds import RANKS
 __all__ = ["decisions", "wager"]
 
 _RULES: dict[str, dict] = {}
-_FIRST: dict[tuple, dict[str, float]] = {}
+# (rules' key, first card) -> {option: (EV off the top, (EoR per rank …))}
+_FIRST: dict[tuple, dict[str, tuple[float, tuple[float, ...]]]] = {}
+# (rules' key, hand, up, Bet index) -> {option: (EV off the top, (EoR per rank …))}
+_DRAWS: dict[tuple, dict[str, tuple[float, tuple[float, ...]]]] = {}
+# rules' key -> the nine solvers of the full shoe less one card of each rank (math's RANKS order)
+_REMOVED: dict[tuple, tuple[Solver, ...]] = {}
+N_FULL = sum(FULL_COUNTS)
+SHARES = tuple(c / N_FULL for c in FULL_COUNTS)
 
 
 def rules_of(document: Mapping) -> dict:
@@ -43,11 +56,44 @@ def wager(document: Mapping, stake: Mapping) -> Decimal:
     return Decimal(str(stake.get("ante", 0))) + _bet_amounts(document).get(stake["id"], Decimal(0))
 
 
-def _first(solver: Solver, key: tuple, card: int) -> dict[str, float]:
+def _removed(key: tuple, rules: dict) -> tuple[Solver, ...]:
+    """The solvers of the full shoe less one card of each rank, for the rule set (built once; their
+    nodes are solved as the decisions ask for them). Not `solve`'s: it keeps only a few depleted shoes."""
+    got = _REMOVED.get(key)
+    if got is None:
+        got = _REMOVED[key] = tuple(
+            Solver(Shoe(tuple(c - (k == r) for k, c in enumerate(FULL_COUNTS))), rules) for r in range(N_RANKS)
+        )
+    return got
+
+
+def _first(solver: Solver, key: tuple, card: int) -> dict[str, tuple[float, tuple[float, ...]]]:
     got = _FIRST.get((key, card))
     if got is None:
-        got = _FIRST[(key, card)] = {n: float(v) for n, v in solver.first_values(card).items()}
+        full = {n: float(v) for n, v in solver.first_values(card).items()}
+        removed = [s.first_values(card) for s in _removed(key, solver.rules)]
+        got = _FIRST[(key, card)] = {n: (v, tuple(float(values[n]) - v for values in removed)) for n, v in full.items()}
     return got
+
+
+def shift(remaining: Mapping[str, int]) -> tuple[float, ...]:
+    """x_r = (p_r,full − p_r,shoe)·(N_full − 1): the composition before the round as the equivalent
+    cards removed from a full shoe (math's RANKS order)."""
+    counts = [0] * N_RANKS
+    for rank, n in remaining.items():
+        counts[RANK_INDEX[rank[0]]] += n
+    n_now = sum(counts) or 1
+    return tuple((SHARES[r] - counts[r] / n_now) * (N_FULL - 1) for r in range(N_RANKS))
+
+
+def _moved(options: Mapping[str, tuple[float, tuple[float, ...]]], x: tuple[float, ...]) -> dict[str, float]:
+    out = {}
+    for name, (base, eor) in options.items():
+        acc = 0.0
+        for k in range(N_RANKS):
+            acc += eor[k] * x[k]
+        out[name] = base + acc
+    return out
 
 
 def _owners(stakes: Sequence[Mapping]) -> dict[int, str]:
@@ -64,6 +110,7 @@ def decisions(document: Mapping, stakes: Sequence[str], state, round_id: str = "
     rules = rules_of(document)
     solver = solve(rules)
     key = (rules["dark_win_bet"], rules["dark_double_bust_bet"])
+    x = shift(state.remaining)
     tc = float(state.true_count)
     round_id = round_id or str(document.get("id", ""))
     all_stakes = list(document.get("stakes", ()))
@@ -96,7 +143,7 @@ def decisions(document: Mapping, stakes: Sequence[str], state, round_id: str = "
                 if k != k.to_integral_value() or not 1 <= k <= BET_MULTIPLE_MAX:
                     continue
                 chosen = f"bet:{int(k)}"
-            values = _first(solver, key, card)
+            values = _moved(_first(solver, key, card), x)
             optimal = max(values, key=lambda n: (values[n], n == chosen))
             out.append(
                 Decision(
@@ -117,7 +164,7 @@ def decisions(document: Mapping, stakes: Sequence[str], state, round_id: str = "
             cards = hands.get(box, [])
             owner = owners.get(box)
             if owner in mine and owner in bets:
-                got = _draw(solver, cards, up, kind, bets[owner] / Decimal(str(mine[owner]["ante"])))
+                got = _draw(solver, key, cards, up, kind, bets[owner] / Decimal(str(mine[owner]["ante"])), x)
                 if got is not None:
                     situation, optimal, ev_chosen, ev_optimal = got
                     ante = Decimal(str(mine[owner]["ante"]))
@@ -129,19 +176,30 @@ def decisions(document: Mapping, stakes: Sequence[str], state, round_id: str = "
     return out
 
 
-def _draw(solver: Solver, cards: list[int], up: int, chosen: str, k: Decimal):
-    """(situation, optimal, EV chosen, EV optimal) of a drawing decision with a Bet of k Antes, or
-    None where the hand is settled or the Bet is off the model's 1 … 10."""
+def _draw(solver: Solver, key: tuple, cards: list[int], up: int, chosen: str, k: Decimal, x: tuple):
+    """(situation, optimal, EV chosen, EV optimal) of a drawing decision with a Bet of k Antes for the
+    composition `x`, or None where the hand is settled or the Bet is off the model's 1 … 10."""
     if k != k.to_integral_value() or not 1 <= k <= BET_MULTIPLE_MAX:
         return None
     hand = tuple(cards.count(r) for r in range(N_RANKS))
     if hand_total(hand) >= 21:
         return None
-    node = solver.node(hand, up)
-    scale = solver.shoe.scale[node.n - solver.shoe.floor]
     i = int(k) - 1
-    values = {ACTIONS[a]: float(Fraction(v[i], scale)) for a, v in node.options.items()}
-    if chosen not in values:
+    options = _DRAWS.get((key, hand, up, i))
+    if options is None:
+        full = _node_values(solver, hand, up, i)
+        removed = [_node_values(s, hand, up, i) for s in _removed(key, solver.rules)]
+        options = _DRAWS[(key, hand, up, i)] = {
+            n: (v, tuple(values.get(n, v) - v for values in removed)) for n, v in full.items()
+        }
+    if chosen not in options:
         return None
+    values = _moved(options, x)
     optimal = max(values, key=lambda n: (values[n], n == chosen))
     return f"{hand_total(hand)} v {RANKS[up]}", optimal, values[chosen], values[optimal]
+
+
+def _node_values(solver: Solver, hand: tuple, up: int, i: int) -> dict[str, float]:
+    node = solver.node(hand, up)
+    scale = solver.shoe.scale[node.n - solver.shoe.floor]
+    return {ACTIONS[a]: float(Fraction(v[i], scale)) for a, v in node.options.items()}
