@@ -363,6 +363,10 @@ def round_value(rules: dict, strategy_name: str = "optimal") -> dict:
             else:
                 pick = policy.first(hand, up, opts)
             m, w, q = opts[pick]
+            if pick == SPLIT:
+                # the round's square needs the split hands' cross terms (exact, spread.py)
+                r = next(k for k in range(N_RANKS) if hand[k] == 2)
+                q = s.split(up, r, policy, spread=True)[2]
             m, w, q = m - pbj, w + pbj, q + pbj
         mean += p * m
         wager += p * w
