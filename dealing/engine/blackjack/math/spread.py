@@ -22,7 +22,9 @@ Ranks: 0 the ace, 1 … 8 the two to the nine, 9 a ten-value card (dealer.py). V
 
 from math import comb
 
-from .dealer import N_RANKS, odds_function
+import numpy as np
+
+from .dealer import N_RANKS, RESULTS, draw_multisets
 
 STAND, DOUBLE = "stand", "double"  # the post-split actions' names (solver.py)
 
@@ -71,143 +73,171 @@ def cross_coefficients(most: int) -> tuple[list[int], list[int], list[int]]:
     return got
 
 
-def _results(best: int, odds: tuple, bet: float) -> tuple:
-    """bet · net per dealer result (17, 18, 19, 20, 21, bust), each times its probability."""
-    if best > 21:
-        return tuple(-bet * o for o in odds)
-    if best <= 16:
-        return (-bet * odds[0], -bet * odds[1], -bet * odds[2], -bet * odds[3], -bet * odds[4], bet * odds[5])
-    i = best - 17
-    return tuple(
-        (bet * o if d < i or d == 5 else (-bet * o if d > i else 0.0)) for d, o in enumerate(odds)
-    )
-
-
 def _signs(best: int, bet: float) -> tuple:
-    """bet · net per dealer result, unweighted."""
-    return _results(best, (1.0,) * 6, bet)
+    """bet · net per dealer result (17, 18, 19, 20, 21, bust)."""
+    if best > 21:
+        return (-bet,) * 6
+    if best <= 16:
+        return (-bet,) * 5 + (bet,)
+    i = best - 17
+    return tuple(bet if d < i or d == 5 else (-bet if d > i else 0.0) for d in range(6))
+
+
+def terminals(action, r: int, shoe: tuple) -> list[tuple]:
+    """Every way a split hand that starts r may end off `shoe` (the shoe at the split), played by
+    `action` (hand counts -> stand | hit | double): (cards drawn, counts by rank; second card r?;
+    bet · net per dealer result; orders: the number of draw orders that end there). The chance of
+    one order off a shoe depends only on the cards drawn, so the shoe enters only later, through
+    falling factorials; here it only bounds the cards a hand can draw."""
+    one = tuple(1 if k == r else 0 for k in range(N_RANKS))
+    room = tuple(s + o for s, o in zip(shoe, one))
+    level: dict = {}
+    for c in range(N_RANKS):
+        hand = one[:c] + (one[c] + 1,) + one[c + 1 :]
+        if hand[c] <= room[c]:
+            level[(hand, c == r)] = 1
+    out: dict = {}
+    while level:
+        below: dict = {}
+        for (hand, tag), orders in level.items():
+            act = action(hand)
+            if act == STAND:
+                key = (hand, tag, 1.0)
+                out[key] = out.get(key, 0) + orders
+                continue
+            for c in range(N_RANKS):
+                if hand[c] >= room[c]:
+                    continue
+                child = hand[:c] + (hand[c] + 1,) + hand[c + 1 :]
+                if act == DOUBLE:
+                    key = (child, tag, 2.0)
+                    out[key] = out.get(key, 0) + orders
+                else:
+                    below[(child, tag)] = below.get((child, tag), 0) + orders
+        level = below
+    return [
+        (tuple(h - o for h, o in zip(hand, one)), tag, _signs(solver_total(hand)[0], bet), orders)
+        for (hand, tag, bet), orders in out.items()
+    ]
+
+
+class DealerPolynomial:
+    """The dealer's six unnormalised result probabilities (dealer.py) for many shoes at once."""
+
+    def __init__(self, up: int, hit_soft_17: bool):
+        terms = [(ranks, result, orders) for (ranks, result), orders in draw_multisets(up, hit_soft_17).items()]
+        terms = [t for t in terms if t[1] != "bj"]
+        self.exponents = np.array([[ranks.count(c) for c in range(N_RANKS)] for ranks, _, _ in terms], dtype=np.int64)
+        self.sizes = self.exponents.sum(axis=1)
+        self.result = np.array([RESULTS.index(res) for _, res, _ in terms])
+        self.orders = np.array([float(o) for _, _, o in terms])
+        self.most = int(self.exponents.max()) if len(terms) else 0
+        self.longest = int(self.sizes.max()) if len(terms) else 0
+
+    def __call__(self, shoes: "np.ndarray") -> "np.ndarray":
+        """(shoes × 6) probabilities; `shoes` is (shoes × 10) counts."""
+        shoes = shoes.astype(np.float64)
+        count = len(shoes)
+        n = shoes.sum(axis=1)
+        # falling factorials per rank and per shoe size
+        ff = np.ones((N_RANKS, self.most + 1, count))
+        for k in range(1, self.most + 1):
+            ff[:, k] = ff[:, k - 1] * np.maximum(shoes.T - (k - 1), 0.0)
+        inv = np.ones((self.longest + 1, count))
+        for m in range(1, self.longest + 1):
+            left = n - (m - 1)
+            inv[m] = np.where(left > 0, inv[m - 1] / np.where(left > 0, left, 1.0), 0.0)
+        out = np.zeros((6, count))
+        for t in range(len(self.orders)):
+            term = self.orders[t] * inv[self.sizes[t]]
+            e = self.exponents[t]
+            for c in np.nonzero(e)[0]:
+                term = term * ff[c, e[c]]
+            out[self.result[t]] += term
+        return out.T
+
+
+_POLYNOMIALS: dict = {}
+
+
+def dealer_polynomial(up: int, hit_soft_17: bool) -> DealerPolynomial:
+    got = _POLYNOMIALS.get((up, hit_soft_17))
+    if got is None:
+        got = _POLYNOMIALS[(up, hit_soft_17)] = DealerPolynomial(up, hit_soft_17)
+    return got
 
 
 class Cross:
-    """C_nn, C_np, C_pp for one split (up card, pair rank, strategy) and one shoe at the split."""
+    """C_nn, C_np, C_pp for one split (up card, pair rank, strategy), for any shoe at the split."""
 
-    def __init__(self, action, up: int, r: int, hit_soft_17: bool, total):
-        self.action = action  # hand (counts) -> STAND | HIT | DOUBLE: the fixed post-split strategy
-        self.up, self.r = up, r
-        self.odds = odds_function(up, hit_soft_17)
-        self.total = total
-        self.one = tuple(1 if k == r else 0 for k in range(N_RANKS))
-        self._dealer: dict = {}
-        self._k_memo: dict = {}
-        self._j_memo: dict = {}
-        self._vec: dict = {}
+    BLOCK = 64  # hands j per block of pairs (memory: about BLOCK × ends pairs at a time)
 
-    def dealer(self, shoe: tuple) -> tuple:
-        got = self._dealer.get(shoe)
-        if got is None:
-            got = self._dealer[shoe] = self.odds(shoe)
-        return got
+    def __init__(self, action, up: int, r: int, hit_soft_17: bool, shoe: tuple):
+        ends = terminals(action, r, shoe)
+        self.drawn = np.array([m for m, _, _, _ in ends], dtype=np.int64).reshape(-1, N_RANKS)
+        self.tag = np.array([t for _, t, _, _ in ends], dtype=bool)
+        self.signs = np.array([s for _, _, s, _ in ends]).reshape(-1, 6) * np.array(
+            [float(o) for _, _, _, o in ends]
+        ).reshape(-1, 1)
+        self.dealer = dealer_polynomial(up, hit_soft_17)
+        self.shift = 6 * np.arange(N_RANKS, dtype=np.int64)
+        self.keys = (self.drawn << self.shift).sum(axis=1)  # a union's counts fit in 6 bits a rank
 
-    def second(self, shoe: tuple) -> tuple:
-        """(non, pair): hand k's E[bet · net · 1{dealer result}] per dealer result, off `shoe`
-        (hand j's cards already out), split by k's second card (not r / r)."""
-        got = self._vec.get(shoe)
-        if got is not None:
-            return got
-        n = sum(shoe)
-        non = [0.0] * 6
-        pair = (0.0,) * 6
-        for c in range(N_RANKS):
-            if not shoe[c]:
-                continue
-            p = shoe[c] / n
-            v = self._k(shoe[:c] + (shoe[c] - 1,) + shoe[c + 1 :], self.one[:c] + (self.one[c] + 1,) + self.one[c + 1 :])
-            if c == self.r:
-                pair = tuple(p * x for x in v)
-            else:
-                for d in range(6):
-                    non[d] += p * v[d]
-        got = self._vec[shoe] = (tuple(non), pair)
-        return got
-
-    def _k(self, shoe: tuple, hand: tuple) -> tuple:
-        key = (shoe, hand)
-        got = self._k_memo.get(key)
-        if got is not None:
-            return got
-        action = self.action(hand)
-        if action == STAND:
-            got = _results(self.total(hand)[0], self.dealer(shoe), 1.0)
-        else:
-            n = sum(shoe)
-            acc = [0.0] * 6
-            for c in range(N_RANKS):
-                if not shoe[c]:
-                    continue
-                p = shoe[c] / n
-                child = hand[:c] + (hand[c] + 1,) + hand[c + 1 :]
-                rest = shoe[:c] + (shoe[c] - 1,) + shoe[c + 1 :]
-                if action == DOUBLE:
-                    v = _results(self.total(child)[0], self.dealer(rest), 2.0)
-                else:
-                    v = self._k(rest, child)
-                for d in range(6):
-                    acc[d] += p * v[d]
-            got = tuple(acc)
-        self._k_memo[key] = got
-        return got
+    def _pairs(self, start: int):
+        """The pairs (j, k) with j in one block, and each pair's weight: the two orders of two
+        hands with the same second card (both not r, both r) are one pair counted twice; a hand
+        whose second card is not r pairs with every hand whose second card is r (C_np)."""
+        count = len(self.tag)
+        j = np.repeat(np.arange(start, min(count, start + self.BLOCK)), count)
+        k = np.tile(np.arange(count), len(j) // count if count else 0)
+        same = self.tag[j] == self.tag[k]
+        keep = (same & (k >= j)) | (~self.tag[j] & self.tag[k])
+        j, k = j[keep], k[keep]
+        weight = np.where((self.tag[j] == self.tag[k]) & (k > j), 2.0, 1.0)
+        kind = self.tag[j].astype(np.int64) + self.tag[k].astype(np.int64)  # 0 nn, 1 np, 2 pp
+        return j, k, weight, kind
 
     def values(self, shoe: tuple) -> tuple[float, float, float]:
         """(C_nn, C_np, C_pp) off `shoe` (the shoe at the split less x cards r, the up card out)."""
-        self._k_memo.clear()
-        self._j_memo.clear()
-        self._vec.clear()
-        n = sum(shoe)
-        nn = np_ = pp = 0.0
+        at = np.array(shoe, dtype=np.int64)
+        count = len(self.tag)
+        if not count:
+            return 0.0, 0.0, 0.0
+        starts = range(0, count, self.BLOCK)
+        # first the dealer's odds once per distinct shoe left after two hands
+        keys = []
+        for start in starts:
+            j, k, _, _ = self._pairs(start)
+            union = self.drawn[j] + self.drawn[k]
+            keys.append((self.keys[j] + self.keys[k])[(union <= at).all(axis=1)])
+        distinct = np.unique(np.concatenate(keys))
+        if not len(distinct):
+            return 0.0, 0.0, 0.0
+        unions = (distinct[:, None] >> self.shift) & 63
+        odds = self.dealer(at - unions)
+        # P(one order of the cards) = ∏_c (S_c)_(u_c) / (N)_(Σu): falling factorials of the shoe
+        most = int(unions.max())
+        ff = np.ones((N_RANKS, most + 1))
+        for i in range(1, most + 1):
+            ff[:, i] = ff[:, i - 1] * np.maximum(at - (i - 1), 0)
+        n = int(at.sum())
+        inv = np.ones(int(unions.sum(axis=1).max()) + 1)
+        for m in range(1, len(inv)):
+            inv[m] = inv[m - 1] / (n - (m - 1))
+        chance = inv[unions.sum(axis=1)]
         for c in range(N_RANKS):
-            if not shoe[c]:
-                continue
-            p = shoe[c] / n
-            hand = self.one[:c] + (self.one[c] + 1,) + self.one[c + 1 :]
-            non, pair = self._j(shoe[:c] + (shoe[c] - 1,) + shoe[c + 1 :], hand)
-            if c == self.r:
-                pp += p * pair
-            else:
-                nn += p * non
-                np_ += p * pair
-        return nn, np_, pp
-
-    def _j(self, shoe: tuple, hand: tuple) -> tuple[float, float]:
-        """E[X_j · X_k · 1{…}] for hand j at `hand` (its cards out of `shoe`), by k's second card."""
-        key = (shoe, hand)
-        got = self._j_memo.get(key)
-        if got is not None:
-            return got
-        action = self.action(hand)
-        if action == STAND:
-            got = self._j_memo[key] = self._final(shoe, self.total(hand)[0], 1.0)
-            return got
-        n = sum(shoe)
-        non = pair = 0.0
-        for c in range(N_RANKS):
-            if not shoe[c]:
-                continue
-            p = shoe[c] / n
-            child = hand[:c] + (hand[c] + 1,) + hand[c + 1 :]
-            rest = shoe[:c] + (shoe[c] - 1,) + shoe[c + 1 :]
-            if action == DOUBLE:
-                a, b = self._final(rest, self.total(child)[0], 2.0)
-            else:
-                a, b = self._j(rest, child)
-            non += p * a
-            pair += p * b
-        got = self._j_memo[key] = (non, pair)
-        return got
-
-    def _final(self, shoe: tuple, best: int, bet: float) -> tuple[float, float]:
-        signs = _signs(best, bet)
-        non, pair = self.second(shoe)
-        return (sum(s * v for s, v in zip(signs, non)), sum(s * v for s, v in zip(signs, pair)))
+            chance = chance * ff[c, unions[:, c]]
+        weighted = odds * chance[:, None]
+        got = np.zeros(3)
+        for start in starts:
+            j, k, weight, kind = self._pairs(start)
+            key = self.keys[j] + self.keys[k]
+            at_key = np.searchsorted(distinct, key)
+            found = distinct[np.minimum(at_key, len(distinct) - 1)] == key
+            at_key, j, k, weight, kind = at_key[found], j[found], k[found], weight[found], kind[found]
+            each = weight * (self.signs[j] * self.signs[k] * weighted[at_key]).sum(axis=1)
+            got += np.bincount(kind, weights=each, minlength=3)
+        return float(got[0]), float(got[1]), float(got[2])
 
 
 def cross_sum(solver, up: int, r: int, policy, most: int) -> float:
@@ -221,7 +251,7 @@ def cross_sum(solver, up: int, r: int, policy, most: int) -> float:
         up,
         r,
         bool(solver.rules["hit_soft_17"]),
-        solver_total,
+        shoe,
     )
     total = 0.0
     f = 1.0  # (R)_x / (N)_x: the first x cards drawn are all r
