@@ -182,6 +182,7 @@ class Cross:
         self.dealer = dealer_polynomial(up, hit_soft_17)
         self.shift = 6 * np.arange(N_RANKS, dtype=np.int64)
         self.keys = (self.drawn << self.shift).sum(axis=1)  # a union's counts fit in 6 bits a rank
+        self.gathered = None
 
     def _pairs(self, start: int):
         """The pairs (j, k) with j in one block, and each pair's weight: the two orders of two
@@ -197,23 +198,33 @@ class Cross:
         kind = self.tag[j].astype(np.int64) + self.tag[k].astype(np.int64)  # 0 nn, 1 np, 2 pp
         return j, k, weight, kind
 
+    def _gather(self) -> None:
+        """Once per split: the distinct unions of two hands' cards, and for each the sum over the
+        pairs of hands that make it of weight · (j's bet · net) · (k's bet · net) per dealer
+        result, by kind (nn, np, pp). The shoe enters only in `values`."""
+        starts = range(0, len(self.tag), self.BLOCK)
+        keys = np.unique(np.concatenate([self.keys[j] + self.keys[k] for j, k, _, _ in map(self._pairs, starts)]))
+        gathered = np.zeros((len(keys) * 3, 6))
+        for start in starts:
+            j, k, weight, kind = self._pairs(start)
+            row = np.searchsorted(keys, self.keys[j] + self.keys[k]) * 3 + kind
+            each = (self.signs[j] * self.signs[k]) * weight[:, None]
+            for d in range(6):
+                gathered[:, d] += np.bincount(row, weights=each[:, d], minlength=len(gathered))
+        self.unions = (keys[:, None] >> self.shift) & 63
+        self.gathered = gathered.reshape(len(keys), 3, 6)
+
     def values(self, shoe: tuple) -> tuple[float, float, float]:
         """(C_nn, C_np, C_pp) off `shoe` (the shoe at the split less x cards r, the up card out)."""
+        if not len(self.tag):
+            return 0.0, 0.0, 0.0
+        if self.gathered is None:
+            self._gather()
         at = np.array(shoe, dtype=np.int64)
-        count = len(self.tag)
-        if not count:
+        fits = (self.unions <= at).all(axis=1)
+        unions, gathered = self.unions[fits], self.gathered[fits]
+        if not len(unions):
             return 0.0, 0.0, 0.0
-        starts = range(0, count, self.BLOCK)
-        # first the dealer's odds once per distinct shoe left after two hands
-        keys = []
-        for start in starts:
-            j, k, _, _ = self._pairs(start)
-            union = self.drawn[j] + self.drawn[k]
-            keys.append((self.keys[j] + self.keys[k])[(union <= at).all(axis=1)])
-        distinct = np.unique(np.concatenate(keys))
-        if not len(distinct):
-            return 0.0, 0.0, 0.0
-        unions = (distinct[:, None] >> self.shift) & 63
         odds = self.dealer(at - unions)
         # P(one order of the cards) = ∏_c (S_c)_(u_c) / (N)_(Σu): falling factorials of the shoe
         most = int(unions.max())
@@ -227,16 +238,7 @@ class Cross:
         chance = inv[unions.sum(axis=1)]
         for c in range(N_RANKS):
             chance = chance * ff[c, unions[:, c]]
-        weighted = odds * chance[:, None]
-        got = np.zeros(3)
-        for start in starts:
-            j, k, weight, kind = self._pairs(start)
-            key = self.keys[j] + self.keys[k]
-            at_key = np.searchsorted(distinct, key)
-            found = distinct[np.minimum(at_key, len(distinct) - 1)] == key
-            at_key, j, k, weight, kind = at_key[found], j[found], k[found], weight[found], kind[found]
-            each = weight * (self.signs[j] * self.signs[k] * weighted[at_key]).sum(axis=1)
-            got += np.bincount(kind, weights=each, minlength=3)
+        got = np.einsum("u,ud,ukd->k", chance, odds, gathered)
         return float(got[0]), float(got[1]), float(got[2])
 
 
