@@ -250,3 +250,16 @@ def test_the_salon_edge_is_the_exact_analysers_figure():
 
     edge = float(bj.edge(preset="salon")["house_edge"])
     assert abs(edge - 0.00402870) < 5e-9, edge
+
+
+def test_the_online_sd_is_the_exact_distributions():
+    # issue #32: the exact distribution of an online round has sd 1.1469; the split hands' cross
+    # terms taken as independent gave 1.13220 (the hands share the dealer's hand and the shoe)
+    from dealing.engine.blackjack import math as bj
+
+    doc = bj.edge(preset="online")
+    sd = float(doc["sd"])
+    assert abs(sd - 1.1469) < 5e-5, sd
+    # the edge and the wager do not depend on the spread
+    assert abs(float(doc["house_edge"]) - 0.00485780358947) < 1e-12
+    assert "sd" not in bj.edge(preset="online", spread=False)
