@@ -163,7 +163,9 @@ class Brute:
         if not todo:
             dealer = self.dealer(shoe, tuple(sorted((self.up, hole))))
             mean = sum((p * bet * self.result(mine, t) for t, p in dealer.items() for mine, bet in done), Fraction(0))
-            square = sum((p * sum(bet * self.result(mine, t) for mine, bet in done) ** 2 for t, p in dealer.items()), Fraction(0))
+            square = sum(
+                (p * sum(bet * self.result(mine, t) for mine, bet in done) ** 2 for t, p in dealer.items()), Fraction(0)
+            )
             return mean, Fraction(sum(bet for _, bet in done)), square
         hand, rest = todo[0], todo[1:]
         n = sum(shoe)

@@ -34,6 +34,7 @@ def solver_total(hand: tuple) -> tuple[int, bool]:
     hard = sum((r + 1) * c for r, c in enumerate(hand))
     return (hard + 10, True) if hand[0] and hard <= 11 else (hard, False)
 
+
 _CROSS: dict = {}
 
 
