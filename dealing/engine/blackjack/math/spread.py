@@ -10,12 +10,15 @@ start r off the shoe at the split less x cards r:
 
     C_ab(x) = E[X_j X_k · 1{j's second card is a} · 1{k's second card is b}],  a, b ∈ {not r, r}
 
-computed exactly here: hand j is played out by the fixed strategy; at each of its final hands
-(its cards known), hand k is played out off the shoe less j's cards, and at each of k's final
-hands the dealer's odds come off the shoe less both hands' cards. The hands' results are then
-multiplied per dealer result, so the covariance through the dealer's total and through the
-depleted shoe are both in it. The coefficients (`cross_coefficients`) count, over the patterns,
-the ordered pairs of hands (non-pair / pair) and the inclusion–exclusion signs.
+computed exactly here. A hand's play depends only on its own cards, so the ways it can end (its
+cards drawn, its second card, its bet, the number of draw orders that lead there) do not depend on
+the shoe (`terminals`); the chance of a deal of both hands and the dealer is a product of falling
+factorials of the shoe over the union of the cards drawn. So C_ab(x) is one sum over pairs of ends
+— gathered once per split by their union — of that chance times the two hands' results multiplied
+per dealer result and the dealer's odds off the shoe less the union: the covariance through the
+dealer's total and through the depleted shoe are both in it. The coefficients
+(`cross_coefficients`) count, over the patterns, the ordered pairs of hands (non-pair / pair) and
+the inclusion–exclusion signs.
 
 Ranks: 0 the ace, 1 … 8 the two to the nine, 9 a ten-value card (dealer.py). Values are floats.
 """
