@@ -137,8 +137,9 @@ class Brute:
 
     # --- the split, dealt card by card -------------------------------------------------------------
 
-    def split(self, r: int) -> tuple[Fraction, Fraction]:
-        """(E[Σ net · 1{no dealer blackjack}], E[Σ wagered · 1{…}]) of splitting r, r."""
+    def split(self, r: int) -> tuple[Fraction, Fraction, Fraction]:
+        """(E[Σ net · 1{no dealer blackjack}], E[Σ wagered · 1{…}], E[(Σ net)² · 1{…}]) of
+        splitting r, r: the square of the box's whole result, all hands against one dealer."""
         self.ties: list = []
         limit = self.rules["max_hands"]
         if r == ACE and not self.rules["resplit_aces"]:
@@ -147,13 +148,14 @@ class Brute:
         self.play = lru_cache(maxsize=None)(self._play)
         shoe = _take(_take(_take(self.full, r), r), self.up)
         n = sum(shoe)
-        mean = wager = Fraction(0)
+        mean = wager = square = Fraction(0)
         for hole in range(10):
             if shoe[hole] and not self._dealer_blackjack(hole):
-                m, w = self.play(_take(shoe, hole), hole, ((r,), (r,)), (), 2)
+                m, w, q = self.play(_take(shoe, hole), hole, ((r,), (r,)), (), 2)
                 mean += Fraction(shoe[hole], n) * m
                 wager += Fraction(shoe[hole], n) * w
-        return mean, wager
+                square += Fraction(shoe[hole], n) * q
+        return mean, wager, square
 
     def _play(self, shoe: tuple, hole: int, todo: tuple, done: tuple, hands: int) -> tuple:
         """Deal and play the hands in `todo` in order (each a tuple of ranks in the order dealt),
@@ -161,23 +163,27 @@ class Brute:
         if not todo:
             dealer = self.dealer(shoe, tuple(sorted((self.up, hole))))
             mean = sum((p * bet * self.result(mine, t) for t, p in dealer.items() for mine, bet in done), Fraction(0))
-            return mean, Fraction(sum(bet for _, bet in done))
+            square = sum(
+                (p * sum(bet * self.result(mine, t) for mine, bet in done) ** 2 for t, p in dealer.items()), Fraction(0)
+            )
+            return mean, Fraction(sum(bet for _, bet in done)), square
         hand, rest = todo[0], todo[1:]
         n = sum(shoe)
         assert n > 0, "the tiny shoe ran out"
-        mean = wager = Fraction(0)
+        mean = wager = square = Fraction(0)
         if len(hand) == 1:
             for c in range(10):
                 if not shoe[c]:
                     continue
                 p = Fraction(shoe[c], n)
                 if c == self.r and hands < self.limit:
-                    m, w = self.play(_take(shoe, c), hole, ((self.r,), (self.r,)) + rest, done, hands + 1)
+                    m, w, q = self.play(_take(shoe, c), hole, ((self.r,), (self.r,)) + rest, done, hands + 1)
                 else:
-                    m, w = self.play(_take(shoe, c), hole, ((self.r, c),) + rest, done, hands)
+                    m, w, q = self.play(_take(shoe, c), hole, ((self.r, c),) + rest, done, hands)
                 mean += p * m
                 wager += p * w
-            return mean, wager
+                square += p * q
+            return mean, wager, square
         action = self.action(hand, hand[0])
         if action == "stand":
             return self.play(shoe, hole, rest, tuple(sorted(done + ((_total(hand)[0], 1),))), hands)
@@ -187,12 +193,13 @@ class Brute:
             p = Fraction(shoe[c], n)
             if action == "double":
                 fin = tuple(sorted(done + ((_total(hand + (c,))[0], 2),)))
-                m, w = self.play(_take(shoe, c), hole, rest, fin, hands)
+                m, w, q = self.play(_take(shoe, c), hole, rest, fin, hands)
             else:
-                m, w = self.play(_take(shoe, c), hole, (hand + (c,),) + rest, done, hands)
+                m, w, q = self.play(_take(shoe, c), hole, (hand + (c,),) + rest, done, hands)
             mean += p * m
             wager += p * w
-        return mean, wager
+            square += p * q
+        return mean, wager, square
 
 
 # ranks: 0 ace, 1 … 8 two to nine, 9 ten-value
@@ -228,12 +235,14 @@ def _cases():
 def test_split_value_equals_the_brute_force(shoe, extra, r, up):
     rules = read_rules("salon", extra)
     brute = Brute(shoe, up, rules)
-    mean, wager = brute.split(r)
+    mean, wager, square = brute.split(r)
     # tiny shoes make exact ties (a hand that loses whatever it does); both sides break them in
     # the order stand, hit, double, so they are allowed here
-    got = Solver(rules, shoe).split(up, r)
+    got = Solver(rules, shoe).split(up, r, spread=True)
     assert abs(got[0] - float(mean)) <= 1e-12, (got[0], float(mean))
     assert abs(got[1] - float(wager)) <= 1e-12, (got[1], float(wager))
+    # the square of the whole box's result: the hands' cross terms through the dealer and the shoe
+    assert abs(got[2] - float(square)) <= 1e-12, (got[2], float(square))
 
 
 def test_the_salon_edge_is_the_exact_analysers_figure():
@@ -243,3 +252,16 @@ def test_the_salon_edge_is_the_exact_analysers_figure():
 
     edge = float(bj.edge(preset="salon")["house_edge"])
     assert abs(edge - 0.00402870) < 5e-9, edge
+
+
+def test_the_online_sd_is_the_exact_distributions():
+    # issue #32: the exact distribution of an online round has sd 1.1469; the split hands' cross
+    # terms taken as independent gave 1.13220 (the hands share the dealer's hand and the shoe)
+    from dealing.engine.blackjack import math as bj
+
+    doc = bj.edge(preset="online")
+    sd = float(doc["sd"])
+    assert abs(sd - 1.1469) < 5e-5, sd
+    # the edge and the wager do not depend on the spread
+    assert abs(float(doc["house_edge"]) - 0.00485780358947) < 1e-12
+    assert "sd" not in bj.edge(preset="online", spread=False)

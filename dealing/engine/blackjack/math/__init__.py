@@ -348,6 +348,7 @@ def round_value(rules: dict, strategy_name: str = "optimal") -> dict:
     policy = chart(rules) if strategy_name == "basic" else None
     payout = PAYOUT[rules["blackjack_pays"]]
     mean = wager = square = 0.0
+    splits: list = []
     for a, b, up, p in deal_probabilities(s.shoe):
         hand = tuple((a == k) + (b == k) for k in range(N_RANKS))
         nb = no_blackjack(up, s.left(up, hand))
@@ -363,21 +364,42 @@ def round_value(rules: dict, strategy_name: str = "optimal") -> dict:
             else:
                 pick = policy.first(hand, up, opts)
             m, w, q = opts[pick]
+            if pick == SPLIT:
+                # the round's square needs the split hands' cross terms too (`round_square`)
+                splits.append((p, up, next(k for k in range(N_RANKS) if hand[k] == 2)))
             m, w, q = m - pbj, w + pbj, q + pbj
         mean += p * m
         wager += p * w
         square += p * q
-    got = _EDGES[key] = {"mean": mean, "wager": wager, "square": square}
+    got = _EDGES[key] = {"mean": mean, "wager": wager, "square": square, "splits": splits}
     return got
 
 
-def edge(rules=None, preset=None, strategy="optimal") -> dict:
+def round_square(rules: dict, strategy_name: str = "optimal") -> float:
+    """E[net²] of one round off the top, exact: `round_value`'s square has each split hand's own
+    square; this adds, for every split the play takes, the cross terms between its hands (they
+    share the dealer's hand and the shoe: spread.py, docs/blackjack-math.md)."""
+    got = round_value(rules, strategy_name)
+    if "exact_square" not in got:
+        s = solver(rules)
+        policy = chart(rules) if strategy_name == "basic" else None
+        square = got["square"]
+        for p, up, r in got["splits"]:
+            own = s.split(up, r, policy)[2]
+            square += p * (s.split(up, r, policy, spread=True)[2] - own)
+        got["exact_square"] = square
+    return got["exact_square"]
+
+
+def edge(rules=None, preset=None, strategy="optimal", spread=True) -> dict:
+    """edge/1. `spread=False` leaves out `sd` (the rule-effects table wants only the edges: the
+    exact spread of the split rounds costs more than the edge itself)."""
     in_force = read_rules(preset, rules)
     if strategy not in ("optimal", "basic"):
         raise QuestionError("strategy", f"--strategy {strategy}: it is optimal or basic.")
     got = round_value(in_force, strategy)
     house = -got["mean"]
-    return {
+    doc = {
         "format": "edge/1",
         "variant": "blackjack",
         "preset": in_force["preset"],
@@ -386,9 +408,12 @@ def edge(rules=None, preset=None, strategy="optimal") -> dict:
         "expected_return": decimal(got["mean"]),
         "wagered": decimal(got["wager"]),
         "edge_per_wagered": decimal(house / got["wager"]),
-        "sd": decimal_sqrt(got["square"] - got["mean"] ** 2),
+        "sd": decimal_sqrt(round_square(in_force, strategy) - got["mean"] ** 2) if spread else None,
         "rules": rules_jsonable(in_force),
     }
+    if not spread:
+        doc.pop("sd")
+    return doc
 
 
 # --- the command line (math/cli.py) ----------------------------------------------------------------

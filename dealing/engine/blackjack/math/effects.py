@@ -41,14 +41,15 @@ RULE_CHANGES = (
 def rule_effects(preset: str = "salon") -> dict:
     """The preset's edge and, for each single change, the edge and its difference from the preset's."""
     base_rules = read_rules(preset, None)
-    base = bj.edge(preset=preset)
-    base_basic = bj.edge(preset=preset, strategy="basic")
+    base = bj.edge(preset=preset, spread=False)
+    base_basic = bj.edge(preset=preset, strategy="basic", spread=False)
     rows = []
     for name, change in RULE_CHANGES:
         rules = read_rules(preset, change)
         same = all(base_rules.get(k) == v for k, v in change.items())
-        optimal = base if same else bj.edge(rules=change, preset=preset)
-        basic = base_basic if same else bj.edge(rules=change, preset=preset, strategy="basic")
+        # the rows need only the edges, not the (dearer) exact sd of the split rounds
+        optimal = base if same else bj.edge(rules=change, preset=preset, spread=False)
+        basic = base_basic if same else bj.edge(rules=change, preset=preset, strategy="basic", spread=False)
         if not same:
             bj.forget(rules)
         rows.append(

@@ -16,6 +16,7 @@ Rank indices: 0 the ace, 1 … 8 the two to the nine, 9 any ten-value card (deal
 from math import comb
 
 from .dealer import ACE, N_RANKS, TEN, DealerOdds, no_blackjack
+from .spread import cross_sum
 
 STAND, HIT, DOUBLE, SPLIT, SURRENDER = "stand", "hit", "double", "split", "surrender"
 ORDER = (STAND, HIT, DOUBLE, SPLIT, SURRENDER)  # also the order that breaks ties
@@ -189,11 +190,13 @@ class Solver:
             out[SURRENDER] = self.surrender(up, hand)
         return out
 
-    def split(self, up: int, r: int, policy=None, most: int | None = None) -> tuple:
+    def split(self, up: int, r: int, policy=None, most: int | None = None, spread: bool = False) -> tuple:
         """Split a pair of rank r, exactly (docs/blackjack-math.md, "The split model"): each hand is
         played by the post-split strategy (`post_split_action`), resplit while fewer than `most`
         hands are out (the rules' max_hands by default; aces only with resplit_aces; the basic chart
-        only where its pair cell says split). The square's cross terms are not exact (see the docs)."""
+        only where its pair cell says split). The square is Σ_k E[X_k²], the hands' own squares;
+        with `spread` it is E[(Σ_k X_k)²], the cross terms added exactly (spread.py): dearer, so
+        only the round's sd asks for it."""
         rules = self.rules
         if most is None:
             most = rules["max_hands"]
@@ -208,7 +211,7 @@ class Solver:
         pairs_left = shoe[r]
         coef_non, coef_pair = split_coefficients(most)
         key = id(policy) if policy is not None else None
-        mean = wager = square = hands = 0.0
+        mean = wager = square = 0.0
         # f = P(the first x cards drawn are all r) = (R)_x / (N)_x
         f = 1.0
         for x in range(max(len(coef_non), len(coef_pair))):
@@ -227,15 +230,8 @@ class Solver:
             mean += f * m
             wager += f * w
             square += f * q
-            # the same sum with every hand's value 1: E[number of hands]
-            p_pair = (pairs_left - x) / (n_all - x)
-            hands += f * (c_non * (1 - p_pair) + c_pair * p_pair)
-        # Σ E[X_k²] above is exact; the cross terms E[X_j X_k] are taken as if the hands were
-        # independent given no dealer blackjack (the hands share the dealer's hand).
-        nb = no_blackjack(up, shoe)
-        if hands > 1:
-            mu = mean / hands / nb
-            square += hands * (hands - 1) * mu * mu * nb
+        if spread:
+            square += cross_sum(self, up, r, policy, most)
         return (mean, wager, square)
 
     def _split_hand_values(self, up: int, r: int, x: int, policy, key) -> tuple:
