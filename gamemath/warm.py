@@ -32,11 +32,18 @@ def steps() -> list[tuple[str, object]]:
     return found
 
 
+class Started:
+    """Whether this process has started its warm-up (it warms once, however often it is asked)."""
+
+    already = False
+
+
 def warm() -> float:
-    """Fill the caches; the seconds it took."""
+    """Fill the caches; the seconds it took. Each step is logged as it starts and as it ends."""
     start = time.perf_counter()
     todo = steps()
     for i, (what, step) in enumerate(todo, 1):
+        log.info("game math warm-up %d/%d: %s …", i, len(todo), what)
         began = time.perf_counter()
         step()
         log.info("game math warm-up %d/%d: %s in %.1f s", i, len(todo), what, time.perf_counter() - began)
@@ -60,10 +67,14 @@ def start_from_env(environ=None) -> str:
     """Warm as `GAMEMATH_WARM` says; what was done ("now", "background" or "no")."""
     environ = os.environ if environ is None else environ
     mode = environ.get("GAMEMATH_WARM", "").lower()
-    if mode in ("1", "true", "yes"):
+    if Started.already or mode not in ("1", "true", "yes", "background"):
+        return "no"
+    if mode != "background":
+        Started.already = True
         warm()
         return "now"
-    if mode == "background" and not reloader_parent(environ=environ):
+    if not reloader_parent(environ=environ):
+        Started.already = True
         log.info("game math warm-up started in the background (%d steps)", len(steps()))
         threading.Thread(target=warm, name="gamemath-warm", daemon=True).start()
         return "background"
