@@ -12,6 +12,8 @@ strategy.py). About a minute of CPU.
   a first `make run`).
 Each step is logged with its place in the whole, so a first run says what it is doing."""
 
+import ctypes
+import gc
 import logging
 import os
 import sys
@@ -48,8 +50,19 @@ def warm() -> float:
         step()
         log.info("game math warm-up %d/%d: %s in %.1f s", i, len(todo), what, time.perf_counter() - began)
     took = time.perf_counter() - start
+    _give_back()
     log.info("game math warmed in %.1f s", took)
     return took
+
+
+def _give_back() -> None:
+    """Hand the memory the solves freed back to the system (glibc keeps it otherwise), so that the
+    serving process holds the figures and the presets' solvers, not the peak of the warm-up."""
+    gc.collect()
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc
+        pass
 
 
 def reloader_parent(argv=None, environ=None) -> bool:
