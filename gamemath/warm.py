@@ -48,11 +48,21 @@ def warm() -> float:
         log.info("game math warm-up %d/%d: %s …", i, len(todo), what)
         began = time.perf_counter()
         step()
-        log.info("game math warm-up %d/%d: %s in %.1f s", i, len(todo), what, time.perf_counter() - began)
+        log.info("game math warm-up %d/%d: %s in %.1f s%s", i, len(todo), what, time.perf_counter() - began, _memory())
     took = time.perf_counter() - start
     _give_back()
-    log.info("game math warmed in %.1f s", took)
+    log.info("game math warmed in %.1f s%s", took, _memory())
     return took
+
+
+def _memory() -> str:
+    """The process's resident memory now and at its peak, where the system tells (Linux)."""
+    try:
+        with open("/proc/self/status") as status:
+            kb = {line.split(":")[0]: int(line.split()[1]) for line in status if line.startswith(("VmRSS", "VmHWM"))}
+    except (OSError, ValueError, IndexError):
+        return ""
+    return f" (process memory {kb.get('VmRSS', 0) // 1024} MB, peak {kb.get('VmHWM', 0) // 1024} MB)"
 
 
 def _give_back() -> None:
