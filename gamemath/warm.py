@@ -48,9 +48,9 @@ def warm() -> float:
         log.info("game math warm-up %d/%d: %s …", i, len(todo), what)
         began = time.perf_counter()
         step()
+        _give_back()  # what the step's solves freed, before the next one solves
         log.info("game math warm-up %d/%d: %s in %.1f s%s", i, len(todo), what, time.perf_counter() - began, _memory())
     took = time.perf_counter() - start
-    _give_back()
     log.info("game math warmed in %.1f s%s", took, _memory())
     return took
 

@@ -2,6 +2,7 @@
 every chain's head (`manage.py checkpoint`): without it the newest demo rounds could be deleted
 unseen until beat's first checkpoint."""
 
+import logging
 import time
 from base64 import b32encode
 
@@ -54,14 +55,21 @@ class Command(BaseCommand):
     def _load(self):
         """The floor, each step's line printed as it comes (a first `make run` says what it is
         doing). The e-mails its findings notify are kept off the console (the development backend
-        prints each one: hundreds of them buried the progress); the notifications stay in the app."""
+        prints each one: hundreds of them buried the progress), and so is each task's success line;
+        the notifications stay in the app."""
         previous = settings.EMAIL_BACKEND
         settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
         held = len(getattr(mail, "outbox", []))
+        # The tasks run in-process without a broker, and Celery logs each one (hundreds): its
+        # warnings still show.
+        tasks = logging.getLogger("celery.app.trace")
+        level = tasks.level
+        tasks.setLevel(max(level, logging.WARNING))
         try:
             result = demo_floor_load(report=self._line)
         finally:
             settings.EMAIL_BACKEND = previous
+            tasks.setLevel(level)
         held = len(getattr(mail, "outbox", [])) - held
         if held:
             self._line(f"{held} notification e-mails of the demo's findings not sent (in the app's notifications)")
