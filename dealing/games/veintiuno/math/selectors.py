@@ -43,3 +43,8 @@ def thresholds(*, suited_twelve_pays: int = 2) -> list[dict]:
 def cached() -> dict[str, int]:
     """How many figures each cache holds (what warming at start-up filled)."""
     return {"edge": _edge.cache_info().currsize, "thresholds": _thresholds.cache_info().currsize}
+
+
+def forget_solves() -> None:
+    """What solving needed and the cached figures do not (veintiuno.forget_solves)."""
+    veintiuno.forget_solves()

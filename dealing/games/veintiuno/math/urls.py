@@ -16,7 +16,11 @@ api = [
 
 
 def warm() -> None:
-    """The special hands' chances, the edge and the thresholds, under the default rule."""
+    """The special hands' chances, the edge and the thresholds, under the default rule; the solves'
+    memos are let go after each (the figures stay cached), so the process holds the figures only."""
     selectors.specials()
+    selectors.forget_solves()
     selectors.edge()
+    selectors.forget_solves()
     selectors.thresholds()
+    selectors.forget_solves()
