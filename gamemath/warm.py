@@ -28,8 +28,12 @@ log = logging.getLogger(__name__)
 
 
 def steps() -> list[tuple[str, object]]:
-    """(what, how) of every warming step, in order: each game's math, then each game's charts."""
-    found = [(f"{game.variant} math", math.load().warm) for game, math in games.filled("math")]
+    """(what, how) of every warming step, in order: each game's math, then each game's charts. The
+    math whose warm-up keeps only its figures (`WARM_LETS_GO` in its urls module: its solves' memos
+    are let go after) comes first, so its peak is not added to the solvers another game keeps."""
+    maths = [(game, math.load()) for game, math in games.filled("math")]
+    maths.sort(key=lambda pair: not getattr(pair[1], "WARM_LETS_GO", False))  # stable: else the registry's order
+    found = [(f"{game.variant} math", module.warm) for game, module in maths]
     found += [(f"{game.variant} strategy charts", strategy.warm) for game, strategy in games.filled("strategy")]
     return found
 
