@@ -110,3 +110,13 @@ def test_make_run_warms_in_the_server_only_and_serves_without_a_reloader():
     warming = [line for line in commands if "GAMEMATH_WARM" in line]
     assert len(warming) == 1 and "uvicorn" in warming[0]
     assert "--reload" not in warming[0] and "runserver" not in recipe
+
+
+def test_the_math_that_lets_its_memos_go_is_warmed_before_the_math_that_keeps_its_solvers():
+    from dealing import games
+
+    names = [what for what, _step in warm.steps()]
+    letting_go = {f"{g.variant} math" for g, m in games.filled("math") if getattr(m.load(), "WARM_LETS_GO", False)}
+    keeping = {f"{g.variant} math" for g, m in games.filled("math")} - letting_go
+    assert letting_go, "a math whose warm-up lets its memos go"
+    assert max(names.index(n) for n in letting_go) < min(names.index(n) for n in keeping)
