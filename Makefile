@@ -35,7 +35,7 @@ $(NATIVE): $(STAMP) $(ENGINE_SOURCES)
 	$(BIN)/python -m dealing.engine native build
 
 $(STAMP): $(LOCKS)
-	@echo "==> installing the locked packages into $(VENV) (once, and after a lock file changes)"
+	@echo "==> installing the $$(cat $(LOCKS) | grep -c '^[A-Za-z0-9].*==') locked packages into $(VENV) (once, and after a lock file changes)"
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --require-hashes --no-deps $(addprefix -r ,$(LOCKS))
 	touch $(STAMP)
@@ -59,8 +59,11 @@ audit-deps: $(STAMP)
 	  $(if $(filter 1,$(AUDIT_DEPS_STRICT)),--strict)
 
 # DEBUG=1: the demo floor's users (password "demo") are for a development machine only.
-# The game math (about a minute of CPU) is solved once, in the serving process, while a person
-# logs in; each step is logged ("game math warm-up n/m").
+# Each step says what it does as it starts: the demo floor each of its loaders (rounds per table,
+# days, audit chunks), the server each step of the game math ("game math warm-up n/m: … "). The game
+# math (one to two minutes of CPU) is solved once, in the serving process (no reloader: uvicorn
+# without --reload; GAMEMATH_WARM only on its line), while a person logs in. The whole run peaks
+# under 1.5 GB (docs/benchmarks.md, "The first make run").
 run: install
 	@echo "==> migrating the database"
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput

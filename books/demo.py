@@ -37,7 +37,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino import services as casino_services
-from casino.demo import DEMO_PASSWORD
+from casino.demo import DEMO_PASSWORD, progress
 from casino.models import Pit, Table
 from casino.roles import DEALER
 from dealing import chain, engine, hooks
@@ -115,6 +115,7 @@ def books_demo_load() -> list[str]:
     created = []
     ids = []
     with transaction.atomic():
+        progress(f"  simulating {POOL} rounds a table at {', '.join(TABLES)} (played by the game math)")
         pools = {t.name: _pool(t, dealers["dealer1"], rng) for t in tables}
         sweet = {t.name: _sweet_pool(t, dealers[SWEETHEART], rng) for t in tables}
         today = timezone.localdate()
@@ -127,7 +128,10 @@ def books_demo_load() -> list[str]:
                     who = DEALERS[(d * len(SHIFT_STARTS) * len(tables) + s * len(tables) + k) % len(DEALERS)]
                     begin = dt.datetime.combine(day, start, tzinfo=zone) + dt.timedelta(minutes=rng.uniform(0, 30))
                     plan.append((table, dealers[who[0]], who[4], begin))
-        for table, dealer, seconds, begin in plan:
+        sessions = len(SHIFT_STARTS) * len(tables)
+        for k, (table, dealer, seconds, begin) in enumerate(plan):
+            if k % sessions == 0:
+                progress(f"  day {k // sessions + 1}/{n_days} at {', '.join(TABLES)}: {len(ids)} rounds so far")
             ids += _session(
                 table, dealer, seconds, begin, per_session, pools[table.name], sweet[table.name], rng, mistakes=True
             )
@@ -135,12 +139,15 @@ def books_demo_load() -> list[str]:
             f"{len(ids)} rounds of {n_days} days at {', '.join(TABLES)} by {len(DEALERS)} dealers "
             f"({SWEETHEART} favouring {SWEETHEART_PLAYER} on box {SWEETHEART_BOX})"
         )
+        progress(f"  {COUNTER_TABLE}: {n_days} days of {COUNTER_SHOES} shoes ({COUNTER} counting cards)")
         counted = _counter_table(pit, dealers[COUNTER_DEALER], n_days, today, zone, rng)
         ids += counted
         created.append(f"{len(counted)} rounds at {COUNTER_TABLE} ({COUNTER} counting cards)")
-    _audit(ids)
+    _audit(ids, say=True)
+    progress(f"  the short float at {SHORT_TABLE}")
     created.append(_short_float(tables[0], dealers["dealer2"], boss, pools[tables[0].name], rng))
     # The scan the beat runs each morning, so the demo's signals page shows the sweetheart dealer at once.
+    progress("  the daily integrity scan")
     scan = signals_scan_daily()
     created.append(f"{len(scan.created)} integrity signals from the daily scan of {scan.date_from} to {scan.date_to}")
     return created
@@ -379,10 +386,12 @@ def _write(table, dealer, plan, *, decks: int = 8, shoe_starts: set[int] | None 
     return ids
 
 
-def _audit(ids: list[int]) -> None:
+def _audit(ids: list[int], *, say: bool = False) -> None:
     from audit.services import rounds_audit
 
     for k in range(0, len(ids), 500):
+        if say:
+            progress(f"  auditing rounds {k + 1}–{min(k + 500, len(ids))} of {len(ids)}")
         rounds_audit(round_ids=ids[k : k + 500])
 
 

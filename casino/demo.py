@@ -6,6 +6,7 @@ The apps above the floor add their demo data through `register_loader` (dealing:
 incidents; ledger: a game night), so the floor imports none of them.
 """
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -66,10 +67,28 @@ DEMO_TOTP_USERS = tuple(
 _loaders: dict[str, tuple[int, str, Callable[[], list[str]]]] = {}
 
 
+class _Progress:
+    """Where the loaders' progress lines go while `demo_floor_load` runs (the command's output)."""
+
+    report: Callable[[str], None] | None = None
+
+
+def progress(line: str) -> None:
+    """A line of progress from a step of the demo floor (the command prints it at once, so a first
+    `make run` says what it is doing); nothing outside a load that reports."""
+    if _Progress.report is not None:
+        _Progress.report(line)
+
+
 def register_loader(name: str, loader: Callable[[], list[str]], *, order: int = 100) -> None:
     """Load `loader`'s part of the demo floor after the floor itself, in `order` (re-registering
     a name replaces it). dealing loads its rounds at 10, the ledger its game night at 20."""
     _loaders[name] = (order, name, loader)
+
+
+def unregister_loader(name: str) -> None:
+    """Forget a loader registered under `name` (nothing if there is none)."""
+    _loaders.pop(name, None)
 
 
 @dataclass
@@ -78,9 +97,19 @@ class DemoResult:
     unchecked_rules: list[str] = field(default_factory=list)
 
 
+def demo_floor_load(report: Callable[[str], None] | None = None) -> DemoResult:
+    """Load what is missing; `report` gets a line as each step starts and as it finishes."""
+    _Progress.report = report
+    try:
+        return _load()
+    finally:
+        _Progress.report = None
+
+
 @transaction.atomic
-def demo_floor_load() -> DemoResult:
+def _load() -> DemoResult:
     result = DemoResult()
+    progress("demo floor: pits, tables and users")
     pits = {}
     for name, description in PITS:
         pit = Pit.objects.filter(name=name).first()
@@ -125,8 +154,17 @@ def demo_floor_load() -> DemoResult:
 
     # What the apps above the floor add (shoes, rounds, incidents, a game night), each loader
     # idempotent like the steps above; casino imports none of them (register_loader).
-    for _order, _name, loader in sorted(_loaders.values(), key=lambda entry: entry[:2]):
-        result.created.extend(loader())
+    for what in result.created:
+        progress(f"  created {what}")
+    loaders = sorted(_loaders.values(), key=lambda entry: entry[:2])
+    for step, (_order, name, loader) in enumerate(loaders, 1):
+        progress(f"demo floor {step}/{len(loaders)}: {name} …")
+        began = time.perf_counter()
+        created = loader()
+        for what in created:
+            progress(f"  created {what}")
+        progress(f"demo floor {step}/{len(loaders)}: {name} done in {time.perf_counter() - began:.1f} s")
+        result.created.extend(created)
     return result
 
 

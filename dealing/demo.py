@@ -13,7 +13,7 @@ from decimal import Decimal
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from casino import house_rules
+from casino import demo, house_rules
 from casino.models import Table
 from dealing import engine, games, hooks, services
 
@@ -54,6 +54,7 @@ def dealing_demo_load() -> list[str]:
             ):
                 continue
             rng = random.Random(f"{SEED}-{name}")
+            demo.progress(f"  dealing {rounds} demo rounds at {name}")
             dealt = games.get(table.variant).slot("demo")(table, people["dealer1"], rng, rounds)
             created.append(f"{dealt} demo rounds at {name}")
         created += _incidents(people)

@@ -479,3 +479,48 @@ def test_the_felt_shows_the_totals_whose_turn_it_is_and_one_key_clears_the_stake
     Keys(page)("s")
     page.wait_for_selector("#term-boxes li:nth-child(2)[aria-current=step]")
     assert page.locator("#term-boxes li:nth-child(2) .term-total").inner_text() == "4"  # a king counts 4
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_the_draft_states_pass_axe_and_fit_the_window(browser_page, live_server, make_user, floor, language):
+    """The two states of the round kept on the server: a round resumed from its draft after a reload,
+    and the offer to take over a round another terminal holds. At each width axe finds nothing
+    serious or critical and nothing is wider than the window (the other states: the test above)."""
+    dealer = make_user(DEALER, pits=[floor.pit_a], username="dealer1")
+    make_user(DEALER, pits=[floor.pit_a], username="dealer2")
+    table = floor.table_a
+    previous_round(table, dealer, [{"id": "1a", "box": 1, "ante": 100}], [])
+    problems = []
+
+    def check(page, state):
+        for width in STATE_WIDTHS:
+            page.set_viewport_size({"width": width, "height": 900})
+            page.evaluate(AXE)
+            found = page.evaluate(RUN)
+            if found:
+                problems.append((state, width, found))
+            wide = page.evaluate(OVERFLOW)
+            if wide:
+                problems.append((state, width, wide))
+
+    first = browser_page
+    log_in(first, "dealer1")
+    first.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}])
+    first.goto(f"/tables/{table.name}/terminal/")
+    first.wait_for_selector("#term-moves li")
+    Keys(first)("9", "7", "Enter", "t")  # the deal, the Bet as before, box 1 hits a ten
+    until_kept(table, 5)
+    first.reload()  # the round in progress, resumed from the server's draft
+    first.wait_for_selector("#term-boxes:has-text('19')")
+    check(first, "resumed")
+
+    context = first.context.browser.new_context(base_url=live_server.url)
+    context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}])
+    second = context.new_page()
+    second.set_default_timeout(15_000)
+    log_in(second, "dealer2")
+    second.goto(f"/tables/{table.name}/terminal/")
+    second.wait_for_selector("#term-held:not([hidden])")  # the offer to take the round over
+    check(second, "held elsewhere")
+    context.close()
+    assert not problems, problems

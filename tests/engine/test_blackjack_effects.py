@@ -63,3 +63,21 @@ def test_insurance_is_worse_with_tens_in_the_hand():
     values = [Decimal(r["insurance"]) for r in doc["rows"]]
     assert values[0] > values[1] > values[2] and all(v < 0 for v in values)
     assert not doc["even_money_best"] and Decimal(doc["even_money"]) == 1
+
+
+def test_a_rule_set_tried_and_forgotten_leaves_no_dealer_odds_behind():
+    """The rule-effects table solves a rule set, keeps its edge and forgets the solve: the dealer
+    odds its shoes added go too (kept, another deck count's and the other dealer rule's odds held
+    most of a warmed server's memory), and the same edge comes back when it is solved again."""
+    from dealing.engine.blackjack.math.question import read_rules
+    from dealing.engine.blackjack.math.solver import dealer_marks
+
+    change = {"decks": 1, "hit_soft_17": True}
+    before = dealer_marks()
+    first = bj.edge(rules=change, preset="salon")
+    grown = dealer_marks()
+    assert grown.get(True, 0) > before.get(True, 0)
+    bj.forget(read_rules("salon", change), before)
+    assert dealer_marks() == before
+    bj.clear_cache()  # the edges too, so the rule set is solved again from its dealer odds
+    assert bj.edge(rules=change, preset="salon") == first

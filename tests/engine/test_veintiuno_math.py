@@ -266,3 +266,16 @@ def test_the_cli_refuses_a_question_it_cannot_answer_in_one_line(args, words):
 def test_the_specials_trillona_without_the_bank_equals_the_rounds_tally():
     # The specials table counts the player's draws alone (the bank's cards are exchangeable).
     assert vm.trillona_played(16) == vm.round_distribution(16, vm.BANK_STANDS, 2, 1)["trillona"] > 0
+
+
+def test_forgetting_the_solves_keeps_every_figure():
+    """A warmed web process lets the orderings' memos go (vm.forget_solves): the round distributions
+    solved stay, and a rule set solved again from nothing gives the same figures."""
+    before = vm.expected_return(15, 17, 2)
+    solved = vm.round_distribution.cache_info().currsize
+    vm.forget_solves()
+    assert vm.round_distribution.cache_info().currsize == solved
+    assert vm.expected_return(15, 17, 2) == before
+    vm.round_distribution.cache_clear()
+    vm.forget_solves()
+    assert vm.expected_return(15, 17, 2) == before

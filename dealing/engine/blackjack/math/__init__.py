@@ -43,6 +43,7 @@ from .solver import (
     Solver,
     can_double,
     deal_probabilities,
+    forget_dealers_since,
     natural,
     total,
 )
@@ -69,11 +70,16 @@ def clear_cache() -> None:
     _EDGES.clear()
 
 
-def forget(rules: dict) -> None:
+def forget(rules: dict, dealer_marks: dict[bool, int] | None = None) -> None:
     """Drop the full-shoe solver of a rule set (its edge and chart stay cached): a solve holds
-    about 100 MB of memo, so the rule-effects table keeps only the figures of the rule sets it tries."""
+    about 100 MB of memo, so the rule-effects table keeps only the figures of the rule sets it tries.
+    With `dealer_marks` (solver.dealer_marks() taken before the rule set was solved) the dealer odds
+    its shoes added go too: another deck count's shoes, or the other dealer rule's whole memo, are
+    never asked again by the presets, and kept they held most of a warmed process's memory."""
     key = (rules_key(rules), tuple(full_shoe(rules["decks"])))
     _FULL.pop(key, None)
+    if dealer_marks is not None:
+        forget_dealers_since(dealer_marks)
 
 
 def solver(rules: dict, removed: tuple = (0,) * N_RANKS) -> Solver:

@@ -19,6 +19,7 @@ most ~2,000 positive terms, so each probability carries a relative error below 1
 """
 
 from collections import Counter
+from itertools import islice
 
 RESULTS = ("17", "18", "19", "20", "21", "bust")
 N_RANKS = 10
@@ -131,3 +132,8 @@ class DealerOdds:
 
     def __len__(self) -> int:
         return len(self._memo)
+
+    def forget_since(self, size: int) -> None:
+        """Drop the odds memoised after the memo held `size` (a dict keeps its order of insertion)."""
+        for key in list(islice(self._memo, size, None)):
+            del self._memo[key]

@@ -16,7 +16,7 @@ from fractions import Fraction
 from .. import math as bj
 from .dealer import ACE, TEN
 from .question import PAYOUT, decimal, read_rules
-from .solver import DOUBLE, HIT, SPLIT, STAND, can_double, total
+from .solver import DOUBLE, HIT, SPLIT, STAND, can_double, dealer_marks, total
 
 # (what changes, the house rules that change it); the first row is the preset itself.
 RULE_CHANGES = (
@@ -47,11 +47,12 @@ def rule_effects(preset: str = "salon") -> dict:
     for name, change in RULE_CHANGES:
         rules = read_rules(preset, change)
         same = all(base_rules.get(k) == v for k, v in change.items())
+        marks = dealer_marks()
         # the rows need only the edges, not the (dearer) exact sd of the split rounds
         optimal = base if same else bj.edge(rules=change, preset=preset, spread=False)
         basic = base_basic if same else bj.edge(rules=change, preset=preset, strategy="basic", spread=False)
         if not same:
-            bj.forget(rules)
+            bj.forget(rules, marks)
         rows.append(
             {
                 "rule": name,

@@ -32,6 +32,20 @@ def dealer_odds(hit_soft_17: bool) -> DealerOdds:
     return got
 
 
+def dealer_marks() -> dict[bool, int]:
+    """How many odds each dealer rule's memo holds now (`forget_dealers_since` goes back to it)."""
+    return {rule: len(odds) for rule, odds in _DEALERS.items()}
+
+
+def forget_dealers_since(marks: dict[bool, int]) -> None:
+    """Drop the dealer odds memoised since `marks`, and the memo of a dealer rule that had none."""
+    for rule in list(_DEALERS):
+        if rule in marks:
+            _DEALERS[rule].forget_since(marks[rule])
+        else:
+            del _DEALERS[rule]
+
+
 _TOTALS: dict = {}
 
 

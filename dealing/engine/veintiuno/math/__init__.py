@@ -388,6 +388,17 @@ def grid(rules=None, thresholds=range(12, 21), banks=range(15, 21)) -> list[dict
     ]
 
 
+def forget_solves(*, players_only: bool = False) -> None:
+    """Drop the memos of the orderings (the bank's and the player's draws, the chase): the round
+    distributions solved with them stay cached, so only a rule set not solved yet pays for them
+    again. They hold big integers for every composition of the pack — kept after a warm-up they
+    held some 900 MB of a web process for figures already in its caches. `players_only`: the
+    player's draws alone, which are kept per drawing threshold and never asked again at another
+    (the bank's serve every threshold)."""
+    for memo in (_player,) if players_only else (_bank, _player, _chase):
+        memo.cache_clear()
+
+
 def expected_return(
     threshold: int = THRESHOLD, bank_stands: int = BANK_STANDS, suited_pays: int = 2, packs: int = 1
 ) -> Fraction:

@@ -23,11 +23,15 @@ def _edge(suited_twelve_pays: int) -> dict:
 
 @lru_cache(maxsize=16)
 def _thresholds(suited_twelve_pays: int) -> tuple:
-    return tuple(
-        veintiuno.grid(
-            {"suited_twelve_pays": suited_twelve_pays}, thresholds=THRESHOLDS, banks=(veintiuno.BANK_STANDS,)
+    # One threshold at a time, the player's draws let go after each: they are kept per threshold,
+    # and all nine together held most of the memory of solving them.
+    rows = []
+    for threshold in THRESHOLDS:
+        rows += veintiuno.grid(
+            {"suited_twelve_pays": suited_twelve_pays}, thresholds=(threshold,), banks=(veintiuno.BANK_STANDS,)
         )
-    )
+        veintiuno.forget_solves(players_only=True)
+    return tuple(rows)
 
 
 def edge(*, suited_twelve_pays: int = 2) -> dict:
@@ -43,3 +47,8 @@ def thresholds(*, suited_twelve_pays: int = 2) -> list[dict]:
 def cached() -> dict[str, int]:
     """How many figures each cache holds (what warming at start-up filled)."""
     return {"edge": _edge.cache_info().currsize, "thresholds": _thresholds.cache_info().currsize}
+
+
+def forget_solves() -> None:
+    """What solving needed and the cached figures do not (veintiuno.forget_solves)."""
+    veintiuno.forget_solves()
