@@ -56,13 +56,13 @@ class Notification(models.Model):
     def title(self) -> str:
         from .kinds import title
 
-        return title(self.kind, self.params)
+        return str(title(self.kind, self.params))  # a plain string: a lazy one cannot be sent as JSON
 
     @property
     def text(self) -> str:
         from .kinds import text
 
-        return text(self.kind, self.params)
+        return str(text(self.kind, self.params))
 
 
 class Preference(models.Model):

@@ -5,11 +5,12 @@ page missed, it reads when it reconnects."""
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from casino.roles import AUDITOR, DEALER, PIT_BOSS
 from live.models import LiveEvent
 from notifications import services
-from notifications.kinds import Kind
+from notifications.kinds import Kind, title
 from notifications.models import Notification, Preference
 from tests.live.streams import live_events, read_stream, status
 
@@ -105,3 +106,26 @@ def test_every_page_of_a_pit_boss_streams_and_a_dealers_does_not(make_user, floo
         html = page.get(reverse("notifications:list")).content.decode()
         assert ('id="live-stream"' in html) is streams
         assert "notifications/notifications.js" in html  # the bell of both
+
+
+def test_a_checkpoint_that_failed_reaches_the_auditors_page_in_his_language(make_user, floor, settings):
+    """Its title is a sentence without facts (no formatting made it a plain string): it is pushed
+    as the recipient reads it, not lost to a lazy translation the stream cannot encode."""
+    settings.LIVE_REDIS_URL = ""
+    auditor = make_user(AUDITOR)
+    Preference.objects.create(user=auditor, language="ru")
+
+    def fail():
+        services.notify(
+            kind=Kind.CHAIN_FAILED,
+            recipients=[auditor],
+            params={"check": "checkpoint", "message": "disk full"},
+            key="checkpoint-1",
+        )
+
+    _, blocks = read_stream(auditor, during=fail, wait_for=1)
+    [pushed] = notifications(blocks)
+    with translation.override("ru"):
+        expected = str(title(Kind.CHAIN_FAILED, {"check": "checkpoint"}))
+    assert pushed["data"]["title"] == expected and expected != "A checkpoint could not be written"
+    assert pushed["data"]["text"] == "disk full"
