@@ -329,6 +329,13 @@ class StandardSetApi(APIView):
         request=InputSerializer,
         responses={201: StandardOutputSerializer},
         summary="Set the certification standard of a game (replaces the one in force)",
+        examples=[
+            OpenApiExample(
+                "Ochko payout: 20 rounds in a row at 95%",
+                value={"variant": "ochko", "kind": "payout", "rounds_in_row": 20, "min_accuracy": "95.00"},
+                request_only=True,
+            )
+        ],
     )
     def post(self, request):
         serializer = self.InputSerializer(data=request.data)

@@ -125,7 +125,7 @@ class SessionCreateApi(APIView):
         examples=[
             OpenApiExample(
                 "A night of three players",
-                value={"table": "Casa-21", "name": "Friday", "players": ["Ana", "Luis", "Marta"], "unit": "5"},
+                value={"table": "Casa-21", "name": "Friday", "players": ["Ana", "Luis", "Marta"], "unit": 5},
                 request_only=True,
             )
         ],
