@@ -68,7 +68,7 @@ class SessionListApi(APIView):
         rounds = serializers.IntegerField(source="round_count")
         first_bank = serializers.CharField()
         started_at = serializers.DateTimeField(source="created_at")
-        ended_at = serializers.DateTimeField()
+        ended_at = serializers.DateTimeField(allow_null=True)  # null while the night is played
 
         def get_players(self, session) -> list[str]:
             return [p.name for p in session.players.all()]
