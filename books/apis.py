@@ -7,7 +7,8 @@ as decimal strings; counts are {denomination: number of chips}.
     POST shifts/open/                           the dealer's opening count {table, counts, total?}
     GET  shifts/<id>/                           the shift's books: counts, events, figures
     POST shifts/<id>/sign/                      a pit boss signs the opening count
-    POST shifts/<id>/transfers/                 request a fill or credit {kind, counts, total?}
+    POST shifts/<id>/transfers/                 request a fill or credit {kind, counts, total?}; the books
+                                                and `event`, the new request's id
     POST shifts/<id>/transfers/<event>/approve/ a pit boss approves it (not the requester)
     POST shifts/<id>/transfers/<event>/receive/ counted in at the table {counts}
     POST shifts/<id>/cash/                      chips sold or cash to the drop box {kind, amount}
@@ -19,7 +20,7 @@ as decimal strings; counts are {denomination: number of chips}.
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -38,6 +39,11 @@ from .models import FloatEvent
 
 COUNTS_HELP = 'Chips by denomination, e.g. {"100": 20, "500": 4}; denominations the table does not use are refused.'
 TOTAL_HELP = "Optional: what the chips add up to; a count that does not add up to it is refused."
+
+
+def _example(summary: str, value: dict) -> OpenApiExample:
+    """A request body as a client sends it (the chips of the demo floor's tables)."""
+    return OpenApiExample(summary, value=value, request_only=True)
 
 
 def _books(shift, code=status.HTTP_200_OK) -> Response:
@@ -104,7 +110,11 @@ class ShiftOpenApi(APIView):
         counts = serializers.DictField(help_text=COUNTS_HELP)
         total = serializers.CharField(required=False, allow_blank=True, help_text=TOTAL_HELP)
 
-    @extend_schema(request=InputSerializer, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(
+        request=InputSerializer,
+        responses={201: OpenApiTypes.OBJECT},
+        examples=[_example("An opening count", {"table": "R-1", "counts": {"100": 20, "500": 4}, "total": "4000"})],
+    )
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -143,16 +153,21 @@ class TransferRequestApi(_ShiftWrite):
         counts = serializers.DictField(help_text=COUNTS_HELP)
         total = serializers.CharField(required=False, allow_blank=True, help_text=TOTAL_HELP)
 
-    @extend_schema(request=InputSerializer, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(
+        request=InputSerializer,
+        responses={201: OpenApiTypes.OBJECT},
+        examples=[_example("A fill", {"kind": "fill", "counts": {"100": 10}, "total": "1000"})],
+    )
     def post(self, request, pk: int):
         shift = shift_for(request.user, pk)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        services.transfer_request(
+        event = services.transfer_request(
             shift=shift, kind=v["kind"], counts=v["counts"], total=v.get("total"), requested_by=request.user
         )
-        return _books(shift, status.HTTP_201_CREATED)
+        # The shift's books, and the new request's id: the event a pit boss approves and the table receives.
+        return Response({**selectors.shift_books(shift).as_dict(), "event": event.pk}, status=status.HTTP_201_CREATED)
 
 
 def _event(user, pk: int, event: int) -> FloatEvent:
@@ -179,7 +194,11 @@ class TransferReceiveApi(_ShiftWrite):
     class InputSerializer(KnownFields):
         counts = serializers.DictField(help_text="The chips counted in (a fill) or out (a credit): what was approved.")
 
-    @extend_schema(request=InputSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=InputSerializer,
+        responses=OpenApiTypes.OBJECT,
+        examples=[_example("The chips of a fill counted in", {"counts": {"100": 10}})],
+    )
     def post(self, request, pk: int, event: int):
         one = _event(request.user, pk, event)
         data = self.InputSerializer(data=request.data)
@@ -194,7 +213,11 @@ class CashApi(_ShiftWrite):
         kind = serializers.ChoiceField(choices=[(k.value, k.label) for k in CASH_KINDS])
         amount = serializers.CharField(help_text='A positive amount with at most 2 decimals, e.g. "2500".')
 
-    @extend_schema(request=InputSerializer, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(
+        request=InputSerializer,
+        responses={201: OpenApiTypes.OBJECT},
+        examples=[_example("Chips sold for cash", {"kind": "chips_sold", "amount": "2500"})],
+    )
     def post(self, request, pk: int):
         shift = shift_for(request.user, pk)
         data = self.InputSerializer(data=request.data)
@@ -214,7 +237,11 @@ class ClosingCountApi(_ShiftWrite):
         counts = serializers.DictField(help_text=COUNTS_HELP)
         total = serializers.CharField(required=False, allow_blank=True, help_text=TOTAL_HELP)
 
-    @extend_schema(request=InputSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=InputSerializer,
+        responses=OpenApiTypes.OBJECT,
+        examples=[_example("A closing count", {"counts": {"100": 22, "500": 4}, "total": "4200"})],
+    )
     def post(self, request, pk: int):
         shift = shift_for(request.user, pk)
         data = self.InputSerializer(data=request.data)
@@ -235,7 +262,11 @@ class ExplainApi(_ShiftWrite):
     class InputSerializer(KnownFields):
         text = Text(max_length=4000, lines=True)
 
-    @extend_schema(request=InputSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=InputSerializer,
+        responses=OpenApiTypes.OBJECT,
+        examples=[_example("An explanation", {"text": "Two 100 chips paid twice on box 3; the player returned them."})],
+    )
     def post(self, request, pk: int):
         shift = shift_for(request.user, pk)
         data = self.InputSerializer(data=request.data)

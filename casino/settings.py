@@ -451,7 +451,11 @@ SPECTACULAR_SETTINGS = {
         "SignalStatusEnum": "books.models.SignalStatus",
     },
     # 415 (JSON only) and 503 (database or broker down) on the operations that may answer them.
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "casino.schema.add_common_responses"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "casino.schema.add_common_responses",
+        "casino.schema_links.add_links",
+    ],
 }
 
 # --- logging: everything to the console, where the process manager collects it --------------

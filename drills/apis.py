@@ -4,7 +4,7 @@ One class per operation with its own small serializers, as in casino/apis.py. Th
 same services and selectors. Business errors leave as ``{"message", "extra"}`` (casino/exception_handlers.py).
 """
 
-from drf_spectacular.utils import extend_schema, extend_schema_serializer, inline_serializer
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_serializer, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -78,7 +78,21 @@ class DrillStartApi(APIView):
             "leave|take}.",
         )
 
-    @extend_schema(request=InputSerializer, responses={201: DrillOutputSerializer}, summary="Start a drill")
+    @extend_schema(
+        request=InputSerializer,
+        responses={201: DrillOutputSerializer},
+        summary="Start a drill",
+        examples=[
+            OpenApiExample(
+                "A blackjack payout drill",
+                value={"variant": "blackjack", "preset": "salon", "kind": "payout", "rounds": 5},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "An ochko procedure drill", value={"variant": "ochko", "kind": "procedure"}, request_only=True
+            ),
+        ],
+    )
     def post(self, request):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -315,6 +329,13 @@ class StandardSetApi(APIView):
         request=InputSerializer,
         responses={201: StandardOutputSerializer},
         summary="Set the certification standard of a game (replaces the one in force)",
+        examples=[
+            OpenApiExample(
+                "Ochko payout: 20 rounds in a row at 95%",
+                value={"variant": "ochko", "kind": "payout", "rounds_in_row": 20, "min_accuracy": "95.00"},
+                request_only=True,
+            )
+        ],
     )
     def post(self, request):
         serializer = self.InputSerializer(data=request.data)

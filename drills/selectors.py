@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Max, QuerySet, Sum
+from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.http import Http404
 
-from casino.roles import PIT_BOSS, TRAINEE
+from casino.roles import PIT_BOSS, TRAINEE, has_role
 from casino.scope import RowScope, Who, restrict
 
 from . import scoring
@@ -29,8 +29,12 @@ TRAINEES = RowScope(pit="staff__pits", owner="pk", view=Who(pits=(PIT_BOSS,), ow
 
 
 def trainees_visible(*, user) -> QuerySet:
-    """The trainees whose drills `user` may read."""
-    return restrict(get_user_model().objects.filter(groups__name=TRAINEE), user, scope=TRAINEES)
+    """The trainees whose drills `user` may read: the trainee group's members, and the user himself
+    when he may train (a superuser holds every role: the drills he starts are his to play)."""
+    trainees = Q(groups__name=TRAINEE)
+    if getattr(user, "pk", None) is not None and has_role(user, TRAINEE):
+        trainees |= Q(pk=user.pk)
+    return restrict(get_user_model().objects.filter(trainees).distinct(), user, scope=TRAINEES)
 
 
 def drills_visible(*, user) -> QuerySet:

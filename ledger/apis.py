@@ -12,7 +12,13 @@ small serializers; services write, selectors read, `casino.exception_handlers` r
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, extend_schema_serializer
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -62,7 +68,7 @@ class SessionListApi(APIView):
         rounds = serializers.IntegerField(source="round_count")
         first_bank = serializers.CharField()
         started_at = serializers.DateTimeField(source="created_at")
-        ended_at = serializers.DateTimeField()
+        ended_at = serializers.DateTimeField(allow_null=True)  # null while the night is played
 
         def get_players(self, session) -> list[str]:
             return [p.name for p in session.players.all()]
@@ -113,7 +119,17 @@ class SessionCreateApi(APIView):
             "Left out, the cards are dealt here from a shuffled 40-card pack.",
         )
 
-    @extend_schema(request=InputSerializer, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(
+        request=InputSerializer,
+        responses={201: OpenApiTypes.OBJECT},
+        examples=[
+            OpenApiExample(
+                "A night of three players",
+                value={"table": "Casa-21", "name": "Friday", "players": ["Ana", "Luis", "Marta"], "unit": 5},
+                request_only=True,
+            )
+        ],
+    )
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -189,7 +205,11 @@ class SessionEndApi(APIView):
         reason = serializers.ChoiceField(choices=EndReason.choices, default=EndReason.AGREEMENT)
         note = Text(required=False, allow_blank=True, max_length=2000, lines=True)
 
-    @extend_schema(request=InputSerializer, responses={200: OpenApiTypes.OBJECT, **errors(400, 404, 409)})
+    @extend_schema(
+        request=InputSerializer,
+        responses={200: OpenApiTypes.OBJECT, **errors(400, 404, 409)},
+        examples=[OpenApiExample("Settled by agreement", value={"reason": "agreement"}, request_only=True)],
+    )
     def post(self, request, pk: int):
         session = session_for(request.user, pk, run=True)
         data = self.InputSerializer(data=request.data)

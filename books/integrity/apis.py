@@ -8,7 +8,7 @@ refusal rendered as ``{"message", "extra"}`` by `casino.exception_handlers`.
 
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -105,7 +105,17 @@ class SignalReviewApi(APIView):
         note = _Note(max_length=services.MAX_NOTE, lines=True, help_text="Why: required.")
 
     # 409: the signal was reviewed already (by someone else, a moment ago).
-    @extend_schema(request=InputSerializer, responses={200: SignalSerializer, **errors(409)})
+    @extend_schema(
+        request=InputSerializer,
+        responses={200: SignalSerializer, **errors(409)},
+        examples=[
+            OpenApiExample(
+                "Dismissed, with the reason",
+                value={"status": "dismissed", "note": "The dealer was covering a break; the tapes show no mistake."},
+                request_only=True,
+            )
+        ],
+    )
     def post(self, request, pk: int):
         signal = selectors.signal_for(request.user, pk)
         data = self.InputSerializer(data=request.data)
