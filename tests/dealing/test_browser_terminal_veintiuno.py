@@ -184,12 +184,15 @@ def test_every_veintiuno_terminal_state_passes_axe_and_fits_the_window(
     page.fill("#term-header-bank", "Ana")
     page.click("#term-add")
     page.locator(".term-in-player").fill("Beto")
-    page.keyboard.press("Enter")
+    # The help lines are drawn before the engine answers: wait for its answer to the seat, not for them
+    # (on a loaded CI machine the cards were typed before it and the bet's keys never came).
+    with page.expect_response(lambda r: r.url.endswith("/terminal/next"), timeout=30000):
+        page.keyboard.press("Enter")
     page.wait_for_selector("#term-moves li")
     check("stakes")
     keys = Keys(page)
     keys("k", "h", "q", "c")
-    page.wait_for_selector(".term-mult")
+    page.wait_for_selector(".term-mult", timeout=30000)
     check("bet")
     keys("Enter", "k", "d", "6", "c")  # Beto bets as the stake says (the table's minimum); two kings
     page.wait_for_selector("#term-moves li:nth-child(4)")
