@@ -23,6 +23,9 @@ from . import keyset
 COUNT_CAP = 10_000
 
 
+OFFSET_MAX = 1_000_000_000  # an `offset` beyond this is refused (400), not sent to the database
+
+
 class StrictLimitOffsetPagination(LimitOffsetPagination):
     """`limit` and `offset` as DRF reads them, except that a value that is not a whole number in
     range is refused (400, `extra.fields`) instead of quietly read as the default: a client that
@@ -64,7 +67,7 @@ class StrictLimitOffsetPagination(LimitOffsetPagination):
             response.data["count_capped"] = True
         return response
 
-    def _whole(self, request, name: str, minimum: int) -> int | None:
+    def _whole(self, request, name: str, minimum: int, maximum: int | None = None) -> int | None:
         raw = request.query_params.get(name)
         if raw is None or raw == "":
             return None
@@ -74,6 +77,9 @@ class StrictLimitOffsetPagination(LimitOffsetPagination):
             value = None
         if value is None or value < minimum or not raw.strip().lstrip("+").isdigit() or not raw.isascii():
             raise ValidationError({name: [_("A whole number of at least %(min)d is required.") % {"min": minimum}]})
+        if maximum is not None and value > maximum:
+            # Past the database's integers (a 500 before): no list here is that long.
+            raise ValidationError({name: [_("A whole number of at most %(max)d is required.") % {"max": maximum}]})
         return value
 
     def get_limit(self, request):
@@ -83,7 +89,7 @@ class StrictLimitOffsetPagination(LimitOffsetPagination):
         return min(value, self.max_limit) if self.max_limit else value
 
     def get_offset(self, request):
-        value = self._whole(request, self.offset_query_param, 0)
+        value = self._whole(request, self.offset_query_param, 0, OFFSET_MAX)
         return 0 if value is None else value
 
     def get_schema_operation_parameters(self, view):
@@ -93,6 +99,7 @@ class StrictLimitOffsetPagination(LimitOffsetPagination):
                 parameter["schema"]["minimum"] = 1
             elif parameter["name"] == self.offset_query_param:
                 parameter["schema"]["minimum"] = 0
+                parameter["schema"]["maximum"] = OFFSET_MAX
         return parameters
 
 

@@ -85,6 +85,7 @@ def test_an_unknown_path_under_the_api_is_a_json_404(client_for, settings, debug
     [
         ("offset=true", "offset"),
         ("offset=-1", "offset"),
+        ("offset=777054650805643911045840896", "offset"),  # past the database's integers: a 500 before
         ("limit=0", "limit"),
         ("limit=ten", "limit"),
         ("table=1&table=2", "table"),
@@ -95,6 +96,13 @@ def test_malformed_list_parameters_are_refused_not_read_as_not_given(client_for,
     response = client_for(AUDITOR).get(f"/api/v1/shoes/?{query}")
     assert response.status_code == 400
     assert list(response.json()["extra"]["fields"]) == [field]
+
+
+def test_an_offset_past_any_list_is_refused_on_every_list_that_pages(client_for, floor):
+    client = client_for(AUDITOR)
+    for path in ("/api/v1/incidents/", "/api/v1/rounds/", "/api/v1/shoes/"):
+        assert client.get(path, {"offset": 10**27}).status_code == 400, path
+        assert client.get(path, {"offset": 1_000_000_000}).status_code == 200, path
 
 
 def test_an_id_filter_takes_whole_numbers_and_an_empty_one_is_not_given(client_for, floor):
