@@ -16,7 +16,7 @@ import environ
 from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
-from casino import email_settings, media_settings, sso_settings
+from casino import email_settings, media_settings, schema_settings, sso_settings
 from casino.config import (
     celery_settings_from,
     chain_key_from,
@@ -435,28 +435,8 @@ REST_FRAMEWORK = {
     # Amounts leave the system as decimal strings, never as binary floats.
     "COERCE_DECIMAL_TO_STRING": True,
 }
-SPECTACULAR_SETTINGS = {
-    "TITLE": "Casino dealer/pit training and audit API",
-    "DESCRIPTION": "Rounds, incidents and audits of the floor. Amounts are decimal strings.",
-    "VERSION": "1.0.0",
-    "SERVE_INCLUDE_SCHEMA": False,
-    "SERVE_PERMISSIONS": ["casino.roles.HasAnyRole"],
-    "SWAGGER_UI_DIST": "SIDECAR",
-    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    "REDOC_DIST": "SIDECAR",
-    # Choice sets that share a field name across apps get names of their own.
-    "ENUM_NAME_OVERRIDES": {
-        "DrillKindEnum": "drills.choices.Kind",
-        "DarkCardBetEnum": "dealing.games.ochko.math.apis.RULE_CHOICES",
-        "SignalStatusEnum": "books.models.SignalStatus",
-    },
-    # 415 (JSON only) and 503 (database or broker down) on the operations that may answer them.
-    "POSTPROCESSING_HOOKS": [
-        "drf_spectacular.hooks.postprocess_schema_enums",
-        "casino.schema.add_common_responses",
-        "casino.schema_links.add_links",
-    ],
-}
+# The OpenAPI schema's settings (drf-spectacular): casino/schema_settings.py.
+SPECTACULAR_SETTINGS = schema_settings.SPECTACULAR_SETTINGS
 
 # --- logging: everything to the console, where the process manager collects it --------------
 LOG_LEVEL = env.str("LOG_LEVEL", default="INFO").upper()
