@@ -72,22 +72,10 @@ RULE_SETS: Final = {
             "A": -1.0436377339086116,
         },
     ),
-    # A box that took the dark card and won has its Bet taken: its double bust no longer matters.
-    ("take", "take"): (
-        -6.557810190531539,
-        {
-            "6": 0.40932850393418185,
-            "7": 0.1151025934121348,
-            "8": -0.15102881850667416,
-            "9": -0.18690104123818863,
-            "T": -0.4756189676838787,
-            "J": 0.342824267844815,
-            "Q": 0.47269315707882065,
-            "K": 0.562148959270262,
-            "A": -1.0436377339086116,
-        },
-    ),
 }
+# A box that took the dark card and won has its Bet taken: its double bust no longer matters, so
+# ("take", "take") is the same game as ("take", "leave").
+RULE_SETS[("take", "take")] = RULE_SETS[("take", "leave")]
 _COMPUTED: dict[tuple, tuple[float, dict[str, float]]] = {}
 
 _PACK: Final = frozenset(RANKS)
