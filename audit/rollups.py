@@ -338,7 +338,7 @@ def changes(*, round_ids=(), shoe_ids=(), handles: dict | None = None, models: M
         raise RuntimeError("rollups.changes() runs inside the transaction of the write")
     if shoe_ids and connection.vendor == "postgresql":
         list(
-            m.Shoe.objects.select_for_update(of=("self",))
+            m.Shoe.objects.select_for_update(no_key=True, of=("self",))
             .filter(pk__in=shoe_ids)
             .order_by("pk")
             .values_list("pk", flat=True)

@@ -316,7 +316,7 @@ def _write(table, dealer, plan, *, decks: int = 8, shoe_starts: set[int] | None 
     """Seal the rounds as the next links of the table's chain (with their own logged_at) and store them
     with their stake rows and shoes, in bulk; their pending audit rows as round_log writes them. A new
     shoe of `decks` packs starts at each index of `shoe_starts` (every SHOE_ROUNDS rounds when None)."""
-    Table.objects.select_for_update().filter(pk=table.pk).first()
+    Table.objects.select_for_update(no_key=True).filter(pk=table.pk).first()
     last = Round.objects.filter(table=table).order_by("-chain_index").only("chain_index", "sha256").first()
     index = 0 if last is None else last.chain_index + 1
     prev = "" if last is None else last.sha256

@@ -164,7 +164,7 @@ def shift_open(*, table: Table, counted_by, counts, total=None, tolerance=None) 
     if tol < 0:
         raise _refuse(_("The tolerance cannot be negative."), "tolerance", field="tolerance")
     with transaction.atomic():
-        Table.objects.select_for_update().filter(pk=table.pk).first()
+        Table.objects.select_for_update(no_key=True).filter(pk=table.pk).first()
         live = selectors.live_shift(table)
         if live is not None:
             raise _refuse(

@@ -23,7 +23,9 @@ def shoe_audit(*, shoe_id: int) -> ShoeAudit | None:
 
     version = engine.ENGINE_VERSION
     with transaction.atomic():
-        shoe = Shoe.objects.select_for_update().select_related("table").filter(pk=shoe_id).first()
+        shoe = (
+            Shoe.objects.select_for_update(no_key=True, of=("self",)).select_related("table").filter(pk=shoe_id).first()
+        )
         if shoe is None:
             return None
         document, items = shoe_items(shoe)

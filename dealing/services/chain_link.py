@@ -68,9 +68,12 @@ class Link:
     # By name, as Table.objects.get(name=…) reads it (names are unique), without the model's ordering.
     TABLE_NAMED = f"SELECT {_TABLE_COLUMNS} FROM {_TABLE} WHERE name = %s"
     # The table's row as stored now; LOCK also locks it, where the database locks rows (SQLite
-    # serialises its writers instead and reads it with TABLE_BY_ID).
+    # serialises its writers instead and reads it with TABLE_BY_ID). NO KEY UPDATE: writers of one
+    # table still wait for each other, but a row merely pointing at the table (an audit's finding,
+    # whose foreign key PostgreSQL checks at commit) does not wait for the round being logged — with
+    # FOR UPDATE that wait closed a deadlock with the rollup counters the logging round raises.
     TABLE_BY_ID = f"SELECT {_TABLE_COLUMNS} FROM {_TABLE} WHERE id = %s"
-    LOCK = TABLE_BY_ID + " FOR UPDATE"
+    LOCK = TABLE_BY_ID + " FOR NO KEY UPDATE"
     LAST = (
         f"SELECT chain_index, sha256, shoe_id, number, supersedes_id, table_round FROM {_ROUND} "
         "WHERE table_id = %s ORDER BY chain_index DESC LIMIT 1"

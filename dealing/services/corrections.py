@@ -53,7 +53,7 @@ def round_amend(*, round: Round, document, amended_by, reason: str) -> Round:  #
             )
     prepared = round_prepare(doc, table=table, logged_by=amended_by, supersedes=round)
     with transaction.atomic():
-        Table.objects.select_for_update().filter(pk=table.pk).first()
+        Table.objects.select_for_update(no_key=True).filter(pk=table.pk).first()
         current = Round.objects.select_related("shoe", "supersedes").get(pk=round.pk)
         if current.status != RoundStatus.RECORDED:
             raise refuse(

@@ -47,7 +47,7 @@ def shoe_start(*, table: Table, shuffled_by, decks: int | None = None, loaded_at
     now = timezone.now()
     loaded_at = loaded_at or now
     with transaction.atomic():
-        Table.objects.select_for_update().filter(pk=table.pk).first()
+        Table.objects.select_for_update(no_key=True).filter(pk=table.pk).first()
         Shoe.objects.filter(table=table, ended_at__isnull=True).update(ended_at=max(now, loaded_at))
         # A round the terminal was following belongs to the shoe that ended: the pit boss decides on it.
         drafts_leave_behind(table=table, why=TerminalDraft.Left.NEW_SHOE)
@@ -80,7 +80,7 @@ def shoe_end(*, shoe: Shoe, ended_by) -> Shoe:
 
 def _open_shoe(shoe: Shoe) -> Shoe:
     """The shoe's row, locked, while it is still open (inside the caller's transaction)."""
-    locked = Shoe.objects.select_for_update().get(pk=shoe.pk)
+    locked = Shoe.objects.select_for_update(no_key=True).get(pk=shoe.pk)
     if locked.ended_at is not None:
         raise shoe_ended_error(shoe)
     return locked
