@@ -13,7 +13,7 @@ from django.conf import settings
 from casino.roles import DEALER
 from dealing import games, services
 from dealing.games import terminal as term
-from dealing.models import Round
+from dealing.models import Round, TerminalDraft
 from tests.casino.test_axe_browser import AXE, OVERFLOW, RUN
 from tests.casino.test_csp_browser import WATCH
 from tests.dealing.test_browser_terminal import STATE_WIDTHS, Keys, log_in
@@ -149,6 +149,49 @@ def test_al_puje_a_withdraw_and_a_reload_mid_round(browser_page, make_user, floo
     assert [e["e"] for e in doc["events"][5:]] == ["puje", "withdraw", "leave", "bank_to"]
     assert doc["events"][-1] == {"e": "bank_to", "player": "Ana"}
     assert term.follow(doc)["findings"] == []
+
+
+# Every question to the engine held 300 ms in the page, and counted: how many were in flight at once.
+SLOW_NEXT = """(() => {
+  const real = window.fetch;
+  const s = window.__next = {now: 0, most: 0};
+  window.fetch = function (url, opts) {
+    if (!String(url).endsWith("/terminal/next")) { return real(url, opts); }
+    s.now++; s.most = Math.max(s.most, s.now);
+    return new Promise((ok) => setTimeout(ok, 300)).then(() => real(url, opts)).finally(() => { s.now--; });
+  };
+})();"""
+
+
+def test_changes_made_while_the_engine_answers_reach_the_draft_in_the_order_made(browser_page, make_user, floor):
+    """With slow answers, the bank, a seat, its player and the first card entered at once: the page
+    asks one question at a time, so the server keeps the draft in the order of the changes and a reload
+    resumes at the card. (Two questions in flight could land in the other order, and an older one
+    with no entries erase the draft: on a loaded CI machine a reload then began the round afresh.)"""
+    table = TableFactory(
+        name="Casa-24", pit=floor.pit_a, variant="veintiuno", boxes=6, min_bet=Decimal(5), max_bet=Decimal(100)
+    )
+    make_user(DEALER, pits=[floor.pit_a], username="dealer1")
+    page = browser_page
+    page.context.add_init_script(SLOW_NEXT)
+    log_in(page, "dealer1")
+    page.goto(f"/tables/{table.name}/terminal/")
+    page.wait_for_selector("#term-prompt")
+    page.fill("#term-header-bank", "Ana")
+    page.click("#term-add")  # the bank's field changes, then a seat is added: two changes at once
+    page.locator(".term-in-player").fill("Beto")
+    page.keyboard.press("Enter")
+    Keys(page)("6", "h")  # Beto's first card, typed before any answer came
+    page.wait_for_selector("#term-prompt:has-text('deal · to bank')")
+    page.wait_for_function("window.__next.now === 0")
+    assert page.evaluate("window.__next.most") == 1
+    draft = TerminalDraft.objects.get(table=table)
+    assert draft.events == [{"e": "deal", "to": 1, "card": "6H"}]
+    assert draft.header == {"bank": "Ana"}
+    assert [s.get("player") for s in draft.stakes] == ["Beto"]
+    page.reload()
+    page.wait_for_selector("#term-prompt:has-text('deal · to bank')")
+    assert page.locator("#term-header-bank").input_value() == "Ana"
 
 
 @pytest.mark.parametrize("language", ["en", "es"])

@@ -331,4 +331,4 @@ def test_the_next_round_at_a_table_does_not_look_the_table_up_again(staff, table
         services.round_log(document=deal(tables.ochko, seed=31), logged_by=staff.dealer)
     by_name = [q["sql"] for q in queries.captured_queries if "WHERE name =" in q["sql"]]
     assert by_name == []
-    assert any("FOR UPDATE" in q["sql"] or connection.vendor == "sqlite" for q in queries.captured_queries)
+    assert any("FOR NO KEY UPDATE" in q["sql"] or connection.vendor == "sqlite" for q in queries.captured_queries)

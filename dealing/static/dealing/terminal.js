@@ -22,7 +22,7 @@
     stakes: cfg.stakes.map(inner),
     header: headerOf(cfg.header || [], null),
     events: [], info: null, buffer: "", prefix: null, rank: null, halted: false, busy: false,
-    queue: [], saving: false, saved: false,
+    queue: [], saving: false, saved: false, again: false,
     overrides: {},  // entry number -> the pit boss's signed override of the halt there
     timeouts: [], timeoutAt: null, clockAt: 0,  // the entries a clock's end logged (docs/terminal.md, "The clocks")
     hint: ""
@@ -197,8 +197,14 @@
   });
 
   // --- the engine's answer --------------------------------------------------------------------------
+  // One question in flight at a time: a change made while the engine answers (a stake, the header, a
+  // clock's entry) asks again once the answer is in, so the server keeps the round's draft in the
+  // order the changes were made — two questions at once could land in the other order, and an older
+  // one (no entries yet) erase the draft a newer one had written.
   function ask() {
+    if (state.busy) { state.again = true; return Promise.resolve(); }
     state.busy = true;
+    state.again = false;
     var sent = state.events.length;
     return fetch(cfg.next, {
       method: "POST", credentials: "same-origin",
@@ -209,9 +215,9 @@
     }).then(function (r) { return r.json().then(function (b) { return {status: r.status, body: b}; }); }).then(function (res) {
       var code = res.body && res.body.error && res.body.error.code;
       if (res.status === 409 && /^clock_/.test(code || "")) { return clockRefused(); }
-      if (res.status === 409) { state.busy = false; state.queue = []; return heldElsewhere(res.body.error); }
+      if (res.status === 409) { state.busy = false; state.again = false; state.queue = []; return heldElsewhere(res.body.error); }
       var info = res.body;
-      if (sent !== state.events.length) { return ask(); }  // the log changed meanwhile: ask again
+      if (state.again || sent !== state.events.length) { state.busy = false; return ask(); }  // changed meanwhile: ask again
       state.info = info;
       state.halted = (info.halt || []).length > 0 && !state.overrides[state.events.length - 1];
       state.busy = false;
@@ -223,6 +229,7 @@
       pump();
     }).catch(function () {
       state.busy = false;
+      state.again = false;  // the next key asks with everything changed so far
       showError(W.error);
     });
   }
