@@ -44,6 +44,9 @@ CHAIN_KEYS_OLD = old_chain_keys_from(env.str("CHAIN_KEYS_OLD", default=""), curr
 # key verifiers trust (default: the one written next to the log). With CHECKPOINT_DEV_KEY (DEBUG, tests)
 # a missing signing key is generated in the directory.
 CHECKPOINT_DIR = Path(env.str("CHECKPOINT_DIR", default=str(BASE_DIR / "var" / "checkpoints")))
+# The game math's figures kept on disk, read by every process instead of solved by each
+# (dealing/games/figures.py): a restart or a second worker starts warm. Empty: each solves its own.
+GAMEMATH_FIGURES_DIR = env.str("GAMEMATH_FIGURES_DIR", default=str(BASE_DIR / "var" / "figures") if DEBUG else "")
 CHECKPOINT_SIGNING_KEY = env.str("CHECKPOINT_SIGNING_KEY", default="")
 CHECKPOINT_PUBLIC_KEY = env.str("CHECKPOINT_PUBLIC_KEY", default="")
 CHECKPOINT_DEV_KEY = env.bool("CHECKPOINT_DEV_KEY", default=DEBUG)

@@ -35,6 +35,19 @@ class Floor:
         return [self.pit_a, self.pit_b]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def figures_shared_by_the_runs_processes(tmp_path_factory):
+    """The game math's figures on disk (dealing/games/figures.py) in a directory this run's processes
+    share: what one xdist worker solved the others read instead of solving it again. A run of its own,
+    a directory of its own: figures never outlive the run that solved them."""
+    from django.conf import settings
+
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    settings.GAMEMATH_FIGURES_DIR = str(shared / "figures")
+    yield
+
+
 @pytest.fixture
 def floor(db) -> Floor:
     pit_a = PitFactory(name="Pit A")

@@ -3,12 +3,12 @@ against the dealer's ace, then hit, stand, double or split, each hand of a split
 in turn; a blackjack against anything but an ace is paid at once and never dealt."""
 
 from decimal import Decimal
-from functools import lru_cache
 
 from django.utils.translation import gettext as _
 
 from dealing.engine.blackjack import math as bj_math
 from dealing.engine.blackjack.simulator import cards as bj_cards
+from dealing.games.figures import kept
 from dealing.games.strategy import (
     DRAWS,
     PHASE_DONE,
@@ -30,7 +30,7 @@ EXTRA_DRAWS = 20  # more cards of the round's order, for split hands
 PRESETS = ("salon", "online")
 
 
-@lru_cache(maxsize=4)
+@kept(maxsize=4)
 def chart(preset: str) -> dict:
     return bj_math.strategy(preset=preset)
 

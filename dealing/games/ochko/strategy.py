@@ -2,8 +2,6 @@
 (before the dealer opens his), then stand, hit or a dark card against the dealer's card; the
 table's two dark-card house rules change the box's EVs and the charts."""
 
-from functools import lru_cache
-
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -11,6 +9,7 @@ from dealing.engine.cards import RANK_NAMES
 from dealing.engine.ochko import math as ochko_math
 from dealing.engine.ochko import rules as ochko_rules
 from dealing.engine.ochko import simulator as ochko_cards
+from dealing.games.figures import kept
 from dealing.games.strategy import DRAWS, PHASE_BET, PHASE_DONE, PHASE_PLAY, GameStrategy, asked, gap, rules_key
 
 # The keys of the options (S H D, and the Bet: F, 1–9, 0 for 10).
@@ -24,7 +23,7 @@ RULE_FIELDS = (
 )
 
 
-@lru_cache(maxsize=64)
+@kept(maxsize=64)
 def chart(bet: int, rules: tuple = ()) -> dict:
     return ochko_math.strategy(bet, rules=dict(rules))
 

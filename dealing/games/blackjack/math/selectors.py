@@ -5,11 +5,10 @@ Each answer depends on the rules alone; the pages offer the two presets, the API
 from its own memo in a fraction of a millisecond once the shoe's solve is warm.
 """
 
-from functools import lru_cache
-
 from dealing.engine.blackjack import math as blackjack
 from dealing.engine.blackjack.math import effects as blackjack_effects
 from dealing.engine.blackjack.math.question import rules_key
+from dealing.games.figures import kept
 
 QuestionError = blackjack.QuestionError
 PRESETS = ("salon", "online")
@@ -22,12 +21,12 @@ def _key(preset: str, rules: dict | None) -> tuple:
     return rules_key(blackjack.read_rules(preset, rules))
 
 
-@lru_cache(maxsize=16)
+@kept(maxsize=16)
 def _strategy(preset: str, key: tuple, rules: tuple) -> dict:
     return blackjack.strategy(dict(rules) or None, preset=preset)
 
 
-@lru_cache(maxsize=32)
+@kept(maxsize=32)
 def _edge(preset: str, key: tuple, rules: tuple, strategy: str) -> dict:
     return blackjack.edge(dict(rules) or None, preset=preset, strategy=strategy)
 
@@ -42,17 +41,17 @@ def edge(*, preset: str = "salon", strategy: str = "optimal", rules: dict | None
     return _edge(preset, _key(preset, rules), tuple(sorted((rules or {}).items())), strategy)
 
 
-@lru_cache(maxsize=2)
+@kept(maxsize=2)
 def _rule_effects(preset: str) -> dict:
     return blackjack_effects.rule_effects(preset)
 
 
-@lru_cache(maxsize=2)
+@kept(maxsize=2)
 def _cut_card(preset: str) -> dict:
     return blackjack_effects.cut_card(CUT_CARD_ROUNDS, preset=preset)
 
 
-@lru_cache(maxsize=2)
+@kept(maxsize=2)
 def _insurance(preset: str) -> dict:
     return blackjack_effects.insurance(preset)
 

@@ -8,11 +8,10 @@ stay small. `ev` is not cached here: off a full shoe it is a look-up in the engi
 question with `removed` cards is a shoe of its own, bounded by the engine (DEPLETED_SHOES_KEPT).
 """
 
-from functools import lru_cache
-
 from dealing.engine import ochko as ochko_rules
 from dealing.engine.errors import RoundError
 from dealing.engine.ochko import math as ochko
+from dealing.games.figures import kept
 
 QuestionError = ochko.QuestionError
 
@@ -33,22 +32,22 @@ def rules_key(rules: dict | None) -> tuple:
     return tuple(sorted(resolved.items()))
 
 
-@lru_cache(maxsize=64)
+@kept(maxsize=64)
 def _strategy(bet: int, key: tuple) -> dict:
     return ochko.strategy(bet, dict(key))
 
 
-@lru_cache(maxsize=8)
+@kept(maxsize=8)
 def _edge(key: tuple) -> dict:
     return ochko.edge(dict(key))
 
 
-@lru_cache(maxsize=8)
+@kept(maxsize=8)
 def _edge_without_dark(key: tuple) -> dict:
     return ochko.edge(dict(key), dark=False)
 
 
-@lru_cache(maxsize=1)
+@kept(maxsize=1)
 def _edge_table() -> tuple:
     return tuple(ochko.edge_table())
 

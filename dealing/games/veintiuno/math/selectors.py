@@ -3,25 +3,24 @@ edge between the documented strategies, and the player's EV for each drawing thr
 the documented bank. Only `suited_twelve_pays` can be chosen on the page (one to ten), so the
 caches stay small; the first solve of a rule set takes seconds, every later answer milliseconds."""
 
-from functools import lru_cache
-
 from dealing.engine.veintiuno import math as veintiuno
+from dealing.games.figures import kept
 
 QuestionError = veintiuno.QuestionError
 THRESHOLDS = tuple(range(12, 21))
 
 
-@lru_cache(maxsize=4)
+@kept(maxsize=4)
 def specials() -> dict:
     return veintiuno.specials_document()
 
 
-@lru_cache(maxsize=16)
+@kept(maxsize=16)
 def _edge(suited_twelve_pays: int) -> dict:
     return veintiuno.edge({"suited_twelve_pays": suited_twelve_pays})
 
 
-@lru_cache(maxsize=16)
+@kept(maxsize=16)
 def _thresholds(suited_twelve_pays: int) -> tuple:
     # One threshold at a time, the player's draws let go after each: they are kept per threshold,
     # and all nine together held most of the memory of solving them.
