@@ -9,6 +9,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_errors import errors
 from casino.api_inputs import Amount, JsonInput
 from casino.roles import AUDITOR, PIT_BOSS, TRAINEE, HasRole
 
@@ -188,22 +189,27 @@ class DrillAnswerApi(APIView):
 
     @extend_schema(
         request=InputSerializer,
-        responses=inline_serializer(
-            "DrillAnswer",
-            fields={
-                "correct": serializers.BooleanField(),
-                "accuracy": serializers.DecimalField(max_digits=6, decimal_places=1, allow_null=True),
-                "round_done": serializers.BooleanField(),
-                "finished": serializers.BooleanField(),
-                "graded": serializers.JSONField(
-                    help_text="Payout: each answer with the engine's findings and the right "
-                    "settlement. Procedure: the move, the right move, the "
-                    "explanation. Strategy: the situation, the option chosen, the "
-                    "best one, the chart's, every option's EV (in initial "
-                    "wagers) and the cost of the choice at the stakes."
-                ),
-            },
-        ),
+        # 409: the drill is finished, no round is waiting for an answer, or the answer names another
+        # round or the other kind of drill.
+        responses={
+            200: inline_serializer(
+                "DrillAnswer",
+                fields={
+                    "correct": serializers.BooleanField(),
+                    "accuracy": serializers.DecimalField(max_digits=6, decimal_places=1, allow_null=True),
+                    "round_done": serializers.BooleanField(),
+                    "finished": serializers.BooleanField(),
+                    "graded": serializers.JSONField(
+                        help_text="Payout: each answer with the engine's findings and the right "
+                        "settlement. Procedure: the move, the right move, the "
+                        "explanation. Strategy: the situation, the option chosen, the "
+                        "best one, the chart's, every option's EV (in initial "
+                        "wagers) and the cost of the choice at the stakes."
+                    ),
+                },
+            ),
+            **errors(409),
+        },
         summary="Answer the round (payout) or the step (procedure) in play",
     )
     def post(self, request, pk):

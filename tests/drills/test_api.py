@@ -202,3 +202,15 @@ def test_the_schema_renders_with_the_drill_endpoints(api_for):
         "/api/v1/drills/{id}/results/",
     ):
         assert path in paths
+
+
+def test_an_answer_before_the_round_is_dealt_is_a_documented_409(api_for):
+    """Answering before asking for the next round: 409 with the reason, a status the API's schema
+    lists for the operation (Schemathesis found it undocumented)."""
+    client = api_for(TRAINEE)
+    drill_id = _start(client, kind="procedure", rounds=1, seed=3).json()["id"]
+    response = client.post(reverse("api:drill-answer", args=[drill_id]), {"step": 0, "choice": "N"}, format="json")
+    assert response.status_code == 409
+    assert "ask for the next round first" in response.json()["message"]
+    schema = client.get(reverse("schema"), {"format": "json"}).json()
+    assert "409" in schema["paths"]["/api/v1/drills/{id}/answer/"]["post"]["responses"]
