@@ -196,7 +196,8 @@ class TransferReceiveApi(_ShiftWrite):
 
     @extend_schema(
         request=InputSerializer,
-        responses=OpenApiTypes.OBJECT,
+        # 409: the fill's or credit's slip is void, or its void is waiting for a second pit boss.
+        responses={200: OpenApiTypes.OBJECT, **errors(409)},
         examples=[_example("The chips of a fill counted in", {"counts": {"100": 10}})],
     )
     def post(self, request, pk: int, event: int):

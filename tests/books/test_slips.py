@@ -75,6 +75,13 @@ def test_a_void_needs_a_reason_and_two_pit_bosses_and_stops_the_chips(crew, open
     with pytest.raises(ServiceError) as void:
         services.transfer_receive(event=event, received_by=crew.dealer, counts=CHIPS)
     assert void.value.extra["code"] == "slip_void"
+    # Through the API: a 409 naming the void, a status its schema documents.
+    api = client_of(crew.dealer)
+    url = f"/api/v1/books/shifts/{shift.pk}/transfers/{event.pk}/receive/"
+    answer = api.post(url, {"counts": CHIPS}, content_type="application/json")
+    assert answer.status_code == 409 and answer.json()["extra"]["code"] == "slip_void"
+    schema = api.get("/api/schema/", {"format": "json"}).json()
+    assert "409" in schema["paths"]["/api/v1/books/shifts/{id}/transfers/{event}/receive/"]["post"]["responses"]
     event.refresh_from_db()
     assert event.status == "approved" and not event.in_float  # the float never moved
     assert approved(shift, crew).slip.label == "F-000002"  # the next number; the void keeps its own
