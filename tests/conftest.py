@@ -45,7 +45,6 @@ def figures_shared_by_the_runs_processes(tmp_path_factory):
     base = tmp_path_factory.getbasetemp()
     shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
     settings.GAMEMATH_FIGURES_DIR = str(shared / "figures")
-    yield
 
 
 @pytest.fixture

@@ -41,8 +41,7 @@ def engine_digest() -> str:
 
 
 def _directory() -> Path | None:
-    where = getattr(settings, "GAMEMATH_FIGURES_DIR", "")
-    return Path(where) if where else None
+    return Path(settings.GAMEMATH_FIGURES_DIR) if settings.GAMEMATH_FIGURES_DIR else None
 
 
 @functools.cache
