@@ -13,6 +13,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino import collector
 from casino.roles import HasRole
 
 from ..performance.apis import PERIOD_PARAMETERS, request_period
@@ -94,6 +95,7 @@ class PlayerEvaluationApi(APIView):
     permission_classes = [HasRole(*READ_ROLES)]
 
     @extend_schema(operation_id="books_player_evaluation", parameters=PERIOD_PARAMETERS, responses=EvaluationSerializer)
+    @collector.paused()  # a year's documents and rounds make no cycle (casino/collector.py)
     def get(self, request, player: str):
         period = request_period(request)
         report = evaluate(request.user, player, period)

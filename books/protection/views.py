@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from audit.dashboard import PERIODS, period_from
-from casino import keyset
+from casino import collector, keyset
 from casino.exports import export_response
 from casino.pdf import pdf_response
 from casino.roles import role_required
@@ -30,6 +30,7 @@ def evaluate(user, player: str, period) -> evaluation.Evaluation:
 
 @require_http_methods(["GET"])
 @role_required(*READ_ROLES)
+@collector.paused()  # a year's documents and rounds make no cycle (casino/collector.py)
 def player_evaluation(request, player: str):
     period = period_from(request.GET)
     report = evaluate(request.user, player, period)

@@ -210,3 +210,30 @@ def test_a_rounds_stakes_link_the_players_evaluation_for_auditors_only(client_fo
     url = reverse("dealing:round_detail", args=[stake.round_id])
     assert link in client_for("auditor").get(url).content.decode()
     assert link not in client_for("dealer").get(url).content.decode()
+
+
+def test_the_page_and_the_api_evaluate_with_the_collector_paused_and_give_it_back(client_for, watched, monkeypatch):
+    """A year's documents make no cycle: the collector is paused over the whole request, so that it
+    never walks them, and running again once the request has dropped them (casino/collector.py)."""
+    import gc
+
+    from books.protection import views
+
+    seen = []
+    real = views.selectors.player_shoes
+
+    def watching(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(views.selectors, "player_shoes", watching)
+    client = client_for("auditor")
+    assert gc.isenabled()
+    assert client.get(reverse("books:player_evaluation", args=[PLAYER])).status_code == 200
+    assert _api(client).status_code == 200
+    assert client.get(reverse("books:player_evaluation", args=[PLAYER]), {"export": "rounds"}).status_code == 200
+    assert seen == [False, False, False]
+    assert gc.isenabled()
+    # A failed request gives it back too.
+    assert client.get(reverse("books:player_evaluation", args=["nobody-at-all"])).status_code == 404
+    assert gc.isenabled()

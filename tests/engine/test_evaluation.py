@@ -127,6 +127,50 @@ def test_a_split_hands_second_card_is_dealt_not_decided():
     assert got == [("1", "8,8 v 6", "split"), ("1.1", "hard 11 v 6", "double"), ("1.2", "hard 17 v 6", "stand")]
 
 
+def test_each_rounds_rules_are_read_for_it_even_when_equal_to_the_last_rounds():
+    """The rules of the previous round are reused only when they are the same rules: equal values of
+    another type (6.0 decks for 6) are read afresh, and refused as the rules refuse them."""
+    salon = _bj_round(["TS", "6H"], "TC", "7D", [{"e": "stand", "hand": "1"}])
+    online = {**salon, "rules": {"preset": "online"}}
+    alone = [blackjack_evaluation.decisions(doc, ["1"], _state(FULL_BJ)) for doc in (online, salon)]
+    # Alternating with rounds of other rules, each round is judged as when it is judged alone.
+    for doc, expected in ((salon, alone[1]), (online, alone[0]), (salon, alone[1]), (online, alone[0])):
+        got = blackjack_evaluation.decisions(doc, ["1"], _state(FULL_BJ))
+        assert [(d.optimal, d.ev_chosen, d.ev_optimal) for d in got] == [
+            (d.optimal, d.ev_chosen, d.ev_optimal) for d in expected
+        ]
+    six = {**salon, "rules": {"decks": 6}}
+    blackjack_evaluation.decisions(six, ["1"], _state(FULL_BJ))
+    with pytest.raises(Exception, match="whole number"):
+        blackjack_evaluation.decisions({**salon, "rules": {"decks": 6.0}}, ["1"], _state(FULL_BJ))
+
+
+def test_another_players_hands_change_nothing_in_the_players_decisions():
+    mine = [{"e": "stand", "hand": "1"}]
+    theirs = [
+        {"e": "split", "hand": "2"},
+        {"e": "hit", "hand": "2.1", "card": "3D"},
+        {"e": "stand", "hand": "2.1"},
+        {"e": "hit", "hand": "2.2", "card": "9C"},
+        {"e": "stand", "hand": "2.2"},
+    ]
+    stakes = [{"id": "1", "box": 1, "player": "P", "bet": 100}, {"id": "2", "box": 2, "player": "Q", "bet": 100}]
+    alone = _bj_round(["TS", "6H"], "TC", "7D", mine, stakes=stakes)
+    beside = {**alone, "events": [*alone["events"][:4], *mine, *theirs]}
+    beside["events"][2:2] = [{"e": "deal", "to": 2, "card": "8S"}, {"e": "deal", "to": 2, "card": "8H"}]
+    got = [
+        (d.stake, d.hand, d.situation, d.chosen) for d in blackjack_evaluation.decisions(beside, ["1"], _state(FULL_BJ))
+    ]
+    assert got == [("1", "1", "hard 16 v T", "stand")]
+    both = blackjack_evaluation.decisions(beside, ["1", "2"], _state(FULL_BJ))
+    assert [(d.stake, d.hand, d.chosen) for d in both] == [
+        ("1", "1", "stand"),
+        ("2", "2", "split"),
+        ("2", "2.1", "stand"),
+        ("2", "2.2", "stand"),
+    ]
+
+
 def test_option_effects_agree_with_the_solver_for_a_shoe_short_of_one_card():
     # The shipped table's effect of removing a five on hitting 16 v T, against the solver itself.
     from dealing.engine.blackjack.math.dealer import no_blackjack
