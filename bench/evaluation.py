@@ -13,6 +13,7 @@
               the rounds read.
 """
 
+import datetime as dt
 import gc
 import json
 import random
@@ -20,10 +21,13 @@ import resource
 import statistics
 import time
 import tracemalloc
+from contextlib import closing
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from django.utils import timezone
 
+from audit.dashboard import Period
 from books.protection import selectors
 from casino import collector
 from casino.models import Pit, Staff, Table
@@ -94,30 +98,44 @@ def _spread(times: list[float]) -> dict:
     return {"min": round(min(times), 3), "median": round(statistics.median(times), 3), "max": round(max(times), 3)}
 
 
+def _counted(shoes, tally: list):
+    """The shoes as they pass, counted (shoes, rounds) into `tally`."""
+    for shoe in shoes:
+        tally[0] += 1
+        tally[1] += len(shoe.rounds)
+        yield shoe
+
+
 def year(*, repeat: int = 5) -> dict:
-    """The watched player's evaluation, `repeat` times after one warm-up (the game math loaded)."""
+    """The watched player's evaluation as the page and the API compute it (`views.evaluate` over the
+    longest period they offer, a year: his stakes read, then his shoes streamed through the
+    evaluation, and the summary), `repeat` times after one warm-up (the game math loaded). "read" is
+    his stakes' query; "evaluate" the shoes' queries and rounds, streamed through the engine."""
+    from books.protection.views import evaluate as page_evaluate
+
     _table, people = _people()
     auditor = people[AUDITOR]
-    shoes = selectors.player_shoes(auditor, PLAYER)
-    report = evaluation.evaluate(shoes, player=PLAYER)  # warm: the option tables and solvers loaded
+    today = timezone.localdate()
+    period = Period(today - dt.timedelta(days=365), today)
+    page_evaluate(auditor, PLAYER, period)  # warm: the option tables and solvers loaded
     read, judge, total, cpu, read_cpu, judge_cpu, dropped, whole = [], [], [], [], [], [], [], []
     for _ in range(repeat):
-        # Each run from the same heap, as a request starts: not freeing the previous run's year (its
-        # 50,000 documents) inside this run's read, nor collecting it there.
         shoes = report = None
         gc.collect()
+        tally = [0, 0]
         # As the page and the API run it: the collector paused over the request (casino/collector.py),
         # the year dropped before it ends.
         with collector.paused():
             c0, t0 = time.process_time(), time.perf_counter()
-            shoes = selectors.player_shoes(auditor, PLAYER)
+            shoes = selectors.player_shoes(auditor, PLAYER, date_from=period.date_from, date_to=period.date_to)
             c1, t1 = time.process_time(), time.perf_counter()
-            report = evaluation.evaluate(shoes, player=PLAYER)
+            with closing(shoes):
+                report = evaluation.evaluate(_counted(shoes, tally), player=PLAYER)
             summary = report.summary()
             c2, t2 = time.process_time(), time.perf_counter()
-            counted = len(shoes), sum(len(s.rounds) for s in shoes)
             shoes = report = None
             t3 = time.perf_counter()
+        counted = tally
         read.append(t1 - t0)
         judge.append(t2 - t1)
         total.append(t2 - t0)
@@ -149,10 +167,6 @@ def chunks(*, chunk: int = selectors.SCAN_CHUNK_SHOES, window: int = 500) -> dic
     """Every shoe through the chunked read, its shoe states, and the watched player's evaluation
     where he sat; tracemalloc's peak of Python allocations per `window` shoes (flat memory: the
     later windows' peaks are no higher than the first's)."""
-    import datetime as dt
-
-    from django.utils import timezone
-
     today = timezone.localdate()
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     tracemalloc.start()

@@ -8,13 +8,14 @@ Who sees a player: auditors (and superusers) every round; a pit boss the rounds 
 
 import datetime as dt
 from collections.abc import Iterable, Iterator, Mapping
+from contextlib import closing
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 import msgspec
+from django.contrib.postgres.fields import ArrayField
 from django.db import connection, transaction
-from django.db.models import Exists, OuterRef, Q, QuerySet, TextField
-from django.db.models.expressions import RawSQL
+from django.db.models import BigIntegerField, Exists, F, Lookup, OuterRef, Q, QuerySet, TextField, Value
 from django.db.models.functions import Cast
 from django.http import Http404
 from django.utils import timezone
@@ -58,25 +59,31 @@ def player_rounds(user, player: str, *, date_from=None, date_to=None) -> QuerySe
     return Round.objects.filter(Exists(mine)).select_related("table", "shoe").order_by("-played_at", "-id")
 
 
-def _shoe_logs(shoe_ids, results: dict, wagers: dict | None = None) -> list:
+def _shoe_logs(shoe_ids, results: dict, wagers: dict | None = None) -> Iterator:
     """The shoes' rounds in force, in the order dealt, decoded with msgspec from the documents' text,
-    with the cards burned between them. With `wagers` (round id -> ((player, Ante + Bet) …), the
-    stakes as stored): each a FloorShoe, what a scan of the floor reads beside the rounds."""
+    with the cards burned between them, one shoe at a time in the order of the shoes' ids as its
+    rounds stream in (a year's documents are never all held at once). With `wagers` (round id ->
+    ((player, Ante + Bet) …), the stakes as stored): each a FloorShoe, what a scan of the floor reads
+    beside the rounds.
+
+    A generator inside a transaction while its rounds stream: its consumer runs no query until it is
+    exhausted or closed (PostgreSQL answers one query at a time on a connection)."""
+    shoe_ids = sorted(shoe_ids)
     meta = {
         pk: (variant, decks, table, f"{table}/{number}", table_id)
         for pk, variant, decks, table, number, table_id in Shoe.objects.filter(_among("pk", shoe_ids))
         .order_by()
         .values_list("pk", "table__variant", "decks", "table__name", "number", "table_id")
     }
-    # No ORDER BY: sorting 50,000 documents' text spilled to disk and its cost estimate had the
-    # query JIT-compiled, together half of PostgreSQL's time; the keys are sorted here instead.
     floor = wagers is not None
     # The rounds' times only for the floor's scan: 50,000 aware datetimes cost a player's page a
     # quarter of its read.
     columns = ("pk", "shoe_id", "position", "text") + (("played_at",) if floor else ())
+    # Ordered by shoe only, which the index on (shoe, position) gives without a sort (sorting the
+    # documents' text spilled to disk); each shoe's rounds are put in the order dealt here.
     rows = (
         Round.objects.filter(in_force_q(), _among("shoe_id", shoe_ids))
-        .order_by()
+        .order_by("shoe_id")
         .annotate(text=Cast("document", TextField()))
         .values_list(*columns)
     )
@@ -87,34 +94,36 @@ def _shoe_logs(shoe_ids, results: dict, wagers: dict | None = None) -> list:
         .values_list("shoe_id", "position", "card")
     ):
         burned.setdefault(shoe_id, []).append((position, {"e": "burn", "card": card}))
-    by_shoe: dict = {}
-    # The documents decoded with the collector paused (casino/collector.py): they make no cycle.
-    with transaction.atomic(), collector.paused():
-        if floor:
-            for pk, shoe_id, position, text, played_at in _streamed(rows):
-                by_shoe.setdefault(shoe_id, []).append((position is None, position or 0, pk, _decode(text), played_at))
-        else:
-            for pk, shoe_id, position, text in _streamed(rows):
-                by_shoe.setdefault(shoe_id, []).append((position is None, position or 0, pk, _decode(text)))
-    logs: list = []
-    for shoe_id in sorted(by_shoe):
-        entries = by_shoe[shoe_id]
+
+    def shoe(shoe_id, entries: list):
         entries.sort()  # as dealt: by position (none last), then by id (unique: the documents never compared)
         burns: tuple = ()
         if shoe_id in burned:
             positions = [None if e[0] else e[1] for e in entries]
             burns = _between(positions, sorted(burned[shoe_id], key=lambda b: b[0]))
         log = _log(shoe_id, meta, [e[3] for e in entries], [str(e[2]) for e in entries], results, burns)
-        if floor:
-            log = FloorShoe(
-                log,
-                shoe_id=shoe_id,
-                table_id=meta[shoe_id][4],
-                played_at=tuple(e[4] for e in entries),
-                wagers={rid: tuple(sorted(wagers.get(rid, ()))) for rid in log.ids or ()},
-            )
-        logs.append(log)
-    return logs
+        if not floor:
+            return log
+        return FloorShoe(
+            log,
+            shoe_id=shoe_id,
+            table_id=meta[shoe_id][4],
+            played_at=tuple(e[4] for e in entries),
+            wagers={rid: tuple(sorted(wagers.get(rid, ()))) for rid in log.ids or ()},
+        )
+
+    current, entries = None, []
+    # The documents decoded with the collector paused (casino/collector.py): they make no cycle.
+    with transaction.atomic(), collector.paused():
+        for row in _streamed(rows):
+            if row[1] != current:
+                if entries:
+                    yield shoe(current, entries)
+                current, entries = row[1], []
+            position = row[2]
+            entries.append((position is None, position or 0, row[0], _decode(row[3]), *row[4:]))
+        if entries:
+            yield shoe(current, entries)
 
 
 def _streamed(rows: QuerySet) -> Iterator[tuple]:
@@ -134,13 +143,25 @@ def _streamed(rows: QuerySet) -> Iterator[tuple]:
 
 
 def _among(column: str, ids) -> Q:
-    """column IN ids — on PostgreSQL as `IN (SELECT unnest(%s))`, the ids one array parameter: a year's
+    """column IN ids — on PostgreSQL as `column = ANY(%s)`, the ids one array parameter: a year's
     2,500 shoes as 2,500 placeholders cost the driver a tenth of a second to parse, in each of the
-    three queries that name them."""
+    three queries that name them; and the index on (shoe, position) reads the rounds in the shoes'
+    order with no sort (`IN (SELECT unnest(…))` was planned as a hash join, its rows unordered)."""
     ids = list(ids)
     if connection.vendor == "postgresql":
-        return Q(**{f"{column}__in": RawSQL("SELECT unnest(%s::bigint[])", (ids,))})
+        return Q(_AnyOf(F(column), Value(ids, output_field=ArrayField(BigIntegerField()))))
     return Q(**{f"{column}__in": ids})
+
+
+class _AnyOf(Lookup):
+    """`lhs = ANY(rhs)`, rhs an array (used as an expression in `filter`, not registered on fields)."""
+
+    lookup_name = "any_of"
+
+    def as_sql(self, compiler, connection):
+        lhs, lhs_params = self.process_lhs(compiler, connection)
+        rhs, rhs_params = self.process_rhs(compiler, connection)
+        return f"{lhs} = ANY({rhs})", (*lhs_params, *rhs_params)
 
 
 def _between(positions: list, burns: list) -> tuple:
@@ -163,10 +184,12 @@ def _log(shoe_id, meta, docs, ids, results, burns=()) -> ShoeLog:
     )
 
 
-def player_shoes(user, player: str, *, date_from=None, date_to=None) -> list[ShoeLog]:
+def player_shoes(user, player: str, *, date_from=None, date_to=None) -> Iterator[ShoeLog]:
     """Every shoe where the player has a round the user may see, whole, with its burns and his
-    stakes' owed results (four queries: his stakes, the shoes, their burns, their rounds). Http404
-    when there is none."""
+    stakes' owed results (four queries: his stakes, the shoes, their burns, their rounds), one shoe
+    at a time as its rounds stream in: evaluated as they come, the year's documents are never all
+    held, and the evaluation runs while PostgreSQL still sends (see `_shoe_logs`: run no query until
+    it is exhausted or closed). Http404 at once when there is none."""
     rows = (
         player_stakes(user, player, date_from=date_from, date_to=date_to)
         .filter(round__shoe__isnull=False)
@@ -180,16 +203,25 @@ def player_shoes(user, player: str, *, date_from=None, date_to=None) -> list[Sho
         shoes.add(shoe_id)
     if not shoes:
         raise Http404("no such player")
-    logs = _shoe_logs(sorted(shoes), results)
-    if date_from or date_to:
-        # Rounds outside the period stay in the shoe (they set its composition) but are not his to judge.
-        logs = [_only(log, results) for log in logs]
-    return logs
+    logs = _shoe_logs(shoes, results)
+    if not (date_from or date_to):
+        return logs
+    return _in_period(logs, {rid for rid, _sid in results})
 
 
-def _only(log: ShoeLog, results: dict) -> ShoeLog:
-    """The shoe with the player's stakes outside the period made anonymous: they still take cards out."""
-    inside = {rid for rid, _sid in results}
+def _in_period(logs: Iterator[ShoeLog], inside: set) -> Iterator[ShoeLog]:
+    """Rounds outside the period stay in the shoe (they set its composition) but are not his to
+    judge. Closing this closes the stream."""
+    with closing(logs):
+        for log in logs:
+            yield _only(log, inside)
+
+
+def _only(log: ShoeLog, inside: set) -> ShoeLog:
+    """The shoe with the player's stakes outside the period (rounds not `inside` it) made anonymous:
+    they still take cards out."""
+    if all(rid in inside for rid in log.ids):
+        return log
     rounds = [doc if rid in inside else _anonymous(doc) for doc, rid in zip(log.rounds, log.ids)]
     return replace(log, rounds=rounds)
 
@@ -252,4 +284,5 @@ def floor_rounds(
             results[(str(r), s)] = owed if owed is not None else Decimal(0)
             if player:
                 wagers.setdefault(str(r), []).append((player, (ante or Decimal(0)) + (bet or Decimal(0))))
-        yield from _shoe_logs(ids, results, wagers)
+        # Each chunk whole before the next chunk's queries (the rounds stream on the same connection).
+        yield from list(_shoe_logs(ids, results, wagers))

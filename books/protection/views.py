@@ -3,6 +3,8 @@ files it — the estimated edge and its interval, the bet against the true count
 SVG, no script), the sessions, the deviations with their EV, the player's rounds (keyset pages) —
 and its CSV / XLSX exports. Thin: the period, a selector, the engine's evaluation, render."""
 
+from contextlib import closing
+
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
@@ -24,6 +26,8 @@ EXPORTS = ("rounds", "decisions", "sessions")
 
 
 def evaluate(user, player: str, period) -> evaluation.Evaluation:
+    """The player's evaluation over the period, his shoes evaluated as their rounds stream in; the
+    stream closed whatever happens, before the caller's next query."""
     shoes = selectors.player_shoes(user, player, date_from=period.date_from, date_to=period.date_to)
     return evaluation.evaluate(shoes, player=player)
 

@@ -17,7 +17,7 @@ Pure Python, no Django: the figures are floats (statistics), the money the playe
 
 import gc
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -148,8 +148,9 @@ class Evaluation:
         deviations = [d for d in played if d.deviation]
         wagered = sum((r.wager for r in self.rounds), Decimal(0))
         net = sum((r.net for r in self.rounds), Decimal(0))
-        edge, low, high = edge_interval([float(r.net) for r in self.rounds], [float(r.wager) for r in self.rounds])
+        # Each wager made a float once (a Decimal's float goes through its text): three figures read them.
         weights = [float(r.wager) for r in self.rounds]
+        edge, low, high = edge_interval([float(r.net) for r in self.rounds], weights)
         total_w = sum(weights)
         expected = sum(w * r.edge for w, r in zip(weights, self.rounds)) / total_w if total_w else None
         lost = sum((d.given_up for d in deviations), Decimal(0))
@@ -173,7 +174,7 @@ class Evaluation:
             "edge_low": low,
             "edge_high": high,
             "expected_edge": expected,
-            "bets": bet_statistics([r.true_count for r in self.rounds], [float(r.wager) for r in self.rounds]),
+            "bets": bet_statistics([r.true_count for r in self.rounds], weights),
             "entries_mid_shoe": len(mid),
             "entry_count_mean": _mean([s.entry_count for s in mid]),
             "exits_before_end": len(left),
@@ -257,9 +258,10 @@ def _player_stakes(document: Mapping, player: str) -> list[Mapping]:
     return [s for s in document.get("stakes", ()) if s.get("player") == player]
 
 
-def evaluate(shoes: Sequence[ShoeLog], *, player: str, states=None) -> Evaluation:
-    """The evaluation of `player` over these shoes (see the module). `states`: the shoe states of each
-    shoe (protection.shoe_states), computed here when not given."""
+def evaluate(shoes: Iterable[ShoeLog], *, player: str, states=None) -> Evaluation:
+    """The evaluation of `player` over these shoes (see the module), read once in order: a generator
+    of shoes is evaluated as it yields them, and nothing here keeps a shoe's rounds once it is done.
+    `states`: the shoe states of each shoe (protection.shoe_states), computed here when not given."""
     # A year's walk allocates a hundred thousand objects (states, decisions, rounds) that form no
     # cycle, beside the caller's documents: the cyclic collector, run every few hundred allocations
     # over a heap that keeps growing, would cost more than the walk (docs/benchmarks.md).
@@ -272,7 +274,7 @@ def evaluate(shoes: Sequence[ShoeLog], *, player: str, states=None) -> Evaluatio
             gc.enable()
 
 
-def _evaluate(shoes: Sequence[ShoeLog], player: str, states) -> Evaluation:
+def _evaluate(shoes: Iterable[ShoeLog], player: str, states) -> Evaluation:
     rounds: list[RoundPoint] = []
     decisions: list[Decision] = []
     insurance: list[Decision] = []

@@ -237,3 +237,50 @@ def test_the_page_and_the_api_evaluate_with_the_collector_paused_and_give_it_bac
     # A failed request gives it back too.
     assert client.get(reverse("books:player_evaluation", args=["nobody-at-all"])).status_code == 404
     assert gc.isenabled()
+
+
+def test_the_shoes_stream_in_the_order_of_their_ids_and_evaluate_as_the_whole_list_does(crew, floor, watched):
+    """The player's shoes come one at a time (never the year's documents at once), each whole and in
+    the order dealt, and the evaluation of the stream is the evaluation of the same shoes listed."""
+    import datetime as dt
+    from collections.abc import Iterator
+
+    from django.utils import timezone
+
+    from books.protection import selectors
+    from dealing.engine import evaluation
+
+    today = timezone.localdate()
+    period = dict(date_from=today - dt.timedelta(days=365), date_to=today)
+    stream = selectors.player_shoes(crew.auditor, PLAYER, **period)
+    assert isinstance(stream, Iterator)
+    listed = list(selectors.player_shoes(crew.auditor, PLAYER, **period))
+    played = Shoe.objects.filter(rounds__stakes__player=PLAYER).distinct().order_by("pk")
+    assert [log.key for log in listed] == [f"{s.table.name}/{s.number}" for s in played]
+    assert listed[0].key == "BJ-1/1" and listed[-1].key == f"{floor.table_b.name}/1"
+    for log in listed:
+        shoe = Shoe.objects.get(table__name=log.table, number=int(log.key.rsplit("/", 1)[1]))
+        dealt = shoe.rounds.order_by("position", "id").values_list("pk", flat=True)
+        assert list(log.ids) == [str(pk) for pk in dealt]
+    streamed = evaluation.evaluate(stream, player=PLAYER).summary()
+    assert streamed == evaluation.evaluate(listed, player=PLAYER).summary()
+
+
+def test_an_evaluation_that_fails_midway_leaves_the_connection_ready_for_the_next_query(
+    client_for, watched, monkeypatch
+):
+    """The rounds stream on the request's connection: an evaluation that breaks off after its first
+    shoe closes the stream, so that the error page, the next request and the next query all run."""
+    from books.protection import views
+
+    def first_shoe_only(shoes, *, player):
+        next(iter(shoes))
+        raise RuntimeError("the evaluation broke off")
+
+    monkeypatch.setattr(views.evaluation, "evaluate", first_shoe_only)
+    client = client_for("auditor")
+    client.raise_request_exception = False
+    assert client.get(reverse("books:player_evaluation", args=[PLAYER])).status_code == 500
+    assert Stake.objects.filter(player=PLAYER).exists()  # the connection answers again
+    monkeypatch.undo()
+    assert client.get(reverse("books:player_evaluation", args=[PLAYER])).status_code == 200
