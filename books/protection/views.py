@@ -29,7 +29,8 @@ def evaluate(user, player: str, period) -> evaluation.Evaluation:
     """The player's evaluation over the period, his shoes evaluated as their rounds stream in; the
     stream closed whatever happens, before the caller's next query."""
     shoes = selectors.player_shoes(user, player, date_from=period.date_from, date_to=period.date_to)
-    return evaluation.evaluate(shoes, player=player)
+    with closing(shoes):
+        return evaluation.evaluate(shoes, player=player)
 
 
 @require_http_methods(["GET"])
