@@ -266,6 +266,7 @@ def test_the_shoes_stream_in_the_order_of_their_ids_and_evaluate_as_the_whole_li
     assert streamed == evaluation.evaluate(listed, player=PLAYER).summary()
 
 
+@pytest.mark.timeout(90)  # an unclosed stream hangs the next query rather than failing it
 def test_an_evaluation_that_fails_midway_leaves_the_connection_ready_for_the_next_query(
     client_for, watched, monkeypatch
 ):
