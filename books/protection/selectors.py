@@ -206,23 +206,31 @@ def player_shoes(user, player: str, *, date_from=None, date_to=None) -> Iterator
     logs = _shoe_logs(shoes, results)
     if not (date_from or date_to):
         return logs
-    return _in_period(logs, {rid for rid, _sid in results})
+    return _in_period(logs, {rid for rid, _sid in results}, player)
 
 
-def _in_period(logs: Iterator[ShoeLog], inside: set) -> Iterator[ShoeLog]:
+def _in_period(logs: Iterator[ShoeLog], inside: set, player: str) -> Iterator[ShoeLog]:
     """Rounds outside the period stay in the shoe (they set its composition) but are not his to
     judge. Closing this closes the stream."""
     with closing(logs):
         for log in logs:
-            yield _only(log, inside)
+            yield _only(log, inside, player)
 
 
-def _only(log: ShoeLog, inside: set) -> ShoeLog:
-    """The shoe with the player's stakes outside the period (rounds not `inside` it) made anonymous:
-    they still take cards out."""
-    if all(rid in inside for rid in log.ids):
+def _only(log: ShoeLog, inside: set, player: str) -> ShoeLog:
+    """The shoe with the player's stakes in rounds outside the period (not `inside` it) made
+    anonymous: those rounds still take cards out. Only his rounds are copied: the evaluation reads
+    no other player's stakes."""
+    outside = [
+        k
+        for k, (doc, rid) in enumerate(zip(log.rounds, log.ids))
+        if rid not in inside and any(s.get("player") == player for s in doc.get("stakes", ()))
+    ]
+    if not outside:
         return log
-    rounds = [doc if rid in inside else _anonymous(doc) for doc, rid in zip(log.rounds, log.ids)]
+    rounds = list(log.rounds)
+    for k in outside:
+        rounds[k] = _anonymous(rounds[k])
     return replace(log, rounds=rounds)
 
 

@@ -22,6 +22,7 @@ from .selectors import READ_ROLES
 
 PAGE_SIZE = 50
 DEVIATIONS_SHOWN = 200
+SESSIONS_SHOWN = 100  # the latest: a year holds thousands, each in the sessions export
 EXPORTS = ("rounds", "decisions", "sessions")
 
 
@@ -45,13 +46,14 @@ def player_evaluation(request, player: str):
         name = f"player-{player}-{wanted}-{period.date_from:%Y%m%d}-{period.date_to:%Y%m%d}"
         return export_response(request, rows, f"{name}.csv", title=_("Player evaluation"))
     deviations = report.costliest_deviations()
+    summary = report.summary()
     figures = {
         "player": player,
         "period": period,
-        "summary": report.summary(),
+        "summary": summary,
         "deviations": deviations[:DEVIATIONS_SHOWN],
         "deviations_total": len(deviations),
-        "chart": bet_chart(report),
+        "chart": bet_chart(report, summary),
     }
     if wanted == "pdf":
         name = f"player-{player}-{period.date_from:%Y%m%d}-{period.date_to:%Y%m%d}.pdf"
@@ -71,7 +73,8 @@ def player_evaluation(request, player: str):
             **figures,
             "periods": PERIODS,
             "days": days,
-            "sessions": report.sessions,
+            "sessions": report.sessions[-SESSIONS_SHOWN:],
+            "sessions_total": len(report.sessions),
             "page": page,
             "rounds": [(r, points.get(str(r.pk))) for r in page.object_list],
             "query": "&".join(f"{k}={v}" for k, v in query_pairs),

@@ -285,3 +285,52 @@ def test_an_evaluation_that_fails_midway_leaves_the_connection_ready_for_the_nex
     assert Stake.objects.filter(player=PLAYER).exists()  # the connection answers again
     monkeypatch.undo()
     assert client.get(reverse("books:player_evaluation", args=[PLAYER])).status_code == 200
+
+
+def test_a_period_judges_only_its_rounds_while_the_earlier_ones_still_set_the_count(crew, watched):
+    """A shoe that straddles the period's first day: the player's rounds before it are not judged,
+    yet the cards they took out still count, so each round inside has the count it has over all time."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from books.protection import selectors
+    from dealing.engine import evaluation
+    from dealing.models import Round
+
+    today = timezone.localdate()
+    shoe = Shoe.objects.get(table=watched, number=2)
+    dealt = list(shoe.rounds.order_by("position", "id").values_list("pk", flat=True))
+    early = dealt[: len(dealt) // 2]
+    Round.objects.filter(pk__in=early).update(played_at=timezone.now() - dt.timedelta(days=40))
+    Round.objects.filter(shoe__table=watched, shoe__number=1).update(played_at=timezone.now() - dt.timedelta(days=40))
+
+    def points(**period):
+        shoes = selectors.player_shoes(crew.auditor, PLAYER, **period)
+        return {p.round_id: p for p in evaluation.evaluate(shoes, player=PLAYER).rounds}
+
+    always = points()
+    recent = points(date_from=today - dt.timedelta(days=29), date_to=today)
+    gone = {str(pk) for pk in early} | {
+        str(pk) for pk in Round.objects.filter(shoe__table=watched, shoe__number=1).values_list("pk", flat=True)
+    }
+    assert set(recent) == set(always) - gone and set(always) & gone
+    for rid, point in recent.items():
+        assert point.true_count == always[rid].true_count and point.edge == always[rid].edge
+
+
+def test_the_page_shows_the_latest_sessions_and_says_the_export_holds_them_all(client_for, watched, monkeypatch):
+    from books.protection import views
+
+    monkeypatch.setattr(views, "SESSIONS_SHOWN", 2)
+    client = client_for("auditor")
+    page = client.get(reverse("books:player_evaluation", args=[PLAYER])).content.decode()
+    export = client.get(reverse("books:player_evaluation", args=[PLAYER]), {"export": "sessions"})
+    every = b"".join(export.streaming_content).decode("utf-8-sig")
+    total = len(every.strip().splitlines()) - 1
+    assert total > 2
+    assert f"The 2 latest of {total} sessions shown: the export holds every session." in page
+    sessions = page.split('id="sessions-h"')[1].split("</table>")[0]
+    assert sessions.count("<tr>") == 1 + 2  # the header and two sessions
+    last = every.strip().splitlines()[-1].split(",")[0]
+    assert last in sessions
