@@ -364,9 +364,14 @@ def terminal_next(request, name: str):
     for move in out["moves"]:
         move["label"] = _move_label(move, game)
     wagers = VALUE_OF_FIELD["wager"]
+    said: dict[tuple[str, object], str] = {}  # each wager and result said once, however many stakes owe them
     for w in out["owed"]:
-        w["label"] = (game and game.wager_word(w["wager"])) or str(wagers.get(w["wager"], w["wager"]))
-        w["result_label"] = event_word(w["result"])
+        wager, result = w["wager"], w["result"]
+        if ("wager", wager) not in said:
+            said["wager", wager] = (game and game.wager_word(wager)) or str(wagers.get(wager, wager))
+        if ("result", result) not in said:
+            said["result", result] = event_word(result)
+        w["label"], w["result_label"] = said["wager", wager], said["result", result]
     for f in out["findings"]:
         f["text"] = finding_text(f)
         f["severity_label"] = severity_label(f["severity"])
