@@ -53,7 +53,7 @@ ROUND_EXAMPLE = {
 }
 
 
-class _Logged:
+class LoggedAnswer:
     """RoundLoggedSerializer's fields, bound once: a serializer deep-copies its declared fields each
     time it is made, which costs more than writing the answer; the fields keep no state of their
     own between records, so one bound set serves every request (and every thread).
@@ -102,7 +102,7 @@ def _logged(record: Round, created: bool) -> Response:
         if outcome is not None
         else selectors.round_settlement(round=record)["findings"]
     )
-    return Response(_Logged.data(record), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+    return Response(LoggedAnswer.data(record), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
 class RoundCollectionApi(PerMethodRoles):

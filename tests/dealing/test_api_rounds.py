@@ -394,14 +394,14 @@ def test_json_documents_round_trip_with_stable_hashes(staff, tables, deal):
 
 def test_the_logged_answer_is_the_serializers_own(staff, tables, deal):
     """The answer to a logged round is written field by field without DRF's generic reading of each
-    source (dealing/apis/rounds.py `_Logged`): it must be what RoundLoggedSerializer itself writes,
+    source (dealing/apis/rounds.py `LoggedAnswer`): it must be what RoundLoggedSerializer itself writes,
     for a new round (its findings), the same round sent again, and a correction awaiting a pit boss."""
     from dealing.apis.outputs import RoundLoggedSerializer
-    from dealing.apis.rounds import _Logged
+    from dealing.apis.rounds import LoggedAnswer
 
     def both(record, findings):
         record._findings = findings
-        return _Logged.data(record), dict(RoundLoggedSerializer(record).data)
+        return LoggedAnswer.data(record), dict(RoundLoggedSerializer(record).data)
 
     doc = deal(tables.ochko, seed=31, mistake="wrong_amount")
     record, created = services.round_log(document=doc, logged_by=staff.dealer)
