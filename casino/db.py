@@ -6,7 +6,13 @@ from django.db.models.expressions import RawSQL
 
 
 def model_from_row(model, fields, values):
-    """A model instance from raw column values, each converted as the ORM converts it."""
+    """A model instance from raw column values, each converted as the ORM converts it. `fields` in
+    the model's order (`_meta.concrete_fields`): some of them make an instance with the rest deferred."""
+    return model.from_db(DEFAULT_DB_ALIAS, [f.attname for f in fields], values_from_row(fields, values))
+
+
+def values_from_row(fields, values) -> list:
+    """Raw column values converted as the ORM converts them (SQLite's datetimes, PostgreSQL's JSON…)."""
     db = connections[DEFAULT_DB_ALIAS]  # the connection itself: each use of the proxy costs a lookup
     ops = db.ops
     converted = []
@@ -16,7 +22,7 @@ def model_from_row(model, fields, values):
             for convert in ops.get_db_converters(col) + field.get_db_converters(db):
                 value = convert(value, col, db)
         converted.append(value)
-    return model.from_db(db.alias, [f.attname for f in fields], converted)
+    return converted
 
 
 def advisory_xact_lock(key: int) -> None:

@@ -5,8 +5,8 @@ A finding's sentence is casino/finding_words.py's (from its code and params); th
 severities' labels are casino/finding_labels.py's (re-exported here for the pages that import them).
 """
 
+from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from .finding_labels import SEVERITY_LABELS, severity_label  # noqa: F401 (re-exported)
 from .finding_words import finding_text, verdict_text  # noqa: F401 (re-exported)
@@ -80,7 +80,25 @@ VALUE_OF_FIELD = {
 def event_word(name) -> str:
     """A round/1 event name (deal, hit, pay…) in the reader's words; an unknown one as it is."""
     word = EVENT_WORDS.get(str(name))
-    return str(word) if word is not None else str(name)
+    return said(word) if word is not None else str(name)
+
+
+_SAID: dict[tuple[int, str | None], tuple[object, str]] = {}
+_SAID_MAX = 4096
+
+
+def said(word) -> str:
+    """`str(word)`, a word of a table above (or of a game's) in the active language, kept: the
+    terminal says a dozen of them at every entry, and each `str()` of a lazy translation looks the
+    catalogues up anew (a twentieth of an entry's CPU). The catalogues do not change while the
+    process runs; the word is kept beside its text, so a key is never another word's."""
+    key = (id(word), get_language())
+    found = _SAID.get(key)
+    if found is None or found[0] is not word:
+        if len(_SAID) >= _SAID_MAX:
+            _SAID.clear()
+        found = _SAID[key] = (word, str(word))
+    return found[1]
 
 
 def event_field(key: str, value) -> str:
@@ -91,6 +109,6 @@ def event_field(key: str, value) -> str:
         value = ", ".join(f"{FIELD_WORDS.get(k, k)} {words.get(v, v)}" for k, v in value.items())
     elif isinstance(value, list):  # boxes in the order paid: "boxes 3, 1"
         value = ", ".join(str(v) for v in value)
-    else:
-        value = words.get(value, value) if isinstance(value, str) else value
-    return f"{label if label is not None else key} {value}"
+    elif isinstance(value, str) and value in words:
+        value = said(words[value])
+    return f"{said(label) if label is not None else key} {value}"

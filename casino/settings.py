@@ -375,6 +375,8 @@ OTP_TOTP_THROTTLE_FACTOR = 1
 # Minutes without a request after which a signed-in session ends (sliding; 0: never). API tokens
 # have their own lifetime (TOKEN_TTL_HOURS).
 SESSION_IDLE_TIMEOUT = env.int("SESSION_IDLE_TIMEOUT", default=30)
+# Django's database sessions, read without the ORM's query building (casino/sessions.py).
+SESSION_ENGINE = "casino.sessions"
 
 # --- language and time ---------------------------------------------------------------------
 LANGUAGE_CODE = "en"

@@ -16,11 +16,14 @@ from datetime import UTC
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.db import connection
 from django.db.models import Count, QuerySet
 from django.http import Http404
 
 from casino import selectors as floor_selectors
+from casino.db import model_from_row
 from casino.finding_words import finding_text
+from casino.models import Pit, Table
 from casino.roles import DEALER, has_role, user_pits
 from casino.scope import CHANGE, restrict
 from dealing import engine
@@ -519,3 +522,28 @@ def terminal_drafts_left_behind(table) -> list[TerminalDraft]:
         .filter(table=table, left_behind_at__isnull=False, voided_at__isnull=True)
         .order_by("left_behind_at")
     )
+
+
+_TABLE_WITH_PIT: list[str] = []
+
+
+def table_with_pit(name: str) -> Table | None:
+    """`Table.objects.select_related("pit").filter(name=name).first()` in SQL of its own: the terminal
+    asks at every entry, and the ORM's building of the query cost more CPU than the query."""
+    table_fields, pit_fields = list(Table._meta.concrete_fields), list(Pit._meta.concrete_fields)
+    if not _TABLE_WITH_PIT:
+        q = connection.ops.quote_name
+        columns = [f"t.{q(f.column)}" for f in table_fields] + [f"p.{q(f.column)}" for f in pit_fields]
+        _TABLE_WITH_PIT.append(
+            f"SELECT {', '.join(columns)} FROM {q(Table._meta.db_table)} t "
+            f"JOIN {q(Pit._meta.db_table)} p ON p.{q(Pit._meta.pk.column)} = t.{q(Table._meta.get_field('pit').column)} "
+            f"WHERE t.{q(Table._meta.get_field('name').column)} = %s"
+        )
+    with connection.cursor() as cursor:
+        cursor.execute(_TABLE_WITH_PIT[0], [name])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    table = model_from_row(Table, table_fields, row[: len(table_fields)])
+    Table._meta.get_field("pit").set_cached_value(table, model_from_row(Pit, pit_fields, row[len(table_fields) :]))
+    return table

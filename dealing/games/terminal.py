@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from casino.finding_text import said
 from dealing import engine, games
 from dealing.engine.money import fmt
 
@@ -62,7 +63,7 @@ class TerminalGame:
 
     def wager_word(self, wager: str) -> str | None:
         word = self.wager_words.get(wager)
-        return None if word is None else str(word)
+        return None if word is None else said(word)
 
     def stake_id(self, box: int, k: int) -> str:
         return f"{box}{'abc'[k]}" if self.letters else f"{self.id_prefix}{box}"

@@ -17,8 +17,8 @@ import json
 import uuid
 
 from django.core.exceptions import PermissionDenied
-from django.http import JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import Http404, JsonResponse
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
@@ -47,7 +47,9 @@ MAX_BODY = 256 * 1024  # a round's log is a few kilobytes
 def _table(request, name: str) -> Table:
     """The table of the address, 404 when there is none; 403 unless the user may use its terminal
     (one query for the table, one for the user's pits: every event of a round asks)."""
-    table = get_object_or_404(Table.objects.select_related("pit"), name=name)
+    table = selectors.table_with_pit(name)
+    if table is None:
+        raise Http404(f"No {Table._meta.object_name} matches the given query.")  # as get_object_or_404 says
     try:
         check_may_use_terminal(request.user, table)
     except ServiceError as exc:
@@ -362,9 +364,14 @@ def terminal_next(request, name: str):
     for move in out["moves"]:
         move["label"] = _move_label(move, game)
     wagers = VALUE_OF_FIELD["wager"]
+    said: dict[tuple[str, object], str] = {}  # each wager and result said once, however many stakes owe them
     for w in out["owed"]:
-        w["label"] = (game and game.wager_word(w["wager"])) or str(wagers.get(w["wager"], w["wager"]))
-        w["result_label"] = event_word(w["result"])
+        wager, result = w["wager"], w["result"]
+        if ("wager", wager) not in said:
+            said["wager", wager] = (game and game.wager_word(wager)) or str(wagers.get(wager, wager))
+        if ("result", result) not in said:
+            said["result", result] = event_word(result)
+        w["label"], w["result_label"] = said["wager", wager], said["result", result]
     for f in out["findings"]:
         f["text"] = finding_text(f)
         f["severity_label"] = severity_label(f["severity"])

@@ -390,3 +390,35 @@ def test_json_documents_round_trip_with_stable_hashes(staff, tables, deal):
     )
     stored = Round.objects.get(pk=record.pk)
     assert chain.round_hash(stored) == stored.sha256 == record.sha256
+
+
+def test_the_logged_answer_is_the_serializers_own(staff, tables, deal):
+    """The answer to a logged round is written field by field without DRF's generic reading of each
+    source (dealing/apis/rounds.py `LoggedAnswer`): it must be what RoundLoggedSerializer itself writes,
+    for a new round (its findings), the same round sent again, and a correction awaiting a pit boss."""
+    from dealing.apis.outputs import RoundLoggedSerializer
+    from dealing.apis.rounds import LoggedAnswer
+
+    def both(record, findings):
+        record._findings = findings
+        return LoggedAnswer.data(record), dict(RoundLoggedSerializer(record).data)
+
+    doc = deal(tables.ochko, seed=31, mistake="wrong_amount")
+    record, created = services.round_log(document=doc, logged_by=staff.dealer)
+    assert created
+    findings = [f.to_dict() for f in record.outcome.findings]
+    assert findings
+    fast, drf = both(record, findings)
+    assert fast == drf and list(fast) == list(drf)
+    again, created = services.round_log(document=doc, logged_by=staff.dealer)
+    assert not created
+    fast, drf = both(again, findings)
+    assert fast == drf and list(fast) == list(drf)
+    fixed = deal(tables.ochko, seed=31)
+    fixed["id"] = doc["id"]
+    amendment = services.round_amend(round=record, amended_by=staff.dealer, reason="Paid 200.", document=fixed)
+    fast, drf = both(amendment, [])
+    assert fast == drf and fast["status"] == "pending" and fast["supersedes"] == record.pk
+    stored = Round.objects.get(pk=record.pk)  # read back: the audit's values from the query's annotations
+    fast, drf = both(stored, findings)
+    assert fast == drf and fast["shoe"] == drf["shoe"]
