@@ -61,13 +61,10 @@ def player_rounds(user, player: str, *, date_from=None, date_to=None) -> QuerySe
 
 def _shoe_logs(shoe_ids, results: dict, wagers: dict | None = None) -> Iterator:
     """The shoes' rounds in force, in the order dealt, decoded with msgspec from the documents' text,
-    with the cards burned between them, one shoe at a time in the order of the shoes' ids as its
-    rounds stream in (a year's documents are never all held at once). With `wagers` (round id ->
-    ((player, Ante + Bet) …), the stakes as stored): each a FloorShoe, what a scan of the floor reads
-    beside the rounds.
-
-    A generator inside a transaction while its rounds stream: its consumer runs no query until it is
-    exhausted or closed (PostgreSQL answers one query at a time on a connection)."""
+    with the cards burned between them, one shoe at a time in the order of the shoes' ids (a
+    generator: its queries run at the first shoe asked for; each shoe's documents are let go of
+    once it is yielded). With `wagers` (round id -> ((player, Ante + Bet) …), the stakes as stored):
+    each a FloorShoe, what a scan of the floor reads beside the rounds."""
     shoe_ids = sorted(shoe_ids)
     meta = {
         pk: (variant, decks, table, f"{table}/{number}", table_id)
@@ -79,11 +76,12 @@ def _shoe_logs(shoe_ids, results: dict, wagers: dict | None = None) -> Iterator:
     # The rounds' times only for the floor's scan: 50,000 aware datetimes cost a player's page a
     # quarter of its read.
     columns = ("pk", "shoe_id", "position", "text") + (("played_at",) if floor else ())
-    # Ordered by shoe only, which the index on (shoe, position) gives without a sort (sorting the
-    # documents' text spilled to disk); each shoe's rounds are put in the order dealt here.
+    # No ORDER BY: sorting the documents' text spilled 65 MB to disk and held back the first row
+    # until the last was read (the planner sorts rather than walk the index on (shoe, position) as
+    # soon as the shoes are most of the table); the rounds are put in the order dealt here.
     rows = (
         Round.objects.filter(in_force_q(), _among("shoe_id", shoe_ids))
-        .order_by("shoe_id")
+        .order_by()
         .annotate(text=Cast("document", TextField()))
         .values_list(*columns)
     )
@@ -112,18 +110,16 @@ def _shoe_logs(shoe_ids, results: dict, wagers: dict | None = None) -> Iterator:
             wagers={rid: tuple(sorted(wagers.get(rid, ()))) for rid in log.ids or ()},
         )
 
-    current, entries = None, []
-    # The documents decoded with the collector paused (casino/collector.py): they make no cycle.
+    by_shoe: dict = {}
+    # The documents decoded as they come, while PostgreSQL still sends, with the collector paused
+    # (casino/collector.py): they make no cycle.
     with transaction.atomic(), collector.paused():
         for row in _streamed(rows):
-            if row[1] != current:
-                if entries:
-                    yield shoe(current, entries)
-                current, entries = row[1], []
             position = row[2]
-            entries.append((position is None, position or 0, row[0], _decode(row[3]), *row[4:]))
-        if entries:
-            yield shoe(current, entries)
+            by_shoe.setdefault(row[1], []).append((position is None, position or 0, row[0], _decode(row[3]), *row[4:]))
+    # Each shoe let go of here once yielded: its documents are freed as soon as its consumer is done with it.
+    for shoe_id in sorted(by_shoe):
+        yield shoe(shoe_id, by_shoe.pop(shoe_id))
 
 
 def _streamed(rows: QuerySet) -> Iterator[tuple]:
@@ -187,9 +183,8 @@ def _log(shoe_id, meta, docs, ids, results, burns=()) -> ShoeLog:
 def player_shoes(user, player: str, *, date_from=None, date_to=None) -> Iterator[ShoeLog]:
     """Every shoe where the player has a round the user may see, whole, with its burns and his
     stakes' owed results (four queries: his stakes, the shoes, their burns, their rounds), one shoe
-    at a time as its rounds stream in: evaluated as they come, the year's documents are never all
-    held, and the evaluation runs while PostgreSQL still sends (see `_shoe_logs`: run no query until
-    it is exhausted or closed). Http404 at once when there is none."""
+    at a time (see `_shoe_logs`: each shoe's documents freed once its evaluation is done with it).
+    Http404 at once when there is none."""
     rows = (
         player_stakes(user, player, date_from=date_from, date_to=date_to)
         .filter(round__shoe__isnull=False)

@@ -27,8 +27,8 @@ EXPORTS = ("rounds", "decisions", "sessions")
 
 
 def evaluate(user, player: str, period) -> evaluation.Evaluation:
-    """The player's evaluation over the period, his shoes evaluated as their rounds stream in; the
-    stream closed whatever happens, before the caller's next query."""
+    """The player's evaluation over the period, his shoes evaluated one at a time; the generator of
+    shoes closed whatever happens."""
     shoes = selectors.player_shoes(user, player, date_from=period.date_from, date_to=period.date_to)
     with closing(shoes):
         return evaluation.evaluate(shoes, player=player)

@@ -240,8 +240,8 @@ def test_the_page_and_the_api_evaluate_with_the_collector_paused_and_give_it_bac
 
 
 def test_the_shoes_stream_in_the_order_of_their_ids_and_evaluate_as_the_whole_list_does(crew, floor, watched):
-    """The player's shoes come one at a time (never the year's documents at once), each whole and in
-    the order dealt, and the evaluation of the stream is the evaluation of the same shoes listed."""
+    """The player's shoes come one at a time in the order of their ids, each whole and in the order
+    dealt, and the evaluation of the stream is the evaluation of the same shoes listed."""
     import datetime as dt
     from collections.abc import Iterator
 
@@ -266,12 +266,12 @@ def test_the_shoes_stream_in_the_order_of_their_ids_and_evaluate_as_the_whole_li
     assert streamed == evaluation.evaluate(listed, player=PLAYER).summary()
 
 
-@pytest.mark.timeout(90)  # an unclosed stream hangs the next query rather than failing it
+@pytest.mark.timeout(90)  # an unclosed generator could leave its transaction open: fail fast, not hang
 def test_an_evaluation_that_fails_midway_leaves_the_connection_ready_for_the_next_query(
     client_for, watched, monkeypatch
 ):
-    """The rounds stream on the request's connection: an evaluation that breaks off after its first
-    shoe closes the stream, so that the error page, the next request and the next query all run."""
+    """An evaluation that breaks off after its first shoe closes the generator of shoes (and the
+    transaction it read them in), so that the error page, the next request and the next query all run."""
     from books.protection import views
 
     def first_shoe_only(shoes, *, player):
