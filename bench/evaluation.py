@@ -163,6 +163,35 @@ def year(*, repeat: int = 5) -> dict:
     }
 
 
+def pages(*, repeat: int = 5) -> dict:
+    """The player evaluation page and its API over a year (`?days=365`), requested as the auditor
+    through Django's test client (every middleware, the view, the template or the serializer; no
+    HTTP server): wall and CPU seconds of this process per request, `repeat` times after a warm-up."""
+    from django.test import Client
+    from django.urls import reverse
+
+    _table, people = _people()
+    client = Client()
+    client.force_login(people[AUDITOR])
+    out = {}
+    for name, url in (
+        ("page", reverse("books:player_evaluation", args=[PLAYER])),
+        ("api", reverse("api:books:player-evaluation", args=[PLAYER])),
+    ):
+        assert client.get(url, {"days": 365}).status_code == 200
+        wall, cpu = [], []
+        for _ in range(repeat):
+            gc.collect()
+            c0, t0 = time.process_time(), time.perf_counter()
+            answered = client.get(url, {"days": 365})
+            wall.append(time.perf_counter() - t0)
+            cpu.append(time.process_time() - c0)
+            assert answered.status_code == 200
+        out[f"{name} s"] = _spread(wall)
+        out[f"{name} cpu s"] = _spread(cpu)
+    return out
+
+
 def chunks(*, chunk: int = selectors.SCAN_CHUNK_SHOES, window: int = 500) -> dict:
     """Every shoe through the chunked read, its shoe states, and the watched player's evaluation
     where he sat; tracemalloc's peak of Python allocations per `window` shoes (flat memory: the
