@@ -15,6 +15,7 @@ For a page: anonymous → redirect to the login page; logged in without the role
 For the API: anonymous → 401; logged in without the role → 403.
 """
 
+import functools
 from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
@@ -66,30 +67,28 @@ def user_roles(user) -> frozenset[str]:
     return names
 
 
-_ROLE_NAMES: list[str] = []
-
-
 def _role_names(user_id) -> list[str]:
     """`user.groups.filter(name__in=ROLES).values_list("name", flat=True)` in SQL of its own: every
     signed-in page and terminal entry asks once, and the ORM's building of the query cost several
     times the query's own CPU."""
-    if not _ROLE_NAMES:
-        from django.contrib.auth import get_user_model
-
-        user_model = get_user_model()
-        groups = user_model._meta.get_field("groups")
-        group_model, user_groups = groups.related_model, groups.remote_field.through
-        q = connection.ops.quote_name
-        _ROLE_NAMES.append(
-            f"SELECT g.{q(group_model._meta.get_field('name').column)} "
-            f"FROM {q(group_model._meta.db_table)} g JOIN {q(user_groups._meta.db_table)} ug "
-            f"ON ug.{q(groups.m2m_reverse_name())} = g.{q(group_model._meta.pk.column)} "
-            f"WHERE ug.{q(groups.m2m_column_name())} = %s "
-            f"AND g.{q(group_model._meta.get_field('name').column)} IN ({', '.join(['%s'] * len(ROLES))})"
-        )
     with connection.cursor() as cursor:
-        cursor.execute(_ROLE_NAMES[0], [user_id, *ROLES])
+        cursor.execute(_role_names_sql(), [user_id, *ROLES])
         return [name for (name,) in cursor.fetchall()]
+
+
+@functools.cache
+def _role_names_sql() -> str:
+    from django.contrib.auth import get_user_model
+
+    groups = get_user_model()._meta.get_field("groups")
+    group_model, user_groups = groups.related_model, groups.remote_field.through
+    q = connection.ops.quote_name
+    name = q(group_model._meta.get_field("name").column)
+    return (
+        f"SELECT g.{name} FROM {q(group_model._meta.db_table)} g JOIN {q(user_groups._meta.db_table)} ug "
+        f"ON ug.{q(groups.m2m_reverse_name())} = g.{q(group_model._meta.pk.column)} "
+        f"WHERE ug.{q(groups.m2m_column_name())} = %s AND g.{name} IN ({', '.join(['%s'] * len(ROLES))})"
+    )
 
 
 def has_role(user, *roles: str) -> bool:

@@ -27,6 +27,7 @@ A user with several roles sees the union; an anonymous or inactive user sees not
 the door of a page or an endpoint are still `role_required` / `HasRole`: this narrows the rows behind it.
 """
 
+import functools
 from dataclasses import dataclass, field
 
 from django.db import connection
@@ -156,9 +157,6 @@ def works_at(user, table) -> bool:
     return table.pit_id in pits
 
 
-_STAFF_PITS: list[str] = []
-
-
 def _pit_ids(user) -> list[int]:
     """The ids of `user_pits(user)`. For a member of the staff (not a superuser nor an auditor, who
     see every pit) in SQL of its own: every terminal entry asks, and the ORM's building of the
@@ -170,20 +168,23 @@ def _pit_ids(user) -> list[int]:
         or has_role(user, *SEES_EVERY_PIT)
     ):
         return list(user_pits(user).values_list("pk", flat=True))
-    if not _STAFF_PITS:
-        from .models import Staff
-
-        pits = Staff._meta.get_field("pits")
-        q = connection.ops.quote_name
-        _STAFF_PITS.append(
-            f"SELECT sp.{q(pits.m2m_reverse_name())} "
-            f"FROM {q(Staff._meta.db_table)} s JOIN {q(pits.remote_field.through._meta.db_table)} sp "
-            f"ON sp.{q(pits.m2m_column_name())} = s.{q(Staff._meta.pk.column)} "
-            f"WHERE s.{q(Staff._meta.get_field('user').column)} = %s"
-        )
     with connection.cursor() as cursor:
-        cursor.execute(_STAFF_PITS[0], [user.pk])
+        cursor.execute(_staff_pits_sql(), [user.pk])
         return [pk for (pk,) in cursor.fetchall()]
+
+
+@functools.cache
+def _staff_pits_sql() -> str:
+    from .models import Staff
+
+    pits = Staff._meta.get_field("pits")
+    q = connection.ops.quote_name
+    return (
+        f"SELECT sp.{q(pits.m2m_reverse_name())} "
+        f"FROM {q(Staff._meta.db_table)} s JOIN {q(pits.remote_field.through._meta.db_table)} sp "
+        f"ON sp.{q(pits.m2m_column_name())} = s.{q(Staff._meta.pk.column)} "
+        f"WHERE s.{q(Staff._meta.get_field('user').column)} = %s"
+    )
 
 
 def table_named(user, ref, *, action: str = VIEW, by_pk: bool = False):

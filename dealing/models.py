@@ -15,6 +15,7 @@ boss's decision on a correction (`Approval`) and, when he approves, a `Supersess
 query of `Round.objects`; `in_force_q`, `status_q`, `audit_status_q` filter by them).
 """
 
+import functools
 import uuid
 
 from django.conf import settings
@@ -222,15 +223,20 @@ _AUDIT_DEFAULTS = (AuditStatus.PENDING.value, None, "")
 _AUDIT_FIELDS = ("status", "audited_at", "engine_version")
 
 
+@functools.cache
+def _audit_select() -> tuple[list, str]:
+    """The audit values' fields and their one-row SELECT, made once."""
+    fields = [RoundAudit._meta.get_field(name) for name in _AUDIT_FIELDS]
+    sql = f"SELECT {', '.join(f.column for f in fields)} FROM {RoundAudit._meta.db_table} WHERE round_id = %s"
+    return fields, sql
+
+
 def _audit_row(pk: int) -> list | None:
     """A round's audit values, in SQL of its own: every round the API logs answers with them, and
     the ORM's building of this one-row query cost more CPU than the rest of the answer."""
-    fields = [RoundAudit._meta.get_field(name) for name in _AUDIT_FIELDS]
+    fields, sql = _audit_select()
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {', '.join(f.column for f in fields)} FROM {RoundAudit._meta.db_table} WHERE round_id = %s",
-            [pk],
-        )
+        cursor.execute(sql, [pk])
         row = cursor.fetchone()
     return None if row is None else values_from_row(fields, row)
 

@@ -10,6 +10,7 @@ A user with several roles sees the union. The rows are scoped by the one mechani
 with each model's `row_scope` (dealing/models.py).
 """
 
+import functools
 import heapq
 from dataclasses import dataclass
 from datetime import UTC
@@ -524,26 +525,28 @@ def terminal_drafts_left_behind(table) -> list[TerminalDraft]:
     )
 
 
-_TABLE_WITH_PIT: list[str] = []
-
-
 def table_with_pit(name: str) -> Table | None:
     """`Table.objects.select_related("pit").filter(name=name).first()` in SQL of its own: the terminal
     asks at every entry, and the ORM's building of the query cost more CPU than the query."""
-    table_fields, pit_fields = list(Table._meta.concrete_fields), list(Pit._meta.concrete_fields)
-    if not _TABLE_WITH_PIT:
-        q = connection.ops.quote_name
-        columns = [f"t.{q(f.column)}" for f in table_fields] + [f"p.{q(f.column)}" for f in pit_fields]
-        _TABLE_WITH_PIT.append(
-            f"SELECT {', '.join(columns)} FROM {q(Table._meta.db_table)} t "
-            f"JOIN {q(Pit._meta.db_table)} p ON p.{q(Pit._meta.pk.column)} = t.{q(Table._meta.get_field('pit').column)} "
-            f"WHERE t.{q(Table._meta.get_field('name').column)} = %s"
-        )
+    table_fields, pit_fields, sql = _table_with_pit_sql()
     with connection.cursor() as cursor:
-        cursor.execute(_TABLE_WITH_PIT[0], [name])
+        cursor.execute(sql, [name])
         row = cursor.fetchone()
     if row is None:
         return None
     table = model_from_row(Table, table_fields, row[: len(table_fields)])
     Table._meta.get_field("pit").set_cached_value(table, model_from_row(Pit, pit_fields, row[len(table_fields) :]))
     return table
+
+
+@functools.cache
+def _table_with_pit_sql() -> tuple[list, list, str]:
+    table_fields, pit_fields = list(Table._meta.concrete_fields), list(Pit._meta.concrete_fields)
+    q = connection.ops.quote_name
+    columns = [f"t.{q(f.column)}" for f in table_fields] + [f"p.{q(f.column)}" for f in pit_fields]
+    sql = (
+        f"SELECT {', '.join(columns)} FROM {q(Table._meta.db_table)} t "
+        f"JOIN {q(Pit._meta.db_table)} p ON p.{q(Pit._meta.pk.column)} = t.{q(Table._meta.get_field('pit').column)} "
+        f"WHERE t.{q(Table._meta.get_field('name').column)} = %s"
+    )
+    return table_fields, pit_fields, sql

@@ -13,14 +13,14 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 import msgspec
-from django.contrib.postgres.fields import ArrayField
 from django.db import connection, transaction
-from django.db.models import BigIntegerField, Exists, F, Lookup, OuterRef, Q, QuerySet, TextField, Value
+from django.db.models import Exists, OuterRef, Q, QuerySet, TextField
 from django.db.models.functions import Cast
 from django.http import Http404
 from django.utils import timezone
 
 from casino import collector
+from casino.db import one_of
 from casino.roles import AUDITOR, PIT_BOSS
 from casino.scope import restrict
 from dealing.engine import games
@@ -139,25 +139,8 @@ def _streamed(rows: QuerySet) -> Iterator[tuple]:
 
 
 def _among(column: str, ids) -> Q:
-    """column IN ids — on PostgreSQL as `column = ANY(%s)`, the ids one array parameter: a year's
-    2,500 shoes as 2,500 placeholders cost the driver a tenth of a second to parse, in each of the
-    three queries that name them; and the index on (shoe, position) reads the rounds in the shoes'
-    order with no sort (`IN (SELECT unnest(…))` was planned as a hash join, its rows unordered)."""
-    ids = list(ids)
-    if connection.vendor == "postgresql":
-        return Q(_AnyOf(F(column), Value(ids, output_field=ArrayField(BigIntegerField()))))
-    return Q(**{f"{column}__in": ids})
-
-
-class _AnyOf(Lookup):
-    """`lhs = ANY(rhs)`, rhs an array (used as an expression in `filter`, not registered on fields)."""
-
-    lookup_name = "any_of"
-
-    def as_sql(self, compiler, connection):
-        lhs, lhs_params = self.process_lhs(compiler, connection)
-        rhs, rhs_params = self.process_rhs(compiler, connection)
-        return f"{lhs} = ANY({rhs})", (*lhs_params, *rhs_params)
+    """column IN ids, the ids one array parameter on PostgreSQL (casino.db.one_of)."""
+    return Q(**{f"{column}__in": one_of(ids)})
 
 
 def _between(positions: list, burns: list) -> tuple:
