@@ -94,7 +94,7 @@ _LOCKED_FIELDS = [
     )
 ]
 _LOCKED = (
-    f"SELECT {', '.join(f.column for f in _LOCKED_FIELDS)}, jsonb_array_length(events) FROM {_META.db_table} "
+    f"SELECT {', '.join(f.column for f in _LOCKED_FIELDS)}, {{length}}(events) FROM {_META.db_table} "
     "WHERE ((left_behind_at IS NULL AND voided_at IS NULL) OR round_id = %s) AND table_id = %s ORDER BY id"
 )
 _KEPT = [_META.get_field(name) for name in KEPT_FIELDS]
@@ -106,7 +106,10 @@ def _locked_drafts(table: Table, rid: uuid.UUID) -> list[TerminalDraft]:
     each with its count of `entries`. In SQL of its own, as is `_keep`: a terminal writes its draft at
     every entry, and the ORM's building of these two statements cost more CPU than the engine's walk
     of the round."""
-    sql = _LOCKED + (" FOR UPDATE" if connection.features.has_select_for_update else "")
+    # PostgreSQL's jsonb_array_length; SQLite (the tests without services) calls it json_array_length.
+    length = "jsonb_array_length" if connection.vendor == "postgresql" else "json_array_length"
+    sql = _LOCKED.format(length=length)
+    sql += " FOR UPDATE" if connection.features.has_select_for_update else ""
     with connection.cursor() as cursor:
         cursor.execute(sql, [_META.get_field("round_id").get_db_prep_value(rid, connection), table.pk])
         rows = cursor.fetchall()
