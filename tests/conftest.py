@@ -153,6 +153,9 @@ def current_database_url() -> str:
     """The URL of the database this test runs on, for processes it starts (a worker, gunicorn)."""
     from django.db import connection
 
+    if connection.vendor != "postgresql":
+        # The SQLite test database lives in this process's memory: no other process can open it.
+        pytest.skip("starts a server process, which needs the test database on PostgreSQL (DATABASE_URL)")
     db = connection.settings_dict
     auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
     return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"

@@ -4,6 +4,7 @@ floor as one event per batch and pit, naming the tables whose tiles changed; not
 import pytest
 
 from audit import services as audit_services
+from audit import subscribers as audit_subscribers
 from audit.models import Finding
 from casino.roles import PIT_BOSS
 from live.models import LiveEvent
@@ -22,8 +23,10 @@ def findings_after(cursor):
 
 
 @pytest.fixture
-def logged(people, floor, log_rounds):  # noqa: F811
-    """Rounds with wrong payouts at a table of each pit, logged but not yet audited (no worker)."""
+def logged(people, floor, log_rounds, monkeypatch):  # noqa: F811
+    """Rounds with wrong payouts at a table of each pit, logged but not yet audited (no worker).
+    Their audits are not queued: without a broker, tasks run in-process and would audit them now."""
+    monkeypatch.setattr(audit_subscribers, "queue_round_audits", lambda round_ids: None)
     a = log_rounds(floor.table_a, people.dealer, n=5, seed=3, mistake_rate=1.0, kinds=["wrong_amount"])
     b = log_rounds(floor.table_b, people.other_dealer, n=3, seed=4, mistake_rate=1.0, kinds=["wrong_amount"])
     assert not Finding.objects.exists()
