@@ -20,7 +20,7 @@ import uuid
 
 from django.conf import settings
 from django.db import connection, models
-from django.db.models import Case, CharField, Exists, OuterRef, Q, Subquery, Value, When
+from django.db.models import OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -41,6 +41,9 @@ from .choices import (
     RoundStatus,
     ShoeEventKind,
 )
+
+# Imported from here by the apps and migrations that filter rounds by status.
+from .round_status import audit_status_q, in_force_q, status_expression, status_q  # noqa: F401
 
 USER = settings.AUTH_USER_MODEL
 
@@ -99,69 +102,6 @@ class ShoeEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.shoe} #{self.position} {self.kind}"
-
-
-def _ref(via: str) -> OuterRef:
-    """The round's id in the outer query: its own pk, or the foreign key `via` ("round") of another model."""
-    return OuterRef(via or "pk")
-
-
-def _prefix(via: str) -> str:
-    return f"{via}__" if via else ""
-
-
-def _superseded(via: str = "") -> Exists:
-    return Exists(Supersession.objects.filter(superseded=_ref(via)))
-
-
-def _superseding(via: str = "") -> Exists:
-    return Exists(Supersession.objects.filter(superseding=_ref(via)))
-
-
-def _rejected(via: str = "") -> Exists:
-    return Exists(Approval.objects.filter(round=_ref(via), decision=Decision.REJECTED))
-
-
-def in_force_q(via: str = "") -> Q:
-    """The rounds in force (status recorded): not superseded, and either an original or an approved
-    correction. `via` is the foreign key to the round when filtering another model ("round").
-    Supersessions are few: on PostgreSQL the NOT EXISTS is a hashed anti-join against them."""
-    return ~Q(_superseded(via)) & (Q(**{f"{_prefix(via)}supersedes__isnull": True}) | Q(_superseding(via)))
-
-
-def status_q(status: str, via: str = "") -> Q:
-    """The rounds whose derived status is `status` (RoundStatus)."""
-    if status == RoundStatus.RECORDED:
-        return in_force_q(via)
-    if status == RoundStatus.SUPERSEDED:
-        return Q(_superseded(via))
-    awaiting = Q(**{f"{_prefix(via)}supersedes__isnull": False}) & ~Q(_superseded(via)) & ~Q(_superseding(via))
-    if status == RoundStatus.REJECTED:
-        return awaiting & Q(_rejected(via))
-    if status == RoundStatus.PENDING:
-        return awaiting & ~Q(_rejected(via))
-    raise ValueError(status)
-
-
-def audit_status_q(status: str, via: str = "") -> Q:
-    """The rounds whose audit status is `status` (AuditStatus); no RoundAudit row is pending too."""
-    if status == AuditStatus.PENDING:
-        return ~Q(Exists(RoundAudit.objects.filter(round=_ref(via)).exclude(status=AuditStatus.PENDING)))
-    if status not in AuditStatus.values:
-        raise ValueError(status)
-    return Q(Exists(RoundAudit.objects.filter(round=_ref(via), status=status)))
-
-
-def status_expression(via: str = ""):
-    """A round's status (RoundStatus) as an SQL expression, from the facts appended beside it."""
-    return Case(
-        When(_superseded(via), then=Value(RoundStatus.SUPERSEDED.value)),
-        When(Q(**{f"{_prefix(via)}supersedes__isnull": True}), then=Value(RoundStatus.RECORDED.value)),
-        When(_superseding(via), then=Value(RoundStatus.RECORDED.value)),
-        When(_rejected(via), then=Value(RoundStatus.REJECTED.value)),
-        default=Value(RoundStatus.PENDING.value),
-        output_field=CharField(),
-    )
 
 
 class RoundQuerySet(models.QuerySet):
