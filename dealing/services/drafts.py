@@ -12,6 +12,7 @@ connection or a crashed browser is still the same terminal). Who may write at al
 check (the dealers and pit bosses who store the terminal's rounds); an inspector follows only.
 """
 
+import functools
 import uuid
 from datetime import timedelta
 
@@ -98,6 +99,16 @@ _LOCKED = (
     "WHERE ((left_behind_at IS NULL AND voided_at IS NULL) OR round_id = %s) AND table_id = %s ORDER BY id"
 )
 _KEPT = [_META.get_field(name) for name in KEPT_FIELDS]
+
+
+@functools.cache
+def _locked_sql(vendor: str, for_update: bool) -> str:
+    """`_LOCKED` for this database, made once: PostgreSQL's jsonb_array_length is json_array_length
+    on SQLite (the tests without services)."""
+    length = "jsonb_array_length" if vendor == "postgresql" else "json_array_length"
+    return _LOCKED.format(length=length) + (" FOR UPDATE" if for_update else "")
+
+
 _KEEP = f"UPDATE {_META.db_table} SET {', '.join(f'{f.column} = %s' for f in _KEPT)} WHERE id = %s"
 
 
@@ -106,12 +117,11 @@ def _locked_drafts(table: Table, rid: uuid.UUID) -> list[TerminalDraft]:
     each with its count of `entries`. In SQL of its own, as is `_keep`: a terminal writes its draft at
     every entry, and the ORM's building of these two statements cost more CPU than the engine's walk
     of the round."""
-    # PostgreSQL's jsonb_array_length; SQLite (the tests without services) calls it json_array_length.
-    length = "jsonb_array_length" if connection.vendor == "postgresql" else "json_array_length"
-    sql = _LOCKED.format(length=length)
-    sql += " FOR UPDATE" if connection.features.has_select_for_update else ""
     with connection.cursor() as cursor:
-        cursor.execute(sql, [_META.get_field("round_id").get_db_prep_value(rid, connection), table.pk])
+        cursor.execute(
+            _locked_sql(connection.vendor, connection.features.has_select_for_update),
+            [_META.get_field("round_id").get_db_prep_value(rid, connection), table.pk],
+        )
         rows = cursor.fetchall()
     drafts = []
     for row in rows:
