@@ -98,3 +98,26 @@ def test_a_draw_is_judged_against_the_composition_under_any_house_rules():
         [_bet, full] = wing.decisions(doc, ["1a"], _state(FULL))
         assert abs(hit.ev_chosen - exact["hit"]) < abs(full.ev_chosen - exact["hit"])
         assert hit.optimal == max(exact, key=exact.get)
+
+
+def test_the_removal_shoes_share_the_dealers_odds_and_solve_each_shoe_exactly_as_a_shoe_of_its_own():
+    """The nine shoes the effects of removal are solved on share one table of the dealer's odds (a
+    shoe left by 7 then 8 is the one left by 8 then 7): every value they give is the exact value of
+    that shoe solved alone, to the integer."""
+    from dealing.engine.ochko.math import FULL_COUNTS, Shoe, Solver, removal_shoes
+    from dealing.engine.ochko.math.question import read_rules
+
+    rules = read_rules({"dark_win_bet": "take"})
+    shoes = removal_shoes()
+    assert shoes is removal_shoes() and len({id(s._dealer) for s in shoes}) == 1
+    shared = [Solver(shoe, rules) for shoe in shoes]
+    for solver in shared:  # every tree solved, so the table holds every shoe any of them left
+        for card in range(9):
+            solver.first_card(card)
+    for r in (0, 4, 8):  # a six, a ten, an ace out
+        alone = Solver(Shoe(tuple(c - (k == r) for k, c in enumerate(FULL_COUNTS))), rules)
+        assert shared[r].shoe.counts == alone.shoe.counts
+        for card in range(9):
+            assert shared[r].first_values(card) == alone.first_values(card)
+        for hand, up in (((1, 1, 0, 0, 0, 0, 0, 0, 0), 3), ((0, 0, 0, 0, 0, 2, 1, 0, 0), 8)):
+            assert shared[r].node(hand, up).options == alone.node(hand, up).options

@@ -84,7 +84,7 @@ FALLING = tuple(
 class Shoe:
     """One shoe before any card of the question (the full shoe minus `removed`) and its dealer odds."""
 
-    def __init__(self, counts: tuple):
+    def __init__(self, counts: tuple, dealer_odds: dict | None = None):
         self.counts = counts
         self.size = n = sum(counts)
         self.floor = floor = max(0, n - SPAN)
@@ -93,7 +93,9 @@ class Shoe:
         for m in range(floor + 1, n + 1):
             scale.append(scale[-1] * m)
         self.scale = scale
-        self._dealer: dict[tuple, tuple] = {}
+        # The dealer's odds from a shoe `left` do not depend on the shoe it was left of: shoes of one
+        # size (one floor, so one scale) may share them (`removal_shoes`).
+        self._dealer: dict[tuple, tuple] = {} if dealer_odds is None else dealer_odds
 
     def dealer(self, left: tuple, up: int) -> tuple:
         """The dealer's results (RESULTS order) from the shoe `left`, each × n!/floor!."""
@@ -191,6 +193,9 @@ class Solver:
         x = 2 * wins - here
         stand = tuple((1 + k) * x for k in BETS)
 
+        # A card that settles the hand at once pays or costs (1 + k) × its weight: summed over such
+        # cards first, then spread over the Bets (the same integers, a tenth of the products).
+        settled = 0
         hit = [0] * len(BETS)
         for c in range(N_RANKS):
             s = left[c]
@@ -198,21 +203,23 @@ class Solver:
                 continue
             t = total + VALUE[c]
             if t == 21 or c in completes:
-                w = s * below  # face-up ochko: Bet and Ante paid at once
-                for i, k in enumerate(BETS):
-                    hit[i] += (1 + k) * w
+                settled += s  # face-up ochko: Bet and Ante paid at once
             elif t > 21:
-                w = s * below  # mnogo
-                for i, k in enumerate(BETS):
-                    hit[i] -= (1 + k) * w
+                settled -= s  # mnogo
             else:
                 child = self.node(hand[:c] + (hand[c] + 1,) + hand[c + 1 :], up).best
                 for i in range(len(BETS)):
                     hit[i] += s * child[i]
+        if settled:
+            w = settled * below
+            for i, k in enumerate(BETS):
+                hit[i] += (1 + k) * w
         options = {STAND: stand, HIT: tuple(hit)}
 
         if self.dark:
-            dark = [0] * len(BETS)
+            # Each card's net with a Bet of k is s·(good·(1 − take·k) − bad·(1 + k)) = s·(good − bad)
+            # − k·s·(good·take + bad): two sums over the cards, then one line per Bet.
+            even = per_k = 0
             for c in range(N_RANKS):
                 s = left[c]
                 if not s:
@@ -227,9 +234,9 @@ class Solver:
                     good = dd[BUST] + sum(dd[i] for i in range(5) if 17 + i < score)
                     take = self.win_take
                 bad = below - good
-                for i, k in enumerate(BETS):
-                    dark[i] += s * (good * (1 - take * k) - bad * (1 + k))
-            options[DARK] = tuple(dark)
+                even += s * (good - bad)
+                per_k += s * (good * take + bad)
+            options[DARK] = tuple(even - k * per_k for k in BETS)
 
         best = []
         action = []
