@@ -184,6 +184,9 @@ def player_shoes(user, player: str, *, date_from=None, date_to=None) -> Iterator
     logs = _shoe_logs(shoes, results)
     if not (date_from or date_to):
         return logs
+    outside = player_stakes(user, player).filter(_among("round__shoe_id", shoes)).exclude(**_bounds(date_from, date_to))
+    if not outside.exists():  # as for a year of a player who sat no shoe across its ends: a look per round saved
+        return logs
     return _in_period(logs, {rid for rid, _sid in results}, player)
 
 

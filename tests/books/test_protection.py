@@ -334,3 +334,22 @@ def test_the_page_shows_the_latest_sessions_and_says_the_export_holds_them_all(c
     assert sessions.count("<tr>") == 1 + 2  # the header and two sessions
     last = every.strip().splitlines()[-1].split(",")[0]
     assert last in sessions
+
+
+def test_a_period_holding_every_round_of_his_shoes_reads_them_as_they_are(crew, watched):
+    """No round of his in these shoes lies outside the period: the shoes are read as without a period
+    (nothing to make anonymous), and judged the same."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from books.protection import selectors
+    from dealing.engine import evaluation
+
+    today = timezone.localdate()
+    year = list(selectors.player_shoes(crew.auditor, PLAYER, date_from=today - dt.timedelta(days=365), date_to=today))
+    always = list(selectors.player_shoes(crew.auditor, PLAYER))
+    assert [(log.key, list(log.ids), list(log.rounds)) for log in year] == [
+        (log.key, list(log.ids), list(log.rounds)) for log in always
+    ]
+    assert evaluation.evaluate(year, player=PLAYER).summary() == evaluation.evaluate(always, player=PLAYER).summary()
