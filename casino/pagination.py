@@ -119,6 +119,9 @@ class KeysetPagination(StrictLimitOffsetPagination):
         if not self.keyset:
             return super().paginate_queryset(queryset, request, view)
         self.limit = self.get_limit(request)
+        # A key decides the page and its `offset` is not read, but a malformed one is still refused,
+        # as on an offset page: `?older=&offset=ten` answered 200 as if it were sound.
+        self.get_offset(request)
         try:
             if self.keyset_parent:
                 if params.get("at"):

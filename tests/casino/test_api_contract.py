@@ -98,6 +98,17 @@ def test_malformed_list_parameters_are_refused_not_read_as_not_given(client_for,
     assert list(response.json()["extra"]["fields"]) == [field]
 
 
+@pytest.mark.parametrize("path", ["/api/v1/shoes/", "/api/v1/notifications/"])
+def test_a_malformed_offset_beside_a_page_key_is_refused_though_the_key_decides_the_page(client_for, floor, path):
+    """Schemathesis found `?older=&offset=<not a number>` answered 200: the key's page, the offset unread."""
+    client = client_for(AUDITOR)
+    for query in ("older=&offset=%C3%8C%1B", "older=&offset=-1", "at=&offset=true"):
+        response = client.get(f"{path}?{query}")
+        assert response.status_code == 400, (path, query)
+        assert list(response.json()["extra"]["fields"]) == ["offset"]
+    assert client.get(f"{path}?older=&offset=0").status_code == 200  # sound: the key's page, newest first
+
+
 def test_an_offset_past_any_list_is_refused_on_every_list_that_pages(client_for, floor):
     client = client_for(AUDITOR)
     for path in ("/api/v1/incidents/", "/api/v1/rounds/", "/api/v1/shoes/"):
