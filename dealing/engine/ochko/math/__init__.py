@@ -32,6 +32,7 @@ Bad questions raise `QuestionError` (a card not in the pack, more copies than th
 hand already settled, an option the rules forbid), whose `field` names the argument at fault.
 """
 
+import functools
 from fractions import Fraction
 
 from ...math.questions import Refused
@@ -104,20 +105,14 @@ def solve(rules: dict | None = None, removed: tuple = (), dark: bool = True) -> 
     return solver
 
 
-_REMOVAL_SHOES: list[tuple[Shoe, ...]] = []
-
-
+@functools.cache
 def removal_shoes() -> tuple[Shoe, ...]:
     """The nine shoes of the full shoe less one card of each rank (RANKS order), made once: what the
     effects of removal are solved on. One size, so one table of the dealer's odds between them: a
     shoe `left` after the cards of a question is reached from several of them (7 × 8 leaves the
     same shoe as 8 × 7), and its odds are worked out once instead of in each."""
-    if not _REMOVAL_SHOES:
-        odds: dict = {}
-        _REMOVAL_SHOES.append(
-            tuple(Shoe(tuple(c - (k == r) for k, c in enumerate(FULL_COUNTS)), odds) for r in range(N_RANKS))
-        )
-    return _REMOVAL_SHOES[0]
+    odds: dict = {}
+    return tuple(Shoe(tuple(c - (k == r) for k, c in enumerate(FULL_COUNTS)), odds) for r in range(N_RANKS))
 
 
 def clear_cache() -> None:
